@@ -1,0 +1,20 @@
+/**
+ * One jest run over every package. Sources are compiled by SWC (fast, no type checks);
+ * `npm test` runs `tsc --noEmit` first so type errors still fail the run.
+ * Cross-package imports resolve to sources, so tests never need a prior build.
+ */
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/services'],
+  testMatch: ['**/test/**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+  },
+  moduleNameMapper: {
+    '^@a2a-polyglot/([a-z0-9-]+)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@a2a-polyglot/([a-z0-9-]+)/(.+)$': '<rootDir>/packages/$1/src/$2.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testTimeout: 20000,
+};
