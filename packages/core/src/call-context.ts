@@ -1,0 +1,36 @@
+/** The bindings the core knows by name (spec identifiers, plus our WebSocket binding URI). */
+export type BindingName = 'JSONRPC' | 'HTTP+JSON' | 'GRPC' | 'WEBSOCKET' | 'SESSION' | 'IN-PROCESS';
+
+/**
+ * What a binding tells the core about one call, in transport-neutral terms. Bindings build
+ * it from HTTP headers, gRPC metadata or WebSocket upgrade data; the core never sees the
+ * socket.
+ */
+export interface CallContext {
+  readonly binding: BindingName;
+  /** Case-insensitive lookup of a service parameter / header (`a2a-version`, `authorization`, ...). */
+  header(name: string): string | undefined;
+  /** Tenant from the binding's path (REST `/{tenant}/...`); wins over the request field. */
+  readonly pathTenant?: string;
+  /** Aborts when the client goes away or its deadline passes. */
+  readonly signal?: AbortSignal;
+  /**
+   * Set by the core: the extensions activated for this call, which the binding echoes in its
+   * `A2A-Extensions` response header / metadata.
+   */
+  activatedExtensions?: readonly string[];
+}
+
+/** Builds a CallContext over a plain header record (keys compared case-insensitively). */
+export function callContext(
+  binding: BindingName,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  extra: { pathTenant?: string; signal?: AbortSignal } = {},
+): CallContext {
+  const lower = new Map<string, string>();
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    lower.set(k.toLowerCase(), Array.isArray(v) ? v.join(',') : v);
+  }
+  return { binding, header: (name) => lower.get(name.toLowerCase()), ...extra };
+}

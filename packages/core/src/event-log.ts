@@ -1,0 +1,153 @@
+import type { StreamResponse } from '@a2a-polyglot/model';
+
+/**
+ * One event of a task, numbered. `seq` starts at 1 for the task's creation event and grows by
+ * one per event, so a subscriber that remembers the last `seq` it saw can resume exactly
+ * after it (SSE `Last-Event-ID`, the WebSocket/gRPC resume field).
+ */
+export interface LoggedEvent {
+  readonly seq: number;
+  readonly event: StreamResponse;
+}
+
+/** Result of {@link EventLog.readAfter}. */
+export interface LogRead {
+  /** Events with `seq` greater than the cursor, in order (possibly empty). */
+  readonly events: readonly LoggedEvent[];
+  /**
+   * True when events right after the cursor are no longer held (evicted by the size bound or
+   * retention): the reader cannot continue gap-free and must resynchronise from a snapshot.
+   */
+  readonly gap: boolean;
+}
+
+/**
+ * The per-task numbered event log. Every stream, resume and push delivery reads from it, so
+ * a slow reader costs a cursor, not a buffer: memory is bounded by the log, whatever the
+ * number of subscribers. The in-memory implementation serves one process; a Redis Streams
+ * implementation (same contract) serves many.
+ */
+export interface EventLog {
+  /** Appends an event and returns its sequence number. Appends for one task are serial. */
+  append(taskId: string, event: StreamResponse): Promise<number>;
+  /** Events after `afterSeq` (at most `max`). */
+  readAfter(taskId: string, afterSeq: number, max?: number): Promise<LogRead>;
+  /** Highest sequence number written for the task (0 if none). */
+  lastSeq(taskId: string): Promise<number>;
+  /** Resolves once an event after `afterSeq` exists, or when `signal` aborts (never rejects). */
+  waitFor(taskId: string, afterSeq: number, signal: AbortSignal): Promise<void>;
+  /** The task reached a terminal state: the log may be dropped after its retention time. */
+  seal(taskId: string): void;
+}
+
+/** Bounds of {@link InMemoryEventLog}. */
+export interface InMemoryEventLogOptions {
+  /** Events kept per task; older ones are evicted (readers behind them resync). Default 4096. */
+  readonly maxEventsPerTask?: number;
+  /** How long a sealed (terminal) task's log stays readable for late resumes. Default 60 s. */
+  readonly retentionMs?: number;
+}
+
+interface TaskLog {
+  events: LoggedEvent[];
+  /** seq of events[0] */
+  firstSeq: number;
+  lastSeq: number;
+  waiters: Set<() => void>;
+  dropTimer?: ReturnType<typeof setTimeout>;
+}
+
+/** The single-process event log: an array per task, bounded, with timed retention. */
+export class InMemoryEventLog implements EventLog {
+  private readonly logs = new Map<string, TaskLog>();
+  private readonly maxEvents: number;
+  private readonly retentionMs: number;
+
+  constructor(options: InMemoryEventLogOptions = {}) {
+    this.maxEvents = Math.max(1, options.maxEventsPerTask ?? 4096);
+    this.retentionMs = options.retentionMs ?? 60_000;
+  }
+
+  private log(taskId: string): TaskLog {
+    let log = this.logs.get(taskId);
+    if (!log) {
+      log = { events: [], firstSeq: 1, lastSeq: 0, waiters: new Set() };
+      this.logs.set(taskId, log);
+    }
+    return log;
+  }
+
+  async append(taskId: string, event: StreamResponse): Promise<number> {
+    return this.appendSync(taskId, event);
+  }
+
+  /** Synchronous append (the in-process fast path). */
+  appendSync(taskId: string, event: StreamResponse): number {
+    const log = this.log(taskId);
+    const seq = ++log.lastSeq;
+    log.events.push({ seq, event });
+    if (log.events.length > this.maxEvents) {
+      // Evict in blocks of a quarter so appends stay amortised O(1).
+      const drop = Math.max(1, this.maxEvents >> 2);
+      log.events.splice(0, drop);
+      log.firstSeq = log.events[0]!.seq;
+    }
+    if (log.waiters.size > 0) {
+      const waiters = [...log.waiters];
+      log.waiters.clear();
+      for (const wake of waiters) wake();
+    }
+    return seq;
+  }
+
+  async readAfter(taskId: string, afterSeq: number, max = 256): Promise<LogRead> {
+    return this.readAfterSync(taskId, afterSeq, max);
+  }
+
+  /** Synchronous read (the in-process fast path). */
+  readAfterSync(taskId: string, afterSeq: number, max = 256): LogRead {
+    const log = this.logs.get(taskId);
+    if (!log) return { events: [], gap: afterSeq > 0 };
+    if (afterSeq >= log.lastSeq) return { events: [], gap: false };
+    if (afterSeq + 1 < log.firstSeq) return { events: [], gap: true };
+    const start = afterSeq + 1 - log.firstSeq;
+    return { events: log.events.slice(start, start + max), gap: false };
+  }
+
+  async lastSeq(taskId: string): Promise<number> {
+    return this.logs.get(taskId)?.lastSeq ?? 0;
+  }
+
+  waitFor(taskId: string, afterSeq: number, signal: AbortSignal): Promise<void> {
+    const log = this.log(taskId);
+    if (log.lastSeq > afterSeq || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        log.waiters.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      log.waiters.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  seal(taskId: string): void {
+    const log = this.logs.get(taskId);
+    if (!log || log.dropTimer) return;
+    log.dropTimer = setTimeout(() => {
+      if (this.logs.get(taskId) === log && log.waiters.size === 0) this.logs.delete(taskId);
+      else if (this.logs.get(taskId) === log) {
+        log.dropTimer = undefined;
+        this.seal(taskId);
+      }
+    }, this.retentionMs);
+    // Never keep a process alive just to drop a log.
+    (log.dropTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Number of task logs held (for tests and metrics). */
+  get size(): number {
+    return this.logs.size;
+  }
+}

@@ -1,0 +1,104 @@
+import { A2AError } from './a2a-error.js';
+import { A2AErrorCode } from './error-code.js';
+import { decodePageToken, encodePageToken, type StoredTask, type TaskPage, type TaskQuery, type TaskStore } from './task-store.js';
+import { isTerminal } from './task-state.js';
+
+/** Bounds of {@link InMemoryTaskStore}. */
+export interface InMemoryTaskStoreOptions {
+  /**
+   * Eviction policy: when more than this many tasks are held, the oldest *terminal* tasks
+   * (by last save) are dropped first. Active and interrupted tasks are never evicted.
+   * Default 10,000.
+   */
+  readonly maxTasks?: number;
+}
+
+/**
+ * The embedded default store. Holds deep copies, so a caller mutating a task it got back
+ * (or saved) cannot corrupt the stored one.
+ */
+export class InMemoryTaskStore implements TaskStore {
+  /** Insertion order = last-save order (re-inserted on save), which drives eviction. */
+  private readonly tasks = new Map<string, StoredTask>();
+  private readonly maxTasks: number;
+
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    this.maxTasks = options.maxTasks ?? 10_000;
+  }
+
+  private static key(tenant: string, taskId: string): string {
+    return `${tenant}\u0000${taskId}`;
+  }
+
+  async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
+    const found = this.tasks.get(InMemoryTaskStore.key(tenant, taskId));
+    return found && structuredClone(found);
+  }
+
+  async save(task: StoredTask, expectedVersion?: number): Promise<void> {
+    const key = InMemoryTaskStore.key(task.tenant, task.task.id);
+    const current = this.tasks.get(key);
+    if (expectedVersion !== undefined && (current?.version ?? 0) !== expectedVersion) {
+      throw new A2AError(A2AErrorCode.Unavailable, `Task ${task.task.id} was modified concurrently`, {
+        metadata: { taskId: task.task.id },
+      });
+    }
+    this.tasks.delete(key);
+    this.tasks.set(key, structuredClone(task));
+    if (this.tasks.size > this.maxTasks) this.evict();
+  }
+
+  private evict(): void {
+    for (const [key, stored] of this.tasks) {
+      if (this.tasks.size <= this.maxTasks) return;
+      const state = stored.task.status?.state;
+      if (state !== undefined && isTerminal(state)) this.tasks.delete(key);
+    }
+  }
+
+  async delete(tenant: string, taskId: string): Promise<void> {
+    this.tasks.delete(InMemoryTaskStore.key(tenant, taskId));
+  }
+
+  async list(query: TaskQuery): Promise<TaskPage> {
+    const after = query.statusTimestampAfter;
+    const matches: StoredTask[] = [];
+    for (const stored of this.tasks.values()) {
+      if (stored.tenant !== query.tenant) continue;
+      if (query.owner !== undefined && stored.owner !== query.owner) continue;
+      if (query.contextId && stored.task.contextId !== query.contextId) continue;
+      if (query.state !== undefined && stored.task.status?.state !== query.state) continue;
+      if (after && (stored.task.status?.timestamp ?? '') < after) continue;
+      matches.push(stored);
+    }
+    matches.sort(compareNewestFirst);
+    let start = 0;
+    if (query.pageToken) {
+      const cursor = decodePageToken(query.pageToken);
+      if (!cursor) throw new A2AError(A2AErrorCode.InvalidParams, 'Invalid pageToken', { fieldViolations: [{ field: 'pageToken', description: 'not a token this server issued' }] });
+      start = matches.findIndex((t) => compareNewestFirst(t, { task: { id: cursor.id, status: { timestamp: cursor.timestamp } } } as StoredTask) > 0);
+      if (start < 0) start = matches.length;
+    }
+    const page = matches.slice(start, start + query.pageSize);
+    const last = page[page.length - 1];
+    const more = start + page.length < matches.length;
+    return {
+      tasks: page.map((t) => structuredClone(t)),
+      nextPageToken: more && last ? encodePageToken(last.task.status?.timestamp ?? '', last.task.id) : '',
+      totalSize: matches.length,
+    };
+  }
+
+  /** Number of tasks held (for tests and memory checks). */
+  get size(): number {
+    return this.tasks.size;
+  }
+}
+
+/** Status timestamp descending, then id descending: a total order, so cursors are stable. */
+function compareNewestFirst(a: StoredTask, b: StoredTask): number {
+  const ta = a.task.status?.timestamp ?? '';
+  const tb = b.task.status?.timestamp ?? '';
+  if (ta !== tb) return ta < tb ? 1 : -1;
+  return a.task.id === b.task.id ? 0 : a.task.id < b.task.id ? 1 : -1;
+}

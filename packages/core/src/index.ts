@@ -1,0 +1,25 @@
+/**
+ * @a2a-polyglot/core — the A2A semantics, once: errors and their wire tables, the task state
+ * machine, task store, numbered event log, push delivery, and the request handler that
+ * every binding calls. Nothing in here opens a socket.
+ */
+export * from './a2a-error.js';
+export * from './error-code.js';
+export * from './error-table.js';
+export * from './error-wire.js';
+export * from './task-state.js';
+export * from './task-store.js';
+export * from './in-memory-task-store.js';
+export * from './event-log.js';
+export * from './event-stream.js';
+export * from './agent-executor.js';
+export * from './auth.js';
+export * from './call-context.js';
+export * from './logger.js';
+export * from './request-handler.js';
+export { SUPPORTED_VERSIONS } from './request-validation.js';
+export { textPart, dataPart, messageText, agentMessage, taskView } from './task-events.js';
+export * from './push/push-config-store.js';
+export * from './push/push-sender.js';
+export { checkWebhookUrl, isPrivateAddress } from './push/webhook-url.js';
+export * from './operations.js';

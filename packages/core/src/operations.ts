@@ -1,0 +1,138 @@
+import {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequest,
+  ListTasksResponse,
+  listTasksResponseToJson,
+  parseProtoJson,
+  ProtoJsonError,
+  SendMessageRequest,
+  SendMessageResponse,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+  type MessageFns,
+} from '@a2a-polyglot/model';
+import { A2AError } from './a2a-error.js';
+import type { CallContext } from './call-context.js';
+import { A2AErrorCode } from './error-code.js';
+import type { EventStream } from './event-stream.js';
+import type { RequestHandler } from './request-handler.js';
+
+/** The 11 A2A operations, by their JSON-RPC / gRPC method name (spec §4). */
+export type OperationName =
+  | 'SendMessage'
+  | 'SendStreamingMessage'
+  | 'GetTask'
+  | 'ListTasks'
+  | 'CancelTask'
+  | 'SubscribeToTask'
+  | 'CreateTaskPushNotificationConfig'
+  | 'GetTaskPushNotificationConfig'
+  | 'ListTaskPushNotificationConfigs'
+  | 'DeleteTaskPushNotificationConfig'
+  | 'GetExtendedAgentCard';
+
+interface OperationBase<Req> {
+  readonly name: OperationName;
+  /** Proto message name of the request (for validation messages). */
+  readonly requestType: string;
+  /** Codec of the request (JSON and binary). */
+  readonly request: MessageFns<Req>;
+}
+
+/** A request → response operation. `encodeJson` returns undefined for `google.protobuf.Empty`. */
+export interface UnaryOperation<Req = any, Res = any> extends OperationBase<Req> {
+  readonly kind: 'unary';
+  /** Codec of the response (binary bindings). Undefined for Empty. */
+  readonly response: MessageFns<Res> | undefined;
+  invoke(handler: RequestHandler, request: Req, ctx: CallContext): Promise<Res>;
+  encodeJson(response: Res, request: Req): unknown;
+}
+
+/** A request → stream of StreamResponse operation. */
+export interface StreamOperation<Req = any> extends OperationBase<Req> {
+  readonly kind: 'stream';
+  open(handler: RequestHandler, request: Req, ctx: CallContext, resumeAfterSeq?: number): Promise<EventStream>;
+}
+
+/** One entry of {@link OPERATIONS}. */
+export type Operation = UnaryOperation | StreamOperation;
+
+function unary<Req, Res>(
+  name: OperationName,
+  request: MessageFns<Req>,
+  response: MessageFns<Res> | undefined,
+  invoke: (h: RequestHandler, req: Req, ctx: CallContext) => Promise<Res>,
+  encodeJson: (res: Res, req: Req) => unknown = (res) => response!.toJSON(res),
+  requestType: string = `${name}Request`,
+): UnaryOperation<Req, Res> {
+  return { kind: 'unary', name, requestType, request, response, invoke, encodeJson };
+}
+
+function stream<Req>(name: OperationName, request: MessageFns<Req>, requestType: string, open: StreamOperation<Req>['open']): StreamOperation<Req> {
+  return { kind: 'stream', name, requestType, request, open };
+}
+
+/**
+ * The operation table every binding dispatches through: how to decode the request, which
+ * handler method to call, how to encode the answer. JSON-RPC and WebSocket look operations up
+ * by method name, REST by route, gRPC by RPC name; so the same call reaches the same code on
+ * every wire.
+ */
+export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
+  SendMessage: unary('SendMessage', SendMessageRequest, SendMessageResponse, (h, r, c) => h.sendMessage(r, c)),
+  SendStreamingMessage: stream('SendStreamingMessage', SendMessageRequest, 'SendMessageRequest', (h, r, c) => h.sendStreamingMessage(r, c)),
+  GetTask: unary('GetTask', GetTaskRequest, Task, (h, r, c) => h.getTask(r, c)),
+  ListTasks: unary('ListTasks', ListTasksRequest, ListTasksResponse, (h, r, c) => h.listTasks(r, c), (res, req) => listTasksResponseToJson(res, req.includeArtifacts ?? false)),
+  CancelTask: unary('CancelTask', CancelTaskRequest, Task, (h, r, c) => h.cancelTask(r, c)),
+  SubscribeToTask: stream('SubscribeToTask', SubscribeToTaskRequest, 'SubscribeToTaskRequest', (h, r, c, after) => h.subscribeToTask(r, c, after)),
+  CreateTaskPushNotificationConfig: unary(
+    'CreateTaskPushNotificationConfig',
+    TaskPushNotificationConfig,
+    TaskPushNotificationConfig,
+    (h, r, c) => h.createTaskPushNotificationConfig(r, c),
+    undefined,
+    'TaskPushNotificationConfig',
+  ),
+  GetTaskPushNotificationConfig: unary('GetTaskPushNotificationConfig', GetTaskPushNotificationConfigRequest, TaskPushNotificationConfig, (h, r, c) => h.getTaskPushNotificationConfig(r, c)),
+  ListTaskPushNotificationConfigs: unary('ListTaskPushNotificationConfigs', ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, (h, r, c) =>
+    h.listTaskPushNotificationConfigs(r, c),
+  ),
+  DeleteTaskPushNotificationConfig: unary('DeleteTaskPushNotificationConfig', DeleteTaskPushNotificationConfigRequest, undefined, (h, r, c) => h.deleteTaskPushNotificationConfig(r, c), () => undefined),
+  GetExtendedAgentCard: unary('GetExtendedAgentCard', GetExtendedAgentCardRequest, AgentCard, (h, r, c) => h.getExtendedAgentCard(r, c)),
+};
+
+/** Looks an operation up by its method name; unknown ⇒ MethodNotFound. */
+export function operationByName(name: string): Operation {
+  const op = Object.prototype.hasOwnProperty.call(OPERATIONS, name) ? OPERATIONS[name as OperationName] : undefined;
+  if (!op) throw new A2AError(A2AErrorCode.MethodNotFound, `Method ${name} not found`);
+  return op;
+}
+
+/**
+ * Decodes JSON params strictly as the operation's request message (unknown fields, wrong
+ * types ⇒ InvalidParams with one field violation per problem). Absent params read as `{}`.
+ */
+export function decodeJsonRequest<Req>(op: OperationBase<Req>, json: unknown): Req {
+  try {
+    return parseProtoJson(op.requestType, op.request, json === undefined || json === null ? {} : json);
+  } catch (error) {
+    if (error instanceof ProtoJsonError) {
+      throw new A2AError(A2AErrorCode.InvalidParams, error.message, { fieldViolations: error.violations });
+    }
+    throw error;
+  }
+}
+
+/** JSON of one stream event (SSE `data:`, WebSocket frame, push body). */
+export function streamEventToJson(event: StreamResponse): unknown {
+  return StreamResponse.toJSON(event);
+}

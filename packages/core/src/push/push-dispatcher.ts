@@ -1,0 +1,50 @@
+import type { StreamResponse } from '@a2a-polyglot/model';
+import type { Logger } from '../logger.js';
+import type { PushConfigStore } from './push-config-store.js';
+import type { PushSender } from './push-sender.js';
+
+/**
+ * Fans task events out to the task's webhooks without ever blocking the task: each webhook
+ * has its own queue, so events reach every webhook in log order while a slow or dead
+ * webhook delays only itself.
+ */
+export class PushDispatcher {
+  private readonly taskChains = new Map<string, Promise<void>>();
+  private readonly configChains = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly configs: PushConfigStore,
+    private readonly sender: PushSender,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Queues delivery of `event` to every webhook registered for the task at this moment. */
+  dispatch(tenant: string, taskId: string, event: StreamResponse): void {
+    const taskKey = `${tenant}\u0000${taskId}`;
+    const next = (this.taskChains.get(taskKey) ?? Promise.resolve())
+      .then(async () => {
+        const configs = await this.configs.list(tenant, taskId);
+        for (const config of configs) this.enqueue(`${taskKey}\u0000${config.id}`, () => this.sender.send(config, event));
+      })
+      .catch((error: unknown) => this.logger.error('push dispatch failed', { taskId, error }));
+    this.taskChains.set(taskKey, next);
+    void next.then(() => {
+      if (this.taskChains.get(taskKey) === next) this.taskChains.delete(taskKey);
+    });
+  }
+
+  private enqueue(key: string, job: () => Promise<void>): void {
+    const next = (this.configChains.get(key) ?? Promise.resolve()).then(job).catch(() => undefined);
+    this.configChains.set(key, next);
+    void next.then(() => {
+      if (this.configChains.get(key) === next) this.configChains.delete(key);
+    });
+  }
+
+  /** Resolves when every queued delivery has finished (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.taskChains.size > 0 || this.configChains.size > 0) {
+      await Promise.all([...this.taskChains.values(), ...this.configChains.values()]);
+    }
+  }
+}

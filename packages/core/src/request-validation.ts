@@ -1,0 +1,81 @@
+import type { AgentCard, Message, SendMessageConfiguration } from '@a2a-polyglot/model';
+import { Role } from '@a2a-polyglot/model';
+import { A2AError, errors, type FieldViolation } from './a2a-error.js';
+import type { CallContext } from './call-context.js';
+import { A2AErrorCode } from './error-code.js';
+
+/** Protocol versions this server speaks (`Major.Minor`, spec §3.2). */
+export const SUPPORTED_VERSIONS: readonly string[] = ['1.0'];
+
+/**
+ * `A2A-Version` negotiation (spec §3.6.2): a missing header means 0.3, which this server does
+ * not serve yet; anything but a supported `Major.Minor` is VersionNotSupported.
+ */
+export function checkVersion(ctx: CallContext): void {
+  const requested = ctx.header('a2a-version')?.trim();
+  if (requested && SUPPORTED_VERSIONS.includes(requested)) return;
+  const message = requested
+    ? `A2A version ${requested} is not supported; supported: ${SUPPORTED_VERSIONS.join(', ')}`
+    : `Missing A2A-Version header (treated as 0.3, which this server does not serve); send A2A-Version: ${SUPPORTED_VERSIONS[0]}`;
+  throw new A2AError(A2AErrorCode.VersionNotSupported, message, { metadata: { supportedVersions: SUPPORTED_VERSIONS.join(',') } });
+}
+
+/**
+ * `A2A-Extensions` handling: rejects calls that do not activate an extension the card marks
+ * `required`, and records the activated set on the context so the binding can echo it.
+ */
+export function negotiateExtensions(ctx: CallContext, card: AgentCard): readonly string[] {
+  const raw = ctx.header('a2a-extensions') ?? ctx.header('x-a2a-extensions') ?? '';
+  const requested = new Set(raw.split(',').map((s) => s.trim()).filter(Boolean));
+  const declared = card.capabilities?.extensions ?? [];
+  for (const ext of declared) {
+    if (ext.required && !requested.has(ext.uri)) {
+      throw new A2AError(A2AErrorCode.ExtensionSupportRequired, `The agent requires extension ${ext.uri}`, { metadata: { extension: ext.uri } });
+    }
+  }
+  const activated = declared.filter((e) => requested.has(e.uri)).map((e) => e.uri);
+  ctx.activatedExtensions = activated;
+  return activated;
+}
+
+/** Semantic checks of an incoming message beyond ProtoJSON shape (spec §5.2 REQUIRED fields). */
+export function validateMessage(message: Message | undefined): Message {
+  if (!message) throw errors.invalidParams('message is required', [{ field: 'message', description: 'required' }]);
+  const violations: FieldViolation[] = [];
+  if (!message.messageId) violations.push({ field: 'message.messageId', description: 'required' });
+  if (message.role === Role.ROLE_UNSPECIFIED) violations.push({ field: 'message.role', description: 'required (ROLE_USER for client messages)' });
+  if (message.parts.length === 0) violations.push({ field: 'message.parts', description: 'at least one part is required' });
+  message.parts.forEach((part, i) => {
+    if (!part.content) violations.push({ field: `message.parts[${i}]`, description: 'a part needs one of text, raw, url or data' });
+  });
+  if (violations.length > 0) throw errors.invalidParams(`Invalid message: ${violations.map((v) => `${v.field} ${v.description}`).join('; ')}`, violations);
+  return message;
+}
+
+/** `historyLength` must be ≥ 0 when set. */
+export function validateHistoryLength(value: number | undefined, field = 'historyLength'): number | undefined {
+  if (value !== undefined && value < 0) throw errors.invalidParams(`${field} must be >= 0`, [{ field, description: 'must be >= 0' }]);
+  return value;
+}
+
+/**
+ * Checks `acceptedOutputModes` against what the agent can produce: at least one must match
+ * (wildcards like `text/*` and `*\/*` honoured), else ContentTypeNotSupported.
+ */
+export function checkOutputModes(configuration: SendMessageConfiguration | undefined, card: AgentCard): void {
+  const accepted = configuration?.acceptedOutputModes ?? [];
+  if (accepted.length === 0 || card.defaultOutputModes.length === 0) return;
+  const produced = new Set([...card.defaultOutputModes, ...card.skills.flatMap((s) => s.outputModes)]);
+  for (const want of accepted) {
+    for (const have of produced) if (mediaTypeMatches(want, have)) return;
+  }
+  throw new A2AError(A2AErrorCode.ContentTypeNotSupported, `None of the accepted output modes (${accepted.join(', ')}) can be produced; the agent produces ${[...produced].join(', ')}`);
+}
+
+function mediaTypeMatches(a: string, b: string): boolean {
+  const [ta, sa] = a.toLowerCase().split(';')[0]!.trim().split('/');
+  const [tb, sb] = b.toLowerCase().split(';')[0]!.trim().split('/');
+  if (ta === '*' || tb === '*') return true;
+  if (ta !== tb) return false;
+  return sa === '*' || sb === '*' || sa === sb;
+}

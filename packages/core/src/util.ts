@@ -1,0 +1,30 @@
+/**
+ * Small helpers shared across the core.
+ * @internal
+ */
+
+/** A random UUID from the platform (Node 20+ and browsers both expose `crypto.randomUUID`). */
+export function newId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** Now as ProtoJSON Timestamp text: RFC 3339, UTC, millisecond precision (spec §6.1). */
+export function nowTimestamp(): string {
+  return new Date().toISOString();
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason once `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,126 @@
+import { Role, TaskState, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
+import { A2AError, A2AErrorCode, callContext, RequestHandler, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
+import { testCard } from './fixtures.js';
+
+const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
+
+function send(text: string, extra: Partial<SendMessageRequest['message']> = {}, config?: SendMessageRequest['configuration']): SendMessageRequest {
+  return {
+    tenant: '',
+    message: { messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [], ...extra },
+    configuration: config,
+    metadata: undefined,
+  };
+}
+
+async function collect(stream: AsyncIterable<LoggedEvent>): Promise<LoggedEvent[]> {
+  const out: LoggedEvent[] = [];
+  for await (const e of stream) out.push(e);
+  return out;
+}
+
+const kinds = (events: LoggedEvent[]) => events.map((e) => e.event.payload?.$case);
+
+describe('RequestHandler', () => {
+  const chunky: AgentExecutor = {
+    async execute(ctx) {
+      ctx.working();
+      const id = ctx.artifact({ name: 'answer', text: 'a' });
+      ctx.artifact({ artifactId: id, text: 'b', append: true, lastChunk: true });
+      ctx.complete();
+    },
+  };
+
+  it('answers a blocking send with the completed task and its artifacts', async () => {
+    const h = new RequestHandler({ card: testCard(), executor: chunky });
+    const res = await h.sendMessage(send('hi'), ctx());
+    expect(res.payload?.$case).toBe('task');
+    const task = (res.payload as { value: any }).value;
+    expect(task.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(task.artifacts).toHaveLength(1);
+    expect(task.artifacts[0].parts.map((p: any) => p.content.value)).toEqual(['a', 'b']);
+    expect(task.history[0].parts[0].content.value).toBe('hi');
+  });
+
+  it('streams the task first, then every event in order with increasing seq', async () => {
+    const h = new RequestHandler({ card: testCard(), executor: chunky });
+    const events = await collect(await h.sendStreamingMessage(send('hi'), ctx()));
+    expect(kinds(events)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'artifactUpdate', 'statusUpdate']);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('answers with a message when the agent replies', async () => {
+    const h = new RequestHandler({ card: testCard(), executor: { async execute(c) { c.reply(`echo ${c.text}`); } } });
+    const res = await h.sendMessage(send('x'), ctx());
+    expect(res.payload?.$case).toBe('message');
+    const events = await collect(await h.sendStreamingMessage(send('y'), ctx()));
+    expect(kinds(events)).toEqual(['message']);
+  });
+
+  it('handles input-required then a follow-up', async () => {
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          if (!c.task) return c.requireInput('which city?');
+          c.complete(`weather in ${c.text}`);
+        },
+      },
+    });
+    const first = await h.sendMessage(send('weather'), ctx());
+    const task = (first.payload as { value: any }).value;
+    expect(task.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const events = await collect(await h.sendStreamingMessage(send('Paris', { taskId: task.id }), ctx()));
+    expect(kinds(events)).toEqual(['task', 'statusUpdate']);
+    const last = events[1]!.event as StreamResponse;
+    expect((last.payload as any).value.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const got = await h.getTask({ tenant: '', id: task.id, historyLength: undefined }, ctx());
+    expect(got.history.map((m) => m.role)).toEqual([Role.ROLE_USER, Role.ROLE_AGENT, Role.ROLE_USER, Role.ROLE_AGENT]);
+    await expect(h.sendMessage(send('again', { taskId: task.id }), ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
+  });
+
+  it('cancels a running task and subscribe resumes without gaps', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          c.working();
+          c.artifact({ text: 'one' });
+          await Promise.race([gate, new Promise((r) => c.signal.addEventListener('abort', r))]);
+          c.artifact({ text: 'late' });
+        },
+      },
+    });
+    const res = await h.sendMessage(send('go', {}, { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }), ctx());
+    const id = (res.payload as any).value.id;
+    const sub = await h.subscribeToTask({ tenant: '', id }, ctx());
+    const it = sub[Symbol.asyncIterator]();
+    const snap = (await it.next()).value as LoggedEvent;
+    expect(snap.event.payload?.$case).toBe('task');
+    const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const rest: LoggedEvent[] = [];
+    for (let r = await it.next(); !r.done; r = await it.next()) rest.push(r.value);
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest.every((e, i) => e.seq === snap.seq + i + 1)).toBe(true);
+    release();
+    await expect(h.cancelTask({ tenant: '', id, metadata: undefined }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotCancelable });
+    // resume after seq 1 replays the rest even though the task is terminal
+    const replay = await collect(await h.subscribeToTask({ tenant: '', id }, ctx(), 1));
+    expect(replay[0]!.seq).toBe(2);
+    expect(replay.every((e, i) => e.seq === 2 + i)).toBe(true);
+    await expect(h.subscribeToTask({ tenant: '', id }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
+  });
+
+  it('rejects unknown tasks, missing versions and bad params', async () => {
+    const h = new RequestHandler({ card: testCard(), executor: chunky });
+    await expect(h.getTask({ tenant: '', id: 'nope', historyLength: undefined }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
+    await expect(h.getTask({ tenant: '', id: 'x', historyLength: undefined }, callContext('IN-PROCESS', {}))).rejects.toMatchObject({ code: A2AErrorCode.VersionNotSupported });
+    await expect(h.sendMessage(send('hi', { taskId: 'nope' }), ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
+    const bad = send('x');
+    bad.message!.parts = [];
+    await expect(h.sendMessage(bad, ctx())).rejects.toBeInstanceOf(A2AError);
+  });
+});
