@@ -1,0 +1,79 @@
+import {
+  A2AError,
+  A2AErrorCode,
+  ALL_ERROR_CODES,
+  codeFromGrpcStatus,
+  codeFromHttpStatus,
+  codeFromJsonRpc,
+  codeFromReason,
+  ERROR_TABLE,
+  fromHttpError,
+  fromJsonRpcError,
+  GrpcStatus,
+  toHttpErrorBody,
+  toJsonRpcError,
+} from '../src/index.js';
+
+describe('error table', () => {
+  it('has one row per code and unique JSON-RPC codes', () => {
+    expect(Object.keys(ERROR_TABLE).sort()).toEqual([...ALL_ERROR_CODES].sort());
+    const jsonRpc = ALL_ERROR_CODES.map((c) => ERROR_TABLE[c].jsonRpc);
+    expect(new Set(jsonRpc).size).toBe(jsonRpc.length);
+  });
+
+  it('follows the A2A v1.0.1 mapping', () => {
+    expect(ERROR_TABLE[A2AErrorCode.TaskNotFound]).toMatchObject({ jsonRpc: -32001, http: 404, grpc: GrpcStatus.NOT_FOUND });
+    expect(ERROR_TABLE[A2AErrorCode.TaskNotCancelable]).toMatchObject({ jsonRpc: -32002, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION });
+    expect(ERROR_TABLE[A2AErrorCode.PushNotificationNotSupported]).toMatchObject({ jsonRpc: -32003, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION });
+    expect(ERROR_TABLE[A2AErrorCode.UnsupportedOperation]).toMatchObject({ jsonRpc: -32004, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION });
+    expect(ERROR_TABLE[A2AErrorCode.ContentTypeNotSupported]).toMatchObject({ jsonRpc: -32005, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT });
+    expect(ERROR_TABLE[A2AErrorCode.InvalidAgentResponse]).toMatchObject({ jsonRpc: -32006, http: 500, grpc: GrpcStatus.INTERNAL });
+    expect(ERROR_TABLE[A2AErrorCode.ExtendedAgentCardNotConfigured]).toMatchObject({ jsonRpc: -32007, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION });
+    expect(ERROR_TABLE[A2AErrorCode.ExtensionSupportRequired]).toMatchObject({ jsonRpc: -32008, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION });
+    expect(ERROR_TABLE[A2AErrorCode.VersionNotSupported]).toMatchObject({ jsonRpc: -32009, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION });
+    expect(ERROR_TABLE[A2AErrorCode.ParseError].jsonRpc).toBe(-32700);
+    expect(ERROR_TABLE[A2AErrorCode.InvalidRequest].jsonRpc).toBe(-32600);
+    expect(ERROR_TABLE[A2AErrorCode.MethodNotFound].jsonRpc).toBe(-32601);
+    expect(ERROR_TABLE[A2AErrorCode.InvalidParams].jsonRpc).toBe(-32602);
+    expect(ERROR_TABLE[A2AErrorCode.Internal].jsonRpc).toBe(-32603);
+  });
+
+  it.each(ALL_ERROR_CODES)('round-trips %s through the reason and the JSON-RPC code', (code) => {
+    expect(codeFromReason(code)).toBe(code);
+    expect(codeFromJsonRpc(ERROR_TABLE[code].jsonRpc)).toBe(code);
+  });
+
+  it.each(ALL_ERROR_CODES)('round-trips %s through the JSON-RPC and REST wire shapes', (code) => {
+    const err = new A2AError(code, 'boom', { metadata: { taskId: 't1' }, fieldViolations: [{ field: 'a.b', description: 'bad' }] });
+    const viaRpc = fromJsonRpcError(JSON.parse(JSON.stringify(toJsonRpcError(err))));
+    expect(viaRpc).toMatchObject({ code, message: 'boom', metadata: { taskId: 't1' } });
+    expect(viaRpc.fieldViolations).toEqual([{ field: 'a.b', description: 'bad' }]);
+    const body = toHttpErrorBody(err);
+    expect(body.error.code).toBe(ERROR_TABLE[code].http);
+    expect(body.error.status).toBe(GrpcStatus[ERROR_TABLE[code].grpc]);
+    expect(fromHttpError(ERROR_TABLE[code].http, JSON.parse(JSON.stringify(body)))).toMatchObject({ code, message: 'boom' });
+  });
+
+  it('sends ErrorInfo with the spec domain for A2A errors', () => {
+    const rpc = toJsonRpcError(new A2AError(A2AErrorCode.TaskNotFound));
+    expect(rpc.data[0]).toEqual({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' });
+  });
+
+  it('guesses a code from a bare status when a peer sends no ErrorInfo', () => {
+    expect(codeFromHttpStatus(404)).toBe(A2AErrorCode.TaskNotFound);
+    expect(codeFromHttpStatus(413)).toBe(A2AErrorCode.PayloadTooLarge);
+    expect(codeFromHttpStatus(599)).toBe(A2AErrorCode.Internal);
+    expect(codeFromGrpcStatus(GrpcStatus.UNAUTHENTICATED)).toBe(A2AErrorCode.Unauthenticated);
+    expect(fromHttpError(404, 'not json')).toMatchObject({ code: A2AErrorCode.TaskNotFound });
+    expect(fromJsonRpcError({ code: -32001 })).toMatchObject({ code: A2AErrorCode.TaskNotFound });
+  });
+
+  it('hides unknown failures behind Internal and keeps the cause', () => {
+    const cause = new Error('db password is hunter2');
+    const err = A2AError.from(cause);
+    expect(err.code).toBe(A2AErrorCode.Internal);
+    expect(err.message).not.toContain('hunter2');
+    expect(err.cause).toBe(cause);
+    expect(A2AError.from(err)).toBe(err);
+  });
+});

@@ -1,0 +1,78 @@
+import type { StreamResponse } from '@a2a-polyglot/model';
+import { followTask, InMemoryEventLog } from '../src/index.js';
+
+const ev = (n: number): StreamResponse => ({ payload: { $case: 'message', value: { messageId: String(n) } as never } });
+
+describe('InMemoryEventLog', () => {
+  it('numbers events from 1 and reads after a cursor', async () => {
+    const log = new InMemoryEventLog();
+    expect(await log.append('t', ev(1))).toBe(1);
+    expect(await log.append('t', ev(2))).toBe(2);
+    expect((await log.readAfter('t', 0)).events.map((e) => e.seq)).toEqual([1, 2]);
+    expect((await log.readAfter('t', 1)).events.map((e) => e.seq)).toEqual([2]);
+    expect(await log.readAfter('t', 2)).toEqual({ events: [], gap: false });
+    expect(await log.lastSeq('t')).toBe(2);
+  });
+
+  it('bounds memory per task and reports a gap to readers behind the window', async () => {
+    const log = new InMemoryEventLog({ maxEventsPerTask: 8 });
+    for (let i = 1; i <= 100; i++) await log.append('t', ev(i));
+    expect((await log.readAfter('t', 96)).events.map((e) => e.seq)).toEqual([97, 98, 99, 100]);
+    expect((await log.readAfter('t', 0)).gap).toBe(true);
+    expect((await log.readAfter('t', 80)).gap).toBe(true);
+    let held = 0;
+    for (let after = 0; after < 100; after++) if (!(await log.readAfter('t', after)).gap) held = Math.max(held, 100 - after);
+    expect(held).toBeLessThanOrEqual(8);
+  });
+
+  it('wakes waiters on append and on abort', async () => {
+    const log = new InMemoryEventLog();
+    const ac = new AbortController();
+    const woke = log.waitFor('t', 0, ac.signal);
+    await log.append('t', ev(1));
+    await expect(woke).resolves.toBeUndefined();
+    const aborted = new AbortController();
+    const waiting = log.waitFor('t', 1, aborted.signal);
+    aborted.abort();
+    await expect(waiting).resolves.toBeUndefined();
+  });
+
+  it('drops a sealed log after its retention time', async () => {
+    jest.useFakeTimers();
+    try {
+      const log = new InMemoryEventLog({ retentionMs: 1000 });
+      await log.append('t', ev(1));
+      log.seal('t');
+      expect(log.size).toBe(1);
+      jest.advanceTimersByTime(1001);
+      expect(log.size).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});
+
+describe('followTask', () => {
+  it('resyncs a reader that fell behind the window with a snapshot (overflow policy)', async () => {
+    const log = new InMemoryEventLog({ maxEventsPerTask: 4 });
+    for (let i = 1; i <= 20; i++) await log.append('t', ev(i));
+    const snapshot = async () => ({ task: { id: 't', contextId: 'c', status: { state: 2, message: undefined, timestamp: undefined }, artifacts: [], history: [], metadata: undefined }, seq: 20 });
+    const stream = followTask(log, 't', { afterSeq: 0 }, snapshot);
+    const it = stream[Symbol.asyncIterator]();
+    const first = await it.next();
+    expect(first.value).toMatchObject({ seq: 20, event: { payload: { $case: 'task' } } });
+    await log.append('t', ev(21));
+    expect((await it.next()).value.seq).toBe(21);
+    stream.close();
+    expect((await it.next()).done).toBe(true);
+  });
+
+  it('close() releases a stream that waits for the next event', async () => {
+    const log = new InMemoryEventLog();
+    await log.append('t', ev(1));
+    const stream = followTask(log, 't', { afterSeq: 1 }, async () => undefined);
+    const pending = stream[Symbol.asyncIterator]().next();
+    stream.close();
+    await expect(pending).resolves.toMatchObject({ done: true });
+  });
+});

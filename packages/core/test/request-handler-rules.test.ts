@@ -1,0 +1,157 @@
+import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
+import { A2AErrorCode, ApiKeyAuthenticator, callContext, RequestHandler, silentLogger, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
+import { testCard } from './fixtures.js';
+
+const v1 = { 'a2a-version': '1.0' };
+const ctx = (headers: Record<string, string> = {}, pathTenant?: string) => callContext('IN-PROCESS', { ...v1, ...headers }, { pathTenant });
+const msg = (text: string, taskId = '', contextId = ''): SendMessageRequest => ({
+  tenant: '',
+  message: { messageId: crypto.randomUUID(), contextId, taskId, role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+  configuration: undefined,
+  metadata: undefined,
+});
+const taskOf = (res: { payload?: { $case: string; value: unknown } }) => res.payload!.value as Task;
+const quick: AgentExecutor = { async execute(c) { c.complete(c.text); } };
+
+describe('capability gating', () => {
+  const off = new RequestHandler({ card: testCard({ capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] } }), executor: quick, logger: silentLogger });
+  it('streaming off ⇒ UnsupportedOperation on both streaming methods', async () => {
+    await expect(off.sendStreamingMessage(msg('x'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
+    await expect(off.subscribeToTask({ tenant: '', id: 'x' }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
+  });
+  it('push off ⇒ PushNotificationNotSupported on all four push operations', async () => {
+    const code = { code: A2AErrorCode.PushNotificationNotSupported };
+    await expect(off.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: 't', url: 'https://x.example', token: '', authentication: undefined }, ctx())).rejects.toMatchObject(code);
+    await expect(off.getTaskPushNotificationConfig({ tenant: '', taskId: 't', id: 'c' }, ctx())).rejects.toMatchObject(code);
+    await expect(off.listTaskPushNotificationConfigs({ tenant: '', taskId: 't', pageSize: 0, pageToken: '' }, ctx())).rejects.toMatchObject(code);
+    await expect(off.deleteTaskPushNotificationConfig({ tenant: '', taskId: 't', id: 'c' }, ctx())).rejects.toMatchObject(code);
+  });
+  it('extended card off ⇒ UnsupportedOperation; on without a provider ⇒ ExtendedAgentCardNotConfigured', async () => {
+    await expect(off.getExtendedAgentCard({ tenant: '' }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
+    const on = new RequestHandler({ card: testCard({ capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] } }), executor: quick });
+    await expect(on.getExtendedAgentCard({ tenant: '' }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.ExtendedAgentCardNotConfigured });
+  });
+});
+
+describe('identity and scoping', () => {
+  it('rejects unknown versions and echoes activated extensions; required extensions are enforced', async () => {
+    const card = testCard({ capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false, extensions: [{ uri: 'urn:x', description: '', required: true, params: undefined }] } });
+    const h = new RequestHandler({ card, executor: quick, logger: silentLogger });
+    await expect(h.sendMessage(msg('x'), ctx({ 'a2a-version': '0.3' }))).rejects.toMatchObject({ code: A2AErrorCode.VersionNotSupported });
+    await expect(h.sendMessage(msg('x'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.ExtensionSupportRequired });
+    const c = ctx({ 'A2A-Extensions': 'urn:x, urn:unknown' });
+    await h.sendMessage(msg('x'), c);
+    expect(c.activatedExtensions).toEqual(['urn:x']);
+  });
+
+  it('authenticates every operation and scopes tasks to their owner', async () => {
+    const h = new RequestHandler({ card: testCard(), executor: quick, authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice', kb: 'bob' } }), logger: silentLogger });
+    await expect(h.sendMessage(msg('x'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unauthenticated });
+    await expect(h.sendMessage(msg('x'), ctx({ authorization: 'Bearer wrong' }))).rejects.toMatchObject({ code: A2AErrorCode.Unauthenticated });
+    const task = taskOf(await h.sendMessage(msg('x'), ctx({ authorization: 'Bearer ka' })));
+    await expect(h.getTask({ tenant: '', id: task.id }, ctx({ 'x-api-key': 'ka' }))).resolves.toMatchObject({ id: task.id });
+    await expect(h.getTask({ tenant: '', id: task.id }, ctx({ 'x-api-key': 'kb' }))).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
+    expect((await h.listTasks({ tenant: '', contextId: '', status: 0, pageToken: '', statusTimestampAfter: undefined }, ctx({ 'x-api-key': 'kb' }))).tasks).toEqual([]);
+  });
+
+  it('keeps tenants apart; the path tenant wins over the request field', async () => {
+    const h = new RequestHandler({ card: testCard(), executor: quick, logger: silentLogger });
+    const task = taskOf(await h.sendMessage({ ...msg('x'), tenant: 'body' }, ctx({}, 'acme')));
+    await expect(h.getTask({ tenant: 'acme', id: task.id }, ctx())).resolves.toMatchObject({ id: task.id });
+    await expect(h.getTask({ tenant: 'body', id: task.id }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
+    await expect(h.getTask({ tenant: '', id: task.id }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
+  });
+});
+
+describe('task and context ids', () => {
+  const h = new RequestHandler({ card: testCard(), executor: { async execute(c) { c.requireInput('more?'); } }, logger: silentLogger });
+  it('infers the contextId from the task and rejects a mismatch', async () => {
+    const task = taskOf(await h.sendMessage(msg('x', '', 'my-context'), ctx()));
+    expect(task.contextId).toBe('my-context');
+    await expect(h.sendMessage(msg('y', task.id, 'other'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.InvalidParams });
+    const again = taskOf(await h.sendMessage(msg('y', task.id), ctx()));
+    expect(again.contextId).toBe('my-context');
+  });
+  it('applies historyLength', async () => {
+    const task = taskOf(await h.sendMessage(msg('x'), ctx()));
+    expect((await h.getTask({ tenant: '', id: task.id, historyLength: 0 }, ctx())).history).toEqual([]);
+    expect((await h.getTask({ tenant: '', id: task.id, historyLength: 1 }, ctx())).history).toHaveLength(1);
+    expect((await h.getTask({ tenant: '', id: task.id }, ctx())).history).toHaveLength(2);
+    await expect(h.getTask({ tenant: '', id: task.id, historyLength: -1 }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.InvalidParams });
+  });
+  it('validates ListTasks page sizes', async () => {
+    const base = { tenant: '', contextId: '', status: 0, pageToken: '', statusTimestampAfter: undefined };
+    await expect(h.listTasks({ ...base, pageSize: 0 }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.InvalidParams });
+    await expect(h.listTasks({ ...base, pageSize: 101 }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.InvalidParams });
+    await expect(h.listTasks({ ...base, pageSize: 100 }, ctx())).resolves.toMatchObject({ pageSize: 100 });
+  });
+});
+
+describe('agent failure modes', () => {
+  const run = async (executor: AgentExecutor) => taskOf(await new RequestHandler({ card: testCard(), executor, logger: silentLogger }).sendMessage(msg('x'), ctx()));
+  it('a throwing agent fails the task without leaking the error', async () => {
+    const task = await run({ async execute() { throw new Error('secret internals'); } });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(JSON.stringify(task)).not.toContain('secret internals');
+  });
+  it('an agent that returns silently fails the task; one that returns while working completes it', async () => {
+    expect((await run({ async execute() {} })).status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect((await run({ async execute(c) { c.working(); } })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+  it('events after a terminal state are ignored, and reply after task events is refused', async () => {
+    let replyError: unknown;
+    const task = await run({
+      async execute(c) {
+        c.complete('done');
+        c.fail('too late');
+        c.artifact({ text: 'late' });
+        try { c.reply('x'); } catch (e) { replyError = e; }
+      },
+    });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(task.artifacts).toEqual([]);
+    expect(replyError).toMatchObject({ code: A2AErrorCode.InvalidAgentResponse });
+  });
+});
+
+describe('bounded memory and fairness', () => {
+  it('a subscriber that never reads neither blocks the agent nor stalls another subscriber', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const h = new RequestHandler({
+      card: testCard(),
+      logger: silentLogger,
+      executor: {
+        async execute(c) {
+          c.working();
+          await gate;
+          for (let i = 0; i < 2000; i++) c.artifact({ artifactId: 'a', text: 'x', append: i > 0 });
+          c.complete();
+        },
+      },
+    });
+    const first = await h.sendMessage({ ...msg('go'), configuration: { acceptedOutputModes: [], returnImmediately: true, taskPushNotificationConfig: undefined } }, ctx());
+    const id = taskOf(first).id;
+    const slow = await h.subscribeToTask({ tenant: '', id }, ctx());
+    const slowIt = slow[Symbol.asyncIterator]();
+    await slowIt.next(); // reads the snapshot, then stops reading
+    const fast = await h.subscribeToTask({ tenant: '', id }, ctx());
+    release();
+    const seen: LoggedEvent[] = [];
+    for await (const e of fast) seen.push(e);
+    expect(seen.at(-1)?.event.payload?.$case).toBe('statusUpdate');
+    expect((await h.getTask({ tenant: '', id }, ctx())).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    slow.close();
+    expect((await slowIt.next()).done).toBe(true);
+  });
+
+  it('shutdown fails unfinished tasks visibly and refuses new work', async () => {
+    const h = new RequestHandler({ card: testCard(), logger: silentLogger, executor: { async execute(c) { c.working(); await new Promise((r) => c.signal.addEventListener('abort', r)); } } });
+    const task = taskOf(await h.sendMessage({ ...msg('x'), configuration: { acceptedOutputModes: [], returnImmediately: true, taskPushNotificationConfig: undefined } }, ctx()));
+    await h.shutdown(10);
+    await expect(h.sendMessage(msg('y'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
+    const stored = await (h as unknown as { store: { get(t: string, id: string): Promise<{ task: Task }> } }).store.get('', task.id);
+    expect(stored.task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(stored.task.status?.message?.parts[0]?.content).toMatchObject({ value: expect.stringContaining('shut down') });
+  });
+});
