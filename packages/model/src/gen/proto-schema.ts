@@ -273,6 +273,57 @@ export const PROTO_SCHEMA: ProtoSchema = {
       { name: "refresh_url", json: "refreshUrl", no: 3, kind: "string" },
       { name: "scopes", json: "scopes", no: 4, kind: "map", key: "string", value: { kind: "string" } },
     ],
+    "lf.a2a.v1.SessionRequest": [
+      { name: "correlation_id", json: "correlationId", no: 1, kind: "string" },
+      { name: "send", json: "send", no: 2, kind: "message", type: "lf.a2a.v1.SessionSend", oneof: "operation" },
+      { name: "cancel", json: "cancel", no: 3, kind: "message", type: "lf.a2a.v1.CancelTaskRequest", oneof: "operation" },
+      { name: "subscribe", json: "subscribe", no: 4, kind: "message", type: "lf.a2a.v1.SessionSubscribe", oneof: "operation" },
+      { name: "unsubscribe", json: "unsubscribe", no: 5, kind: "message", type: "lf.a2a.v1.SessionUnsubscribe", oneof: "operation" },
+      { name: "get", json: "get", no: 6, kind: "message", type: "lf.a2a.v1.GetTaskRequest", oneof: "operation" },
+      { name: "list", json: "list", no: 7, kind: "message", type: "lf.a2a.v1.ListTasksRequest", oneof: "operation" },
+    ],
+    "lf.a2a.v1.SessionSend": [
+      { name: "request", json: "request", no: 1, kind: "message", type: "lf.a2a.v1.SendMessageRequest" },
+      { name: "streaming", json: "streaming", no: 2, kind: "bool" },
+    ],
+    "lf.a2a.v1.SessionSubscribe": [
+      { name: "request", json: "request", no: 1, kind: "message", type: "lf.a2a.v1.SubscribeToTaskRequest" },
+      { name: "resume_after_seq", json: "resumeAfterSeq", no: 2, kind: "uint64", optional: true },
+    ],
+    "lf.a2a.v1.SessionUnsubscribe": [
+    ],
+    "lf.a2a.v1.SessionResponse": [
+      { name: "correlation_id", json: "correlationId", no: 1, kind: "string" },
+      { name: "event", json: "event", no: 2, kind: "message", type: "lf.a2a.v1.SessionEvent", oneof: "frame" },
+      { name: "result", json: "result", no: 3, kind: "message", type: "lf.a2a.v1.SessionResult", oneof: "frame" },
+      { name: "end", json: "end", no: 4, kind: "message", type: "lf.a2a.v1.SessionEnd", oneof: "frame" },
+      { name: "error", json: "error", no: 5, kind: "message", type: "lf.a2a.v1.SessionError", oneof: "frame" },
+    ],
+    "lf.a2a.v1.SessionEvent": [
+      { name: "event", json: "event", no: 1, kind: "message", type: "lf.a2a.v1.StreamResponse" },
+      { name: "seq", json: "seq", no: 2, kind: "uint64" },
+    ],
+    "lf.a2a.v1.SessionResult": [
+      { name: "send", json: "send", no: 1, kind: "message", type: "lf.a2a.v1.SendMessageResponse", oneof: "result" },
+      { name: "task", json: "task", no: 2, kind: "message", type: "lf.a2a.v1.Task", oneof: "result" },
+      { name: "list", json: "list", no: 3, kind: "message", type: "lf.a2a.v1.ListTasksResponse", oneof: "result" },
+    ],
+    "lf.a2a.v1.SessionEnd": [
+      { name: "state", json: "state", no: 1, kind: "enum", type: "lf.a2a.v1.TaskState" },
+      { name: "last_seq", json: "lastSeq", no: 2, kind: "uint64" },
+    ],
+    "lf.a2a.v1.SessionError": [
+      { name: "code", json: "code", no: 1, kind: "int32" },
+      { name: "message", json: "message", no: 2, kind: "string" },
+      { name: "reason", json: "reason", no: 3, kind: "string" },
+      { name: "domain", json: "domain", no: 4, kind: "string" },
+      { name: "metadata", json: "metadata", no: 5, kind: "map", key: "string", value: { kind: "string" } },
+      { name: "field_violations", json: "fieldViolations", no: 6, kind: "message", type: "lf.a2a.v1.SessionFieldViolation", repeated: true },
+    ],
+    "lf.a2a.v1.SessionFieldViolation": [
+      { name: "field", json: "field", no: 1, kind: "string" },
+      { name: "description", json: "description", no: 2, kind: "string" },
+    ],
   },
   enums: {
     "lf.a2a.v1.TaskState": { TASK_STATE_UNSPECIFIED: 0, TASK_STATE_SUBMITTED: 1, TASK_STATE_WORKING: 2, TASK_STATE_COMPLETED: 3, TASK_STATE_FAILED: 4, TASK_STATE_CANCELED: 5, TASK_STATE_INPUT_REQUIRED: 6, TASK_STATE_REJECTED: 7, TASK_STATE_AUTH_REQUIRED: 8 },
