@@ -375,10 +375,18 @@ export class RequestHandler {
    */
   async shutdown(graceMs = 10_000): Promise<void> {
     this.shuttingDown = true;
-    const running = [...this.runs.values()];
-    await Promise.race([Promise.all(running.map((r) => r.ended.promise)), sleep(graceMs)]);
-    await Promise.all([...this.runs.values()].map((r) => r.abort('The server shut down before the task finished')));
-    await Promise.race([this.push.idle(), sleep(Math.min(graceMs, 5000))]);
+    // Cancel the race timers once settled, so a host that waits for the event loop to drain
+    // does not stay alive for the rest of the grace period.
+    const timers = new AbortController();
+    const wait = (ms: number) => sleep(ms, timers.signal).catch(() => undefined);
+    try {
+      const running = [...this.runs.values()];
+      await Promise.race([Promise.all(running.map((r) => r.ended.promise)), wait(graceMs)]);
+      await Promise.all([...this.runs.values()].map((r) => r.abort('The server shut down before the task finished')));
+      await Promise.race([this.push.idle(), wait(Math.min(graceMs, 5000))]);
+    } finally {
+      timers.abort();
+    }
   }
 
   /** Number of tasks currently executing (health, tests). */

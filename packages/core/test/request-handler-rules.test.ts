@@ -154,4 +154,16 @@ describe('bounded memory and fairness', () => {
     expect(stored.task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(stored.task.status?.message?.parts[0]?.content).toMatchObject({ value: expect.stringContaining('shut down') });
   });
+
+  it('shutdown leaves no grace timer behind once tasks have finished', async () => {
+    const h = new RequestHandler({ card: testCard(), executor: quick, logger: silentLogger });
+    await h.sendMessage(msg('done'), ctx());
+    jest.useFakeTimers();
+    try {
+      await h.shutdown(60_000);
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

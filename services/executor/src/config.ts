@@ -1,0 +1,532 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+
+/** Log levels understood by `consoleLogger`. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** One skill as written in configuration (every list optional). */
+export interface SkillConfig {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly tags?: readonly string[];
+  readonly examples?: readonly string[];
+  readonly inputModes?: readonly string[];
+  readonly outputModes?: readonly string[];
+}
+
+/** The agent-card fields an operator configures; the server adds the interfaces (URLs). */
+export interface AgentCardConfig {
+  readonly name: string;
+  readonly description: string;
+  readonly version: string;
+  readonly provider?: { readonly organization: string; readonly url: string };
+  readonly documentationUrl?: string;
+  readonly iconUrl?: string;
+  readonly skills: readonly SkillConfig[];
+  readonly capabilities: {
+    readonly streaming: boolean;
+    readonly pushNotifications: boolean;
+    readonly extendedAgentCard: boolean;
+  };
+  readonly defaultInputModes: readonly string[];
+  readonly defaultOutputModes: readonly string[];
+}
+
+/**
+ * The whole service configuration, fully resolved. Built by {@link loadConfig} from defaults,
+ * a JSON file, environment variables and CLI flags, in that order of precedence, so one
+ * binary serves a laptop demo and a proxied production deployment without code changes.
+ */
+export interface ExecutorConfig {
+  readonly host: string;
+  /** 0 picks a free port (tests). */
+  readonly port: number;
+  /** Prefix of the A2A routes: JSON-RPC at `${basePath}/rpc`, REST under `${basePath}`. */
+  readonly basePath: string;
+  /** Absolute URL clients reach this service at (behind a proxy); otherwise derived per request. */
+  readonly publicBaseUrl?: string;
+  /** Honour `X-Forwarded-Proto/Host` when deriving URLs. Only behind a proxy you trust. */
+  readonly trustProxy: boolean;
+  readonly maxBodyBytes: number;
+  /** SSE keep-alive comment interval; 0 disables it. */
+  readonly sseHeartbeatMs: number;
+  /** How long running tasks may finish on SIGINT/SIGTERM before they are failed. */
+  readonly shutdownGraceMs: number;
+  readonly logLevel: LogLevel;
+  readonly agent: AgentCardConfig;
+  /**
+   * Module exporting your AgentExecutor. Relative paths are already resolved (against the
+   * config file's directory when set there, against the working directory otherwise); bare
+   * names are package specifiers. Unset ⇒ the built-in demo agent.
+   */
+  readonly agentModule?: string;
+  /** Settings of the built-in demo agent. */
+  readonly demo: { readonly chunkDelayMs: number };
+  /** API keys mapped to the principal each authenticates as. Empty ⇒ authentication off. */
+  readonly auth: { readonly apiKeys: Readonly<Record<string, string>>; readonly header: string };
+  readonly push: { readonly allowPrivateNetworks: boolean };
+}
+
+/** A partial configuration: what a config file, `startExecutor` callers and overrides provide. */
+export type ExecutorConfigInput = {
+  readonly [K in keyof ExecutorConfig]?: ExecutorConfig[K] extends string | number | boolean | undefined
+    ? ExecutorConfig[K]
+    : K extends 'agent'
+      ? Partial<Omit<AgentCardConfig, 'capabilities'>> & { readonly capabilities?: Partial<AgentCardConfig['capabilities']> }
+      : Partial<ExecutorConfig[K]>;
+};
+
+/**
+ * A configuration problem. Its message is one line that names the offending key and where it
+ * came from, so `main` can print it and exit without a stack trace.
+ */
+export class ConfigError extends Error {
+  /** For a bad value: what was expected and what came (`must be … (got …)`), without the key. */
+  readonly detail?: string;
+  constructor(message: string, detail?: string) {
+    super(message);
+    this.name = 'ConfigError';
+    this.detail = detail;
+  }
+}
+
+/** The built-in defaults (lowest precedence). */
+export function defaultConfig(): ExecutorConfig {
+  return {
+    host: '127.0.0.1',
+    port: 8080,
+    basePath: '/a2a',
+    publicBaseUrl: undefined,
+    trustProxy: false,
+    maxBodyBytes: 4 * 1024 * 1024,
+    sseHeartbeatMs: 15_000,
+    shutdownGraceMs: 10_000,
+    logLevel: 'info',
+    agent: {
+      name: 'A2A Polyglot Demo Agent',
+      description: 'Echoes your message back as a streamed artifact. Try "ask", "fail" or "slow" to explore the protocol.',
+      version: '0.1.0',
+      provider: undefined,
+      skills: [
+        {
+          id: 'echo',
+          name: 'Echo',
+          description: 'Streams "Echo: <your text>" back in chunks of a few words.',
+          tags: ['demo', 'echo'],
+          examples: ['hello world', 'ask', 'fail', 'slow'],
+        },
+      ],
+      capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false },
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+    },
+    agentModule: undefined,
+    demo: { chunkDelayMs: 50 },
+    auth: { apiKeys: {}, header: 'x-api-key' },
+    push: { allowPrivateNetworks: false },
+  };
+}
+
+// ------------------------------------------------------------------ value checks
+
+type Check<T> = (value: unknown, where: string) => T;
+
+function fail(where: string, expectation: string, value: unknown): never {
+  const detail = `must be ${expectation} (got ${JSON.stringify(value) ?? String(value)})`;
+  throw new ConfigError(`Invalid configuration: ${where} ${detail}`, detail);
+}
+
+const str: Check<string> = (v, where) => (typeof v === 'string' ? v : fail(where, 'a string', v));
+const nonEmpty: Check<string> = (v, where) => (typeof v === 'string' && v.trim() !== '' ? v : fail(where, 'a non-empty string', v));
+const bool: Check<boolean> = (v, where) => (typeof v === 'boolean' ? v : fail(where, 'true or false', v));
+const strings: Check<string[]> = (v, where) =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string') ? [...(v as string[])] : fail(where, 'an array of strings', v);
+const intIn =
+  (min: number, max: number): Check<number> =>
+  (v, where) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(where, `an integer between ${min} and ${max}`, v);
+const port = intIn(0, 65535);
+const nonNegativeMs = intIn(0, 24 * 60 * 60 * 1000);
+const positiveBytes = intIn(1, 1024 * 1024 * 1024);
+const logLevel: Check<LogLevel> = (v, where) =>
+  v === 'debug' || v === 'info' || v === 'warn' || v === 'error' ? v : fail(where, 'one of debug, info, warn, error', v);
+
+const basePath: Check<string> = (v, where) => {
+  if (typeof v !== 'string' || !/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(v)) fail(where, 'a URL path such as "/a2a" (or "/" for the root)', v);
+  return v.replace(/\/+$/, '');
+};
+
+const absoluteUrl: Check<string> = (v, where) => {
+  if (typeof v !== 'string') fail(where, 'an absolute http(s) URL', v);
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    fail(where, 'an absolute http(s) URL', v);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(where, 'an absolute http(s) URL', v);
+  if (url.search || url.hash) fail(where, 'a URL without query or fragment', v);
+  return v.replace(/\/+$/, '');
+};
+
+function record(v: unknown, where: string): Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(where, 'an object', v);
+}
+
+/** Rejects keys we do not know: a typo in a config file should not silently do nothing. */
+function knownKeys(obj: Record<string, unknown>, allowed: readonly string[], where: string): void {
+  // `where` is "<source>: <path>" (source optional), e.g. "config file x.json: agent".
+  const cut = where.lastIndexOf(': ') + 1;
+  const source = where.slice(0, cut).trim();
+  const path = where.slice(cut).trim();
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) {
+      throw new ConfigError(`Invalid configuration: ${source ? `${source} ` : ''}unknown key ${path ? `${path}.` : ''}${key} (known: ${allowed.join(', ')})`);
+    }
+  }
+}
+
+const apiKeys: Check<Record<string, string>> = (v, where) => {
+  const obj = record(v, where);
+  const out: Record<string, string> = {};
+  for (const [key, principal] of Object.entries(obj)) {
+    if (key.trim() === '') fail(where, 'a map of non-empty API keys to principal ids', v);
+    out[key] = nonEmpty(principal, `${where}["…"]`);
+  }
+  return out;
+};
+
+// ------------------------------------------------------------------ layers
+
+/**
+ * Validates one layer (a config file's JSON, or a `startExecutor` argument) and returns it as
+ * a typed partial. `source` prefixes every key in error messages (e.g. `config file x.json:`).
+ */
+export function parseConfigInput(raw: unknown, source: string, baseDir?: string): ExecutorConfigInput {
+  const at = (key: string) => `${source}${key}`;
+  const obj = record(raw, source.replace(/[: ]+$/, '') || 'configuration');
+  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'maxBodyBytes', 'sseHeartbeatMs', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'auth', 'push'], source);
+  const out: Record<string, unknown> = {};
+  const take = <T>(key: string, check: Check<T>) => {
+    if (obj[key] !== undefined) out[key] = check(obj[key], at(key));
+  };
+  take('host', nonEmpty);
+  take('port', port);
+  take('basePath', basePath);
+  take('publicBaseUrl', absoluteUrl);
+  take('trustProxy', bool);
+  take('maxBodyBytes', positiveBytes);
+  take('sseHeartbeatMs', nonNegativeMs);
+  take('shutdownGraceMs', nonNegativeMs);
+  take('logLevel', logLevel);
+  take('agentModule', (v, where) => resolveModulePath(nonEmpty(v, where), baseDir));
+  if (obj.agent !== undefined) out.agent = parseAgent(obj.agent, at('agent'));
+  if (obj.demo !== undefined) {
+    const demo = record(obj.demo, at('demo'));
+    knownKeys(demo, ['chunkDelayMs'], at('demo'));
+    out.demo = demo.chunkDelayMs === undefined ? {} : { chunkDelayMs: nonNegativeMs(demo.chunkDelayMs, at('demo.chunkDelayMs')) };
+  }
+  if (obj.auth !== undefined) {
+    const auth = record(obj.auth, at('auth'));
+    knownKeys(auth, ['apiKeys', 'header'], at('auth'));
+    out.auth = {
+      ...(auth.apiKeys !== undefined && { apiKeys: apiKeys(auth.apiKeys, at('auth.apiKeys')) }),
+      ...(auth.header !== undefined && { header: nonEmpty(auth.header, at('auth.header')) }),
+    };
+  }
+  if (obj.push !== undefined) {
+    const push = record(obj.push, at('push'));
+    knownKeys(push, ['allowPrivateNetworks'], at('push'));
+    out.push = push.allowPrivateNetworks === undefined ? {} : { allowPrivateNetworks: bool(push.allowPrivateNetworks, at('push.allowPrivateNetworks')) };
+  }
+  return out as ExecutorConfigInput;
+}
+
+function parseAgent(raw: unknown, where: string): ExecutorConfigInput['agent'] {
+  const obj = record(raw, where);
+  knownKeys(obj, ['name', 'description', 'version', 'provider', 'documentationUrl', 'iconUrl', 'skills', 'capabilities', 'defaultInputModes', 'defaultOutputModes'], where);
+  const out: Record<string, unknown> = {};
+  for (const key of ['name', 'description', 'version'] as const) if (obj[key] !== undefined) out[key] = nonEmpty(obj[key], `${where}.${key}`);
+  for (const key of ['documentationUrl', 'iconUrl'] as const) if (obj[key] !== undefined) out[key] = absoluteUrl(obj[key], `${where}.${key}`);
+  for (const key of ['defaultInputModes', 'defaultOutputModes'] as const) if (obj[key] !== undefined) out[key] = strings(obj[key], `${where}.${key}`);
+  if (obj.provider !== undefined) {
+    const p = record(obj.provider, `${where}.provider`);
+    knownKeys(p, ['organization', 'url'], `${where}.provider`);
+    out.provider = { organization: nonEmpty(p.organization, `${where}.provider.organization`), url: absoluteUrl(p.url, `${where}.provider.url`) };
+  }
+  if (obj.capabilities !== undefined) {
+    const c = record(obj.capabilities, `${where}.capabilities`);
+    knownKeys(c, ['streaming', 'pushNotifications', 'extendedAgentCard'], `${where}.capabilities`);
+    const caps: Record<string, boolean> = {};
+    for (const key of ['streaming', 'pushNotifications', 'extendedAgentCard']) if (c[key] !== undefined) caps[key] = bool(c[key], `${where}.capabilities.${key}`);
+    out.capabilities = caps;
+  }
+  if (obj.skills !== undefined) {
+    if (!Array.isArray(obj.skills)) fail(`${where}.skills`, 'an array of skills', obj.skills);
+    out.skills = obj.skills.map((s: unknown, i: number) => parseSkill(s, `${where}.skills[${i}]`));
+  }
+  return out as ExecutorConfigInput['agent'];
+}
+
+function parseSkill(raw: unknown, where: string): SkillConfig {
+  const s = record(raw, where);
+  knownKeys(s, ['id', 'name', 'description', 'tags', 'examples', 'inputModes', 'outputModes'], where);
+  return {
+    id: nonEmpty(s.id, `${where}.id`),
+    name: nonEmpty(s.name, `${where}.name`),
+    description: str(s.description, `${where}.description`),
+    ...(s.tags !== undefined && { tags: strings(s.tags, `${where}.tags`) }),
+    ...(s.examples !== undefined && { examples: strings(s.examples, `${where}.examples`) }),
+    ...(s.inputModes !== undefined && { inputModes: strings(s.inputModes, `${where}.inputModes`) }),
+    ...(s.outputModes !== undefined && { outputModes: strings(s.outputModes, `${where}.outputModes`) }),
+  };
+}
+
+/**
+ * Relative module paths resolve against `baseDir`. A bare name is a path too when such a file
+ * exists there (`examples/agent.js` without `./`, the way people type it); otherwise it stays
+ * a package name for `require.resolve`.
+ */
+function resolveModulePath(spec: string, baseDir: string | undefined): string {
+  if (isAbsolute(spec)) return spec;
+  const path = resolve(baseDir ?? process.cwd(), spec);
+  return spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..' || existsSync(path) ? path : spec;
+}
+
+/**
+ * Environment variables, parsed into a partial configuration. Only the variables below are
+ * read; each one that is set (and not empty) overrides the config file.
+ */
+export const ENV_VARS = {
+  HOST: 'host',
+  PORT: 'port',
+  A2A_BASE_PATH: 'basePath',
+  A2A_PUBLIC_BASE_URL: 'publicBaseUrl',
+  A2A_TRUST_PROXY: 'trustProxy',
+  A2A_MAX_BODY_BYTES: 'maxBodyBytes',
+  A2A_SSE_HEARTBEAT_MS: 'sseHeartbeatMs',
+  A2A_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
+  LOG_LEVEL: 'logLevel',
+  A2A_AGENT_MODULE: 'agentModule',
+  A2A_AGENT_NAME: 'agent.name',
+  A2A_API_KEYS: 'auth.apiKeys',
+  A2A_API_KEY_HEADER: 'auth.header',
+  A2A_PUSH_ALLOW_PRIVATE_NETWORKS: 'push.allowPrivateNetworks',
+  A2A_DEMO_CHUNK_DELAY_MS: 'demo.chunkDelayMs',
+} as const;
+
+/** Turns `"8080"` into 8080, `"true"` into true, etc., so one checker serves files and env alike. */
+function fromText(text: string, kind: 'int' | 'bool' | 'string' | 'keys', where: string): unknown {
+  switch (kind) {
+    case 'int':
+      return /^\s*-?\d+\s*$/.test(text) ? Number(text) : fail(where, 'an integer', text);
+    case 'bool': {
+      const t = text.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(t)) return true;
+      if (['false', '0', 'no', 'off'].includes(t)) return false;
+      return fail(where, 'true or false', text);
+    }
+    case 'keys': {
+      const out: Record<string, string> = {};
+      for (const pair of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+        const eq = pair.indexOf('=');
+        if (eq <= 0 || eq === pair.length - 1) fail(where, 'a list like "key1=principal1,key2=principal2"', text);
+        out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+      }
+      return out;
+    }
+    default:
+      return text;
+  }
+}
+
+const KIND: Record<string, 'int' | 'bool' | 'string' | 'keys'> = {
+  port: 'int',
+  maxBodyBytes: 'int',
+  sseHeartbeatMs: 'int',
+  shutdownGraceMs: 'int',
+  'demo.chunkDelayMs': 'int',
+  trustProxy: 'bool',
+  'push.allowPrivateNetworks': 'bool',
+  'auth.apiKeys': 'keys',
+};
+
+/**
+ * Builds one layer from `[dotted key, text, variable-or-flag name]` entries. Each entry is
+ * checked on its own so an error names the variable or flag the operator actually typed.
+ */
+function layerFromText(entries: ReadonlyArray<readonly [path: string, text: string, where: string]>, baseDir: string): ExecutorConfigInput {
+  let layer: ExecutorConfigInput = {};
+  for (const [path, text, where] of entries) {
+    const raw: Record<string, any> = {};
+    const keys = path.split('.');
+    let obj = raw;
+    for (const k of keys.slice(0, -1)) obj = obj[k] = {};
+    let parsed: ExecutorConfigInput;
+    try {
+      obj[keys[keys.length - 1]!] = fromText(text, KIND[path] ?? 'string', where);
+      parsed = parseConfigInput(raw, '', baseDir);
+    } catch (error) {
+      if (error instanceof ConfigError && error.detail) throw new ConfigError(`Invalid configuration: ${where} ${error.detail}`, error.detail);
+      throw error;
+    }
+    layer = mergeInput(layer, parsed);
+  }
+  return layer;
+}
+
+function mergeInput(a: ExecutorConfigInput, b: ExecutorConfigInput): ExecutorConfigInput {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out[k];
+    out[k] = typeof v === 'object' && v !== null && !Array.isArray(v) && typeof prev === 'object' && prev !== null ? { ...prev, ...v } : v;
+  }
+  return out as ExecutorConfigInput;
+}
+
+/** Reads the environment layer. Empty values count as unset. */
+export function configFromEnv(env: Readonly<Record<string, string | undefined>>, cwd: string): ExecutorConfigInput {
+  const entries: Array<[string, string, string]> = [];
+  for (const [name, path] of Object.entries(ENV_VARS)) {
+    const text = env[name];
+    if (text !== undefined && text !== '') entries.push([path, text, name]);
+  }
+  return layerFromText(entries, cwd);
+}
+
+/** CLI flags and the config key each sets. `--config` and `--help` are handled separately. */
+export const CLI_FLAGS = {
+  '--host': 'host',
+  '--port': 'port',
+  '--base-path': 'basePath',
+  '--public-base-url': 'publicBaseUrl',
+  '--agent-module': 'agentModule',
+  '--log-level': 'logLevel',
+} as const;
+
+/** What the command line asked for. */
+export interface ParsedArgs {
+  readonly configPath?: string;
+  readonly help: boolean;
+  readonly flags: ReadonlyArray<readonly [path: string, text: string, where: string]>;
+}
+
+/** Parses `--flag value` and `--flag=value`; unknown flags are an error. */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  let configPath: string | undefined;
+  let help = false;
+  const flags: Array<[string, string, string]> = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') {
+      help = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (name !== '--config' && !(name in CLI_FLAGS)) {
+      throw new ConfigError(`Unknown argument ${JSON.stringify(arg)} (known: --config, ${Object.keys(CLI_FLAGS).join(', ')}, --help)`);
+    }
+    let value: string | undefined = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new ConfigError(`Missing value for ${name}`);
+    if (name === '--config') configPath = value;
+    else flags.push([CLI_FLAGS[name as keyof typeof CLI_FLAGS], value, name]);
+  }
+  return { configPath, help, flags };
+}
+
+/** Reads and validates a JSON config file. Relative paths inside it resolve against its directory. */
+export function configFromFile(path: string): ExecutorConfigInput {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`Cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`Config file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseConfigInput(json, `config file ${path}: `, dirname(path));
+}
+
+/** Layers `over` onto `base`: scalars replace, nested objects merge, lists (skills, modes) replace. */
+export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): ExecutorConfig {
+  const defined = <T extends object>(o: T | undefined): Partial<T> =>
+    Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const { agent, demo, auth, push, ...scalars } = over;
+  return {
+    ...base,
+    ...defined(scalars),
+    agent: {
+      ...base.agent,
+      ...defined(agent),
+      capabilities: { ...base.agent.capabilities, ...defined(agent?.capabilities) },
+    },
+    demo: { ...base.demo, ...defined(demo) },
+    auth: { ...base.auth, ...defined(auth) },
+    push: { ...base.push, ...defined(push) },
+  } as ExecutorConfig;
+}
+
+/** Where {@link loadConfig} reads from; defaults to the real process. */
+export interface LoadConfigOptions {
+  readonly argv?: readonly string[];
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+}
+
+/** The result of {@link loadConfig}: the configuration plus what the command line asked for. */
+export interface LoadedConfig {
+  readonly config: ExecutorConfig;
+  readonly help: boolean;
+  /** The config file used, if any (absolute path). */
+  readonly configFile?: string;
+}
+
+/**
+ * Resolves the configuration: built-in defaults < config file (`--config` or `A2A_CONFIG`) <
+ * environment variables < CLI flags. Throws {@link ConfigError} (one line) on anything invalid.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const args = parseArgs(options.argv ?? process.argv.slice(2));
+  const fileArg = args.configPath ?? (env.A2A_CONFIG || undefined);
+  const configFile = fileArg === undefined ? undefined : resolve(cwd, fileArg);
+
+  let config = defaultConfig();
+  if (configFile) config = mergeConfig(config, configFromFile(configFile));
+  config = mergeConfig(config, configFromEnv(env, cwd));
+  config = mergeConfig(config, layerFromText(args.flags, cwd));
+  return { config: validateConfig(config), help: args.help, configFile };
+}
+
+/** Final cross-field checks on a merged configuration (each layer was type-checked already). */
+export function validateConfig(config: ExecutorConfig): ExecutorConfig {
+  if (config.agent.defaultInputModes.length === 0) fail('agent.defaultInputModes', 'a non-empty array of media types', []);
+  if (config.agent.defaultOutputModes.length === 0) fail('agent.defaultOutputModes', 'a non-empty array of media types', []);
+  const ids = new Set<string>();
+  for (const skill of config.agent.skills) {
+    if (ids.has(skill.id)) throw new ConfigError(`Invalid configuration: duplicate skill id ${JSON.stringify(skill.id)} in agent.skills`);
+    ids.add(skill.id);
+  }
+  return config;
+}
+
+/**
+ * Resolves a configuration for in-process use (`startExecutor`): defaults overlaid with
+ * `input`, validated like any other layer.
+ */
+export function resolveConfig(input: ExecutorConfigInput = {}): ExecutorConfig {
+  return validateConfig(mergeConfig(defaultConfig(), parseConfigInput(stripUndefined(input), '')));
+}
+
+function stripUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripUndefined);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, stripUndefined(v)]));
+}

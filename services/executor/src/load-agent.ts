@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { extname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AgentExecutor, Logger } from '@a2a-polyglot/core';
+import type { ExecutorConfig } from './config.js';
+
+/** What a factory export receives, so a user agent can read its settings and log like the service. */
+export interface AgentFactoryContext {
+  readonly config: ExecutorConfig;
+  readonly logger: Logger;
+}
+
+/** A module could not be used as an agent. The message is one line, fit for the console. */
+export class AgentModuleError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AgentModuleError';
+  }
+}
+
+/** The export names searched, in order, after the module object itself. */
+export const AGENT_EXPORTS = ['default', 'executor', 'agent'] as const;
+
+/**
+ * Loads a user agent so operators plug in their own logic without forking the service.
+ *
+ * `spec` is an absolute path, a path relative to `baseDir`, or a package name. CommonJS and
+ * ES modules both work. The module may export (as the module itself, `default`, `executor`
+ * or `agent`, searched in that order) either an AgentExecutor (an object with an `execute`
+ * function) or a factory returning one: a function or class called/constructed with
+ * {@link AgentFactoryContext}, possibly async.
+ */
+export async function loadAgentModule(spec: string, context: AgentFactoryContext, baseDir: string = process.cwd()): Promise<AgentExecutor> {
+  const path = resolveAgentModule(spec, baseDir);
+  let mod: unknown;
+  try {
+    mod = await importModule(path);
+  } catch (error) {
+    throw new AgentModuleError(`Agent module ${spec} failed to load: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  }
+  const found = findExport(mod);
+  if (!found) {
+    throw new AgentModuleError(
+      `Agent module ${spec} exports no agent: expected an object with an execute() function, or a factory returning one, as the module itself or as export ${AGENT_EXPORTS.map((n) => `"${n}"`).join(', ')}`,
+    );
+  }
+  if (found.kind === 'executor') return found.value;
+  let made: unknown;
+  try {
+    made = isClass(found.value) ? new (found.value as new (c: AgentFactoryContext) => unknown)(context) : await (found.value as (c: AgentFactoryContext) => unknown)(context);
+  } catch (error) {
+    throw new AgentModuleError(`Agent factory ${found.name} of ${spec} threw: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  }
+  if (!isExecutor(made)) throw new AgentModuleError(`Agent factory ${found.name} of ${spec} returned no agent (an object with an execute() function)`);
+  return made;
+}
+
+/** Resolves a module spec to a file, or throws a clear "not found". */
+export function resolveAgentModule(spec: string, baseDir: string): string {
+  const looksLikePath = isAbsolute(spec) || spec.startsWith('.');
+  if (looksLikePath) {
+    const path = resolve(baseDir, spec);
+    try {
+      return require.resolve(path);
+    } catch {
+      throw new AgentModuleError(`Agent module not found: ${path}${existsSync(path) ? ' (is a directory without an index or package.json main?)' : ''}`);
+    }
+  }
+  try {
+    return require.resolve(spec, { paths: [baseDir] });
+  } catch {
+    throw new AgentModuleError(`Agent module not found: package ${JSON.stringify(spec)} cannot be resolved from ${baseDir}`);
+  }
+}
+
+/** `require` for CommonJS, a real dynamic `import()` for ES modules. */
+async function importModule(path: string): Promise<unknown> {
+  if (extname(path) !== '.mjs') {
+    try {
+      return require(path);
+    } catch (error) {
+      // Older Node cannot require() ES modules at all; newer ones cannot if they use top-level await.
+      const code = (error as NodeJS.ErrnoException)?.code;
+      if (code !== 'ERR_REQUIRE_ESM' && code !== 'ERR_REQUIRE_ASYNC_MODULE') throw error;
+    }
+  }
+  return import(pathToFileURL(path).href);
+}
+
+type Found = { kind: 'executor'; name: string; value: AgentExecutor } | { kind: 'factory'; name: string; value: Function };
+
+function findExport(mod: unknown): Found | undefined {
+  if (isExecutor(mod)) return { kind: 'executor', name: 'module.exports', value: mod };
+  if (typeof mod === 'object' && mod !== null) {
+    for (const name of AGENT_EXPORTS) {
+      const value = (mod as Record<string, unknown>)[name];
+      if (isExecutor(value)) return { kind: 'executor', name, value };
+      if (typeof value === 'function') return { kind: 'factory', name, value };
+      // `import()` of a CommonJS module puts module.exports under `default`.
+      if (name === 'default' && typeof value === 'object' && value !== null) {
+        const inner = findExport(value);
+        if (inner) return inner;
+      }
+    }
+  }
+  if (typeof mod === 'function') return { kind: 'factory', name: 'module.exports', value: mod };
+  return undefined;
+}
+
+function isExecutor(value: unknown): value is AgentExecutor {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { execute?: unknown }).execute === 'function';
+}
+
+function isClass(fn: Function): boolean {
+  return /^class[\s{]/.test(Function.prototype.toString.call(fn));
+}

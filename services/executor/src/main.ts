@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+/**
+ * The service entry point (`node dist/main.js`, `npm start` at the repo root): reads the
+ * configuration, serves the agent, and shuts down gracefully on SIGINT/SIGTERM. Every startup
+ * problem ends in one line on stderr and a non-zero exit, never a stack trace.
+ */
+import { consoleLogger } from '@a2a-polyglot/core';
+import { CLI_FLAGS, ConfigError, ENV_VARS, loadConfig, type LoadedConfig } from './config.js';
+import { AgentModuleError } from './load-agent.js';
+import { startExecutor, type RunningExecutor } from './start-executor.js';
+
+const USAGE = `Usage: node dist/main.js [--config file.json] [flags]
+
+Serves an A2A agent (the built-in demo echo agent unless agentModule is set) over
+JSON-RPC and HTTP+JSON. Precedence: defaults < config file < environment < flags.
+
+Flags: --config <file> (or A2A_CONFIG), ${Object.keys(CLI_FLAGS).map((f) => `${f} <value>`).join(', ')}, --help
+Environment: A2A_CONFIG, ${Object.keys(ENV_VARS).join(', ')}`;
+
+async function main(): Promise<void> {
+  let loaded: LoadedConfig;
+  try {
+    loaded = loadConfig();
+  } catch (error) {
+    return exitWith(error instanceof ConfigError ? error.message : `Cannot load configuration: ${String(error)}`, 2);
+  }
+  if (loaded.help) {
+    console.log(USAGE);
+    return;
+  }
+  const { config } = loaded;
+  const logger = consoleLogger(config.logLevel);
+
+  let running: RunningExecutor;
+  try {
+    running = await startExecutor(config, { logger });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException)?.code;
+    if (code === 'EADDRINUSE') return exitWith(`Cannot listen on ${config.host}:${config.port}: the address is already in use`, 1);
+    if (code === 'EACCES') return exitWith(`Cannot listen on ${config.host}:${config.port}: permission denied`, 1);
+    if (error instanceof AgentModuleError || error instanceof ConfigError) return exitWith(error.message, 1);
+    return exitWith(`Cannot start: ${(error as Error)?.message ?? String(error)}`, 1);
+  }
+
+  const { url, endpoints } = running;
+  const publicBase = config.publicBaseUrl;
+  logger.info(`A2A agent "${config.agent.name}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}`, {
+    url,
+    card: `${url}${endpoints.card}`,
+    jsonRpc: `${url}${endpoints.jsonRpc}`,
+    rest: `${url}${endpoints.rest}`,
+    ...(publicBase && { publicBaseUrl: publicBase }),
+    agent: config.agentModule ?? 'built-in demo agent',
+    ...(loaded.configFile && { configFile: loaded.configFile }),
+  });
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn(`Received ${signal} again; exiting without waiting for running tasks`);
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info(`Received ${signal}; shutting down (running tasks get ${config.shutdownGraceMs} ms)`);
+    running.close().then(
+      () => {
+        logger.info('Stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error('Shutdown failed', { error });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function exitWith(message: string, code: number): void {
+  console.error(message);
+  process.exitCode = code;
+}
+
+void main();

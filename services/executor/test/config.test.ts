@@ -1,0 +1,223 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, defaultConfig, loadConfig, parseArgs, resolveConfig } from '../src/config.js';
+
+function tempConfig(json: unknown, name = 'config.json'): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'executor-config-'));
+  const file = join(dir, name);
+  writeFileSync(file, typeof json === 'string' ? json : JSON.stringify(json));
+  return { dir, file };
+}
+
+/** Runs loadConfig and returns the one-line error it throws. */
+function configError(options: Parameters<typeof loadConfig>[0]): string {
+  try {
+    loadConfig(options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).not.toContain('\n');
+    return message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+const cwd = tmpdir();
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when nothing is configured', () => {
+    const { config, help, configFile } = loadConfig({ argv: [], env: {}, cwd });
+    expect(help).toBe(false);
+    expect(configFile).toBeUndefined();
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      basePath: '/a2a',
+      publicBaseUrl: undefined,
+      trustProxy: false,
+      maxBodyBytes: 4 * 1024 * 1024,
+      sseHeartbeatMs: 15000,
+      shutdownGraceMs: 10000,
+      logLevel: 'info',
+      agentModule: undefined,
+      auth: { apiKeys: {} },
+      push: { allowPrivateNetworks: false },
+    });
+    expect(config.agent.capabilities).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: false });
+    expect(config).toEqual(defaultConfig());
+  });
+
+  it('layers defaults < config file < environment < flags', () => {
+    const { file } = tempConfig({ host: '0.0.0.0', port: 1000, basePath: '/file', logLevel: 'debug', shutdownGraceMs: 111, agent: { name: 'From file' } });
+    const { config } = loadConfig({
+      argv: ['--config', file, '--port', '3000'],
+      env: { PORT: '2000', A2A_BASE_PATH: '/env', A2A_SHUTDOWN_GRACE_MS: '222' },
+      cwd,
+    });
+    expect(config.port).toBe(3000); // flag beats env beats file
+    expect(config.basePath).toBe('/env'); // env beats file
+    expect(config.shutdownGraceMs).toBe(222);
+    expect(config.host).toBe('0.0.0.0'); // file beats default
+    expect(config.logLevel).toBe('debug');
+    expect(config.agent.name).toBe('From file');
+    expect(config.agent.version).toBe(defaultConfig().agent.version); // untouched nested keys keep defaults
+    expect(config.sseHeartbeatMs).toBe(15000); // default where nobody set it
+  });
+
+  it('finds the config file through A2A_CONFIG, and --config wins over it', () => {
+    const a = tempConfig({ port: 1111 });
+    const b = tempConfig({ port: 2222 });
+    expect(loadConfig({ argv: [], env: { A2A_CONFIG: a.file }, cwd }).config.port).toBe(1111);
+    expect(loadConfig({ argv: [`--config=${b.file}`], env: { A2A_CONFIG: a.file }, cwd }).config.port).toBe(2222);
+    expect(loadConfig({ argv: [], env: { A2A_CONFIG: a.file }, cwd }).configFile).toBe(a.file);
+  });
+
+  it('reads every documented environment variable', () => {
+    const { config } = loadConfig({
+      argv: [],
+      env: {
+        HOST: '::1',
+        PORT: '0',
+        A2A_BASE_PATH: '/agents/echo/',
+        A2A_PUBLIC_BASE_URL: 'https://agents.example.com/echo/',
+        A2A_TRUST_PROXY: 'true',
+        A2A_MAX_BODY_BYTES: '1024',
+        A2A_SSE_HEARTBEAT_MS: '0',
+        A2A_SHUTDOWN_GRACE_MS: '500',
+        LOG_LEVEL: 'warn',
+        A2A_AGENT_MODULE: './agent.js',
+        A2A_AGENT_NAME: 'Env agent',
+        A2A_API_KEYS: 'k1=alice, k2=bob',
+        A2A_API_KEY_HEADER: 'x-token',
+        A2A_PUSH_ALLOW_PRIVATE_NETWORKS: '1',
+        A2A_DEMO_CHUNK_DELAY_MS: '5',
+      },
+      cwd: '/srv/app',
+    });
+    expect(config).toMatchObject({
+      host: '::1',
+      port: 0,
+      basePath: '/agents/echo',
+      publicBaseUrl: 'https://agents.example.com/echo',
+      trustProxy: true,
+      maxBodyBytes: 1024,
+      sseHeartbeatMs: 0,
+      shutdownGraceMs: 500,
+      logLevel: 'warn',
+      agentModule: join('/srv/app', 'agent.js'),
+      demo: { chunkDelayMs: 5 },
+      auth: { apiKeys: { k1: 'alice', k2: 'bob' }, header: 'x-token' },
+      push: { allowPrivateNetworks: true },
+    });
+    expect(config.agent.name).toBe('Env agent');
+  });
+
+  it('treats empty environment variables as unset', () => {
+    expect(loadConfig({ argv: [], env: { PORT: '', HOST: '' }, cwd }).config).toMatchObject({ port: 8080, host: '127.0.0.1' });
+  });
+
+  it('resolves a relative agentModule against the config file directory, or the working directory for env/flags', () => {
+    const { dir, file } = tempConfig({ agentModule: './my-agent.js' });
+    expect(loadConfig({ argv: ['--config', file], env: {}, cwd }).config.agentModule).toBe(join(dir, 'my-agent.js'));
+    expect(loadConfig({ argv: ['--config', file, '--agent-module', './other.js'], env: {}, cwd: '/srv/other' }).config.agentModule).toBe('/srv/other/other.js');
+    expect(loadConfig({ argv: ['--agent-module', 'some-package'], env: {}, cwd }).config.agentModule).toBe('some-package');
+    // A bare relative path that names an existing file is a path, not a package name.
+    writeFileSync(join(dir, 'bare-agent.js'), '');
+    expect(loadConfig({ argv: [], env: { A2A_AGENT_MODULE: 'bare-agent.js' }, cwd: dir }).config.agentModule).toBe(join(dir, 'bare-agent.js'));
+  });
+
+  it('maps basePath "/" to the root', () => {
+    expect(loadConfig({ argv: ['--base-path', '/'], env: {}, cwd }).config.basePath).toBe('');
+  });
+
+  it('prints help without failing', () => {
+    expect(loadConfig({ argv: ['--help'], env: {}, cwd }).help).toBe(true);
+  });
+
+  describe('fails fast with one clear line', () => {
+    it.each([
+      [{ PORT: 'abc' }, 'Invalid configuration: PORT must be an integer (got "abc")'],
+      [{ PORT: '70000' }, 'Invalid configuration: PORT must be an integer between 0 and 65535 (got 70000)'],
+      [{ PORT: '80.5' }, 'Invalid configuration: PORT must be an integer (got "80.5")'],
+      [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of debug, info, warn, error (got "loud")'],
+      [{ A2A_TRUST_PROXY: 'maybe' }, 'Invalid configuration: A2A_TRUST_PROXY must be true or false (got "maybe")'],
+      [{ A2A_PUBLIC_BASE_URL: 'agents.example.com' }, 'Invalid configuration: A2A_PUBLIC_BASE_URL must be an absolute http(s) URL (got "agents.example.com")'],
+      [{ A2A_BASE_PATH: 'a2a' }, 'Invalid configuration: A2A_BASE_PATH must be a URL path such as "/a2a" (or "/" for the root) (got "a2a")'],
+      [{ A2A_API_KEYS: 'justakey' }, 'Invalid configuration: A2A_API_KEYS must be a list like "key1=principal1,key2=principal2" (got "justakey")'],
+      [{ A2A_MAX_BODY_BYTES: '0' }, 'Invalid configuration: A2A_MAX_BODY_BYTES must be an integer between 1 and 1073741824 (got 0)'],
+    ])('env %j', (env, message) => {
+      expect(configError({ argv: [], env, cwd })).toBe(message);
+    });
+
+    it('names the flag for bad flag values', () => {
+      expect(configError({ argv: ['--port', 'eighty'], env: {}, cwd })).toBe('Invalid configuration: --port must be an integer (got "eighty")');
+      expect(configError({ argv: ['--host', '   '], env: {}, cwd })).toBe('Invalid configuration: --host must be a non-empty string (got "   ")');
+    });
+
+    it('rejects unknown flags and missing flag values', () => {
+      expect(configError({ argv: ['--prot', '1'], env: {}, cwd })).toMatch(/^Unknown argument "--prot" \(known: --config, --host, --port/);
+      expect(configError({ argv: ['--port'], env: {}, cwd })).toBe('Missing value for --port');
+      expect(configError({ argv: ['--port', '--host', 'x'], env: {}, cwd })).toBe('Missing value for --port');
+    });
+
+    it('names the file and key for bad config files', () => {
+      const typo = tempConfig({ prot: 8080 });
+      expect(configError({ argv: ['--config', typo.file], env: {}, cwd })).toMatch(/^Invalid configuration: config file .*config\.json: unknown key prot \(known: \$schema, host, port, /);
+      const nestedTypo = tempConfig({ agent: { capabilities: { stream: true } } });
+      expect(configError({ argv: ['--config', nestedTypo.file], env: {}, cwd })).toMatch(/: unknown key agent\.capabilities\.stream \(known: streaming, pushNotifications, extendedAgentCard\)$/);
+      const badPort = tempConfig({ port: '8080' });
+      expect(configError({ argv: ['--config', badPort.file], env: {}, cwd })).toBe(
+        `Invalid configuration: config file ${badPort.file}: port must be an integer between 0 and 65535 (got "8080")`,
+      );
+      const badSkill = tempConfig({ agent: { skills: [{ id: 'x', name: '' }] } });
+      expect(configError({ argv: ['--config', badSkill.file], env: {}, cwd })).toBe(
+        `Invalid configuration: config file ${badSkill.file}: agent.skills[0].name must be a non-empty string (got "")`,
+      );
+      const badCaps = tempConfig({ agent: { capabilities: { streaming: 'yes' } } });
+      expect(configError({ argv: ['--config', badCaps.file], env: {}, cwd })).toContain('agent.capabilities.streaming must be true or false (got "yes")');
+    });
+
+    it('reports unreadable and malformed files', () => {
+      expect(configError({ argv: ['--config', '/nonexistent/executor.json'], env: {}, cwd })).toBe('Cannot read config file /nonexistent/executor.json: ENOENT');
+      const broken = tempConfig('{ "port": 80,');
+      expect(configError({ argv: ['--config', broken.file], env: {}, cwd })).toMatch(/^Config file .* is not valid JSON: /);
+    });
+
+    it('rejects duplicate skill ids and empty mode lists after merging', () => {
+      const dup = tempConfig({ agent: { skills: [{ id: 'a', name: 'A', description: '' }, { id: 'a', name: 'B', description: '' }] } });
+      expect(configError({ argv: ['--config', dup.file], env: {}, cwd })).toBe('Invalid configuration: duplicate skill id "a" in agent.skills');
+      const noModes = tempConfig({ agent: { defaultOutputModes: [] } });
+      expect(configError({ argv: ['--config', noModes.file], env: {}, cwd })).toBe(
+        'Invalid configuration: agent.defaultOutputModes must be a non-empty array of media types (got [])',
+      );
+    });
+  });
+});
+
+describe('parseArgs', () => {
+  it('accepts --flag value and --flag=value', () => {
+    expect(parseArgs(['--port=1', '--host', 'h', '--config', 'c.json'])).toEqual({
+      configPath: 'c.json',
+      help: false,
+      flags: [
+        ['port', '1', '--port'],
+        ['host', 'h', '--host'],
+      ],
+    });
+  });
+});
+
+describe('resolveConfig', () => {
+  it('overlays a partial configuration on the defaults, merging nested objects', () => {
+    const config = resolveConfig({ port: 0, agent: { name: 'Partial', capabilities: { pushNotifications: false } } });
+    expect(config.port).toBe(0);
+    expect(config.agent.name).toBe('Partial');
+    expect(config.agent.capabilities).toEqual({ streaming: true, pushNotifications: false, extendedAgentCard: false });
+    expect(config.agent.skills).toEqual(defaultConfig().agent.skills);
+  });
+
+  it('validates what it is given', () => {
+    expect(() => resolveConfig({ port: -1 })).toThrow('Invalid configuration: port must be an integer between 0 and 65535 (got -1)');
+  });
+});

@@ -1,0 +1,115 @@
+import { callContext, RequestHandler, textPart, type LoggedEvent } from '@a2a-polyglot/core';
+import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
+import { buildAgentCard } from '../src/card.js';
+import { defaultConfig } from '../src/config.js';
+import { createDemoAgent, DEMO_QUESTION } from '../src/demo-agent.js';
+
+const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
+
+function send(text: string, taskId = ''): SendMessageRequest {
+  return {
+    tenant: '',
+    message: { messageId: crypto.randomUUID(), contextId: '', taskId, role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    configuration: undefined,
+    metadata: undefined,
+  };
+}
+
+function handler(options: Parameters<typeof createDemoAgent>[0] = {}): RequestHandler {
+  return new RequestHandler({ card: buildAgentCard(defaultConfig()), executor: createDemoAgent({ chunkDelayMs: 0, ...options }) });
+}
+
+/** Polls `condition` until true; fails after `timeoutMs`. */
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function collect(stream: AsyncIterable<LoggedEvent>): Promise<LoggedEvent[]> {
+  const out: LoggedEvent[] = [];
+  for await (const e of stream) out.push(e);
+  return out;
+}
+
+function taskOf(res: Awaited<ReturnType<RequestHandler['sendMessage']>>): Task {
+  expect(res.payload?.$case).toBe('task');
+  return (res.payload as { value: Task }).value;
+}
+
+const artifactText = (task: Task) => task.artifacts.flatMap((a) => a.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : ''))).join('');
+const statusText = (task: Task) => task.status?.message?.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+
+describe('demo agent', () => {
+  it('echoes the text as one artifact and completes', async () => {
+    const task = taskOf(await handler().sendMessage(send('hello there, general kenobi'), ctx()));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(task.artifacts).toHaveLength(1);
+    expect(artifactText(task)).toBe('Echo: hello there, general kenobi');
+  });
+
+  it('streams working, then chunks of a few words with append/lastChunk, then completed', async () => {
+    const events = await collect(await handler().sendStreamingMessage(send('one two three four five six seven'), ctx()));
+    const kinds = events.map((e) => e.event.payload?.$case);
+    expect(kinds[0]).toBe('task');
+    expect(kinds[1]).toBe('statusUpdate');
+    expect(kinds[kinds.length - 1]).toBe('statusUpdate');
+    const chunks = events.flatMap((e) => (e.event.payload?.$case === 'artifactUpdate' ? [e.event.payload.value] : []));
+    // "Echo: one two three four five six seven" = 8 words → 3 chunks of ≤3 words.
+    expect(chunks.map((c) => c.artifact?.parts.map((p) => p.content?.value).join(''))).toEqual(['Echo: one two ', 'three four five ', 'six seven']);
+    expect(chunks.map((c) => c.append)).toEqual([false, true, true]);
+    expect(chunks.map((c) => c.lastChunk)).toEqual([false, false, true]);
+    expect(new Set(chunks.map((c) => c.artifact?.artifactId)).size).toBe(1);
+    const states = events.flatMap((e) => (e.event.payload?.$case === 'statusUpdate' ? [e.event.payload.value.status?.state] : []));
+    expect(states).toEqual([TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_COMPLETED]);
+  });
+
+  it('asks a question on "ask" and completes with the follow-up', async () => {
+    const h = handler();
+    const asked = taskOf(await h.sendMessage(send('Ask me something'), ctx()));
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(statusText(asked)).toBe(DEMO_QUESTION);
+    const answered = taskOf(await h.sendMessage(send('blue', asked.id), ctx()));
+    expect(answered.id).toBe(asked.id);
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactText(answered)).toBe('Echo: blue');
+  });
+
+  it('fails on "fail" with a status message saying why', async () => {
+    const task = taskOf(await handler().sendMessage(send('fail please'), ctx()));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(statusText(task)).toMatch(/failed on purpose/);
+  });
+
+  it('keeps streaming on "slow" until canceled, then stops', async () => {
+    const h = handler({ slowChunkDelayMs: 5, slowChunks: 100_000 });
+    const stream = await h.sendStreamingMessage(send('slow'), ctx());
+    const seen: LoggedEvent[] = [];
+    let canceled: Task | undefined;
+    for await (const e of stream) {
+      seen.push(e);
+      const artifacts = seen.filter((x) => x.event.payload?.$case === 'artifactUpdate').length;
+      if (artifacts === 3 && !canceled) canceled = await h.cancelTask({ tenant: '', id: (seen[0]!.event.payload as { value: Task }).value.id, metadata: undefined }, ctx());
+    }
+    expect(canceled?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const last = seen[seen.length - 1]!.event.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // The agent noticed the abort and returned (the run is released shortly after).
+    await waitFor(() => h.activeRuns === 0, 2000);
+  });
+
+  it('does not treat words that merely start with a command as commands', async () => {
+    const task = taskOf(await handler().sendMessage(send('asking nicely'), ctx()));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactText(task)).toBe('Echo: asking nicely');
+  });
+
+  it('echoes a placeholder when the message has no text', async () => {
+    const req = send('');
+    req.message!.parts = [{ content: { $case: 'data', value: { a: 1 } }, metadata: undefined, filename: '', mediaType: '' } as never];
+    const task = taskOf(await handler().sendMessage(req, ctx()));
+    expect(artifactText(task)).toBe('Echo: (no text)');
+  });
+});

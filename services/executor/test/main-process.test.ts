@@ -1,0 +1,109 @@
+/**
+ * The process-level path: `main.ts` in a real child process (through test/ts-bootstrap.js,
+ * which compiles sources with SWC on load, so no build is needed). Covers what in-process
+ * tests cannot: exit codes, one-line startup errors, SIGTERM handling, ESM agent modules.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { json, partsText, postJson, readSse, userMessage } from './helpers.js';
+
+const bootstrap = resolve(__dirname, 'ts-bootstrap.js');
+const main = resolve(__dirname, '../src/main.ts');
+
+interface Child {
+  readonly process: ChildProcess;
+  stdout: string;
+  stderr: string;
+  readonly exited: Promise<number | null>;
+}
+
+const children: Child[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGKILL');
+});
+
+function run(args: string[], env: Record<string, string>): Child {
+  const child = spawn(process.execPath, [bootstrap, main, ...args], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const c: Child = {
+    process: child,
+    stdout: '',
+    stderr: '',
+    exited: new Promise((r) => child.once('exit', (code) => r(code))),
+  };
+  child.stdout!.on('data', (d: Buffer) => (c.stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (c.stderr += d.toString()));
+  children.push(c);
+  return c;
+}
+
+/** Waits for the startup log line and returns the listener URL from it. */
+async function listening(c: Child, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = c.stdout.split('\n').find((l) => l.includes('listening on'));
+    if (line) return JSON.parse(line).url;
+    if (c.process.exitCode !== null) throw new Error(`exited early (${c.process.exitCode}): ${c.stderr}`);
+    if (Date.now() > deadline) throw new Error(`no startup line within ${timeoutMs} ms; stdout: ${c.stdout} stderr: ${c.stderr}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function exitCode(c: Child, timeoutMs = 15_000): Promise<number | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([c.exited, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('process did not exit')), timeoutMs)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('main (process)', () => {
+  it('on SIGTERM fails the in-flight slow task visibly and exits 0', async () => {
+    const c = run([], { PORT: '0', A2A_SHUTDOWN_GRACE_MS: '200', A2A_DEMO_CHUNK_DELAY_MS: '5' });
+    const url = await listening(c);
+    expect(c.stdout).toContain(`card ${url}/.well-known/agent-card.json, JSON-RPC ${url}/a2a/rpc, REST ${url}/a2a`);
+    const res = await postJson(`${url}/a2a/message:stream`, { message: userMessage('slow') }, { Accept: 'text/event-stream' });
+    let ticking!: () => void;
+    const ticked = new Promise<void>((r) => (ticking = r));
+    const reading = readSse(res, { until: (_e, all) => (all.filter((x) => x.data.artifactUpdate).length === 2 && ticking(), false), timeoutMs: 15_000 });
+    await ticked;
+    c.process.kill('SIGTERM');
+    const events = await reading;
+    const last = events[events.length - 1]!.data;
+    expect(last.statusUpdate.status.state).toBe('TASK_STATE_FAILED');
+    expect(partsText(last.statusUpdate.status.message.parts)).toMatch(/shut down/);
+    expect(await exitCode(c)).toBe(0);
+    expect(c.stdout).toContain('Received SIGTERM');
+    expect(c.stdout).toContain('Stopped');
+  });
+
+  it('exits 2 with one line on bad configuration', async () => {
+    const c = run([], { PORT: 'abc' });
+    expect(await exitCode(c)).toBe(2);
+    expect(c.stderr).toBe('Invalid configuration: PORT must be an integer (got "abc")\n');
+    expect(c.stdout).toBe('');
+  });
+
+  it('exits 1 with one line when the agent module is missing', async () => {
+    const c = run(['--port', '0', '--agent-module', './does-not-exist.js'], {});
+    expect(await exitCode(c)).toBe(1);
+    expect(c.stderr.trim().split('\n')).toHaveLength(1);
+    expect(c.stderr).toMatch(/^Agent module not found: .*does-not-exist\.js$/m);
+  });
+
+  it('serves an ES module agent given by A2A_AGENT_MODULE', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'executor-esm-'));
+    writeFileSync(join(dir, 'agent.mjs'), `export default { async execute(ctx) { ctx.reply('esm says ' + ctx.text); } };\n`);
+    const c = run([], { PORT: '0', A2A_AGENT_MODULE: join(dir, 'agent.mjs') });
+    const url = await listening(c);
+    const body = await json(await postJson(`${url}/a2a/message:send`, { message: userMessage('hi') }));
+    expect(partsText(body.message.parts)).toBe('esm says hi');
+    c.process.kill('SIGINT');
+    expect(await exitCode(c)).toBe(0);
+  });
+});
