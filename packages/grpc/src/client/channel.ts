@@ -1,0 +1,81 @@
+import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
+import { credentials as grpcCredentials, Metadata, type CallOptions, type ChannelCredentials } from '@grpc/grpc-js';
+import { METADATA } from '../metadata.js';
+
+/** The A2A protocol version every client call announces (`a2a-version` metadata). */
+export const A2A_VERSION = '1.0';
+
+/** Connection settings shared by the standard and the session client. */
+export interface GrpcClientOptions {
+  /**
+   * The agent's gRPC address: `host:port` (what `AgentInterface.url` holds for GRPC), or a
+   * URL (`grpc://`, `http://`, `https://host[:port][/path]`, as older cards wrote it; the
+   * path is ignored, `https` implies TLS and port 443).
+   */
+  readonly url: string;
+  /** Channel credentials. Default: TLS for `https://` URLs, plaintext otherwise. */
+  readonly credentials?: ChannelCredentials;
+  /** Metadata sent with every call, e.g. `{ authorization: 'Bearer …' }`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Extensions to activate on every call (`a2a-extensions`). */
+  readonly extensions?: readonly string[];
+  /** grpc-js channel options (`grpc.max_receive_message_length`, keepalive, ...). */
+  readonly channelOptions?: Readonly<Record<string, string | number>>;
+}
+
+/** Per-call options. */
+export interface GrpcCallOptions {
+  /** Aborting cancels the call (the task, if any, keeps running). */
+  readonly signal?: AbortSignal;
+  /** Deadline, relative. Unary calls default to none (the server's own limits apply). */
+  readonly timeoutMs?: number;
+  /** Extra metadata for this call. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Extensions for this call (replaces the client-wide list). */
+  readonly extensions?: readonly string[];
+}
+
+/** Resolves the `url` option into a grpc-js target and default credentials. */
+export function resolveTarget(url: string, explicit?: ChannelCredentials): { target: string; credentials: ChannelCredentials } {
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]+)/i.exec(url.trim());
+  if (!match) {
+    if (!url.trim()) throw new A2AError(A2AErrorCode.InvalidParams, 'A gRPC url (host:port) is required');
+    return { target: url.trim(), credentials: explicit ?? grpcCredentials.createInsecure() };
+  }
+  const scheme = match[1]!.toLowerCase();
+  const secure = scheme === 'https' || scheme === 'grpcs';
+  const authority = match[2]!;
+  const hasPort = /:\d+$/.test(authority);
+  const target = hasPort ? authority : `${authority}:${secure ? 443 : 80}`;
+  return { target, credentials: explicit ?? (secure ? grpcCredentials.createSsl() : grpcCredentials.createInsecure()) };
+}
+
+/** Request metadata of one call: version, extensions, headers (client-wide, then per call). */
+export function requestMetadata(client: GrpcClientOptions, call: GrpcCallOptions = {}, extra: Record<string, string> = {}): Metadata {
+  const md = new Metadata();
+  for (const [k, v] of Object.entries({ ...client.headers, ...call.headers, ...extra })) md.set(k.toLowerCase(), v);
+  md.set(METADATA.version, A2A_VERSION);
+  const extensions = call.extensions ?? client.extensions ?? [];
+  if (extensions.length > 0) md.set(METADATA.extensions, extensions.join(','));
+  return md;
+}
+
+/** grpc-js call options of one call. */
+export function callOptions(call: GrpcCallOptions = {}): Partial<CallOptions> {
+  return call.timeoutMs === undefined ? {} : { deadline: Date.now() + call.timeoutMs };
+}
+
+/** Reads the activated extensions a server echoed in response metadata. */
+export function echoedExtensions(md: Metadata | undefined): string[] {
+  const raw = md?.get(METADATA.extensions) ?? [];
+  return raw
+    .filter((v): v is string => typeof v === 'string')
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** The error a call aborted through its signal rejects with. */
+export function abortedError(): A2AError {
+  return new A2AError(A2AErrorCode.DeadlineExceeded, 'The call was aborted by the client');
+}

@@ -1,0 +1,228 @@
+import { A2AError } from '@a2a-polyglot/core';
+import {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTasksRequest,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+  TaskPushNotificationConfig,
+  type DeepPartial,
+  type ListTaskPushNotificationConfigsResponse,
+  type ListTasksResponse,
+  type SendMessageResponse,
+  type StreamResponse,
+  type Task,
+} from '@a2a-polyglot/model';
+import { A2AServiceService } from '@a2a-polyglot/model/grpc';
+import { Client, type ClientReadableStream, type Metadata, type ServiceError } from '@grpc/grpc-js';
+import { fromGrpcError, isServiceError } from '../grpc-error.js';
+import { METADATA } from '../metadata.js';
+import { abortedError, callOptions, echoedExtensions, requestMetadata, resolveTarget, type GrpcCallOptions, type GrpcClientOptions } from './channel.js';
+
+type Methods = typeof A2AServiceService;
+type UnaryKey = { [K in keyof Methods]: Methods[K]['responseStream'] extends true ? never : K }[keyof Methods];
+type StreamKey = Exclude<keyof Methods, UnaryKey>;
+type RequestOf<K extends keyof Methods> = Parameters<Methods[K]['requestSerialize']>[0];
+type ResponseOf<K extends keyof Methods> = ReturnType<Methods[K]['responseDeserialize']>;
+
+/** One event of a stream, with its event number when the client can know it. */
+export interface GrpcStreamEvent {
+  /**
+   * The event's number in the task's event log (resume with `lastEventId`). Derived from the
+   * server's `a2a-stream-first-seq` metadata by counting; undefined if the server sent none,
+   * or after a mid-stream Task snapshot (the server resynchronised, numbering jumped).
+   */
+  readonly seq: number | undefined;
+  readonly event: StreamResponse;
+}
+
+/** A server stream as an async iterable; iterate once. */
+export interface GrpcEventStream extends AsyncIterable<GrpcStreamEvent> {
+  /** Stops delivery (iteration ends quietly). The task keeps running. */
+  cancel(): void;
+  /** Number of the last event received, when known (see {@link GrpcStreamEvent.seq}). */
+  readonly lastSeq: number | undefined;
+  /** Extensions the server activated (echoed `a2a-extensions`), once headers arrived. */
+  readonly activatedExtensions: readonly string[];
+}
+
+/** Options of {@link GrpcTransport.subscribeToTask}. */
+export interface SubscribeOptions extends GrpcCallOptions {
+  /** Resume after this event number (sent as `a2a-last-event-id` metadata). */
+  readonly lastEventId?: number;
+}
+
+/**
+ * Client of the standard `lf.a2a.v1.A2AService`: one typed method per operation, streams
+ * as async iterables, every failure an {@link A2AError} rebuilt from the
+ * `grpc-status-details-bin` ErrorInfo (falling back to the status code), and
+ * `a2a-version: 1.0` on every call. Requests accept partial messages (proto defaults fill
+ * the rest).
+ */
+export class GrpcTransport {
+  private readonly client: Client;
+
+  constructor(private readonly options: GrpcClientOptions) {
+    const { target, credentials } = resolveTarget(options.url, options.credentials);
+    this.client = new Client(target, credentials, { ...options.channelOptions });
+  }
+
+  sendMessage(request: DeepPartial<SendMessageRequest>, opts?: GrpcCallOptions): Promise<SendMessageResponse> {
+    return this.unary('sendMessage', SendMessageRequest.fromPartial(request), opts);
+  }
+
+  sendStreamingMessage(request: DeepPartial<SendMessageRequest>, opts?: GrpcCallOptions): GrpcEventStream {
+    return this.stream('sendStreamingMessage', SendMessageRequest.fromPartial(request), opts);
+  }
+
+  getTask(request: DeepPartial<GetTaskRequest>, opts?: GrpcCallOptions): Promise<Task> {
+    return this.unary('getTask', GetTaskRequest.fromPartial(request), opts);
+  }
+
+  listTasks(request: DeepPartial<ListTasksRequest> = {}, opts?: GrpcCallOptions): Promise<ListTasksResponse> {
+    return this.unary('listTasks', ListTasksRequest.fromPartial(request), opts);
+  }
+
+  cancelTask(request: DeepPartial<CancelTaskRequest>, opts?: GrpcCallOptions): Promise<Task> {
+    return this.unary('cancelTask', CancelTaskRequest.fromPartial(request), opts);
+  }
+
+  subscribeToTask(request: DeepPartial<SubscribeToTaskRequest>, opts: SubscribeOptions = {}): GrpcEventStream {
+    const extra: Record<string, string> = opts.lastEventId === undefined ? {} : { [METADATA.lastEventId]: String(opts.lastEventId) };
+    return this.stream('subscribeToTask', SubscribeToTaskRequest.fromPartial(request), opts, extra);
+  }
+
+  createTaskPushNotificationConfig(request: DeepPartial<TaskPushNotificationConfig>, opts?: GrpcCallOptions): Promise<TaskPushNotificationConfig> {
+    return this.unary('createTaskPushNotificationConfig', TaskPushNotificationConfig.fromPartial(request), opts);
+  }
+
+  getTaskPushNotificationConfig(request: DeepPartial<GetTaskPushNotificationConfigRequest>, opts?: GrpcCallOptions): Promise<TaskPushNotificationConfig> {
+    return this.unary('getTaskPushNotificationConfig', GetTaskPushNotificationConfigRequest.fromPartial(request), opts);
+  }
+
+  listTaskPushNotificationConfigs(request: DeepPartial<ListTaskPushNotificationConfigsRequest>, opts?: GrpcCallOptions): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.unary('listTaskPushNotificationConfigs', ListTaskPushNotificationConfigsRequest.fromPartial(request), opts);
+  }
+
+  async deleteTaskPushNotificationConfig(request: DeepPartial<DeleteTaskPushNotificationConfigRequest>, opts?: GrpcCallOptions): Promise<void> {
+    await this.unary('deleteTaskPushNotificationConfig', DeleteTaskPushNotificationConfigRequest.fromPartial(request), opts);
+  }
+
+  getExtendedAgentCard(request: DeepPartial<GetExtendedAgentCardRequest> = {}, opts?: GrpcCallOptions): Promise<AgentCard> {
+    return this.unary('getExtendedAgentCard', GetExtendedAgentCardRequest.fromPartial(request), opts);
+  }
+
+  /** Closes the channel; calls in flight are cancelled. */
+  close(): void {
+    this.client.close();
+  }
+
+  private unary<K extends UnaryKey>(key: K, request: RequestOf<K>, opts: GrpcCallOptions = {}): Promise<ResponseOf<K>> {
+    const method = A2AServiceService[key];
+    return new Promise((resolve, reject) => {
+      if (opts.signal?.aborted) return reject(abortedError());
+      let aborted = false;
+      const call = this.client.makeUnaryRequest(
+        method.path,
+        method.requestSerialize as (value: RequestOf<K>) => Buffer,
+        method.responseDeserialize as (bytes: Buffer) => ResponseOf<K>,
+        request,
+        requestMetadata(this.options, opts),
+        callOptions(opts),
+        (error: ServiceError | null, response?: ResponseOf<K>) => {
+          opts.signal?.removeEventListener('abort', onAbort);
+          if (aborted) reject(abortedError());
+          else if (error) reject(fromGrpcError(error));
+          else resolve(response as ResponseOf<K>);
+        },
+      );
+      const onAbort = () => {
+        aborted = true;
+        call.cancel();
+      };
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private stream<K extends StreamKey>(key: K, request: RequestOf<K>, opts: GrpcCallOptions = {}, extra: Record<string, string> = {}): GrpcEventStream {
+    const method = A2AServiceService[key];
+    const call = this.client.makeServerStreamRequest(
+      method.path,
+      method.requestSerialize as (value: RequestOf<K>) => Buffer,
+      method.responseDeserialize as (bytes: Buffer) => StreamResponse,
+      request,
+      requestMetadata(this.options, opts, extra),
+      callOptions(opts),
+    );
+    return new ClientEventStream(call, opts.signal);
+  }
+}
+
+/** Wraps a grpc-js server-stream call: numbering, quiet cancel, A2AError on failure. */
+class ClientEventStream implements GrpcEventStream {
+  private firstSeq: number | undefined;
+  private headers: Metadata | undefined;
+  private cancelled = false;
+  private aborted = false;
+  private ended = false;
+  lastSeq: number | undefined;
+
+  constructor(
+    private readonly call: ClientReadableStream<StreamResponse>,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    call.on('metadata', (md: Metadata) => {
+      this.headers = md;
+      const raw = md.get(METADATA.streamFirstSeq)[0];
+      if (typeof raw === 'string' && /^\d+$/.test(raw)) this.firstSeq = Number(raw);
+    });
+    call.on('status', () => (this.ended = true));
+    if (signal?.aborted) this.abort();
+    else signal?.addEventListener('abort', this.abort, { once: true });
+  }
+
+  get activatedExtensions(): readonly string[] {
+    return echoedExtensions(this.headers);
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+    this.call.cancel();
+  }
+
+  private readonly abort = () => {
+    this.aborted = true;
+    this.call.cancel();
+  };
+
+  async *[Symbol.asyncIterator](): AsyncIterator<GrpcStreamEvent> {
+    let index = 0;
+    let counting = true;
+    try {
+      for await (const event of this.call as AsyncIterable<StreamResponse>) {
+        let seq: number | undefined;
+        if (counting && this.firstSeq !== undefined) {
+          // A Task snapshot after the first event means the server resynchronised (the
+          // client fell behind the log's retention): numbering is no longer consecutive.
+          if (index > 0 && event.payload?.$case === 'task') counting = false;
+          else seq = this.firstSeq + index;
+        }
+        index++;
+        this.lastSeq = seq;
+        yield { seq, event };
+      }
+    } catch (error) {
+      if (this.aborted) throw abortedError();
+      if (this.cancelled) return;
+      throw isServiceError(error) ? fromGrpcError(error) : A2AError.from(error);
+    } finally {
+      this.signal?.removeEventListener('abort', this.abort);
+      if (!this.ended) this.call.cancel();
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import { A2AError, A2AErrorCode, codeFromGrpcStatus, codeFromReason, ERROR_TABLE, errorDomain, GrpcStatus, type FieldViolation } from '@a2a-polyglot/core';
+import { Metadata, type ServiceError, type StatusObject } from '@grpc/grpc-js';
+import {
+  BAD_REQUEST_TYPE_URL,
+  decodeBadRequest,
+  decodeErrorInfo,
+  decodeStatus,
+  encodeBadRequest,
+  encodeErrorInfo,
+  encodeStatus,
+  ERROR_INFO_TYPE_URL,
+  type AnyMessage,
+  type RpcStatus,
+  typeNameOf,
+} from './status-details.js';
+
+/** The binary trailer that carries the full `google.rpc.Status` of a failed call. */
+export const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
+
+/**
+ * The `google.rpc.Status` of an A2AError: the gRPC code from {@link ERROR_TABLE}, the message,
+ * an ErrorInfo always (A2A requires it on gRPC so clients can tell apart errors that share a
+ * status code), and a BadRequest when the error names invalid fields.
+ */
+export function rpcStatusOf(error: A2AError): RpcStatus {
+  const details: AnyMessage[] = [
+    { typeUrl: ERROR_INFO_TYPE_URL, value: encodeErrorInfo({ reason: error.reason, domain: errorDomain(error.code), metadata: error.metadata }) },
+  ];
+  if (error.fieldViolations.length > 0) {
+    details.push({ typeUrl: BAD_REQUEST_TYPE_URL, value: encodeBadRequest({ fieldViolations: error.fieldViolations }) });
+  }
+  return { code: ERROR_TABLE[error.code].grpc, message: error.message, details };
+}
+
+/** What grpc-js needs to end a call with an A2A error (`callback(err)` / `call.emit('error', err)`). */
+export interface GrpcErrorStatus {
+  readonly code: number;
+  readonly details: string;
+  readonly message: string;
+  readonly metadata: Metadata;
+}
+
+/**
+ * Turns an A2AError into a grpc-js status with the `grpc-status-details-bin` trailer.
+ * `extra` metadata (e.g. the echoed `a2a-extensions`) is merged into the trailers.
+ */
+export function toGrpcError(error: A2AError, extra?: Metadata): GrpcErrorStatus {
+  const status = rpcStatusOf(error);
+  const metadata = extra ? extra.clone() : new Metadata();
+  metadata.set(STATUS_DETAILS_KEY, Buffer.from(encodeStatus(status)));
+  return { code: status.code, details: status.message, message: status.message, metadata };
+}
+
+/** grpc-js's own text when a message exceeds `grpc.max_{receive,send}_message_length`. */
+const SIZE_LIMIT_TEXT = /larger than max|larger than \d+/i;
+
+/**
+ * Rebuilds an A2AError from a failed gRPC call. The ErrorInfo reason in
+ * `grpc-status-details-bin` decides the code; without it (a peer that sends none, or an
+ * error raised by the gRPC runtime itself) the status code is mapped by
+ * {@link codeFromGrpcStatus}, with two refinements: a size-limit RESOURCE_EXHAUSTED becomes
+ * PayloadTooLarge, and CANCELLED (our own cancel) becomes DeadlineExceeded like any abort.
+ */
+export function fromGrpcError(error: Partial<StatusObject> & { message?: string; metadata?: Metadata }): A2AError {
+  const code: number = error.code ?? GrpcStatus.UNKNOWN;
+  const status = readStatusDetails(error.metadata);
+  const message = status?.message || error.details || error.message || `gRPC status ${code}`;
+  let reason: string | undefined;
+  let metadata: Record<string, string> | undefined;
+  const fieldViolations: FieldViolation[] = [];
+  for (const detail of status?.details ?? []) {
+    try {
+      const type = typeNameOf(detail.typeUrl);
+      if (type === 'google.rpc.ErrorInfo') {
+        const info = decodeErrorInfo(detail.value);
+        reason = info.reason;
+        metadata = { ...info.metadata };
+      } else if (type === 'google.rpc.BadRequest') {
+        fieldViolations.push(...decodeBadRequest(detail.value).fieldViolations);
+      }
+    } catch {
+      // An undecodable detail is ignored; the status code still tells the story.
+    }
+  }
+  const a2aCode =
+    codeFromReason(reason) ??
+    (code === GrpcStatus.RESOURCE_EXHAUSTED && SIZE_LIMIT_TEXT.test(message)
+      ? A2AErrorCode.PayloadTooLarge
+      : code === GrpcStatus.CANCELLED
+        ? A2AErrorCode.DeadlineExceeded
+        : codeFromGrpcStatus(code));
+  return new A2AError(a2aCode, message, { metadata, fieldViolations, cause: error });
+}
+
+/** Reads and decodes the `grpc-status-details-bin` trailer, if present and well-formed. */
+export function readStatusDetails(metadata: Metadata | undefined): RpcStatus | undefined {
+  const raw = metadata?.get(STATUS_DETAILS_KEY)[0];
+  if (!raw || typeof raw === 'string') return undefined;
+  try {
+    return decodeStatus(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for grpc-js ServiceError objects (what client callbacks and streams reject with). */
+export function isServiceError(value: unknown): value is ServiceError {
+  return typeof value === 'object' && value !== null && typeof (value as ServiceError).code === 'number' && 'metadata' in value;
+}

@@ -1,0 +1,39 @@
+/**
+ * @a2a-polyglot/grpc — the A2A v1.0 gRPC binding.
+ *
+ * Server: the standard `lf.a2a.v1.A2AService` (all 11 RPCs) and the EXPERIMENTAL
+ * multiplexed `lf.a2a.v1.A2ASessionService`, both served from one core RequestHandler
+ * (`createGrpcServer`, `startGrpcServer`, or `addA2AService` / `addA2ASessionService` on
+ * your own grpc-js server). Client: `GrpcTransport` (standard RPCs) and `GrpcSessionClient`.
+ * Errors travel as gRPC status + `grpc-status-details-bin` (google.rpc.Status with ErrorInfo
+ * and BadRequest), both ways. See README.md for metadata keys, the session protocol and limits.
+ */
+export { addA2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
+export {
+  addA2ASessionService,
+  type A2ASessionBinding,
+  type SessionServiceOptions,
+  type SessionStats,
+} from './session/session-service.js';
+export {
+  createGrpcServer,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  startGrpcServer,
+  type A2AGrpcServer,
+  type GrpcServerOptions,
+  type RunningGrpcServer,
+  type StartGrpcServerOptions,
+} from './server.js';
+export { METADATA, metadataHeaders } from './metadata.js';
+export { fromGrpcError, readStatusDetails, rpcStatusOf, STATUS_DETAILS_KEY, toGrpcError, type GrpcErrorStatus } from './grpc-error.js';
+export * from './status-details.js';
+export { A2A_VERSION, type GrpcCallOptions, type GrpcClientOptions } from './client/channel.js';
+export { GrpcTransport, type GrpcEventStream, type GrpcStreamEvent, type SubscribeOptions } from './client/grpc-transport.js';
+export {
+  errorFromFrame,
+  GrpcSessionClient,
+  SessionStream,
+  type GrpcSessionClientOptions,
+  type SessionStreamEnd,
+  type SessionStreamEvent,
+} from './client/session-client.js';

@@ -1,0 +1,84 @@
+import { A2AError, A2AErrorCode, consoleLogger, type Logger, type RequestHandler } from '@a2a-polyglot/core';
+import { A2ASessionServiceService } from '@a2a-polyglot/model/session';
+import type { Server, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { toGrpcError } from '../grpc-error.js';
+import { withSafeDeserializers } from '../safe-decode.js';
+import { ServerSession, type SessionCall } from './server-session.js';
+
+/** Options of {@link addA2ASessionService}. */
+export interface SessionServiceOptions {
+  /** Sessions open at once on this server; one more is refused with RESOURCE_EXHAUSTED. Default 1000. */
+  readonly maxSessions?: number;
+  /** Operations open at once per session. Default 100. */
+  readonly maxOperationsPerSession?: number;
+  /** Unflushed outbound frames per session before producers pause. Default 32. */
+  readonly maxBufferedFrames?: number;
+  /** Where unexpected failures are logged. Default: console, `warn` and up. */
+  readonly logger?: Logger;
+}
+
+/** Totals over the open sessions (health endpoints, tests of the memory bound). */
+export interface SessionStats {
+  readonly openSessions: number;
+  readonly openOperations: number;
+  /** Outbound frames handed to grpc-js and not flushed yet, all sessions. */
+  readonly pendingFrames: number;
+  /** Highest unflushed-frame count any open session has reached. */
+  readonly maxPendingFrames: number;
+  /** Frames written by the open sessions. */
+  readonly framesWritten: number;
+}
+
+/** Handle on the registered session service. */
+export interface A2ASessionBinding {
+  /** Every open operation gets an UNAVAILABLE error frame, then every session ends UNAVAILABLE; new sessions are refused. */
+  shutdown(): void;
+  stats(): SessionStats;
+}
+
+/**
+ * Registers the EXPERIMENTAL `lf.a2a.v1.A2ASessionService` (one bidirectional call
+ * multiplexing many operations, see README) on a grpc-js server, backed by the same
+ * RequestHandler as the standard service.
+ */
+export function addA2ASessionService(server: Server, handler: RequestHandler, options: SessionServiceOptions = {}): A2ASessionBinding {
+  const logger = options.logger ?? consoleLogger('warn');
+  const maxSessions = options.maxSessions ?? 1000;
+  const limits = { maxOperations: options.maxOperationsPerSession ?? 100, maxBufferedFrames: options.maxBufferedFrames ?? 32 };
+  const sessions = new Set<ServerSession>();
+  let shuttingDown = false;
+
+  const implementation: UntypedServiceImplementation = {
+    session(call: SessionCall) {
+      if (shuttingDown || sessions.size >= maxSessions) {
+        const error = shuttingDown
+          ? new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down')
+          : new A2AError(A2AErrorCode.ResourceExhausted, `Too many open sessions on this server (limit ${maxSessions})`);
+        call.emit('error', toGrpcError(error));
+        return;
+      }
+      sessions.add(new ServerSession(call, handler, limits, logger, (s) => sessions.delete(s)));
+    },
+  };
+  server.addService(withSafeDeserializers(A2ASessionServiceService), implementation);
+
+  return {
+    shutdown() {
+      shuttingDown = true;
+      for (const session of [...sessions]) session.shutdown();
+    },
+    stats() {
+      let openOperations = 0;
+      let pendingFrames = 0;
+      let maxPendingFrames = 0;
+      let framesWritten = 0;
+      for (const s of sessions) {
+        openOperations += s.openOperations;
+        pendingFrames += s.pendingFrames;
+        maxPendingFrames = Math.max(maxPendingFrames, s.maxPendingFrames);
+        framesWritten += s.framesWritten;
+      }
+      return { openSessions: sessions.size, openOperations, pendingFrames, maxPendingFrames, framesWritten };
+    },
+  };
+}

@@ -1,0 +1,243 @@
+import { RequestHandler, silentLogger, textPart, type AgentExecutor, type PushSender, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import { Role, type AgentCard, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
+import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
+import {
+  BAD_REQUEST_TYPE_URL,
+  decodeBadRequest,
+  decodeErrorInfo,
+  decodeStatus,
+  ERROR_INFO_TYPE_URL,
+  startGrpcServer,
+  STATUS_DETAILS_KEY,
+  type BadRequest,
+  type ErrorInfo,
+  type GrpcServerOptions,
+  type RunningGrpcServer,
+} from '../src/index.js';
+
+/** The extension URI the test card declares (optional). */
+export const TEST_EXTENSION = 'urn:a2a-polyglot:test-extension';
+
+/** A card with every capability on, and one optional extension. */
+export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
+  return {
+    name: 'grpc-test',
+    description: 'test agent for the gRPC binding',
+    supportedInterfaces: [],
+    provider: undefined,
+    version: '1.0.0',
+    capabilities: {
+      streaming: true,
+      pushNotifications: true,
+      extendedAgentCard: true,
+      extensions: [{ uri: TEST_EXTENSION, description: 'test', required: false, params: undefined }],
+    },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [],
+    signatures: [],
+    ...overrides,
+  };
+}
+
+/** Gates the test executor waits on (`gate <key>`), opened by the test. */
+export class Gates {
+  private readonly gates = new Map<string, { promise: Promise<void>; open: () => void }>();
+
+  wait(key: string, signal: AbortSignal): Promise<void> {
+    const gate = this.get(key);
+    return new Promise((resolve) => {
+      gate.promise.then(resolve);
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  open(key: string): void {
+    this.get(key).open();
+  }
+
+  private get(key: string) {
+    let gate = this.gates.get(key);
+    if (!gate) {
+      let open!: () => void;
+      const promise = new Promise<void>((resolve) => (open = resolve));
+      gate = { promise, open };
+      this.gates.set(key, gate);
+    }
+    return gate;
+  }
+}
+
+/**
+ * The scripted test agent. The message text is a command:
+ * - `echo X`: a direct Message answer.
+ * - `steps N`: working, N artifact chunks, completed.
+ * - `gate K`: working, waits for gate K (or cancel), one artifact, completed.
+ * - `input`: input-required; the follow-up completes it.
+ * - `fail`: throws (task FAILED).
+ * - `hang`: working until canceled.
+ * - `flood N SIZE`: N artifacts of SIZE characters each, then completed.
+ */
+export function testExecutor(gates: Gates): AgentExecutor {
+  return {
+    async execute(ctx) {
+      const [command = '', ...args] = ctx.text.trim().split(/\s+/);
+      switch (command) {
+        case 'echo':
+          return ctx.reply(`echo ${args.join(' ')}`);
+        case 'steps': {
+          ctx.working('working');
+          for (let i = 0; i < Number(args[0] ?? 1); i++) ctx.artifact({ name: `chunk-${i}`, text: `chunk ${i}`, lastChunk: true });
+          return ctx.complete('done');
+        }
+        case 'gate': {
+          ctx.working(`waiting for ${args[0]}`);
+          await gates.wait(args[0] ?? '', ctx.signal);
+          if (ctx.signal.aborted) return;
+          ctx.artifact({ name: 'after-gate', text: 'opened', lastChunk: true });
+          return ctx.complete('done');
+        }
+        case 'input':
+          if (!ctx.task) return ctx.requireInput('more input please');
+          return ctx.complete(`got ${ctx.text}`);
+        case 'fail':
+          throw new Error('the agent failed on purpose');
+        case 'hang':
+          ctx.working('hanging');
+          await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+          return;
+        case 'flood': {
+          ctx.working('flooding');
+          const text = 'x'.repeat(Number(args[1] ?? 100));
+          for (let i = 0; i < Number(args[0] ?? 10); i++) ctx.artifact({ name: `flood-${i}`, text, lastChunk: true });
+          return ctx.complete('flooded');
+        }
+        default:
+          return ctx.reply(`unknown command ${command}`);
+      }
+    },
+  };
+}
+
+/** A push sender that records instead of sending. */
+export function recordingPushSender(): PushSender & { sent: StreamResponse[] } {
+  const sent: StreamResponse[] = [];
+  return { sent, send: async (_config, event) => void sent.push(event) };
+}
+
+/** A running server with its handler, for one test file. */
+export interface TestServer {
+  readonly server: RunningGrpcServer;
+  readonly handler: RequestHandler;
+  readonly gates: Gates;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts handler + gRPC server on 127.0.0.1, port 0. */
+export async function startTestServer(
+  options: { grpc?: GrpcServerOptions; handler?: Partial<RequestHandlerOptions> } = {},
+): Promise<TestServer> {
+  const gates = new Gates();
+  const handler = new RequestHandler({
+    card: testCard(),
+    executor: testExecutor(gates),
+    logger: silentLogger,
+    pushSender: recordingPushSender(),
+    allowPrivateWebhooks: true,
+    extendedCard: () => testCard({ name: 'grpc-test (extended)' }),
+    ...options.handler,
+  });
+  const server = await startGrpcServer({ handler, host: '127.0.0.1', port: 0, logger: silentLogger, ...options.grpc });
+  return {
+    server,
+    handler,
+    gates,
+    url: server.url,
+    async close() {
+      await server.close(1000);
+      await handler.shutdown(0);
+    },
+  };
+}
+
+/** A SendMessageRequest with one user text part. */
+export function userMessage(text: string, extra: Partial<NonNullable<SendMessageRequest['message']>> = {}): SendMessageRequest {
+  return {
+    tenant: '',
+    message: {
+      messageId: `m-${Math.random().toString(36).slice(2)}`,
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [textPart(text)],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+      ...extra,
+    },
+    configuration: undefined,
+    metadata: undefined,
+  };
+}
+
+/** Collects an async iterable (bounded by the jest timeout). */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+/** Polls `check` until it returns true, at most `ms` (every wait in a test is bounded). */
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Outcome of a raw unary call. */
+export interface RawOutcome {
+  readonly error?: ServiceError;
+  readonly response?: Buffer;
+}
+
+/**
+ * A unary call with raw bytes and exactly the given metadata (no a2a-version unless given):
+ * for malformed input, missing service parameters and reading the raw trailers.
+ */
+export function rawUnary(url: string, path: string, bytes: Buffer, metadata: Record<string, string> = { 'a2a-version': '1.0' }): Promise<RawOutcome> {
+  const client = new Client(url, credentials.createInsecure());
+  const md = new Metadata();
+  for (const [k, v] of Object.entries(metadata)) md.set(k, v);
+  return new Promise((resolve) => {
+    client.makeUnaryRequest(
+      path,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      bytes,
+      md,
+      { deadline: Date.now() + 10_000 },
+      (error: ServiceError | null, response?: Buffer) => {
+        client.close();
+        resolve(error ? { error } : { response });
+      },
+    );
+  });
+}
+
+/** The ErrorInfo and BadRequest carried in a raw error's `grpc-status-details-bin` trailer. */
+export function detailsOf(error: ServiceError): { code: number; message: string; info?: ErrorInfo; badRequest?: BadRequest } {
+  const raw = error.metadata.get(STATUS_DETAILS_KEY)[0];
+  if (!Buffer.isBuffer(raw)) throw new Error('no grpc-status-details-bin trailer');
+  const status = decodeStatus(raw);
+  const out: { code: number; message: string; info?: ErrorInfo; badRequest?: BadRequest } = { code: status.code, message: status.message };
+  for (const d of status.details) {
+    if (d.typeUrl === ERROR_INFO_TYPE_URL) out.info = decodeErrorInfo(d.value);
+    if (d.typeUrl === BAD_REQUEST_TYPE_URL) out.badRequest = decodeBadRequest(d.value);
+  }
+  return out;
+}
