@@ -132,8 +132,12 @@ export function defaultConfig(): ExecutorConfig {
 
 type Check<T> = (value: unknown, where: string) => T;
 
+/** Marks a value that must not be echoed in messages (API keys). */
+const SECRET = Symbol('secret');
+
 function fail(where: string, expectation: string, value: unknown): never {
-  const detail = `must be ${expectation} (got ${JSON.stringify(value) ?? String(value)})`;
+  const got = value === SECRET ? 'the value is not shown: it holds API keys' : `got ${JSON.stringify(value) ?? String(value)}`;
+  const detail = `must be ${expectation} (${got})`;
   throw new ConfigError(`Invalid configuration: ${where} ${detail}`, detail);
 }
 
@@ -188,11 +192,13 @@ function knownKeys(obj: Record<string, unknown>, allowed: readonly string[], whe
 }
 
 const apiKeys: Check<Record<string, string>> = (v, where) => {
-  const obj = record(v, where);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(where, 'an object mapping API keys to principal ids', SECRET);
+  const obj = v as Record<string, unknown>;
   const out: Record<string, string> = {};
   for (const [key, principal] of Object.entries(obj)) {
-    if (key.trim() === '') fail(where, 'a map of non-empty API keys to principal ids', v);
-    out[key] = nonEmpty(principal, `${where}["…"]`);
+    if (key.trim() === '') fail(where, 'a map of non-empty API keys to principal ids', SECRET);
+    if (typeof principal !== 'string' || principal.trim() === '') fail(where, 'a map of API keys to non-empty principal ids', SECRET);
+    out[key] = principal;
   }
   return out;
 };
@@ -331,7 +337,7 @@ function fromText(text: string, kind: 'int' | 'bool' | 'string' | 'keys', where:
       const out: Record<string, string> = {};
       for (const pair of text.split(',').map((s) => s.trim()).filter(Boolean)) {
         const eq = pair.indexOf('=');
-        if (eq <= 0 || eq === pair.length - 1) fail(where, 'a list like "key1=principal1,key2=principal2"', text);
+        if (eq <= 0 || eq === pair.length - 1) fail(where, 'a list like "key1=principal1,key2=principal2"', SECRET);
         out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
       }
       return out;

@@ -144,7 +144,7 @@ describe('loadConfig', () => {
       [{ A2A_TRUST_PROXY: 'maybe' }, 'Invalid configuration: A2A_TRUST_PROXY must be true or false (got "maybe")'],
       [{ A2A_PUBLIC_BASE_URL: 'agents.example.com' }, 'Invalid configuration: A2A_PUBLIC_BASE_URL must be an absolute http(s) URL (got "agents.example.com")'],
       [{ A2A_BASE_PATH: 'a2a' }, 'Invalid configuration: A2A_BASE_PATH must be a URL path such as "/a2a" (or "/" for the root) (got "a2a")'],
-      [{ A2A_API_KEYS: 'justakey' }, 'Invalid configuration: A2A_API_KEYS must be a list like "key1=principal1,key2=principal2" (got "justakey")'],
+      [{ A2A_API_KEYS: 'justakey' }, 'Invalid configuration: A2A_API_KEYS must be a list like "key1=principal1,key2=principal2" (the value is not shown: it holds API keys)'],
       [{ A2A_MAX_BODY_BYTES: '0' }, 'Invalid configuration: A2A_MAX_BODY_BYTES must be an integer between 1 and 1073741824 (got 0)'],
     ])('env %j', (env, message) => {
       expect(configError({ argv: [], env, cwd })).toBe(message);
@@ -174,6 +174,10 @@ describe('loadConfig', () => {
       expect(configError({ argv: ['--config', badSkill.file], env: {}, cwd })).toBe(
         `Invalid configuration: config file ${badSkill.file}: agent.skills[0].name must be a non-empty string (got "")`,
       );
+      const badKeys = tempConfig({ auth: { apiKeys: { 'top-secret': '' } } });
+      const keysMessage = configError({ argv: ['--config', badKeys.file], env: {}, cwd });
+      expect(keysMessage).toContain('auth.apiKeys must be a map of API keys to non-empty principal ids');
+      expect(keysMessage).not.toContain('top-secret');
       const badCaps = tempConfig({ agent: { capabilities: { streaming: 'yes' } } });
       expect(configError({ argv: ['--config', badCaps.file], env: {}, cwd })).toContain('agent.capabilities.streaming must be true or false (got "yes")');
     });
