@@ -1,0 +1,93 @@
+import type { RequestHandler } from '@a2a-polyglot/core';
+import { startA2AServer } from '@a2a-polyglot/server';
+import { DriverFailure, type DriverError, type DriverStream, type StreamItem } from '../driver.js';
+import { parseSse, type SseEvent } from '../sse.js';
+
+/**
+ * Pieces both HTTP drivers share: starting the server under test, reading bodies, and
+ * turning an SSE response into a {@link DriverStream}.
+ * @internal
+ */
+
+/** Where the HTTP bindings of one test server live. */
+export interface HttpServerUnderTest {
+  /** Server root, e.g. `http://127.0.0.1:43123`. */
+  readonly url: string;
+  /** The mount point of the A2A endpoints (`/a2a`): JSON-RPC at `${url}${basePath}/rpc`, REST under `${url}${basePath}`. */
+  readonly basePath: string;
+  close(): Promise<void>;
+}
+
+/** Starts a fresh `@a2a-polyglot/server` for one handler on 127.0.0.1, port 0. */
+export async function startServerUnderTest(handler: RequestHandler): Promise<HttpServerUnderTest> {
+  const basePath = '/a2a';
+  const server = await startA2AServer({ handler, basePath, host: '127.0.0.1', port: 0 });
+  return { url: server.url, basePath, close: () => server.close() };
+}
+
+/**
+ * Outcome code for a binding that broke its own wire rules (wrong content type, a response
+ * that is not a JSON-RPC envelope, a success body on an error status, ...): no A2A code
+ * applies, and the comparator must see it as a failure.
+ */
+export const WIRE_VIOLATION = 'WIRE_VIOLATION';
+
+/** A {@link DriverError} for a wire-rule violation. */
+export function wireViolation(message: string): { ok: false; error: DriverError } {
+  return { ok: false, error: { code: WIRE_VIOLATION, message } };
+}
+
+/** The body as JSON; `undefined` for an empty body; a wire violation message for non-JSON text. */
+export async function readJson(res: Response): Promise<{ json: unknown } | { invalid: string }> {
+  const text = await res.text();
+  if (text.trim() === '') return { json: undefined };
+  try {
+    return { json: JSON.parse(text) };
+  } catch {
+    return { invalid: `HTTP ${res.status} body is not JSON: ${text.slice(0, 200)}` };
+  }
+}
+
+/** The media type of a response (lower case, no parameters). */
+export function mediaTypeOf(res: Response): string {
+  return (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * Wraps an SSE response as a {@link DriverStream}. `decode` turns one SSE event into a stream
+ * item or throws the binding's mid-stream error. `close()` aborts the fetch: the connection
+ * drops at once and the iterator ends quietly, which is exactly a client cut.
+ */
+export function sseDriverStream(res: Response, controller: AbortController, decode: (event: SseEvent) => StreamItem): DriverStream {
+  const body = res.body;
+  return {
+    close: () => controller.abort(),
+    async *[Symbol.asyncIterator]() {
+      if (!body) return;
+      try {
+        for await (const event of parseSse(body)) yield decode(event);
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        throw error;
+      } finally {
+        controller.abort();
+      }
+    },
+  };
+}
+
+/** The seq of an SSE event: its `id:` as a number, undefined when absent. */
+export function seqOf(event: SseEvent): number | undefined {
+  if (event.id === undefined || event.id === '') return undefined;
+  const n = Number(event.id);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** Parses one SSE `data:` as JSON, or throws a wire violation. */
+export function parseData(event: SseEvent): unknown {
+  try {
+    return JSON.parse(event.data);
+  } catch {
+    throw new DriverFailure(WIRE_VIOLATION, `SSE data is not JSON: ${event.data.slice(0, 200)}`);
+  }
+}

@@ -1,0 +1,331 @@
+import { RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { buildCard, mergeJson, DEFAULT_CARD_JSON } from './card.js';
+import { matchExpected } from './compare.js';
+import { toDriverError, type Binding, type CallOptions, type Driver, type DriverStream, type StreamItem } from './driver.js';
+import { Gates } from './gates.js';
+import { Normalizer, type Json } from './normalize.js';
+import { resolvePlaceholders } from './placeholders.js';
+import type { CallStep, DrainStep, Expectation, Scenario, SendSpec, Step, StreamStep } from './scenario.js';
+import { ScriptedExecutor } from './scripted-executor.js';
+import { summarize } from './summarize.js';
+import { WebhookReceiver } from './webhook-receiver.js';
+
+/** Tuning of {@link runScenario}. */
+export interface RunOptions {
+  /** Bound of every single wait (a call, one stream event, webhook deliveries). Default 5000 ms. */
+  readonly waitMs?: number;
+}
+
+/**
+ * The normalized outcome of one step: what the binding produced, with generated ids and
+ * timestamps replaced (see {@link Normalizer}). This is what must be identical across
+ * bindings; error messages are left out on purpose (only the code is normative).
+ */
+export interface StepOutcome {
+  readonly step: string;
+  readonly error?: string;
+  readonly result?: Json;
+  /** Stream events read by this step: `{seq, event}` with the StreamResponse JSON. */
+  readonly events?: Json[];
+  readonly ended?: boolean;
+  readonly deliveries?: Json[];
+}
+
+/** Everything one scenario produced on one binding. */
+export interface ScenarioRun {
+  readonly scenario: string;
+  readonly binding: string;
+  readonly outcomes: StepOutcome[];
+  /** Expectation mismatches and runner problems, one line each (empty = pass). */
+  readonly failures: string[];
+}
+
+/** Outcome code of a step whose wait ran out (the binding never answered). */
+export const RUNNER_TIMEOUT = 'RUNNER_TIMEOUT';
+/** Outcome code of a step the runner could not perform (e.g. an unresolved placeholder). */
+export const RUNNER_ERROR = 'RUNNER_ERROR';
+
+class RunnerTimeout extends Error {}
+
+/** A stream kept open across steps. */
+interface OpenStream {
+  readonly stream: DriverStream;
+  readonly iterator: AsyncIterator<StreamItem>;
+  readonly saved: { id?: unknown; contextId?: unknown; lastSeq?: number };
+}
+
+/** Builds the handler a scenario runs against: its card, the scripted agent, private webhooks allowed. */
+export function createScenarioHandler(scenario: Scenario, executor: ScriptedExecutor): RequestHandler {
+  const cardJson = mergeJson(DEFAULT_CARD_JSON, scenario.card ?? {}) as { [key: string]: Json };
+  const extended = scenario.extendedCard;
+  return new RequestHandler({
+    card: buildCard(cardJson, {}),
+    executor,
+    allowPrivateWebhooks: true,
+    logger: silentLogger,
+    extendedCard: extended ? () => buildCard(extended, cardJson) : undefined,
+  });
+}
+
+/**
+ * Runs one scenario on one binding: a fresh handler and server, the steps in order, each
+ * outcome normalized and checked against the step's expectation. Never throws for a
+ * binding's misbehaviour; every problem becomes a line in `failures`, so one run yields a
+ * complete picture for the cross-binding comparison.
+ */
+export async function runScenario(scenario: Scenario, binding: Binding, options: RunOptions = {}): Promise<ScenarioRun> {
+  const run = new ScenarioRunner(scenario, binding, options.waitMs ?? 5000);
+  return run.execute();
+}
+
+class ScenarioRunner {
+  private readonly gates = new Gates();
+  private normalizer = new Normalizer();
+  private readonly vars = new Map<string, unknown>();
+  private readonly streams = new Map<string, OpenStream>();
+  private readonly outcomes: StepOutcome[] = [];
+  private readonly failures: string[] = [];
+  private receiver: WebhookReceiver | undefined;
+  private driver!: Driver;
+
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly binding: Binding,
+    private readonly waitMs: number,
+  ) {}
+
+  async execute(): Promise<ScenarioRun> {
+    const handler = createScenarioHandler(this.scenario, new ScriptedExecutor(this.gates));
+    try {
+      if (usesWebhook(this.scenario)) {
+        this.receiver = await new WebhookReceiver().start();
+        this.vars.set('webhook', { url: this.receiver.url });
+        this.normalizer = new Normalizer({ [this.receiver.url]: '<webhook-url>' });
+      }
+      this.driver = await this.binding.start(handler);
+      for (let i = 0; i < this.scenario.steps.length; i++) await this.step(this.scenario.steps[i]!, i);
+    } catch (error) {
+      this.failures.push(`runner: ${(error as Error).stack ?? String(error)}`);
+    } finally {
+      await this.cleanup(handler);
+    }
+    return { scenario: this.scenario.name, binding: this.binding.name, outcomes: this.outcomes, failures: this.failures };
+  }
+
+  private async step(step: Step, index: number): Promise<void> {
+    const label = `step ${index} (${describe(step)})`;
+    let outcome: Omit<StepOutcome, 'step'>;
+    let message: string | undefined;
+    try {
+      ({ outcome, message } = await this.perform(step, index));
+    } catch (error) {
+      outcome = { error: error instanceof RunnerTimeout ? RUNNER_TIMEOUT : RUNNER_ERROR };
+      message = (error as Error).message;
+    }
+    this.outcomes.push({ step: label, ...outcome });
+    if ('expect' in step) {
+      const problems = check(step.expect, outcome, message);
+      for (const p of problems) this.failures.push(`${label}: ${p}`);
+    } else if (outcome.error) {
+      this.failures.push(`${label}: ${message ?? outcome.error}`);
+    }
+  }
+
+  private async perform(step: Step, index: number): Promise<{ outcome: Omit<StepOutcome, 'step'>; message?: string }> {
+    if ('call' in step) return this.call(step, index);
+    if ('stream' in step) return this.stream(step, index);
+    if ('drain' in step) return this.drain(step);
+    if ('openGate' in step) {
+      this.gates.open(step.openGate);
+      return { outcome: {} };
+    }
+    if ('probe' in step) return this.unary(await this.within(this.driver.probe(step.probe), `probe ${step.probe}`));
+    if ('agentCard' in step) {
+      // Each binding advertises its own endpoint URLs; everything else in the card is shared.
+      const res = await this.within(this.driver.agentCard(), 'agent card');
+      if (res.ok && typeof res.result === 'object' && res.result !== null) delete (res.result as Record<string, unknown>)['supportedInterfaces'];
+      return this.unary(res);
+    }
+    if ('webhook' in step) {
+      if (!this.receiver) throw new Error('webhook step without a receiver');
+      const arrived = await this.receiver.waitFor(step.webhook, this.waitMs);
+      const deliveries = this.receiver.deliveries.map((d) => this.normalizer.normalize({ contentType: d.contentType, authorization: d.authorization, token: d.token, body: d.body }));
+      return { outcome: { deliveries }, message: arrived ? undefined : `only ${this.receiver.deliveries.length} of ${step.webhook} deliveries within ${this.waitMs} ms` };
+    }
+    throw new Error('unknown step kind');
+  }
+
+  private async call(step: CallStep, index: number): Promise<{ outcome: Omit<StepOutcome, 'step'>; message?: string }> {
+    const request = this.request(step, index);
+    const res = await this.within(this.driver.call(step.call, request, this.options(step.headers)), `${step.call}`);
+    if (res.ok && step.as) {
+      const r = res.result as Record<string, unknown> | null;
+      this.vars.set(step.as, (r && typeof r === 'object' && (r['task'] ?? r['message'])) || r);
+    }
+    return this.unary(res);
+  }
+
+  private unary(res: Awaited<ReturnType<Driver['call']>>): { outcome: Omit<StepOutcome, 'step'>; message?: string } {
+    if (!res.ok) return { outcome: { error: res.error.code }, message: res.error.message };
+    return { outcome: { result: this.normalizer.normalize(res.result) } };
+  }
+
+  private async stream(step: StreamStep, index: number): Promise<{ outcome: Omit<StepOutcome, 'step'>; message?: string }> {
+    const request = this.request(step, index);
+    const resume = step.resumeAfter === undefined ? undefined : resolvePlaceholders(step.resumeAfter, this.vars);
+    if (resume !== undefined && typeof resume !== 'number') throw new Error(`resumeAfter must resolve to a number, got ${JSON.stringify(resume)}`);
+    const opened = await this.within(this.driver.open(step.stream, request, { ...this.options(step.headers), resumeAfterSeq: resume }), step.stream);
+    if (!opened.ok) return { outcome: { error: opened.error.code }, message: opened.error.message };
+    const open: OpenStream = { stream: opened.stream, iterator: opened.stream[Symbol.asyncIterator](), saved: {} };
+    if (step.as) this.vars.set(step.as, open.saved);
+    const read = await this.read(open, step.take);
+    if (!read.ended) {
+      if (step.then === 'keep' && step.as) this.streams.set(step.as, open);
+      else open.stream.close();
+    }
+    return read.result;
+  }
+
+  private async drain(step: DrainStep): Promise<{ outcome: Omit<StepOutcome, 'step'>; message?: string }> {
+    const open = this.streams.get(step.drain);
+    if (!open) throw new Error(`no open stream saved as ${step.drain}`);
+    const read = await this.read(open, step.take);
+    if (read.ended || step.take === undefined) {
+      this.streams.delete(step.drain);
+      if (!read.ended) open.stream.close();
+    }
+    return read.result;
+  }
+
+  /** Reads up to `take` events (or to the end), each wait bounded; records seqs and ids for placeholders. */
+  private async read(open: OpenStream, take: number | undefined) {
+    const events: Json[] = [];
+    let ended = false;
+    let error: { code: string; message: string } | undefined;
+    while (take === undefined || events.length < take) {
+      let next: IteratorResult<StreamItem>;
+      try {
+        next = await this.within(open.iterator.next(), `stream event ${events.length + 1}`);
+      } catch (e) {
+        error = e instanceof RunnerTimeout ? { code: RUNNER_TIMEOUT, message: e.message } : toDriverError(e);
+        open.stream.close();
+        ended = !(e instanceof RunnerTimeout);
+        break;
+      }
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      const { seq, event } = next.value;
+      if (seq !== undefined) open.saved.lastSeq = seq;
+      recordIds(open.saved, event);
+      events.push(this.normalizer.normalize(seq === undefined ? { event } : { seq, event }));
+    }
+    const outcome: Omit<StepOutcome, 'step'> = error ? { events, ended, error: error.code } : { events, ended };
+    return { ended, result: { outcome, message: error?.message } };
+  }
+
+  private request(step: { request?: Json; send?: SendSpec }, index: number): unknown {
+    const raw = step.send ? sendRequest(step.send, index) : (step.request ?? {});
+    return resolvePlaceholders(raw, this.vars);
+  }
+
+  private options(headers: { readonly [name: string]: string | null } | undefined): CallOptions {
+    return headers ? { headers } : {};
+  }
+
+  private within<T>(promise: Promise<T>, what: string): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RunnerTimeout(`timed out after ${this.waitMs} ms waiting for ${what}`)), this.waitMs);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  private async cleanup(handler: RequestHandler): Promise<void> {
+    for (const open of this.streams.values()) open.stream.close();
+    this.gates.openAll();
+    const bounded = (p: Promise<unknown>) => this.within(p, 'cleanup').catch((e: Error) => this.failures.push(`cleanup: ${e.message}`));
+    await bounded(handler.shutdown(50));
+    if (this.driver) await bounded(this.driver.close());
+    if (this.receiver) await bounded(this.receiver.close());
+  }
+}
+
+/** The SendMessageRequest JSON of a `send` shorthand. */
+export function sendRequest(spec: SendSpec, index: number): Json {
+  const message: Record<string, Json> = {
+    messageId: spec.messageId ?? `msg-${index}`,
+    role: 'ROLE_USER',
+    parts: [{ text: spec.text ?? `step ${index}` }],
+  };
+  if (spec.taskId !== undefined) message['taskId'] = spec.taskId;
+  if (spec.contextId !== undefined) message['contextId'] = spec.contextId;
+  const request: Record<string, Json> = { message, metadata: { script: (spec.script ?? []) as unknown as Json } };
+  if (spec.tenant !== undefined) request['tenant'] = spec.tenant;
+  if (spec.configuration !== undefined) request['configuration'] = spec.configuration;
+  return request;
+}
+
+/** Compares an outcome with a step's expectation; one line per problem. */
+function check(expect: Expectation, outcome: Omit<StepOutcome, 'step'>, message: string | undefined): string[] {
+  const out: string[] = [];
+  if (expect.error !== undefined) {
+    if (outcome.error !== expect.error) out.push(`expected error ${expect.error}, got ${outcome.error ? `${outcome.error} (${message})` : JSON.stringify(summarizeOutcome(outcome))}`);
+  } else if (outcome.error !== undefined) {
+    out.push(`unexpected error ${outcome.error}: ${message}`);
+  } else if (message) {
+    out.push(message);
+  }
+  if (expect.result !== undefined) out.push(...matchExpected(expect.result, outcome.result === undefined ? undefined : summarize(outcome.result), 'result'));
+  if (expect.events !== undefined) out.push(...matchExpected(expect.events as Json[], (outcome.events ?? []).map(summarizeItem), 'events'));
+  if (expect.ended !== undefined && expect.ended !== outcome.ended) out.push(`expected the stream ${expect.ended ? 'to end' : 'to stay open'}, ended=${outcome.ended}`);
+  if (expect.deliveries !== undefined) out.push(...matchExpected(expect.deliveries as Json[], (outcome.deliveries ?? []).map(summarizeDelivery), 'deliveries'));
+  return out;
+}
+
+function summarizeOutcome(outcome: Omit<StepOutcome, 'step'>): Json {
+  if (outcome.result !== undefined) return summarize(outcome.result);
+  if (outcome.events) return outcome.events.map(summarizeItem);
+  return null;
+}
+
+function summarizeItem(item: Json): Json {
+  const { seq, event } = item as { seq?: number; event: Json };
+  const summary = summarize(event);
+  return seq === undefined || typeof summary !== 'object' || summary === null || Array.isArray(summary) ? summary : { seq, ...summary };
+}
+
+function summarizeDelivery(delivery: Json): Json {
+  const { body, ...headers } = delivery as { body: Json } & Record<string, Json>;
+  const summary = summarize(body);
+  return typeof summary === 'object' && summary !== null && !Array.isArray(summary) ? { ...headers, ...summary } : { ...headers, body: summary };
+}
+
+/** Remembers the task id / context id a stream is about, for `$s.id` placeholders. */
+function recordIds(saved: OpenStream['saved'], event: unknown): void {
+  if (saved.id !== undefined || typeof event !== 'object' || event === null) return;
+  const e = event as Record<string, Record<string, unknown> | undefined>;
+  if (e['task']) {
+    saved.id = e['task']['id'];
+    saved.contextId = e['task']['contextId'];
+  } else if (e['statusUpdate'] ?? e['artifactUpdate']) {
+    const u = (e['statusUpdate'] ?? e['artifactUpdate'])!;
+    saved.id = u['taskId'];
+    saved.contextId = u['contextId'];
+  }
+}
+
+function usesWebhook(scenario: Scenario): boolean {
+  return scenario.steps.some((s) => 'webhook' in s) || JSON.stringify(scenario.steps).includes('"$webhook.');
+}
+
+function describe(step: Step): string {
+  if ('call' in step) return `call ${step.call}`;
+  if ('stream' in step) return `stream ${step.stream}${step.resumeAfter !== undefined ? ' (resume)' : ''}`;
+  if ('drain' in step) return `drain ${step.drain}`;
+  if ('openGate' in step) return `open gate ${step.openGate}`;
+  if ('probe' in step) return `probe ${step.probe}`;
+  if ('webhook' in step) return `webhook ${step.webhook}`;
+  return 'agent card';
+}

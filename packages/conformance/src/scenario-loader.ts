@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PROBE_KINDS } from './driver.js';
+import type { Scenario, ScenarioFile } from './scenario.js';
+import { parseScript } from './script.js';
+
+/** Where the package's own scenario files live (next to `src/` and `dist/`). */
+export const SCENARIO_DIR = resolve(__dirname, '..', 'scenarios');
+
+/** Keys each step kind allows; the first key listed is the one that identifies the kind. */
+const STEP_KEYS: Readonly<Record<string, readonly string[]>> = {
+  call: ['call', 'request', 'send', 'headers', 'as', 'expect'],
+  stream: ['stream', 'request', 'send', 'headers', 'as', 'resumeAfter', 'take', 'then', 'expect'],
+  drain: ['drain', 'take', 'expect'],
+  openGate: ['openGate'],
+  probe: ['probe', 'expect'],
+  webhook: ['webhook', 'expect'],
+  agentCard: ['agentCard', 'expect'],
+};
+const EXPECT_KEYS = new Set(['error', 'result', 'events', 'ended', 'deliveries']);
+const SEND_KEYS = new Set(['text', 'script', 'taskId', 'contextId', 'messageId', 'configuration', 'tenant']);
+const SCENARIO_KEYS = new Set(['name', 'description', 'card', 'extendedCard', 'steps']);
+
+/**
+ * Loads every `*.json` scenario file of a directory (default: the package's own), sorted by
+ * file name, and returns the scenarios named `<group>/<name>`. A malformed file fails loudly
+ * with the file and path of the problem: a typo in a scenario must never turn into a
+ * silently skipped check.
+ */
+export function loadScenarios(dir: string = SCENARIO_DIR): Scenario[] {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const out: Scenario[] = [];
+  const seen = new Set<string>();
+  for (const file of files) {
+    const path = join(dir, file);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      throw new Error(`${file}: not valid JSON: ${(error as Error).message}`);
+    }
+    for (const scenario of checkFile(parsed, file)) {
+      if (seen.has(scenario.name)) throw new Error(`${file}: duplicate scenario name ${scenario.name}`);
+      seen.add(scenario.name);
+      out.push(scenario);
+    }
+  }
+  return out;
+}
+
+/** Validates one parsed scenario file and returns its scenarios with group-prefixed names. */
+export function checkFile(value: unknown, file: string): Scenario[] {
+  const fail = (where: string, what: string) => new Error(`${file}: ${where}: ${what}`);
+  if (!isObject(value)) throw fail('$', 'must be an object with group and scenarios');
+  const f = value as unknown as ScenarioFile;
+  if (typeof f.group !== 'string' || !/^[a-z0-9-]+$/.test(f.group)) throw fail('$.group', 'must be a kebab-case string');
+  if (!Array.isArray(f.scenarios)) throw fail('$.scenarios', 'must be an array');
+  return f.scenarios.map((s, i) => {
+    const where = `$.scenarios[${i}]`;
+    if (!isObject(s)) throw fail(where, 'must be an object');
+    for (const k of Object.keys(s)) if (!SCENARIO_KEYS.has(k)) throw fail(where, `unknown key ${k}`);
+    if (typeof s.name !== 'string' || !/^[a-z0-9-]+$/.test(s.name)) throw fail(`${where}.name`, 'must be a kebab-case string');
+    if (typeof s.description !== 'string') throw fail(`${where}.description`, 'is required');
+    if (s.card !== undefined && !isObject(s.card)) throw fail(`${where}.card`, 'must be an object');
+    if (s.extendedCard !== undefined && !isObject(s.extendedCard)) throw fail(`${where}.extendedCard`, 'must be an object');
+    if (!Array.isArray(s.steps) || s.steps.length === 0) throw fail(`${where}.steps`, 'must be a non-empty array');
+    s.steps.forEach((step, j) => checkStep(step, `${where}.steps[${j}]`, fail));
+    return { ...(s as Scenario), name: `${f.group}/${s.name}` };
+  });
+}
+
+function checkStep(step: unknown, where: string, fail: (where: string, what: string) => Error): void {
+  if (!isObject(step)) throw fail(where, 'must be an object');
+  const kind = Object.keys(STEP_KEYS).find((k) => k in step);
+  if (!kind) throw fail(where, `needs one of ${Object.keys(STEP_KEYS).join(', ')}`);
+  const allowed = STEP_KEYS[kind]!;
+  for (const k of Object.keys(step)) if (!allowed.includes(k)) throw fail(where, `unknown key ${k} for a ${kind} step`);
+  const s = step as Record<string, unknown>;
+  if (kind === 'probe' && !PROBE_KINDS.includes(s.probe as never)) throw fail(`${where}.probe`, `must be one of ${PROBE_KINDS.join(', ')}`);
+  if (kind === 'webhook' && (typeof s.webhook !== 'number' || s.webhook < 0)) throw fail(`${where}.webhook`, 'must be a count');
+  if ((kind === 'call' || kind === 'stream') && typeof s[kind] !== 'string') throw fail(`${where}.${kind}`, 'must be an operation name');
+  if (s.request !== undefined && s.send !== undefined) throw fail(where, 'use either request or send, not both');
+  if (s.send !== undefined) {
+    if (!isObject(s.send)) throw fail(`${where}.send`, 'must be an object');
+    for (const k of Object.keys(s.send)) if (!SEND_KEYS.has(k)) throw fail(`${where}.send`, `unknown key ${k}`);
+    try {
+      parseScript((s.send as Record<string, unknown>).script);
+    } catch (error) {
+      throw fail(`${where}.send`, (error as Error).message);
+    }
+  }
+  if (s.then !== undefined && s.then !== 'cut' && s.then !== 'keep') throw fail(`${where}.then`, 'must be cut or keep');
+  if (s.then === 'keep' && typeof s.as !== 'string') throw fail(where, 'then: keep needs a name in as (for the later drain)');
+  if (kind !== 'openGate') {
+    if (!isObject(s.expect)) throw fail(`${where}.expect`, 'is required');
+    for (const k of Object.keys(s.expect)) if (!EXPECT_KEYS.has(k)) throw fail(`${where}.expect`, `unknown key ${k}`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

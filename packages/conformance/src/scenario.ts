@@ -1,0 +1,124 @@
+import type { Json } from './normalize.js';
+import type { ProbeKind } from './driver.js';
+import type { ScriptStep } from './script.js';
+
+/**
+ * Scenario files are plain JSON (see scenarios/*.json and the README). These types describe
+ * them; {@link loadScenarios} checks a file against them and reports the exact bad path.
+ * Nothing in a scenario names a binding.
+ */
+
+/** One file: a group of scenarios (`<group>/<name>` becomes the test name). */
+export interface ScenarioFile {
+  readonly group: string;
+  readonly description?: string;
+  readonly scenarios: readonly ScenarioData[];
+}
+
+/** A scenario as written in a file (name without the group). */
+export interface ScenarioData {
+  readonly name: string;
+  readonly description: string;
+  /** AgentCard JSON merged over the default card (capabilities gate streaming, push, extended card). */
+  readonly card?: { readonly [key: string]: Json };
+  /** When set, the handler serves this AgentCard JSON (merged over the card) as the extended card. */
+  readonly extendedCard?: { readonly [key: string]: Json };
+  readonly steps: readonly Step[];
+}
+
+/** A loaded scenario: `name` is `<group>/<name>`. */
+export type Scenario = ScenarioData;
+
+/**
+ * What an outcome must look like, matched partially against the summary (see `summarize`):
+ * - `error`: the A2A error code (ErrorInfo reason) of the failure;
+ * - `result`: the summary of a unary result;
+ * - `events`: the summaries of the stream events read by this step, all of them, in order;
+ * - `ended`: whether the server ended the stream (true) or it was cut/kept (false);
+ * - `deliveries`: the webhook deliveries received so far.
+ */
+export interface Expectation {
+  readonly error?: string;
+  readonly result?: Json;
+  readonly events?: readonly Json[];
+  readonly ended?: boolean;
+  readonly deliveries?: readonly Json[];
+}
+
+/**
+ * Shorthand for a SendMessageRequest: a user message (messageId `msg-<step index>`, role
+ * user, one text part) plus the script for the agent in `metadata.script`.
+ */
+export interface SendSpec {
+  readonly text?: string;
+  readonly script?: readonly ScriptStep[];
+  readonly taskId?: string;
+  readonly contextId?: string;
+  readonly messageId?: string;
+  readonly configuration?: Json;
+  /** `SendMessageRequest.tenant` (REST puts a non-empty tenant in the path). */
+  readonly tenant?: string;
+}
+
+/** Common to steps that issue a request: the request JSON, or the `send` shorthand. */
+interface RequestStep {
+  /** The request message JSON as is (placeholders like `$t1.id` substituted). */
+  readonly request?: Json;
+  readonly send?: SendSpec;
+  /** Header overrides; `null` removes a default header (e.g. A2A-Version). */
+  readonly headers?: { readonly [name: string]: string | null };
+  /** Saves the outcome under this name for placeholders in later steps. */
+  readonly as?: string;
+}
+
+/** A unary operation (`SendMessage`, `GetTask`, `ListTasks`, `CancelTask`, push config ops, `GetExtendedAgentCard`). */
+export interface CallStep extends RequestStep {
+  readonly call: string;
+  readonly expect: Expectation;
+}
+
+/** A streaming operation (`SendStreamingMessage`, `SubscribeToTask`). */
+export interface StreamStep extends RequestStep {
+  readonly stream: string;
+  /** Resume after this sequence number (a number, or a placeholder such as `$s1.lastSeq`). */
+  readonly resumeAfter?: number | string;
+  /** Read this many events, then stop reading (default: read until the server ends the stream). */
+  readonly take?: number;
+  /** After `take`: `cut` closes the connection (default), `keep` leaves it open for a later `drain`. */
+  readonly then?: 'cut' | 'keep';
+  readonly expect: Expectation;
+}
+
+/** Continues reading a stream kept open by an earlier step, to its end. */
+export interface DrainStep {
+  readonly drain: string;
+  /** Read at most this many events and keep the stream open (default: to the end). */
+  readonly take?: number;
+  readonly expect: Expectation;
+}
+
+/** Opens a named gate the scripted agent may be parked at. */
+export interface OpenGateStep {
+  readonly openGate: string;
+}
+
+/** Bad input that is not a request message. */
+export interface ProbeStep {
+  readonly probe: ProbeKind;
+  readonly expect: Expectation;
+}
+
+/** Waits until the test's webhook receiver holds this many deliveries, then checks them all. */
+export interface WebhookStep {
+  readonly webhook: number;
+  readonly expect: Expectation;
+}
+
+/** Agent card discovery. */
+export interface AgentCardStep {
+  readonly agentCard: true;
+  readonly expect: Expectation;
+}
+
+/** One step of a scenario, told apart by its first key. */
+export type Step = CallStep | StreamStep | DrainStep | OpenGateStep | ProbeStep | WebhookStep | AgentCardStep;
