@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * An AbortSignal that fires when the client goes away before the response finished.
+ *
+ * Why the response's `close` and not the request's: the request emits `close` as soon as its
+ * body was read, which says nothing about the client. The response closes early (before
+ * `finish`) exactly when the connection dropped, and the core uses the signal to stop
+ * waiting on a blocking SendMessage or to release a stream.
+ */
+export function requestAbortSignal(req: IncomingMessage, res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) controller.abort();
+  };
+  if (res.destroyed || req.socket?.destroyed) onClose();
+  else res.once('close', onClose);
+  return controller.signal;
+}
+
+/** A signal that aborts when any source does, and a way to detach it from the sources. */
+export interface LinkedSignal {
+  readonly signal: AbortSignal;
+  /** Removes the listeners from the sources; call when the work the signal guards is over. */
+  dispose(): void;
+}
+
+/**
+ * Links a per-request signal with a long-lived one (server shutdown). Unlike
+ * `AbortSignal.any`, the link is removed explicitly, so thousands of finished streams leave
+ * no listeners behind on the long-lived signal.
+ */
+export function linkSignals(...sources: ReadonlyArray<AbortSignal | undefined>): LinkedSignal {
+  const controller = new AbortController();
+  const present = sources.filter((s): s is AbortSignal => s !== undefined);
+  const abort = () => controller.abort();
+  const dispose = () => {
+    for (const s of present) s.removeEventListener('abort', abort);
+  };
+  for (const s of present) {
+    if (s.aborted) {
+      abort();
+      break;
+    }
+    s.addEventListener('abort', abort, { once: true });
+  }
+  if (controller.signal.aborted) dispose();
+  return { signal: controller.signal, dispose };
+}

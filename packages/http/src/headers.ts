@@ -1,0 +1,44 @@
+import type { IncomingMessage } from 'node:http';
+
+/** The JSON media types A2A HTTP bindings accept for request bodies. */
+export const JSON_MEDIA_TYPES: readonly string[] = ['application/json', 'application/a2a+json'];
+
+/** The media type of an HTTP header value, lower-cased, without parameters (`charset=...`). */
+export function mediaType(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const type = value.split(';')[0]!.trim().toLowerCase();
+  return type === '' ? undefined : type;
+}
+
+/**
+ * True when the request declares a JSON body (`application/json` or `application/a2a+json`,
+ * any parameters), or declares no content type at all: many simple clients omit it, and the
+ * body is parsed strictly anyway.
+ */
+export function isJsonContentType(req: IncomingMessage): boolean {
+  const type = mediaType(req.headers['content-type']);
+  return type === undefined || JSON_MEDIA_TYPES.includes(type);
+}
+
+/** A single header value (first of repeated values), trimmed; undefined when absent or empty. */
+export function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.headers[name.toLowerCase()];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  return value === '' ? undefined : value;
+}
+
+/**
+ * The `A2A-Extensions` response header for the extensions the core activated for a call
+ * (empty object when none), so agents' clients see which of their opt-ins took effect.
+ */
+export function extensionsHeader(activated: readonly string[] | undefined): Record<string, string> {
+  return activated && activated.length > 0 ? { 'a2a-extensions': activated.join(', ') } : {};
+}
+
+/** Parsed `Last-Event-ID`: a non-negative integer, `undefined` when absent, `null` when malformed. */
+export function lastEventId(req: IncomingMessage): number | undefined | null {
+  const value = headerValue(req, 'last-event-id');
+  if (value === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(value)) return null;
+  return Number(value);
+}

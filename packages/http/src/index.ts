@@ -1,0 +1,12 @@
+/**
+ * @a2a-polyglot/http — node:http plumbing shared by the A2A HTTP bindings (JSON-RPC and
+ * HTTP+JSON): bounded JSON bodies, SSE with backpressure and heartbeats, call contexts from
+ * requests, and small response helpers. No A2A semantics live here.
+ */
+export * from './read-body.js';
+export * from './sse-writer.js';
+export * from './pipe-event-stream.js';
+export * from './call-context.js';
+export * from './abort-signal.js';
+export * from './send-json.js';
+export * from './headers.js';

@@ -1,0 +1,85 @@
+import type { StreamResponse } from '@a2a-polyglot/model';
+import { A2AError, type EventStream, type LoggedEvent, type Logger, silentLogger } from '@a2a-polyglot/core';
+import type { SseWriter } from './sse-writer.js';
+
+/** How {@link pipeEventStream} turns events and failures into SSE. */
+export interface PipeEventStreamOptions {
+  /** The `data:` of one event (a one-line JSON document in the binding's framing). */
+  readonly encode: (event: StreamResponse) => string;
+  /**
+   * Writes the binding's error event when the stream fails after it started (JSON-RPC: an
+   * error response with the request id; REST: `event: error`). Not called if the client is gone.
+   */
+  readonly onError: (error: A2AError, sse: SseWriter) => Promise<unknown> | void;
+  /** Aborts the stream early: client disconnect, server shutdown. */
+  readonly signal?: AbortSignal;
+  readonly logger?: Logger;
+}
+
+/**
+ * Pumps an {@link EventStream} into an SSE response until the stream ends, the client goes
+ * away or `signal` aborts, then ends the response.
+ *
+ * Each event carries `id: <seq>` (omitted for seq 0, the message-only stream, which cannot be
+ * resumed) so clients can resume with `Last-Event-ID`. The next event is pulled only after the
+ * previous one was accepted by the socket, so backpressure reaches the event log. Closing the
+ * stream on disconnect releases it even while it waits for the next event.
+ * Never rejects.
+ */
+export async function pipeEventStream(stream: EventStream, sse: SseWriter, options: PipeEventStreamOptions): Promise<void> {
+  const { signal } = options;
+  const logger = options.logger ?? silentLogger;
+  // Resolves when the client goes away or the signal aborts, so a stream that is slow to
+  // honour close() cannot keep the response open.
+  // (One waker per pull rather than Promise.race against a long-lived promise, which would
+  // keep a reaction per event alive for the whole stream.)
+  let halted = false;
+  let wake: ((value: 'stopped') => void) | undefined;
+  const onStop = () => {
+    halted = true;
+    wake?.('stopped');
+    stream.close();
+  };
+  sse.onClose(onStop);
+  signal?.addEventListener('abort', onStop, { once: true });
+  if (signal?.aborted) onStop();
+  const iterator = stream[Symbol.asyncIterator]();
+  try {
+    while (!halted) {
+      const pending = iterator.next();
+      pending.catch(() => undefined); // if we stop first, a late rejection is not unhandled
+      const next = await new Promise<IteratorResult<LoggedEvent> | 'stopped'>((resolve, reject) => {
+        wake = resolve;
+        pending.then(resolve, reject);
+      });
+      wake = undefined;
+      if (next === 'stopped' || next.done) break;
+      const { seq, event } = next.value;
+      const written = await sse.event(options.encode(event), seq > 0 ? { id: seq } : {});
+      if (!written) break;
+    }
+  } catch (thrown) {
+    const error = A2AError.from(thrown);
+    logStreamError(logger, error);
+    if (!sse.closed) {
+      try {
+        await options.onError(error, sse);
+      } catch (writeError) {
+        logger.error('failed to write the stream error event', { error: writeError });
+      }
+    }
+  } finally {
+    signal?.removeEventListener('abort', onStop);
+    stream.close();
+    // Let a generator suspended at a yield run its cleanup (what `break` in for-await does).
+    Promise.resolve()
+      .then(() => iterator.return?.())
+      .catch(() => undefined);
+    sse.end();
+  }
+}
+
+function logStreamError(logger: Logger, error: A2AError): void {
+  if (error.cause !== undefined) logger.error('event stream failed', { code: error.code, error: error.cause });
+  else logger.warn('event stream ended with an error', { code: error.code, message: error.message });
+}

@@ -1,0 +1,149 @@
+import type { ServerResponse } from 'node:http';
+
+/** Options of {@link SseWriter}. */
+export interface SseWriterOptions {
+  /**
+   * Idle time after which a `: ping` comment is written, so proxies and clients do not drop a
+   * quiet stream. Every write restarts the timer. 0 disables heartbeats. Default 15000.
+   */
+  readonly heartbeatMs?: number;
+  /** Extra response headers (for example `A2A-Extensions`, CORS). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Fields of one SSE event besides its data. */
+export interface SseEventFields {
+  /** `id:` line: the event's seq, which clients send back as `Last-Event-ID` to resume. */
+  readonly id?: number | string;
+  /** `event:` line; absent means the default `message` event. */
+  readonly event?: string;
+}
+
+/** The SSE response headers both bindings send (spec §3.5, a2a-js practice). */
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
+
+/**
+ * Writes a `text/event-stream` response with backpressure and heartbeats.
+ *
+ * Why the writes are awaited: `res.write` buffers without limit when the client reads slower
+ * than we produce. {@link event} resolves only once the socket accepted the data (after
+ * `'drain'` when the buffer is over its high-water mark), so the caller pulls the next event
+ * from the event log only when the client can take it: a slow client costs a log cursor,
+ * not server memory. Heartbeat comments are skipped while the buffer is full.
+ */
+export class SseWriter {
+  private readonly heartbeatMs: number;
+  private heartbeat: ReturnType<typeof setTimeout> | undefined;
+  private drainWaiters: Array<() => void> = [];
+  private closeListeners: Array<() => void> = [];
+  private blocked = false;
+  private isClosed = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    options: SseWriterOptions = {},
+  ) {
+    this.heartbeatMs = options.heartbeatMs ?? 15_000;
+    res.writeHead(200, { ...SSE_HEADERS, ...options.headers });
+    res.flushHeaders();
+    res.on('drain', this.onDrain);
+    res.on('close', this.onResponseClose);
+    if (res.destroyed) this.handleClose();
+    this.armHeartbeat();
+  }
+
+  /** True once the client went away or {@link end} was called: further writes are dropped. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Bytes accepted by the response but not yet handed to the socket (tests, metrics). */
+  get bufferedBytes(): number {
+    return this.res.writableLength;
+  }
+
+  /** Calls `listener` once when the stream closes (client gone or ended); at once if already closed. */
+  onClose(listener: () => void): void {
+    if (this.isClosed) listener();
+    else this.closeListeners.push(listener);
+  }
+
+  /**
+   * Writes one event: `id:` and `event:` lines when given, then `data:`. Data containing line
+   * breaks is split over several `data:` lines, as SSE requires. Resolves once the data is
+   * accepted by the socket (or the client is gone); resolves to false if nothing was written.
+   */
+  async event(data: string, fields: SseEventFields = {}): Promise<boolean> {
+    let frame = '';
+    if (fields.id !== undefined) frame += `id: ${fields.id}\n`;
+    if (fields.event !== undefined) frame += `event: ${fields.event}\n`;
+    for (const line of data.split(/\r\n|\r|\n/)) frame += `data: ${line}\n`;
+    return this.write(`${frame}\n`);
+  }
+
+  /** Writes a comment line (`: text`), which SSE clients ignore; used for heartbeats. */
+  comment(text: string): Promise<boolean> {
+    return this.write(`: ${text}\n\n`);
+  }
+
+  /** Ends the response (normal end of stream). Idempotent. */
+  end(): void {
+    if (this.isClosed) return;
+    this.handleClose();
+    if (!this.res.writableEnded) this.res.end();
+  }
+
+  private async write(chunk: string): Promise<boolean> {
+    while (this.blocked && !this.isClosed) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+    if (this.isClosed) return false;
+    const flushed = this.res.write(chunk);
+    this.armHeartbeat();
+    if (!flushed) {
+      this.blocked = true;
+      await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+    }
+    return !this.isClosed;
+  }
+
+  private armHeartbeat(): void {
+    if (this.heartbeatMs <= 0 || this.isClosed) return;
+    if (this.heartbeat) clearTimeout(this.heartbeat);
+    this.heartbeat = setTimeout(() => {
+      this.heartbeat = undefined;
+      if (this.blocked) this.armHeartbeat();
+      else void this.comment('ping');
+    }, this.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private readonly onDrain = (): void => {
+    this.blocked = false;
+    this.releaseWaiters();
+  };
+
+  private readonly onResponseClose = (): void => this.handleClose();
+
+  private handleClose(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    if (this.heartbeat) clearTimeout(this.heartbeat);
+    this.heartbeat = undefined;
+    this.res.off('drain', this.onDrain);
+    this.res.off('close', this.onResponseClose);
+    this.releaseWaiters();
+    const listeners = this.closeListeners;
+    this.closeListeners = [];
+    for (const listener of listeners) listener();
+  }
+
+  private releaseWaiters(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

@@ -1,0 +1,200 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { EventStream, LoggedEvent } from '@a2a-polyglot/core';
+import type { StreamResponse } from '@a2a-polyglot/model';
+import { pipeEventStream, SseWriter } from '../src/index.js';
+
+const EVENT: StreamResponse = { payload: { $case: 'message', value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] } } };
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; port: number }> {
+  const server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+function stop(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((r) => server.close(() => r()));
+}
+
+/** A raw client: sends a GET and collects whatever it reads. */
+function rawClient(port: number): { socket: Socket; text: () => string } {
+  let text = '';
+  const socket = connect(port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'));
+  socket.setEncoding('utf8');
+  socket.on('data', (c: string) => (text += c));
+  socket.on('error', () => undefined);
+  return { socket, text: () => text };
+}
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** An endless stream that counts how far it was pulled. */
+function endless(): { stream: EventStream; pulled: () => number; closed: () => boolean } {
+  let pulled = 0;
+  let closed = false;
+  const stream: EventStream = {
+    close: () => {
+      closed = true;
+    },
+    async *[Symbol.asyncIterator](): AsyncGenerator<LoggedEvent> {
+      while (!closed) {
+        pulled++;
+        yield { seq: pulled, event: EVENT };
+      }
+    },
+  };
+  return { stream, pulled: () => pulled, closed: () => closed };
+}
+
+describe('SseWriter', () => {
+  it('writes SSE headers, id/event/data lines and splits multi-line data', async () => {
+    const { server, port } = await serve((_req, res) => {
+      const sse = new SseWriter(res, { heartbeatMs: 0, headers: { 'a2a-extensions': 'x' } });
+      void (async () => {
+        await sse.event('{"a":1}', { id: 3 });
+        await sse.event('one\ntwo', { event: 'error' });
+        sse.end();
+      })();
+    });
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/`);
+      expect(res.headers.get('content-type')).toBe('text/event-stream');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.headers.get('connection')).toBe('keep-alive');
+      expect(res.headers.get('x-accel-buffering')).toBe('no');
+      expect(res.headers.get('a2a-extensions')).toBe('x');
+      expect(await res.text()).toBe('id: 3\ndata: {"a":1}\n\nevent: error\ndata: one\ndata: two\n\n');
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('sends `: ping` heartbeat comments while idle', async () => {
+    let writer: SseWriter | undefined;
+    const { server, port } = await serve((_req, res) => {
+      writer = new SseWriter(res, { heartbeatMs: 20 });
+    });
+    try {
+      const client = rawClient(port);
+      await until(() => client.text().includes(': ping\n\n'));
+      client.socket.destroy();
+      await until(() => writer?.closed === true);
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+describe('pipeEventStream', () => {
+  it('does not buffer without bound for a client that does not read (backpressure)', async () => {
+    const source = endless();
+    const frame = JSON.stringify({ pad: 'x'.repeat(16 * 1024) });
+    let maxBuffered = 0;
+    let highWaterMark = 0;
+    let piping: Promise<void> | undefined;
+    const { server, port } = await serve((_req, res) => {
+      highWaterMark = res.writableHighWaterMark;
+      const sse = new SseWriter(res, { heartbeatMs: 0 });
+      piping = pipeEventStream(source.stream, sse, {
+        encode: () => {
+          maxBuffered = Math.max(maxBuffered, res.writableLength);
+          return frame;
+        },
+        onError: () => undefined,
+      });
+    });
+    try {
+      const client = rawClient(port);
+      client.socket.pause();
+      // Wait until the producer stops advancing: the socket buffers are full and the pipe waits for 'drain'.
+      let last = -1;
+      let stableFor = 0;
+      await until(() => {
+        const now = source.pulled();
+        stableFor = now === last && now > 0 ? stableFor + 1 : 0;
+        last = now;
+        return stableFor >= 20;
+      }, 15_000);
+      const stalledAt = source.pulled();
+      expect(stalledAt).toBeLessThan(5000); // 5000 × 16 KiB = 80 MiB would mean no backpressure
+      expect(maxBuffered).toBeLessThanOrEqual(highWaterMark + frame.length + 64);
+      // Once the client reads again, the stream continues where it stopped, in order.
+      client.socket.resume();
+      await until(() => source.pulled() > stalledAt + 10);
+      const ids = [...client.text().matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+      expect(ids.slice(0, 50)).toEqual(Array.from({ length: Math.min(50, ids.length) }, (_, i) => i + 1));
+      client.socket.destroy();
+      await until(() => source.closed());
+      await piping;
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('closes the stream when the client disconnects while it waits for the next event', async () => {
+    let closed = false;
+    let release: () => void = () => undefined;
+    const stream: EventStream = {
+      close: () => {
+        closed = true;
+        release();
+      },
+      async *[Symbol.asyncIterator]() {
+        yield { seq: 1, event: EVENT };
+        await new Promise<void>((r) => (release = r));
+      },
+    };
+    let piping: Promise<void> | undefined;
+    const { server, port } = await serve((_req, res) => {
+      piping = pipeEventStream(stream, new SseWriter(res, { heartbeatMs: 0 }), { encode: () => '{}', onError: () => undefined });
+    });
+    try {
+      const client = rawClient(port);
+      await until(() => client.text().includes('id: 1\n'));
+      client.socket.destroy();
+      await until(() => closed);
+      await piping;
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('ends the response when the signal aborts, and reports mid-stream errors to onError', async () => {
+    const controller = new AbortController();
+    const held = endless();
+    const { server, port } = await serve((req, res) => {
+      const sse = new SseWriter(res, { heartbeatMs: 0 });
+      if (req.url === '/abort') {
+        void pipeEventStream({ close: held.stream.close, async *[Symbol.asyncIterator]() { yield { seq: 1, event: EVENT }; await new Promise(() => undefined); } }, sse, {
+          encode: () => '{}',
+          onError: () => undefined,
+          signal: controller.signal,
+        });
+      } else {
+        void pipeEventStream(
+          { close() {}, async *[Symbol.asyncIterator]() { yield { seq: 0, event: EVENT }; throw new Error('boom'); } },
+          sse,
+          { encode: () => '{"ok":true}', onError: (error, w) => w.event(JSON.stringify({ code: error.code, message: error.message }), { event: 'error' }) },
+        );
+      }
+    });
+    try {
+      const aborted = fetch(`http://127.0.0.1:${port}/abort`).then((r) => r.text());
+      await new Promise((r) => setTimeout(r, 20));
+      controller.abort();
+      expect(await aborted).toBe('id: 1\ndata: {}\n\n');
+      expect(held.closed()).toBe(true);
+      const failed = await (await fetch(`http://127.0.0.1:${port}/fail`)).text();
+      expect(failed).toBe('data: {"ok":true}\n\nevent: error\ndata: {"code":"INTERNAL","message":"Internal error"}\n\n');
+    } finally {
+      await stop(server);
+    }
+  });
+});

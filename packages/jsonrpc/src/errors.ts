@@ -1,0 +1,46 @@
+import { A2AError, A2AErrorCode, codeFromJsonRpc, type Logger, toJsonRpcError } from '@a2a-polyglot/core';
+import type { JsonRpcFailure, JsonRpcId, JsonRpcResponse } from './codec.js';
+
+/**
+ * Turns anything thrown into a JSON-RPC error response through core's one error table.
+ * Unknown failures become -32603 "Internal error" with no message or stack from the original
+ * (A2AError.from keeps it as `cause`); that cause is logged here, so it is not lost.
+ */
+export function jsonRpcFailure(id: JsonRpcId, thrown: unknown, logger?: Logger): JsonRpcFailure {
+  const error = A2AError.from(thrown);
+  if (logger) logFailure(logger, error);
+  return { jsonrpc: '2.0', id, error: toJsonRpcError(error) };
+}
+
+/** Logs a failure at the level it deserves: our bugs as errors, client mistakes as debug. */
+export function logFailure(logger: Logger, error: A2AError): void {
+  if (error.code === A2AErrorCode.Internal || error.code === A2AErrorCode.InvalidAgentResponse) {
+    logger.error('JSON-RPC call failed', { code: error.code, message: error.message, error: error.cause ?? error });
+  } else {
+    logger.debug('JSON-RPC call rejected', { code: error.code, message: error.message });
+  }
+}
+
+/** The A2A error code behind a JSON-RPC error response (undefined for success). */
+export function failureCode(response: JsonRpcResponse): A2AErrorCode | undefined {
+  return 'error' in response ? codeFromJsonRpc(response.error.code) : undefined;
+}
+
+/**
+ * HTTP status of a single JSON-RPC response. JSON-RPC errors travel with 200, except the two
+ * failures HTTP infrastructure must see: missing credentials (401, so clients and proxies run
+ * their auth flow) and an oversize body (413).
+ */
+export function httpStatusFor(response: JsonRpcResponse): number {
+  const code = failureCode(response);
+  if (code === A2AErrorCode.Unauthenticated) return 401;
+  if (code === A2AErrorCode.PayloadTooLarge) return 413;
+  return 200;
+}
+
+/** Headers that go with a status from {@link httpStatusFor}: the 401 challenge, 413 connection close. */
+export function failureHeaders(status: number): Record<string, string> {
+  if (status === 401) return { 'www-authenticate': 'Bearer' };
+  if (status === 413) return { connection: 'close' };
+  return {};
+}

@@ -1,0 +1,118 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { A2AError, A2AErrorCode, type CallContext, type Logger, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { isJsonContentType, linkSignals, nodeCallContext, pipeEventStream, readJsonBody, requestAbortSignal, sendEmpty, sendJson, SseWriter } from '@a2a-polyglot/http';
+import type { JsonRpcFailure, JsonRpcResponse } from './codec.js';
+import { JsonRpcDispatcher, type JsonRpcStreamOutcome } from './dispatch.js';
+import { failureHeaders, httpStatusFor, jsonRpcFailure } from './errors.js';
+import { activatedExtensionsHeader, JSON_RPC_CONTENT_TYPE, resumeAfterSeq } from './headers.js';
+
+/** Settings of {@link createJsonRpcHandler}. */
+export interface JsonRpcHandlerOptions {
+  /** Largest accepted request body; larger ones get HTTP 413. Default 4 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Idle time before an SSE heartbeat comment. Default 15000; 0 disables. */
+  readonly heartbeatMs?: number;
+  /** Most requests in one batch. Default 64. */
+  readonly maxBatchSize?: number;
+  /** Aborting it ends every open stream of this handler (server shutdown). */
+  readonly shutdownSignal?: AbortSignal;
+  readonly logger?: Logger;
+}
+
+/** A node:http request handler for one endpoint. Never rejects. */
+export type NodeHttpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The A2A JSON-RPC 2.0 binding over HTTP for ONE endpoint URL (the `AgentInterface.url` of the
+ * JSONRPC interface): POST with a JSON body, unary answers as JSON, streaming answers as SSE
+ * where every `data:` is a whole JSON-RPC response and `id:` is the event's seq.
+ *
+ * HTTP-level problems are answered with a JSON-RPC error body too, so every client parser
+ * works: wrong verb → 405, non-JSON content type → 415, oversize body → 413, missing
+ * credentials → 401 with `WWW-Authenticate`; all other JSON-RPC errors use HTTP 200.
+ */
+export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHandlerOptions = {}): NodeHttpHandler {
+  const logger = options.logger ?? silentLogger;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const dispatcher = new JsonRpcDispatcher(handler, { logger, maxBatchSize: options.maxBatchSize });
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') {
+      const error = new A2AError(A2AErrorCode.InvalidRequest, `HTTP method ${req.method ?? '?'} is not allowed; JSON-RPC requests use POST`);
+      return sendJson(res, 405, jsonRpcFailure(null, error), JSON_RPC_CONTENT_TYPE, { allow: 'POST' });
+    }
+    if (!isJsonContentType(req)) {
+      const error = new A2AError(A2AErrorCode.InvalidRequest, `Content-Type ${req.headers['content-type']} is not supported; send application/json`);
+      return sendJson(res, 415, jsonRpcFailure(null, error), JSON_RPC_CONTENT_TYPE);
+    }
+    let body: unknown;
+    try {
+      body = await readJsonBody(req, maxBodyBytes);
+      if (body === undefined) throw new A2AError(A2AErrorCode.ParseError, 'The request body is empty');
+    } catch (error) {
+      return sendResponse(res, jsonRpcFailure(null, error, logger), {});
+    }
+
+    const signal = requestAbortSignal(req, res);
+    const contexts: CallContext[] = [];
+    const contextFor = (): CallContext => {
+      const ctx = nodeCallContext('JSONRPC', req, { signal });
+      contexts.push(ctx);
+      return ctx;
+    };
+    const outcome = await dispatcher.dispatch(body, contextFor, { resumeAfterSeq: resumeAfterSeq(req) });
+    const extensions = activatedExtensionsHeader(contexts);
+    switch (outcome.kind) {
+      case 'none':
+        return sendEmpty(res, 204, extensions);
+      case 'batch':
+        if (outcome.responses.length === 0) return sendEmpty(res, 204, extensions);
+        return sendJson(res, 200, outcome.responses, JSON_RPC_CONTENT_TYPE, extensions);
+      case 'response':
+        return sendResponse(res, outcome.response, extensions);
+      case 'stream':
+        return stream(res, outcome, signal, extensions);
+    }
+  }
+
+  async function stream(res: ServerResponse, outcome: JsonRpcStreamOutcome, signal: AbortSignal, headers: Record<string, string>): Promise<void> {
+    if (res.destroyed) {
+      outcome.stream.close();
+      return;
+    }
+    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, headers });
+    const stop = linkSignals(signal, options.shutdownSignal);
+    try {
+      await pipeEventStream(outcome.stream, sse, {
+        encode: (event) => JSON.stringify(outcome.encodeEvent(event)),
+        onError: (error, writer) => writer.event(JSON.stringify(outcome.encodeError(error))),
+        signal: stop.signal,
+        logger,
+      });
+    } finally {
+      stop.dispose();
+    }
+  }
+
+  return async (req, res) => {
+    try {
+      await serve(req, res);
+    } catch (error) {
+      // Only a bug gets here; answer without internals if we still can.
+      logger.error('JSON-RPC handler failed', { error });
+      if (!res.headersSent) sendJson(res, 500, internalFailure(), JSON_RPC_CONTENT_TYPE);
+      else res.destroy();
+    }
+  };
+}
+
+function sendResponse(res: ServerResponse, response: JsonRpcResponse, headers: Record<string, string>): void {
+  const status = httpStatusFor(response);
+  sendJson(res, status, response, JSON_RPC_CONTENT_TYPE, { ...headers, ...failureHeaders(status) });
+}
+
+function internalFailure(): JsonRpcFailure {
+  return jsonRpcFailure(null, new A2AError(A2AErrorCode.Internal));
+}

@@ -1,0 +1,25 @@
+import type { IncomingMessage } from 'node:http';
+import { extensionsHeader, lastEventId } from '@a2a-polyglot/http';
+import type { CallContext } from '@a2a-polyglot/core';
+
+/** Content type of every non-streaming JSON-RPC response (spec §3.1). */
+export const JSON_RPC_CONTENT_TYPE = 'application/json';
+
+/**
+ * The SubscribeToTask resume point from `Last-Event-ID`. A malformed value becomes NaN so
+ * the dispatcher rejects it as InvalidParams with the request's id (known only after parsing).
+ */
+export function resumeAfterSeq(req: IncomingMessage): number | undefined {
+  const parsed = lastEventId(req);
+  return parsed === null ? Number.NaN : parsed;
+}
+
+/**
+ * `A2A-Extensions` response header for all calls of one HTTP request (a batch may hold
+ * several; they share the request headers, so their activated sets are the same).
+ */
+export function activatedExtensionsHeader(contexts: readonly CallContext[]): Record<string, string> {
+  const all = new Set<string>();
+  for (const ctx of contexts) for (const uri of ctx.activatedExtensions ?? []) all.add(uri);
+  return extensionsHeader([...all]);
+}

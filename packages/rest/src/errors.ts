@@ -1,0 +1,34 @@
+import { A2AError, A2AErrorCode, ERROR_TABLE, type Logger, toHttpErrorBody } from '@a2a-polyglot/core';
+
+/** A REST error response: status and the `{"error": google.rpc.Status}` body (spec §11.6). */
+export interface RestErrorResponse {
+  readonly status: number;
+  readonly body: ReturnType<typeof toHttpErrorBody>;
+  readonly headers: Record<string, string>;
+}
+
+/**
+ * Maps anything thrown to a REST error through core's one table. `status` overrides the table
+ * for HTTP-only failures the table has no row for (405 wrong verb, 415 content type); the
+ * body's `code` always equals the HTTP status sent. Unknown failures become a bare 500
+ * "Internal error" (A2AError.from hides their text); their cause is logged.
+ */
+export function restError(thrown: unknown, logger?: Logger, status?: number): RestErrorResponse {
+  const error = A2AError.from(thrown);
+  if (logger) logFailure(logger, error);
+  const httpStatus = status ?? ERROR_TABLE[error.code].http;
+  const body = toHttpErrorBody(error);
+  const headers: Record<string, string> = {};
+  if (httpStatus === 401) headers['www-authenticate'] = 'Bearer';
+  if (httpStatus === 413) headers.connection = 'close';
+  return { status: httpStatus, body: { error: { ...body.error, code: httpStatus } }, headers };
+}
+
+/** Logs a failure at the level it deserves: our bugs as errors, client mistakes as debug. */
+export function logFailure(logger: Logger, error: A2AError): void {
+  if (error.code === A2AErrorCode.Internal || error.code === A2AErrorCode.InvalidAgentResponse) {
+    logger.error('REST call failed', { code: error.code, message: error.message, error: error.cause ?? error });
+  } else {
+    logger.debug('REST call rejected', { code: error.code, message: error.message });
+  }
+}

@@ -1,0 +1,27 @@
+import type { IncomingMessage } from 'node:http';
+import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
+import { lastEventId } from '@a2a-polyglot/http';
+
+/** Content type of every REST response body (spec §3.1, v1.0.1). */
+export const REST_CONTENT_TYPE = 'application/a2a+json';
+
+/**
+ * The SubscribeToTask resume point from `Last-Event-ID` (undefined when absent).
+ * @throws A2AError(InvalidParams) when it is not a non-negative integer.
+ */
+export function resumeAfterSeq(req: IncomingMessage): number | undefined {
+  const parsed = lastEventId(req);
+  if (parsed === null) {
+    throw new A2AError(A2AErrorCode.InvalidParams, 'Last-Event-ID must be a non-negative integer event id', {
+      fieldViolations: [{ field: 'Last-Event-ID', description: 'must be a non-negative integer event id' }],
+    });
+  }
+  return parsed;
+}
+
+/** The query parameters of a request (the REST handler receives the path separately, relative to its base). */
+export function queryOf(req: IncomingMessage): URLSearchParams {
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  return new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+}

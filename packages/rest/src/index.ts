@@ -1,0 +1,10 @@
+/**
+ * @a2a-polyglot/rest — the A2A HTTP+JSON (REST) binding: `createRestHandler` serves every
+ * operation under a base URL (with optional `/{tenant}` prefix), unary as
+ * `application/a2a+json`, streaming as SSE, errors as `{"error": google.rpc.Status}`.
+ */
+export * from './routes.js';
+export * from './codec.js';
+export * from './errors.js';
+export * from './headers.js';
+export * from './handler.js';

@@ -1,0 +1,129 @@
+import { A2AError, A2AErrorCode, type OperationName } from '@a2a-polyglot/core';
+
+/** HTTP verbs the REST binding serves. */
+export type RestVerb = 'GET' | 'POST' | 'DELETE';
+
+/** One REST route of an operation (spec §4 table, proto `google.api.http` bindings). */
+export interface RestRoute {
+  readonly verb: RestVerb;
+  /** Pattern relative to the REST base URL, without the optional `/{tenant}` prefix. */
+  readonly pattern: string;
+  readonly operation: OperationName;
+  /** Success status: 200, except create (201) and delete (204, empty body). */
+  readonly status: 200 | 201 | 204;
+}
+
+/**
+ * Every REST route. Each also exists under a `/{tenant}` prefix (proto `additional_bindings`).
+ * SubscribeToTask is served on GET (proto) and POST (spec prose, SDK clients): spec §0 item 8.
+ */
+export const REST_ROUTES: readonly RestRoute[] = [
+  { verb: 'POST', pattern: '/message:send', operation: 'SendMessage', status: 200 },
+  { verb: 'POST', pattern: '/message:stream', operation: 'SendStreamingMessage', status: 200 },
+  { verb: 'GET', pattern: '/tasks', operation: 'ListTasks', status: 200 },
+  { verb: 'POST', pattern: '/tasks/{id}:cancel', operation: 'CancelTask', status: 200 },
+  { verb: 'GET', pattern: '/tasks/{id}:subscribe', operation: 'SubscribeToTask', status: 200 },
+  { verb: 'POST', pattern: '/tasks/{id}:subscribe', operation: 'SubscribeToTask', status: 200 },
+  { verb: 'GET', pattern: '/tasks/{id}', operation: 'GetTask', status: 200 },
+  { verb: 'POST', pattern: '/tasks/{taskId}/pushNotificationConfigs', operation: 'CreateTaskPushNotificationConfig', status: 201 },
+  { verb: 'GET', pattern: '/tasks/{taskId}/pushNotificationConfigs', operation: 'ListTaskPushNotificationConfigs', status: 200 },
+  { verb: 'GET', pattern: '/tasks/{taskId}/pushNotificationConfigs/{id}', operation: 'GetTaskPushNotificationConfig', status: 200 },
+  { verb: 'DELETE', pattern: '/tasks/{taskId}/pushNotificationConfigs/{id}', operation: 'DeleteTaskPushNotificationConfig', status: 204 },
+  { verb: 'GET', pattern: '/extendedAgentCard', operation: 'GetExtendedAgentCard', status: 200 },
+];
+
+/** A path matched against the route table. */
+export type RouteMatch =
+  /** The path and verb match a route. `params` are URL-decoded path fields (`id`, `taskId`). */
+  | { readonly kind: 'route'; readonly route: RestRoute; readonly params: Readonly<Record<string, string>>; readonly tenant?: string }
+  /** The path is known but not for this verb (405); `allow` lists the verbs it has. */
+  | { readonly kind: 'wrong-verb'; readonly allow: readonly RestVerb[] }
+  | { readonly kind: 'not-found' };
+
+/** One segment of a compiled pattern: a literal, or a parameter with an optional `:verb` suffix. */
+type Segment = { readonly literal: string } | { readonly param: string; readonly suffix: string };
+
+interface CompiledPattern {
+  readonly pattern: string;
+  readonly tenant: boolean;
+  readonly segments: readonly Segment[];
+  readonly routes: readonly RestRoute[];
+}
+
+/**
+ * Patterns in match order: without tenant first (so `/tasks/x` is GetTask, not a tenant named
+ * `tasks`), and within each group `{id}:verb` before plain `{id}` (so `/tasks/x:cancel` is
+ * never read as a task id).
+ */
+const COMPILED: readonly CompiledPattern[] = compile(REST_ROUTES);
+
+/**
+ * Matches a path relative to the REST base URL (no query string) and a verb.
+ * Path parameters are URL-decoded after matching, so an id holding an encoded `:` or `/`
+ * survives; a malformed escape is InvalidRequest.
+ */
+export function matchRoute(verb: string, path: string): RouteMatch {
+  if (!path.startsWith('/')) return { kind: 'not-found' };
+  const raw = path.slice(1).split('/');
+  for (const compiled of COMPILED) {
+    const captured = matchSegments(compiled, raw);
+    if (!captured) continue;
+    const route = compiled.routes.find((r) => r.verb === verb);
+    if (!route) return { kind: 'wrong-verb', allow: compiled.routes.map((r) => r.verb) };
+    const { tenant, ...params } = captured;
+    return { kind: 'route', route, params, ...(tenant === undefined ? {} : { tenant }) };
+  }
+  return { kind: 'not-found' };
+}
+
+function matchSegments(compiled: CompiledPattern, raw: readonly string[]): Record<string, string> | undefined {
+  const offset = compiled.tenant ? 1 : 0;
+  if (raw.length !== compiled.segments.length + offset) return undefined;
+  const captured: Record<string, string> = {};
+  if (compiled.tenant) {
+    if (raw[0] === '') return undefined;
+    captured.tenant = raw[0]!;
+  }
+  for (let i = 0; i < compiled.segments.length; i++) {
+    const segment = compiled.segments[i]!;
+    const value = raw[i + offset]!;
+    if ('literal' in segment) {
+      if (value !== segment.literal) return undefined;
+      continue;
+    }
+    if (!value.endsWith(segment.suffix)) return undefined;
+    const param = value.slice(0, value.length - segment.suffix.length);
+    if (param === '') return undefined;
+    captured[segment.param] = param;
+  }
+  for (const key of Object.keys(captured)) captured[key] = decodeSegment(captured[key]!);
+  return captured;
+}
+
+function decodeSegment(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch (cause) {
+    throw new A2AError(A2AErrorCode.InvalidRequest, `Malformed percent-encoding in path segment "${value}"`, { cause });
+  }
+}
+
+function compile(routes: readonly RestRoute[]): CompiledPattern[] {
+  const byPattern = new Map<string, RestRoute[]>();
+  for (const route of routes) byPattern.set(route.pattern, [...(byPattern.get(route.pattern) ?? []), route]);
+  const plain = [...byPattern.entries()].map(([pattern, rs]) => ({ pattern, segments: parsePattern(pattern), routes: rs }));
+  // Suffixed parameters (`{id}:cancel`) are more specific than bare ones at the same position.
+  const specificity = (p: { segments: readonly Segment[] }) => p.segments.filter((s) => 'param' in s && s.suffix === '').length;
+  plain.sort((a, b) => specificity(a) - specificity(b));
+  return [...plain.map((p) => ({ ...p, tenant: false })), ...plain.map((p) => ({ ...p, tenant: true }))];
+}
+
+function parsePattern(pattern: string): Segment[] {
+  return pattern
+    .slice(1)
+    .split('/')
+    .map((part): Segment => {
+      const m = /^\{(\w+)\}(:\w+)?$/.exec(part);
+      return m ? { param: m[1]!, suffix: m[2] ?? '' } : { literal: part };
+    });
+}

@@ -1,0 +1,69 @@
+import { OPERATIONS } from '@a2a-polyglot/core';
+import { buildRequestJson, matchRoute, REST_ROUTES } from '../src/index.js';
+
+describe('matchRoute', () => {
+  it.each([
+    ['POST', '/message:send', 'SendMessage', {}, undefined],
+    ['POST', '/message:stream', 'SendStreamingMessage', {}, undefined],
+    ['GET', '/tasks', 'ListTasks', {}, undefined],
+    ['GET', '/tasks/abc', 'GetTask', { id: 'abc' }, undefined],
+    ['GET', '/tasks/a:b', 'GetTask', { id: 'a:b' }, undefined],
+    ['POST', '/tasks/abc:cancel', 'CancelTask', { id: 'abc' }, undefined],
+    ['GET', '/tasks/abc:subscribe', 'SubscribeToTask', { id: 'abc' }, undefined],
+    ['POST', '/tasks/abc:subscribe', 'SubscribeToTask', { id: 'abc' }, undefined],
+    ['POST', '/tasks/abc/pushNotificationConfigs', 'CreateTaskPushNotificationConfig', { taskId: 'abc' }, undefined],
+    ['GET', '/tasks/abc/pushNotificationConfigs', 'ListTaskPushNotificationConfigs', { taskId: 'abc' }, undefined],
+    ['GET', '/tasks/abc/pushNotificationConfigs/c1', 'GetTaskPushNotificationConfig', { taskId: 'abc', id: 'c1' }, undefined],
+    ['DELETE', '/tasks/abc/pushNotificationConfigs/c1', 'DeleteTaskPushNotificationConfig', { taskId: 'abc', id: 'c1' }, undefined],
+    ['GET', '/extendedAgentCard', 'GetExtendedAgentCard', {}, undefined],
+    ['POST', '/t1/message:send', 'SendMessage', {}, 't1'],
+    ['GET', '/t1/tasks', 'ListTasks', {}, 't1'],
+    ['POST', '/t%201/tasks/a%2Fb:cancel', 'CancelTask', { id: 'a/b' }, 't 1'],
+    ['DELETE', '/t1/tasks/abc/pushNotificationConfigs/c1', 'DeleteTaskPushNotificationConfig', { taskId: 'abc', id: 'c1' }, 't1'],
+  ])('%s %s → %s', (verb, path, operation, params, tenant) => {
+    const match = matchRoute(verb, path);
+    expect(match).toEqual({ kind: 'route', route: expect.objectContaining({ operation }), params, ...(tenant === undefined ? {} : { tenant }) });
+  });
+
+  it('covers every operation', () => {
+    expect(new Set(REST_ROUTES.map((r) => r.operation))).toEqual(new Set(Object.keys(OPERATIONS)));
+  });
+
+  it('tells wrong verbs from unknown paths', () => {
+    expect(matchRoute('GET', '/message:send')).toEqual({ kind: 'wrong-verb', allow: ['POST'] });
+    expect(matchRoute('GET', '/tasks/x:cancel')).toEqual({ kind: 'wrong-verb', allow: ['POST'] });
+    expect(matchRoute('GET', '/nope')).toEqual({ kind: 'not-found' });
+    expect(matchRoute('GET', '/tasks/')).toEqual({ kind: 'not-found' });
+    expect(matchRoute('GET', '')).toEqual({ kind: 'not-found' });
+  });
+
+  it('rejects malformed escapes', () => {
+    expect(() => matchRoute('GET', '/tasks/%zz')).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
+  });
+});
+
+describe('buildRequestJson', () => {
+  const q = (s: string) => new URLSearchParams(s);
+
+  it('converts query values by field type and adds path fields', () => {
+    expect(buildRequestJson(OPERATIONS.ListTasks, {}, q('pageSize=5&include_artifacts=true&status=TASK_STATE_WORKING&A2A-Version=1.0'), undefined, true)).toEqual({
+      pageSize: 5,
+      includeArtifacts: true,
+      status: 'TASK_STATE_WORKING',
+    });
+    expect(buildRequestJson(OPERATIONS.GetTask, { id: 'x' }, q('historyLength=2'), undefined, true)).toEqual({ id: 'x', historyLength: 2 });
+  });
+
+  it('leaves unconvertible values to the strict decoder and rejects unknown names', () => {
+    expect(buildRequestJson(OPERATIONS.ListTasks, {}, q('pageSize=abc'), undefined, true)).toEqual({ pageSize: 'abc' });
+    expect(() => buildRequestJson(OPERATIONS.ListTasks, {}, q('nope=1'), undefined, true)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+  });
+
+  it('merges body and path for POST, rejecting conflicts and stray query fields', () => {
+    expect(buildRequestJson(OPERATIONS.CancelTask, { id: 'x' }, q(''), { metadata: { a: 1 } }, false)).toEqual({ id: 'x', metadata: { a: 1 } });
+    expect(buildRequestJson(OPERATIONS.CancelTask, { id: 'x' }, q(''), { id: 'x' }, false)).toEqual({ id: 'x' });
+    expect(() => buildRequestJson(OPERATIONS.CancelTask, { id: 'x' }, q(''), { id: 'y' }, false)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+    expect(() => buildRequestJson(OPERATIONS.SendMessage, {}, q('tenant=t'), {}, false)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+    expect(() => buildRequestJson(OPERATIONS.SendMessage, {}, q(''), 'text', false)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+  });
+});

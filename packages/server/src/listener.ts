@@ -1,0 +1,89 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { A2AError, A2AErrorCode, silentLogger } from '@a2a-polyglot/core';
+import { sendJson } from '@a2a-polyglot/http';
+import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
+import { createRestHandler, restError } from '@a2a-polyglot/rest';
+import { cardInterfaces, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH } from './agent-card.js';
+import { applyCorsHeaders, sendPreflight } from './cors.js';
+import { type A2AHttpOptions, DEFAULTS, normalizeBasePath } from './options.js';
+import { publicBaseUrl } from './public-url.js';
+
+/** A node:http `request` listener. */
+export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * One node:http listener for a whole A2A agent: the agent card at
+ * `/.well-known/agent-card.json` (also under `basePath` and at the legacy
+ * `/.well-known/agent.json`), JSON-RPC at `${basePath}/rpc`, REST under `basePath`, and a 404
+ * error body for anything else. Usable with any node:http(s) server.
+ *
+ * It never throws and never leaks internals: every failure is logged and answered with a
+ * generic 500 if the response has not started, or the connection is dropped if it has.
+ */
+export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestListener {
+  const logger = options.logger ?? silentLogger;
+  const basePath = normalizeBasePath(options.basePath);
+  const cors = options.cors ?? true;
+  const cardPaths = new Set([WELL_KNOWN_CARD_PATH, LEGACY_CARD_PATH, `${basePath}${WELL_KNOWN_CARD_PATH}`]);
+  const rpcPath = `${basePath}/rpc`;
+  const common = {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    heartbeatMs: options.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
+    shutdownSignal: options.shutdownSignal,
+    logger,
+  };
+  const jsonRpc = createJsonRpcHandler(options.handler, common);
+  const rest = createRestHandler(options.handler, common);
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (cors) applyCorsHeaders(res);
+    const path = pathOf(req.url);
+    if (cors && req.method === 'OPTIONS') return sendPreflight(res);
+    if (cardPaths.has(path)) return serveCard(req, res);
+    if (path === rpcPath) return jsonRpc(req, res);
+    if (path.startsWith(`${basePath}/`)) return rest(req, res, path.slice(basePath.length));
+    const error = restError(new A2AError(A2AErrorCode.MethodNotFound, `Nothing is served at ${path}`));
+    sendJson(res, 404, error.body);
+  }
+
+  function serveCard(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const error = restError(new A2AError(A2AErrorCode.MethodNotFound, 'The agent card is read with GET'), undefined, 405);
+      return sendJson(res, 405, error.body, 'application/json', { allow: 'GET, HEAD' });
+    }
+    const card = options.handler.getAgentCard();
+    const base = publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false);
+    const interfaces = cardInterfaces(card, base, basePath, options.extraInterfaces?.(base) ?? []);
+    const vary: Record<string, string> = options.publicBaseUrl ? {} : { vary: options.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' };
+    sendAgentCard(req, res, { ...card, supportedInterfaces: interfaces }, vary);
+  }
+
+  function onFailure(res: ServerResponse, error: unknown): void {
+    logger.error('A2A request listener failed', { error });
+    try {
+      if (!res.headersSent) sendJson(res, 500, restError(new A2AError(A2AErrorCode.Internal)).body);
+      else res.destroy();
+    } catch {
+      res.destroy();
+    }
+  }
+
+  return (req, res) => {
+    try {
+      route(req, res).catch((error: unknown) => onFailure(res, error));
+    } catch (error) {
+      onFailure(res, error);
+    }
+  };
+}
+
+/** The path of a request target, without query; absolute-form targets reduced to their path. */
+function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  if (target.startsWith('/')) return target.split('?')[0]!;
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return target;
+  }
+}

@@ -1,0 +1,48 @@
+import type { AgentInterface } from '@a2a-polyglot/model';
+import type { Logger, RequestHandler } from '@a2a-polyglot/core';
+
+/** Everything {@link createA2ARequestListener} needs; only `handler` is required. */
+export interface A2AHttpOptions {
+  readonly handler: RequestHandler;
+  /**
+   * Prefix of the A2A endpoints, default `/a2a`: JSON-RPC at `${basePath}/rpc`, REST under
+   * `${basePath}`. `''` (or `/`) mounts REST at the root and JSON-RPC at `/rpc`.
+   */
+  readonly basePath?: string;
+  /**
+   * Public origin (and optional path) clients reach this server at, e.g.
+   * `https://agents.example.com/x`; the card's interface URLs are built from it. Default: the
+   * request's Host header (and `X-Forwarded-Proto` / `X-Forwarded-Host` when `trustProxy`).
+   */
+  readonly publicBaseUrl?: string;
+  /** Believe `X-Forwarded-Proto` / `X-Forwarded-Host` (only behind a proxy that sets them). */
+  readonly trustProxy?: boolean;
+  /** Largest accepted request body. Default 4 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Idle time before an SSE heartbeat comment. Default 15000. */
+  readonly sseHeartbeatMs?: number;
+  /**
+   * Browser access, default true: `Access-Control-Allow-Origin: *` on every response, OPTIONS
+   * preflights answered with 204, A2A headers allowed and `A2A-Extensions` exposed.
+   */
+  readonly cors?: boolean;
+  /** Interfaces served elsewhere (gRPC, WebSocket) to list in the card after JSON-RPC and REST. */
+  readonly extraInterfaces?: (publicBaseUrl: string) => AgentInterface[];
+  /** Aborting it ends all open SSE streams (graceful shutdown; `startA2AServer` sets it up). */
+  readonly shutdownSignal?: AbortSignal;
+  readonly logger?: Logger;
+}
+
+/** Defaults of {@link A2AHttpOptions}. */
+export const DEFAULTS = {
+  basePath: '/a2a',
+  maxBodyBytes: 4 * 1024 * 1024,
+  sseHeartbeatMs: 15_000,
+} as const;
+
+/** `basePath` without trailing slashes, with a leading one; the root is `''`. */
+export function normalizeBasePath(basePath: string | undefined): string {
+  const trimmed = (basePath ?? DEFAULTS.basePath).trim().replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}

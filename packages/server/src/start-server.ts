@@ -1,0 +1,68 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { linkSignals } from '@a2a-polyglot/http';
+import { createA2ARequestListener } from './listener.js';
+import type { A2AHttpOptions } from './options.js';
+
+/** Options of {@link startA2AServer}: the listener's, plus where to listen. */
+export interface StartA2AServerOptions extends A2AHttpOptions {
+  /** Interface to bind. Default `127.0.0.1` (pass `0.0.0.0` or `::` to serve the network). */
+  readonly host?: string;
+  /** Port; default 0 (an ephemeral port, see `url`). */
+  readonly port?: number;
+}
+
+/** A listening A2A server. */
+export interface RunningA2AServer {
+  readonly server: Server;
+  /** Where it listens, e.g. `http://127.0.0.1:43123` (not the public URL). */
+  readonly url: string;
+  /**
+   * Stops accepting connections, ends open SSE streams, closes idle keep-alive connections
+   * at once and busy ones as soon as their response is done (dropping any still busy after
+   * a few seconds). Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+/** Connections still busy this long after close() are dropped. */
+const FORCE_CLOSE_AFTER_MS = 3000;
+/** How often close() re-checks for connections that became idle. */
+const IDLE_SWEEP_MS = 20;
+
+/**
+ * Starts a node:http server with {@link createA2ARequestListener}: what the executor service
+ * and the tests use. Resolves once it listens.
+ */
+export async function startA2AServer(options: StartA2AServerOptions): Promise<RunningA2AServer> {
+  const shutdown = new AbortController();
+  const { signal: shutdownSignal } = linkSignals(options.shutdownSignal, shutdown.signal);
+  const server = createServer(createA2ARequestListener({ ...options, shutdownSignal }));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((resolve) => {
+      shutdown.abort();
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      const force = setTimeout(() => server.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
+      sweep.unref();
+      force.unref();
+      server.close(() => {
+        clearInterval(sweep);
+        clearTimeout(force);
+        resolve();
+      });
+      server.closeIdleConnections();
+    }));
+
+  return { server, url: `http://${host}:${address.port}`, close };
+}

@@ -1,0 +1,264 @@
+import type { AgentCard, StreamResponse, TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { ApiKeyAuthenticator, type AgentExecutor, type ExecutionContext, type PushSender, RequestHandler } from '@a2a-polyglot/core';
+import { type RunningA2AServer, startA2AServer, type StartA2AServerOptions } from '../src/index.js';
+
+export const EXT = 'https://example.com/ext/echo';
+
+/** A card with every capability on and one optional extension. */
+export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
+  return {
+    name: 'test agent',
+    description: 'scripted agent for binding tests',
+    supportedInterfaces: [],
+    provider: undefined,
+    version: '1.0.0',
+    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [{ uri: EXT, description: 'echo', required: false, params: undefined }] },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [],
+    signatures: [],
+    ...overrides,
+  };
+}
+
+/** Opens every `hold` task (or stays closed until the task is canceled). */
+export class Gate {
+  private waiters: Array<() => void> = [];
+  wait(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+  open(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    w.forEach((r) => r());
+  }
+}
+
+/**
+ * The scripted test agent; the first word of the message picks the behaviour:
+ * `reply` → a direct message; `input` → input-required, a follow-up completes;
+ * `fail` → throws (task FAILED); `hold` → working until the gate opens or cancel;
+ * `ticks N` → N artifacts, one per tick; anything else → one artifact `echo: <text>`.
+ */
+export function testExecutor(gate: Gate): AgentExecutor {
+  return {
+    async execute(ctx: ExecutionContext) {
+      if (ctx.task) return ctx.complete(`follow-up: ${ctx.text}`);
+      const [cmd, arg] = ctx.text.split(' ');
+      switch (cmd) {
+        case 'reply':
+          return ctx.reply(`pong ${arg ?? ''}`.trim());
+        case 'input':
+          return ctx.requireInput('which city?');
+        case 'fail':
+          throw new Error('secret internal detail');
+        case 'hold':
+          ctx.working('holding');
+          await gate.wait(ctx.signal);
+          if (ctx.signal.aborted) return;
+          ctx.artifact({ text: 'released', lastChunk: true });
+          return ctx.complete();
+        case 'ticks':
+          ctx.working();
+          for (let i = 0; i < Number(arg); i++) {
+            await new Promise((r) => setTimeout(r, 5));
+            ctx.artifact({ name: `tick-${i}`, text: String(i), lastChunk: true });
+          }
+          return ctx.complete();
+        default:
+          ctx.working();
+          ctx.artifact({ name: 'answer', text: `echo: ${ctx.text}`, lastChunk: true });
+          return ctx.complete();
+      }
+    },
+  };
+}
+
+/** Records push deliveries instead of calling webhooks. */
+export class RecordingPushSender implements PushSender {
+  readonly sent: Array<{ config: TaskPushNotificationConfig; event: StreamResponse }> = [];
+  async send(config: TaskPushNotificationConfig, event: StreamResponse): Promise<void> {
+    this.sent.push({ config, event });
+  }
+}
+
+export interface TestServer {
+  readonly url: string;
+  readonly running: RunningA2AServer;
+  readonly handler: RequestHandler;
+  readonly gate: Gate;
+  /** JSON-RPC endpoint URL. */
+  readonly rpcUrl: string;
+  /** REST base URL. */
+  readonly restUrl: string;
+  close(): Promise<void>;
+}
+
+/** Starts a test server on 127.0.0.1:0 with the scripted agent. */
+export async function startTestServer(
+  options: Partial<StartA2AServerOptions> & { apiKeys?: Record<string, string>; card?: Partial<AgentCard> } = {},
+): Promise<TestServer> {
+  const gate = new Gate();
+  const card = testCard(options.card);
+  const handler =
+    options.handler ??
+    new RequestHandler({
+      card,
+      executor: testExecutor(gate),
+      pushSender: new RecordingPushSender(),
+      allowPrivateWebhooks: true,
+      extendedCard: () => ({ ...card, name: 'extended test agent' }),
+      authenticator: options.apiKeys ? new ApiKeyAuthenticator({ keys: options.apiKeys }) : undefined,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
+  const running = await startA2AServer({ ...options, handler });
+  const basePath = options.basePath ?? '/a2a';
+  return {
+    url: running.url,
+    running,
+    handler,
+    gate,
+    rpcUrl: `${running.url}${basePath}/rpc`,
+    restUrl: `${running.url}${basePath}`,
+    close: async () => {
+      gate.open();
+      await handler.shutdown(100);
+      await running.close();
+    },
+  };
+}
+
+export const V = { 'a2a-version': '1.0' };
+
+/** A SendMessageRequest JSON. */
+export function sendParams(text: string, extra: Record<string, unknown> = {}, configuration?: Record<string, unknown>): Record<string, unknown> {
+  return {
+    message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
+    ...(configuration ? { configuration } : {}),
+  };
+}
+
+let nextId = 1;
+
+/** One JSON-RPC call over HTTP; returns status, headers and parsed body. */
+export async function rpc(url: string, method: string, params?: unknown, headers: Record<string, string> = V): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) }),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** POSTs a raw body to a URL (bad-input tests). */
+export async function postRaw(url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json', ...V }): Promise<{ status: number; headers: Headers; text: string; body: any }> {
+  const res = await fetch(url, { method: 'POST', headers, body });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body: parsed };
+}
+
+/** One REST call; `body` is JSON-encoded when given. */
+export async function rest(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = V,
+): Promise<{ status: number; headers: Headers; text: string; body: any }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/a2a+json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+}
+
+export interface SseEvent {
+  id?: string;
+  event?: string;
+  data: string;
+}
+
+/** Parsed SSE: events in order, plus the comment lines seen. */
+export interface SseRead {
+  events: SseEvent[];
+  comments: string[];
+}
+
+/** Parses SSE text (LF or CRLF) into events and comments. */
+export function parseSse(text: string): SseRead {
+  const events: SseEvent[] = [];
+  const comments: string[] = [];
+  for (const block of text.split(/\r?\n\r?\n/)) {
+    if (block.trim() === '') continue;
+    const ev: SseEvent = { data: '' };
+    const data: string[] = [];
+    for (const line of block.split(/\r?\n/)) {
+      if (line.startsWith(':')) comments.push(line.slice(1).trim());
+      else if (line.startsWith('id: ')) ev.id = line.slice(4);
+      else if (line.startsWith('event: ')) ev.event = line.slice(7);
+      else if (line.startsWith('data: ')) data.push(line.slice(6));
+    }
+    if (data.length > 0) {
+      ev.data = data.join('\n');
+      events.push(ev);
+    }
+  }
+  return { events, comments };
+}
+
+/**
+ * Reads an SSE response to its end (or until `until` says stop, then cancels the body).
+ * Bounded by `timeoutMs`.
+ */
+export async function readSse(res: Response, until?: (read: SseRead) => boolean, timeoutMs = 10_000): Promise<SseRead> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const deadline = setTimeout(() => void reader.cancel(), timeoutMs);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      if (until && until(parseSse(text))) {
+        await reader.cancel();
+        break;
+      }
+    }
+  } finally {
+    clearTimeout(deadline);
+  }
+  return parseSse(text);
+}
+
+/** Opens a streaming JSON-RPC call; returns the raw response (SSE or JSON). */
+export function rpcStream(url: string, method: string, params: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...V, ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+  });
+}
+
+/** Waits until `check` holds, polling; bounded. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -1,0 +1,295 @@
+import { RequestHandler, type EventStream } from '@a2a-polyglot/core';
+import type { SendMessageRequest } from '@a2a-polyglot/model';
+import { EXT, Gate, readSse, rest, sendParams, startTestServer, testCard, testExecutor, V, type TestServer } from './helpers.js';
+
+const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
+
+function stream(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${base}${path}`, {
+    method,
+    headers: { accept: 'text/event-stream', ...V, ...(body === undefined ? {} : { 'content-type': 'application/a2a+json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+describe('REST (HTTP+JSON) binding', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.close());
+
+  async function createTask(text = 'hello', prefix = ''): Promise<any> {
+    const res = await rest(s.restUrl, 'POST', `${prefix}/message:send`, sendParams(text));
+    expect(res.status).toBe(200);
+    return res.body.task;
+  }
+
+  describe('every operation', () => {
+    it('POST /message:send answers application/a2a+json with the wrapped task', async () => {
+      const res = await rest(s.restUrl, 'POST', '/message:send', sendParams('hello'));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/a2a+json');
+      expect(res.body.task.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(res.body.task.artifacts[0].parts[0].text).toBe('echo: hello');
+    });
+
+    it('accepts application/json bodies too', async () => {
+      const res = await fetch(`${s.restUrl}/message:send`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', ...V }, body: JSON.stringify(sendParams('reply')) });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).message.parts[0].text).toBe('pong');
+    });
+
+    it('GET /tasks/{id} with historyLength from the query', async () => {
+      const task = await createTask();
+      const res = await rest(s.restUrl, 'GET', `/tasks/${task.id}?historyLength=0`);
+      expect(res.status).toBe(200);
+      expect(res.body.id).toBe(task.id);
+      expect(res.body.history).toBeUndefined();
+      const full = await rest(s.restUrl, 'GET', `/tasks/${task.id}`);
+      expect(full.body.history.length).toBeGreaterThan(0);
+    });
+
+    it('GET /tasks filters and converts query values', async () => {
+      const task = await createTask();
+      const res = await rest(s.restUrl, 'GET', `/tasks?contextId=${task.contextId}&status=TASK_STATE_COMPLETED&pageSize=5&includeArtifacts=true&statusTimestampAfter=2000-01-01T00:00:00Z`);
+      expect(res.status).toBe(200);
+      expect(res.body.tasks.map((t: any) => t.id)).toEqual([task.id]);
+      expect(res.body.tasks[0].artifacts).toHaveLength(1);
+      expect(res.body.pageSize).toBe(5);
+      expect(res.body.nextPageToken).toBe('');
+      const without = await rest(s.restUrl, 'GET', `/tasks?contextId=${task.contextId}`);
+      expect(without.body.tasks[0].artifacts).toBeUndefined();
+    });
+
+    it('POST /tasks/{id}:cancel with an optional metadata body', async () => {
+      const sent = await rest(s.restUrl, 'POST', '/message:send', sendParams('hold', {}, { returnImmediately: true }));
+      const res = await rest(s.restUrl, 'POST', `/tasks/${sent.body.task.id}:cancel`, { metadata: { reason: 'test' } });
+      expect(res.status).toBe(200);
+      expect(res.body.status.state).toBe('TASK_STATE_CANCELED');
+      const again = await rest(s.restUrl, 'POST', `/tasks/${sent.body.task.id}:cancel`);
+      expect(again.status).toBe(400);
+      expect(again.body.error).toMatchObject({ code: 400, status: 'FAILED_PRECONDITION' });
+      expect(again.body.error.details[0]).toMatchObject({ '@type': ERROR_INFO, reason: 'TASK_NOT_CANCELABLE', domain: 'a2a-protocol.org' });
+    });
+
+    it('push configs: POST → 201, GET one, GET list, DELETE → 204 empty', async () => {
+      const task = await createTask();
+      const created = await rest(s.restUrl, 'POST', `/tasks/${task.id}/pushNotificationConfigs`, { url: 'http://127.0.0.1:9/hook' });
+      expect(created.status).toBe(201);
+      expect(created.body.taskId).toBe(task.id);
+      const id = created.body.id;
+      const got = await rest(s.restUrl, 'GET', `/tasks/${task.id}/pushNotificationConfigs/${id}`);
+      expect(got.status).toBe(200);
+      expect(got.body.url).toBe('http://127.0.0.1:9/hook');
+      const list = await rest(s.restUrl, 'GET', `/tasks/${task.id}/pushNotificationConfigs?pageSize=10`);
+      expect(list.body.configs.map((c: any) => c.id)).toEqual([id]);
+      const deleted = await rest(s.restUrl, 'DELETE', `/tasks/${task.id}/pushNotificationConfigs/${id}`);
+      expect(deleted.status).toBe(204);
+      expect(deleted.text).toBe('');
+      expect((await rest(s.restUrl, 'GET', `/tasks/${task.id}/pushNotificationConfigs/${id}`)).status).toBe(404);
+    });
+
+    it('a body repeating a path field must agree with the path', async () => {
+      const task = await createTask();
+      const same = await rest(s.restUrl, 'POST', `/tasks/${task.id}/pushNotificationConfigs`, { taskId: task.id, url: 'http://127.0.0.1:9/a' });
+      expect(same.status).toBe(201);
+      const other = await rest(s.restUrl, 'POST', `/tasks/${task.id}/pushNotificationConfigs`, { taskId: 'other', url: 'http://127.0.0.1:9/a' });
+      expect(other.status).toBe(400);
+      expect(other.body.error.details[0].reason).toBe('INVALID_PARAMS');
+    });
+
+    it('GET /extendedAgentCard', async () => {
+      const res = await rest(s.restUrl, 'GET', '/extendedAgentCard');
+      expect(res.status).toBe(200);
+      expect(res.body.name).toBe('extended test agent');
+    });
+
+    it('every route also works under a /{tenant} prefix, scoped to that tenant', async () => {
+      const task = await createTask('hello', '/t1');
+      expect((await rest(s.restUrl, 'GET', `/t1/tasks/${task.id}`)).status).toBe(200);
+      expect((await rest(s.restUrl, 'GET', `/t2/tasks/${task.id}`)).status).toBe(404);
+      expect((await rest(s.restUrl, 'GET', `/tasks/${task.id}`)).status).toBe(404);
+      const listed = await rest(s.restUrl, 'GET', '/t1/tasks');
+      expect(listed.body.tasks.map((t: any) => t.id)).toContain(task.id);
+      expect((await rest(s.restUrl, 'GET', '/t1/extendedAgentCard')).status).toBe(200);
+    });
+
+    it('POST /message:stream streams bare StreamResponses with id: seq', async () => {
+      const res = await stream(s.restUrl, 'POST', '/message:stream', sendParams('hello'));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/event-stream');
+      const { events } = await readSse(res);
+      expect(events.map((e) => e.id)).toEqual(['1', '2', '3', '4']);
+      const bodies = events.map((e) => JSON.parse(e.data));
+      expect(bodies.map((b) => Object.keys(b))).toEqual([['task'], ['statusUpdate'], ['artifactUpdate'], ['statusUpdate']]);
+    });
+
+    it.each(['GET', 'POST'])('%s /tasks/{id}:subscribe resumes with Last-Event-ID', async (verb) => {
+      const full = await readSse(await stream(s.restUrl, 'POST', '/message:stream', sendParams('hello')));
+      const id = JSON.parse(full.events[0]!.data).task.id;
+      const resumed = await readSse(await stream(s.restUrl, verb, `/tasks/${id}:subscribe`, undefined, { 'last-event-id': '1' }));
+      expect(resumed.events.map((e) => e.id)).toEqual(['2', '3', '4']);
+      expect(resumed.events.map((e) => e.data)).toEqual(full.events.slice(1).map((e) => e.data));
+    });
+
+    it('subscribe to a working task: snapshot first, then live events', async () => {
+      const sent = await rest(s.restUrl, 'POST', '/message:send', sendParams('hold', {}, { returnImmediately: true }));
+      const reading = readSse(await stream(s.restUrl, 'GET', `/tasks/${sent.body.task.id}:subscribe`));
+      setTimeout(() => s.gate.open(), 50);
+      const { events } = await reading;
+      expect(Object.keys(JSON.parse(events[0]!.data))).toEqual(['task']);
+      expect(JSON.parse(events[events.length - 1]!.data).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    });
+
+    it('pre-stream failures are normal HTTP errors', async () => {
+      const res = await stream(s.restUrl, 'GET', '/tasks/nope:subscribe');
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/a2a+json');
+      expect(((await res.json()) as any).error.details[0].reason).toBe('TASK_NOT_FOUND');
+      const bad = await stream(s.restUrl, 'GET', '/tasks/nope:subscribe', undefined, { 'last-event-id': 'x' });
+      expect(bad.status).toBe(400);
+    });
+
+    it('echoes activated extensions', async () => {
+      const res = await rest(s.restUrl, 'POST', '/message:send', sendParams('hello'), { ...V, 'a2a-extensions': EXT });
+      expect(res.headers.get('a2a-extensions')).toBe(EXT);
+    });
+
+    it('accepts ?A2A-Version=1.0 instead of the header', async () => {
+      const res = await rest(s.restUrl, 'GET', '/tasks?A2A-Version=1.0&pageSize=1', undefined, {});
+      expect(res.status).toBe(200);
+    });
+
+    it('decodes percent-encoded ids', async () => {
+      const res = await rest(s.restUrl, 'GET', `/tasks/${encodeURIComponent('a:b/c')}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error.details[0]).toMatchObject({ reason: 'TASK_NOT_FOUND', metadata: { taskId: 'a:b/c' } });
+    });
+  });
+
+  describe('bad input gets the right HTTP error and the server keeps serving', () => {
+    afterEach(async () => {
+      expect((await rest(s.restUrl, 'GET', '/tasks')).status).toBe(200);
+    });
+
+    it('malformed JSON → 400 PARSE_ERROR', async () => {
+      const res = await fetch(`${s.restUrl}/message:send`, { method: 'POST', headers: { 'content-type': 'application/json', ...V }, body: '{"message": ' });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as any;
+      expect(body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+      expect(body.error.details[0].reason).toBe('PARSE_ERROR');
+    });
+
+    it('a non-object body → 400', async () => {
+      expect((await rest(s.restUrl, 'POST', '/message:send', [1, 2])).status).toBe(400);
+    });
+
+    it('wrong field types and unknown fields → 400 INVALID_PARAMS with violations', async () => {
+      const wrong = await rest(s.restUrl, 'POST', '/message:send', { message: { role: 'ROLE_USER', parts: 'x', messageId: 'm' } });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.error.details[0].reason).toBe('INVALID_PARAMS');
+      expect(wrong.body.error.details[1].fieldViolations[0].field).toBe('message.parts');
+      const unknown = await rest(s.restUrl, 'POST', '/message:send', { ...sendParams('x'), kind: 'message' });
+      expect(unknown.status).toBe(400);
+    });
+
+    it('unknown or malformed query parameters → 400', async () => {
+      const unknown = await rest(s.restUrl, 'GET', '/tasks?bogus=1');
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.error.details[1].fieldViolations[0]).toMatchObject({ field: 'bogus' });
+      expect((await rest(s.restUrl, 'GET', '/tasks?pageSize=ten')).status).toBe(400);
+      expect((await rest(s.restUrl, 'GET', '/tasks?includeArtifacts=yes')).status).toBe(400);
+      expect((await rest(s.restUrl, 'GET', '/tasks?status=DONE')).status).toBe(400);
+      expect((await rest(s.restUrl, 'GET', '/tasks?pageSize=1&pageSize=2')).status).toBe(400);
+      expect((await rest(s.restUrl, 'GET', '/tasks/x?id=y')).status).toBe(400);
+      expect((await rest(s.restUrl, 'POST', '/message:send?historyLength=1', sendParams('x'))).status).toBe(400);
+    });
+
+    it('unknown paths → 404 METHOD_NOT_FOUND', async () => {
+      for (const path of ['/nope', '/v1/card', '/tasks/x/y', '/a/b/c/d/e']) {
+        const res = await rest(s.restUrl, 'GET', path);
+        expect(res.status).toBe(404);
+        expect(res.body.error.details[0].reason).toBe('METHOD_NOT_FOUND');
+      }
+    });
+
+    it('known paths with the wrong verb → 405 with Allow', async () => {
+      const res = await rest(s.restUrl, 'GET', '/message:send');
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(res.body.error.code).toBe(405);
+      const del = await rest(s.restUrl, 'DELETE', '/tasks/x');
+      expect(del.status).toBe(405);
+      expect((await rest(s.restUrl, 'PUT', '/tasks/x:subscribe')).headers.get('allow')).toBe('GET, POST');
+    });
+
+    it('a non-JSON content type → 415', async () => {
+      const res = await fetch(`${s.restUrl}/message:send`, { method: 'POST', headers: { 'content-type': 'text/plain', ...V }, body: JSON.stringify(sendParams('x')) });
+      expect(res.status).toBe(415);
+      expect(((await res.json()) as any).error.code).toBe(415);
+    });
+
+    it('a missing A2A-Version → 400 VERSION_NOT_SUPPORTED', async () => {
+      const res = await rest(s.restUrl, 'GET', '/tasks', undefined, {});
+      expect(res.status).toBe(400);
+      expect(res.body.error.details[0].reason).toBe('VERSION_NOT_SUPPORTED');
+    });
+
+    it('a malformed percent-escape in the path → 400', async () => {
+      expect((await rest(s.restUrl, 'GET', '/tasks/%E0%A4%A')).status).toBe(400);
+    });
+  });
+});
+
+describe('REST limits, auth and failures', () => {
+  it('oversize bodies → 413', async () => {
+    const s = await startTestServer({ maxBodyBytes: 1024 });
+    try {
+      const res = await rest(s.restUrl, 'POST', '/message:send', sendParams('x'.repeat(2000)));
+      expect(res.status).toBe(413);
+      expect(res.body.error).toMatchObject({ code: 413 });
+      expect(res.body.error.details[0].reason).toBe('PAYLOAD_TOO_LARGE');
+      expect((await rest(s.restUrl, 'POST', '/message:send', sendParams('small'))).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('unauthenticated → 401 with WWW-Authenticate', async () => {
+    const s = await startTestServer({ apiKeys: { k1: 'alice' } });
+    try {
+      const res = await rest(s.restUrl, 'GET', '/tasks');
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      expect((await rest(s.restUrl, 'GET', '/tasks', undefined, { ...V, 'x-api-key': 'k1' })).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a mid-stream failure ends with event: error and no internals', async () => {
+    class Broken extends RequestHandler {
+      override async sendStreamingMessage(_r: SendMessageRequest): Promise<EventStream> {
+        return {
+          close() {},
+          async *[Symbol.asyncIterator]() {
+            yield { seq: 1, event: { payload: { $case: 'message' as const, value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] } } } };
+            throw new Error('secret internal detail');
+          },
+        };
+      }
+    }
+    const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()), logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const s = await startTestServer({ handler });
+    try {
+      const { events } = await readSse(await stream(s.restUrl, 'POST', '/message:stream', sendParams('x')));
+      expect(events).toHaveLength(2);
+      expect(events[1]!.event).toBe('error');
+      expect(JSON.parse(events[1]!.data).error).toMatchObject({ code: 500, status: 'INTERNAL', message: 'Internal error' });
+      expect(events[1]!.data).not.toContain('secret');
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -1,0 +1,198 @@
+import { request } from 'node:http';
+import { RequestHandler } from '@a2a-polyglot/core';
+import { createA2ARequestListener } from '../src/index.js';
+import { Gate, readSse, rest, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V, type TestServer } from './helpers.js';
+
+/** A raw GET with full control over headers (fetch will not set Host). */
+function rawRequest(url: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('agent card', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.close());
+
+  it('is served at the well-known, base-path and legacy URLs without a version header', async () => {
+    for (const path of ['/.well-known/agent-card.json', '/a2a/.well-known/agent-card.json', '/.well-known/agent.json']) {
+      const res = await fetch(`${s.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(((await res.json()) as any).name).toBe('test agent');
+    }
+  });
+
+  it('lists JSON-RPC and REST interfaces built from the Host header', async () => {
+    const res = await rawRequest(`${s.url}/.well-known/agent-card.json`, { host: 'agents.test:8443' });
+    const card = JSON.parse(res.body);
+    expect(card.supportedInterfaces).toEqual([
+      { url: 'http://agents.test:8443/a2a/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: 'http://agents.test:8443/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ]);
+    expect(res.headers.vary).toBe('Host');
+  });
+
+  it('ignores forwarded headers unless trustProxy, and rejects a malformed Host', async () => {
+    const forwarded = await rawRequest(`${s.url}/.well-known/agent-card.json`, { host: 'a.test', 'x-forwarded-host': 'evil.test', 'x-forwarded-proto': 'https' });
+    expect(JSON.parse(forwarded.body).supportedInterfaces[0].url).toBe('http://a.test/a2a/rpc');
+    const bad = await rawRequest(`${s.url}/.well-known/agent-card.json`, { host: 'evil.test/"><script>' });
+    expect(JSON.parse(bad.body).supportedInterfaces[0].url).toBe(`${s.url}/a2a/rpc`);
+  });
+
+  it('sends Cache-Control and an ETag, and 304 on If-None-Match', async () => {
+    const first = await fetch(`${s.url}/.well-known/agent-card.json`);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=300');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await fetch(`${s.url}/.well-known/agent-card.json`, { headers: { 'if-none-match': `"other", W/${etag}` } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    const changed = await fetch(`${s.url}/.well-known/agent-card.json`, { headers: { 'if-none-match': '"other"' } });
+    expect(changed.status).toBe(200);
+  });
+
+  it('answers HEAD without a body and other verbs with 405', async () => {
+    const head = await rawRequest(`${s.url}/.well-known/agent-card.json`, {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    const post = await fetch(`${s.url}/.well-known/agent-card.json`, { method: 'POST' });
+    expect(post.status).toBe(405);
+  });
+});
+
+describe('card with publicBaseUrl, trustProxy, basePath and extra interfaces', () => {
+  it('uses publicBaseUrl when set', async () => {
+    const s = await startTestServer({
+      publicBaseUrl: 'https://agents.example.com/x/',
+      extraInterfaces: (base) => [{ url: `${base.replace('https', 'wss')}/ws`, protocolBinding: 'https://a2a-polyglot.dev/ws', protocolVersion: '1.0', tenant: '' }],
+    });
+    try {
+      const card = (await (await fetch(`${s.url}/.well-known/agent-card.json`)).json()) as any;
+      expect(card.supportedInterfaces.map((i: any) => [i.protocolBinding, i.url])).toEqual([
+        ['JSONRPC', 'https://agents.example.com/x/a2a/rpc'],
+        ['HTTP+JSON', 'https://agents.example.com/x/a2a'],
+        ['https://a2a-polyglot.dev/ws', 'wss://agents.example.com/x/ws'],
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('believes X-Forwarded-* with trustProxy', async () => {
+    const s = await startTestServer({ trustProxy: true });
+    try {
+      const res = await rawRequest(`${s.url}/.well-known/agent-card.json`, { host: 'internal:80', 'x-forwarded-host': 'public.test', 'x-forwarded-proto': 'https' });
+      expect(JSON.parse(res.body).supportedInterfaces[1].url).toBe('https://public.test/a2a');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('mounts at the root with basePath ""', async () => {
+    const s = await startTestServer({ basePath: '' });
+    try {
+      expect((await rpc(`${s.url}/rpc`, 'ListTasks', {})).body.result).toBeDefined();
+      expect((await rest(s.url, 'GET', '/tasks')).status).toBe(200);
+      const card = (await (await fetch(`${s.url}/.well-known/agent-card.json`)).json()) as any;
+      expect(card.supportedInterfaces[0].url).toBe(`${s.url}/rpc`);
+      expect(card.supportedInterfaces[1].url).toBe(s.url);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('routing, CORS and robustness', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.close());
+
+  it('answers unknown paths with 404 and an error body', async () => {
+    const res = await fetch(`${s.url}/nothing/here`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as any).error.details[0].reason).toBe('METHOD_NOT_FOUND');
+  });
+
+  it('answers CORS preflights with 204 and the allowed headers', async () => {
+    const res = await fetch(`${s.url}/a2a/rpc`, { method: 'OPTIONS', headers: { origin: 'https://app.test', 'access-control-request-method': 'POST' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const allowed = res.headers.get('access-control-allow-headers')!;
+    for (const h of ['content-type', 'authorization', 'a2a-version', 'a2a-extensions', 'last-event-id', 'x-api-key']) expect(allowed).toContain(h);
+    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('sends CORS headers on normal and error responses', async () => {
+    const ok = await rpc(s.rpcUrl, 'ListTasks', {});
+    expect(ok.headers.get('access-control-allow-origin')).toBe('*');
+    expect(ok.headers.get('access-control-expose-headers')).toBe('a2a-extensions');
+    expect((await fetch(`${s.url}/nope`)).headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('can turn CORS off', async () => {
+    const off = await startTestServer({ cors: false });
+    try {
+      const res = await fetch(`${off.rpcUrl}`, { method: 'OPTIONS' });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('never throws out of the listener: a failing handler gets a bare 500', async () => {
+    class Broken extends RequestHandler {
+      override getAgentCard(): never {
+        throw new Error('secret internal detail');
+      }
+    }
+    const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()), logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const logged: unknown[] = [];
+    const b = await startTestServer({ handler, logger: { debug() {}, info() {}, warn() {}, error: (m) => logged.push(m) } });
+    try {
+      const res = await fetch(`${b.url}/.well-known/agent-card.json`);
+      expect(res.status).toBe(500);
+      const text = await res.text();
+      expect(text).not.toContain('secret');
+      expect(JSON.parse(text).error.code).toBe(500);
+      expect(logged).toHaveLength(1);
+      expect((await rpc(b.rpcUrl, 'ListTasks', {})).body.result).toBeDefined();
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('a listener can be mounted on any node:http server', () => {
+    const listener = createA2ARequestListener({ handler: s.handler });
+    expect(typeof listener).toBe('function');
+  });
+});
+
+describe('close()', () => {
+  it('ends open SSE streams and keep-alive connections promptly', async () => {
+    const s = await startTestServer({ sseHeartbeatMs: 0 });
+    const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('hold', {}, { returnImmediately: true }));
+    const sub = await rpcStream(s.rpcUrl, 'SubscribeToTask', { id: sent.body.result.task.id });
+    const reading = readSse(sub);
+    await rpc(s.rpcUrl, 'ListTasks', {}); // leaves an idle keep-alive connection in fetch's pool
+    const closed = s.running.close();
+    const { events } = await reading; // the stream ends instead of hanging
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    await closed;
+    expect(s.running.server.listening).toBe(false);
+    await s.close();
+  });
+});

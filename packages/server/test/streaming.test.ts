@@ -1,0 +1,79 @@
+import { connect, type Socket } from 'node:net';
+import { RequestHandler, type EventStream, type LoggedEvent } from '@a2a-polyglot/core';
+import type { SendMessageRequest, StreamResponse } from '@a2a-polyglot/model';
+import { eventually, Gate, readSse, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V } from './helpers.js';
+
+describe('SSE heartbeats', () => {
+  it.each(['JSON-RPC', 'REST'])('%s streams get `: ping` comments while idle', async (binding) => {
+    const s = await startTestServer({ sseHeartbeatMs: 20 });
+    try {
+      const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('hold', {}, { returnImmediately: true }));
+      const id = sent.body.result.task.id;
+      const res =
+        binding === 'REST'
+          ? await fetch(`${s.restUrl}/tasks/${id}:subscribe`, { headers: V })
+          : await rpcStream(s.rpcUrl, 'SubscribeToTask', { id });
+      const read = await readSse(res, (r) => r.comments.includes('ping'));
+      expect(read.comments).toContain('ping');
+      expect(read.events.length).toBeGreaterThanOrEqual(1); // the snapshot came first
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('backpressure through the bindings', () => {
+  const pad = 'x'.repeat(16 * 1024);
+  const bigMessage: StreamResponse = {
+    payload: { $case: 'message', value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [{ content: { $case: 'text', value: pad }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] } },
+  };
+
+  /** A handler whose streams never end and count how far they were pulled. */
+  class Endless extends RequestHandler {
+    pulled = 0;
+    closed = false;
+    override async sendStreamingMessage(_r: SendMessageRequest): Promise<EventStream> {
+      const self = this;
+      return {
+        close() {
+          self.closed = true;
+        },
+        async *[Symbol.asyncIterator](): AsyncGenerator<LoggedEvent> {
+          while (!self.closed) yield { seq: ++self.pulled, event: bigMessage };
+        },
+      };
+    }
+  }
+
+  function rawPost(port: number, path: string, body: string): Socket {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    });
+    socket.on('error', () => undefined);
+    return socket;
+  }
+
+  it.each([
+    ['JSON-RPC', '/a2a/rpc', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: sendParams('x') })],
+    ['REST', '/a2a/message:stream', JSON.stringify(sendParams('x'))],
+  ])('%s: a client that does not read does not make the server pull the whole stream', async (_binding, path, body) => {
+    const handler = new Endless({ card: testCard(), executor: testExecutor(new Gate()), logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const s = await startTestServer({ handler, sseHeartbeatMs: 0 });
+    try {
+      const socket = rawPost(Number(new URL(s.url).port), path, body);
+      socket.pause();
+      let last = -1;
+      let stableFor = 0;
+      await eventually(() => {
+        stableFor = handler.pulled === last && last > 0 ? stableFor + 1 : 0;
+        last = handler.pulled;
+        return stableFor >= 20;
+      }, 15_000);
+      expect(handler.pulled).toBeLessThan(5000);
+      socket.destroy();
+      await eventually(() => handler.closed);
+    } finally {
+      await s.close();
+    }
+  });
+});
