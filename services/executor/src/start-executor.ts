@@ -1,5 +1,6 @@
 import { ApiKeyAuthenticator, consoleLogger, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
-import { startA2AServer } from '@a2a-polyglot/server';
+import { cardInterfaces, startA2AServer } from '@a2a-polyglot/server';
+import type { AgentCard } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
 import { buildAgentCard } from './card.js';
 import { resolveConfig, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
@@ -51,7 +52,7 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
     executor,
     logger,
     authenticator: Object.keys(apiKeys).length > 0 ? new ApiKeyAuthenticator({ keys: apiKeys, header: resolved.auth.header }) : undefined,
-    extendedCard: resolved.agent.capabilities.extendedAgentCard ? () => card : undefined,
+    extendedCard: resolved.agent.capabilities.extendedAgentCard ? () => extendedCard(card, resolved) : undefined,
     allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
   });
 
@@ -86,4 +87,14 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
     server: running.server,
     close,
   };
+}
+
+/**
+ * The extended card: the public card, with its interfaces filled in when the public URL is
+ * known. The server adds interfaces per request only at the discovery paths; the
+ * GetExtendedAgentCard call has no request URL, so without `publicBaseUrl` the list stays empty.
+ */
+function extendedCard(card: AgentCard, config: ExecutorConfig): AgentCard {
+  if (!config.publicBaseUrl) return card;
+  return { ...card, supportedInterfaces: cardInterfaces(card, config.publicBaseUrl, config.basePath, []) };
 }

@@ -147,6 +147,21 @@ describe('startExecutor (e2e over real sockets)', () => {
     expect(bearer.status).toBe(200);
   });
 
+  it('serves the public card as the extended card when extendedAgentCard is on', async () => {
+    const off = await start();
+    expect((await fetch(`${off.url}/a2a/extendedAgentCard`, { headers: V1 })).status).toBe(400);
+    const on = await start({ agent: { capabilities: { extendedAgentCard: true } } });
+    const res = await fetch(`${on.url}/a2a/extendedAgentCard`, { headers: V1 });
+    expect(res.status).toBe(200);
+    const card = await json(res);
+    expect(card.name).toBe('A2A Polyglot Demo Agent');
+    expect(card.capabilities.extendedAgentCard).toBe(true);
+    const proxied = await start({ publicBaseUrl: 'https://agents.example.com/x', agent: { capabilities: { extendedAgentCard: true } } });
+    const extended = await json(await fetch(`${proxied.url}/a2a/extendedAgentCard`, { headers: V1 }));
+    expect(iface(extended, 'JSONRPC').url).toBe('https://agents.example.com/x/a2a/rpc');
+    expect(iface(extended, 'HTTP+JSON').url).toBe('https://agents.example.com/x/a2a');
+  });
+
   it('loads the example agent module from examples/config.json settings', async () => {
     const examples = resolve(__dirname, '../examples');
     const running = await start({ agentModule: join(examples, 'echo-agent.js'), agent: { name: 'Shouting Echo' } });
