@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { linkSignals } from '@a2a-polyglot/http';
 import { createA2ARequestListener } from './listener.js';
 import type { A2AHttpOptions } from './options.js';
@@ -45,6 +45,14 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
       resolve();
     });
   });
+  // Node's closeIdleConnections() skips sockets that never carried a request (clients such as
+  // fetch open spare ones), so track them and destroy those on close.
+  const fresh = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    fresh.add(socket);
+    socket.once('data', () => fresh.delete(socket));
+    socket.once('close', () => fresh.delete(socket));
+  });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
 
@@ -62,6 +70,7 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
         resolve();
       });
       server.closeIdleConnections();
+      for (const socket of fresh) socket.destroy();
     }));
 
   return { server, url: `http://${host}:${address.port}`, close };

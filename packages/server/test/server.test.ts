@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { RequestHandler } from '@a2a-polyglot/core';
 import { createA2ARequestListener } from '../src/index.js';
 import { Gate, readSse, rest, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V, type TestServer } from './helpers.js';
@@ -193,6 +194,18 @@ describe('close()', () => {
     expect(events.length).toBeGreaterThanOrEqual(1);
     await closed;
     expect(s.running.server.listening).toBe(false);
+    await s.close();
+  });
+
+  it('drops connections that never sent a request instead of waiting for the force timeout', async () => {
+    const s = await startTestServer({ sseHeartbeatMs: 0 });
+    const { port } = new URL(s.running.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const socketClosed = new Promise((resolve) => socket.once('close', resolve));
+    await s.running.close();
+    // Without tracking, such a socket would only be dropped by the 3 s force timer.
+    await expect(Promise.race([socketClosed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 1000))])).resolves.toBe('closed');
     await s.close();
   });
 });
