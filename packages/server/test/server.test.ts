@@ -1,5 +1,4 @@
 import { request } from 'node:http';
-import { connect } from 'node:net';
 import { RequestHandler } from '@a2a-polyglot/core';
 import { createA2ARequestListener } from '../src/index.js';
 import { Gate, readSse, rest, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V, type TestServer } from './helpers.js';
@@ -199,13 +198,22 @@ describe('close()', () => {
 
   it('drops connections that never sent a request instead of waiting for the force timeout', async () => {
     const s = await startTestServer({ sseHeartbeatMs: 0 });
-    const { port } = new URL(s.running.url);
-    const socket = connect(Number(port), '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    const socketClosed = new Promise((resolve) => socket.once('close', resolve));
-    await s.running.close();
-    // Without tracking, such a socket would only be dropped by the 3 s force timer.
-    await expect(Promise.race([socketClosed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 1000))])).resolves.toBe('closed');
+    const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('hold', {}, { returnImmediately: true }));
+    // A client that cuts a stream and calls again at once makes fetch open a spare connection
+    // that carries no request; Node's closeIdleConnections() does not see such sockets.
+    const cut = new AbortController();
+    const sub = await fetch(s.rpcUrl, {
+      method: 'POST',
+      signal: cut.signal,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...V },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SubscribeToTask', params: { id: sent.body.result.task.id } }),
+    });
+    await sub.body!.getReader().read();
+    cut.abort();
+    await rpc(s.rpcUrl, 'GetTask', { id: sent.body.result.task.id });
+    const closed = s.running.close().then(() => 'closed');
+    // Without tracking, close() would wait for the 3 s force timer.
+    await expect(Promise.race([closed, new Promise((r) => setTimeout(() => r('still open'), 1500))])).resolves.toBe('closed');
     await s.close();
   });
 });
