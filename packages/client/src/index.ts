@@ -1,1 +1,24 @@
+/**
+ * @a2a-polyglot/client — one A2A client for every binding, for Node and browsers.
+ *
+ * `Client.connect(url)` resolves the agent card, picks an interface (JSON-RPC, HTTP+JSON, or
+ * any registered transport such as gRPC from `@a2a-polyglot/client/grpc`), and exposes the
+ * 11 operations as typed methods. Streams resume by themselves after a cut. This entry
+ * point uses only fetch and Web APIs: no Node modules, so it bundles for browsers.
+ */
 export * from './transport.js';
+export * from './bindings.js';
+export * from './failures.js';
+export { A2A_VERSION, VERSION_HEADER } from './http.js';
+export { SseParser, type SseMessage, DEFAULT_MAX_EVENT_BYTES } from './sse.js';
+export { decodeSendMessageResult, decodeStreamEvent } from './decode.js';
+export * from './card.js';
+export * from './select-interface.js';
+export * from './interceptors.js';
+export * from './auth.js';
+export * from './retry.js';
+export * from './task-stream.js';
+export * from './client.js';
+export * from './messages.js';
+export { JsonRpcTransport, jsonRpcTransportFactory } from './transports/jsonrpc.js';
+export { RestTransport, restTransportFactory, restRequest, type RestRequest } from './transports/rest.js';

@@ -1,0 +1,110 @@
+import { A2AError, A2AErrorCode, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
+import { GrpcTransport as GrpcClient, type GrpcCallOptions, type GrpcClientOptions, type GrpcEventStream } from '@a2a-polyglot/grpc';
+import { aborted, clientError, timedOut, unreachable } from '../failures.js';
+import type { CallOptions, ClientEvent, StreamOptions, Transport, TransportFactory } from '../transport.js';
+
+type UnaryCall = (client: GrpcClient, request: any, options: GrpcCallOptions) => Promise<unknown>;
+
+/** Operation name → the typed method of the gRPC client (`lf.a2a.v1.A2AService`). */
+const UNARY: Readonly<Record<string, UnaryCall>> = {
+  SendMessage: (c, r, o) => c.sendMessage(r, o),
+  GetTask: (c, r, o) => c.getTask(r, o),
+  ListTasks: (c, r, o) => c.listTasks(r, o),
+  CancelTask: (c, r, o) => c.cancelTask(r, o),
+  CreateTaskPushNotificationConfig: (c, r, o) => c.createTaskPushNotificationConfig(r, o),
+  GetTaskPushNotificationConfig: (c, r, o) => c.getTaskPushNotificationConfig(r, o),
+  ListTaskPushNotificationConfigs: (c, r, o) => c.listTaskPushNotificationConfigs(r, o),
+  DeleteTaskPushNotificationConfig: (c, r, o) => c.deleteTaskPushNotificationConfig(r, o),
+  GetExtendedAgentCard: (c, r, o) => c.getExtendedAgentCard(r, o),
+};
+
+/** grpc-js's texts for "nothing is listening there" (its UNAVAILABLE carries no ErrorInfo). */
+const UNREACHABLE_TEXT = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|No connection established|Name resolution failed|connect failed/i;
+
+/**
+ * The gRPC binding behind the client's {@link Transport} seam: a thin adapter over
+ * `@a2a-polyglot/grpc`'s client, which already speaks `a2a-version` metadata, ErrorInfo
+ * details and the `a2a-last-event-id` resume field. Node only (grpc-js), which is why it
+ * lives behind the `@a2a-polyglot/client/grpc` entry point.
+ */
+export class GrpcClientTransport implements Transport {
+  readonly binding = 'GRPC' as const;
+  private readonly client: GrpcClient;
+
+  constructor(private readonly url: string, options: Omit<GrpcClientOptions, 'url'> = {}) {
+    this.client = new GrpcClient({ ...options, url });
+  }
+
+  async unary<Req, Res>(op: UnaryOperation<Req, Res>, request: Req, options: CallOptions = {}): Promise<Res> {
+    const call = UNARY[op.name];
+    if (!call) throw new A2AError(A2AErrorCode.MethodNotFound, `${op.name} is not a unary gRPC method`);
+    const what = `${op.name} at ${this.url}`;
+    try {
+      return (await call(this.client, request, { signal: options.signal, timeoutMs: options.timeoutMs, headers: lower(options.headers) })) as Res;
+    } catch (error) {
+      throw this.refine(error, what, options);
+    }
+  }
+
+  stream<Req>(op: StreamOperation<Req>, request: Req, options: StreamOptions = {}): AsyncIterable<ClientEvent> {
+    return { [Symbol.asyncIterator]: () => this.openStream(op, request, options) };
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+  }
+
+  private async *openStream<Req>(op: StreamOperation<Req>, request: Req, options: StreamOptions): AsyncGenerator<ClientEvent> {
+    const what = `${op.name} at ${this.url}`;
+    if (options.signal?.aborted) throw aborted(what);
+    const callOptions: GrpcCallOptions = { signal: options.signal, headers: lower(options.headers) };
+    const stream: GrpcEventStream =
+      op.name === 'SubscribeToTask'
+        ? this.client.subscribeToTask(request as never, { ...callOptions, lastEventId: options.resumeAfterSeq })
+        : this.client.sendStreamingMessage(request as never, callOptions);
+    // The open deadline runs until the first event, the idle timeout between events.
+    let failure: A2AError | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (ms: number | undefined, make: () => A2AError) => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      if (ms === undefined || ms <= 0) return;
+      timer = setTimeout(() => {
+        failure = make();
+        stream.cancel();
+      }, ms);
+    };
+    arm(options.timeoutMs, () => timedOut(what, options.timeoutMs!));
+    try {
+      for await (const { seq, event } of stream) {
+        arm(options.idleTimeoutMs, () => clientError(A2AErrorCode.DeadlineExceeded, 'idle', `${what}: the stream sent nothing for ${options.idleTimeoutMs} ms`));
+        yield { seq, event };
+      }
+      if (failure) throw failure;
+    } catch (error) {
+      throw failure ?? this.refine(error, what, options);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      stream.cancel();
+    }
+  }
+
+  /** Tags connection failures and caller aborts like the HTTP transports do. */
+  private refine(error: unknown, what: string, options: CallOptions): A2AError {
+    const a2a = A2AError.from(error);
+    if (options.signal?.aborted) return aborted(what);
+    if (a2a.code === A2AErrorCode.Unavailable && UNREACHABLE_TEXT.test(a2a.message)) return unreachable(`grpc://${this.url.replace(/^[a-z]+:\/\//i, '')}`, { message: a2a.message });
+    if (a2a.code === A2AErrorCode.DeadlineExceeded && options.timeoutMs !== undefined && /deadline/i.test(a2a.message)) return timedOut(what, options.timeoutMs);
+    return a2a;
+  }
+}
+
+function lower(headers: Readonly<Record<string, string>> | undefined): Record<string, string> | undefined {
+  if (!headers) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== 'a2a-version') out[k.toLowerCase()] = v;
+  return out;
+}
+
+/** {@link TransportFactory} of the gRPC binding (plaintext for `host:port`/`http://`, TLS for `https://`). */
+export const grpcTransportFactory: TransportFactory = ({ agentInterface }) => new GrpcClientTransport(agentInterface.url);

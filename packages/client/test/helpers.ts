@@ -1,0 +1,159 @@
+/** Test servers for the client: one RequestHandler served over JSON-RPC, REST and gRPC at once. */
+import { RequestHandler, silentLogger, type AgentExecutor, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
+import { TaskState, type AgentCard } from '@a2a-polyglot/model';
+import { startA2AServer, type RunningA2AServer } from '@a2a-polyglot/server';
+
+/** A card with streaming and push on; interfaces are filled in by the server per request. */
+export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
+  return {
+    name: 'client-test',
+    description: 'scripted agent for the client tests',
+    supportedInterfaces: [],
+    provider: undefined,
+    version: '1.0.0',
+    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [],
+    signatures: [],
+    ...overrides,
+  };
+}
+
+/** Gates the scripted agent waits on (`gate K`), opened by the test. */
+export class Gates {
+  private readonly gates = new Map<string, { promise: Promise<void>; open: () => void }>();
+
+  wait(key: string, signal: AbortSignal): Promise<void> {
+    const gate = this.get(key);
+    return new Promise((resolve) => {
+      void gate.promise.then(resolve);
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  open(key: string): void {
+    this.get(key).open();
+  }
+
+  private get(key: string) {
+    let gate = this.gates.get(key);
+    if (!gate) {
+      let open!: () => void;
+      const promise = new Promise<void>((resolve) => (open = resolve));
+      gate = { promise, open };
+      this.gates.set(key, gate);
+    }
+    return gate;
+  }
+}
+
+/**
+ * The scripted agent; the message text is a command:
+ * `echo X` (a Message answer), `steps N` (N artifact chunks, completed),
+ * `gate K [N]` (working, wait for gate K, N chunks, completed), `ask` (input-required; the
+ * follow-up completes), `fail`, `hang` (working until canceled).
+ */
+export function scriptedAgent(gates: Gates): AgentExecutor {
+  return {
+    async execute(ctx) {
+      if (ctx.task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
+        ctx.artifact({ name: 'answer', text: `got ${ctx.text}`, lastChunk: true });
+        return ctx.complete('done');
+      }
+      const [command = '', ...args] = ctx.text.trim().split(/\s+/);
+      switch (command) {
+        case 'echo':
+          return ctx.reply(`echo ${args.join(' ')}`);
+        case 'steps': {
+          ctx.working('working');
+          for (let i = 0; i < Number(args[0] ?? 1); i++) ctx.artifact({ name: `chunk-${i}`, text: `chunk ${i}`, lastChunk: true });
+          return ctx.complete('done');
+        }
+        case 'gate': {
+          ctx.working(`waiting for ${args[0]}`);
+          await gates.wait(args[0] ?? '', ctx.signal);
+          if (ctx.signal.aborted) return;
+          for (let i = 0; i < Number(args[1] ?? 1); i++) ctx.artifact({ name: `after-${i}`, text: `after ${i}`, lastChunk: true });
+          return ctx.complete('done');
+        }
+        case 'ask':
+          return ctx.requireInput('What should I say?');
+        case 'fail':
+          throw new Error('the agent failed on purpose');
+        case 'hang':
+          ctx.working('hanging');
+          await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+          return;
+        default:
+          return ctx.reply(`unknown command ${command}`);
+      }
+    },
+  };
+}
+
+/** One handler on HTTP (JSON-RPC + REST) and gRPC; the card lists all three interfaces. */
+export interface TestAgent {
+  readonly handler: RequestHandler;
+  readonly http: RunningA2AServer;
+  readonly grpc: RunningGrpcServer;
+  readonly gates: Gates;
+  /** Base URL for card discovery, e.g. http://127.0.0.1:1234 */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the scripted agent on 127.0.0.1, ports 0. `grpcCardUrl` overrides the card's gRPC address (a proxy). */
+export async function startTestAgent(
+  options: { card?: Partial<AgentCard>; handler?: Partial<RequestHandlerOptions>; grpcCardUrl?: () => string | undefined } = {},
+): Promise<TestAgent> {
+  const gates = new Gates();
+  const handler = new RequestHandler({
+    card: testCard(options.card),
+    executor: scriptedAgent(gates),
+    logger: silentLogger,
+    allowPrivateWebhooks: true,
+    extendedCard: () => testCard({ name: 'client-test (extended)' }),
+    ...options.handler,
+  });
+  const grpc = await startGrpcServer({ handler, host: '127.0.0.1', port: 0, logger: silentLogger, session: false });
+  const http = await startA2AServer({
+    handler,
+    host: '127.0.0.1',
+    port: 0,
+    logger: silentLogger,
+    sseHeartbeatMs: 0,
+    extraInterfaces: () => [{ url: options.grpcCardUrl?.() ?? grpc.url, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' }],
+  });
+  return {
+    handler,
+    http,
+    grpc,
+    gates,
+    url: http.url,
+    async close() {
+      await http.close();
+      await grpc.close(500);
+      await handler.shutdown(0);
+    },
+  };
+}
+
+/** Collects an async iterable (bounded by the jest timeout). */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+/** Polls `check` until it holds, at most `ms`. */
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
