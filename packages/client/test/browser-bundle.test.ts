@@ -1,0 +1,51 @@
+/**
+ * The main entry point must bundle for browsers: no Node built-ins, no grpc-js. esbuild
+ * fails the build on any `node:*` import under `platform: 'browser'`. Sibling packages are
+ * bundled from their sources, as a browser app bundling the published packages would.
+ */
+import { build, type Plugin } from 'esbuild';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../../..');
+
+/** `@a2a-polyglot/<name>[/<sub>]` → packages/<name>/src/<sub|index>.ts */
+const workspaceSources: Plugin = {
+  name: 'workspace-sources',
+  setup(b) {
+    b.onResolve({ filter: /^@a2a-polyglot\// }, (args) => {
+      const [, name, sub] = /^@a2a-polyglot\/([a-z0-9-]+)(?:\/(.+))?$/.exec(args.path)!;
+      return { path: path.join(root, 'packages', name!, 'src', `${sub ?? 'index'}.ts`) };
+    });
+  },
+};
+
+async function bundle(entry: string) {
+  return build({
+    entryPoints: [path.join(root, entry)],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [workspaceSources],
+  });
+}
+
+describe('browser bundle', () => {
+  jest.setTimeout(60_000);
+
+  it('@a2a-polyglot/client bundles for the browser without Node modules or grpc-js', async () => {
+    const result = await bundle('packages/client/src/index.ts');
+    expect(result.errors).toEqual([]);
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((i) => i.includes('grpc-js') || i.includes('packages/grpc/'))).toBe(false);
+    expect(inputs.some((i) => i.startsWith('node:'))).toBe(false);
+    const code = result.outputFiles[0]!.text;
+    expect(code).toContain('A2A-Version');
+  });
+
+  it('the gRPC entry is Node-only: it does not bundle for the browser', async () => {
+    await expect(bundle('packages/client/src/grpc.ts')).rejects.toThrow();
+  });
+});
