@@ -13,8 +13,6 @@ export interface GrpcServerOptions extends A2AServiceOptions, SessionServiceOpti
    * refused by grpc-js before any byte reaches A2A code: RESOURCE_EXHAUSTED. Default 4 MiB.
    */
   readonly maxReceiveMessageBytes?: number;
-  /** Largest response message sent (`grpc.max_send_message_length`). Default 4 MiB. */
-  readonly maxSendMessageBytes?: number;
   /** Serve the experimental session service too. Default true. */
   readonly session?: boolean;
   /** Further grpc-js server options (keepalive, ...); the size limits above win. */

@@ -1,5 +1,5 @@
 import { RequestHandler, silentLogger, textPart, type AgentExecutor, type PushSender, type RequestHandlerOptions } from '@a2a-polyglot/core';
-import { Role, type AgentCard, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
+import { Role, TaskState, type AgentCard, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
 import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import {
   BAD_REQUEST_TYPE_URL,
@@ -75,7 +75,7 @@ export class Gates {
  * - `echo X`: a direct Message answer.
  * - `steps N`: working, N artifact chunks, completed.
  * - `gate K`: working, waits for gate K (or cancel), one artifact, completed.
- * - `input`: input-required; the follow-up completes it.
+ * - `input`: input-required; any follow-up message completes it.
  * - `fail`: throws (task FAILED).
  * - `hang`: working until canceled.
  * - `flood N SIZE`: N artifacts of SIZE characters each, then completed.
@@ -83,6 +83,7 @@ export class Gates {
 export function testExecutor(gates: Gates): AgentExecutor {
   return {
     async execute(ctx) {
+      if (ctx.task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) return ctx.complete(`got ${ctx.text}`);
       const [command = '', ...args] = ctx.text.trim().split(/\s+/);
       switch (command) {
         case 'echo':
@@ -100,8 +101,7 @@ export function testExecutor(gates: Gates): AgentExecutor {
           return ctx.complete('done');
         }
         case 'input':
-          if (!ctx.task) return ctx.requireInput('more input please');
-          return ctx.complete(`got ${ctx.text}`);
+          return ctx.requireInput('more input please');
         case 'fail':
           throw new Error('the agent failed on purpose');
         case 'hang':

@@ -19,7 +19,7 @@ import {
   SubscribeToTaskRequest,
   type TaskState,
 } from '@a2a-polyglot/model';
-import type { SessionRequest, SessionResponse } from '@a2a-polyglot/model/session';
+import { SessionResponse, type SessionRequest } from '@a2a-polyglot/model/session';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { BackpressureWriter } from '../backpressure-writer.js';
 import { asA2AError } from '../failure.js';
@@ -48,6 +48,8 @@ export interface SessionLimits {
   readonly maxOperations: number;
   /** Unflushed outbound frames before producers pause and client frames stop being read. */
   readonly maxBufferedFrames: number;
+  /** Largest encoded frame (the server's max send message size). */
+  readonly maxFrameBytes: number;
 }
 
 type Operation = NonNullable<SessionRequest['operation']>;
@@ -65,8 +67,11 @@ interface OpenOperation {
   lastState: TaskState;
 }
 
-/** The call type of the Session RPC (requests may be undecodable, see safe-decode). */
-export type SessionCall = ServerDuplexStream<SessionRequest | UndecodableRequest, SessionResponse>;
+/**
+ * The call type of the Session RPC: requests may be undecodable (see safe-decode); responses
+ * are written pre-encoded, so each frame's size is known before grpc-js sees it.
+ */
+export type SessionCall = ServerDuplexStream<SessionRequest | UndecodableRequest, Buffer>;
 
 /**
  * The server side of one bidirectional session: demultiplexes client frames into
@@ -85,7 +90,7 @@ export type SessionCall = ServerDuplexStream<SessionRequest | UndecodableRequest
  */
 export class ServerSession {
   private readonly ops = new Map<string, OpenOperation>();
-  private readonly writer: BackpressureWriter<SessionResponse>;
+  private readonly writer: BackpressureWriter<Buffer>;
   private readonly headers: Record<string, string>;
   private phase: 'open' | 'half-closed' | 'gone' = 'open';
   private metadataSent = false;
@@ -132,7 +137,7 @@ export class ServerSession {
     for (const op of this.ops.values()) {
       if (op.finished) continue;
       op.finished = true;
-      this.writer.write(errorFrame(op.id, error));
+      this.write(errorFrame(op.id, error));
       this.release(op);
     }
     this.endWith(error);
@@ -149,9 +154,9 @@ export class ServerSession {
     if (operation?.$case === 'unsubscribe') return this.unsubscribe(id);
     if (this.ops.has(id)) return this.endWith(new A2AError(A2AErrorCode.InvalidRequest, `correlation_id ${id} is already used by an open operation`));
     if (!operation) {
-      this.writer.write(errorFrame(id, new A2AError(A2AErrorCode.InvalidParams, 'The frame carries no operation', { fieldViolations: [{ field: 'operation', description: 'required' }] })));
+      this.write(errorFrame(id, new A2AError(A2AErrorCode.InvalidParams, 'The frame carries no operation', { fieldViolations: [{ field: 'operation', description: 'required' }] })));
     } else if (this.ops.size >= this.limits.maxOperations) {
-      this.writer.write(errorFrame(id, new A2AError(A2AErrorCode.ResourceExhausted, `Too many open operations on this session (limit ${this.limits.maxOperations})`)));
+      this.write(errorFrame(id, new A2AError(A2AErrorCode.ResourceExhausted, `Too many open operations on this session (limit ${this.limits.maxOperations})`)));
     } else {
       void this.run(id, operation);
     }
@@ -257,7 +262,7 @@ export class ServerSession {
       op.lastSeq = seq;
       op.lastState = stateOf(event) ?? op.lastState;
       this.sendMetadataOnce(ctx);
-      this.writer.write(eventFrame(op.id, event, seq));
+      if (!this.writeFor(op, eventFrame(op.id, event, seq))) return;
     }
     await this.finish(op, endFrame(op.id, op.lastState, op.lastSeq), ctx);
   }
@@ -266,9 +271,32 @@ export class ServerSession {
   private async finish(op: OpenOperation, frame: SessionResponse, ctx: CallContext): Promise<void> {
     await this.writer.ready();
     if (op.finished) return;
-    op.finished = true;
     this.sendMetadataOnce(ctx);
-    this.writer.write(frame);
+    this.writeFor(op, frame);
+    op.finished = true;
+  }
+
+  /** Encodes and writes a frame that needs no size check (error frames are small). */
+  private write(frame: SessionResponse): void {
+    this.writer.write(Buffer.from(SessionResponse.encode(frame).finish()));
+  }
+
+  /**
+   * Encodes and writes one frame of an operation. A frame over the size limit would make
+   * grpc-js end the whole call (every operation of the session); instead only this
+   * operation fails, with PayloadTooLarge. Returns false when that happened.
+   */
+  private writeFor(op: OpenOperation, frame: SessionResponse): boolean {
+    const bytes = Buffer.from(SessionResponse.encode(frame).finish());
+    if (bytes.length <= this.limits.maxFrameBytes) {
+      this.writer.write(bytes);
+      return true;
+    }
+    op.finished = true;
+    this.release(op);
+    const what = frame.frame?.$case ?? 'frame';
+    this.write(errorFrame(op.id, new A2AError(A2AErrorCode.PayloadTooLarge, `The ${what} frame (${bytes.length} bytes) exceeds the maximum message size of ${this.limits.maxFrameBytes} bytes`)));
+    return false;
   }
 
   /**

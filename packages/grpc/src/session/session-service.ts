@@ -1,6 +1,6 @@
 import { A2AError, A2AErrorCode, consoleLogger, type Logger, type RequestHandler } from '@a2a-polyglot/core';
-import { A2ASessionServiceService } from '@a2a-polyglot/model/session';
-import type { Server, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { A2ASessionServiceService, SessionResponse } from '@a2a-polyglot/model/session';
+import type { Server, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { toGrpcError } from '../grpc-error.js';
 import { withSafeDeserializers } from '../safe-decode.js';
 import { ServerSession, type SessionCall } from './server-session.js';
@@ -13,6 +13,11 @@ export interface SessionServiceOptions {
   readonly maxOperationsPerSession?: number;
   /** Unflushed outbound frames per session before producers pause. Default 32. */
   readonly maxBufferedFrames?: number;
+  /**
+   * Largest response message (`grpc.max_send_message_length`), default 4 MiB. A session frame
+   * over it fails only its own operation (PayloadTooLarge), not the whole session.
+   */
+  readonly maxSendMessageBytes?: number;
   /** Where unexpected failures are logged. Default: console, `warn` and up. */
   readonly logger?: Logger;
 }
@@ -44,7 +49,11 @@ export interface A2ASessionBinding {
 export function addA2ASessionService(server: Server, handler: RequestHandler, options: SessionServiceOptions = {}): A2ASessionBinding {
   const logger = options.logger ?? consoleLogger('warn');
   const maxSessions = options.maxSessions ?? 1000;
-  const limits = { maxOperations: options.maxOperationsPerSession ?? 100, maxBufferedFrames: options.maxBufferedFrames ?? 32 };
+  const limits = {
+    maxOperations: options.maxOperationsPerSession ?? 100,
+    maxBufferedFrames: options.maxBufferedFrames ?? 32,
+    maxFrameBytes: options.maxSendMessageBytes ?? 4 * 1024 * 1024,
+  };
   const sessions = new Set<ServerSession>();
   let shuttingDown = false;
 
@@ -60,7 +69,16 @@ export function addA2ASessionService(server: Server, handler: RequestHandler, op
       sessions.add(new ServerSession(call, handler, limits, logger, (s) => sessions.delete(s)));
     },
   };
-  server.addService(withSafeDeserializers(A2ASessionServiceService), implementation);
+  const safe = withSafeDeserializers(A2ASessionServiceService);
+  const definition: ServiceDefinition = {
+    ...safe,
+    // Frames arrive pre-encoded (the session checks their size first); anything else is encoded here.
+    session: {
+      ...safe.session!,
+      responseSerialize: (frame: Buffer | SessionResponse) => (Buffer.isBuffer(frame) ? frame : Buffer.from(SessionResponse.encode(frame).finish())),
+    },
+  };
+  server.addService(definition, implementation);
 
   return {
     shutdown() {
