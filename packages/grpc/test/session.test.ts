@@ -302,6 +302,23 @@ describe('session limits', () => {
     expect((await session.closed)?.code).toBe(A2AErrorCode.Unavailable);
     await closing;
   });
+
+  it('server shutdown, on the wire: one UNAVAILABLE error frame per open operation, then status UNAVAILABLE', async () => {
+    const t = await startTestServer();
+    const s = rawSession(t.url);
+    s.call.on('data', (f: SessionResponse) => s.frames.push(f));
+    s.call.write(SessionRequest.fromPartial({ correlationId: 'stream', operation: { $case: 'send', value: { request: userMessage('gate wire'), streaming: true } } }));
+    s.call.write(SessionRequest.fromPartial({ correlationId: 'unary', operation: { $case: 'send', value: { request: userMessage('gate wire2'), streaming: false } } }));
+    await eventually(() => t.server.sessionStats().openOperations === 2 && s.frames.length >= 2);
+    const closing = t.close();
+    const status = await s.status;
+    expect(status.code).toBe(GrpcCode.UNAVAILABLE);
+    const errors = s.frames.filter((f) => f.frame?.$case === 'error').map((f) => [f.correlationId, f.frame?.$case === 'error' && f.frame.value.reason]);
+    expect(errors.sort()).toEqual([['stream', 'UNAVAILABLE'], ['unary', 'UNAVAILABLE']]);
+    expect(s.frames.at(-1)!.frame?.$case).toBe('error');
+    s.client.close();
+    await closing;
+  });
 });
 
 function ctx() {
