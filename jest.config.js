@@ -12,6 +12,7 @@ module.exports = {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
   },
   moduleNameMapper: {
+    '^@a2a-polyglot/executor$': '<rootDir>/services/executor/src/index.ts',
     '^@a2a-polyglot/([a-z0-9-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^@a2a-polyglot/([a-z0-9-]+)/(.+)$': '<rootDir>/packages/$1/src/$2.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -146,7 +146,7 @@ describe('client behaviour against scripted servers', () => {
       res.end('<h1>Not Found</h1>');
     });
     const client = await Client.connect(server.url, { bindings: ['jsonrpc'] });
-    const error = await client.getTask({ id: 'x' }).catch((e: unknown) => e as A2AError);
+    const error = (await client.getTask({ id: 'x' }).catch((e: unknown) => e)) as A2AError;
     expect(error.metadata.clientFailure).toBe('not-a2a');
     expect(error.message).toMatch(/answered HTTP 404 \(text\/html: "<h1>Not Found<\/h1>"\), not a JSON-RPC response/);
   });
@@ -210,7 +210,7 @@ describe('client behaviour against scripted servers', () => {
     const got = await client.getTask({ id: TASK });
     expect(got.id).toBe(TASK);
     const before = server.requests.length;
-    const error = await client.sendMessage({ message: textMessage('x') }).catch((e: unknown) => e as A2AError);
+    const error = (await client.sendMessage({ message: textMessage('x') }).catch((e: unknown) => e)) as A2AError;
     expect(error.code).toBe(A2AErrorCode.Unavailable);
     expect(server.requests.length - before).toBe(1);
   });

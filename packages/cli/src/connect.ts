@@ -1,0 +1,43 @@
+import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
+import { Client, GRPC_BINDING, resolveAgentCard, WEBSOCKET_BINDING, type Transport, type TransportFactory } from '@a2a-polyglot/client';
+import type { CommonOptions } from './args.js';
+
+/**
+ * gRPC, loaded only when the card leads there: @grpc/grpc-js costs start-up time, and the
+ * client keeps it behind its own entry point.
+ */
+const grpcFactory: TransportFactory = (init) => {
+  const grpc = require('@a2a-polyglot/client/grpc') as typeof import('@a2a-polyglot/client/grpc');
+  return grpc.grpcTransportFactory(init);
+};
+
+/** The WebSocket transport's factory as the client package exports it. */
+type WebSocketFactoryMaker = (options: { WebSocket: unknown; token?: string }) => TransportFactory;
+
+/**
+ * WebSocket, loaded only when selected: the client's WebSocket transport with the global
+ * class where Node has one (≥ 22), else the `ws` package.
+ */
+function webSocketFactory(token: string | undefined): TransportFactory {
+  return (init): Transport => {
+    const client = require('@a2a-polyglot/client') as { webSocketTransportFactory?: WebSocketFactoryMaker };
+    if (typeof client.webSocketTransportFactory !== 'function') {
+      throw new A2AError(A2AErrorCode.UnsupportedOperation, 'This build of @a2a-polyglot/client has no WebSocket transport');
+    }
+    const WebSocket = (globalThis as { WebSocket?: unknown }).WebSocket ?? require('ws');
+    return client.webSocketTransportFactory({ WebSocket, ...(token ? { token } : {}) })(init);
+  };
+}
+
+/** A client for the agent at `url`, configured from the common options. */
+export async function connect(url: string, common: CommonOptions, signal: AbortSignal): Promise<Client> {
+  const { card } = await resolveAgentCard(url, { headers: common.headers, timeoutMs: common.timeoutMs, signal });
+  return new Client(card, {
+    bindings: common.binding ? [common.binding] : undefined,
+    transports: { [GRPC_BINDING]: grpcFactory, [WEBSOCKET_BINDING]: webSocketFactory(common.token) },
+    headers: common.headers,
+    bearerToken: common.token,
+    timeoutMs: common.timeoutMs,
+    idleTimeoutMs: common.timeoutMs,
+  });
+}

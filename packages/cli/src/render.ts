@@ -1,0 +1,129 @@
+import { TaskState, type AgentCard, type Task } from '@a2a-polyglot/model';
+import { partsText } from '@a2a-polyglot/client';
+import { liveStatus, type Io } from './io.js';
+
+/** `TASK_STATE_INPUT_REQUIRED` → `input-required`. */
+export function stateName(state: TaskState | undefined): string {
+  const name = TaskState[state ?? TaskState.TASK_STATE_UNSPECIFIED] ?? 'TASK_STATE_UNSPECIFIED';
+  return name.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
+}
+
+/** `working`, `input-required`, `TASK_STATE_WORKING`, `2` → the TaskState, or undefined. */
+export function parseState(text: string): TaskState | undefined {
+  const key = text.trim().toUpperCase().replace(/-/g, '_');
+  const name = key.startsWith('TASK_STATE_') ? key : `TASK_STATE_${key}`;
+  const value = (TaskState as unknown as Record<string, number>)[name];
+  return typeof value === 'number' && value !== TaskState.TASK_STATE_UNSPECIFIED ? (value as TaskState) : undefined;
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/**
+ * The task-state indicator. On a terminal it is one self-overwriting line on stderr with a
+ * spinner (`⠹ working · task 1f2e…`), cleared whenever answer text is written to stdout and
+ * redrawn after. Elsewhere it prints one plain line per state change, so logs stay readable.
+ */
+export class StatusLine {
+  private readonly live: boolean;
+  private text = '';
+  private lastLogged = '';
+  private frame = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private drawn = false;
+  private suspended = false;
+
+  constructor(private readonly io: Io, enabled: boolean) {
+    this.live = enabled && liveStatus(io);
+  }
+
+  /**
+   * Shows a new status (e.g. `working · task abc`). `log: false` shows it on a terminal only
+   * (progress that is noise in a log, like "sending…").
+   */
+  set(text: string, log = true): void {
+    this.text = text;
+    if (this.live) {
+      this.timer ??= setInterval(() => this.draw(), 100);
+      this.timer.unref?.();
+      this.draw();
+    } else if (log && text !== this.lastLogged) {
+      this.lastLogged = text;
+      this.io.stderr.write(`a2a: ${text}\n`);
+    }
+  }
+
+  /**
+   * Runs `write` (answer text on stdout) with the line cleared. The line comes back only when
+   * the answer's own line is complete: stdout and stderr share the terminal's current line,
+   * so redrawing under a half-written answer would erase it.
+   */
+  around(write: () => void, lineOpen: boolean): void {
+    this.clear();
+    this.suspended = lineOpen;
+    write();
+    if (this.live && this.text && !lineOpen) this.draw();
+  }
+
+  /** Removes the line for good. */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.clear();
+    this.text = '';
+  }
+
+  private draw(): void {
+    if (!this.live || this.suspended) return;
+    this.frame = (this.frame + 1) % SPINNER.length;
+    this.io.stderr.write(`\r\x1b[2K${SPINNER[this.frame]} ${this.text}`);
+    this.drawn = true;
+  }
+
+  private clear(): void {
+    if (this.live && this.drawn) this.io.stderr.write('\r\x1b[2K');
+    this.drawn = false;
+  }
+}
+
+/** Human view of a card. */
+export function formatCard(card: AgentCard, url: string): string {
+  const yes = (v: boolean | undefined) => (v ? 'yes' : 'no');
+  const lines = [`${card.name}${card.version ? `  (version ${card.version})` : ''}`];
+  if (card.description) lines.push(`  ${card.description}`);
+  lines.push("Interfaces (in the agent's order of preference):");
+  card.supportedInterfaces.forEach((i, n) => {
+    lines.push(`  ${n + 1}. ${i.protocolBinding.padEnd(10)} ${(i.protocolVersion || '-').padEnd(4)} ${i.url}${i.tenant ? `  (tenant ${i.tenant})` : ''}`);
+  });
+  const caps = card.capabilities;
+  lines.push(`Capabilities: streaming ${yes(caps?.streaming)} · push notifications ${yes(caps?.pushNotifications)} · extended card ${yes(caps?.extendedAgentCard)}`);
+  if (caps?.extensions.length) lines.push(`Extensions: ${caps.extensions.map((e) => `${e.uri}${e.required ? ' (required)' : ''}`).join(', ')}`);
+  const schemes = Object.keys(card.securitySchemes);
+  if (schemes.length) lines.push(`Security schemes: ${schemes.join(', ')}`);
+  if (card.skills.length) {
+    lines.push('Skills:');
+    for (const skill of card.skills) lines.push(`  ${skill.name || skill.id}${skill.description ? ` — ${skill.description}` : ''}`);
+  }
+  lines.push(`Card: ${url}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Human view of a task. */
+export function formatTask(task: Task): string {
+  const lines = [`Task ${task.id}${task.contextId ? `  (context ${task.contextId})` : ''}`];
+  lines.push(`State: ${stateName(task.status?.state)}${task.status?.timestamp ? `  at ${task.status.timestamp}` : ''}`);
+  const status = partsText(task.status?.message?.parts);
+  if (status) lines.push(`Status: ${status}`);
+  if (task.artifacts.length) {
+    lines.push('Artifacts:');
+    for (const artifact of task.artifacts) lines.push(`  ${artifact.name || artifact.artifactId}: ${partsText(artifact.parts)}`);
+  }
+  if (task.history.length) lines.push(`History: ${task.history.length} message${task.history.length === 1 ? '' : 's'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** One line of `a2a list`. */
+export function formatTaskLine(task: Task): string {
+  const text = (task.artifacts.map((a) => partsText(a.parts)).join(' ') || partsText(task.status?.message?.parts)).replace(/\s+/g, ' ').trim();
+  const snippet = text.length > 50 ? `${text.slice(0, 49)}…` : text;
+  return `${task.id}  ${stateName(task.status?.state).padEnd(14)} ${task.status?.timestamp ?? ''}  ${snippet}`.trimEnd();
+}

@@ -1,0 +1,52 @@
+/** Runs `a2a` the way a user does: a child process with arguments, stdin, stdout, stderr and an exit code. */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const cliRoot = path.resolve(__dirname, '..');
+
+/** What one run printed and how it exited. */
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Options of {@link a2a}. */
+export interface RunOptions {
+  /** Written to stdin, then stdin is closed. */
+  readonly stdin?: string;
+  readonly env?: Record<string, string>;
+  /** Kill after this long (every wait in a test is bounded). Default 20 s. */
+  readonly killAfterMs?: number;
+  /** Called with stdout as it grows (to act mid-run). */
+  readonly onStdout?: (soFar: string) => void;
+}
+
+/**
+ * Runs the CLI from its sources (test/run-ts.js compiles them on load with SWC, ~0.5 s per
+ * run) instead of dist/, so the tests need no build and always exercise the current code.
+ */
+export function a2a(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(cliRoot, 'test/run-ts.js'), path.join(cliRoot, 'src/main.ts'), ...args], {
+      cwd: cliRoot,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      options.onStdout?.(stdout);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    else child.stdin.end();
+  });
+}
