@@ -78,7 +78,10 @@ const sdkAgent: SdkServerModule.AgentExecutor = {
 
 interface SdkServer {
   readonly url: string;
+  /** In front of the HTTP server (JSON-RPC, REST). */
   readonly proxy: TcpProxy;
+  /** In front of the gRPC server. */
+  readonly grpcProxy: TcpProxy;
   close(): Promise<void>;
 }
 
@@ -122,12 +125,15 @@ async function startSdkServer(): Promise<SdkServer> {
   const grpc = new GrpcServer();
   grpc.addService(sdkGrpc.A2AService, sdkGrpc.grpcService({ requestHandler: handler, userBuilder: sdkGrpc.UserBuilder.noAuthentication }));
   const port = await new Promise<number>((resolve, reject) => grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
-  grpcAddress = `127.0.0.1:${port}`;
+  const grpcProxy = await startTcpProxy({ host: '127.0.0.1', port });
+  grpcAddress = grpcProxy.address;
   return {
     url: base,
     proxy,
+    grpcProxy,
     async close() {
       await proxy.close();
+      await grpcProxy.close();
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
       grpc.forceShutdown();
@@ -215,16 +221,16 @@ describe.each(BINDINGS)('our client → @a2a-js/sdk 1.3.0 server over %s', (bind
   });
 });
 
-describe.each(['jsonrpc', 'rest'] as BindingKey[])('a cut stream against the SDK server (%s): resumed from the snapshot', (binding) => {
-  it('resubscribes without Last-Event-ID; every artifact arrives once, as an event or in the snapshot after the cut', async () => {
-    const client = await Client.connect(server.url, { bindings: [binding], timeoutMs: 5000, resume: { initialDelayMs: 20, maxDelayMs: 100 } });
+describe.each(BINDINGS)('a cut stream against the SDK server (%s): resumed from the snapshot', (binding) => {
+  it('resubscribes without a resume point; every artifact arrives once, as an event or in the snapshot after the cut', async () => {
+    const client = await Client.connect(server.url, { bindings: [binding], transports: { [GRPC_BINDING]: grpcTransportFactory }, timeoutMs: 5000, resume: { initialDelayMs: 20, maxDelayMs: 100 } });
     const key = `cut-${binding}`;
     const stream = client.sendStreamingMessage({ message: textMessage(`gate ${key} 3`) });
     const events: ClientEvent[] = [];
     for await (const event of stream) {
       events.push(event);
       if (events.length === 2) {
-        server.proxy.cutAll();
+        (binding === 'grpc' ? server.grpcProxy : server.proxy).cutAll();
         gates.get(key)?.(); // chunks are produced while the client is away
       }
     }
