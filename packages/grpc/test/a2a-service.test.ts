@@ -187,14 +187,14 @@ describe('lf.a2a.v1.A2AService over grpc-js', () => {
     });
 
     it('a unary deadline ends the call with DEADLINE_EXCEEDED; the task keeps running', async () => {
-      await expect(client.sendMessage(userMessage('gate deadline'), { timeoutMs: 150 })).rejects.toMatchObject({ code: A2AErrorCode.DeadlineExceeded });
+      await expect(client.sendMessage(userMessage('gate deadline'), { timeoutMs: 500 })).rejects.toMatchObject({ code: A2AErrorCode.DeadlineExceeded });
       const working = await client.listTasks({ status: TaskState.TASK_STATE_WORKING });
       expect(working.tasks.length).toBeGreaterThan(0);
       t.gates.open('deadline');
     });
 
     it('a stream deadline ends delivery with DEADLINE_EXCEEDED and releases the server stream', async () => {
-      const stream = client.sendStreamingMessage(userMessage('gate stream-deadline'), { timeoutMs: 200 });
+      const stream = client.sendStreamingMessage(userMessage('gate stream-deadline'), { timeoutMs: 1000 });
       const seen: GrpcStreamEvent[] = [];
       await expect(
         (async () => {

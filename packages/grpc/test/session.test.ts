@@ -262,12 +262,12 @@ describe('session limits', () => {
     // The agent produces all 3000 artifacts (3003 events, ~12 MB, in the task's log) while
     // the client reads nothing.
     await eventually(async () => (await t.handler.listTasks(ListTasksRequest.fromPartial({ status: TaskState.TASK_STATE_COMPLETED }), ctx())).tasks.length === 1, 10_000);
-    // Wait until the server stops writing (the count holds still over 150 ms), bounded.
+    // Wait until the server stops writing (the count holds still for 3 samples 100 ms apart), bounded.
     let stalled = t.server.sessionStats();
-    for (let i = 0; i < 40; i++) {
-      await new Promise((r) => setTimeout(r, 150));
+    for (let i = 0, still = 0; i < 60 && still < 3; i++) {
+      await new Promise((r) => setTimeout(r, 100));
       const now = t.server.sessionStats();
-      if (now.framesWritten === stalled.framesWritten) break;
+      still = now.framesWritten === stalled.framesWritten ? still + 1 : 0;
       stalled = now;
     }
     await new Promise((r) => setTimeout(r, 200));
