@@ -55,9 +55,10 @@ const short = (id: string | undefined) => (id ? id.slice(0, 8) : '?');
  * Plays a task stream to the user: artifact text to stdout as it arrives, the task state on
  * the status line, the status message of a final or interrupted state at the end. With
  * `--json`, every event is one JSON line instead. `showSnapshot` prints the artifacts a first
- * Task event already holds (subscribe: the answer so far).
+ * Task event already holds (subscribe: the answer so far); `followUp` marks a stream that
+ * continues a task, whose first Task event is the state before the message.
  */
-export async function follow(ctx: CommandContext, stream: TaskStream, status: StatusLine, answer: AnswerWriter, showSnapshot: boolean): Promise<Outcome> {
+export async function follow(ctx: CommandContext, stream: TaskStream, status: StatusLine, answer: AnswerWriter, showSnapshot: boolean, followUp = false): Promise<Outcome> {
   let state: TaskState | undefined;
   let taskId: string | undefined;
   let contextId: string | undefined;
@@ -91,8 +92,10 @@ export async function follow(ctx: CommandContext, stream: TaskStream, status: St
         if (!ctx.common.json) answer.block(eventText(event));
         break;
     }
+    // A follow-up's first event is the task as it was before our answer: old news.
+    const stale = first && followUp && payload?.$case === 'task';
     first = false;
-    if (!ctx.common.json && state !== undefined && payload?.$case !== 'message') {
+    if (!ctx.common.json && !stale && state !== undefined && payload?.$case !== 'message') {
       status.set(`${stateName(state)}${statusText && state === TaskState.TASK_STATE_WORKING ? `: ${statusText}` : ''} · task ${short(taskId)}`);
     }
   }

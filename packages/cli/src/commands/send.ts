@@ -66,7 +66,7 @@ export async function sendCommand(ctx: CommandContext): Promise<ExitCode> {
 
 async function streamTurn(ctx: CommandContext, client: Client, text: string, taskId: string | undefined, contextId: string | undefined, status: StatusLine, answer: AnswerWriter): Promise<Outcome> {
   const stream = client.sendStreamingMessage({ message: textMessage(text, { taskId, contextId }) }, { signal: ctx.signal, onResume: resumeNotice(status) });
-  return follow(ctx, stream, status, answer, false);
+  return follow(ctx, stream, status, answer, false, Boolean(taskId));
 }
 
 async function blockingTurn(ctx: CommandContext, client: Client, text: string, taskId: string | undefined, contextId: string | undefined, answer: AnswerWriter): Promise<Outcome> {
