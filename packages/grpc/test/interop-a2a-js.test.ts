@@ -54,8 +54,8 @@ describe('@a2a-js/sdk 1.3.0 gRPC client against our server', () => {
   });
 
   it('sendMessage: a completed task (the SDK returns the Task itself)', async () => {
-    const result = (await client.sendMessage(message('steps 2') as never)) as any;
-    const task = result.payload?.value ?? result;
+    const task = (await client.sendMessage(message('steps 2') as never)) as any;
+    expect(task.payload).toBeUndefined(); // the SDK unwraps SendMessageResponse to Task | Message
     expect(task.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(task.artifacts).toHaveLength(2);
   });
