@@ -79,10 +79,14 @@ export interface ConnectOptions extends ClientOptions {
   readonly signal?: AbortSignal;
 }
 
-const BUILT_IN: Readonly<Record<string, TransportFactory>> = {
-  [BINDING_IDS.jsonrpc]: jsonRpcTransportFactory,
-  [BINDING_IDS.rest]: restTransportFactory,
-};
+/** The transports every client has: JSON-RPC and REST. gRPC is opt-in (`@a2a-polyglot/client/grpc`). */
+function builtInTransports(): Record<string, TransportFactory> {
+  const factories: Record<string, TransportFactory> = {
+    [BINDING_IDS.jsonrpc]: jsonRpcTransportFactory,
+    [BINDING_IDS.rest]: restTransportFactory,
+  };
+  return factories;
+}
 
 /** Operations that read only, so retrying them is safe. */
 const SAFE_READS = new Set<OperationName>(['GetTask', 'ListTasks', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'GetExtendedAgentCard']);
@@ -107,7 +111,7 @@ export class Client {
 
   constructor(card: AgentCard, private readonly options: ClientOptions = {}) {
     this.card = card;
-    const factories = { ...BUILT_IN, ...options.transports };
+    const factories = { ...builtInTransports(), ...options.transports };
     const usable = BINDING_KEYS.filter((key) => factories[BINDING_IDS[key]] !== undefined);
     const allowed = options.bindings ? options.bindings.filter((key) => usable.includes(key)) : usable;
     if (options.bindings && allowed.length < options.bindings.length) {
@@ -147,14 +151,17 @@ export class Client {
     return this.taskStream('SendStreamingMessage', request, options);
   }
 
+  /** GetTask (retried when the server is briefly unavailable: it is a read). */
   getTask(request: DeepPartial<GetTaskRequest>, options?: RequestOptions): Promise<Task> {
     return this.unary('GetTask', request, options);
   }
 
+  /** ListTasks, one page (`nextPageToken` continues). Retried like every read. */
   listTasks(request: DeepPartial<ListTasksRequest> = {}, options?: RequestOptions): Promise<ListTasksResponse> {
     return this.unary('ListTasks', request, options);
   }
 
+  /** CancelTask: the task as the server left it (canceled, or an error if it already ended). Not retried. */
   cancelTask(request: DeepPartial<CancelTaskRequest>, options?: RequestOptions): Promise<Task> {
     return this.unary('CancelTask', request, options);
   }
@@ -164,21 +171,25 @@ export class Client {
     return this.taskStream('SubscribeToTask', request, options);
   }
 
+  /** Registers a webhook for a task. Not retried. */
   createTaskPushNotificationConfig(request: DeepPartial<TaskPushNotificationConfig>, options?: RequestOptions): Promise<TaskPushNotificationConfig> {
     this.requirePush();
     return this.unary('CreateTaskPushNotificationConfig', request, options);
   }
 
+  /** Reads one webhook registration. */
   getTaskPushNotificationConfig(request: DeepPartial<GetTaskPushNotificationConfigRequest>, options?: RequestOptions): Promise<TaskPushNotificationConfig> {
     this.requirePush();
     return this.unary('GetTaskPushNotificationConfig', request, options);
   }
 
+  /** Lists a task's webhook registrations. */
   listTaskPushNotificationConfigs(request: DeepPartial<ListTaskPushNotificationConfigsRequest>, options?: RequestOptions): Promise<ListTaskPushNotificationConfigsResponse> {
     this.requirePush();
     return this.unary('ListTaskPushNotificationConfigs', request, options);
   }
 
+  /** Removes a webhook registration (idempotent on the server). Not retried. */
   async deleteTaskPushNotificationConfig(request: DeepPartial<DeleteTaskPushNotificationConfigRequest>, options?: RequestOptions): Promise<void> {
     this.requirePush();
     await this.unary('DeleteTaskPushNotificationConfig', request, options);
