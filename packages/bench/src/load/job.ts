@@ -1,0 +1,87 @@
+import type { LatencySummary } from '../stats.js';
+
+/**
+ * Placeholder in request templates, replaced per operation by 12 digits (slot and counter)
+ * so every request carries a unique message id at the cost of one small write.
+ */
+export const ID_PLACEHOLDER = '############';
+
+/** How a response is checked (once per job, on its first completed operation). */
+export interface CheckSpec {
+  /** jsonrpc / rest: A2A JSON; grpc-a2a: A2A protobuf; raw: a ceiling (only counted). */
+  readonly kind: 'jsonrpc' | 'rest' | 'grpc-a2a' | 'raw';
+  readonly expect: 'message' | 'task' | 'stream';
+  /** Events a stream should carry (K + 3). */
+  readonly events?: number;
+}
+
+/** One kind of request, fully prepared by the orchestrator. */
+export interface RequestSpec {
+  readonly protocol: 'http' | 'grpc' | 'ws';
+  readonly shape: 'unary' | 'stream';
+  readonly host: string;
+  readonly port: number;
+  /** HTTP: the whole request (request line, headers, body) with {@link ID_PLACEHOLDER}. */
+  readonly http?: string;
+  /** gRPC: method path, metadata, and the serialized request (base64) with the placeholder. */
+  readonly grpc?: { readonly path: string; readonly metadata: Readonly<Record<string, string>>; readonly messageB64: string };
+  /** WebSocket: text frame to send and the number of messages that answer it. */
+  readonly ws?: { readonly text: string; readonly expectMessages: number };
+  readonly check: CheckSpec;
+}
+
+/** A closed-loop measurement. */
+export interface LoadJob {
+  readonly request: RequestSpec;
+  /** Connections (HTTP, ws) or calls in flight on one HTTP/2 connection (gRPC). */
+  readonly concurrency: number;
+  readonly warmupMs: number;
+  readonly durationMs: number;
+  readonly minOps?: number;
+  readonly maxWindowMs?: number;
+  readonly stopAfterOps?: number;
+  readonly drainMs?: number;
+  /** Emit `progress` events this often (sustained run). */
+  readonly progressEveryMs?: number;
+  /** Server process whose CPU time is read from /proc over the window. */
+  readonly serverPid: number;
+  readonly clkTck: number;
+}
+
+/** What a {@link LoadJob} measured. */
+export interface LoadResult {
+  readonly ops: number;
+  readonly errors: number;
+  readonly events: number;
+  readonly windowMs: number;
+  readonly latency: LatencySummary;
+  readonly ttfe: LatencySummary;
+  readonly eventsMin: number;
+  readonly eventsMax: number;
+  /** Server CPU time (user + system) over the window, µs; undefined without /proc. */
+  readonly serverCpuUs?: number;
+  readonly warmupErrors: number;
+  readonly firstError?: string;
+  readonly abandoned: number;
+  /** 'ok', or what was wrong with the checked response. */
+  readonly check: string;
+}
+
+/** Open many idle streams and hold them. */
+export interface IdleJob {
+  readonly request: RequestSpec;
+  readonly streams: number;
+  /** Streams being opened at once. */
+  readonly openConcurrency: number;
+  readonly timeoutMs: number;
+}
+
+/** What opening idle streams achieved. */
+export interface IdleResult {
+  readonly opened: number;
+  readonly failed: number;
+  readonly ms: number;
+  /** HTTP/2 connections used (gRPC). */
+  readonly connections: number;
+  readonly firstError?: string;
+}

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { spawnChild, type BenchChild } from '../child.js';
+import type { ServerUsage } from '../servers/server-main.js';
+import type { ServerKind } from '../targets.js';
+import type { RunContext } from './context.js';
+
+/** A server child that reported ready. */
+export interface ServerProcess {
+  readonly kind: ServerKind;
+  readonly child: BenchChild;
+  readonly pid: number;
+  readonly ports: Readonly<Record<string, number>>;
+  readonly notes: readonly string[];
+  usage(gc?: boolean): Promise<ServerUsage>;
+  stop(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 30_000;
+
+/** Starts one server kind in its own process (pinned to the server CPU) and waits for its ports. */
+export async function startServerProcess(ctx: RunContext, kind: ServerKind): Promise<ServerProcess> {
+  const child = spawnChild({
+    name: `server ${kind}`,
+    script: join(__dirname, '..', 'servers', 'server-main.js'),
+    args: [kind],
+    nodeArgs: ['--expose-gc'],
+    role: 'server',
+    pinning: ctx.pinning,
+  });
+  try {
+    const ready = await new Promise<{ pid: number; ports: Record<string, number>; notes: string[] }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server ${kind} not ready within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+      child.ipc.on('ready', (payload) => {
+        clearTimeout(timer);
+        resolve(payload);
+      });
+      child.ipc.on('failed', (payload: { error: string }) => {
+        clearTimeout(timer);
+        reject(new Error(`server ${kind} failed to start: ${payload.error}`));
+      });
+      child.ipc.on('exit', () => {
+        clearTimeout(timer);
+        reject(new Error(`server ${kind} exited during startup`));
+      });
+    });
+    return {
+      kind,
+      child,
+      pid: ready.pid,
+      ports: ready.ports,
+      notes: ready.notes,
+      usage: (gc = false) => child.ipc.call<ServerUsage>('usage', { gc }, 30_000),
+      stop: () => child.stop(),
+    };
+  } catch (error) {
+    await child.stop(1000);
+    throw error;
+  }
+}
+
+/** Starts a load-generator child (pinned to the load CPU) and waits until it listens. */
+export async function startLoadProcess(ctx: RunContext): Promise<BenchChild> {
+  const child = spawnChild({ name: 'load', script: join(__dirname, '..', 'load', 'load-main.js'), role: 'load', pinning: ctx.pinning });
+  try {
+    await child.ipc.once('ready', READY_TIMEOUT_MS);
+    return child;
+  } catch (error) {
+    await child.stop(1000);
+    throw error;
+  }
+}

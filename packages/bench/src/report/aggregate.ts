@@ -1,0 +1,156 @@
+import { median, spread, summarizeRatios, type RatioSummary } from '../stats.js';
+import type { CellResult, IdleMemoryResult } from '../results.js';
+import { targetById } from '../targets.js';
+
+/** One cell over all repetitions: medians, spread, and back-to-back ratios. */
+export interface CellSummary {
+  readonly scenario: string;
+  readonly targetId: string;
+  readonly label: string;
+  readonly family: string;
+  readonly binding: string;
+  readonly mode: string;
+  readonly concurrency: number;
+  readonly k?: number;
+  /** Repetitions that produced a measurement. */
+  readonly reps: number;
+  readonly opsPerS: number;
+  readonly eventsPerS: number;
+  /** Spread of the headline rate (ops/s for unary, events/s for streams). */
+  readonly spread: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly ttfeP50Ms: number;
+  readonly ttfeP99Ms: number;
+  readonly cpuUsPerOp: number;
+  readonly cpuUsPerEvent: number;
+  readonly cpuPct: number;
+  readonly errors: number;
+  readonly eventsPerOp: string;
+  readonly checks: readonly string[];
+  readonly failures: readonly string[];
+  /** Headline rate / the ceiling's, per repetition (same scenario, concurrency, K). */
+  readonly vsCeiling?: RatioSummary;
+  /** Server CPU per op: target / ceiling (median of per-rep ratios). */
+  readonly cpuVsCeiling?: RatioSummary;
+  /** Headline rate / the SDK's (ours targets, same binding and mode). */
+  readonly vsSdk?: RatioSummary;
+}
+
+const key = (c: { scenario: string; targetId: string; mode: string; concurrency: number; k?: number }) => `${c.scenario}|${c.targetId}|${c.mode}|${c.concurrency}|${c.k ?? ''}`;
+
+/** The rate the report compares: events/s for streams, ops/s otherwise. */
+export function headline(c: Pick<CellResult, 'mode' | 'opsPerS' | 'eventsPerS'>): number {
+  return c.mode === 'stream' ? c.eventsPerS : c.opsPerS;
+}
+
+/** Collapses repetitions into summaries, computing every ratio within a repetition first. */
+export function summarizeCells(cells: readonly CellResult[]): CellSummary[] {
+  const groups = new Map<string, CellResult[]>();
+  for (const c of cells) {
+    const list = groups.get(key(c)) ?? [];
+    list.push(c);
+    groups.set(key(c), list);
+  }
+  const find = (c: CellResult, targetId: string, mode?: string) =>
+    cells.find((o) => o.scenario === c.scenario && o.rep === c.rep && o.targetId === targetId && o.concurrency === c.concurrency && o.k === c.k && (mode === undefined || o.mode === mode) && !o.failure);
+
+  const out: CellSummary[] = [];
+  for (const list of groups.values()) {
+    const first = list[0]!;
+    const target = targetById(first.targetId);
+    const ok = list.filter((c) => !c.failure && c.ops > 0);
+    const ratios = (other: string | undefined, mode: string | undefined, metric: (c: CellResult) => number) => {
+      if (!other) return undefined;
+      const values = ok.map((c) => {
+        const o = find(c, other, mode);
+        return o ? metric(c) / metric(o) : NaN;
+      });
+      const s = summarizeRatios(values);
+      return s.n > 0 ? s : undefined;
+    };
+    const ceilingMode = first.mode === 'stream' ? 'stream' : 'echo';
+    const evMin = Math.min(...ok.map((c) => c.eventsMin));
+    const evMax = Math.max(...ok.map((c) => c.eventsMax));
+    out.push({
+      scenario: first.scenario,
+      targetId: first.targetId,
+      label: target?.label ?? first.targetId,
+      family: first.family,
+      binding: first.binding,
+      mode: first.mode,
+      concurrency: first.concurrency,
+      k: first.k,
+      reps: ok.length,
+      opsPerS: median(ok.map((c) => c.opsPerS)),
+      eventsPerS: median(ok.map((c) => c.eventsPerS)),
+      spread: spread(ok.map(headline)),
+      p50Ms: median(ok.map((c) => c.p50Ms)),
+      p99Ms: median(ok.map((c) => c.p99Ms)),
+      ttfeP50Ms: median(ok.map((c) => c.ttfeP50Ms)),
+      ttfeP99Ms: median(ok.map((c) => c.ttfeP99Ms)),
+      cpuUsPerOp: median(ok.map((c) => c.cpuUsPerOp)),
+      cpuUsPerEvent: median(ok.map((c) => c.cpuUsPerEvent)),
+      cpuPct: median(ok.map((c) => c.cpuPct)),
+      errors: list.reduce((n, c) => n + c.errors, 0),
+      eventsPerOp: ok.length === 0 ? '-' : evMin === evMax ? String(evMin) : `${evMin}-${evMax}`,
+      checks: [...new Set(list.map((c) => c.check).filter((c) => c !== 'ok' && c !== 'not measured'))],
+      failures: [...new Set(list.map((c) => c.failure).filter((f): f is string => Boolean(f)))],
+      vsCeiling: ratios(target?.ceiling, ceilingMode, headline),
+      cpuVsCeiling: ratios(target?.ceiling, ceilingMode, (c) => c.cpuUsPerOp),
+      vsSdk: target?.sdk ? ratios(target.sdk, first.mode, headline) : undefined,
+    });
+  }
+  return out;
+}
+
+/** Idle-memory results over repetitions. */
+export interface IdleSummary {
+  readonly targetId: string;
+  readonly label: string;
+  readonly binding: string;
+  readonly reps: number;
+  readonly opened: number;
+  readonly connections: number;
+  readonly idleRssMB: number;
+  readonly idleHeapMB: number;
+  readonly openRssMB: number;
+  readonly openHeapMB: number;
+  readonly rssKBPerStream: number;
+  readonly heapKBPerStream: number;
+  readonly spread: number;
+  /** RSS per stream / raw SSE's, per repetition. */
+  readonly vsRawSse?: RatioSummary;
+  readonly failures: readonly string[];
+}
+
+/** Collapses idle-memory repetitions; ratios are against raw node:http SSE of the same repetition. */
+export function summarizeIdle(rows: readonly IdleMemoryResult[]): IdleSummary[] {
+  const ids = [...new Set(rows.map((r) => r.targetId))];
+  return ids.map((id) => {
+    const list = rows.filter((r) => r.targetId === id);
+    const ok = list.filter((r) => !r.failure && r.opened > 0);
+    const ratios = ok.map((r) => {
+      const raw = rows.find((o) => o.targetId === 'raw-http' && o.rep === r.rep && !o.failure);
+      return raw ? r.rssKBPerStream / raw.rssKBPerStream : NaN;
+    });
+    const s = summarizeRatios(ratios);
+    return {
+      targetId: id,
+      label: targetById(id)?.label ?? id,
+      binding: list[0]!.binding,
+      reps: ok.length,
+      opened: median(ok.map((r) => r.opened)),
+      connections: median(ok.map((r) => r.connections)),
+      idleRssMB: median(ok.map((r) => r.idleRssMB)),
+      idleHeapMB: median(ok.map((r) => r.idleHeapMB)),
+      openRssMB: median(ok.map((r) => r.openRssMB)),
+      openHeapMB: median(ok.map((r) => r.openHeapMB)),
+      rssKBPerStream: median(ok.map((r) => r.rssKBPerStream)),
+      heapKBPerStream: median(ok.map((r) => r.heapKBPerStream)),
+      spread: spread(ok.map((r) => r.rssKBPerStream)),
+      vsRawSse: id !== 'raw-http' && s.n > 0 ? s : undefined,
+      failures: [...new Set(list.map((r) => r.failure).filter((f): f is string => Boolean(f)))],
+    };
+  });
+}

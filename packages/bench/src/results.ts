@@ -1,0 +1,101 @@
+import type { BenchConfig, ScenarioName } from './config.js';
+import type { Binding, Family } from './targets.js';
+
+/** One measured cell of one repetition (a row of results.json). */
+export interface CellResult {
+  readonly scenario: ScenarioName;
+  readonly rep: number;
+  readonly targetId: string;
+  readonly family: Family;
+  readonly binding: Binding;
+  /** message | task | echo (ceiling unary) | stream */
+  readonly mode: string;
+  readonly concurrency: number;
+  readonly k?: number;
+  readonly pauseMs?: number;
+  /** Set when the cell could not be measured (server failed, load crashed). */
+  readonly failure?: string;
+  readonly ops: number;
+  readonly errors: number;
+  readonly events: number;
+  readonly windowMs: number;
+  readonly opsPerS: number;
+  readonly eventsPerS: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly ttfeP50Ms: number;
+  readonly ttfeP99Ms: number;
+  /** Server CPU time per operation / per event over the window, µs (NaN without /proc). */
+  readonly cpuUsPerOp: number;
+  readonly cpuUsPerEvent: number;
+  /** Server CPU time / window wall time, percent of one core. */
+  readonly cpuPct: number;
+  readonly eventsMin: number;
+  readonly eventsMax: number;
+  readonly check: string;
+  readonly firstError?: string;
+}
+
+/** One target of the idle-streams memory scenario, one repetition. */
+export interface IdleMemoryResult {
+  readonly rep: number;
+  readonly targetId: string;
+  readonly family: Family;
+  readonly binding: Binding;
+  readonly streams: number;
+  readonly opened: number;
+  readonly failed: number;
+  readonly connections: number;
+  readonly openMs: number;
+  readonly idleRssMB: number;
+  readonly idleHeapMB: number;
+  readonly openRssMB: number;
+  readonly openHeapMB: number;
+  readonly rssKBPerStream: number;
+  readonly heapKBPerStream: number;
+  readonly failure?: string;
+  readonly firstError?: string;
+}
+
+/** One memory sample of the sustained run. */
+export interface SustainedSample {
+  readonly tasks: number;
+  readonly elapsedS: number;
+  readonly rssMB: number;
+  readonly heapMB: number;
+}
+
+/** The sustained run (once per run, not repeated). */
+export interface SustainedResult {
+  readonly targetId: string;
+  readonly concurrency: number;
+  readonly tasksWanted: number;
+  readonly tasksDone: number;
+  readonly errors: number;
+  readonly elapsedS: number;
+  readonly tasksPerS: number;
+  readonly startRssMB: number;
+  readonly samples: readonly SustainedSample[];
+  /** After a forced GC at the end. */
+  readonly finalRssMB: number;
+  readonly finalHeapMB: number;
+  /** RSS growth over the second half of the run ((last - middle) / middle). */
+  readonly secondHalfGrowth: number;
+  readonly check: string;
+  readonly failure?: string;
+}
+
+/** Everything one `npm run bench` produced: written as results.json. */
+export interface BenchRun {
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly elapsedS: number;
+  readonly machine: { readonly cpuModel: string; readonly cpus: number; readonly memGiB: number; readonly node: string; readonly platform: string };
+  readonly versions: Readonly<Record<string, string>>;
+  readonly config: BenchConfig;
+  readonly pinning: string;
+  readonly notices: readonly string[];
+  readonly cells: readonly CellResult[];
+  readonly idle: readonly IdleMemoryResult[];
+  readonly sustained?: SustainedResult;
+}

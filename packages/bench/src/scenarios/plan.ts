@@ -1,0 +1,85 @@
+import type { BenchConfig, ScenarioName } from '../config.js';
+import type { Workload } from '../requests.js';
+import { TARGETS, targetSelected, type Target } from '../targets.js';
+
+/** One cell: a target under one workload at one concurrency. */
+export interface CellPlan {
+  readonly scenario: ScenarioName;
+  readonly target: Target;
+  readonly work: Workload;
+  readonly concurrency: number;
+  /** Streams of large K are slow on some servers: keep the window open for at least this many. */
+  readonly minOps?: number;
+  readonly maxWindowMs?: number;
+}
+
+/** Targets each scenario measures (ids, in run order). */
+export const SCENARIO_TARGETS: Readonly<Record<ScenarioName, readonly string[]>> = {
+  unary: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-rest', 'sdk-rest', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'ours-grpc-session', 'raw-ws', 'ours-ws'],
+  stream: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-rest', 'sdk-rest', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'ours-grpc-session', 'raw-ws', 'ours-ws'],
+  kscale: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'raw-grpc', 'ours-grpc'],
+  ttfe: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-rest', 'sdk-rest', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'raw-ws', 'ours-ws'],
+  idle: ['raw-http', 'ours-jsonrpc', 'ours-rest', 'sdk-jsonrpc', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'raw-ws', 'ours-ws'],
+  sustained: ['ours-jsonrpc'],
+};
+
+/** The targets of a scenario that pass the TARGETS filter (pending ones included, to be reported as skipped). */
+export function scenarioTargets(scenario: ScenarioName, config: BenchConfig): Target[] {
+  return SCENARIO_TARGETS[scenario].map((id) => TARGETS.find((t) => t.id === id)!).filter((t) => targetSelected(t, config.targets));
+}
+
+/**
+ * The cells of a throughput scenario for one repetition. Within a concurrency block each
+ * ceiling runs next to the targets it bounds; odd repetitions run the block in reverse, so
+ * drift on a noisy machine does not always favour the same side of a ratio.
+ */
+export function planCells(scenario: ScenarioName, config: BenchConfig, rep: number): CellPlan[] {
+  const targets = scenarioTargets(scenario, config).filter((t) => !t.pending);
+  const blocks: CellPlan[][] = [];
+  const modes = (t: Target): Workload[] => (t.family === 'ceiling' ? [{ mode: 'task' }] : [{ mode: 'message' }, { mode: 'task' }]);
+  switch (scenario) {
+    case 'unary':
+      for (const c of config.unaryConcurrency) blocks.push(targets.flatMap((target) => modes(target).map((work) => ({ scenario, target, work, concurrency: c }))));
+      break;
+    case 'stream':
+      for (const c of config.streamConcurrency) blocks.push(targets.map((target) => ({ scenario, target, work: { mode: 'stream', k: config.streamK }, concurrency: c })));
+      break;
+    case 'kscale':
+      for (const k of config.kList)
+        blocks.push(
+          targets.map((target) => ({
+            scenario,
+            target,
+            work: { mode: 'stream', k },
+            concurrency: 1,
+            minOps: 3,
+            maxWindowMs: Math.max(config.durationMs, 4 * config.durationMs),
+          })),
+        );
+      break;
+    case 'ttfe':
+      blocks.push(targets.map((target) => ({ scenario, target, work: { mode: 'stream', k: config.ttfeK, pauseMs: config.ttfePauseMs }, concurrency: 1 })));
+      break;
+    default:
+      return [];
+  }
+  return blocks.flatMap((block) => (rep % 2 === 1 ? [...block].reverse() : block));
+}
+
+/** Rough duration of a scenario repetition, for the plan printed at start (seconds). */
+export function estimateSeconds(scenario: ScenarioName, config: BenchConfig): number {
+  const perCell = (config.warmupMs + config.durationMs) / 1000 + 0.2;
+  const servers = new Set(scenarioTargets(scenario, config).filter((t) => !t.pending).map((t) => t.server)).size;
+  const warm = scenarioTargets(scenario, config).filter((t) => !t.pending).length * (config.serverWarmupMs / 1000) + servers * 0.8;
+  switch (scenario) {
+    case 'idle':
+      return scenarioTargets(scenario, config).filter((t) => !t.pending).length * 4 * config.reps;
+    case 'sustained':
+      return Math.min(config.sustainedMaxMs / 1000, config.sustainedTasks / 3000) + 3;
+    default: {
+      const cells = planCells(scenario, config, 0).length;
+      const slow = scenario === 'kscale' ? 6 : 0; // SDK streams at K=1000 take seconds each
+      return (cells * perCell + warm + slow) * config.reps;
+    }
+  }
+}

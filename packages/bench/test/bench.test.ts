@@ -1,0 +1,295 @@
+/**
+ * The harness's internals on their smoke path: statistics, the raw HTTP/1.1 and HTTP/2 load
+ * clients against real local servers (port 0, loopback), the closed loop, one short load job,
+ * knobs, and report rendering. Behaviour only: nothing here asserts a speed.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  agentModeText,
+  buildRequest,
+  encodeInteger,
+  grpcRequestHeaderBlock,
+  H2GrpcConnection,
+  HttpResponseParser,
+  loadConfig,
+  median,
+  parseAgentMode,
+  percentile,
+  RAW_GRPC_STREAM,
+  RAW_GRPC_UNARY,
+  RawHttpConnection,
+  renderReport,
+  runClosedLoop,
+  runJob,
+  spread,
+  SseCounter,
+  startRawGrpcServer,
+  startRawHttpServer,
+  summarizeLatencies,
+  targetById,
+  type BenchRun,
+  type CellResult,
+  type OpOutcome,
+  type Slot,
+} from '@a2a-polyglot/bench';
+
+describe('statistics', () => {
+  it('interpolates percentiles between ranks', () => {
+    expect(percentile([1, 2, 3, 4], 50)).toBe(2.5);
+    expect(percentile([10], 99)).toBe(10);
+    expect(percentile([1, 2, 3, 4, 5], 0)).toBe(1);
+    expect(percentile([1, 2, 3, 4, 5], 100)).toBe(5);
+    expect(Number.isNaN(percentile([], 50))).toBe(true);
+  });
+
+  it('takes medians and spreads over finite values only', () => {
+    expect(median([3, 1, NaN, 2, undefined])).toBe(2);
+    expect(spread([90, 100, 110])).toBeCloseTo(0.2);
+    expect(spread([5])).toBe(0);
+  });
+
+  it('summarizes microsecond samples in milliseconds', () => {
+    const s = summarizeLatencies([3000, 1000, 2000]);
+    expect(s).toMatchObject({ count: 3, p50: 2, max: 3, mean: 2 });
+  });
+});
+
+describe('HttpResponseParser', () => {
+  function collect(bytes: string, splitEvery: number) {
+    const events: string[] = [];
+    const parser = new HttpResponseParser({
+      onHead: (status) => events.push(`head ${status}`),
+      onBody: (chunk) => events.push(`body ${chunk.toString()}`),
+      onEnd: () => events.push('end'),
+    });
+    const all = Buffer.from(bytes);
+    for (let i = 0; i < all.length; i += splitEvery) parser.push(all.subarray(i, i + splitEvery));
+    const bodies = events.filter((e) => e.startsWith('body ')).map((e) => e.slice(5)).join('');
+    return { heads: events.filter((e) => e.startsWith('head')), ends: events.filter((e) => e === 'end').length, bodies };
+  }
+
+  const twoResponses =
+    'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello' + 'HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\n\r\n';
+
+  it.each([1, 2, 7, 1000])('reads keep-alive responses split every %i bytes', (n) => {
+    const r = collect(twoResponses, n);
+    expect(r.heads).toEqual(['head 200', 'head 201']);
+    expect(r.ends).toBe(2);
+    expect(r.bodies).toBe('helloabcde');
+  });
+});
+
+describe('SseCounter', () => {
+  it('counts events across chunk boundaries and ignores comment blocks', () => {
+    const text = 'id: 1\ndata: {"a":1}\n\n: ping\n\ndata: two\r\n\r\ndata: x\ndata: y\n\n';
+    for (const step of [1, 3, text.length]) {
+      const c = new SseCounter({ keep: true });
+      for (let i = 0; i < text.length; i += step) c.push(Buffer.from(text.slice(i, i + step)));
+      expect(c.events).toBe(3);
+      expect(c.first).toContain('{"a":1}');
+      expect(c.last).toBe('data: x\ndata: y');
+    }
+  });
+});
+
+describe('agent modes', () => {
+  it('round-trips between text and mode', () => {
+    for (const mode of [{ kind: 'message' }, { kind: 'task' }, { kind: 'idle' }, { kind: 'stream', k: 7, pauseMs: 0 }, { kind: 'stream', k: 3, pauseMs: 2 }] as const) {
+      expect(parseAgentMode(agentModeText(mode))).toEqual(mode);
+    }
+    expect(parseAgentMode('something else')).toEqual({ kind: 'task' });
+  });
+});
+
+describe('knobs', () => {
+  it('reads the smoke-run variables and rejects bad values with the variable name', () => {
+    const c = loadConfig({ SCENARIOS: 'unary,str', REPS: '1', DURATION_S: '2', TARGETS: 'ours,raw', PIN: 'off' });
+    expect(c.scenarios).toEqual(['unary', 'stream']);
+    expect(c).toMatchObject({ reps: 1, durationMs: 2000, pin: false, targets: ['ours', 'raw'] });
+    expect(() => loadConfig({ REPS: '0' })).toThrow(/REPS/);
+    expect(() => loadConfig({ SCENARIOS: 'nope' })).toThrow(/SCENARIOS/);
+  });
+});
+
+describe('raw HTTP/1.1 client against node:http', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.url === '/sse') {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          for (let i = 0; i < 5; i++) res.write(`data: ${i}\n\n`);
+          res.end();
+        } else res.writeHead(200, { 'content-type': 'application/json', 'content-length': '11' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const send = (conn: RawHttpConnection, path: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      conn.send(Buffer.from(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`), {
+        onBody: (c) => chunks.push(Buffer.from(c)),
+        onEnd: (status) => resolve({ status, body: Buffer.concat(chunks).toString() }),
+        onError: reject,
+      });
+    });
+
+  it('sends several requests on one keep-alive connection, JSON and chunked SSE', async () => {
+    const conn = await RawHttpConnection.connect('127.0.0.1', port);
+    try {
+      expect(await send(conn, '/json')).toEqual({ status: 200, body: '{"ok":true}' });
+      const sse = await send(conn, '/sse');
+      const counter = new SseCounter();
+      counter.push(Buffer.from(sse.body));
+      expect(counter.events).toBe(5);
+      expect(await send(conn, '/json')).toEqual({ status: 200, body: '{"ok":true}' });
+      expect(conn.alive).toBe(true);
+    } finally {
+      conn.close();
+    }
+  });
+});
+
+describe('closed loop', () => {
+  it('counts completions and failures inside the window, then drains', async () => {
+    let n = 0;
+    const slot: Slot = {
+      run(done: (o: OpOutcome) => void) {
+        n++;
+        const fail = n % 5 === 0;
+        setTimeout(() => done(fail ? { ok: false, events: 0, error: 'boom' } : { ok: true, events: 2 }), 1);
+      },
+      close() {},
+    };
+    const stats = await runClosedLoop([slot, slot], { warmupMs: 0, durationMs: 150, drainMs: 1000 });
+    expect(stats.ops).toBeGreaterThan(0);
+    expect(stats.events).toBe(stats.ops * 2);
+    expect(stats.latenciesUs).toHaveLength(stats.ops);
+    expect(stats.errors).toBeGreaterThan(0);
+    expect(stats.firstError).toBe('boom');
+    expect(stats.abandoned).toBe(0);
+  });
+
+  it('stops after a number of operations when asked', async () => {
+    const slot: Slot = { run: (done) => setImmediate(() => done({ ok: true, events: 1 })), close() {} };
+    const stats = await runClosedLoop([slot], { warmupMs: 0, durationMs: 10_000, stopAfterOps: 25 });
+    expect(stats.ops).toBe(25);
+  });
+});
+
+describe('load jobs against the raw ceilings (in-process)', () => {
+  it('runs unary and SSE jobs on the raw node:http ceiling and checks what came back', async () => {
+    const { ports, close } = await startRawHttpServer();
+    try {
+      const target = targetById('raw-http')!;
+      const base = { concurrency: 2, warmupMs: 0, durationMs: 150, drainMs: 2000, serverPid: process.pid, clkTck: 100 };
+      const unary = await runJob({ ...base, request: buildRequest(target, { mode: 'task' }, ports.http!) });
+      expect(unary.ops).toBeGreaterThan(0);
+      expect(unary.errors).toBe(0);
+      expect(unary.check).toBe('ok');
+      const stream = await runJob({ ...base, request: buildRequest(target, { mode: 'stream', k: 5 }, ports.http!) });
+      expect(stream.ops).toBeGreaterThan(0);
+      expect(stream.eventsMin).toBe(8);
+      expect(stream.eventsMax).toBe(8);
+      expect(stream.check).toBe('ok');
+      expect(stream.ttfe.count).toBe(stream.ops);
+    } finally {
+      await close?.();
+    }
+  });
+
+  it('speaks gRPC over the lean HTTP/2 framer: unary echo and a server stream', async () => {
+    expect(encodeInteger(10, 5)).toEqual([10]);
+    expect(encodeInteger(1337, 5)).toEqual([31, 154, 10]); // RFC 7541 C.1.2
+    const { ports, close } = await startRawGrpcServer();
+    const conn = await H2GrpcConnection.connect('127.0.0.1', ports.grpc!);
+    try {
+      const call = (path: string, metadata: Record<string, string>) =>
+        new Promise<{ ok: boolean; messages: Buffer[] }>((resolve) => {
+          const messages: Buffer[] = [];
+          conn.call(
+            grpcRequestHeaderBlock(path, `127.0.0.1:${ports.grpc}`, metadata),
+            Buffer.from('ping'),
+            { onMessage: (b) => messages.push(b!), onEnd: (ok) => resolve({ ok, messages }) },
+            true,
+          );
+        });
+      const unary = await call(RAW_GRPC_UNARY, {});
+      expect(unary.ok).toBe(true);
+      expect(unary.messages.map((m) => m.toString())).toEqual(['ping']);
+      const [a, b] = await Promise.all([call(RAW_GRPC_STREAM, { 'x-k': '4' }), call(RAW_GRPC_STREAM, { 'x-k': '1' })]);
+      expect(a.messages).toHaveLength(7);
+      expect(b.messages).toHaveLength(4);
+    } finally {
+      conn.close();
+      await close?.();
+    }
+  });
+});
+
+describe('report', () => {
+  const cell = (over: Partial<CellResult>): CellResult => ({
+    scenario: 'unary',
+    rep: 0,
+    targetId: 'raw-http',
+    family: 'ceiling',
+    binding: 'http',
+    mode: 'echo',
+    concurrency: 16,
+    ops: 1000,
+    errors: 0,
+    events: 1000,
+    windowMs: 1000,
+    opsPerS: 1000,
+    eventsPerS: 1000,
+    p50Ms: 1,
+    p99Ms: 2,
+    ttfeP50Ms: NaN,
+    ttfeP99Ms: NaN,
+    cpuUsPerOp: 50,
+    cpuUsPerEvent: 50,
+    cpuPct: 5,
+    eventsMin: 1,
+    eventsMax: 1,
+    check: 'ok',
+    ...over,
+  });
+
+  it('renders medians, back-to-back ratios and pass/fail goals', () => {
+    const cells: CellResult[] = [];
+    for (const rep of [0, 1, 2]) {
+      const ceiling = 1000 + rep * 100;
+      cells.push(cell({ rep, opsPerS: ceiling }));
+      cells.push(cell({ rep, targetId: 'ours-jsonrpc', family: 'ours', binding: 'jsonrpc', mode: 'task', opsPerS: ceiling * 0.55 }));
+      cells.push(cell({ rep, targetId: 'ours-jsonrpc', family: 'ours', binding: 'jsonrpc', mode: 'message', opsPerS: ceiling * 0.4 }));
+      cells.push(cell({ rep, targetId: 'sdk-jsonrpc', family: 'sdk', binding: 'jsonrpc', mode: 'task', opsPerS: ceiling * 0.05 }));
+    }
+    const run: BenchRun = {
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:01:00.000Z',
+      elapsedS: 60,
+      machine: { cpuModel: 'test cpu', cpus: 2, memGiB: 24, node: '20.0.0', platform: 'linux' },
+      versions: { '@a2a-js/sdk': '1.3.0' },
+      config: loadConfig({}),
+      pinning: 'test',
+      notices: ['ours-ws skipped: not there'],
+      cells,
+      idle: [],
+    };
+    const md = renderReport(run);
+    expect(md).toContain('## Unary SendMessage');
+    expect(md).toMatch(/\| unary SendMessage → Task, c=16, req\/s vs ceiling \| ours JSON-RPC \| 0\.550 \[0\.550-0\.550\] \| ≥ 0\.5 \| PASS \|/);
+    expect(md).toMatch(/\| unary SendMessage → Message, c=16, req\/s vs ceiling \| ours JSON-RPC \| 0\.400 \[0\.400-0\.400\] \| ≥ 0\.6 \| FAIL \|/);
+    expect(md).toMatch(/\| ours JSON-RPC \| task \| 16 \| 605 \|/); // median of 550, 605, 660
+    expect(md).toContain('11.0 [11.0-11.0]'); // ours / SDK
+    expect(md).toContain('Not measurable yet');
+    expect(md).toContain('- ours-ws skipped: not there');
+  });
+});
