@@ -12,6 +12,7 @@ export { H2GrpcConnection, type GrpcCallSink } from './load/h2-grpc-client.js';
 export { encodeInteger, grpcRequestHeaderBlock } from './load/hpack-encode.js';
 export { runClosedLoop, type LoopOptions, type LoopStats, type OpOutcome, type Slot } from './load/closed-loop.js';
 export { runJob } from './load/load-main.js';
+export { classifyA2aFrame } from './load/slots.js';
 export * from './load/job.js';
 export { checkOutcome } from './load/checks.js';
 export { parseAgentMode, agentModeText, type AgentMode } from './agents/agent-mode.js';

@@ -66,6 +66,7 @@ async function main(): Promise<void> {
   for (const [pkg, what] of [
     ['@a2a-polyglot/executor', 'our JSON-RPC/REST targets'],
     ['@a2a-polyglot/grpc', 'our gRPC targets'],
+    ['@a2a-polyglot/websocket', 'our WebSocket target'],
     ['@a2a-js/sdk/server', 'the SDK targets'],
   ] as const) {
     try {

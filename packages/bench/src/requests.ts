@@ -14,6 +14,8 @@ export type Workload =
 /** Base path of the A2A routes on our server and on the SDK server. */
 export const BASE_PATH = '/a2a';
 const GRPC_SERVICE = '/lf.a2a.v1.A2AService';
+/** Subprotocol our WebSocket binding requires. */
+const WS_SUBPROTOCOL = 'a2a.v1';
 
 function agentMode(work: Workload): AgentMode {
   if (work.mode === 'stream') return { kind: 'stream', k: work.k, pauseMs: work.pauseMs ?? 0 };
@@ -99,9 +101,18 @@ export function buildRequest(target: Target, work: Workload, port: number): Requ
       };
     }
     case 'ws': {
-      if (target.family !== 'ceiling') throw new Error(`no WebSocket request builder for ${target.id} yet`);
+      if (target.family !== 'ceiling') {
+        // Our WebSocket binding: JSON-RPC frames, the JSON-RPC binding's methods and params.
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: stream ? 'SendStreamingMessage' : 'SendMessage', params: { message: messageJson(text) } });
+        return {
+          ...base,
+          protocol: 'ws',
+          ws: { text: body, expectMessages: events ?? 1, framing: 'a2a', path: `${BASE_PATH}/ws?A2A-Version=1.0`, subprotocols: [WS_SUBPROTOCOL] },
+          check: { kind: 'jsonrpc', expect, events },
+        };
+      }
       const body = stream ? text : JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: messageJson(text) } });
-      return { ...base, protocol: 'ws', ws: { text: body, expectMessages: events ?? 1 }, check: { kind: 'raw', expect, events } };
+      return { ...base, protocol: 'ws', ws: { text: body, expectMessages: events ?? 1, framing: 'count' }, check: { kind: 'raw', expect, events } };
     }
   }
 }

@@ -55,7 +55,6 @@ export const TARGETS: readonly Target[] = [
     server: 'ours',
     port: 'ws',
     ceiling: 'raw-ws',
-    pending: 'no WebSocket binding package in the repository yet',
   },
 ];
 

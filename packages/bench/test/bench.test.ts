@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import {
   agentModeText,
   buildRequest,
+  classifyA2aFrame,
   encodeInteger,
   grpcRequestHeaderBlock,
   H2GrpcConnection,
@@ -90,6 +91,18 @@ describe('SseCounter', () => {
       expect(c.first).toContain('{"a":1}');
       expect(c.last).toBe('data: x\ndata: y');
     }
+  });
+});
+
+describe('WebSocket binding frames', () => {
+  it('tells stream start, events, end and errors apart without parsing', () => {
+    const f = (o: unknown) => Buffer.from(JSON.stringify(o));
+    expect(classifyA2aFrame(f({ jsonrpc: '2.0', id: 1, streamStart: true }), false)).toBe('start');
+    expect(classifyA2aFrame(f({ jsonrpc: '2.0', id: 1, result: { statusUpdate: {} }, seq: 2 }), false)).toBe('event');
+    expect(classifyA2aFrame(f({ jsonrpc: '2.0', id: 1, streamEnd: true, reason: 'done' }), false)).toBe('end');
+    expect(classifyA2aFrame(f({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'x' } }), false)).toBe('error');
+    expect(classifyA2aFrame(f({ jsonrpc: '2.0', id: 1, result: { message: {} } }), true)).toBe('end');
+    expect(classifyA2aFrame(f({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'x' } }), true)).toBe('error');
   });
 });
 

@@ -3,6 +3,7 @@ import { grpcRequestHeaderBlock } from './hpack-encode.js';
 import { H2GrpcConnection } from './h2-grpc-client.js';
 import { ID_PLACEHOLDER, type IdleJob, type IdleResult } from './job.js';
 import { RawHttpConnection } from './raw-http-client.js';
+import { classifyA2aFrame } from './slots.js';
 import { SseCounter } from './sse-counter.js';
 
 /** Streams held open by {@link openIdleStreams}; `close()` drops them all. */
@@ -70,11 +71,16 @@ export async function openIdleStreams(job: IdleJob): Promise<{ result: IdleResul
       return;
     }
     const { WebSocket } = require('ws') as typeof import('ws');
-    const ws: WsClient = new WebSocket(`ws://${spec.host}:${spec.port}/`, { perMessageDeflate: false });
+    const w = spec.ws!;
+    const ws: WsClient = new WebSocket(`ws://${spec.host}:${spec.port}${w.path ?? '/'}`, [...(w.subprotocols ?? [])], { perMessageDeflate: false });
     closers.push(() => ws.terminate());
     await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => ws.send(spec.ws!.text.replace(ID_PLACEHOLDER, id)));
-      ws.once('message', () => resolve());
+      ws.once('open', () => ws.send(w.text.replace(ID_PLACEHOLDER, id)));
+      ws.on('message', (data: Buffer) => {
+        const kind = w.framing === 'a2a' ? classifyA2aFrame(data, false) : 'event';
+        if (kind === 'event') resolve();
+        else if (kind !== 'start') reject(new Error(`stream ended instead of idling: ${data.toString('utf8').slice(0, 160)}`));
+      });
       ws.once('error', reject);
       ws.once('close', () => reject(new Error('websocket closed')));
     });

@@ -25,8 +25,19 @@ export interface RequestSpec {
   readonly http?: string;
   /** gRPC: method path, metadata, and the serialized request (base64) with the placeholder. */
   readonly grpc?: { readonly path: string; readonly metadata: Readonly<Record<string, string>>; readonly messageB64: string };
-  /** WebSocket: text frame to send and the number of messages that answer it. */
-  readonly ws?: { readonly text: string; readonly expectMessages: number };
+  /**
+   * WebSocket: the text frame to send. `framing: 'count'` (raw ceiling): the answer is
+   * `expectMessages` messages. `framing: 'a2a'` (our WebSocket binding): the answer is one
+   * JSON-RPC response (unary), or `streamStart`, events, then `streamEnd` or an error.
+   */
+  readonly ws?: {
+    readonly text: string;
+    readonly expectMessages: number;
+    readonly framing: 'count' | 'a2a';
+    /** Upgrade path with query, default `/`. */
+    readonly path?: string;
+    readonly subprotocols?: readonly string[];
+  };
   readonly check: CheckSpec;
 }
 

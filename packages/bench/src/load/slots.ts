@@ -187,27 +187,82 @@ class GrpcSlot implements Slot {
   }
 }
 
-/** WebSocket slot: sends a text frame and waits for the messages that answer it. */
+const STREAM_START = Buffer.from('"streamStart"');
+const STREAM_END = Buffer.from('"streamEnd"');
+const ERROR_MEMBER = Buffer.from('"error"');
+
+/** How one frame of our WebSocket binding ends or continues an operation. */
+export function classifyA2aFrame(frame: Buffer, unary: boolean): 'start' | 'event' | 'end' | 'error' {
+  if (unary) return frame.includes(ERROR_MEMBER) && !frame.includes('"result"') ? 'error' : 'end';
+  if (frame.includes(STREAM_START)) return 'start';
+  if (frame.includes(STREAM_END)) return 'end';
+  if (frame.includes(ERROR_MEMBER) && !frame.includes('"result"')) return 'error';
+  return 'event';
+}
+
+/**
+ * WebSocket slot: sends a text frame and waits for what answers it. Raw ceiling: a fixed
+ * number of messages. Our binding: one JSON-RPC response, or streamStart, events, streamEnd.
+ */
 class WsSlot implements Slot {
   private socket: WsClient | undefined;
   private opening: Promise<WsClient> | undefined;
-  private current: { done: (o: OpOutcome) => void; events: number; firstEventAt?: bigint } | undefined;
-  private readonly expect: number;
-  private readonly text: string;
+  private current: { done: (o: OpOutcome) => void; events: number; firstEventAt?: bigint; first?: string; last?: string } | undefined;
+  private readonly ws: NonNullable<RequestSpec['ws']>;
+  private counter = 0;
 
   constructor(
     private readonly spec: RequestSpec,
     private readonly index: number,
     private observe: ObserveFirst | undefined,
   ) {
-    this.expect = spec.ws!.expectMessages;
-    this.text = spec.ws!.text;
+    this.ws = spec.ws!;
+  }
+
+  private finish(ok: boolean, error?: string): void {
+    const op = this.current;
+    if (!op) return;
+    this.current = undefined;
+    if (ok && this.observe) {
+      const observe = this.observe;
+      this.observe = undefined;
+      observe(this.spec.shape === 'unary' ? { body: op.last === undefined ? undefined : Buffer.from(op.last), events: op.events } : { first: op.first, last: op.last, events: op.events });
+    }
+    op.done({ ok, events: op.events, firstEventAt: op.firstEventAt, error });
+  }
+
+  private onFrame(data: Buffer): void {
+    const op = this.current;
+    if (!op) return;
+    if (this.ws.framing === 'count') {
+      op.events++;
+      if (op.firstEventAt === undefined) op.firstEventAt = now();
+      if (op.events >= this.ws.expectMessages) this.finish(true);
+      return;
+    }
+    const kind = classifyA2aFrame(data, this.spec.shape === 'unary');
+    if (kind === 'start') return;
+    if (kind === 'error') {
+      this.finish(false, `error frame: ${data.toString('utf8').slice(0, 200)}`);
+      return;
+    }
+    if (kind === 'event' || this.spec.shape === 'unary') {
+      op.events++;
+      if (op.firstEventAt === undefined) op.firstEventAt = now();
+      if (this.observe) {
+        const text = data.toString('utf8');
+        op.first ??= text;
+        op.last = text;
+      }
+    }
+    if (kind === 'end') this.finish(op.events > 0, op.events > 0 ? undefined : 'stream ended without an event');
   }
 
   private open(): Promise<WsClient> {
     this.opening ??= new Promise<WsClient>((resolve, reject) => {
       const { WebSocket } = require('ws') as typeof import('ws');
-      const ws = new WebSocket(`ws://${this.spec.host}:${this.spec.port}/`, { perMessageDeflate: false });
+      const url = `ws://${this.spec.host}:${this.spec.port}${this.ws.path ?? '/'}`;
+      const ws = new WebSocket(url, [...(this.ws.subprotocols ?? [])], { perMessageDeflate: false });
       ws.once('open', () => {
         this.socket = ws;
         this.opening = undefined;
@@ -217,31 +272,17 @@ class WsSlot implements Slot {
         this.opening = undefined;
         reject(error);
       });
-      ws.on('message', () => {
-        const op = this.current;
-        if (!op) return;
-        op.events++;
-        if (op.firstEventAt === undefined) op.firstEventAt = now();
-        if (op.events >= this.expect) {
-          this.current = undefined;
-          const observe = this.observe;
-          this.observe = undefined;
-          observe?.({ events: op.events });
-          op.done({ ok: true, events: op.events, firstEventAt: op.firstEventAt });
-        }
-      });
-      ws.on('close', () => {
+      ws.on('message', (data: Buffer) => this.onFrame(data));
+      ws.on('close', (code) => {
         this.socket = undefined;
-        const op = this.current;
-        this.current = undefined;
-        op?.done({ ok: false, events: op.events, error: 'websocket closed' });
+        this.finish(false, `websocket closed (${code})`);
       });
     });
     return this.opening;
   }
 
   run(done: (outcome: OpOutcome) => void): void {
-    const text = this.text.includes(ID_PLACEHOLDER) ? this.text.replace(ID_PLACEHOLDER, String(this.index).padStart(12, '0')) : this.text;
+    const text = this.ws.text.includes(ID_PLACEHOLDER) ? this.ws.text.replace(ID_PLACEHOLDER, String(this.index).padStart(4, '0') + String(++this.counter % 100_000_000).padStart(8, '0')) : this.ws.text;
     const go = (ws: WsClient) => {
       this.current = { done, events: 0 };
       ws.send(text);
