@@ -2,9 +2,10 @@ import type { Binding } from './driver.js';
 import { inProcessBinding } from './drivers/in-process.js';
 import { jsonRpcBinding } from './drivers/jsonrpc.js';
 import { restBinding } from './drivers/rest.js';
+import { webSocketBinding } from './drivers/websocket.js';
 
 /**
  * Every binding the suite runs, reference first (cross-binding identity compares the others
  * with it). A new binding adds its driver file and one line here.
  */
-export const BINDINGS: readonly Binding[] = [inProcessBinding, jsonRpcBinding, restBinding];
+export const BINDINGS: readonly Binding[] = [inProcessBinding, jsonRpcBinding, restBinding, webSocketBinding];

@@ -7,6 +7,7 @@ import { cardInterfaces, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH }
 import { applyCorsHeaders, sendPreflight } from './cors.js';
 import { type A2AHttpOptions, DEFAULTS, normalizeBasePath } from './options.js';
 import { publicBaseUrl } from './public-url.js';
+import { websocketCardInterfaces } from './websocket.js';
 
 /** A node:http `request` listener. */
 export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -53,7 +54,8 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     }
     const card = options.handler.getAgentCard();
     const base = publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false);
-    const interfaces = cardInterfaces(card, base, basePath, options.extraInterfaces?.(base) ?? []);
+    const extra = [...websocketCardInterfaces(options, base), ...(options.extraInterfaces?.(base) ?? [])];
+    const interfaces = cardInterfaces(card, base, basePath, extra);
     const vary: Record<string, string> = options.publicBaseUrl ? {} : { vary: options.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' };
     sendAgentCard(req, res, { ...card, supportedInterfaces: interfaces }, vary);
   }

@@ -1,5 +1,12 @@
 import type { AgentInterface } from '@a2a-polyglot/model';
 import type { Logger, RequestHandler } from '@a2a-polyglot/core';
+import type { WebSocketBindingOptions } from '@a2a-polyglot/websocket';
+
+/** The WebSocket binding as served by this server: its limits, plus where it upgrades. */
+export interface A2AWebSocketOptions extends WebSocketBindingOptions {
+  /** Upgrade path from the server root. Default `${basePath}/ws` (`/a2a/ws`). */
+  readonly path?: string;
+}
 
 /** Everything {@link createA2ARequestListener} needs; only `handler` is required. */
 export interface A2AHttpOptions {
@@ -28,6 +35,12 @@ export interface A2AHttpOptions {
   readonly cors?: boolean;
   /** Interfaces served elsewhere (gRPC, WebSocket) to list in the card after JSON-RPC and REST. */
   readonly extraInterfaces?: (publicBaseUrl: string) => AgentInterface[];
+  /**
+   * The WebSocket binding on the same port (off by default): `true` for the defaults, or its
+   * options. When on, upgrades at its path are served and the card lists it after JSON-RPC
+   * and REST under the `@a2a-polyglot/websocket` binding URI with a `ws(s)://` URL.
+   */
+  readonly websocket?: boolean | A2AWebSocketOptions;
   /** Aborting it ends all open SSE streams (graceful shutdown; `startA2AServer` sets it up). */
   readonly shutdownSignal?: AbortSignal;
   readonly logger?: Logger;

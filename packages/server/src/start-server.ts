@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { linkSignals } from '@a2a-polyglot/http';
+import type { WebSocketBinding } from '@a2a-polyglot/websocket';
 import { createA2ARequestListener } from './listener.js';
 import type { A2AHttpOptions } from './options.js';
+import { createA2AUpgradeHandler } from './websocket.js';
 
 /** Options of {@link startA2AServer}: the listener's, plus where to listen. */
 export interface StartA2AServerOptions extends A2AHttpOptions {
@@ -17,10 +19,13 @@ export interface RunningA2AServer {
   readonly server: Server;
   /** Where it listens, e.g. `http://127.0.0.1:43123` (not the public URL). */
   readonly url: string;
+  /** The WebSocket binding when the `websocket` option is on (socket stats, e.g. send-buffer sizes). */
+  readonly websocket?: WebSocketBinding;
   /**
-   * Stops accepting connections, ends open SSE streams, closes idle keep-alive connections
-   * at once and busy ones as soon as their response is done (dropping any still busy after
-   * a few seconds). Idempotent.
+   * Stops accepting connections, ends open SSE streams, closes WebSocket sockets with 1001
+   * (after their streams got `streamEnd` "shutdown"), closes idle keep-alive connections at
+   * once and busy ones as soon as their response is done (dropping any still busy after a
+   * few seconds). Idempotent.
    */
   close(): Promise<void>;
 }
@@ -38,6 +43,8 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
   const shutdown = new AbortController();
   const { signal: shutdownSignal } = linkSignals(options.shutdownSignal, shutdown.signal);
   const server = createServer(createA2ARequestListener({ ...options, shutdownSignal }));
+  const upgrades = createA2AUpgradeHandler({ ...options, shutdownSignal });
+  if (upgrades) server.on('upgrade', upgrades.listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
@@ -73,5 +80,5 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
       for (const socket of fresh) socket.destroy();
     }));
 
-  return { server, url: `http://${host}:${address.port}`, close };
+  return { server, url: `http://${host}:${address.port}`, close, ...(upgrades ? { websocket: upgrades.binding } : {}) };
 }

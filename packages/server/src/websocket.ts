@@ -1,0 +1,50 @@
+import type { AgentInterface } from '@a2a-polyglot/model';
+import { silentLogger } from '@a2a-polyglot/core';
+import { createUpgradeListener, createWebSocketBinding, DEFAULT_WEBSOCKET_SUBPATH, type UpgradeListener, type WebSocketBinding, websocketInterface } from '@a2a-polyglot/websocket';
+import { type A2AHttpOptions, type A2AWebSocketOptions, DEFAULTS, normalizeBasePath } from './options.js';
+
+/** The WebSocket side of an A2A server: the `upgrade` listener and the binding behind it. */
+export interface A2AUpgradeHandler {
+  /** `server.on('upgrade', listener)`. */
+  readonly listener: UpgradeListener;
+  readonly binding: WebSocketBinding;
+  /** The upgrade path, e.g. `/a2a/ws`. */
+  readonly path: string;
+}
+
+/** The WebSocket options in effect, or undefined when the binding is off. */
+export function websocketOptions(options: A2AHttpOptions): A2AWebSocketOptions | undefined {
+  if (!options.websocket) return undefined;
+  return options.websocket === true ? {} : options.websocket;
+}
+
+/** The upgrade path: the configured one, or `${basePath}/ws`. */
+export function websocketPath(options: A2AHttpOptions): string {
+  const configured = websocketOptions(options)?.path;
+  if (configured !== undefined) return `/${configured.trim().replace(/^\/+/, '')}`;
+  return `${normalizeBasePath(options.basePath)}${DEFAULT_WEBSOCKET_SUBPATH}`;
+}
+
+/** The card entries the WebSocket option adds (none when it is off). */
+export function websocketCardInterfaces(options: A2AHttpOptions, base: string): AgentInterface[] {
+  return websocketOptions(options) ? [websocketInterface(base, websocketPath(options))] : [];
+}
+
+/**
+ * The WebSocket binding for a node:http(s) server built around
+ * {@link createA2ARequestListener}, or undefined when `options.websocket` is off. Attach its
+ * listener to the server's `upgrade` event; `startA2AServer` does this itself. Aborting
+ * `options.shutdownSignal` (or `binding.close()`) closes every socket with 1001.
+ */
+export function createA2AUpgradeHandler(options: A2AHttpOptions): A2AUpgradeHandler | undefined {
+  const ws = websocketOptions(options);
+  if (!ws) return undefined;
+  const path = websocketPath(options);
+  const binding = createWebSocketBinding(options.handler, {
+    maxPayload: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    logger: options.logger ?? silentLogger,
+    ...ws,
+    shutdownSignal: options.shutdownSignal,
+  });
+  return { listener: createUpgradeListener(binding, path), binding, path };
+}

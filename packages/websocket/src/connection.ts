@@ -1,0 +1,240 @@
+import type { WebSocket } from 'ws';
+import { A2AError, A2AErrorCode, callContext, type CallContext, type Logger } from '@a2a-polyglot/core';
+import { jsonRpcFailure, type JsonRpcDispatcher, type JsonRpcId, type JsonRpcOutcome } from '@a2a-polyglot/jsonrpc';
+import { idKey, parseInbound } from './frames.js';
+import type { ResolvedWebSocketOptions } from './options.js';
+import { Outbox } from './outbox.js';
+import { CloseCode } from './protocol.js';
+import { TokenBucket } from './rate-limit.js';
+import { pumpStream, type PumpedStream } from './stream-pump.js';
+
+/** What a socket reports for monitoring (and the memory-bound test). */
+export interface ConnectionStats {
+  /** Bytes queued for sending right now. */
+  readonly bufferedAmount: number;
+  /** Largest send-buffer size seen on this socket. */
+  readonly peakBufferedAmount: number;
+  /** Operations running: pending unary calls plus open streams. */
+  readonly inFlight: number;
+  readonly openStreams: number;
+}
+
+/**
+ * One accepted socket: reads frames, enforces the per-socket limits, dispatches requests
+ * through the shared JSON-RPC dispatcher (same methods and params as the HTTP JSON-RPC
+ * binding) and multiplexes the answers and streams by request id.
+ *
+ * Failure isolation: nothing thrown here escapes to the process; a bug closes this socket
+ * with 1011 and leaves every other socket alone.
+ */
+export class Connection {
+  private readonly outbox: Outbox;
+  private readonly bucket: TokenBucket;
+  /** Aborted when the socket goes away: releases blocking calls and open streams. */
+  private readonly gone = new AbortController();
+  private readonly streams = new Map<string, PumpedStream>();
+  /** Ids of requests dispatched but not yet answered (unary) or not yet opened (streams). */
+  private readonly pending = new Set<string>();
+  private readonly running = new Set<Promise<void>>();
+  private inFlight = 0;
+  private closing = false;
+  /** Heartbeat: set by every pong, cleared by every ping. */
+  alive = true;
+
+  constructor(
+    private readonly socket: WebSocket,
+    /** Service parameters from the upgrade request (headers, credentials, version). */
+    private readonly headers: Readonly<Record<string, string>>,
+    private readonly dispatcher: JsonRpcDispatcher,
+    private readonly options: ResolvedWebSocketOptions,
+    private readonly logger: Logger,
+  ) {
+    this.outbox = new Outbox(socket, {
+      highWaterMark: options.highWaterMark,
+      stallTimeoutMs: options.stallTimeoutMs,
+      onStall: () => {
+        logger.warn('WebSocket peer stopped reading; closing', { bufferedAmount: socket.bufferedAmount });
+        this.close(CloseCode.TryAgainLater, 'send buffer full: the client is not reading');
+      },
+    });
+    this.bucket = new TokenBucket(options.maxMessagesPerSecond, options.messageBurst);
+    socket.on('message', (data, isBinary) => this.guard(() => this.onMessage(data, isBinary)));
+    socket.on('pong', () => {
+      this.alive = true;
+    });
+    socket.on('close', () => this.onClose());
+    socket.on('error', (error) => logger.debug('WebSocket error', { message: error.message }));
+  }
+
+  /** Monitoring snapshot. */
+  stats(): ConnectionStats {
+    return { bufferedAmount: this.outbox.bufferedAmount, peakBufferedAmount: this.outbox.peakBufferedAmount, inFlight: this.inFlight, openStreams: this.streams.size };
+  }
+
+  /** Heartbeat tick: terminate a peer that did not answer the last ping, else ping again. */
+  heartbeat(): void {
+    if (!this.alive) {
+      this.logger.debug('WebSocket peer missed a heartbeat; terminating');
+      this.socket.terminate();
+      return;
+    }
+    this.alive = false;
+    this.guard(() => this.socket.ping());
+  }
+
+  /**
+   * Server shutdown: every open stream ends with `streamEnd` reason `shutdown`, running
+   * calls get a bounded time to answer, then the socket closes with 1001.
+   */
+  async shutdown(): Promise<void> {
+    for (const stream of this.streams.values()) stream.stop('shutdown');
+    await settleWithin([...this.running], this.options.closeTimeoutMs);
+    this.close(CloseCode.GoingAway, 'server shutting down');
+  }
+
+  /** Sends a close frame, and drops the TCP connection if the peer does not answer it in time. */
+  close(code: number, reason: string): void {
+    if (this.closing) return;
+    this.closing = true;
+    try {
+      this.socket.close(code, reason);
+    } catch {
+      this.socket.terminate();
+      return;
+    }
+    setTimeout(() => this.socket.terminate(), this.options.closeTimeoutMs).unref();
+  }
+
+  private onMessage(data: unknown, isBinary: boolean): void {
+    if (this.closing) return;
+    if (!this.bucket.take()) {
+      this.logger.warn('WebSocket peer exceeded the message rate; closing');
+      return this.close(CloseCode.PolicyViolation, 'message rate exceeded');
+    }
+    if (isBinary) return this.close(CloseCode.UnsupportedData, 'binary frames are not supported; send JSON text frames');
+    const frame = parseInbound(textOf(data));
+    switch (frame.kind) {
+      case 'invalid':
+        return this.fail(frame.id, frame.error);
+      case 'cancelStream':
+        // Unknown ids are ignored: the stream may have ended while the cancel was in flight.
+        return this.streams.get(idKey(frame.id))?.stop('canceled');
+      case 'request':
+        return this.request(frame.message, frame.id, frame.serviceParams, frame.resumeAfterSeq);
+    }
+  }
+
+  private request(message: Record<string, unknown>, id: JsonRpcId | undefined, serviceParams: Readonly<Record<string, string>>, resumeAfterSeq: number | undefined): void {
+    const key = id === undefined ? undefined : idKey(id);
+    if (key !== undefined && (this.pending.has(key) || this.streams.has(key))) {
+      return this.fail(id!, new A2AError(A2AErrorCode.InvalidRequest, `Request id ${key} is already in use by a running operation on this socket`));
+    }
+    if (this.inFlight >= this.options.maxInFlight) {
+      if (id === undefined) return; // a notification gets no answer, not even this one
+      return this.fail(id, new A2AError(A2AErrorCode.ResourceExhausted, `At most ${this.options.maxInFlight} operations may run at once on one socket`));
+    }
+    this.inFlight++;
+    if (key !== undefined) this.pending.add(key);
+    const contexts: CallContext[] = [];
+    const contextFor = (): CallContext => {
+      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal: this.gone.signal });
+      contexts.push(ctx);
+      return ctx;
+    };
+    const work = this.dispatcher
+      .dispatch(message, contextFor, { resumeAfterSeq })
+      .then((outcome) => {
+        if (key !== undefined) this.pending.delete(key);
+        this.deliver(outcome, key, responseParams(contexts));
+      })
+      .catch((error: unknown) => {
+        // dispatch() never rejects; this is a bug guard.
+        this.logger.error('WebSocket dispatch failed', { error });
+        if (key !== undefined) this.pending.delete(key);
+        this.inFlight--;
+        this.fail(id ?? null, new A2AError(A2AErrorCode.Internal));
+      });
+    this.track(work);
+  }
+
+  private deliver(outcome: JsonRpcOutcome, key: string | undefined, serviceParams: Record<string, string> | undefined): void {
+    switch (outcome.kind) {
+      case 'none':
+        this.inFlight--;
+        return;
+      case 'batch': // arrays are refused before dispatch; kept for completeness
+        this.inFlight--;
+        if (outcome.responses.length > 0) this.outbox.send(outcome.responses);
+        return;
+      case 'response':
+        this.inFlight--;
+        return this.outbox.send({ ...outcome.response, ...(serviceParams ? { serviceParams } : {}) });
+      case 'stream': {
+        if (this.closing || key === undefined || this.gone.signal.aborted) {
+          this.inFlight--;
+          outcome.stream.close();
+          return;
+        }
+        const pumped = pumpStream(outcome, this.outbox, this.logger, serviceParams);
+        this.streams.set(key, pumped);
+        this.track(
+          pumped.done.then(() => {
+            this.streams.delete(key);
+            this.inFlight--;
+          }),
+        );
+      }
+    }
+  }
+
+  private fail(id: JsonRpcId, error: A2AError): void {
+    this.outbox.send(jsonRpcFailure(id, error, this.logger));
+  }
+
+  private onClose(): void {
+    this.closing = true;
+    this.gone.abort();
+    this.outbox.shutdown();
+    for (const stream of this.streams.values()) stream.stop('canceled');
+  }
+
+  private track(work: Promise<void>): void {
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+  }
+
+  /** Runs socket work; a throw is a bug: log it and close only this socket. */
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.logger.error('WebSocket connection failed', { error });
+      this.close(CloseCode.InternalError, 'internal error');
+    }
+  }
+}
+
+/**
+ * Response service parameters of a call (the HTTP bindings' response headers): today the
+ * activated extensions, carried by the answer or the `streamStart` frame.
+ */
+function responseParams(contexts: readonly CallContext[]): Record<string, string> | undefined {
+  const uris = new Set<string>();
+  for (const ctx of contexts) for (const uri of ctx.activatedExtensions ?? []) uris.add(uri);
+  return uris.size === 0 ? undefined : { 'A2A-Extensions': [...uris].join(', ') };
+}
+
+/** The text of a frame (`ws` hands text frames over as Buffers). */
+function textOf(data: unknown): string {
+  if (typeof data === 'string') return data;
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data as Buffer[]).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
+}
+
+/** Waits for all promises, but no longer than `ms`. */
+async function settleWithin(promises: readonly Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(promises), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}

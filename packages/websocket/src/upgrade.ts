@@ -1,0 +1,30 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { refuse, type WebSocketBinding } from './binding.js';
+
+/** A node:http `upgrade` listener. */
+export type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/**
+ * An `upgrade` listener for a node:http(s) server that hands requests for `path` (exact,
+ * query ignored) to the binding and answers every other upgrade with 404, so a stray
+ * upgrade never hangs. `server.on('upgrade', createUpgradeListener(binding, '/a2a/ws'))`.
+ */
+export function createUpgradeListener(binding: WebSocketBinding, path: string): UpgradeListener {
+  return (req, socket, head) => {
+    if (pathOf(req.url) === path) return binding.handleUpgrade(req, socket, head);
+    socket.on('error', () => undefined);
+    refuse(socket, 404, `No WebSocket endpoint at ${pathOf(req.url)}`);
+  };
+}
+
+/** The path of a request target, without the query. */
+function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  if (target.startsWith('/')) return target.split('?')[0]!;
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return target;
+  }
+}

@@ -1,0 +1,261 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocket, type ClientOptions, type RawData } from 'ws';
+import type { AgentCard } from '@a2a-polyglot/model';
+import { ApiKeyAuthenticator, type AgentExecutor, type EventLog, type ExecutionContext, RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { createUpgradeListener, createWebSocketBinding, SUBPROTOCOL, type WebSocketBinding, type WebSocketBindingOptions } from '../src/index.js';
+
+export const WS_PATH = '/a2a/ws';
+
+/** A card with streaming on. */
+export function testCard(extensions: readonly string[] = []): AgentCard {
+  return {
+    name: 'ws test agent',
+    description: 'scripted agent for WebSocket tests',
+    supportedInterfaces: [],
+    provider: undefined,
+    version: '1.0.0',
+    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: extensions.map((uri) => ({ uri, description: '', required: false, params: undefined })) },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [],
+    signatures: [],
+  };
+}
+
+/** Opens every parked `hold` task. */
+export class Gate {
+  private waiters: Array<() => void> = [];
+  wait(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+  open(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    w.forEach((r) => r());
+  }
+}
+
+/**
+ * The scripted agent; the first word picks the behaviour: `reply` → a direct message;
+ * `hold` → working until the gate opens (then one artifact and completed) or cancel;
+ * `ticks N` → N artifacts then completed (`ticks N gated`: the second and later artifacts
+ * only after the gate opens); `burst N` → N artifacts at once, then working until the gate
+ * opens; anything else → one artifact `echo: <text>` and completed.
+ */
+export function testExecutor(gate: Gate): AgentExecutor {
+  return {
+    async execute(ctx: ExecutionContext) {
+      const [cmd, arg, mode] = ctx.text.split(' ');
+      switch (cmd) {
+        case 'reply':
+          return ctx.reply(`pong ${arg ?? ''}`.trim());
+        case 'hold':
+          ctx.working('holding');
+          await gate.wait(ctx.signal);
+          if (ctx.signal.aborted) return;
+          ctx.artifact({ name: 'released', text: 'released', lastChunk: true });
+          return ctx.complete();
+        case 'burst':
+          ctx.working();
+          for (let i = 0; i < Number(arg); i++) ctx.artifact({ name: `burst-${i}`, text: String(i), lastChunk: true });
+          await gate.wait(ctx.signal);
+          if (ctx.signal.aborted) return;
+          return ctx.complete();
+        case 'ticks':
+          ctx.working();
+          for (let i = 0; i < Number(arg); i++) {
+            if (mode === 'gated' && i === 1) await gate.wait(ctx.signal);
+            if (ctx.signal.aborted) return;
+            ctx.artifact({ name: `tick-${i}`, text: String(i), lastChunk: true });
+          }
+          return ctx.complete();
+        default:
+          ctx.working();
+          ctx.artifact({ name: 'answer', text: `echo: ${ctx.text}`, lastChunk: true });
+          return ctx.complete();
+      }
+    },
+  };
+}
+
+export interface WsTestServer {
+  readonly url: string;
+  readonly wsUrl: string;
+  readonly handler: RequestHandler;
+  readonly gate: Gate;
+  readonly binding: WebSocketBinding;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+/** A node:http server on 127.0.0.1:0 whose upgrades at {@link WS_PATH} go to the binding. */
+export async function startWsServer(
+  options: WebSocketBindingOptions & { handler?: RequestHandler; apiKeys?: Record<string, string>; eventLog?: EventLog; extensions?: string[] } = {},
+): Promise<WsTestServer> {
+  const gate = new Gate();
+  const handler =
+    options.handler ??
+    new RequestHandler({
+      card: testCard(options.extensions),
+      executor: testExecutor(gate),
+      eventLog: options.eventLog,
+      authenticator: options.apiKeys ? new ApiKeyAuthenticator({ keys: options.apiKeys }) : undefined,
+      logger: silentLogger,
+    });
+  const binding = createWebSocketBinding(handler, { heartbeatMs: 0, ...options });
+  const server = createServer((_req, res) => {
+    res.writeHead(404);
+    res.end();
+  });
+  server.on('upgrade', createUpgradeListener(binding, WS_PATH));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}${WS_PATH}`,
+    handler,
+    gate,
+    binding,
+    server,
+    close: async () => {
+      gate.open();
+      await handler.shutdown(100);
+      await binding.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type Frame = Record<string, any>;
+
+/**
+ * A raw test peer: speaks frames, records everything it receives, and waits (bounded) for
+ * frames or the close.
+ */
+export class Peer {
+  readonly frames: Frame[] = [];
+  readonly texts: string[] = [];
+  closeCode: number | undefined;
+  closeReason = '';
+  private nextId = 1;
+  private readonly changed = new Set<() => void>();
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      const text = isBinary ? '<binary>' : data.toString();
+      this.texts.push(text);
+      try {
+        this.frames.push(JSON.parse(text));
+      } catch {
+        this.frames.push({ unparsable: text });
+      }
+      this.notify();
+    });
+    ws.on('close', (code, reason) => {
+      this.closeCode = code;
+      this.closeReason = reason.toString();
+      this.notify();
+    });
+    ws.on('error', () => undefined);
+  }
+
+  /** Connects with the A2A subprotocol (plus `protocols`), `A2A-Version: 1.0` unless told otherwise. */
+  static connect(url: string, options: { protocols?: string[]; headers?: Record<string, string>; query?: string; ws?: ClientOptions } = {}): Promise<Peer> {
+    const headers = options.headers ?? { 'A2A-Version': '1.0' };
+    const ws = new WebSocket(`${url}${options.query ?? ''}`, options.protocols ?? [SUBPROTOCOL], { headers, ...options.ws });
+    const peer = new Peer(ws);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(peer));
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      ws.once('error', reject);
+    });
+  }
+
+  /** Sends a request frame and returns its id. */
+  request(method: string, params?: unknown, extra: Frame = {}): number {
+    const id = this.nextId++;
+    this.sendJson({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }), ...extra });
+    return id;
+  }
+
+  sendJson(frame: unknown): void {
+    this.ws.send(JSON.stringify(frame));
+  }
+
+  cancelStream(id: number): void {
+    this.sendJson({ jsonrpc: '2.0', id, cancelStream: true });
+  }
+
+  /** All frames received with this id. */
+  framesFor(id: number | null): Frame[] {
+    return this.frames.filter((f) => f.id === id);
+  }
+
+  /** Waits for the unary answer (result or error) of `id`. */
+  async answer(id: number): Promise<Frame> {
+    await this.until(() => this.framesFor(id).some((f) => 'result' in f || 'error' in f));
+    return this.framesFor(id).find((f) => 'result' in f || 'error' in f)!;
+  }
+
+  /** Waits for the end of stream `id` (streamEnd or error) and returns all its frames. */
+  async stream(id: number): Promise<Frame[]> {
+    await this.until(() => this.framesFor(id).some((f) => f.streamEnd === true || 'error' in f));
+    return this.framesFor(id);
+  }
+
+  /** Waits until the socket closed. */
+  async closed(): Promise<{ code: number | undefined; reason: string }> {
+    await this.until(() => this.closeCode !== undefined);
+    return { code: this.closeCode, reason: this.closeReason };
+  }
+
+  /** Waits (bounded) until `check` holds. */
+  until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.changed.delete(listener);
+        reject(new Error(`condition not met within ${timeoutMs} ms; frames: ${this.texts.slice(-5).join(' | ')}`));
+      }, timeoutMs);
+      const listener = () => {
+        if (!check()) return;
+        clearTimeout(timer);
+        this.changed.delete(listener);
+        resolve();
+      };
+      this.changed.add(listener);
+    });
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+
+  private notify(): void {
+    for (const listener of [...this.changed]) listener();
+  }
+}
+
+/** A SendMessageRequest JSON. */
+export function sendParams(text: string, configuration?: Record<string, unknown>): Record<string, unknown> {
+  return {
+    message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }] },
+    ...(configuration ? { configuration } : {}),
+  };
+}
+
+/** Waits until `check` holds, polling; bounded. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -1,0 +1,96 @@
+import { type EventStream, type LoggedEvent, RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import type { SendMessageRequest, StreamResponse } from '@a2a-polyglot/model';
+import { eventually, Gate, Peer, sendParams, startWsServer, testCard, testExecutor } from './helpers.js';
+
+const PAD = 'x'.repeat(16 * 1024);
+const bigEvent: StreamResponse = {
+  payload: {
+    $case: 'message',
+    value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [{ content: { $case: 'text', value: PAD }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+  },
+};
+/** Size of one event frame on the wire (the pad dominates). */
+const FRAME_BYTES = PAD.length + 512;
+
+/** A handler whose streams never end and count how far they were pulled. */
+class Endless extends RequestHandler {
+  pulled = 0;
+  closed = false;
+  override async sendStreamingMessage(_r: SendMessageRequest): Promise<EventStream> {
+    const self = this;
+    return {
+      close() {
+        self.closed = true;
+      },
+      async *[Symbol.asyncIterator](): AsyncGenerator<LoggedEvent> {
+        while (!self.closed) yield { seq: ++self.pulled, event: bigEvent };
+      },
+    };
+  }
+}
+
+function endless(): Endless {
+  return new Endless({ card: testCard(), executor: testExecutor(new Gate()), logger: silentLogger });
+}
+
+/** Waits until `value()` stops changing for `stableTicks` polls (bounded). */
+async function settle(value: () => number, stableTicks = 20): Promise<void> {
+  let last = -1;
+  let stable = 0;
+  await eventually(() => {
+    const now = value();
+    stable = now === last && now > 0 ? stable + 1 : 0;
+    last = now;
+    return stable >= stableTicks;
+  }, 15_000);
+}
+
+describe('memory bound: a client that does not read', () => {
+  it('keeps the server-side send buffer under the high-water mark, pausing the stream at its cursor, and resumes when the client reads', async () => {
+    const highWaterMark = 256 * 1024;
+    const handler = endless();
+    const s = await startWsServer({ handler, highWaterMark, stallTimeoutMs: 60_000 });
+    const peer = await Peer.connect(s.wsUrl);
+    try {
+      peer.ws.pause(); // stop reading: the TCP window and then the kernel buffers fill up
+      peer.request('SendStreamingMessage', sendParams('endless'));
+      let maxSeen = 0;
+      const sampler = setInterval(() => {
+        for (const stats of s.binding.stats()) maxSeen = Math.max(maxSeen, stats.bufferedAmount);
+      }, 2);
+      await settle(() => handler.pulled);
+      clearInterval(sampler);
+      const [stats] = s.binding.stats();
+      // The bound: the high-water mark plus the one frame that crossed it.
+      expect(stats!.peakBufferedAmount).toBeLessThanOrEqual(highWaterMark + FRAME_BYTES);
+      expect(maxSeen).toBeLessThanOrEqual(highWaterMark + FRAME_BYTES);
+      expect(stats!.bufferedAmount).toBeGreaterThan(highWaterMark / 2); // it really is backed up
+      expect(handler.closed).toBe(false); // paused, not dropped
+      const pausedAt = handler.pulled;
+      peer.ws.resume();
+      await eventually(() => handler.pulled > pausedAt + 100);
+    } finally {
+      peer.close();
+      await eventually(() => handler.closed);
+      await s.close();
+    }
+  });
+
+  it('closes a socket whose buffer stays above the mark longer than stallTimeoutMs; other sockets go on', async () => {
+    const handler = endless();
+    const s = await startWsServer({ handler, highWaterMark: 64 * 1024, stallTimeoutMs: 300, closeTimeoutMs: 200 });
+    const stuck = await Peer.connect(s.wsUrl);
+    const other = await Peer.connect(s.wsUrl);
+    try {
+      stuck.ws.pause();
+      stuck.request('SendStreamingMessage', sendParams('endless'));
+      await eventually(() => s.binding.stats().length === 1, 10_000); // the stuck socket was dropped
+      expect(handler.closed).toBe(true);
+      expect((await other.answer(other.request('ListTasks', {}))).result).toBeDefined();
+    } finally {
+      stuck.close();
+      other.close();
+      await s.close();
+    }
+  });
+});
