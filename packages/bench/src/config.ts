@@ -11,11 +11,11 @@ export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 export interface BenchConfig {
   /** Repetitions of every measured cell (medians are taken over them). `REPS`, default 3. */
   readonly reps: number;
-  /** Measurement window per cell, ms. `DURATION_S`, default 1.5 s. */
+  /** Measurement window per cell, ms. `DURATION_S`, default 1.2 s (a full run must fit in 15 min on 2 cores). */
   readonly durationMs: number;
-  /** Unrecorded load before each window, ms. `WARMUP_S`, default 0.5 s. */
+  /** Unrecorded load before each window, ms. `WARMUP_S`, default 0.3 s. */
   readonly warmupMs: number;
-  /** Extra unrecorded load a fresh server gets before its first cell, ms. `SERVER_WARMUP_S`, default 1 s. */
+  /** Extra unrecorded load a fresh server gets per target (per answer mode for unary), ms. `SERVER_WARMUP_S`, default 0.5 s. */
   readonly serverWarmupMs: number;
   /** Scenarios to run. `SCENARIOS` (comma list), default all. */
   readonly scenarios: readonly ScenarioName[];
@@ -99,9 +99,9 @@ export function loadConfig(env: Env = process.env): BenchConfig {
   if (!['auto', 'on', 'off', '1', '0', 'true', 'false'].includes(pinRaw)) throw new BenchConfigError(`PIN must be auto, on or off (got ${JSON.stringify(env.PIN)})`);
   return {
     reps: num(env, 'REPS', 3, { min: 1, max: 50, integer: true }),
-    durationMs: Math.round(num(env, 'DURATION_S', 1.5, { min: 0.2, max: 600 }) * 1000),
-    warmupMs: Math.round(num(env, 'WARMUP_S', 0.5, { min: 0, max: 60 }) * 1000),
-    serverWarmupMs: Math.round(num(env, 'SERVER_WARMUP_S', 1, { min: 0, max: 60 }) * 1000),
+    durationMs: Math.round(num(env, 'DURATION_S', 1.2, { min: 0.2, max: 600 }) * 1000),
+    warmupMs: Math.round(num(env, 'WARMUP_S', 0.3, { min: 0, max: 60 }) * 1000),
+    serverWarmupMs: Math.round(num(env, 'SERVER_WARMUP_S', 0.5, { min: 0, max: 60 }) * 1000),
     scenarios,
     targets: words(env, 'TARGETS'),
     unaryConcurrency: list(env, 'CONC', [1, 16, 64], 1024),

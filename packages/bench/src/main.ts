@@ -57,7 +57,8 @@ async function main(): Promise<void> {
     clkTck: clockTicks(),
     log: (line) => process.stderr.write(`${line}\n`),
     notice: (line) => {
-      if (!notices.includes(line)) notices.push(line);
+      if (notices.includes(line)) return;
+      notices.push(line);
       process.stderr.write(`notice: ${line}\n`);
     },
   };

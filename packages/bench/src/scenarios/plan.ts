@@ -17,9 +17,9 @@ export interface CellPlan {
 export const SCENARIO_TARGETS: Readonly<Record<ScenarioName, readonly string[]>> = {
   unary: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-rest', 'sdk-rest', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'ours-grpc-session', 'raw-ws', 'ours-ws'],
   stream: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-rest', 'sdk-rest', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'ours-grpc-session', 'raw-ws', 'ours-ws'],
-  kscale: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'raw-grpc', 'ours-grpc'],
+  kscale: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-grpc'],
   ttfe: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-rest', 'sdk-rest', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'raw-ws', 'ours-ws'],
-  idle: ['raw-http', 'ours-jsonrpc', 'ours-rest', 'sdk-jsonrpc', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'raw-ws', 'ours-ws'],
+  idle: ['raw-http', 'ours-jsonrpc', 'ours-rest', 'sdk-jsonrpc', 'ours-grpc', 'raw-ws', 'ours-ws'],
   sustained: ['ours-jsonrpc'],
 };
 
@@ -29,9 +29,10 @@ export function scenarioTargets(scenario: ScenarioName, config: BenchConfig): Ta
 }
 
 /**
- * The cells of a throughput scenario for one repetition. Within a concurrency block each
- * ceiling runs next to the targets it bounds; odd repetitions run the block in reverse, so
- * drift on a noisy machine does not always favour the same side of a ratio.
+ * The cells of a throughput scenario for one repetition. Within a concurrency (or K) block
+ * each ceiling runs next to the targets it bounds; odd repetitions run the whole list in
+ * reverse, so drift on a noisy machine, and whatever warm-up a fresh server still lacks, do
+ * not always favour the same side of a ratio or the same concurrency.
  */
 export function planCells(scenario: ScenarioName, config: BenchConfig, rep: number): CellPlan[] {
   const targets = scenarioTargets(scenario, config).filter((t) => !t.pending);
@@ -63,23 +64,25 @@ export function planCells(scenario: ScenarioName, config: BenchConfig, rep: numb
     default:
       return [];
   }
-  return blocks.flatMap((block) => (rep % 2 === 1 ? [...block].reverse() : block));
+  const cells = blocks.flat();
+  return rep % 2 === 1 ? cells.reverse() : cells;
 }
 
-/** Rough duration of a scenario repetition, for the plan printed at start (seconds). */
+/** Rough duration of a scenario (all repetitions), for the plan printed at start (seconds). */
 export function estimateSeconds(scenario: ScenarioName, config: BenchConfig): number {
-  const perCell = (config.warmupMs + config.durationMs) / 1000 + 0.2;
-  const servers = new Set(scenarioTargets(scenario, config).filter((t) => !t.pending).map((t) => t.server)).size;
-  const warm = scenarioTargets(scenario, config).filter((t) => !t.pending).length * (config.serverWarmupMs / 1000) + servers * 0.8;
+  const targets = scenarioTargets(scenario, config).filter((t) => !t.pending);
+  const servers = new Set(targets.map((t) => t.server)).size;
+  const perCell = (config.warmupMs + config.durationMs) / 1000 + 0.15;
+  const warmups = scenario === 'unary' ? targets.reduce((n, t) => n + (t.family === 'ceiling' ? 1 : 2), 0) : targets.length;
   switch (scenario) {
     case 'idle':
-      return scenarioTargets(scenario, config).filter((t) => !t.pending).length * 4 * config.reps;
+      return targets.length * 4.5 * config.reps;
     case 'sustained':
-      return Math.min(config.sustainedMaxMs / 1000, config.sustainedTasks / 3000) + 3;
+      return Math.min(config.sustainedMaxMs / 1000, config.sustainedTasks / 2500) + 4;
     default: {
       const cells = planCells(scenario, config, 0).length;
-      const slow = scenario === 'kscale' ? 6 : 0; // SDK streams at K=1000 take seconds each
-      return (cells * perCell + warm + slow) * config.reps;
+      const slow = scenario === 'kscale' && targets.some((t) => t.family === 'sdk') ? 8 : 0; // SDK streams at K=1000 take seconds each
+      return (cells * perCell + (warmups * config.serverWarmupMs) / 1000 + servers * 1 + slow) * config.reps;
     }
   }
 }

@@ -95,7 +95,8 @@ export async function runCells(ctx: RunContext, scenario: ScenarioName, rep: num
       }
     }
     load = await startLoadProcess(ctx);
-    const warmed = new Set<string>();
+    await warmUp(ctx, load, servers, cells, scenario);
+    const reported = new Set<string>();
     for (const plan of cells) {
       const server = servers.get(plan.target.server);
       if (!server || server instanceof Error) {
@@ -104,33 +105,25 @@ export async function runCells(ctx: RunContext, scenario: ScenarioName, rep: num
       }
       const port = server.ports[plan.target.port];
       if (!port) {
-        if (!warmed.has(plan.target.id)) ctx.notice(`${plan.target.id}: skipped, server ${plan.target.server} serves no ${plan.target.port} port`);
-        warmed.add(plan.target.id);
+        if (!reported.has(plan.target.id)) ctx.notice(`${plan.target.id}: skipped, server ${plan.target.server} serves no ${plan.target.port} port`);
+        reported.add(plan.target.id);
         results.push(failedCell(plan, rep, `no ${plan.target.port} port`));
         continue;
       }
-      const request = buildRequest(plan.target, plan.work, port);
-      const job = (warmupMs: number, durationMs: number, concurrency: number): LoadJob => ({
-        request,
-        concurrency,
-        warmupMs,
-        durationMs,
+      const job: LoadJob = {
+        request: buildRequest(plan.target, plan.work, port),
+        concurrency: plan.concurrency,
+        warmupMs: ctx.config.warmupMs,
+        durationMs: ctx.config.durationMs,
         minOps: plan.minOps,
         maxWindowMs: plan.maxWindowMs,
         drainMs: 15_000,
         serverPid: server.pid,
         clkTck: ctx.clkTck,
-      });
+      };
       try {
-        // Each target gets its server warm-up before its first cell; unary targets once per
-        // answer mode, so the Task path is as warm as the Message path when measured.
-        const warmKey = scenario === 'unary' ? `${plan.target.id}|${plan.work.mode}` : plan.target.id;
-        if (!warmed.has(warmKey) && ctx.config.serverWarmupMs > 0) {
-          warmed.add(warmKey);
-          await load.ipc.call<LoadResult>('run', { ...job(ctx.config.serverWarmupMs, 100, Math.max(plan.concurrency, 16)), minOps: undefined }, ctx.config.serverWarmupMs + 60_000);
-        }
         const timeout = (plan.maxWindowMs ?? ctx.config.durationMs) + ctx.config.warmupMs + 60_000;
-        const r = await load.ipc.call<LoadResult>('run', job(ctx.config.warmupMs, ctx.config.durationMs, plan.concurrency), timeout);
+        const r = await load.ipc.call<LoadResult>('run', job, timeout);
         const row = toCellResult(plan, rep, r);
         results.push(row);
         ctx.log(
@@ -152,6 +145,39 @@ export async function runCells(ctx: RunContext, scenario: ScenarioName, rep: num
     await Promise.all([...servers.values()].map((s) => (s instanceof Error ? undefined : s.stop())));
   }
   return results;
+}
+
+/**
+ * Server warm-up before anything is measured: every target a server carries, with every
+ * workload it will be measured with (unary: Message and Task; streams: the first K only, so a
+ * slow server is not held up by its largest streams), gets `serverWarmupMs` of load at
+ * c ≥ 16. All of it runs before the first window, so no measured cell pays for JIT
+ * compilation of a code path the cells before it did not exercise.
+ */
+async function warmUp(ctx: RunContext, load: BenchChild, servers: Map<ServerKind, ServerProcess | Error>, cells: readonly CellPlan[], scenario: ScenarioName): Promise<void> {
+  if (ctx.config.serverWarmupMs <= 0) return;
+  const chosen = new Map<string, CellPlan>();
+  const k = (p: CellPlan) => (p.work.mode === 'stream' ? p.work.k : 0);
+  for (const plan of cells) {
+    const key = scenario === 'unary' ? `${plan.target.id}|${plan.work.mode}` : plan.target.id;
+    const prev = chosen.get(key);
+    if (!prev || k(plan) < k(prev)) chosen.set(key, plan);
+  }
+  for (const plan of chosen.values()) {
+    const server = servers.get(plan.target.server);
+    const port = server && !(server instanceof Error) ? server.ports[plan.target.port] : undefined;
+    if (!server || server instanceof Error || !port) continue;
+    const job: LoadJob = {
+      request: buildRequest(plan.target, plan.work, port),
+      concurrency: Math.max(plan.concurrency, 16),
+      warmupMs: ctx.config.serverWarmupMs,
+      durationMs: 50,
+      drainMs: 15_000,
+      serverPid: server.pid,
+      clkTck: ctx.clkTck,
+    };
+    await load.ipc.call<LoadResult>('run', job, ctx.config.serverWarmupMs + 60_000).catch((error: Error) => ctx.log(`  warm-up of ${plan.target.id} failed: ${error.message}`));
+  }
 }
 
 function fmtRate(v: number): string {
