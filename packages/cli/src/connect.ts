@@ -1,5 +1,12 @@
-import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
-import { Client, GRPC_BINDING, resolveAgentCard, WEBSOCKET_BINDING, type Transport, type TransportFactory } from '@a2a-polyglot/client';
+import {
+  Client,
+  GRPC_BINDING,
+  resolveAgentCard,
+  WEBSOCKET_BINDING,
+  webSocketTransportFactory,
+  type TransportFactory,
+  type WebSocketConstructor,
+} from '@a2a-polyglot/client';
 import type { CommonOptions } from './args.js';
 
 /**
@@ -11,21 +18,14 @@ const grpcFactory: TransportFactory = (init) => {
   return grpc.grpcTransportFactory(init);
 };
 
-/** The WebSocket transport's factory as the client package exports it. */
-type WebSocketFactoryMaker = (options: { WebSocket: unknown; token?: string }) => TransportFactory;
-
 /**
- * WebSocket, loaded only when selected: the client's WebSocket transport with the global
- * class where Node has one (≥ 22), else the `ws` package.
+ * WebSocket: the client's WebSocket transport with the global class where Node has one
+ * (≥ 22), else the `ws` package, loaded only when this binding is chosen.
  */
 function webSocketFactory(token: string | undefined): TransportFactory {
-  return (init): Transport => {
-    const client = require('@a2a-polyglot/client') as { webSocketTransportFactory?: WebSocketFactoryMaker };
-    if (typeof client.webSocketTransportFactory !== 'function') {
-      throw new A2AError(A2AErrorCode.UnsupportedOperation, 'This build of @a2a-polyglot/client has no WebSocket transport');
-    }
-    const WebSocket = (globalThis as { WebSocket?: unknown }).WebSocket ?? require('ws');
-    return client.webSocketTransportFactory({ WebSocket, ...(token ? { token } : {}) })(init);
+  return (init) => {
+    const WebSocket = ((globalThis as { WebSocket?: unknown }).WebSocket ?? require('ws')) as WebSocketConstructor;
+    return webSocketTransportFactory({ WebSocket, ...(token ? { token } : {}) })(init);
   };
 }
 

@@ -28,6 +28,7 @@ import { TaskStream, type ResumeInfo } from './task-stream.js';
 import type { CallOptions, ClientEvent, Transport, TransportFactory } from './transport.js';
 import { jsonRpcTransportFactory } from './transports/jsonrpc.js';
 import { restTransportFactory } from './transports/rest.js';
+import { webSocketTransportFactory } from './transports/websocket.js';
 
 /** Options of {@link Client}. */
 export interface ClientOptions {
@@ -37,8 +38,10 @@ export interface ClientOptions {
    */
   readonly bindings?: readonly BindingKey[];
   /**
-   * Extra transport factories by `protocolBinding` identifier, merged over the built-in
-   * JSON-RPC and REST ones (gRPC: `@a2a-polyglot/client/grpc`).
+   * Extra transport factories by `protocolBinding` identifier, merged over the built-in ones
+   * (JSON-RPC, REST, and WebSocket where a global `WebSocket` exists). gRPC:
+   * `@a2a-polyglot/client/grpc`; WebSocket on Node < 22: `webSocketTransportFactory({ WebSocket })`
+   * with the `ws` package.
    */
   readonly transports?: Readonly<Record<string, TransportFactory>>;
   /** The fetch of the HTTP bindings and card resolution (default: global fetch). */
@@ -79,12 +82,16 @@ export interface ConnectOptions extends ClientOptions {
   readonly signal?: AbortSignal;
 }
 
-/** The transports every client has: JSON-RPC and REST. gRPC is opt-in (`@a2a-polyglot/client/grpc`). */
+/**
+ * The transports every client has: JSON-RPC and REST, plus WebSocket where the runtime has a
+ * global `WebSocket` (browsers, Node ≥ 22). gRPC is opt-in (`@a2a-polyglot/client/grpc`).
+ */
 function builtInTransports(): Record<string, TransportFactory> {
   const factories: Record<string, TransportFactory> = {
     [BINDING_IDS.jsonrpc]: jsonRpcTransportFactory,
     [BINDING_IDS.rest]: restTransportFactory,
   };
+  if (typeof (globalThis as { WebSocket?: unknown }).WebSocket === 'function') factories[BINDING_IDS.websocket] = webSocketTransportFactory();
   return factories;
 }
 

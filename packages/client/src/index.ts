@@ -22,3 +22,11 @@ export * from './client.js';
 export * from './messages.js';
 export { JsonRpcTransport, jsonRpcTransportFactory } from './transports/jsonrpc.js';
 export { RestTransport, restTransportFactory, restRequest, type RestRequest } from './transports/rest.js';
+export {
+  WebSocketTransport,
+  webSocketTransportFactory,
+  WEBSOCKET_SUBPROTOCOL,
+  type WebSocketConstructor,
+  type WebSocketLike,
+  type WebSocketTransportOptions,
+} from './transports/websocket.js';
