@@ -82,8 +82,23 @@ export interface Driver {
  */
 export interface Binding {
   readonly name: string;
+  /** How this binding's requests travel; default `json`. Scenarios may be limited to one (see {@link RequestEncoding}). */
+  readonly requestEncoding?: RequestEncoding;
   start(handler: RequestHandler): Promise<Driver>;
 }
+
+/**
+ * How a binding's requests travel: as JSON text (JSON-RPC, REST, WebSocket, in-process) or as
+ * protobuf messages (gRPC). Some bad input exists in only one of them: a JSON member that no
+ * proto field has cannot be put into a protobuf message at all (and unknown field numbers,
+ * the protobuf counterpart, are skipped by protobuf parsers by design). A scenario about such
+ * input names the encoding it needs (`requestEncoding` in the scenario file) and is skipped,
+ * visibly, on bindings of the other one.
+ */
+export type RequestEncoding = 'json' | 'protobuf';
+
+/** Every request encoding (validation of scenario files). */
+export const REQUEST_ENCODINGS: readonly RequestEncoding[] = ['json', 'protobuf'];
 
 /**
  * Thrown by a driver (typically from a stream iterator) when the binding's answer carries no

@@ -1,5 +1,5 @@
 import type { Json } from './normalize.js';
-import type { ProbeKind } from './driver.js';
+import type { Binding, ProbeKind, RequestEncoding } from './driver.js';
 import type { ScriptStep } from './script.js';
 
 /**
@@ -23,7 +23,17 @@ export interface ScenarioData {
   readonly card?: { readonly [key: string]: Json };
   /** When set, the handler serves this AgentCard JSON (merged over the card) as the extended card. */
   readonly extendedCard?: { readonly [key: string]: Json };
+  /**
+   * The request encoding the scenario's input needs (see {@link RequestEncoding}); bindings
+   * of the other encoding skip it. Unset: every binding runs it.
+   */
+  readonly requestEncoding?: RequestEncoding;
   readonly steps: readonly Step[];
+}
+
+/** Whether a binding runs a scenario: always, unless the scenario needs the other request encoding. */
+export function scenarioAppliesTo(scenario: ScenarioData, binding: Binding): boolean {
+  return scenario.requestEncoding === undefined || scenario.requestEncoding === (binding.requestEncoding ?? 'json');
 }
 
 /** A loaded scenario: `name` is `<group>/<name>`. */

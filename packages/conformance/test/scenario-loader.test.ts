@@ -1,4 +1,4 @@
-import { checkFile, loadScenarios, parseScript } from '../src/index.js';
+import { checkFile, loadScenarios, parseScript, scenarioAppliesTo, type Binding } from '../src/index.js';
 
 describe('loadScenarios', () => {
   it('loads the bundled scenarios with unique group/name names', () => {
@@ -13,6 +13,17 @@ describe('loadScenarios', () => {
     expect(() => checkFile(file({ call: 'GetTask', request: {}, expect: { eror: 'X' } }), 'x.json')).toThrow('unknown key eror');
     expect(() => checkFile(file({ probe: 'nope', expect: {} }), 'x.json')).toThrow('must be one of');
     expect(() => checkFile(file({ call: 'SendMessage', send: { script: [{ compete: true }] }, expect: {} }), 'x.json')).toThrow('unknown step kind compete');
+  });
+
+  it('limits a scenario to one request encoding only when it says so', () => {
+    const step = { call: 'ListTasks', request: {}, expect: {} };
+    const scenario = (extra: object) => checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', ...extra, steps: [step] }] }, 'x.json')[0]!;
+    expect(() => scenario({ requestEncoding: 'xml' })).toThrow('x.json: $.scenarios[0].requestEncoding: must be one of json, protobuf');
+    const binding = (requestEncoding?: 'json' | 'protobuf'): Binding => ({ name: 'b', requestEncoding, start: () => Promise.reject(new Error('unused')) });
+    expect(scenarioAppliesTo(scenario({}), binding('protobuf'))).toBe(true);
+    expect(scenarioAppliesTo(scenario({ requestEncoding: 'json' }), binding())).toBe(true);
+    expect(scenarioAppliesTo(scenario({ requestEncoding: 'json' }), binding('protobuf'))).toBe(false);
+    expect(scenarioAppliesTo(scenario({ requestEncoding: 'protobuf' }), binding('json'))).toBe(false);
   });
 });
 

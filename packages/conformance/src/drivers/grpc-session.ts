@@ -1,0 +1,254 @@
+import { operationByName, streamEventToJson, type Operation } from '@a2a-polyglot/core';
+import { errorFromFrame, fromGrpcError, GrpcSessionClient, type SessionStream } from '@a2a-polyglot/grpc';
+import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest } from '@a2a-polyglot/model';
+import { A2ASessionServiceService, type SessionRequest, type SessionResponse } from '@a2a-polyglot/model/session';
+import { Client, credentials, type ClientDuplexStream, type ServiceError } from '@grpc/grpc-js';
+import { DriverFailure, failed, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind, type StreamItem } from '../driver.js';
+import { GrpcDriver, ItemQueue, metadataOf, opened, startGrpcServersUnderTest } from './grpc.js';
+import { WIRE_VIOLATION, wireViolation } from './http-common.js';
+
+type SessionOperation = NonNullable<SessionRequest['operation']>;
+type Frame = NonNullable<SessionResponse['frame']>;
+
+/** Bytes that are not a SessionRequest: field 1 (length-delimited) claims 5 bytes, 1 follows. */
+const MALFORMED_PROTOBUF = Buffer.from([0x0a, 0x05, 0x0a]);
+
+const identity = (bytes: Buffer): Buffer => bytes;
+
+/**
+ * The driver of the EXPERIMENTAL gRPC session service (`lf.a2a.v1.A2ASessionService`): every
+ * operation the session carries goes over ONE `GrpcSessionClient` session, opened when the
+ * binding starts and multiplexed by correlation id, so a scenario exercises one long-lived
+ * session the way an orchestrator would use it.
+ *
+ * - Session operations: SendMessage / SendStreamingMessage (`send`, streaming or not),
+ *   GetTask (`get`), ListTasks (`list`), CancelTask (`cancel`), SubscribeToTask (`subscribe`,
+ *   resume with `resumeAfterSeq`). Requests are the scenario's ProtoJSON through the model's
+ *   `fromJSON`; answers go back to ProtoJSON through the operation's own encoder (core
+ *   `OPERATIONS`), as on the standard service.
+ * - **Not carried by the session**: the four push-config operations and
+ *   GetExtendedAgentCard. They go over the standard `lf.a2a.v1.A2AService` RPCs of the same
+ *   server (through {@link GrpcDriver}), which is what a session client does for them.
+ * - Service parameters belong to the session (its call metadata applies to every operation).
+ *   A step that overrides them (no `a2a-version`, another version, `a2a-extensions`) therefore
+ *   runs on a session of its own, opened with exactly those metadata and carrying that one
+ *   operation; `GrpcSessionClient` always announces 1.0, so that session is a raw grpc-js call.
+ * - Event numbers: each `event` frame's `seq` (0, a direct Message, is unnumbered). Opening
+ *   a stream: there is no "stream accepted" frame, so `open` waits for the first frame (an
+ *   `error` frame first is a refused stream), except for a resumed subscription, which may
+ *   have nothing to deliver yet and is handed over at once. The client cut is `unsubscribe`.
+ * - Probes: an unknown RPC path on the session service (UNIMPLEMENTED ⇒ METHOD_NOT_FOUND);
+ *   bytes that are not a SessionRequest, on a session of their own because they end the
+ *   session they arrive on (INVALID_ARGUMENT with reason PARSE_ERROR).
+ * - Card discovery: HTTP, as for the standard gRPC driver.
+ */
+export class GrpcSessionDriver implements Driver {
+  readonly binding = 'grpc-session';
+  private readonly session: GrpcSessionClient;
+  private readonly raw: Client;
+
+  /**
+   * @param standard the standard-service driver of the same server (operations the session does not carry, card)
+   */
+  constructor(private readonly standard: GrpcDriver) {
+    this.session = new GrpcSessionClient({ url: standard.target });
+    this.raw = new Client(standard.target, credentials.createInsecure());
+  }
+
+  async call(operation: string, request: unknown, options?: CallOptions): Promise<CallResult> {
+    try {
+      const op = operationByName(operation);
+      const decoded = op.request.fromJSON(request ?? {});
+      const session = sessionOperation(operation, decoded, options);
+      if (!session) return await this.standard.call(operation, request, options);
+      const response = hasOverrides(options) ? await this.oneShotUnary(session, options) : await this.sessionUnary(session);
+      return { ok: true, result: (op as Extract<Operation, { kind: 'unary' }>).encodeJson(response, decoded) ?? null };
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  async open(operation: string, request: unknown, options?: CallOptions): Promise<OpenResult> {
+    try {
+      const op = operationByName(operation);
+      const session = sessionOperation(operation, op.request.fromJSON(request ?? {}), options);
+      if (!session || op.kind !== 'stream') throw new Error(`the session driver has no stream operation ${operation}`);
+      const stream = hasOverrides(options) ? this.oneShotStream(session, options) : this.sessionStream(session);
+      return options?.resumeAfterSeq === undefined ? await opened(stream) : { ok: true, stream };
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  async probe(kind: ProbeKind): Promise<CallResult> {
+    if (kind === 'unknown-method') {
+      return new Promise((resolve) => {
+        this.raw.makeUnaryRequest('/lf.a2a.v1.A2ASessionService/NoSuchMethod', identity, identity, Buffer.alloc(0), metadataOf(undefined), (error: ServiceError | null) =>
+          resolve(error ? failed(fromGrpcError(error)) : wireViolation('probe unknown-method: the server answered with a result')),
+        );
+      });
+    }
+    const method = A2ASessionServiceService.session;
+    const call = this.raw.makeBidiStreamRequest(method.path, identity, method.responseDeserialize, metadataOf(undefined));
+    call.write(MALFORMED_PROTOBUF);
+    call.end();
+    const frames = collectFrames(call);
+    try {
+      const first = await frames.next();
+      return wireViolation(`probe malformed-json: the session answered ${first.done ? 'nothing and ended OK' : JSON.stringify(first.value)}`);
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  agentCard(): Promise<CallResult> {
+    return this.standard.agentCard();
+  }
+
+  async close(): Promise<void> {
+    this.session.destroy();
+    this.raw.close();
+    await this.standard.close();
+  }
+
+  // ---------------------------------------------------------------- the shared session
+
+  private sessionUnary(operation: SessionOperation): Promise<unknown> {
+    switch (operation.$case) {
+      case 'send':
+        return this.session.send(operation.value.request!);
+      case 'get':
+        return this.session.get(operation.value);
+      case 'list':
+        return this.session.list(operation.value);
+      case 'cancel':
+        return this.session.cancel(operation.value);
+      default:
+        throw new Error(`${operation.$case} is not a unary session operation`);
+    }
+  }
+
+  private sessionStream(operation: SessionOperation): DriverStream {
+    let stream: SessionStream;
+    if (operation.$case === 'send') stream = this.session.sendStreaming(operation.value.request!);
+    else if (operation.$case === 'subscribe') {
+      const after = operation.value.resumeAfterSeq;
+      stream = this.session.subscribe(operation.value.request!, after === undefined ? {} : { resumeAfterSeq: Number(after) });
+    } else throw new Error(`${operation.$case} is not a stream session operation`);
+    // The iteration below is the only consumer; the cut ends a pending read at once.
+    const queue = new ItemQueue<StreamItem>();
+    void (async () => {
+      try {
+        for await (const { seq, event } of stream) queue.push({ seq: seq > 0 ? seq : undefined, event: streamEventToJson(event) });
+        queue.end();
+      } catch (error) {
+        queue.end(error);
+      }
+    })();
+    return {
+      close: () => {
+        queue.cut();
+        stream.unsubscribe();
+      },
+      [Symbol.asyncIterator]: () => queue,
+    };
+  }
+
+  // ---------------------------------------------------------------- sessions with their own metadata
+
+  /** Opens a session with the step's metadata, sends its one operation and half-closes. */
+  private oneShot(operation: SessionOperation, options: CallOptions | undefined): ClientDuplexStream<SessionRequest, SessionResponse> {
+    const method = A2ASessionServiceService.session;
+    const call = this.raw.makeBidiStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, metadataOf(options?.headers));
+    call.write({ correlationId: '1', operation });
+    call.end();
+    return call;
+  }
+
+  private async oneShotUnary(operation: SessionOperation, options: CallOptions | undefined): Promise<unknown> {
+    const frames = collectFrames(this.oneShot(operation, options));
+    const first = await frames.next();
+    if (first.done) throw new DriverFailure(WIRE_VIOLATION, `the session ended without answering the ${operation.$case} operation`);
+    const frame = first.value;
+    if (frame.$case === 'error') throw errorFromFrame(frame.value);
+    if (frame.$case !== 'result' || !frame.value.result) throw new DriverFailure(WIRE_VIOLATION, `a ${frame.$case} frame answered a unary ${operation.$case} operation`);
+    return frame.value.result.value;
+  }
+
+  private oneShotStream(operation: SessionOperation, options: CallOptions | undefined): DriverStream {
+    const call = this.oneShot(operation, options);
+    const frames = collectFrames(call);
+    const queue = new ItemQueue<StreamItem>();
+    void (async () => {
+      try {
+        for (;;) {
+          const next = await frames.next();
+          if (next.done) throw new DriverFailure(WIRE_VIOLATION, `the session ended without an end frame for the ${operation.$case} stream`);
+          const frame = next.value;
+          if (frame.$case === 'end') return queue.end();
+          if (frame.$case === 'error') throw errorFromFrame(frame.value);
+          if (frame.$case !== 'event' || !frame.value.event) throw new DriverFailure(WIRE_VIOLATION, `a ${frame.$case} frame in a stream`);
+          const seq = Number(frame.value.seq);
+          queue.push({ seq: seq > 0 ? seq : undefined, event: streamEventToJson(frame.value.event) });
+        }
+      } catch (error) {
+        queue.end(error);
+      }
+    })();
+    return {
+      close: () => {
+        queue.cut();
+        call.cancel();
+      },
+      [Symbol.asyncIterator]: () => queue,
+    };
+  }
+}
+
+/** Whether a step sets service parameters of its own (then it needs a session of its own). */
+function hasOverrides(options: CallOptions | undefined): boolean {
+  return Object.keys(options?.headers ?? {}).length > 0;
+}
+
+/** The session operation of a spec operation, or undefined when the session does not carry it. */
+function sessionOperation(operation: string, request: unknown, options: CallOptions | undefined): SessionOperation | undefined {
+  switch (operation) {
+    case 'SendMessage':
+      return { $case: 'send', value: { request: request as SendMessageRequest, streaming: false } };
+    case 'SendStreamingMessage':
+      return { $case: 'send', value: { request: request as SendMessageRequest, streaming: true } };
+    case 'GetTask':
+      return { $case: 'get', value: request as GetTaskRequest };
+    case 'ListTasks':
+      return { $case: 'list', value: request as ListTasksRequest };
+    case 'CancelTask':
+      return { $case: 'cancel', value: request as CancelTaskRequest };
+    case 'SubscribeToTask': {
+      const after = options?.resumeAfterSeq;
+      return { $case: 'subscribe', value: { request: request as SubscribeToTaskRequest, resumeAfterSeq: after === undefined ? undefined : String(after) } };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The frames of a raw session call (all for correlation id `1`); a failed call status is thrown after them. */
+function collectFrames<Req>(call: ClientDuplexStream<Req, SessionResponse>): ItemQueue<Frame> {
+  const queue = new ItemQueue<Frame>();
+  call.on('data', (response: SessionResponse) => {
+    if (response.frame) queue.push(response.frame);
+  });
+  call.on('error', (error: ServiceError) => queue.end(fromGrpcError(error)));
+  call.on('end', () => queue.end());
+  return queue;
+}
+
+/** The gRPC session binding: the same servers as `grpc`, driven through one session. */
+export const grpcSessionBinding: Binding = {
+  name: 'grpc-session',
+  requestEncoding: 'protobuf',
+  async start(handler) {
+    const servers = await startGrpcServersUnderTest(handler);
+    return new GrpcSessionDriver(new GrpcDriver(servers.target, servers.cardUrl, () => servers.close()));
+  },
+};
