@@ -48,6 +48,22 @@ export interface ExecutorConfig {
   readonly publicBaseUrl?: string;
   /** Honour `X-Forwarded-Proto/Host` when deriving URLs. Only behind a proxy you trust. */
   readonly trustProxy: boolean;
+  /**
+   * Port of the gRPC listener (the `lf.a2a.v1.A2AService` binding and the experimental session
+   * service); `0` picks a free one, `false` turns gRPC off. Unset: {@link DEFAULT_GRPC_PORT},
+   * or a free port when `port` is 0 (an ephemeral HTTP port means an ephemeral instance, and
+   * two of them must not fight over 50051). Resolve it with {@link grpcListenAddress}.
+   */
+  readonly grpcPort?: number | false;
+  /** Interface the gRPC listener binds. Unset: the same as `host`. */
+  readonly grpcHost?: string;
+  /**
+   * The card's GRPC interface `url`, verbatim (`host:port`, or `https://host[:port]` when
+   * clients must use TLS), for setups where gRPC is exposed somewhere the HTTP side cannot
+   * infer (its own load balancer, another port). Unset: the public host (from
+   * `publicBaseUrl`, else the request's Host) with the gRPC port.
+   */
+  readonly grpcPublicUrl?: string;
   readonly maxBodyBytes: number;
   /** SSE keep-alive comment interval; 0 disables it. */
   readonly sseHeartbeatMs: number;
@@ -91,6 +107,18 @@ export class ConfigError extends Error {
   }
 }
 
+/** The gRPC port when none is configured (the conventional gRPC port, as in `@a2a-polyglot/grpc`). */
+export const DEFAULT_GRPC_PORT = 50051;
+
+/**
+ * Where the gRPC listener binds, or undefined when gRPC is off: `grpcHost` (default `host`)
+ * and `grpcPort` (default {@link DEFAULT_GRPC_PORT}, or 0 when `port` is 0).
+ */
+export function grpcListenAddress(config: Pick<ExecutorConfig, 'host' | 'port' | 'grpcHost' | 'grpcPort'>): { host: string; port: number } | undefined {
+  if (config.grpcPort === false) return undefined;
+  return { host: config.grpcHost ?? config.host, port: config.grpcPort ?? (config.port === 0 ? 0 : DEFAULT_GRPC_PORT) };
+}
+
 /** The built-in defaults (lowest precedence). */
 export function defaultConfig(): ExecutorConfig {
   return {
@@ -99,6 +127,9 @@ export function defaultConfig(): ExecutorConfig {
     basePath: '/a2a',
     publicBaseUrl: undefined,
     trustProxy: false,
+    grpcPort: undefined,
+    grpcHost: undefined,
+    grpcPublicUrl: undefined,
     maxBodyBytes: 4 * 1024 * 1024,
     sseHeartbeatMs: 15_000,
     shutdownGraceMs: 10_000,
@@ -156,6 +187,29 @@ const positiveBytes = intIn(1, 1024 * 1024 * 1024);
 const logLevel: Check<LogLevel> = (v, where) =>
   v === 'debug' || v === 'info' || v === 'warn' || v === 'error' ? v : fail(where, 'one of debug, info, warn, error', v);
 
+const PORT_OR_OFF = 'a port between 0 and 65535, or off / false / -1 to disable gRPC';
+
+/** A port, or `false` / `-1` / `"off"` for "gRPC off" (env and flag text `false` arrives here as `false`). */
+const portOrOff: Check<number | false> = (v, where) => {
+  if (v === false || v === -1 || v === 'off') return false;
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 65535 ? v : fail(where, PORT_OR_OFF, v);
+};
+
+/** The card's GRPC url: `host:port` (IPv6 in brackets), or an absolute URL without path, query or fragment. */
+const grpcPublicUrl: Check<string> = (v, where) => {
+  const expected = 'host:port (e.g. "agents.example.com:443") or a URL such as "https://agents.example.com"';
+  if (typeof v !== 'string' || /\s/.test(v) || v === '') fail(where, expected, v);
+  if (/^([^\s/:[\]]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/.test(v) && Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535) return v;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    fail(where, expected, v);
+  }
+  if (!['http:', 'https:', 'grpc:', 'grpcs:'].includes(url.protocol) || !url.hostname || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) fail(where, expected, v);
+  return v.replace(/\/+$/, '');
+};
+
 const basePath: Check<string> = (v, where) => {
   if (typeof v !== 'string' || !/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(v)) fail(where, 'a URL path such as "/a2a" (or "/" for the root)', v);
   return v.replace(/\/+$/, '');
@@ -212,7 +266,7 @@ const apiKeys: Check<Record<string, string>> = (v, where) => {
 export function parseConfigInput(raw: unknown, source: string, baseDir?: string): ExecutorConfigInput {
   const at = (key: string) => `${source}${key}`;
   const obj = record(raw, source.replace(/[: ]+$/, '') || 'configuration');
-  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'maxBodyBytes', 'sseHeartbeatMs', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'auth', 'push'], source);
+  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'grpcPort', 'grpcHost', 'grpcPublicUrl', 'maxBodyBytes', 'sseHeartbeatMs', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'auth', 'push'], source);
   const out: Record<string, unknown> = {};
   const take = <T>(key: string, check: Check<T>) => {
     if (obj[key] !== undefined) out[key] = check(obj[key], at(key));
@@ -222,6 +276,9 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
   take('basePath', basePath);
   take('publicBaseUrl', absoluteUrl);
   take('trustProxy', bool);
+  take('grpcPort', portOrOff);
+  take('grpcHost', nonEmpty);
+  take('grpcPublicUrl', grpcPublicUrl);
   take('maxBodyBytes', positiveBytes);
   take('sseHeartbeatMs', nonNegativeMs);
   take('shutdownGraceMs', nonNegativeMs);
@@ -310,6 +367,9 @@ export const ENV_VARS = {
   A2A_BASE_PATH: 'basePath',
   A2A_PUBLIC_BASE_URL: 'publicBaseUrl',
   A2A_TRUST_PROXY: 'trustProxy',
+  GRPC_PORT: 'grpcPort',
+  GRPC_HOST: 'grpcHost',
+  A2A_GRPC_PUBLIC_URL: 'grpcPublicUrl',
   A2A_MAX_BODY_BYTES: 'maxBodyBytes',
   A2A_SSE_HEARTBEAT_MS: 'sseHeartbeatMs',
   A2A_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
@@ -323,10 +383,15 @@ export const ENV_VARS = {
 } as const;
 
 /** Turns `"8080"` into 8080, `"true"` into true, etc., so one checker serves files and env alike. */
-function fromText(text: string, kind: 'int' | 'bool' | 'string' | 'keys', where: string): unknown {
+function fromText(text: string, kind: TextKind, where: string): unknown {
   switch (kind) {
     case 'int':
       return /^\s*-?\d+\s*$/.test(text) ? Number(text) : fail(where, 'an integer', text);
+    case 'portOrOff': {
+      const t = text.trim().toLowerCase();
+      if (t === 'off' || t === 'false') return false;
+      return /^-?\d+$/.test(t) ? Number(t) : fail(where, PORT_OR_OFF, text);
+    }
     case 'bool': {
       const t = text.trim().toLowerCase();
       if (['true', '1', 'yes', 'on'].includes(t)) return true;
@@ -347,8 +412,11 @@ function fromText(text: string, kind: 'int' | 'bool' | 'string' | 'keys', where:
   }
 }
 
-const KIND: Record<string, 'int' | 'bool' | 'string' | 'keys'> = {
+type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys';
+
+const KIND: Record<string, TextKind> = {
   port: 'int',
+  grpcPort: 'portOrOff',
   maxBodyBytes: 'int',
   sseHeartbeatMs: 'int',
   shutdownGraceMs: 'int',
@@ -407,6 +475,9 @@ export const CLI_FLAGS = {
   '--port': 'port',
   '--base-path': 'basePath',
   '--public-base-url': 'publicBaseUrl',
+  '--grpc-port': 'grpcPort',
+  '--grpc-host': 'grpcHost',
+  '--grpc-public-url': 'grpcPublicUrl',
   '--agent-module': 'agentModule',
   '--log-level': 'logLevel',
 } as const;

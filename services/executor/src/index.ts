@@ -1,8 +1,9 @@
 /**
  * @a2a-polyglot/executor — the runnable A2A service: configuration from file, environment
- * and flags; the built-in demo agent or your own agent module; one listener serving the
- * agent card, JSON-RPC and HTTP+JSON. `main.ts` is the process entry; `startExecutor` runs
- * the same wiring in-process (tests, embedding).
+ * and flags; the built-in demo agent or your own agent module; one HTTP listener serving the
+ * agent card, JSON-RPC and HTTP+JSON, and a gRPC listener (standard and session services),
+ * both on the same RequestHandler. `main.ts` is the process entry; `startExecutor` runs the
+ * same wiring in-process (tests, embedding).
  */
 export * from './config.js';
 export * from './card.js';

@@ -5,19 +5,25 @@
  * problem ends in one line on stderr and a non-zero exit, never a stack trace.
  */
 import { consoleLogger } from '@a2a-polyglot/core';
+import { logVerbosity, setLogVerbosity } from '@grpc/grpc-js';
 import { CLI_FLAGS, ConfigError, ENV_VARS, loadConfig, type LoadedConfig } from './config.js';
 import { AgentModuleError } from './load-agent.js';
-import { startExecutor, type RunningExecutor } from './start-executor.js';
+import { GrpcListenError, startExecutor, type RunningExecutor } from './start-executor.js';
 
 const USAGE = `Usage: node dist/main.js [--config file.json] [flags]
 
 Serves an A2A agent (the built-in demo echo agent unless agentModule is set) over
-JSON-RPC and HTTP+JSON. Precedence: defaults < config file < environment < flags.
+JSON-RPC and HTTP+JSON, and over gRPC on its own port (GRPC_PORT, default 50051; off
+disables it). Precedence: defaults < config file < environment < flags.
 
 Flags: --config <file> (or A2A_CONFIG), ${Object.keys(CLI_FLAGS).map((f) => `${f} <value>`).join(', ')}, --help
 Environment: A2A_CONFIG, ${Object.keys(ENV_VARS).join(', ')}`;
 
 async function main(): Promise<void> {
+  // grpc-js prints its own lines to stderr (e.g. "No address added out of total 1 resolved"
+  // ahead of our one-line message for a taken gRPC port); our messages say it better.
+  // GRPC_VERBOSITY, when set, still decides.
+  if (!process.env.GRPC_VERBOSITY) setLogVerbosity(logVerbosity.NONE);
   let loaded: LoadedConfig;
   try {
     loaded = loadConfig();
@@ -38,17 +44,19 @@ async function main(): Promise<void> {
     const code = (error as NodeJS.ErrnoException)?.code;
     if (code === 'EADDRINUSE') return exitWith(`Cannot listen on ${config.host}:${config.port}: the address is already in use`, 1);
     if (code === 'EACCES') return exitWith(`Cannot listen on ${config.host}:${config.port}: permission denied`, 1);
-    if (error instanceof AgentModuleError || error instanceof ConfigError) return exitWith(error.message, 1);
+    if (error instanceof AgentModuleError || error instanceof ConfigError || error instanceof GrpcListenError) return exitWith(error.message, 1);
     return exitWith(`Cannot start: ${(error as Error)?.message ?? String(error)}`, 1);
   }
 
-  const { url, endpoints } = running;
+  const { url, endpoints, grpc } = running;
   const publicBase = config.publicBaseUrl;
-  logger.info(`A2A agent "${config.agent.name}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}`, {
+  const grpcText = grpc ? `, gRPC ${grpc.url}` : ', gRPC off';
+  logger.info(`A2A agent "${config.agent.name}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}${grpcText}`, {
     url,
     card: `${url}${endpoints.card}`,
     jsonRpc: `${url}${endpoints.jsonRpc}`,
     rest: `${url}${endpoints.rest}`,
+    grpc: grpc ? grpc.url : false,
     ...(publicBase && { publicBaseUrl: publicBase }),
     agent: config.agentModule ?? 'built-in demo agent',
     ...(loaded.configFile && { configFile: loaded.configFile }),

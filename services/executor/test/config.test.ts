@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, defaultConfig, loadConfig, parseArgs, resolveConfig } from '../src/config.js';
+import { ConfigError, DEFAULT_GRPC_PORT, defaultConfig, grpcListenAddress, loadConfig, parseArgs, resolveConfig } from '../src/config.js';
 
 function tempConfig(json: unknown, name = 'config.json'): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'executor-config-'));
@@ -113,6 +113,28 @@ describe('loadConfig', () => {
     expect(config.agent.name).toBe('Env agent');
   });
 
+  it('configures the gRPC listener: port (0 = free, off forms), host, public url', () => {
+    const load = (argv: string[], env: Record<string, string> = {}, file?: unknown) =>
+      loadConfig({ argv: file === undefined ? argv : ['--config', tempConfig(file).file, ...argv], env, cwd }).config;
+    // Default: 50051 on the HTTP host; an ephemeral HTTP port makes gRPC ephemeral too.
+    expect(DEFAULT_GRPC_PORT).toBe(50051);
+    expect(grpcListenAddress(load([]))).toEqual({ host: '127.0.0.1', port: 50051 });
+    expect(grpcListenAddress(load(['--port', '0']))).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(grpcListenAddress(load(['--port', '0', '--grpc-port', '50052']))).toEqual({ host: '127.0.0.1', port: 50052 });
+    expect(grpcListenAddress(load([], { HOST: '0.0.0.0', GRPC_PORT: '0' }))).toEqual({ host: '0.0.0.0', port: 0 });
+    expect(grpcListenAddress(load(['--grpc-host', '::'], { GRPC_HOST: '10.0.0.1' }))).toEqual({ host: '::', port: 50051 });
+    expect(load([], { GRPC_HOST: '10.0.0.1', A2A_GRPC_PUBLIC_URL: 'grpc.example.com:443' })).toMatchObject({ grpcHost: '10.0.0.1', grpcPublicUrl: 'grpc.example.com:443' });
+    expect(load(['--grpc-public-url', 'https://grpc.example.com/']).grpcPublicUrl).toBe('https://grpc.example.com');
+    expect(load([], {}, { grpcPort: 6000, grpcHost: 'localhost', grpcPublicUrl: '[::1]:6000' })).toMatchObject({ grpcPort: 6000, grpcHost: 'localhost', grpcPublicUrl: '[::1]:6000' });
+    // Off: false / -1 / "off" in a file, off / false / -1 as text; a later layer can turn it back on.
+    for (const off of [false, -1, 'off']) expect(grpcListenAddress(load([], {}, { grpcPort: off }))).toBeUndefined();
+    for (const off of ['off', 'OFF', 'false', '-1']) {
+      expect(load([], { GRPC_PORT: off }).grpcPort).toBe(false);
+      expect(load([`--grpc-port=${off}`]).grpcPort).toBe(false);
+    }
+    expect(load(['--grpc-port', '7000'], { GRPC_PORT: 'off' }).grpcPort).toBe(7000);
+  });
+
   it('treats empty environment variables as unset', () => {
     expect(loadConfig({ argv: [], env: { PORT: '', HOST: '' }, cwd }).config).toMatchObject({ port: 8080, host: '127.0.0.1' });
   });
@@ -146,6 +168,10 @@ describe('loadConfig', () => {
       [{ A2A_BASE_PATH: 'a2a' }, 'Invalid configuration: A2A_BASE_PATH must be a URL path such as "/a2a" (or "/" for the root) (got "a2a")'],
       [{ A2A_API_KEYS: 'justakey' }, 'Invalid configuration: A2A_API_KEYS must be a list like "key1=principal1,key2=principal2" (the value is not shown: it holds API keys)'],
       [{ A2A_MAX_BODY_BYTES: '0' }, 'Invalid configuration: A2A_MAX_BODY_BYTES must be an integer between 1 and 1073741824 (got 0)'],
+      [{ GRPC_PORT: 'abc' }, 'Invalid configuration: GRPC_PORT must be a port between 0 and 65535, or off / false / -1 to disable gRPC (got "abc")'],
+      [{ GRPC_PORT: '70000' }, 'Invalid configuration: GRPC_PORT must be a port between 0 and 65535, or off / false / -1 to disable gRPC (got 70000)'],
+      [{ A2A_GRPC_PUBLIC_URL: 'grpc.example.com' }, 'Invalid configuration: A2A_GRPC_PUBLIC_URL must be host:port (e.g. "agents.example.com:443") or a URL such as "https://agents.example.com" (got "grpc.example.com")'],
+      [{ A2A_GRPC_PUBLIC_URL: 'https://grpc.example.com/a2a' }, 'Invalid configuration: A2A_GRPC_PUBLIC_URL must be host:port (e.g. "agents.example.com:443") or a URL such as "https://agents.example.com" (got "https://grpc.example.com/a2a")'],
     ])('env %j', (env, message) => {
       expect(configError({ argv: [], env, cwd })).toBe(message);
     });

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { json, partsText, postJson, readSse, userMessage } from './helpers.js';
@@ -66,7 +67,7 @@ describe('main (process)', () => {
   it('on SIGTERM fails the in-flight slow task visibly and exits 0', async () => {
     const c = run([], { PORT: '0', A2A_SHUTDOWN_GRACE_MS: '200', A2A_DEMO_CHUNK_DELAY_MS: '5' });
     const url = await listening(c);
-    expect(c.stdout).toContain(`card ${url}/.well-known/agent-card.json, JSON-RPC ${url}/a2a/rpc, REST ${url}/a2a`);
+    expect(c.stdout).toContain(`card ${url}/.well-known/agent-card.json, JSON-RPC ${url}/a2a/rpc, REST ${url}/a2a, gRPC 127.0.0.1:`);
     const res = await postJson(`${url}/a2a/message:stream`, { message: userMessage('slow') }, { Accept: 'text/event-stream' });
     let ticking!: () => void;
     const ticked = new Promise<void>((r) => (ticking = r));
@@ -94,6 +95,24 @@ describe('main (process)', () => {
     expect(await exitCode(c)).toBe(1);
     expect(c.stderr.trim().split('\n')).toHaveLength(1);
     expect(c.stderr).toMatch(/^Agent module not found: .*does-not-exist\.js$/m);
+  });
+
+  it('exits 1 with one line when the gRPC port is taken, and GRPC_PORT=off serves without gRPC', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const taken = run([], { PORT: '0', GRPC_PORT: String(port) });
+      expect(await exitCode(taken)).toBe(1);
+      expect(taken.stderr).toBe(`Cannot listen for gRPC on 127.0.0.1:${port}: the address is already in use (set grpcPort / GRPC_PORT / --grpc-port, or "off" to disable gRPC)\n`);
+      const off = run(['--grpc-port', 'off'], { PORT: '0', GRPC_PORT: String(port) });
+      await listening(off);
+      expect(off.stdout).toContain(', gRPC off"');
+      off.process.kill('SIGTERM');
+      expect(await exitCode(off)).toBe(0);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   });
 
   it('serves an ES module agent given by A2A_AGENT_MODULE', async () => {
