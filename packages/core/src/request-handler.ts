@@ -87,6 +87,8 @@ export const ABANDONED_TASK_MESSAGE = 'The instance running this task stopped be
 
 const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
+/** How long a resume waits for the log to catch up with a snapshot that is ahead of it. */
+const LOG_CATCH_UP_MS = 1000;
 /** Attempts of a cancel that keeps losing races against the running task's writes. */
 const CANCEL_ATTEMPTS = 8;
 
@@ -424,7 +426,17 @@ export class RequestHandler {
     const snapshotSource = () => this.snapshot(caller.tenant, request.id);
     const key = taskLogKey(caller.tenant, request.id);
     if (resumeAfterSeq !== undefined && resumeAfterSeq >= 0 && resumeAfterSeq <= snapshot.seq) {
-      const read = await this.log.readAfter(key, resumeAfterSeq, 1);
+      let read = await this.log.readAfter(key, resumeAfterSeq, 1);
+      if (!read.gap && read.events.length === 0 && resumeAfterSeq < snapshot.seq) {
+        // The snapshot is ahead of the log: an event is being saved and not yet logged (durable
+        // mode saves first). Give the log a moment to catch up before giving up on the resume.
+        const catchUp = new AbortController();
+        const timer = setTimeout(() => catchUp.abort(), LOG_CATCH_UP_MS);
+        ctx.signal?.addEventListener('abort', () => catchUp.abort(), { once: true });
+        await this.log.waitFor(key, resumeAfterSeq, catchUp.signal);
+        clearTimeout(timer);
+        read = await this.log.readAfter(key, resumeAfterSeq, 1);
+      }
       const terminal = isTerminal(snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
       // Resume only when the log still holds what comes after the cursor (or nothing came yet).
       if (!read.gap && (read.events.length > 0 || (!terminal && resumeAfterSeq === snapshot.seq))) {
