@@ -26,18 +26,34 @@ export interface LogRead {
  * a slow reader costs a cursor, not a buffer: memory is bounded by the log, whatever the
  * number of subscribers. The in-memory implementation serves one process; a Redis Streams
  * implementation (same contract) serves many.
+ *
+ * Logs are addressed by a key the core builds with {@link taskLogKey} (tenant + task id), so
+ * the tenant scopes the log as it scopes the store.
  */
 export interface EventLog {
-  /** Appends an event and returns its sequence number. Appends for one task are serial. */
-  append(taskId: string, event: StreamResponse): Promise<number>;
+  /**
+   * Appends an event and returns its sequence number. Appends for one task are serial. With
+   * `seq` (the writer numbers its events: durable mode numbers them by the store version it
+   * won), the event is held under that number; an append whose `seq` is not above the last
+   * one held is dropped (a concurrent writer got there first) and 0 is returned. A `seq` past
+   * the next one leaves a hole that readers see as a gap.
+   */
+  append(key: string, event: StreamResponse, seq?: number): Promise<number>;
   /** Events after `afterSeq` (at most `max`). */
-  readAfter(taskId: string, afterSeq: number, max?: number): Promise<LogRead>;
+  readAfter(key: string, afterSeq: number, max?: number): Promise<LogRead>;
   /** Highest sequence number written for the task (0 if none). */
-  lastSeq(taskId: string): Promise<number>;
+  lastSeq(key: string): Promise<number>;
   /** Resolves once an event after `afterSeq` exists, or when `signal` aborts (never rejects). */
-  waitFor(taskId: string, afterSeq: number, signal: AbortSignal): Promise<void>;
+  waitFor(key: string, afterSeq: number, signal: AbortSignal): Promise<void>;
   /** The task reached a terminal state: the log may be dropped after its retention time. */
-  seal(taskId: string): void;
+  seal(key: string): void;
+}
+
+/**
+ * The log key of a task: tenant and task id, injective (an encoded tenant holds no `/`).
+ */
+export function taskLogKey(tenant: string, taskId: string): string {
+  return `${encodeURIComponent(tenant)}/${taskId}`;
 }
 
 /** Bounds of {@link InMemoryEventLog}. */
@@ -77,13 +93,22 @@ export class InMemoryEventLog implements EventLog {
     return log;
   }
 
-  async append(taskId: string, event: StreamResponse): Promise<number> {
-    return this.appendSync(taskId, event);
+  async append(taskId: string, event: StreamResponse, seq?: number): Promise<number> {
+    return this.appendSync(taskId, event, seq);
   }
 
   /** Synchronous append (the in-process fast path). */
-  appendSync(taskId: string, event: StreamResponse): number {
+  appendSync(taskId: string, event: StreamResponse, at?: number): number {
     const log = this.log(taskId);
+    if (at !== undefined) {
+      if (at <= log.lastSeq) return 0;
+      if (at > log.lastSeq + 1) {
+        // A hole (the log was dropped, or started after the task): hold events from `at` on.
+        log.events = [];
+        log.firstSeq = at;
+        log.lastSeq = at - 1;
+      }
+    }
     const seq = ++log.lastSeq;
     log.events.push({ seq, event });
     if (log.events.length > this.maxEvents) {

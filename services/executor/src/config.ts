@@ -33,6 +33,42 @@ export interface AgentCardConfig {
   readonly defaultOutputModes: readonly string[];
 }
 
+/** Where tasks and push configs live: see README "Durable tasks and several instances". */
+export interface StoreConfig {
+  /** Unset: `postgres` when `url` is set, `sqlite` when `path` is set, else `memory`. */
+  readonly kind?: 'memory' | 'sqlite' | 'postgres';
+  /** SQLite file (resolved like `agentModule`). Default `a2a-tasks.db` in the working directory. */
+  readonly path?: string;
+  /** PostgreSQL URL. */
+  readonly url?: string;
+  /** PostgreSQL schema holding the tables. */
+  readonly schema: string;
+  /** Most PostgreSQL connections per instance. */
+  readonly maxConnections: number;
+}
+
+/** Where task events are logged for streams and resumes. */
+export interface EventLogConfig {
+  /** Unset: `redis` when `url` is set, else `memory`. */
+  readonly kind?: 'memory' | 'redis';
+  /** Redis URL. */
+  readonly url?: string;
+  /** Prefix of every Redis key and channel (several deployments on one Redis). */
+  readonly prefix: string;
+  /** How long a finished task's events stay readable for resumes. */
+  readonly retentionMs: number;
+  /** Events kept per task; a reader further behind resyncs from a snapshot. */
+  readonly maxEventsPerTask: number;
+}
+
+/** Leases of running tasks (durable stores only). */
+export interface LeaseConfig {
+  /** A task whose instance stops renewing for this long is failed by another instance. */
+  readonly ttlMs: number;
+  /** How often each instance looks for such tasks. */
+  readonly sweepIntervalMs: number;
+}
+
 /**
  * The whole service configuration, fully resolved. Built by {@link loadConfig} from defaults,
  * a JSON file, environment variables and CLI flags, in that order of precedence, so one
@@ -66,6 +102,11 @@ export interface ExecutorConfig {
   /** API keys mapped to the principal each authenticates as. Empty ⇒ authentication off. */
   readonly auth: { readonly apiKeys: Readonly<Record<string, string>>; readonly header: string };
   readonly push: { readonly allowPrivateNetworks: boolean };
+  readonly store: StoreConfig;
+  readonly eventLog: EventLogConfig;
+  /** This instance's id (lease owner). Unset: the host name for SQLite, host name + pid + random for PostgreSQL. */
+  readonly instanceId?: string;
+  readonly lease: LeaseConfig;
 }
 
 /** A partial configuration: what a config file, `startExecutor` callers and overrides provide. */
@@ -125,6 +166,10 @@ export function defaultConfig(): ExecutorConfig {
     demo: { chunkDelayMs: 50 },
     auth: { apiKeys: {}, header: 'x-api-key' },
     push: { allowPrivateNetworks: false },
+    store: { kind: undefined, path: undefined, url: undefined, schema: 'public', maxConnections: 10 },
+    eventLog: { kind: undefined, url: undefined, prefix: 'a2a', retentionMs: 5 * 60_000, maxEventsPerTask: 4096 },
+    instanceId: undefined,
+    lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },
   };
 }
 
@@ -212,7 +257,7 @@ const apiKeys: Check<Record<string, string>> = (v, where) => {
 export function parseConfigInput(raw: unknown, source: string, baseDir?: string): ExecutorConfigInput {
   const at = (key: string) => `${source}${key}`;
   const obj = record(raw, source.replace(/[: ]+$/, '') || 'configuration');
-  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'maxBodyBytes', 'sseHeartbeatMs', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'auth', 'push'], source);
+  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'maxBodyBytes', 'sseHeartbeatMs', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'auth', 'push', 'store', 'eventLog', 'instanceId', 'lease'], source);
   const out: Record<string, unknown> = {};
   const take = <T>(key: string, check: Check<T>) => {
     if (obj[key] !== undefined) out[key] = check(obj[key], at(key));
@@ -246,7 +291,49 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
     knownKeys(push, ['allowPrivateNetworks'], at('push'));
     out.push = push.allowPrivateNetworks === undefined ? {} : { allowPrivateNetworks: bool(push.allowPrivateNetworks, at('push.allowPrivateNetworks')) };
   }
+  take('instanceId', nonEmpty);
+  const section = (key: string, checks: Record<string, Check<unknown>>) => {
+    if (obj[key] === undefined) return;
+    const raw = record(obj[key], at(key));
+    knownKeys(raw, Object.keys(checks), at(key));
+    const parsed: Record<string, unknown> = {};
+    for (const [k, check] of Object.entries(checks)) if (raw[k] !== undefined) parsed[k] = check(raw[k], at(`${key}.${k}`));
+    out[key] = parsed;
+  };
+  section('store', {
+    kind: oneOf('memory', 'sqlite', 'postgres'),
+    path: (v, where) => resolve(baseDir ?? process.cwd(), nonEmpty(v, where)),
+    url: connectionUrl('postgres:', 'postgresql:'),
+    schema: (v, where) => (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v) ? v : fail(where, 'a schema name (letters, digits, _)', v)),
+    maxConnections: intIn(1, 1000),
+  });
+  section('eventLog', {
+    kind: oneOf('memory', 'redis'),
+    url: connectionUrl('redis:', 'rediss:'),
+    prefix: nonEmpty,
+    retentionMs: nonNegativeMs,
+    maxEventsPerTask: intIn(1, 1_000_000),
+  });
+  section('lease', { ttlMs: intIn(100, 24 * 60 * 60 * 1000), sweepIntervalMs: intIn(10, 24 * 60 * 60 * 1000) });
   return out as ExecutorConfigInput;
+}
+
+function oneOf<T extends string>(...values: T[]): Check<T> {
+  return (v, where) => (values.includes(v as T) ? (v as T) : fail(where, `one of ${values.join(', ')}`, v));
+}
+
+/** A connection URL with one of `protocols`; its password never appears in messages. */
+function connectionUrl(...protocols: string[]): Check<string> {
+  return (v, where) => {
+    let url: URL | undefined;
+    try {
+      url = typeof v === 'string' ? new URL(v) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (!url || !protocols.includes(url.protocol)) fail(where, `a ${protocols.map((p) => `${p}//`).join(' or ')} URL`, typeof v === 'string' ? v.replace(/\/\/[^@/]*@/, '//***@') : v);
+    return v as string;
+  };
 }
 
 function parseAgent(raw: unknown, where: string): ExecutorConfigInput['agent'] {
@@ -320,6 +407,18 @@ export const ENV_VARS = {
   A2A_API_KEY_HEADER: 'auth.header',
   A2A_PUSH_ALLOW_PRIVATE_NETWORKS: 'push.allowPrivateNetworks',
   A2A_DEMO_CHUNK_DELAY_MS: 'demo.chunkDelayMs',
+  A2A_STORE: 'store.kind',
+  A2A_SQLITE_PATH: 'store.path',
+  A2A_POSTGRES_URL: 'store.url',
+  A2A_POSTGRES_SCHEMA: 'store.schema',
+  A2A_POSTGRES_MAX_CONNECTIONS: 'store.maxConnections',
+  A2A_EVENT_LOG: 'eventLog.kind',
+  A2A_REDIS_URL: 'eventLog.url',
+  A2A_REDIS_PREFIX: 'eventLog.prefix',
+  A2A_EVENT_RETENTION_MS: 'eventLog.retentionMs',
+  A2A_INSTANCE_ID: 'instanceId',
+  A2A_LEASE_MS: 'lease.ttlMs',
+  A2A_LEASE_SWEEP_MS: 'lease.sweepIntervalMs',
 } as const;
 
 /** Turns `"8080"` into 8080, `"true"` into true, etc., so one checker serves files and env alike. */
@@ -356,6 +455,11 @@ const KIND: Record<string, 'int' | 'bool' | 'string' | 'keys'> = {
   trustProxy: 'bool',
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',
+  'store.maxConnections': 'int',
+  'eventLog.retentionMs': 'int',
+  'eventLog.maxEventsPerTask': 'int',
+  'lease.ttlMs': 'int',
+  'lease.sweepIntervalMs': 'int',
 };
 
 /**
@@ -463,7 +567,7 @@ export function configFromFile(path: string): ExecutorConfigInput {
 export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): ExecutorConfig {
   const defined = <T extends object>(o: T | undefined): Partial<T> =>
     Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const { agent, demo, auth, push, ...scalars } = over;
+  const { agent, demo, auth, push, store, eventLog, lease, ...scalars } = over;
   return {
     ...base,
     ...defined(scalars),
@@ -475,6 +579,9 @@ export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): Ex
     demo: { ...base.demo, ...defined(demo) },
     auth: { ...base.auth, ...defined(auth) },
     push: { ...base.push, ...defined(push) },
+    store: { ...base.store, ...defined(store) },
+    eventLog: { ...base.eventLog, ...defined(eventLog) },
+    lease: { ...base.lease, ...defined(lease) },
   } as ExecutorConfig;
 }
 
@@ -520,7 +627,24 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
     if (ids.has(skill.id)) throw new ConfigError(`Invalid configuration: duplicate skill id ${JSON.stringify(skill.id)} in agent.skills`);
     ids.add(skill.id);
   }
+  const store = storeKind(config);
+  const log = eventLogKind(config);
+  if (store === 'postgres' && !config.store.url) throw new ConfigError('Invalid configuration: store.kind is postgres but store.url (A2A_POSTGRES_URL) is not set');
+  if (log === 'redis' && !config.eventLog.url) throw new ConfigError('Invalid configuration: eventLog.kind is redis but eventLog.url (A2A_REDIS_URL) is not set');
+  if (log === 'redis' && store !== 'postgres') {
+    throw new ConfigError(`Invalid configuration: the Redis event log serves several instances, which need a shared store: use store.kind postgres (got ${store})`);
+  }
   return config;
+}
+
+/** The task store a configuration selects (see {@link StoreConfig.kind}). */
+export function storeKind(config: ExecutorConfig): 'memory' | 'sqlite' | 'postgres' {
+  return config.store.kind ?? (config.store.url ? 'postgres' : config.store.path ? 'sqlite' : 'memory');
+}
+
+/** The event log a configuration selects (see {@link EventLogConfig.kind}). */
+export function eventLogKind(config: ExecutorConfig): 'memory' | 'redis' {
+  return config.eventLog.kind ?? (config.eventLog.url ? 'redis' : 'memory');
 }
 
 /**

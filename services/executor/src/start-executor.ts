@@ -2,6 +2,7 @@ import { ApiKeyAuthenticator, consoleLogger, RequestHandler, type AgentExecutor,
 import { cardInterfaces, startA2AServer } from '@a2a-polyglot/server';
 import type { AgentCard } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
+import { openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
 import { resolveConfig, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
 import { createDemoAgent } from './demo-agent.js';
@@ -47,7 +48,9 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
 
   const card = buildAgentCard(resolved);
   const apiKeys = resolved.auth.apiKeys;
+  const backends = await openBackends(resolved, logger);
   const handler = new RequestHandler({
+    ...backends.handlerOptions,
     card,
     executor,
     logger,
@@ -56,23 +59,36 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
     allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
   });
 
-  const running = await startA2AServer({
-    handler,
-    host: resolved.host,
-    port: resolved.port,
-    basePath: resolved.basePath,
-    publicBaseUrl: resolved.publicBaseUrl,
-    trustProxy: resolved.trustProxy,
-    maxBodyBytes: resolved.maxBodyBytes,
-    sseHeartbeatMs: resolved.sseHeartbeatMs,
-    logger,
-  });
+  let running: Awaited<ReturnType<typeof startA2AServer>>;
+  try {
+    if (backends.handlerOptions.cluster) {
+      // The startup sweep: fail at once what this instance (same id) ran when it last stopped.
+      const failed = await handler.recoverAbandoned({ includeOwn: true });
+      logger.info(`Storage: ${backends.description}`, failed > 0 ? { recoveredTasks: failed } : undefined);
+    }
+    running = await startA2AServer({
+      handler,
+      host: resolved.host,
+      port: resolved.port,
+      basePath: resolved.basePath,
+      publicBaseUrl: resolved.publicBaseUrl,
+      trustProxy: resolved.trustProxy,
+      maxBodyBytes: resolved.maxBodyBytes,
+      sseHeartbeatMs: resolved.sseHeartbeatMs,
+      logger,
+    });
+  } catch (error) {
+    await handler.shutdown(0);
+    await backends.close().catch(() => undefined);
+    throw error;
+  }
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       await handler.shutdown(resolved.shutdownGraceMs);
       await running.close();
+      await backends.close();
     })());
 
   return {
