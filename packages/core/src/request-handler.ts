@@ -106,7 +106,7 @@ export class RequestHandler {
 
   /** SendMessage: blocking by default, `returnImmediately` returns after the first answer. */
   async sendMessage(request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse> {
-    const run = await this.startRun(request, ctx);
+    const run = await this.startRun(request, ctx, false);
     const first = await run.first.promise;
     if (first.kind === 'message') return { payload: { $case: 'message', value: first.message } };
     if (!request.configuration?.returnImmediately) await waitOrAbort(run.settled.promise, ctx.signal);
@@ -122,7 +122,7 @@ export class RequestHandler {
   async sendStreamingMessage(request: SendMessageRequest, ctx: CallContext): Promise<EventStream> {
     this.requireStreaming();
     const followUp = Boolean(request.message?.taskId);
-    const run = await this.startRun(request, ctx);
+    const run = await this.startRun(request, ctx, true);
     const start = followUp ? run.view() : undefined;
     const first = await run.first.promise;
     if (first.kind === 'message') return singleEventStream({ payload: { $case: 'message', value: first.message } });
@@ -131,7 +131,7 @@ export class RequestHandler {
     return followTask(this.log, run.taskId, { afterSeq: 0 }, snapshot, ctx.signal);
   }
 
-  private async startRun(request: SendMessageRequest, ctx: CallContext): Promise<TaskRun> {
+  private async startRun(request: SendMessageRequest, ctx: CallContext, streaming: boolean): Promise<TaskRun> {
     const caller = await this.begin(ctx, request.tenant);
     const message = validateMessage(request.message);
     validateHistoryLength(request.configuration?.historyLength, 'configuration.historyLength');
@@ -188,6 +188,7 @@ export class RequestHandler {
         configuration: request.configuration,
         metadata: request.metadata,
         extensions: caller.extensions,
+        streaming,
       },
     );
     this.runs.set(key, run);
@@ -275,10 +276,12 @@ export class RequestHandler {
           configuration: undefined,
           metadata: request.metadata,
           extensions: caller.extensions,
+          streaming: false,
         },
       );
       try {
-        return await idle.cancel(undefined, 0);
+        // The agent may hold upstream work for an interrupted task (a run awaiting approval).
+        return await idle.cancel(this.executor, this.options.cancelHookTimeoutMs ?? 5000);
       } finally {
         idle.finish();
       }

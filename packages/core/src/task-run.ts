@@ -32,6 +32,8 @@ export interface RunInit {
   readonly configuration: SendMessageConfiguration | undefined;
   readonly metadata: Record<string, unknown> | undefined;
   readonly extensions: readonly string[];
+  /** The client called SendStreamingMessage (see {@link ExecutionContext.streaming}). */
+  readonly streaming: boolean;
 }
 
 /** How a run first answered: with a message (no task) or by creating/continuing a task. */
@@ -54,6 +56,7 @@ export class TaskRun implements ExecutionContext {
   readonly principal: Principal | undefined;
   readonly tenant: string;
   readonly extensions: readonly string[];
+  readonly streaming: boolean;
 
   /** Resolves with the first answer: a reply message, or the task's existence. */
   readonly first = new Deferred<FirstAnswer>();
@@ -86,6 +89,7 @@ export class TaskRun implements ExecutionContext {
     this.configuration = init.configuration;
     this.metadata = init.metadata;
     this.extensions = init.extensions;
+    this.streaming = init.streaming;
     this.task = init.existing && taskView(init.existing.task);
     this.live = init.existing?.task;
     this.version = init.existing?.version ?? 0;

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { linkSignals } from '@a2a-polyglot/http';
 import { createA2ARequestListener } from './listener.js';
+import { createMountedListener } from './mounts.js';
 import type { A2AHttpOptions } from './options.js';
 
 /** Options of {@link startA2AServer}: the listener's, plus where to listen. */
@@ -10,6 +11,11 @@ export interface StartA2AServerOptions extends A2AHttpOptions {
   readonly host?: string;
   /** Port; default 0 (an ephemeral port, see `url`). */
   readonly port?: number;
+  /**
+   * More agents on the same server, each under its own non-root `mountPath`; requests under a
+   * mount go to it, everything else to the agent of these options. They share the shutdown.
+   */
+  readonly mounts?: readonly A2AHttpOptions[];
 }
 
 /** A listening A2A server. */
@@ -37,7 +43,11 @@ const IDLE_SWEEP_MS = 20;
 export async function startA2AServer(options: StartA2AServerOptions): Promise<RunningA2AServer> {
   const shutdown = new AbortController();
   const { signal: shutdownSignal } = linkSignals(options.shutdownSignal, shutdown.signal);
-  const server = createServer(createA2ARequestListener({ ...options, shutdownSignal }));
+  const server = createServer(
+    options.mounts?.length
+      ? createMountedListener({ ...options, shutdownSignal }, options.mounts.map((m) => ({ ...m, shutdownSignal })))
+      : createA2ARequestListener({ ...options, shutdownSignal }),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
