@@ -72,6 +72,8 @@ export class TaskRun implements ExecutionContext {
   private replied = false;
   private settledInRun = false;
   private chain: Promise<void> = Promise.resolve();
+  /** Set while cancel() runs, so an executor that returns on abort does not settle the task first. */
+  private canceling: Promise<void> | undefined;
   private readonly abortController = new AbortController();
   private readonly owner: string | undefined;
 
@@ -136,6 +138,9 @@ export class TaskRun implements ExecutionContext {
       failure = error;
       if (!this.signal.aborted) this.deps.logger.error('agent execution failed', { taskId: this.taskId, error });
     }
+    // An agent that stops on abort returns while its cancel hook may still be stopping
+    // upstream work; the task must end CANCELED, not COMPLETED or FAILED by that return.
+    if (this.canceling) await this.canceling;
     await this.chain;
     this.settleAfterExecution(failure);
     await this.chain;
@@ -173,23 +178,29 @@ export class TaskRun implements ExecutionContext {
   async cancel(executor: AgentExecutor | undefined, hookTimeoutMs: number): Promise<Task> {
     await this.chain;
     if (this.state === undefined || isTerminal(this.state)) throw notCancelable(this.taskId);
-    this.abortController.abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
-    if (executor?.cancel) {
-      try {
-        await withTimeout(Promise.resolve(executor.cancel(this)), hookTimeoutMs);
-      } catch (error) {
-        this.deps.logger.warn('agent cancel hook failed', { taskId: this.taskId, error });
+    const done = new Deferred<void>();
+    this.canceling = done.promise;
+    try {
+      this.abortController.abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
+      if (executor?.cancel) {
+        try {
+          await withTimeout(Promise.resolve(executor.cancel(this)), hookTimeoutMs);
+        } catch (error) {
+          this.deps.logger.warn('agent cancel hook failed', { taskId: this.taskId, error });
+        }
       }
+      let canceled = false;
+      this.enqueue(async () => {
+        if (this.state === undefined || isTerminal(this.state)) return;
+        await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_CANCELED));
+        canceled = true;
+      });
+      await this.chain;
+      if (!canceled) throw notCancelable(this.taskId);
+      return taskView(this.live!);
+    } finally {
+      done.resolve();
     }
-    let canceled = false;
-    this.enqueue(async () => {
-      if (this.state === undefined || isTerminal(this.state)) return;
-      await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_CANCELED));
-      canceled = true;
-    });
-    await this.chain;
-    if (!canceled) throw notCancelable(this.taskId);
-    return taskView(this.live!);
   }
 
   /** Aborts the agent and fails the task visibly (server shutdown). */

@@ -69,3 +69,27 @@ describe('cancel hook', () => {
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 });
+
+describe('cancel hook racing the executor', () => {
+  it('an executor that returns on abort while a slow hook runs still ends CANCELED', async () => {
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          c.working();
+          await new Promise((resolve) => c.signal.addEventListener('abort', resolve, { once: true }));
+          // returns at once, like a bridge whose upstream read was aborted
+        },
+        async cancel() {
+          await new Promise((r) => setTimeout(r, 50)); // e.g. POST /stop to an upstream
+        },
+      },
+    });
+    const res = await h.sendMessage({ ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }, ctx());
+    const id = (res.payload as { value: { id: string } }).value.id;
+    const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const stored = await h.getTask({ tenant: '', id, historyLength: undefined }, ctx());
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+});
