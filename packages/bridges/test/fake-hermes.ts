@@ -2,14 +2,19 @@ import type { ServerResponse } from 'node:http';
 import { data, sendJson, sseHead, startFakeUpstream, type FakeUpstream, type Recorded } from './fake-upstream.js';
 
 /** One step of a scripted Hermes run. */
-export type Step =
-  | { readonly event: string; readonly [field: string]: unknown }
-  /** Emit `approval.request` (or `name`), wait for POST …/approval, then emit `approval.responded`. */
-  | { readonly approval: Record<string, unknown>; readonly name?: string }
-  /** Keep the run going until POST …/stop, then emit `run.cancelled`. */
-  | { readonly waitStop: true }
-  /** Close the event stream without a terminal event (status stays as `status`). */
-  | { readonly closeWith: string; readonly output?: string };
+export type Step = EventStep | ApprovalStep | WaitStopStep | CloseStep;
+/** Emit one event with these fields. */
+type EventStep = { readonly event: string; readonly [field: string]: unknown };
+/** Emit `approval.request` (or `name`), wait for POST …/approval, then emit `approval.responded`. */
+type ApprovalStep = { readonly approval: Record<string, unknown>; readonly name?: string };
+/** Keep the run going until POST …/stop, then emit `run.cancelled`. */
+type WaitStopStep = { readonly waitStop: true };
+/** Close the event stream without a terminal event, leaving the run in status `closeWith`. */
+type CloseStep = { readonly closeWith: string; readonly output?: string };
+
+const isApproval = (s: Step): s is ApprovalStep => 'approval' in s;
+const isWaitStop = (s: Step): s is WaitStopStep => 'waitStop' in s;
+const isClose = (s: Step): s is CloseStep => 'closeWith' in s;
 
 interface Run {
   readonly id: string;
@@ -43,9 +48,9 @@ export class FakeHermes {
 
   async start(): Promise<this> {
     this.upstream = await startFakeUpstream({
-      'POST /v1/runs': (req, res) => this.auth(req, res) && this.create(req, res),
-      'GET /v1/runs/*': (req, res) => this.auth(req, res) && this.get(req, res),
-      'POST /v1/runs/*': (req, res) => this.auth(req, res) && this.post(req, res),
+      'POST /v1/runs': (req, res) => void (this.auth(req, res) && this.create(req, res)),
+      'GET /v1/runs/*': (req, res) => void (this.auth(req, res) && this.get(req, res)),
+      'POST /v1/runs/*': (req, res) => void (this.auth(req, res) && this.post(req, res)),
     });
     return this;
   }
@@ -111,7 +116,7 @@ export class FakeHermes {
     const emit = (event: string, fields: Record<string, unknown> = {}) => res.write(`${data({ event, run_id: run.id, timestamp: Date.now() / 1000, ...fields })}\n\n`);
     for (const step of run.steps) {
       if (res.destroyed) return;
-      if ('approval' in step) {
+      if (isApproval(step)) {
         run.status = 'waiting_for_approval';
         const answered = new Promise<string>((resolve) => (run.approved = resolve));
         emit(step.name ?? 'approval.request', { ...step.approval });
@@ -120,24 +125,25 @@ export class FakeHermes {
         if (run.status === 'stopping') break;
         run.status = 'running';
         emit('approval.responded', { choice, resolved: 1 });
-      } else if ('waitStop' in step) {
+      } else if (isWaitStop(step)) {
         await new Promise<void>((resolve) => (run.stopped = resolve));
         break;
-      } else if ('closeWith' in step) {
+      } else if (isClose(step)) {
         run.status = step.closeWith;
         run.output = step.output;
         res.end();
         return;
       } else {
-        if (step.event === 'run.completed') {
+        const ev = step as EventStep;
+        if (ev.event === 'run.completed') {
           run.status = 'completed';
-          run.output = step.output as string | undefined;
+          run.output = ev.output as string | undefined;
         }
-        if (step.event === 'run.failed') {
+        if (ev.event === 'run.failed') {
           run.status = 'failed';
-          run.error = step.error as string | undefined;
+          run.error = ev.error as string | undefined;
         }
-        const { event, ...fields } = step;
+        const { event, ...fields } = ev;
         emit(event, fields);
       }
     }
