@@ -140,10 +140,17 @@ class HermesRunsExecutor implements BridgeExecutor {
     if (typeof runId !== 'string' || !/^[A-Za-z0-9_.:-]{1,200}$/.test(runId)) throw new BridgeError(`The ${NAME} upstream accepted the run but returned no usable run_id`);
     this.active.set(key, runId);
     writer.begin();
-    const upstream = await openUpstream({ ...this.request(`/v1/runs/${encodeURIComponent(runId)}/events`, signal), method: 'GET' });
-    if (!isEventStream(upstream.response)) {
-      upstream.abort();
-      throw new BridgeError(`The ${NAME} upstream answered the event stream request with something that is not an event stream`);
+    let upstream: UpstreamResponse;
+    try {
+      upstream = await openUpstream({ ...this.request(`/v1/runs/${encodeURIComponent(runId)}/events`, signal), method: 'GET' });
+      if (!isEventStream(upstream.response)) {
+        upstream.abort();
+        throw new BridgeError(`The ${NAME} upstream answered the event stream request with something that is not an event stream`);
+      }
+    } catch (error) {
+      // Nobody would follow the run: stop it rather than leave it running upstream.
+      if (!signal.aborted) void this.stop(runId, ctx.taskId);
+      throw error;
     }
     const events = readSse(upstream, { bridge: NAME, idleTimeoutMs: settings.idleTimeoutMs });
     await this.drive(ctx, writer, signal, key, { runId, upstream, events, userText: ctx.text, history });

@@ -40,6 +40,9 @@ export class FakeHermes {
   /** The script of the next runs, by input text; default: one delta and completed. */
   script: (input: string) => readonly Step[] = (input) => [{ event: 'message.delta', delta: `echo ${input}` }, { event: 'run.completed', output: `echo ${input}` }];
 
+  /** When set, GET …/events answers with this status (a lost run). */
+  eventsStatus: number | undefined;
+
   constructor(private readonly key: string) {}
 
   get url(): string {
@@ -82,6 +85,7 @@ export class FakeHermes {
     const [, , , id, tail] = req.path.split('/');
     const run = this.runs.get(id ?? '');
     if (!run) return sendJson(res, 404, { error: { message: 'Run not found', type: 'invalid_request_error', code: 'run_not_found' } });
+    if (tail === 'events' && this.eventsStatus) return sendJson(res, this.eventsStatus, { error: { message: 'Run not found', code: 'run_not_found' } });
     if (tail === 'events') return void this.events(run, res);
     sendJson(res, 200, { object: 'hermes.run', run_id: run.id, status: run.status, ...(run.output && { output: run.output }), ...(run.error && { error: run.error }) });
   }

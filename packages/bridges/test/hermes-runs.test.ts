@@ -160,6 +160,15 @@ describe('hermes-runs bridge', () => {
     expect(lastStatusText(lost)).toBe('The hermes-runs upstream event stream ended before the run finished (run status: running)');
   });
 
+  it('stops the run when its event stream cannot be opened, and fails clearly', async () => {
+    hermes.eventsStatus = 404;
+    await start();
+    const events = await streamJson(agent.handler, send('x'));
+    expect(trace(events)).toEqual(['task:SUBMITTED', 'status:WORKING', 'status:FAILED']);
+    expect(lastStatusText(events)).toBe('The hermes-runs upstream answered HTTP 404: Run not found');
+    await waitFor(() => hermes.calls('/stop').length === 1);
+  });
+
   it('accepts the older spellings as aliases', async () => {
     hermes.script = () => [{ event: 'tool.call', tool: 'x' }, { event: 'assistant.delta', delta: 'a' }, { event: 'tool.result', tool: 'x' }, { event: 'message.delta', delta: 'b' }, { event: 'run.canceled' }];
     await start();
