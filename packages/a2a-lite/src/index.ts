@@ -7,6 +7,7 @@
  */
 export * from './grammar.js';
 export * from './codec.js';
+export * from './args.js';
 export * from './card.js';
 export * from './a2a-json.js';
 export * from './mapping.js';

@@ -1,4 +1,4 @@
-import { formatLite, formatLiteMessage, LITE_REQUIRED, LITE_STATES, LITE_TYPES, LiteError, parseLite, type LiteMessage } from '../src/index.js';
+import { formatLite, formatLiteArgs, formatLiteMessage, LITE_REQUIRED, LITE_STATES, LITE_TYPES, LiteError, parseLite, type LiteMessage } from '../src/index.js';
 
 /** Parameters that satisfy each type's requirements. */
 function paramsFor(type: (typeof LITE_TYPES)[number], state = 'working'): Record<string, string> {
@@ -92,5 +92,14 @@ describe('formatLite', () => {
       expect(text.split('\n')).toHaveLength(2); // the header stays one line
       expect(parseLite(text)).toMatchObject({ isA2A: true, params: { id: 'x', note: value }, body: 'b' });
     }
+  });
+});
+
+describe('formatLiteArgs (the format_message.sh calling convention)', () => {
+  it('formats type, key=value pairs and the body after --', () => {
+    expect(formatLiteArgs(['status', 'task=123', 'state=working'])).toBe('[A2A:status task=123 state=working]');
+    expect(formatLiteArgs(['result', 'task=1', 'state=completed', 'note=a b', '--', 'All', 'done.'])).toBe('[A2A:result task=1 state=completed note="a b"]\nAll done.');
+    expect(() => formatLiteArgs([])).toThrow('Usage: <type> [key=value …] [-- body…]');
+    expect(() => formatLiteArgs(['task', 'id=1', 'oops'])).toThrow('Expected key=value, got "oops" (put the body after --)');
   });
 });
