@@ -166,7 +166,7 @@ export class RequestHandler {
 
   /** SendMessage: blocking by default, `returnImmediately` returns after the first answer. */
   async sendMessage(request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse> {
-    const { run } = await this.startRun(request, ctx);
+    const { run } = await this.startRun(request, ctx, false);
     const first = await run.first.promise;
     if (first.kind === 'message') return { payload: { $case: 'message', value: first.message } };
     if (!request.configuration?.returnImmediately) await waitOrAbort(run.settled.promise, ctx.signal);
@@ -189,7 +189,7 @@ export class RequestHandler {
    */
   async sendStreamingMessage(request: SendMessageRequest, ctx: CallContext): Promise<EventStream> {
     this.requireStreaming();
-    const { run, start } = await this.startRun(request, ctx);
+    const { run, start } = await this.startRun(request, ctx, true);
     const first = await run.first.promise;
     if (first.kind === 'message') return singleEventStream({ payload: { $case: 'message', value: first.message } });
     // The task could not even be created (store down): a plain error, before any stream.
@@ -201,7 +201,7 @@ export class RequestHandler {
   }
 
   /** Starts a run; for a follow-up, `start` is the task as the run found it (where its stream starts). */
-  private async startRun(request: SendMessageRequest, ctx: CallContext): Promise<{ run: TaskRun; start: { task: Task; seq: number } | undefined }> {
+  private async startRun(request: SendMessageRequest, ctx: CallContext, streaming: boolean): Promise<{ run: TaskRun; start: { task: Task; seq: number } | undefined }> {
     const caller = await this.begin(ctx, request.tenant);
     const message = validateMessage(request.message);
     validateHistoryLength(request.configuration?.historyLength, 'configuration.historyLength');
@@ -255,6 +255,7 @@ export class RequestHandler {
         configuration: request.configuration,
         metadata: request.metadata,
         extensions: caller.extensions,
+        streaming,
       });
     let run = newRun(existing);
     if (existing) run = await this.claimFollowUp(caller, key, run, newRun);
@@ -379,7 +380,8 @@ export class RequestHandler {
         }
         const idle = this.idleRun(stored, caller.principal, request.metadata, caller.extensions);
         try {
-          const task = await idle.cancel(undefined, 0);
+          // The agent may hold upstream work for an interrupted task (a run awaiting approval).
+          const task = await idle.cancel(this.executor, this.options.cancelHookTimeoutMs ?? 5000);
           // Whichever instance runs the task stops it (its next write would be refused anyway).
           const signals = this.options.cluster?.signals;
           if (signals) void signals.publish({ kind: 'canceled', tenant: caller.tenant, taskId: request.id, origin: this.lease!.owner }).catch((error: unknown) => this.logger.warn('publishing a cancel signal failed', { taskId: request.id, error }));
@@ -409,6 +411,7 @@ export class RequestHandler {
       configuration: undefined,
       metadata,
       extensions,
+      streaming: false,
     });
   }
 

@@ -39,6 +39,8 @@ export interface RunInit {
   readonly configuration: SendMessageConfiguration | undefined;
   readonly metadata: Record<string, unknown> | undefined;
   readonly extensions: readonly string[];
+  /** The client called SendStreamingMessage (see {@link ExecutionContext.streaming}). */
+  readonly streaming: boolean;
 }
 
 /** How a run first answered: with a message (no task) or by creating/continuing a task. */
@@ -66,6 +68,7 @@ export class TaskRun implements ExecutionContext {
   readonly principal: Principal | undefined;
   readonly tenant: string;
   readonly extensions: readonly string[];
+  readonly streaming: boolean;
 
   /** Resolves with the first answer: a reply message, or the task's existence. */
   readonly first = new Deferred<FirstAnswer>();
@@ -81,6 +84,8 @@ export class TaskRun implements ExecutionContext {
   private replied = false;
   private settledInRun = false;
   private chain: Promise<void> = Promise.resolve();
+  /** Set while cancel() runs, so an executor that returns on abort does not settle the task first. */
+  private canceling: Promise<void> | undefined;
   private readonly abortController = new AbortController();
   private readonly owner: string | undefined;
   private readonly logKey: string;
@@ -104,6 +109,7 @@ export class TaskRun implements ExecutionContext {
     this.configuration = init.configuration;
     this.metadata = init.metadata;
     this.extensions = init.extensions;
+    this.streaming = init.streaming;
     this.task = init.existing && taskView(init.existing.task);
     this.live = init.existing?.task;
     this.version = init.existing?.version ?? 0;
@@ -166,6 +172,9 @@ export class TaskRun implements ExecutionContext {
       failure = error;
       if (!this.signal.aborted) this.deps.logger.error('agent execution failed', { taskId: this.taskId, error });
     }
+    // An agent that stops on abort returns while its cancel hook may still be stopping
+    // upstream work; the task must end CANCELED, not COMPLETED or FAILED by that return.
+    if (this.canceling) await this.canceling;
     await this.chain;
     this.settleAfterExecution(failure);
     await this.chain;
@@ -216,24 +225,30 @@ export class TaskRun implements ExecutionContext {
     await this.chain;
     if (this.lostBy) throw isVersionConflict(this.lostBy) ? this.lostBy : notCancelable(this.taskId);
     if (this.state === undefined || isTerminal(this.state)) throw notCancelable(this.taskId);
-    this.abortController.abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
-    if (executor?.cancel) {
-      try {
-        await withTimeout(Promise.resolve(executor.cancel(this)), hookTimeoutMs);
-      } catch (error) {
-        this.deps.logger.warn('agent cancel hook failed', { taskId: this.taskId, error });
+    const done = new Deferred<void>();
+    this.canceling = done.promise;
+    try {
+      this.abortController.abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
+      if (executor?.cancel) {
+        try {
+          await withTimeout(Promise.resolve(executor.cancel(this)), hookTimeoutMs);
+        } catch (error) {
+          this.deps.logger.warn('agent cancel hook failed', { taskId: this.taskId, error });
+        }
       }
+      let canceled = false;
+      this.enqueue(async () => {
+        if (this.state === undefined || isTerminal(this.state)) return;
+        canceled = await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_CANCELED));
+      });
+      await this.chain;
+      // A lost race with another writer: the caller reloads the task and tries again.
+      if (!canceled && this.lostBy && isVersionConflict(this.lostBy)) throw this.lostBy;
+      if (!canceled) throw notCancelable(this.taskId);
+      return taskView(this.live!);
+    } finally {
+      done.resolve();
     }
-    let canceled = false;
-    this.enqueue(async () => {
-      if (this.state === undefined || isTerminal(this.state)) return;
-      canceled = await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_CANCELED));
-    });
-    await this.chain;
-    // A lost race with another writer: the caller reloads the task and tries again.
-    if (!canceled && this.lostBy && isVersionConflict(this.lostBy)) throw this.lostBy;
-    if (!canceled) throw notCancelable(this.taskId);
-    return taskView(this.live!);
   }
 
   /**

@@ -11,8 +11,10 @@ import { startExecutor, type RunningExecutor } from './start-executor.js';
 
 const USAGE = `Usage: node dist/main.js [--config file.json] [flags]
 
-Serves an A2A agent (the built-in demo echo agent unless agentModule is set) over
-JSON-RPC and HTTP+JSON. Precedence: defaults < config file < environment < flags.
+Serves an A2A agent (the built-in demo echo agent unless agentModule is set), or the
+agents of the config file's "agents" list (each routed to a handler such as openai-chat,
+hermes-runs or openclaw-responses), over JSON-RPC and HTTP+JSON.
+Precedence: defaults < config file < environment < flags.
 
 Flags: --config <file> (or A2A_CONFIG), ${Object.keys(CLI_FLAGS).map((f) => `${f} <value>`).join(', ')}, --help
 Environment: A2A_CONFIG, ${Object.keys(ENV_VARS).join(', ')}`;
@@ -44,13 +46,16 @@ async function main(): Promise<void> {
 
   const { url, endpoints } = running;
   const publicBase = config.publicBaseUrl;
-  logger.info(`A2A agent "${config.agent.name}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}`, {
+  const rootName = config.agents.length > 0 ? config.agents.find((a) => a.id === (config.defaultAgent ?? config.agents[0]!.id))!.name : config.agent.name;
+  logger.info(`A2A agent "${rootName}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}`, {
     url,
     card: `${url}${endpoints.card}`,
     jsonRpc: `${url}${endpoints.jsonRpc}`,
     rest: `${url}${endpoints.rest}`,
     ...(publicBase && { publicBaseUrl: publicBase }),
-    agent: config.agentModule ?? 'built-in demo agent',
+    ...(config.agents.length > 0
+      ? { agents: config.agents.map((a) => ({ id: a.id, handler: a.handler, card: `${url}/agents/${a.id}/.well-known/agent-card.json` })) }
+      : { agent: config.agentModule ?? 'built-in demo agent' }),
     ...(loaded.configFile && { configFile: loaded.configFile }),
   });
 
