@@ -62,6 +62,11 @@ export interface InMemoryEventLogOptions {
   readonly maxEventsPerTask?: number;
   /** How long a sealed (terminal) task's log stays readable for late resumes. Default 60 s. */
   readonly retentionMs?: number;
+  /**
+   * At most this many sealed logs are retained; past it the oldest sealed log is dropped at
+   * once, so memory is bounded by a count, not by throughput × retention. Default 1000.
+   */
+  readonly maxSealedLogs?: number;
 }
 
 interface TaskLog {
@@ -78,10 +83,14 @@ export class InMemoryEventLog implements EventLog {
   private readonly logs = new Map<string, TaskLog>();
   private readonly maxEvents: number;
   private readonly retentionMs: number;
+  private readonly maxSealed: number;
+  /** Sealed task ids, oldest first (a Set keeps insertion order). */
+  private readonly sealed = new Set<string>();
 
   constructor(options: InMemoryEventLogOptions = {}) {
     this.maxEvents = Math.max(1, options.maxEventsPerTask ?? 4096);
     this.retentionMs = options.retentionMs ?? 60_000;
+    this.maxSealed = Math.max(0, options.maxSealedLogs ?? 1000);
   }
 
   private log(taskId: string): TaskLog {
@@ -160,15 +169,36 @@ export class InMemoryEventLog implements EventLog {
   seal(taskId: string): void {
     const log = this.logs.get(taskId);
     if (!log || log.dropTimer) return;
+    this.sealed.add(taskId);
     log.dropTimer = setTimeout(() => {
-      if (this.logs.get(taskId) === log && log.waiters.size === 0) this.logs.delete(taskId);
-      else if (this.logs.get(taskId) === log) {
+      if (this.logs.get(taskId) !== log) return;
+      if (log.waiters.size === 0) this.drop(taskId, log);
+      else {
         log.dropTimer = undefined;
+        this.sealed.delete(taskId);
         this.seal(taskId);
       }
     }, this.retentionMs);
     // Never keep a process alive just to drop a log.
     (log.dropTimer as { unref?: () => void }).unref?.();
+    this.trimSealed();
+  }
+
+  /** Drops the oldest sealed logs beyond {@link InMemoryEventLogOptions.maxSealedLogs}. */
+  private trimSealed(): void {
+    for (const taskId of this.sealed) {
+      if (this.sealed.size <= this.maxSealed) return;
+      const log = this.logs.get(taskId);
+      if (log && log.waiters.size > 0) continue; // someone is still reading it
+      if (log) this.drop(taskId, log);
+      else this.sealed.delete(taskId);
+    }
+  }
+
+  private drop(taskId: string, log: TaskLog): void {
+    clearTimeout(log.dropTimer);
+    this.logs.delete(taskId);
+    this.sealed.delete(taskId);
   }
 
   /** Number of task logs held (for tests and metrics). */
