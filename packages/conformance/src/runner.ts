@@ -1,4 +1,4 @@
-import { RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { RequestHandler, silentLogger, type RequestHandlerOptions } from '@a2a-polyglot/core';
 import { buildCard, mergeJson, DEFAULT_CARD_JSON } from './card.js';
 import { matchExpected } from './compare.js';
 import { toDriverError, type Binding, type CallOptions, type Driver, type DriverStream, type StreamItem } from './driver.js';
@@ -14,6 +14,18 @@ import { WebhookReceiver } from './webhook-receiver.js';
 export interface RunOptions {
   /** Bound of every single wait (a call, one stream event, webhook deliveries). Default 5000 ms. */
   readonly waitMs?: number;
+  /** Builds the stores each scenario's handler runs on (default: core's in-memory ones). */
+  readonly backend?: () => Promise<ScenarioBackend>;
+}
+
+/**
+ * Durable stores, a shared event log, cluster settings: what a backend adds to the scenario's
+ * handler, so the same scenarios prove every store behaves like the in-memory one.
+ */
+export interface ScenarioBackend {
+  readonly handlerOptions: Omit<Partial<RequestHandlerOptions>, 'card' | 'executor'>;
+  /** Releases the backend after the scenario (its handler is already shut down). */
+  close?(): Promise<void>;
 }
 
 /**
@@ -55,10 +67,11 @@ interface OpenStream {
 }
 
 /** Builds the handler a scenario runs against: its card, the scripted agent, private webhooks allowed. */
-export function createScenarioHandler(scenario: Scenario, executor: ScriptedExecutor): RequestHandler {
+export function createScenarioHandler(scenario: Scenario, executor: ScriptedExecutor, extra: ScenarioBackend['handlerOptions'] = {}): RequestHandler {
   const cardJson = mergeJson(DEFAULT_CARD_JSON, scenario.card ?? {}) as { [key: string]: Json };
   const extended = scenario.extendedCard;
   return new RequestHandler({
+    ...extra,
     card: buildCard(cardJson, {}),
     executor,
     allowPrivateWebhooks: true,
@@ -74,7 +87,7 @@ export function createScenarioHandler(scenario: Scenario, executor: ScriptedExec
  * complete picture for the cross-binding comparison.
  */
 export async function runScenario(scenario: Scenario, binding: Binding, options: RunOptions = {}): Promise<ScenarioRun> {
-  const run = new ScenarioRunner(scenario, binding, options.waitMs ?? 5000);
+  const run = new ScenarioRunner(scenario, binding, options.waitMs ?? 5000, options.backend);
   return run.execute();
 }
 
@@ -92,10 +105,12 @@ class ScenarioRunner {
     private readonly scenario: Scenario,
     private readonly binding: Binding,
     private readonly waitMs: number,
+    private readonly backendFactory?: () => Promise<ScenarioBackend>,
   ) {}
 
   async execute(): Promise<ScenarioRun> {
-    const handler = createScenarioHandler(this.scenario, new ScriptedExecutor(this.gates));
+    const backend = await this.backendFactory?.();
+    const handler = createScenarioHandler(this.scenario, new ScriptedExecutor(this.gates), backend?.handlerOptions);
     try {
       if (usesWebhook(this.scenario)) {
         this.receiver = await new WebhookReceiver().start();
@@ -108,6 +123,7 @@ class ScenarioRunner {
       this.failures.push(`runner: ${(error as Error).stack ?? String(error)}`);
     } finally {
       await this.cleanup(handler);
+      if (backend?.close) await this.within(backend.close(), 'backend close').catch((e: Error) => this.failures.push(`cleanup: ${e.message}`));
     }
     return { scenario: this.scenario.name, binding: this.binding.name, outcomes: this.outcomes, failures: this.failures };
   }

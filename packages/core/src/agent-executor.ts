@@ -26,7 +26,9 @@ export interface AgentExecutor {
   execute(ctx: ExecutionContext): Promise<void>;
   /**
    * Optional hook called when a client cancels the task, before the core marks it CANCELED.
-   * Use it to stop upstream work (the signal is aborted as well).
+   * Use it to stop upstream work (the signal is aborted as well). It is also called for a
+   * task that waits idle in an interrupted state (input-required, auth-required), because an
+   * agent may keep upstream work open across that pause (e.g. a run awaiting approval).
    */
   cancel?(ctx: ExecutionContext): Promise<void> | void;
 }
@@ -70,6 +72,13 @@ export interface ExecutionContext {
   readonly extensions: readonly string[];
   /** Aborted on cancel and on server shutdown. */
   readonly signal: AbortSignal;
+  /**
+   * True when the client called SendStreamingMessage and watches events as they happen;
+   * false for SendMessage (the client waits for one answer) and for the context a cancel
+   * hook gets for an idle task. Lets an agent choose between streaming chunks and answering
+   * with one message, which no other field reveals.
+   */
+  readonly streaming: boolean;
 
   /** Answer with a message and no task. Only valid as the first and only report of a new task. */
   reply(message: StatusMessage): void;

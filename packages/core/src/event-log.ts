@@ -26,18 +26,34 @@ export interface LogRead {
  * a slow reader costs a cursor, not a buffer: memory is bounded by the log, whatever the
  * number of subscribers. The in-memory implementation serves one process; a Redis Streams
  * implementation (same contract) serves many.
+ *
+ * Logs are addressed by a key the core builds with {@link taskLogKey} (tenant + task id), so
+ * the tenant scopes the log as it scopes the store.
  */
 export interface EventLog {
-  /** Appends an event and returns its sequence number. Appends for one task are serial. */
-  append(taskId: string, event: StreamResponse): Promise<number>;
+  /**
+   * Appends an event and returns its sequence number. Appends for one task are serial. With
+   * `seq` (the writer numbers its events: durable mode numbers them by the store version it
+   * won), the event is held under that number; an append whose `seq` is not above the last
+   * one held is dropped (a concurrent writer got there first) and 0 is returned. A `seq` past
+   * the next one leaves a hole that readers see as a gap.
+   */
+  append(key: string, event: StreamResponse, seq?: number): Promise<number>;
   /** Events after `afterSeq` (at most `max`). */
-  readAfter(taskId: string, afterSeq: number, max?: number): Promise<LogRead>;
+  readAfter(key: string, afterSeq: number, max?: number): Promise<LogRead>;
   /** Highest sequence number written for the task (0 if none). */
-  lastSeq(taskId: string): Promise<number>;
+  lastSeq(key: string): Promise<number>;
   /** Resolves once an event after `afterSeq` exists, or when `signal` aborts (never rejects). */
-  waitFor(taskId: string, afterSeq: number, signal: AbortSignal): Promise<void>;
+  waitFor(key: string, afterSeq: number, signal: AbortSignal): Promise<void>;
   /** The task reached a terminal state: the log may be dropped after its retention time. */
-  seal(taskId: string): void;
+  seal(key: string): void;
+}
+
+/**
+ * The log key of a task: tenant and task id, injective (an encoded tenant holds no `/`).
+ */
+export function taskLogKey(tenant: string, taskId: string): string {
+  return `${encodeURIComponent(tenant)}/${taskId}`;
 }
 
 /** Bounds of {@link InMemoryEventLog}. */
@@ -46,6 +62,11 @@ export interface InMemoryEventLogOptions {
   readonly maxEventsPerTask?: number;
   /** How long a sealed (terminal) task's log stays readable for late resumes. Default 60 s. */
   readonly retentionMs?: number;
+  /**
+   * At most this many sealed logs are retained; past it the oldest sealed log is dropped at
+   * once, so memory is bounded by a count, not by throughput × retention. Default 1000.
+   */
+  readonly maxSealedLogs?: number;
 }
 
 interface TaskLog {
@@ -62,10 +83,14 @@ export class InMemoryEventLog implements EventLog {
   private readonly logs = new Map<string, TaskLog>();
   private readonly maxEvents: number;
   private readonly retentionMs: number;
+  private readonly maxSealed: number;
+  /** Sealed task ids, oldest first (a Set keeps insertion order). */
+  private readonly sealed = new Set<string>();
 
   constructor(options: InMemoryEventLogOptions = {}) {
     this.maxEvents = Math.max(1, options.maxEventsPerTask ?? 4096);
     this.retentionMs = options.retentionMs ?? 60_000;
+    this.maxSealed = Math.max(0, options.maxSealedLogs ?? 1000);
   }
 
   private log(taskId: string): TaskLog {
@@ -77,13 +102,22 @@ export class InMemoryEventLog implements EventLog {
     return log;
   }
 
-  async append(taskId: string, event: StreamResponse): Promise<number> {
-    return this.appendSync(taskId, event);
+  async append(taskId: string, event: StreamResponse, seq?: number): Promise<number> {
+    return this.appendSync(taskId, event, seq);
   }
 
   /** Synchronous append (the in-process fast path). */
-  appendSync(taskId: string, event: StreamResponse): number {
+  appendSync(taskId: string, event: StreamResponse, at?: number): number {
     const log = this.log(taskId);
+    if (at !== undefined) {
+      if (at <= log.lastSeq) return 0;
+      if (at > log.lastSeq + 1) {
+        // A hole (the log was dropped, or started after the task): hold events from `at` on.
+        log.events = [];
+        log.firstSeq = at;
+        log.lastSeq = at - 1;
+      }
+    }
     const seq = ++log.lastSeq;
     log.events.push({ seq, event });
     if (log.events.length > this.maxEvents) {
@@ -135,15 +169,36 @@ export class InMemoryEventLog implements EventLog {
   seal(taskId: string): void {
     const log = this.logs.get(taskId);
     if (!log || log.dropTimer) return;
+    this.sealed.add(taskId);
     log.dropTimer = setTimeout(() => {
-      if (this.logs.get(taskId) === log && log.waiters.size === 0) this.logs.delete(taskId);
-      else if (this.logs.get(taskId) === log) {
+      if (this.logs.get(taskId) !== log) return;
+      if (log.waiters.size === 0) this.drop(taskId, log);
+      else {
         log.dropTimer = undefined;
+        this.sealed.delete(taskId);
         this.seal(taskId);
       }
     }, this.retentionMs);
     // Never keep a process alive just to drop a log.
     (log.dropTimer as { unref?: () => void }).unref?.();
+    this.trimSealed();
+  }
+
+  /** Drops the oldest sealed logs beyond {@link InMemoryEventLogOptions.maxSealedLogs}. */
+  private trimSealed(): void {
+    for (const taskId of this.sealed) {
+      if (this.sealed.size <= this.maxSealed) return;
+      const log = this.logs.get(taskId);
+      if (log && log.waiters.size > 0) continue; // someone is still reading it
+      if (log) this.drop(taskId, log);
+      else this.sealed.delete(taskId);
+    }
+  }
+
+  private drop(taskId: string, log: TaskLog): void {
+    clearTimeout(log.dropTimer);
+    this.logs.delete(taskId);
+    this.sealed.delete(taskId);
   }
 
   /** Number of task logs held (for tests and metrics). */

@@ -1,6 +1,16 @@
 import { A2AError } from './a2a-error.js';
 import { A2AErrorCode } from './error-code.js';
-import { decodePageToken, encodePageToken, type StoredTask, type TaskPage, type TaskQuery, type TaskStore } from './task-store.js';
+import {
+  decodePageToken,
+  encodePageToken,
+  versionConflict,
+  type StoredTask,
+  type TaskLease,
+  type TaskPage,
+  type TaskQuery,
+  type TaskRef,
+  type TaskStore,
+} from './task-store.js';
 import { isTerminal } from './task-state.js';
 
 /** Bounds of {@link InMemoryTaskStore}. */
@@ -20,6 +30,8 @@ export interface InMemoryTaskStoreOptions {
 export class InMemoryTaskStore implements TaskStore {
   /** Insertion order = last-save order (re-inserted on save), which drives eviction. */
   private readonly tasks = new Map<string, StoredTask>();
+  /** Leases by task key (only writers that pass a lease create entries). */
+  private readonly leases = new Map<string, { owner: string; expiresAt: number }>();
   private readonly maxTasks: number;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
@@ -35,29 +47,54 @@ export class InMemoryTaskStore implements TaskStore {
     return found && structuredClone(found);
   }
 
-  async save(task: StoredTask, expectedVersion?: number): Promise<void> {
+  async save(task: StoredTask, expectedVersion?: number, lease?: TaskLease): Promise<void> {
     const key = InMemoryTaskStore.key(task.tenant, task.task.id);
     const current = this.tasks.get(key);
-    if (expectedVersion !== undefined && (current?.version ?? 0) !== expectedVersion) {
-      throw new A2AError(A2AErrorCode.Unavailable, `Task ${task.task.id} was modified concurrently`, {
-        metadata: { taskId: task.task.id },
-      });
-    }
+    if (expectedVersion !== undefined && (current?.version ?? 0) !== expectedVersion) throw versionConflict(task.task.id);
+    const held = this.leases.get(key);
+    if (lease && held && held.owner !== lease.owner && held.expiresAt >= Date.now()) throw versionConflict(task.task.id);
+    if (lease) this.leases.set(key, { owner: lease.owner, expiresAt: Date.now() + lease.ttlMs });
+    else this.leases.delete(key);
     this.tasks.delete(key);
     this.tasks.set(key, structuredClone(task));
     if (this.tasks.size > this.maxTasks) this.evict();
+  }
+
+  async renewLeases(owner: string, tasks: readonly TaskRef[], ttlMs: number): Promise<TaskRef[]> {
+    const lost: TaskRef[] = [];
+    for (const ref of tasks) {
+      const held = this.leases.get(InMemoryTaskStore.key(ref.tenant, ref.taskId));
+      if (held?.owner === owner) held.expiresAt = Date.now() + ttlMs;
+      else lost.push(ref);
+    }
+    return lost;
+  }
+
+  async abandoned(options: { readonly owner?: string; readonly limit: number }): Promise<StoredTask[]> {
+    const now = Date.now();
+    const out: StoredTask[] = [];
+    for (const [key, held] of this.leases) {
+      if (out.length >= options.limit) break;
+      const stored = this.tasks.get(key);
+      if (stored && (held.expiresAt < now || held.owner === options.owner)) out.push(structuredClone(stored));
+    }
+    return out;
   }
 
   private evict(): void {
     for (const [key, stored] of this.tasks) {
       if (this.tasks.size <= this.maxTasks) return;
       const state = stored.task.status?.state;
-      if (state !== undefined && isTerminal(state)) this.tasks.delete(key);
+      if (state !== undefined && isTerminal(state)) {
+        this.tasks.delete(key);
+        this.leases.delete(key);
+      }
     }
   }
 
   async delete(tenant: string, taskId: string): Promise<void> {
     this.tasks.delete(InMemoryTaskStore.key(tenant, taskId));
+    this.leases.delete(InMemoryTaskStore.key(tenant, taskId));
   }
 
   async list(query: TaskQuery): Promise<TaskPage> {

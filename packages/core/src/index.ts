@@ -9,6 +9,7 @@ export * from './error-table.js';
 export * from './error-wire.js';
 export * from './task-state.js';
 export * from './task-store.js';
+export * from './task-signals.js';
 export * from './in-memory-task-store.js';
 export * from './event-log.js';
 export * from './event-stream.js';

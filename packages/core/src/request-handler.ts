@@ -21,7 +21,7 @@ import type { AgentExecutor } from './agent-executor.js';
 import type { Authenticator, Principal } from './auth.js';
 import type { CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
-import { InMemoryEventLog, type EventLog } from './event-log.js';
+import { InMemoryEventLog, taskLogKey, type EventLog } from './event-log.js';
 import { followTask, singleEventStream, type EventStream } from './event-stream.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
 import { consoleLogger, type Logger } from './logger.js';
@@ -31,9 +31,10 @@ import { FetchPushSender, type PushSender } from './push/push-sender.js';
 import { checkWebhookUrl } from './push/webhook-url.js';
 import { checkOutputModes, checkVersion, negotiateExtensions, validateHistoryLength, validateMessage } from './request-validation.js';
 import { taskView } from './task-events.js';
-import { TaskRun } from './task-run.js';
-import { isInterrupted, isTerminal } from './task-state.js';
-import type { StoredTask, TaskStore } from './task-store.js';
+import { TaskRun, type RunDeps } from './task-run.js';
+import type { TaskSignal, TaskSignals } from './task-signals.js';
+import { isInterrupted, isSettled, isTerminal } from './task-state.js';
+import { isVersionConflict, type StoredTask, type TaskLease, type TaskStore } from './task-store.js';
 import { newId, sleep } from './util.js';
 
 /** Everything a {@link RequestHandler} is built from. Only `card` and `executor` are required. */
@@ -54,7 +55,42 @@ export interface RequestHandlerOptions {
   readonly allowPrivateWebhooks?: boolean;
   /** How long the agent's cancel hook may take before the task is marked CANCELED anyway. Default 5 s. */
   readonly cancelHookTimeoutMs?: number;
+  /**
+   * Durable mode, for stores that outlive the process or are shared by several instances
+   * (SQLite, PostgreSQL). Off when undefined: the in-process fast path.
+   */
+  readonly cluster?: ClusterOptions;
 }
+
+/**
+ * How an instance takes part in durable, multi-instance operation. With these set, every
+ * task event is saved before it is logged (so every instance reads the same task), the
+ * instance holds a lease on each task it executes, renews it while the task runs, and sweeps
+ * tasks whose instance died; a cancel served elsewhere reaches the run through `signals`.
+ */
+export interface ClusterOptions {
+  /** This instance's id (lease owner). Keep it stable across restarts to recover its tasks at once. */
+  readonly instanceId: string;
+  /** How long a lease lasts without renewal; renewed every third of it. Default 30 s. */
+  readonly leaseMs?: number;
+  /** How often to look for tasks whose lease ran out. Default 10 s. */
+  readonly sweepIntervalMs?: number;
+  /** How a cancel served by another instance reaches the run. Default: none (one instance). */
+  readonly signals?: TaskSignals;
+}
+
+/**
+ * The status message of a task whose instance stopped (crashed, was killed) while it ran: the
+ * lease sweep moves such a task to FAILED with it.
+ */
+export const ABANDONED_TASK_MESSAGE = 'The instance running this task stopped before the task finished';
+
+const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
+/** How long a resume waits for the log to catch up with a snapshot that is ahead of it. */
+const LOG_CATCH_UP_MS = 1000;
+/** Attempts of a cancel that keeps losing races against the running task's writes. */
+const CANCEL_ATTEMPTS = 8;
 
 /** What the preamble of every operation established. */
 interface Caller {
@@ -86,6 +122,11 @@ export class RequestHandler {
   /** Keys of tasks whose follow-up or cancel is being set up (guards the async gap). */
   private readonly reserved = new Set<string>();
   private shuttingDown = false;
+  private readonly lease: TaskLease | undefined;
+  private readonly timers: ReturnType<typeof setInterval>[] = [];
+  private unsubscribeSignals: (() => void) | undefined;
+  private renewing = false;
+  private sweeping: Promise<number> | undefined;
 
   constructor(private readonly options: RequestHandlerOptions) {
     this.card = options.card;
@@ -95,6 +136,25 @@ export class RequestHandler {
     this.log = options.eventLog ?? new InMemoryEventLog();
     this.pushConfigs = options.pushConfigStore ?? new InMemoryPushConfigStore();
     this.push = new PushDispatcher(this.pushConfigs, options.pushSender ?? new FetchPushSender({ logger: this.logger }), this.logger);
+    const cluster = options.cluster;
+    if (cluster) {
+      const leaseMs = cluster.leaseMs ?? DEFAULT_LEASE_MS;
+      this.lease = { owner: cluster.instanceId, ttlMs: leaseMs };
+      this.unsubscribeSignals = cluster.signals?.subscribe((signal) => this.onSignal(signal));
+      if (this.store.renewLeases) this.every(Math.max(10, Math.floor(leaseMs / 3)), () => this.renewLeases());
+      if (this.store.abandoned) this.every(cluster.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS, () => this.recoverAbandoned());
+    }
+  }
+
+  private every(ms: number, job: () => Promise<unknown>): void {
+    const timer = setInterval(() => void job().catch((error: unknown) => this.logger.warn('background task failed', { error })), ms);
+    // Never keep a process alive for housekeeping.
+    (timer as { unref?: () => void }).unref?.();
+    this.timers.push(timer);
+  }
+
+  private deps(): RunDeps {
+    return { store: this.store, log: this.log, push: this.push, logger: this.logger, lease: this.lease };
   }
 
   /** The public card (discovery is never authenticated). */
@@ -106,12 +166,20 @@ export class RequestHandler {
 
   /** SendMessage: blocking by default, `returnImmediately` returns after the first answer. */
   async sendMessage(request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse> {
-    const run = await this.startRun(request, ctx);
+    const { run } = await this.startRun(request, ctx, false);
     const first = await run.first.promise;
     if (first.kind === 'message') return { payload: { $case: 'message', value: first.message } };
     if (!request.configuration?.returnImmediately) await waitOrAbort(run.settled.promise, ctx.signal);
-    const view = run.view(request.configuration?.historyLength)!;
-    return { payload: { $case: 'task', value: view.task } };
+    return { payload: { $case: 'task', value: await this.runTask(run, request.configuration?.historyLength) } };
+  }
+
+  /** The task of a run: its live view, or, once the run lost the task, what the store holds. */
+  private async runTask(run: TaskRun, historyLength: number | undefined): Promise<Task> {
+    const view = run.view(historyLength);
+    if (view) return view.task;
+    const stored = await this.store.get(run.tenant, run.taskId);
+    if (!stored) throw run.failure ?? errors.taskNotFound(run.taskId);
+    return taskView(stored.task, historyLength);
   }
 
   /**
@@ -121,17 +189,19 @@ export class RequestHandler {
    */
   async sendStreamingMessage(request: SendMessageRequest, ctx: CallContext): Promise<EventStream> {
     this.requireStreaming();
-    const followUp = Boolean(request.message?.taskId);
-    const run = await this.startRun(request, ctx);
-    const start = followUp ? run.view() : undefined;
+    const { run, start } = await this.startRun(request, ctx, true);
     const first = await run.first.promise;
     if (first.kind === 'message') return singleEventStream({ payload: { $case: 'message', value: first.message } });
+    // The task could not even be created (store down): a plain error, before any stream.
+    if (run.failure && !run.view() && !start) await this.runTask(run, undefined);
     const snapshot = () => this.snapshot(run.tenant, run.taskId);
-    if (start) return followTask(this.log, run.taskId, { first: { seq: start.seq, event: { payload: { $case: 'task', value: start.task } } }, afterSeq: start.seq }, snapshot, ctx.signal);
-    return followTask(this.log, run.taskId, { afterSeq: 0 }, snapshot, ctx.signal);
+    const key = taskLogKey(run.tenant, run.taskId);
+    if (start) return followTask(this.log, key, { first: { seq: start.seq, event: { payload: { $case: 'task', value: start.task } } }, afterSeq: start.seq }, snapshot, ctx.signal);
+    return followTask(this.log, key, { afterSeq: 0 }, snapshot, ctx.signal);
   }
 
-  private async startRun(request: SendMessageRequest, ctx: CallContext): Promise<TaskRun> {
+  /** Starts a run; for a follow-up, `start` is the task as the run found it (where its stream starts). */
+  private async startRun(request: SendMessageRequest, ctx: CallContext, streaming: boolean): Promise<{ run: TaskRun; start: { task: Task; seq: number } | undefined }> {
     const caller = await this.begin(ctx, request.tenant);
     const message = validateMessage(request.message);
     validateHistoryLength(request.configuration?.historyLength, 'configuration.historyLength');
@@ -173,25 +243,33 @@ export class RequestHandler {
       contextId = message.contextId || newId();
     }
 
-    if (inlinePush) await this.savePushConfig(caller.tenant, { ...inlinePush, taskId });
-
-    const run = new TaskRun(
-      { store: this.store, log: this.log, push: this.push, logger: this.logger },
-      {
+    const newRun = (stored: StoredTask | undefined) =>
+      new TaskRun(this.deps(), {
         tenant: caller.tenant,
         owner: caller.owner,
         principal: caller.principal,
         taskId,
         contextId,
         message: { ...message, taskId, contextId },
-        existing: existing && { task: existing.task, version: existing.version },
+        existing: stored && { task: stored.task, version: stored.version },
         configuration: request.configuration,
         metadata: request.metadata,
         extensions: caller.extensions,
-      },
-    );
+        streaming,
+      });
+    let run = newRun(existing);
+    if (existing) run = await this.claimFollowUp(caller, key, run, newRun);
     this.runs.set(key, run);
-    run.recordFollowUp();
+    if (inlinePush) {
+      try {
+        await this.savePushConfig(caller.tenant, { ...inlinePush, taskId });
+      } catch (error) {
+        this.runs.delete(key);
+        run.finish();
+        throw error;
+      }
+    }
+    const start = existing ? run.view() : undefined;
     void run
       .execute(this.executor)
       .catch((error: unknown) => this.logger.error('run failed', { taskId, error }))
@@ -203,7 +281,37 @@ export class RequestHandler {
         if (first.kind === 'message') void this.pushConfigs.deleteAll(caller.tenant, taskId);
       });
     }
-    return run;
+    return { run, start };
+  }
+
+  /**
+   * Records a follow-up as the run's first write. In durable mode that write claims the task's
+   * lease, which fails while another instance's run of the same task is still ending (it keeps
+   * the lease a few ticks after reporting input-required): retried, on a fresh copy, for up to
+   * {@link FOLLOW_UP_WAIT_MS}.
+   */
+  private async claimFollowUp(caller: Caller, key: string, run: TaskRun, newRun: (stored: StoredTask) => TaskRun): Promise<TaskRun> {
+    const deadline = Date.now() + FOLLOW_UP_WAIT_MS;
+    this.reserved.add(key);
+    try {
+      for (;;) {
+        try {
+          await run.recordFollowUp();
+          return run;
+        } catch (error) {
+          if (!isVersionConflict(error)) throw error;
+          if (Date.now() > deadline) throw errors.unsupported(`Task ${run.taskId} is still working; send follow-ups when it is input-required or auth-required`);
+        }
+        await sleep(25);
+        const stored = await this.loadStored(caller, run.taskId);
+        const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+        if (isTerminal(state)) throw errors.unsupported(`Task ${run.taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
+        if (!isInterrupted(state)) throw errors.unsupported(`Task ${run.taskId} is still working; send follow-ups when it is input-required or auth-required`);
+        run = newRun(stored);
+      }
+    } finally {
+      this.reserved.delete(key);
+    }
   }
 
   // ---------------------------------------------------------------- tasks
@@ -253,38 +361,58 @@ export class RequestHandler {
     requireId(request.id, 'id');
     const key = runKey(caller.tenant, request.id);
     const active = this.runs.get(key);
-    if (active && (await this.visible(caller, request.id))) return active.cancel(this.executor, this.options.cancelHookTimeoutMs ?? 5000);
+    if (active && (await this.visible(caller, request.id))) {
+      try {
+        return await active.cancel(this.executor, this.options.cancelHookTimeoutMs ?? 5000);
+      } catch (error) {
+        // Lost a race with another instance's write: cancel from the store below.
+        if (!isVersionConflict(error)) throw error;
+      }
+    }
     if (this.reserved.has(key)) throw new A2AError(A2AErrorCode.TaskNotCancelable, `Task ${request.id} is changing state; retry`);
     this.reserved.add(key);
     try {
-      const stored = await this.loadStored(caller, request.id);
-      const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-      if (isTerminal(state)) {
-        throw new A2AError(A2AErrorCode.TaskNotCancelable, `Task ${request.id} is ${TaskState[state]} and cannot be canceled`, { metadata: { taskId: request.id } });
-      }
-      const idle = new TaskRun(
-        { store: this.store, log: this.log, push: this.push, logger: this.logger },
-        {
-          tenant: caller.tenant,
-          owner: stored.owner,
-          principal: caller.principal,
-          taskId: stored.task.id,
-          contextId: stored.task.contextId,
-          message: stored.task.history[stored.task.history.length - 1] ?? ({} as never),
-          existing: { task: stored.task, version: stored.version },
-          configuration: undefined,
-          metadata: request.metadata,
-          extensions: caller.extensions,
-        },
-      );
-      try {
-        return await idle.cancel(undefined, 0);
-      } finally {
-        idle.finish();
+      for (let attempt = 1; ; attempt++) {
+        const stored = await this.loadStored(caller, request.id);
+        const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+        if (isTerminal(state)) {
+          throw new A2AError(A2AErrorCode.TaskNotCancelable, `Task ${request.id} is ${TaskState[state]} and cannot be canceled`, { metadata: { taskId: request.id } });
+        }
+        const idle = this.idleRun(stored, caller.principal, request.metadata, caller.extensions);
+        try {
+          // The agent may hold upstream work for an interrupted task (a run awaiting approval).
+          const task = await idle.cancel(this.executor, this.options.cancelHookTimeoutMs ?? 5000);
+          // Whichever instance runs the task stops it (its next write would be refused anyway).
+          const signals = this.options.cluster?.signals;
+          if (signals) void signals.publish({ kind: 'canceled', tenant: caller.tenant, taskId: request.id, origin: this.lease!.owner }).catch((error: unknown) => this.logger.warn('publishing a cancel signal failed', { taskId: request.id, error }));
+          return task;
+        } catch (error) {
+          // The running task wrote in between: reload and try again.
+          if (!isVersionConflict(error) || attempt >= CANCEL_ATTEMPTS) throw error;
+        } finally {
+          idle.finish();
+        }
       }
     } finally {
       this.reserved.delete(key);
     }
+  }
+
+  /** A run with no agent over a stored task: cancel of an idle task, failing an abandoned one. */
+  private idleRun(stored: StoredTask, principal: Principal | undefined, metadata: Record<string, unknown> | undefined, extensions: readonly string[]): TaskRun {
+    return new TaskRun(this.deps(), {
+      tenant: stored.tenant,
+      owner: stored.owner,
+      principal,
+      taskId: stored.task.id,
+      contextId: stored.task.contextId,
+      message: stored.task.history[stored.task.history.length - 1] ?? ({} as never),
+      existing: { task: stored.task, version: stored.version },
+      configuration: undefined,
+      metadata,
+      extensions,
+      streaming: false,
+    });
   }
 
   /**
@@ -299,16 +427,28 @@ export class RequestHandler {
     requireId(request.id, 'id');
     const snapshot = await this.snapshotFor(caller, request.id);
     const snapshotSource = () => this.snapshot(caller.tenant, request.id);
+    const key = taskLogKey(caller.tenant, request.id);
     if (resumeAfterSeq !== undefined && resumeAfterSeq >= 0 && resumeAfterSeq <= snapshot.seq) {
-      const read = await this.log.readAfter(request.id, resumeAfterSeq, 1);
+      let read = await this.log.readAfter(key, resumeAfterSeq, 1);
+      if (!read.gap && read.events.length === 0 && resumeAfterSeq < snapshot.seq) {
+        // The snapshot is ahead of the log: an event is being saved and not yet logged (durable
+        // mode saves first). Give the log a moment to catch up before giving up on the resume.
+        const catchUp = new AbortController();
+        const timer = setTimeout(() => catchUp.abort(), LOG_CATCH_UP_MS);
+        ctx.signal?.addEventListener('abort', () => catchUp.abort(), { once: true });
+        await this.log.waitFor(key, resumeAfterSeq, catchUp.signal);
+        clearTimeout(timer);
+        read = await this.log.readAfter(key, resumeAfterSeq, 1);
+      }
       const terminal = isTerminal(snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
-      if (!read.gap && (!terminal || read.events.length > 0)) {
-        return followTask(this.log, request.id, { afterSeq: resumeAfterSeq }, snapshotSource, ctx.signal);
+      // Resume only when the log still holds what comes after the cursor (or nothing came yet).
+      if (!read.gap && (read.events.length > 0 || (!terminal && resumeAfterSeq === snapshot.seq))) {
+        return followTask(this.log, key, { afterSeq: resumeAfterSeq }, snapshotSource, ctx.signal);
       }
     }
     const state = snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     if (isTerminal(state)) throw errors.unsupported(`Task ${request.id} is ${TaskState[state]}; terminal tasks cannot be subscribed to`);
-    return followTask(this.log, request.id, { first: { seq: snapshot.seq, event: { payload: { $case: 'task', value: snapshot.task } } }, afterSeq: snapshot.seq }, snapshotSource, ctx.signal);
+    return followTask(this.log, key, { first: { seq: snapshot.seq, event: { payload: { $case: 'task', value: snapshot.task } } }, afterSeq: snapshot.seq }, snapshotSource, ctx.signal);
   }
 
   // ---------------------------------------------------------------- push configs
@@ -375,6 +515,9 @@ export class RequestHandler {
    */
   async shutdown(graceMs = 10_000): Promise<void> {
     this.shuttingDown = true;
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    this.unsubscribeSignals?.();
+    this.unsubscribeSignals = undefined;
     // Cancel the race timers once settled, so a host that waits for the event loop to drain
     // does not stay alive for the rest of the grace period.
     const timers = new AbortController();
@@ -392,6 +535,83 @@ export class RequestHandler {
   /** Number of tasks currently executing (health, tests). */
   get activeRuns(): number {
     return this.runs.size;
+  }
+
+  // ---------------------------------------------------------------- durable mode
+
+  /**
+   * The lease sweep: moves tasks whose instance stopped to FAILED ({@link ABANDONED_TASK_MESSAGE})
+   * and frees stale leases on interrupted tasks. Runs periodically in durable mode; call it
+   * once at startup with `includeOwn` to recover at once what this instance (same instance id)
+   * was running when it died. Concurrent sweeps on several instances are safe: the store's
+   * version check lets one of them win. Resolves with the number of tasks failed.
+   */
+  recoverAbandoned(options: { readonly includeOwn?: boolean } = {}): Promise<number> {
+    if (this.sweeping) return this.sweeping;
+    this.sweeping = this.sweep(options.includeOwn ?? false).finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private async sweep(includeOwn: boolean): Promise<number> {
+    const store = this.store;
+    if (!store.abandoned || !this.lease || this.shuttingDown) return 0;
+    const limit = 100;
+    let failed = 0;
+    // Bounded: a few batches per pass; the next pass picks up the rest.
+    for (let batch = 0; batch < 10; batch++) {
+      const found = await store.abandoned({ owner: includeOwn ? this.lease.owner : undefined, limit });
+      let progressed = false;
+      for (const stored of found) {
+        if (this.runs.has(runKey(stored.tenant, stored.task.id))) continue;
+        const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+        try {
+          if (!isSettled(state)) {
+            const run = this.idleRun(stored, undefined, undefined, []);
+            try {
+              if (await run.abort(ABANDONED_TASK_MESSAGE)) {
+                failed++;
+                progressed = true;
+                this.logger.warn('failed a task whose instance stopped', { taskId: stored.task.id, tenant: stored.tenant });
+              }
+            } finally {
+              run.finish();
+            }
+          } else {
+            // Interrupted or terminal with a leftover lease: just let the lease go.
+            await store.save(stored, stored.version);
+            progressed = true;
+          }
+        } catch (error) {
+          if (!isVersionConflict(error)) throw error;
+        }
+      }
+      if (found.length < limit || !progressed) break;
+    }
+    return failed;
+  }
+
+  /** Renews this instance's leases; a run whose lease is gone was taken over and stops. */
+  private async renewLeases(): Promise<void> {
+    const store = this.store;
+    if (!store.renewLeases || !this.lease || this.renewing) return;
+    const held = [...this.runs.values()].filter((run) => run.holdsLease);
+    if (held.length === 0) return;
+    this.renewing = true;
+    try {
+      const lost = await store.renewLeases(this.lease.owner, held.map((run) => ({ tenant: run.tenant, taskId: run.taskId })), this.lease.ttlMs);
+      for (const ref of lost) {
+        const run = this.runs.get(runKey(ref.tenant, ref.taskId));
+        if (run?.holdsLease) void run.takenOver(this.executor, this.options.cancelHookTimeoutMs ?? 5000, 'The task was taken over by another instance');
+      }
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  private onSignal(signal: TaskSignal): void {
+    if (signal.origin === this.lease?.owner || signal.kind !== 'canceled') return;
+    const run = this.runs.get(runKey(signal.tenant, signal.taskId));
+    if (run) void run.takenOver(this.executor, this.options.cancelHookTimeoutMs ?? 5000, 'Task canceled');
   }
 
   // ---------------------------------------------------------------- helpers

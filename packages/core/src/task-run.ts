@@ -4,12 +4,12 @@ import type { AgentExecutor, ArtifactChunk, ExecutionContext, StatusMessage } fr
 import type { Principal } from './auth.js';
 import { Deferred } from './deferred.js';
 import { A2AErrorCode } from './error-code.js';
-import type { EventLog } from './event-log.js';
+import { taskLogKey, type EventLog } from './event-log.js';
 import type { Logger } from './logger.js';
 import type { PushDispatcher } from './push/push-dispatcher.js';
 import { agentMessage, artifactEvent, eventState, foldEvent, messageText, newTask, statusEvent, taskView } from './task-events.js';
 import { canTransition, isInterrupted, isSettled, isTerminal } from './task-state.js';
-import type { TaskStore } from './task-store.js';
+import { isVersionConflict, type TaskLease, type TaskStore } from './task-store.js';
 
 /** Collaborators of a run. */
 export interface RunDeps {
@@ -17,6 +17,13 @@ export interface RunDeps {
   readonly log: EventLog;
   readonly push: PushDispatcher;
   readonly logger: Logger;
+  /**
+   * Durable mode (a store shared by several instances): every event is saved, under this
+   * instance's lease, before it is logged, so any instance reads the same task and the
+   * store's version check arbitrates between writers. Undefined: the in-process fast path
+   * (events logged at once, the task saved on state changes only).
+   */
+  readonly lease?: TaskLease;
 }
 
 /** Who and what started the run. */
@@ -32,6 +39,8 @@ export interface RunInit {
   readonly configuration: SendMessageConfiguration | undefined;
   readonly metadata: Record<string, unknown> | undefined;
   readonly extensions: readonly string[];
+  /** The client called SendStreamingMessage (see {@link ExecutionContext.streaming}). */
+  readonly streaming: boolean;
 }
 
 /** How a run first answered: with a message (no task) or by creating/continuing a task. */
@@ -40,8 +49,13 @@ export type FirstAnswer = { readonly kind: 'message'; readonly message: Message 
 /**
  * One execution of an agent for one message, and the only writer of its task while it lasts.
  * Reports from the agent are applied strictly in order through one promise chain: check the
- * state machine, fold into the live task, append to the event log, persist on state changes,
- * hand to push delivery. Nothing here waits for a subscriber.
+ * state machine, fold into the live task, persist (state changes; every event in durable
+ * mode), append to the event log under the next seq, hand to push delivery. Nothing here
+ * waits for a subscriber.
+ *
+ * A run can lose its task: the store refuses a stale write (another instance canceled it, or
+ * a sweep failed it), or the store is down. The run then stops for good ("fenced"): the agent
+ * is aborted, later reports are dropped, and readers go to the store.
  */
 export class TaskRun implements ExecutionContext {
   readonly message: Message;
@@ -54,6 +68,7 @@ export class TaskRun implements ExecutionContext {
   readonly principal: Principal | undefined;
   readonly tenant: string;
   readonly extensions: readonly string[];
+  readonly streaming: boolean;
 
   /** Resolves with the first answer: a reply message, or the task's existence. */
   readonly first = new Deferred<FirstAnswer>();
@@ -69,8 +84,16 @@ export class TaskRun implements ExecutionContext {
   private replied = false;
   private settledInRun = false;
   private chain: Promise<void> = Promise.resolve();
+  /** Set while cancel() runs, so an executor that returns on abort does not settle the task first. */
+  private canceling: Promise<void> | undefined;
   private readonly abortController = new AbortController();
   private readonly owner: string | undefined;
+  private readonly logKey: string;
+  /** Why the run lost its task (fenced), if it did. */
+  private lostBy: A2AError | undefined;
+  /** The last save claimed the lease (released when the run ends). */
+  private leased = false;
+  private executionEnded = false;
 
   constructor(
     private readonly deps: RunDeps,
@@ -86,12 +109,24 @@ export class TaskRun implements ExecutionContext {
     this.configuration = init.configuration;
     this.metadata = init.metadata;
     this.extensions = init.extensions;
+    this.streaming = init.streaming;
     this.task = init.existing && taskView(init.existing.task);
     this.live = init.existing?.task;
     this.version = init.existing?.version ?? 0;
     this.persistedVersion = this.version;
     this.created = init.existing !== undefined;
+    this.logKey = taskLogKey(init.tenant, init.taskId);
     if (this.created) this.first.resolve({ kind: 'task' });
+  }
+
+  /** Why this run lost its task (see the class doc), or undefined while it owns it. */
+  get failure(): A2AError | undefined {
+    return this.lostBy;
+  }
+
+  /** The run holds the task's lease in the store (renewed by the handler while it runs). */
+  get holdsLease(): boolean {
+    return this.leased && this.lostBy === undefined;
   }
 
   get signal(): AbortSignal {
@@ -110,17 +145,22 @@ export class TaskRun implements ExecutionContext {
 
   /** A consistent copy of the live task together with the seq it reflects. */
   view(historyLength?: number): { task: Task; seq: number } | undefined {
+    if (this.lostBy) return undefined;
     return this.live && { task: taskView(this.live, historyLength), seq: this.version };
   }
 
   /**
    * Appends the follow-up message to the history of an existing task, as the run's first
-   * write, so streams and GetTask see the conversation.
+   * write, so streams and GetTask see the conversation. In durable mode this write also
+   * claims the task's lease; it rejects (version conflict) when another writer got there
+   * first, and the run must then be dropped without executing.
    */
-  recordFollowUp(): void {
-    if (!this.live) return;
+  recordFollowUp(): Promise<void> {
+    if (!this.live) return Promise.resolve();
     this.live.history.push(this.message);
-    this.enqueue(() => this.persist());
+    const done = this.chain.then(() => this.persist(this.version));
+    this.chain = done.catch((error: unknown) => this.lose(error));
+    return done;
   }
 
   /** Runs the executor to completion and settles the task however it ends. */
@@ -132,10 +172,25 @@ export class TaskRun implements ExecutionContext {
       failure = error;
       if (!this.signal.aborted) this.deps.logger.error('agent execution failed', { taskId: this.taskId, error });
     }
+    // An agent that stops on abort returns while its cancel hook may still be stopping
+    // upstream work; the task must end CANCELED, not COMPLETED or FAILED by that return.
+    if (this.canceling) await this.canceling;
     await this.chain;
     this.settleAfterExecution(failure);
     await this.chain;
+    this.executionEnded = true;
+    await this.releaseLease();
     this.finish();
+  }
+
+  /** Durable mode: an interrupted task keeps the lease until its run ends; let it go now. */
+  private async releaseLease(): Promise<void> {
+    if (!this.holdsLease || !this.live) return;
+    try {
+      await this.persist(this.version);
+    } catch (error) {
+      this.deps.logger.warn('releasing the task lease failed; it will run out', { taskId: this.taskId, error });
+    }
   }
 
   private settleAfterExecution(failure: unknown): void {
@@ -148,10 +203,10 @@ export class TaskRun implements ExecutionContext {
     this.enqueue(async () => {
       const state = this.state;
       if (state === undefined || isTerminal(state)) return;
-      if (failure !== undefined) return this.apply(statusEvent(this.live!, TaskState.TASK_STATE_FAILED, agentMessage('Agent execution failed', this.taskId, this.contextId)));
-      if (!isInterrupted(state)) return this.apply(statusEvent(this.live!, TaskState.TASK_STATE_COMPLETED));
+      if (failure !== undefined) return void (await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_FAILED, agentMessage('Agent execution failed', this.taskId, this.contextId))));
+      if (!isInterrupted(state)) return void (await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_COMPLETED)));
       // Re-assert an interrupted state the agent left untouched, so streams and waiters end.
-      if (!this.settledInRun) return this.apply(statusEvent(this.live!, state, this.live!.status?.message));
+      if (!this.settledInRun) return void (await this.apply(statusEvent(this.live!, state, this.live!.status?.message)));
     });
   }
 
@@ -168,8 +223,42 @@ export class TaskRun implements ExecutionContext {
    */
   async cancel(executor: AgentExecutor | undefined, hookTimeoutMs: number): Promise<Task> {
     await this.chain;
+    if (this.lostBy) throw isVersionConflict(this.lostBy) ? this.lostBy : notCancelable(this.taskId);
     if (this.state === undefined || isTerminal(this.state)) throw notCancelable(this.taskId);
-    this.abortController.abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
+    const done = new Deferred<void>();
+    this.canceling = done.promise;
+    try {
+      this.abortController.abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
+      if (executor?.cancel) {
+        try {
+          await withTimeout(Promise.resolve(executor.cancel(this)), hookTimeoutMs);
+        } catch (error) {
+          this.deps.logger.warn('agent cancel hook failed', { taskId: this.taskId, error });
+        }
+      }
+      let canceled = false;
+      this.enqueue(async () => {
+        if (this.state === undefined || isTerminal(this.state)) return;
+        canceled = await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_CANCELED));
+      });
+      await this.chain;
+      // A lost race with another writer: the caller reloads the task and tries again.
+      if (!canceled && this.lostBy && isVersionConflict(this.lostBy)) throw this.lostBy;
+      if (!canceled) throw notCancelable(this.taskId);
+      return taskView(this.live!);
+    } finally {
+      done.resolve();
+    }
+  }
+
+  /**
+   * Another instance took the task over (canceled it, or failed it in a lease sweep): stop
+   * the agent, let its cancel hook stop upstream work, and drop whatever it reports later.
+   * Writes nothing: the store already holds the task's final state.
+   */
+  async takenOver(executor: AgentExecutor | undefined, hookTimeoutMs: number, reason: string): Promise<void> {
+    if (this.lostBy || this.ended.settled) return;
+    this.fence(new A2AError(A2AErrorCode.UnsupportedOperation, reason));
     if (executor?.cancel) {
       try {
         await withTimeout(Promise.resolve(executor.cancel(this)), hookTimeoutMs);
@@ -177,25 +266,18 @@ export class TaskRun implements ExecutionContext {
         this.deps.logger.warn('agent cancel hook failed', { taskId: this.taskId, error });
       }
     }
-    let canceled = false;
-    this.enqueue(async () => {
-      if (this.state === undefined || isTerminal(this.state)) return;
-      await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_CANCELED));
-      canceled = true;
-    });
-    await this.chain;
-    if (!canceled) throw notCancelable(this.taskId);
-    return taskView(this.live!);
   }
 
   /** Aborts the agent and fails the task visibly (server shutdown). */
-  async abort(reason: string): Promise<void> {
+  async abort(reason: string): Promise<boolean> {
     this.abortController.abort(new A2AError(A2AErrorCode.Unavailable, reason));
+    let failed = false;
     this.enqueue(async () => {
       if (this.state === undefined || isTerminal(this.state)) return;
-      await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_FAILED, agentMessage(reason, this.taskId, this.contextId)));
+      failed = await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_FAILED, agentMessage(reason, this.taskId, this.contextId)));
     });
     await this.chain;
+    return failed;
   }
 
   // ---- ExecutionContext: what the agent calls ----
@@ -267,14 +349,21 @@ export class TaskRun implements ExecutionContext {
     this.enqueue(() => this.apply({ payload: { $case: 'task', value: task } }));
   }
 
-  private enqueue(step: () => Promise<void>): void {
-    this.chain = this.chain.then(step).catch((error: unknown) => {
-      this.deps.logger.error('applying a task event failed', { taskId: this.taskId, error });
-    });
+  private enqueue(step: () => Promise<unknown>): void {
+    this.chain = this.chain.then(step).then(
+      () => undefined,
+      (error: unknown) => {
+        this.deps.logger.error('applying a task event failed', { taskId: this.taskId, error });
+      },
+    );
   }
 
-  /** The single write path: state machine, fold, log, persist, push, wake waiters. */
-  private async apply(event: StreamResponse): Promise<void> {
+  /**
+   * The single write path: state machine, fold, persist, log, push, wake waiters. Resolves
+   * false when the event was not applied (ignored, or the run lost its task).
+   */
+  private async apply(event: StreamResponse): Promise<boolean> {
+    if (this.lostBy) return false;
     const creating = event.payload?.$case === 'task';
     if (creating) {
       this.live = structuredClone((event.payload as { value: Task }).value);
@@ -284,29 +373,68 @@ export class TaskRun implements ExecutionContext {
       const from = live.status?.state;
       if (from !== undefined && isTerminal(from)) {
         this.deps.logger.debug('event after terminal state ignored', { taskId: this.taskId });
-        return;
+        return false;
       }
       if (to !== undefined && !canTransition(from, to)) {
         this.deps.logger.warn('invalid state transition ignored', { taskId: this.taskId, from: TaskState[from ?? 0], to: TaskState[to] });
-        return;
+        return false;
       }
       foldEvent(live, event);
     }
-    this.version = await this.deps.log.append(this.taskId, event);
+    // The live task and its seq move together, before any await, so a view taken while the
+    // event is being saved is consistent (a stream started from it resumes after this seq).
+    const seq = ++this.version;
     const state = eventState(event);
-    if (state !== undefined) await this.persist();
+    if (this.deps.lease || state !== undefined) {
+      try {
+        await this.persist(seq);
+      } catch (error) {
+        this.lose(error);
+        return false;
+      }
+    }
+    try {
+      await this.deps.log.append(this.logKey, event, seq);
+    } catch (error) {
+      // The store has the event; readers that miss it in the log resync from the store.
+      this.deps.logger.warn('appending to the event log failed', { taskId: this.taskId, seq, error });
+    }
     this.deps.push.dispatch(this.tenant, this.taskId, event);
     if (creating) this.first.resolve({ kind: 'task' });
     if (!creating && state !== undefined && isSettled(state)) {
       this.settledInRun = true;
       this.settled.resolve();
     }
-    if (state !== undefined && isTerminal(state)) this.deps.log.seal(this.taskId);
+    if (state !== undefined && isTerminal(state)) this.deps.log.seal(this.logKey);
+    return true;
   }
 
-  private async persist(): Promise<void> {
-    await this.deps.store.save({ tenant: this.tenant, owner: this.owner, task: this.live!, version: this.version }, this.persistedVersion);
-    this.persistedVersion = this.version;
+  /**
+   * Saves the live task as `version`. Durable mode claims the lease while the run goes on
+   * (a task left interrupted keeps it until the run ends, so a follow-up cannot start
+   * elsewhere meanwhile) and releases it with the terminal write or the run's last one.
+   */
+  private async persist(version: number): Promise<void> {
+    const state = this.live!.status?.state;
+    const lease = this.deps.lease && !this.executionEnded && !(state !== undefined && isTerminal(state)) ? this.deps.lease : undefined;
+    await this.deps.store.save({ tenant: this.tenant, owner: this.owner, task: this.live!, version }, this.persistedVersion, lease);
+    this.persistedVersion = version;
+    this.leased = lease !== undefined;
+  }
+
+  /** A write failed: a lost race (the task was taken over) or a store outage. Either way the run stops. */
+  private lose(error: unknown): void {
+    if (isVersionConflict(error)) this.deps.logger.info('task changed elsewhere; this run stops', { taskId: this.taskId });
+    else this.deps.logger.error('saving the task failed; this run stops (the lease sweep fails the task if it stays unfinished)', { taskId: this.taskId, error });
+    this.fence(A2AError.from(error));
+  }
+
+  private fence(reason: A2AError): void {
+    if (this.lostBy) return;
+    this.lostBy = reason;
+    this.abortController.abort(reason);
+    this.first.resolve({ kind: 'task' });
+    this.settled.resolve();
   }
 }
 

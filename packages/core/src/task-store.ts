@@ -1,4 +1,6 @@
 import type { Task, TaskState } from '@a2a-polyglot/model';
+import { A2AError } from './a2a-error.js';
+import { A2AErrorCode } from './error-code.js';
 
 /** A task as stored: the A2A task plus who may see it. */
 export interface StoredTask {
@@ -36,19 +38,65 @@ export interface TaskPage {
 }
 
 /**
+ * A claim on a task by the instance executing it. Durable stores shared by several instances
+ * record it, so a task whose instance died is noticed (the lease runs out) instead of staying
+ * `working` forever, and so two instances never run the same task at once.
+ */
+export interface TaskLease {
+  /** The instance id of the writer. */
+  readonly owner: string;
+  /** How long the lease holds from the save, measured on the store's own clock. */
+  readonly ttlMs: number;
+}
+
+/** Names one task: the tenant scopes the id. */
+export interface TaskRef {
+  readonly tenant: string;
+  readonly taskId: string;
+}
+
+/**
  * Where tasks live. The core is the only writer; it serialises writes per task. Durable
- * implementations (SQLite, PostgreSQL) implement the same contract.
+ * implementations (SQLite, PostgreSQL) implement the same contract, and every read and write
+ * is scoped by the tenant.
  */
 export interface TaskStore {
   get(tenant: string, taskId: string): Promise<StoredTask | undefined>;
   /**
-   * Inserts or replaces. When `expectedVersion` is given and the stored version differs, the
-   * save must fail with a conflict (A2AError Unavailable, retryable) instead of overwriting.
+   * Inserts or replaces. When `expectedVersion` is given and the stored version differs (0
+   * means "must not exist yet"), the save must fail with {@link versionConflict} instead of
+   * overwriting. With `lease`, the writer claims or renews the task's lease and the save also
+   * fails with a conflict while another owner holds an unexpired lease; without `lease`, any
+   * lease on the task is released. Stores without leases ignore `lease`.
    */
-  save(task: StoredTask, expectedVersion?: number): Promise<void>;
+  save(task: StoredTask, expectedVersion?: number, lease?: TaskLease): Promise<void>;
   list(query: TaskQuery): Promise<TaskPage>;
   /** Removes a task (eviction, tests). */
   delete(tenant: string, taskId: string): Promise<void>;
+  /**
+   * Optional (stores shared by several instances): extends the leases `owner` holds on these
+   * tasks by `ttlMs` and returns the tasks whose lease it no longer holds (taken over by a
+   * cancel or a sweep elsewhere), so their runs stop.
+   */
+  renewLeases?(owner: string, tasks: readonly TaskRef[], ttlMs: number): Promise<TaskRef[]>;
+  /**
+   * Optional: tasks holding a lease that has run out, plus (when `owner` is given: the startup
+   * sweep) every task still leased by `owner`, i.e. by this instance before it restarted.
+   */
+  abandoned?(options: { readonly owner?: string; readonly limit: number }): Promise<StoredTask[]>;
+}
+
+/**
+ * The error a store throws for a stale write: `Unavailable` (the caller may retry after
+ * reloading), tagged so the core can tell a lost race from a store outage.
+ */
+export function versionConflict(taskId: string): A2AError {
+  return new A2AError(A2AErrorCode.Unavailable, `Task ${taskId} was modified concurrently`, { metadata: { taskId, conflict: 'version' } });
+}
+
+/** True for the error of {@link versionConflict}. */
+export function isVersionConflict(error: unknown): boolean {
+  return error instanceof A2AError && error.metadata['conflict'] === 'version';
 }
 
 /** Encodes the ListTasks cursor: the sort key of the last task of the page. */

@@ -76,3 +76,34 @@ describe('followTask', () => {
     await expect(pending).resolves.toMatchObject({ done: true });
   });
 });
+
+describe('InMemoryEventLog retention bound', () => {
+  it('keeps at most maxSealedLogs sealed logs, dropping the oldest first', async () => {
+    const log = new InMemoryEventLog({ maxSealedLogs: 3, retentionMs: 60_000 });
+    for (let i = 0; i < 10; i++) {
+      await log.append(`t${i}`, ev(1));
+      log.seal(`t${i}`);
+    }
+    expect(log.size).toBe(3);
+    expect((await log.readAfter('t9', 0)).events).toHaveLength(1);
+    expect(await log.lastSeq('t0')).toBe(0);
+  });
+
+  it('never drops a sealed log someone still waits on, nor an unsealed one', async () => {
+    const log = new InMemoryEventLog({ maxSealedLogs: 1 });
+    await log.append('live', ev(1));
+    await log.append('watched', ev(1));
+    const ac = new AbortController();
+    const waiting = log.waitFor('watched', 1, ac.signal);
+    log.seal('watched');
+    await log.append('done', ev(1));
+    log.seal('done');
+    await log.append('done2', ev(1));
+    log.seal('done2');
+    expect((await log.readAfter('watched', 0)).events).toHaveLength(1);
+    expect((await log.readAfter('live', 0)).events).toHaveLength(1);
+    expect(await log.lastSeq('done')).toBe(0);
+    ac.abort();
+    await waiting;
+  });
+});

@@ -6,6 +6,7 @@
  */
 export * from './options.js';
 export * from './listener.js';
+export * from './mounts.js';
 export * from './start-server.js';
 export { cardInterfaces, LEGACY_CARD_PATH, WELL_KNOWN_CARD_PATH } from './agent-card.js';
 export { publicBaseUrl } from './public-url.js';

@@ -5,7 +5,7 @@ import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
 import { cardInterfaces, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH } from './agent-card.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
-import { type A2AHttpOptions, DEFAULTS, normalizeBasePath } from './options.js';
+import { type A2AHttpOptions, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
 import { publicBaseUrl } from './public-url.js';
 import { websocketCardInterfaces } from './websocket.js';
 
@@ -24,9 +24,11 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
 export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestListener {
   const logger = options.logger ?? silentLogger;
   const basePath = normalizeBasePath(options.basePath);
+  const mount = normalizeMountPath(options.mountPath);
   const cors = options.cors ?? true;
-  const cardPaths = new Set([WELL_KNOWN_CARD_PATH, LEGACY_CARD_PATH, `${basePath}${WELL_KNOWN_CARD_PATH}`]);
-  const rpcPath = `${basePath}/rpc`;
+  const cardPaths = new Set([WELL_KNOWN_CARD_PATH, LEGACY_CARD_PATH, `${basePath}${WELL_KNOWN_CARD_PATH}`].map((p) => `${mount}${p}`));
+  const apiPath = `${mount}${basePath}`;
+  const rpcPath = `${apiPath}/rpc`;
   const common = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     heartbeatMs: options.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
@@ -42,7 +44,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     if (cors && req.method === 'OPTIONS') return sendPreflight(res);
     if (cardPaths.has(path)) return serveCard(req, res);
     if (path === rpcPath) return jsonRpc(req, res);
-    if (path.startsWith(`${basePath}/`)) return rest(req, res, path.slice(basePath.length));
+    if (path.startsWith(`${apiPath}/`)) return rest(req, res, path.slice(apiPath.length));
     const error = restError(new A2AError(A2AErrorCode.MethodNotFound, `Nothing is served at ${path}`));
     sendJson(res, 404, error.body);
   }
@@ -53,7 +55,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
       return sendJson(res, 405, error.body, 'application/json', { allow: 'GET, HEAD' });
     }
     const card = options.handler.getAgentCard();
-    const base = publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false);
+    const base = `${publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false)}${mount}`;
     const extra = [...websocketCardInterfaces(options, base), ...(options.extraInterfaces?.(base) ?? [])];
     const interfaces = cardInterfaces(card, base, basePath, extra);
     const vary: Record<string, string> = options.publicBaseUrl ? {} : { vary: options.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' };

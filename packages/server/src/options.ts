@@ -17,6 +17,13 @@ export interface A2AHttpOptions {
    */
   readonly basePath?: string;
   /**
+   * Path prefix of everything this listener serves, default `''` (the root): the card at
+   * `${mountPath}/.well-known/agent-card.json`, JSON-RPC at `${mountPath}${basePath}/rpc`, REST
+   * under `${mountPath}${basePath}`, and card URLs that include it. Lets one server host several
+   * agents side by side (see `mounts` of `startA2AServer`).
+   */
+  readonly mountPath?: string;
+  /**
    * Public origin (and optional path) clients reach this server at, e.g.
    * `https://agents.example.com/x`; the card's interface URLs are built from it. Default: the
    * request's Host header (and `X-Forwarded-Proto` / `X-Forwarded-Host` when `trustProxy`).
@@ -58,4 +65,9 @@ export function normalizeBasePath(basePath: string | undefined): string {
   const trimmed = (basePath ?? DEFAULTS.basePath).trim().replace(/\/+$/, '');
   if (trimmed === '') return '';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** `mountPath` without trailing slashes, with a leading one; the root (default) is `''`. */
+export function normalizeMountPath(mountPath: string | undefined): string {
+  return normalizeBasePath(mountPath ?? '');
 }

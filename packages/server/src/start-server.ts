@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { linkSignals } from '@a2a-polyglot/http';
 import type { WebSocketBinding } from '@a2a-polyglot/websocket';
 import { createA2ARequestListener } from './listener.js';
+import { createMountedListener } from './mounts.js';
 import type { A2AHttpOptions } from './options.js';
 import { createA2AUpgradeHandler } from './websocket.js';
 
@@ -12,6 +13,11 @@ export interface StartA2AServerOptions extends A2AHttpOptions {
   readonly host?: string;
   /** Port; default 0 (an ephemeral port, see `url`). */
   readonly port?: number;
+  /**
+   * More agents on the same server, each under its own non-root `mountPath`; requests under a
+   * mount go to it, everything else to the agent of these options. They share the shutdown.
+   */
+  readonly mounts?: readonly A2AHttpOptions[];
 }
 
 /** A listening A2A server. */
@@ -42,7 +48,11 @@ const IDLE_SWEEP_MS = 20;
 export async function startA2AServer(options: StartA2AServerOptions): Promise<RunningA2AServer> {
   const shutdown = new AbortController();
   const { signal: shutdownSignal } = linkSignals(options.shutdownSignal, shutdown.signal);
-  const server = createServer(createA2ARequestListener({ ...options, shutdownSignal }));
+  const server = createServer(
+    options.mounts?.length
+      ? createMountedListener({ ...options, shutdownSignal }, options.mounts.map((m) => ({ ...m, shutdownSignal })))
+      : createA2ARequestListener({ ...options, shutdownSignal }),
+  );
   const upgrades = createA2AUpgradeHandler({ ...options, shutdownSignal });
   if (upgrades) server.on('upgrade', upgrades.listener);
   await new Promise<void>((resolve, reject) => {

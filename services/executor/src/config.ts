@@ -33,6 +33,53 @@ export interface AgentCardConfig {
   readonly defaultOutputModes: readonly string[];
 }
 
+/** Where tasks and push configs live: see README "Durable tasks and several instances". */
+export interface StoreConfig {
+  /** Unset: `postgres` when `url` is set, `sqlite` when `path` is set, else `memory`. */
+  readonly kind?: 'memory' | 'sqlite' | 'postgres';
+  /** SQLite file (resolved like `agentModule`). Default `a2a-tasks.db` in the working directory. */
+  readonly path?: string;
+  /** PostgreSQL URL. */
+  readonly url?: string;
+  /** PostgreSQL schema holding the tables. */
+  readonly schema: string;
+  /** Most PostgreSQL connections per instance. */
+  readonly maxConnections: number;
+}
+
+/** Where task events are logged for streams and resumes. */
+export interface EventLogConfig {
+  /** Unset: `redis` when `url` is set, else `memory`. */
+  readonly kind?: 'memory' | 'redis';
+  /** Redis URL. */
+  readonly url?: string;
+  /** Prefix of every Redis key and channel (several deployments on one Redis). */
+  readonly prefix: string;
+  /** How long a finished task's events stay readable for resumes. */
+  readonly retentionMs: number;
+  /** Events kept per task; a reader further behind resyncs from a snapshot. */
+  readonly maxEventsPerTask: number;
+}
+
+/** Leases of running tasks (durable stores only). */
+export interface LeaseConfig {
+  /** A task whose instance stops renewing for this long is failed by another instance. */
+  readonly ttlMs: number;
+  /** How often each instance looks for such tasks. */
+  readonly sweepIntervalMs: number;
+}
+
+/**
+ * One agent served through a handler (a framework bridge, `demo` or `module`): its id (the
+ * URL segment of `/agents/{id}/...`), the card fields (flat, as in `agent`), the handler's
+ * name and the agent's own settings for it (highest precedence; see the README).
+ */
+export interface AgentEntryConfig extends AgentCardConfig {
+  readonly id: string;
+  readonly handler: string;
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
 /**
  * The whole service configuration, fully resolved. Built by {@link loadConfig} from defaults,
  * a JSON file, environment variables and CLI flags, in that order of precedence, so one
@@ -79,9 +126,23 @@ export interface ExecutorConfig {
   readonly agentModule?: string;
   /** Settings of the built-in demo agent. */
   readonly demo: { readonly chunkDelayMs: number };
+  /**
+   * Agents served through handlers, each under `/agents/{id}/...`. Empty ⇒ the single agent
+   * above (`agent`, `agentModule` or the demo), exactly as without this key.
+   */
+  readonly agents: readonly AgentEntryConfig[];
+  /** Service-wide settings per handler name (below each agent's own `settings`). */
+  readonly handlers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Id of the agent also served at the root paths; default the first of `agents`. */
+  readonly defaultAgent?: string;
   /** API keys mapped to the principal each authenticates as. Empty ⇒ authentication off. */
   readonly auth: { readonly apiKeys: Readonly<Record<string, string>>; readonly header: string };
   readonly push: { readonly allowPrivateNetworks: boolean };
+  readonly store: StoreConfig;
+  readonly eventLog: EventLogConfig;
+  /** This instance's id (lease owner). Unset: the host name for SQLite, host name + pid + random for PostgreSQL. */
+  readonly instanceId?: string;
+  readonly lease: LeaseConfig;
 }
 
 /** A partial configuration: what a config file, `startExecutor` callers and overrides provide. */
@@ -89,9 +150,14 @@ export type ExecutorConfigInput = {
   readonly [K in keyof ExecutorConfig]?: ExecutorConfig[K] extends string | number | boolean | undefined
     ? ExecutorConfig[K]
     : K extends 'agent'
-      ? Partial<Omit<AgentCardConfig, 'capabilities'>> & { readonly capabilities?: Partial<AgentCardConfig['capabilities']> }
-      : Partial<ExecutorConfig[K]>;
+      ? AgentCardInput
+      : K extends 'agents'
+        ? ReadonlyArray<AgentCardInput & { readonly id: string; readonly handler: string; readonly settings?: Readonly<Record<string, unknown>> }>
+        : Partial<ExecutorConfig[K]>;
 };
+
+/** Card fields as a layer provides them (every one optional). */
+type AgentCardInput = Partial<Omit<AgentCardConfig, 'capabilities'>> & { readonly capabilities?: Partial<AgentCardConfig['capabilities']> };
 
 /**
  * A configuration problem. Its message is one line that names the offending key and where it
@@ -154,8 +220,15 @@ export function defaultConfig(): ExecutorConfig {
     },
     agentModule: undefined,
     demo: { chunkDelayMs: 50 },
+    agents: [],
+    handlers: {},
+    defaultAgent: undefined,
     auth: { apiKeys: {}, header: 'x-api-key' },
     push: { allowPrivateNetworks: false },
+    store: { kind: undefined, path: undefined, url: undefined, schema: 'public', maxConnections: 10 },
+    eventLog: { kind: undefined, url: undefined, prefix: 'a2a', retentionMs: 5 * 60_000, maxEventsPerTask: 4096 },
+    instanceId: undefined,
+    lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },
   };
 }
 
@@ -266,7 +339,7 @@ const apiKeys: Check<Record<string, string>> = (v, where) => {
 export function parseConfigInput(raw: unknown, source: string, baseDir?: string): ExecutorConfigInput {
   const at = (key: string) => `${source}${key}`;
   const obj = record(raw, source.replace(/[: ]+$/, '') || 'configuration');
-  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'grpcPort', 'grpcHost', 'grpcPublicUrl', 'maxBodyBytes', 'sseHeartbeatMs', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'auth', 'push'], source);
+  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'grpcPort', 'grpcHost', 'grpcPublicUrl', 'maxBodyBytes', 'sseHeartbeatMs', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'agents', 'handlers', 'defaultAgent', 'auth', 'push', 'store', 'eventLog', 'instanceId', 'lease'], source);
   const out: Record<string, unknown> = {};
   const take = <T>(key: string, check: Check<T>) => {
     if (obj[key] !== undefined) out[key] = check(obj[key], at(key));
@@ -285,6 +358,15 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
   take('logLevel', logLevel);
   take('agentModule', (v, where) => resolveModulePath(nonEmpty(v, where), baseDir));
   if (obj.agent !== undefined) out.agent = parseAgent(obj.agent, at('agent'));
+  take('defaultAgent', agentId);
+  if (obj.agents !== undefined) {
+    if (!Array.isArray(obj.agents)) fail(at('agents'), 'an array of agents', obj.agents);
+    out.agents = obj.agents.map((a: unknown, i: number) => parseAgentEntry(a, at(`agents[${i}]`), baseDir));
+  }
+  if (obj.handlers !== undefined) {
+    const handlers = record(obj.handlers, at('handlers'));
+    out.handlers = Object.fromEntries(Object.entries(handlers).map(([name, settings]) => [name, { ...record(settings, at(`handlers.${name}`)) }]));
+  }
   if (obj.demo !== undefined) {
     const demo = record(obj.demo, at('demo'));
     knownKeys(demo, ['chunkDelayMs'], at('demo'));
@@ -303,12 +385,70 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
     knownKeys(push, ['allowPrivateNetworks'], at('push'));
     out.push = push.allowPrivateNetworks === undefined ? {} : { allowPrivateNetworks: bool(push.allowPrivateNetworks, at('push.allowPrivateNetworks')) };
   }
+  take('instanceId', nonEmpty);
+  const section = (key: string, checks: Record<string, Check<unknown>>) => {
+    if (obj[key] === undefined) return;
+    const raw = record(obj[key], at(key));
+    knownKeys(raw, Object.keys(checks), at(key));
+    const parsed: Record<string, unknown> = {};
+    for (const [k, check] of Object.entries(checks)) if (raw[k] !== undefined) parsed[k] = check(raw[k], at(`${key}.${k}`));
+    out[key] = parsed;
+  };
+  section('store', {
+    kind: oneOf('memory', 'sqlite', 'postgres'),
+    path: (v, where) => resolve(baseDir ?? process.cwd(), nonEmpty(v, where)),
+    url: connectionUrl('postgres:', 'postgresql:'),
+    schema: (v, where) => (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v) ? v : fail(where, 'a schema name (letters, digits, _)', v)),
+    maxConnections: intIn(1, 1000),
+  });
+  section('eventLog', {
+    kind: oneOf('memory', 'redis'),
+    url: connectionUrl('redis:', 'rediss:'),
+    prefix: nonEmpty,
+    retentionMs: nonNegativeMs,
+    maxEventsPerTask: intIn(1, 1_000_000),
+  });
+  section('lease', { ttlMs: intIn(100, 24 * 60 * 60 * 1000), sweepIntervalMs: intIn(10, 24 * 60 * 60 * 1000) });
   return out as ExecutorConfigInput;
+}
+
+function oneOf<T extends string>(...values: T[]): Check<T> {
+  return (v, where) => (values.includes(v as T) ? (v as T) : fail(where, `one of ${values.join(', ')}`, v));
+}
+
+/** A connection URL with one of `protocols`; its password never appears in messages. */
+function connectionUrl(...protocols: string[]): Check<string> {
+  return (v, where) => {
+    let url: URL | undefined;
+    try {
+      url = typeof v === 'string' ? new URL(v) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (!url || !protocols.includes(url.protocol)) fail(where, `a ${protocols.map((p) => `${p}//`).join(' or ')} URL`, typeof v === 'string' ? v.replace(/\/\/[^@/]*@/, '//***@') : v);
+    return v as string;
+  };
+}
+
+const CARD_KEYS = ['name', 'description', 'version', 'provider', 'documentationUrl', 'iconUrl', 'skills', 'capabilities', 'defaultInputModes', 'defaultOutputModes'];
+
+/** An agent id is a URL path segment (`/agents/{id}/...`). */
+const agentId: Check<string> = (v, where) =>
+  typeof v === 'string' && /^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$/.test(v) ? v : fail(where, 'an id of letters, digits, ".", "_", "~" or "-" (at most 64, not starting with a symbol)', v);
+
+function parseAgentEntry(raw: unknown, where: string, baseDir: string | undefined): NonNullable<ExecutorConfigInput['agents']>[number] {
+  const obj = record(raw, where);
+  knownKeys(obj, ['id', 'handler', 'settings', ...CARD_KEYS], where);
+  const { id, handler, settings, ...card } = obj;
+  const parsedSettings = settings === undefined ? {} : { ...record(settings, `${where}.settings`) };
+  // The module handler's path resolves like agentModule: against the config file's directory.
+  if (handler === 'module' && typeof parsedSettings.path === 'string' && parsedSettings.path.trim() !== '') parsedSettings.path = resolveModulePath(parsedSettings.path, baseDir);
+  return { ...parseAgent(card, where), id: agentId(id, `${where}.id`), handler: nonEmpty(handler, `${where}.handler`), settings: parsedSettings };
 }
 
 function parseAgent(raw: unknown, where: string): ExecutorConfigInput['agent'] {
   const obj = record(raw, where);
-  knownKeys(obj, ['name', 'description', 'version', 'provider', 'documentationUrl', 'iconUrl', 'skills', 'capabilities', 'defaultInputModes', 'defaultOutputModes'], where);
+  knownKeys(obj, CARD_KEYS, where);
   const out: Record<string, unknown> = {};
   for (const key of ['name', 'description', 'version'] as const) if (obj[key] !== undefined) out[key] = nonEmpty(obj[key], `${where}.${key}`);
   for (const key of ['documentationUrl', 'iconUrl'] as const) if (obj[key] !== undefined) out[key] = absoluteUrl(obj[key], `${where}.${key}`);
@@ -380,6 +520,19 @@ export const ENV_VARS = {
   A2A_API_KEY_HEADER: 'auth.header',
   A2A_PUSH_ALLOW_PRIVATE_NETWORKS: 'push.allowPrivateNetworks',
   A2A_DEMO_CHUNK_DELAY_MS: 'demo.chunkDelayMs',
+  A2A_STORE: 'store.kind',
+  A2A_SQLITE_PATH: 'store.path',
+  A2A_POSTGRES_URL: 'store.url',
+  A2A_POSTGRES_SCHEMA: 'store.schema',
+  A2A_POSTGRES_MAX_CONNECTIONS: 'store.maxConnections',
+  A2A_EVENT_LOG: 'eventLog.kind',
+  A2A_REDIS_URL: 'eventLog.url',
+  A2A_REDIS_PREFIX: 'eventLog.prefix',
+  A2A_EVENT_RETENTION_MS: 'eventLog.retentionMs',
+  A2A_INSTANCE_ID: 'instanceId',
+  A2A_LEASE_MS: 'lease.ttlMs',
+  A2A_LEASE_SWEEP_MS: 'lease.sweepIntervalMs',
+  A2A_DEFAULT_AGENT: 'defaultAgent',
 } as const;
 
 /** Turns `"8080"` into 8080, `"true"` into true, etc., so one checker serves files and env alike. */
@@ -424,6 +577,11 @@ const KIND: Record<string, TextKind> = {
   trustProxy: 'bool',
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',
+  'store.maxConnections': 'int',
+  'eventLog.retentionMs': 'int',
+  'eventLog.maxEventsPerTask': 'int',
+  'lease.ttlMs': 'int',
+  'lease.sweepIntervalMs': 'int',
 };
 
 /**
@@ -534,10 +692,12 @@ export function configFromFile(path: string): ExecutorConfigInput {
 export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): ExecutorConfig {
   const defined = <T extends object>(o: T | undefined): Partial<T> =>
     Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const { agent, demo, auth, push, ...scalars } = over;
+  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, ...scalars } = over;
   return {
     ...base,
     ...defined(scalars),
+    agents: agents ? agents.map(withAgentDefaults) : base.agents,
+    handlers: handlers ? { ...handlers } : base.handlers,
     agent: {
       ...base.agent,
       ...defined(agent),
@@ -546,7 +706,33 @@ export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): Ex
     demo: { ...base.demo, ...defined(demo) },
     auth: { ...base.auth, ...defined(auth) },
     push: { ...base.push, ...defined(push) },
+    store: { ...base.store, ...defined(store) },
+    eventLog: { ...base.eventLog, ...defined(eventLog) },
+    lease: { ...base.lease, ...defined(lease) },
   } as ExecutorConfig;
+}
+
+/**
+ * A configured agent with every card field filled: the name defaults to the id, a chat skill
+ * and plain text modes are assumed, streaming is on and push notifications are off.
+ */
+function withAgentDefaults(entry: NonNullable<ExecutorConfigInput['agents']>[number]): AgentEntryConfig {
+  const name = entry.name ?? entry.id;
+  return {
+    id: entry.id,
+    handler: entry.handler,
+    settings: entry.settings ?? {},
+    name,
+    description: entry.description ?? `${name}, served through the ${entry.handler} handler`,
+    version: entry.version ?? '1.0.0',
+    provider: entry.provider,
+    documentationUrl: entry.documentationUrl,
+    iconUrl: entry.iconUrl,
+    skills: entry.skills ?? [{ id: 'chat', name: 'Chat', description: 'Send a message and get an answer.', tags: ['chat'] }],
+    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, ...Object.fromEntries(Object.entries(entry.capabilities ?? {}).filter(([, v]) => v !== undefined)) },
+    defaultInputModes: entry.defaultInputModes ?? ['text/plain'],
+    defaultOutputModes: entry.defaultOutputModes ?? ['text/plain'],
+  };
 }
 
 /** Where {@link loadConfig} reads from; defaults to the real process. */
@@ -586,12 +772,47 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
 export function validateConfig(config: ExecutorConfig): ExecutorConfig {
   if (config.agent.defaultInputModes.length === 0) fail('agent.defaultInputModes', 'a non-empty array of media types', []);
   if (config.agent.defaultOutputModes.length === 0) fail('agent.defaultOutputModes', 'a non-empty array of media types', []);
-  const ids = new Set<string>();
-  for (const skill of config.agent.skills) {
-    if (ids.has(skill.id)) throw new ConfigError(`Invalid configuration: duplicate skill id ${JSON.stringify(skill.id)} in agent.skills`);
-    ids.add(skill.id);
+  checkSkillIds(config.agent.skills, 'agent.skills');
+  const agentIds = new Set<string>();
+  config.agents.forEach((entry, i) => {
+    if (agentIds.has(entry.id)) throw new ConfigError(`Invalid configuration: duplicate agent id ${JSON.stringify(entry.id)} in agents[${i}].id`);
+    agentIds.add(entry.id);
+    if (entry.defaultInputModes.length === 0) fail(`agents[${i}].defaultInputModes`, 'a non-empty array of media types', []);
+    if (entry.defaultOutputModes.length === 0) fail(`agents[${i}].defaultOutputModes`, 'a non-empty array of media types', []);
+    checkSkillIds(entry.skills, `agents[${i}].skills`);
+  });
+  if (config.defaultAgent !== undefined && !agentIds.has(config.defaultAgent)) {
+    throw new ConfigError(`Invalid configuration: defaultAgent ${JSON.stringify(config.defaultAgent)} is not the id of an entry in agents${agentIds.size ? ` (ids: ${[...agentIds].join(', ')})` : ''}`);
+  }
+  if (config.agents.length > 0 && config.agentModule !== undefined) {
+    throw new ConfigError('Invalid configuration: agentModule serves the single agent; with agents, declare it as an agent with "handler": "module" and "settings": {"path": ...}');
+  }
+  const store = storeKind(config);
+  const log = eventLogKind(config);
+  if (store === 'postgres' && !config.store.url) throw new ConfigError('Invalid configuration: store.kind is postgres but store.url (A2A_POSTGRES_URL) is not set');
+  if (log === 'redis' && !config.eventLog.url) throw new ConfigError('Invalid configuration: eventLog.kind is redis but eventLog.url (A2A_REDIS_URL) is not set');
+  if (log === 'redis' && store !== 'postgres') {
+    throw new ConfigError(`Invalid configuration: the Redis event log serves several instances, which need a shared store: use store.kind postgres (got ${store})`);
   }
   return config;
+}
+
+/** The task store a configuration selects (see {@link StoreConfig.kind}). */
+export function storeKind(config: ExecutorConfig): 'memory' | 'sqlite' | 'postgres' {
+  return config.store.kind ?? (config.store.url ? 'postgres' : config.store.path ? 'sqlite' : 'memory');
+}
+
+/** The event log a configuration selects (see {@link EventLogConfig.kind}). */
+export function eventLogKind(config: ExecutorConfig): 'memory' | 'redis' {
+  return config.eventLog.kind ?? (config.eventLog.url ? 'redis' : 'memory');
+}
+
+function checkSkillIds(skills: readonly SkillConfig[], where: string): void {
+  const ids = new Set<string>();
+  for (const skill of skills) {
+    if (ids.has(skill.id)) throw new ConfigError(`Invalid configuration: duplicate skill id ${JSON.stringify(skill.id)} in ${where}`);
+    ids.add(skill.id);
+  }
 }
 
 /**

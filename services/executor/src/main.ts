@@ -12,9 +12,11 @@ import { GrpcListenError, startExecutor, type RunningExecutor } from './start-ex
 
 const USAGE = `Usage: node dist/main.js [--config file.json] [flags]
 
-Serves an A2A agent (the built-in demo echo agent unless agentModule is set) over
-JSON-RPC and HTTP+JSON, and over gRPC on its own port (GRPC_PORT, default 50051; off
-disables it). Precedence: defaults < config file < environment < flags.
+Serves an A2A agent (the built-in demo echo agent unless agentModule is set), or the
+agents of the config file's "agents" list (each routed to a handler such as openai-chat,
+hermes-runs or openclaw-responses), over JSON-RPC and HTTP+JSON, and over gRPC on its own
+port (GRPC_PORT, default 50051; off disables it).
+Precedence: defaults < config file < environment < flags.
 
 Flags: --config <file> (or A2A_CONFIG), ${Object.keys(CLI_FLAGS).map((f) => `${f} <value>`).join(', ')}, --help
 Environment: A2A_CONFIG, ${Object.keys(ENV_VARS).join(', ')}`;
@@ -50,15 +52,18 @@ async function main(): Promise<void> {
 
   const { url, endpoints, grpc } = running;
   const publicBase = config.publicBaseUrl;
+  const rootName = config.agents.length > 0 ? config.agents.find((a) => a.id === (config.defaultAgent ?? config.agents[0]!.id))!.name : config.agent.name;
   const grpcText = grpc ? `, gRPC ${grpc.url}` : ', gRPC off';
-  logger.info(`A2A agent "${config.agent.name}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}${grpcText}`, {
+  logger.info(`A2A agent "${rootName}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}${grpcText}`, {
     url,
     card: `${url}${endpoints.card}`,
     jsonRpc: `${url}${endpoints.jsonRpc}`,
     rest: `${url}${endpoints.rest}`,
     grpc: grpc ? grpc.url : false,
     ...(publicBase && { publicBaseUrl: publicBase }),
-    agent: config.agentModule ?? 'built-in demo agent',
+    ...(config.agents.length > 0
+      ? { agents: config.agents.map((a) => ({ id: a.id, handler: a.handler, card: `${url}/agents/${a.id}/.well-known/agent-card.json` })) }
+      : { agent: config.agentModule ?? 'built-in demo agent' }),
     ...(loaded.configFile && { configFile: loaded.configFile }),
   });
 

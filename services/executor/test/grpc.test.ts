@@ -88,7 +88,7 @@ describe('the executor over gRPC', () => {
     it('lists GRPC after JSON-RPC and REST, at the request host with the gRPC port', async () => {
       const running = await start();
       const card = await json(await fetch(`${running.url}/.well-known/agent-card.json`));
-      expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'GRPC']);
+      expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1', 'GRPC']);
       expect(grpcInterfaces(card)).toEqual([{ protocolBinding: 'GRPC', url: `127.0.0.1:${running.grpc!.port}`, protocolVersion: '1.0' }]);
       const viaName = await cardWithHost(running.url, 'agent.internal:8080');
       expect(grpcInterfaces(viaName)[0].url).toBe(`agent.internal:${running.grpc!.port}`);
@@ -116,7 +116,7 @@ describe('the executor over gRPC', () => {
     const running = await start({ grpcPort: false });
     expect(running.grpc).toBeUndefined();
     const card = await json(await fetch(`${running.url}/.well-known/agent-card.json`));
-    expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
+    expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1']);
   });
 
   it('fails to start with one clear line when the gRPC port is taken', async () => {

@@ -1,0 +1,145 @@
+import { RequestHandler, type AgentExecutor } from '@a2a-polyglot/core';
+import { JsonRpcDriver, Normalizer, RestDriver, type Driver } from '@a2a-polyglot/conformance';
+import { startA2AServer, type RunningA2AServer } from '@a2a-polyglot/server';
+import { BridgeRegistry, closeExecutor, FAILED_REPLY, fallbackText } from '../src/index.js';
+import { card, MemoryLogger, trace } from './a2a-side.js';
+import { FakeGateway, TOKEN } from './fake-openclaw.js';
+import { FakeHermes } from './fake-hermes.js';
+import { chatChunk, data, sendJson, sseHead, startFakeUpstream, writeFrames, type FakeUpstream } from './fake-upstream.js';
+
+/**
+ * The streaming contract, checked the way the conformance suite checks bindings: every
+ * bridge, served by one A2A server (each agent under `/agents/<bridge>`), driven over
+ * JSON-RPC and REST by the conformance drivers; the same inputs must give the same event
+ * sequence on both bindings and for every bridge.
+ *
+ * Upstream behaviour by input text: `hello` → "Hel" + "lo"; `fail` → "Hel" then an upstream
+ * failure; `empty` → no text at all.
+ */
+const HERMES_KEY = 'hermes-key-contract-1';
+const OPENAI_KEY = 'sk-contract-key-2';
+const BRIDGES = ['openai-chat', 'hermes-runs', 'openclaw-responses'] as const;
+const BINDINGS = ['jsonrpc', 'rest'] as const;
+
+let openai: FakeUpstream;
+let hermes: FakeHermes;
+let gateway: FakeGateway;
+let server: RunningA2AServer;
+const handlers: RequestHandler[] = [];
+const executors: AgentExecutor[] = [];
+const logger = new MemoryLogger();
+
+beforeAll(async () => {
+  openai = await startFakeUpstream({
+    'POST /v1/chat/completions': async (req, res) => {
+      const input = req.body.messages.at(-1).content as string;
+      if (!req.body.stream) {
+        if (input === 'fail') return sendJson(res, 500, { error: { message: 'boom' } });
+        return sendJson(res, 200, { choices: [{ index: 0, message: { role: 'assistant', content: input === 'empty' ? '' : 'Hello' }, finish_reason: 'stop' }] });
+      }
+      sseHead(res);
+      if (input === 'hello') await writeFrames(res, [data(chatChunk('Hel')), data(chatChunk('lo')), data('[DONE]')]);
+      if (input === 'fail') await writeFrames(res, [data(chatChunk('Hel')), data({ error: { message: 'boom' } })]);
+      if (input === 'empty') await writeFrames(res, [data(chatChunk(undefined, 'stop')), data('[DONE]')]);
+      res.end();
+    },
+  });
+  hermes = await new FakeHermes(HERMES_KEY).start();
+  hermes.script = (input) =>
+    input === 'hello'
+      ? [{ event: 'message.delta', delta: 'Hel' }, { event: 'message.delta', delta: 'lo' }, { event: 'run.completed', output: 'Hello' }]
+      : input === 'fail'
+        ? [{ event: 'message.delta', delta: 'Hel' }, { event: 'run.failed', error: 'boom' }]
+        : [{ event: 'run.completed' }];
+  gateway = await new FakeGateway().start();
+  gateway.answer = (input) => (input === 'hello' ? { deltas: ['Hel', 'lo'] } : input === 'fail' ? { deltas: ['Hel'], fail: 'boom' } : { deltas: [] });
+
+  const settings: Record<(typeof BRIDGES)[number], Record<string, unknown>> = {
+    'openai-chat': { baseUrl: `${openai.url}/v1`, model: 'm', apiKey: OPENAI_KEY },
+    'hermes-runs': { baseUrl: hermes.url, apiKey: HERMES_KEY },
+    'openclaw-responses': { baseUrl: gateway.upstream.url, token: TOKEN },
+  };
+  const registry = new BridgeRegistry();
+  const mounts = [];
+  for (const name of BRIDGES) {
+    const executor = await registry.create(name, { agentId: name, agentName: `${name} agent`, agentSettings: settings[name], logger });
+    const handler = new RequestHandler({ card: card(`${name} agent`), executor, logger });
+    executors.push(executor);
+    handlers.push(handler);
+    mounts.push({ handler, mountPath: `/agents/${name}` });
+  }
+  server = await startA2AServer({ handler: handlers[0]!, mounts });
+});
+
+afterAll(async () => {
+  await Promise.all(handlers.map((h) => h.shutdown(100)));
+  await Promise.all(executors.map(closeExecutor));
+  await server.close();
+  await Promise.all([openai.close(), hermes.close(), gateway.upstream.close()]);
+});
+
+function driver(binding: (typeof BINDINGS)[number], bridge: string): Driver {
+  const root = `${server.url}/agents/${bridge}`;
+  const cardUrl = `${root}/.well-known/agent-card.json`;
+  return binding === 'jsonrpc' ? new JsonRpcDriver(`${root}/a2a/rpc`, cardUrl) : new RestDriver(`${root}/a2a`, cardUrl);
+}
+
+const request = (text: string) => ({ message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }] } });
+
+async function streamTrace(d: Driver, text: string): Promise<{ trace: string[]; events: unknown[] }> {
+  const opened = await d.open('SendStreamingMessage', request(text));
+  if (!opened.ok) throw new Error(`stream refused: ${opened.error.code} ${opened.error.message}`);
+  const events: any[] = [];
+  for await (const item of opened.stream) events.push(item.event);
+  return { trace: trace(events), events };
+}
+
+const expected = (bridge: string) => ({
+  hello: ['task:SUBMITTED', 'status:WORKING', 'chunk:"Hel"', 'chunk:"lo"+!', 'status:COMPLETED'],
+  fail: ['task:SUBMITTED', 'status:WORKING', 'chunk:"Hel"', 'status:FAILED'],
+  empty: ['task:SUBMITTED', 'status:WORKING', `chunk:${JSON.stringify(fallbackText(`${bridge} agent`))}!`, 'status:COMPLETED'],
+});
+
+const outcomes = new Map<string, unknown>();
+
+describe.each(BINDINGS)('%s', (binding) => {
+  describe.each(BRIDGES)('%s', (bridge) => {
+    it.each(['hello', 'fail', 'empty'] as const)('SendStreamingMessage %s follows the contract', async (text) => {
+      const { trace: got, events } = await streamTrace(driver(binding, bridge), text);
+      expect(got).toEqual(expected(bridge)[text]);
+      const ids = events.filter((e: any) => e.artifactUpdate).map((e: any) => e.artifactUpdate.artifact.artifactId);
+      expect(new Set(ids)).toEqual(new Set(['text-delta']));
+      outcomes.set(`${binding}/${bridge}/stream/${text}`, new Normalizer().normalize(events));
+    });
+
+    it.each([
+      ['hello', 'Hello'],
+      ['empty', fallbackText(`${bridge} agent`)],
+      ['fail', FAILED_REPLY],
+    ])('SendMessage %s answers with one agent message', async (text, reply) => {
+      const answer = await driver(binding, bridge).call('SendMessage', request(text));
+      expect(answer).toMatchObject({ ok: true, result: { message: { role: 'ROLE_AGENT', parts: [{ text: reply }] } } });
+      outcomes.set(`${binding}/${bridge}/send/${text}`, new Normalizer().normalize((answer as { result: unknown }).result));
+    });
+
+    it('serves its own card at its own prefix', async () => {
+      const found = await driver(binding, bridge).agentCard();
+      expect(found).toMatchObject({ ok: true, result: { name: `${bridge} agent` } });
+    });
+  });
+});
+
+describe('cross-binding', () => {
+  it('JSON-RPC and REST produce the same normalized events for every bridge and input', () => {
+    const keys = [...outcomes.keys()].filter((k) => k.startsWith('jsonrpc/'));
+    expect(keys.length).toBe(BRIDGES.length * 6);
+    for (const key of keys) expect({ key, outcome: outcomes.get(key.replace(/^jsonrpc\//, 'rest/')) }).toEqual({ key, outcome: outcomes.get(key) });
+  });
+
+  it('no upstream key appears in any log line', () => {
+    expect(logger.text()).not.toContain(OPENAI_KEY);
+    expect(logger.text()).not.toContain(HERMES_KEY);
+    expect(logger.text()).not.toContain(TOKEN);
+    expect(logger.lines.some((l) => l.message.includes('boom'))).toBe(true);
+  });
+});

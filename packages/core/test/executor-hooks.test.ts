@@ -1,0 +1,95 @@
+import { Role, TaskState, type SendMessageRequest } from '@a2a-polyglot/model';
+import { callContext, RequestHandler, textPart, type AgentExecutor, type ExecutionContext } from '../src/index.js';
+import { testCard } from './fixtures.js';
+
+const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
+
+function send(text: string, taskId = ''): SendMessageRequest {
+  return {
+    tenant: '',
+    message: { messageId: crypto.randomUUID(), contextId: '', taskId, role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    configuration: undefined,
+    metadata: undefined,
+  };
+}
+
+async function drain(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of stream) void _;
+}
+
+describe('ExecutionContext.streaming', () => {
+  it('tells the agent which call started the run', async () => {
+    const seen: boolean[] = [];
+    const h = new RequestHandler({ card: testCard(), executor: { async execute(c) { seen.push(c.streaming); c.complete(); } } });
+    await h.sendMessage(send('a'), ctx());
+    await drain(await h.sendStreamingMessage(send('b'), ctx()));
+    expect(seen).toEqual([false, true]);
+  });
+});
+
+describe('cancel hook', () => {
+  it('is called for a task idle in input-required, with a non-streaming context', async () => {
+    const hooked: Array<{ taskId: string; streaming: boolean; aborted: boolean }> = [];
+    const executor: AgentExecutor = {
+      async execute(c) {
+        c.requireInput('approve?');
+      },
+      cancel(c: ExecutionContext) {
+        hooked.push({ taskId: c.taskId, streaming: c.streaming, aborted: c.signal.aborted });
+      },
+    };
+    const h = new RequestHandler({ card: testCard(), executor });
+    const res = await h.sendMessage(send('go'), ctx());
+    const task = (res.payload as { value: { id: string; status: { state: TaskState } } }).value;
+    expect(task.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    // The run returns a few ticks after reporting input-required; then the task is idle.
+    for (let i = 0; i < 100 && h.activeRuns > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(h.activeRuns).toBe(0);
+    const canceled = await h.cancelTask({ tenant: '', id: task.id, metadata: undefined }, ctx());
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(hooked).toEqual([{ taskId: task.id, streaming: false, aborted: true }]);
+  });
+
+  it('a failing hook does not keep an idle task from being canceled', async () => {
+    const h = new RequestHandler({
+      card: testCard(),
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      executor: {
+        async execute(c) {
+          c.requireInput('more?');
+        },
+        cancel() {
+          throw new Error('upstream gone');
+        },
+      },
+    });
+    const res = await h.sendMessage(send('go'), ctx());
+    const id = (res.payload as { value: { id: string } }).value.id;
+    const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+});
+
+describe('cancel hook racing the executor', () => {
+  it('an executor that returns on abort while a slow hook runs still ends CANCELED', async () => {
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          c.working();
+          await new Promise((resolve) => c.signal.addEventListener('abort', resolve, { once: true }));
+          // returns at once, like a bridge whose upstream read was aborted
+        },
+        async cancel() {
+          await new Promise((r) => setTimeout(r, 50)); // e.g. POST /stop to an upstream
+        },
+      },
+    });
+    const res = await h.sendMessage({ ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }, ctx());
+    const id = (res.payload as { value: { id: string } }).value.id;
+    const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const stored = await h.getTask({ tenant: '', id, historyLength: undefined }, ctx());
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+});

@@ -1,0 +1,70 @@
+import { RequestHandler } from '@a2a-polyglot/core';
+import { createMountedListener, startA2AServer, type RunningA2AServer } from '../src/index.js';
+import { Gate, testCard, testExecutor, V } from './helpers.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const handlerNamed = (name: string) => new RequestHandler({ card: testCard({ name }), executor: testExecutor(new Gate()), logger: quiet });
+const getJson = async (url: string, init?: RequestInit): Promise<any> => (await fetch(url, init)).json();
+const iface = (card: any, binding: string) => card.supportedInterfaces.find((i: any) => i.protocolBinding === binding)?.url;
+
+describe('mounts: several agents on one server', () => {
+  let running: RunningA2AServer;
+  let root: RequestHandler;
+  let alpha: RequestHandler;
+  let beta: RequestHandler;
+
+  beforeAll(async () => {
+    root = handlerNamed('root agent');
+    alpha = handlerNamed('alpha agent');
+    beta = handlerNamed('beta agent');
+    running = await startA2AServer({
+      handler: root,
+      mounts: [
+        { handler: alpha, mountPath: '/agents/alpha' },
+        { handler: beta, mountPath: '/agents/beta/', basePath: '/v1' },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([root, alpha, beta].map((h) => h.shutdown(100)));
+    await running.close();
+  });
+
+  it('serves each card under its prefix, with URLs that include the prefix', async () => {
+    const rootCard = await getJson(`${running.url}/.well-known/agent-card.json`);
+    expect(rootCard.name).toBe('root agent');
+    expect(iface(rootCard, 'JSONRPC')).toBe(`${running.url}/a2a/rpc`);
+
+    for (const path of ['/agents/alpha/.well-known/agent-card.json', '/agents/alpha/.well-known/agent.json', '/agents/alpha/a2a/.well-known/agent-card.json']) {
+      const card = await getJson(`${running.url}${path}`);
+      expect(card.name).toBe('alpha agent');
+      expect(iface(card, 'JSONRPC')).toBe(`${running.url}/agents/alpha/a2a/rpc`);
+      expect(iface(card, 'HTTP+JSON')).toBe(`${running.url}/agents/alpha/a2a`);
+    }
+    const betaCard = await getJson(`${running.url}/agents/beta/.well-known/agent-card.json`);
+    expect(betaCard.name).toBe('beta agent');
+    expect(iface(betaCard, 'HTTP+JSON')).toBe(`${running.url}/agents/beta/v1`);
+  });
+
+  it('routes JSON-RPC and REST calls to the mounted agent, with its own task store', async () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi alpha' }] } } };
+    const answer = await getJson(`${running.url}/agents/alpha/a2a/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', ...V }, body: JSON.stringify(body) });
+    const taskId = answer.result.task.id;
+    const mine = await fetch(`${running.url}/agents/alpha/a2a/tasks/${taskId}`, { headers: V });
+    expect(mine.status).toBe(200);
+    const rootView = await fetch(`${running.url}/a2a/tasks/${taskId}`, { headers: V });
+    expect(rootView.status).toBe(404);
+    const betaView = await fetch(`${running.url}/agents/beta/v1/tasks/${taskId}`, { headers: V });
+    expect(betaView.status).toBe(404);
+  });
+
+  it('answers 404 for paths no agent serves', async () => {
+    expect((await fetch(`${running.url}/agents/alpha/nothing`)).status).toBe(404);
+    expect((await fetch(`${running.url}/agents/gamma/.well-known/agent-card.json`)).status).toBe(404);
+  });
+
+  it('refuses a root or duplicate mountPath', () => {
+    expect(() => createMountedListener({ handler: root }, [{ handler: alpha }])).toThrow(/non-root mountPath/);
+    expect(() => createMountedListener({ handler: root }, [{ handler: alpha, mountPath: '/x' }, { handler: beta, mountPath: '/x/' }])).toThrow(/share the mountPath/);
+  });
+});

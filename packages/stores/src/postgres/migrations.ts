@@ -1,0 +1,76 @@
+import type { Pool } from 'pg';
+import { pendingMigrations, type Migration, type MigrationResult } from '../migration.js';
+import { quoteSchema } from './pool.js';
+
+/**
+ * The PostgreSQL schema, as ordered steps. Text columns that ListTasks sorts or compares use
+ * the "C" collation: byte order, which for the ASCII ids and RFC 3339 timestamps the core
+ * writes is exactly the in-memory store's string order, whatever the database's locale.
+ */
+export function postgresMigrations(schema: string): Migration[] {
+  const s = quoteSchema(schema);
+  return [
+    {
+      version: 1,
+      name: 'tasks, push configs, leases',
+      statements: [
+        `CREATE TABLE ${s}.a2a_tasks (
+          tenant text COLLATE "C" NOT NULL,
+          id text COLLATE "C" NOT NULL,
+          context_id text COLLATE "C" NOT NULL,
+          owner text COLLATE "C",
+          state integer NOT NULL,
+          status_ts text COLLATE "C" NOT NULL,
+          version bigint NOT NULL,
+          task jsonb NOT NULL,
+          lease_owner text,
+          lease_expires_at timestamptz,
+          updated_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (tenant, id)
+        )`,
+        `CREATE INDEX a2a_tasks_newest ON ${s}.a2a_tasks (tenant, status_ts DESC, id DESC)`,
+        `CREATE INDEX a2a_tasks_context_newest ON ${s}.a2a_tasks (tenant, context_id, status_ts DESC, id DESC)`,
+        `CREATE INDEX a2a_tasks_leased ON ${s}.a2a_tasks (lease_expires_at) WHERE lease_owner IS NOT NULL`,
+        `CREATE TABLE ${s}.a2a_push_configs (
+          tenant text COLLATE "C" NOT NULL,
+          task_id text COLLATE "C" NOT NULL,
+          id text COLLATE "C" NOT NULL,
+          position bigserial NOT NULL,
+          config jsonb NOT NULL,
+          PRIMARY KEY (tenant, task_id, id)
+        )`,
+      ],
+    },
+  ];
+}
+
+/**
+ * Brings the schema up to date: creates it if needed and applies the missing steps in one
+ * transaction, under an advisory lock so instances starting together migrate once. Refuses a
+ * database whose schema is newer than this build. Safe to run at every startup.
+ */
+export async function migratePostgres(pool: Pool, options: { readonly schema?: string } = {}): Promise<MigrationResult> {
+  const schema = options.schema ?? 'public';
+  const s = quoteSchema(schema);
+  const migrations = postgresMigrations(schema);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(72012, hashtext($1))', [schema]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.a2a_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${s}.a2a_schema_migrations`);
+    const from = rows[0]?.version ?? 0;
+    for (const migration of pendingMigrations(migrations, from, `PostgreSQL schema ${schema}`)) {
+      for (const statement of migration.statements) await client.query(statement);
+      await client.query(`INSERT INTO ${s}.a2a_schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+    }
+    await client.query('COMMIT');
+    return { from, to: migrations[migrations.length - 1]!.version };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

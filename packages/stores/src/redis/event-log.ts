@@ -1,0 +1,179 @@
+import { silentLogger, type EventLog, type LoggedEvent, type LogRead, type Logger } from '@a2a-polyglot/core';
+import type { StreamResponse } from '@a2a-polyglot/model';
+import { decodeEvent, encodeEvent } from '../codec.js';
+import { unavailable } from '../errors.js';
+import type { RedisConnections } from './connections.js';
+
+/** Bounds and names of {@link RedisEventLog}. */
+export interface RedisEventLogOptions {
+  /** Prefix of every key and channel, so several deployments (or tests) share one Redis. Default `a2a`. */
+  readonly prefix?: string;
+  /** Events kept per task (approximate trimming: at least this many). Default 4096. */
+  readonly maxEventsPerTask?: number;
+  /** How long a finished task's log stays readable for late resumes. Default 5 min. */
+  readonly retentionMs?: number;
+  /** A log nobody appended to for this long is dropped (tasks left interrupted). Default 24 h. */
+  readonly idleTtlMs?: number;
+  /** Longest a waiting reader sleeps before it looks again on its own (lost wake-ups). Default 10 s. */
+  readonly pollMs?: number;
+  readonly logger?: Logger;
+}
+
+/**
+ * Appends at a given seq (`ARGV[1]`, or 0 for "next"): refuses a seq not above the stream's
+ * last id (a concurrent writer got there first), trims to about `ARGV[3]` entries, renews the
+ * idle expiry and wakes the task's readers on every instance, all in one atomic step.
+ */
+const APPEND = `
+local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local last = 0
+if #top > 0 then last = tonumber(string.match(top[1][1], '^(%d+)')) end
+local seq = tonumber(ARGV[1])
+if seq == 0 then seq = last + 1 elseif seq <= last then return 0 end
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], seq .. '-0', 'e', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('PUBLISH', ARGV[5], seq)
+return seq
+`;
+
+const SERVICE = 'event log (Redis)';
+
+/**
+ * Core's {@link EventLog} on Redis Streams, so a client on any instance reads every event of a
+ * task executing on another, in order, exactly once, and resumes from a seq anywhere.
+ *
+ * - One stream per task; entry id `<seq>-0`, so XRANGE by seq is the resume query and the
+ *   stream itself refuses an out-of-order append.
+ * - Bounded: `MAXLEN ~ maxEventsPerTask` per task (a reader behind it gets a gap and resyncs
+ *   from the store), `retentionMs` after the task ends, `idleTtlMs` without appends.
+ * - Waiting readers cost no connection: each waits for a pub/sub wake-up on the instance's one
+ *   subscriber connection (one channel per task being waited on), re-checks after subscribing,
+ *   and looks again after a reconnect or `pollMs` in case a wake-up was lost.
+ */
+export class RedisEventLog implements EventLog {
+  private readonly prefix: string;
+  private readonly maxEvents: number;
+  private readonly retentionMs: number;
+  private readonly idleTtlMs: number;
+  private readonly pollMs: number;
+  private readonly logger: Logger;
+  /** Readers waiting in this process, by log key (woken directly by local appends). */
+  private readonly waiting = new Map<string, Set<() => void>>();
+  private readonly stopReconnectWake: () => void;
+
+  constructor(
+    private readonly redis: RedisConnections,
+    options: RedisEventLogOptions = {},
+  ) {
+    this.prefix = options.prefix ?? 'a2a';
+    this.maxEvents = Math.max(1, options.maxEventsPerTask ?? 4096);
+    this.retentionMs = options.retentionMs ?? 5 * 60_000;
+    this.idleTtlMs = options.idleTtlMs ?? 24 * 60 * 60_000;
+    this.pollMs = options.pollMs ?? 10_000;
+    this.logger = options.logger ?? silentLogger;
+    this.stopReconnectWake = redis.subscriber.onReconnect(() => {
+      for (const waiters of [...this.waiting.values()]) for (const wake of [...waiters]) wake();
+    });
+  }
+
+  private streamKey(key: string): string {
+    return `${this.prefix}:log:${key}`;
+  }
+
+  private wakeChannel(key: string): string {
+    return `${this.prefix}:wake:${key}`;
+  }
+
+  async append(key: string, event: StreamResponse, seq?: number): Promise<number> {
+    let written: number;
+    try {
+      written = Number(await this.redis.commands.eval(APPEND, 1, this.streamKey(key), seq ?? 0, encodeEvent(event), this.maxEvents, this.idleTtlMs, this.wakeChannel(key)));
+    } catch (error) {
+      throw unavailable(SERVICE, error);
+    }
+    if (written > 0) for (const wake of [...(this.waiting.get(key) ?? [])]) wake();
+    return written;
+  }
+
+  async readAfter(key: string, afterSeq: number, max = 256): Promise<LogRead> {
+    let entries: Array<[id: string, fields: string[]]>;
+    try {
+      entries = await this.redis.commands.xrange(this.streamKey(key), `${afterSeq}-1`, '+', 'COUNT', max);
+    } catch (error) {
+      throw unavailable(SERVICE, error);
+    }
+    const events: LoggedEvent[] = [];
+    for (const [id, fields] of entries) {
+      const seq = Number.parseInt(id, 10);
+      // Only a gap-free run after the cursor; a hole means events were trimmed (or a racing
+      // writer lost): the reader resyncs from the store.
+      if (seq !== afterSeq + events.length + 1) return events.length === 0 ? { events: [], gap: true } : { events, gap: false };
+      events.push({ seq, event: decodeEvent(fieldValue(fields, 'e')) });
+    }
+    return { events, gap: false };
+  }
+
+  async lastSeq(key: string): Promise<number> {
+    try {
+      const top = await this.redis.commands.xrevrange(this.streamKey(key), '+', '-', 'COUNT', 1);
+      return top[0] ? Number.parseInt(top[0][0], 10) : 0;
+    } catch (error) {
+      throw unavailable(SERVICE, error);
+    }
+  }
+
+  waitFor(key: string, afterSeq: number, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      let done = false;
+      let unsubscribe: (() => void) | undefined;
+      let waiters = this.waiting.get(key);
+      if (!waiters) this.waiting.set(key, (waiters = new Set()));
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', finish);
+        const current = this.waiting.get(key);
+        current?.delete(finish);
+        if (current?.size === 0) this.waiting.delete(key);
+        unsubscribe?.();
+        resolve();
+      };
+      const timer = setTimeout(finish, this.pollMs);
+      signal.addEventListener('abort', finish, { once: true });
+      waiters.add(finish);
+      this.redis.subscriber.subscribe(this.wakeChannel(key), finish).then(
+        (remove) => {
+          if (done) return remove();
+          unsubscribe = remove;
+          // An append between the caller's read and the subscription would otherwise be missed.
+          this.lastSeq(key).then(
+            (last) => last > afterSeq && finish(),
+            () => undefined,
+          );
+        },
+        // Subscriber down: the poll timer (and the reconnect wake-up) still end the wait.
+        (error: unknown) => this.logger.debug('subscribing for wake-ups failed', { error }),
+      );
+    });
+  }
+
+  seal(key: string): void {
+    this.redis.commands.pexpire(this.streamKey(key), this.retentionMs).catch((error: unknown) => {
+      // The idle expiry still bounds the log.
+      this.logger.warn('setting the retention of a finished task log failed', { key, error: (error as Error).message });
+    });
+  }
+
+  /** Stops waking readers on reconnect (the connections are closed by their owner). */
+  close(): void {
+    this.stopReconnectWake();
+    for (const waiters of [...this.waiting.values()]) for (const wake of [...waiters]) wake();
+  }
+}
+
+function fieldValue(fields: readonly string[], name: string): string {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1]!;
+  throw new Error(`stream entry without field ${name}`);
+}

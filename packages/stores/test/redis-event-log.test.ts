@@ -1,0 +1,126 @@
+import { A2AErrorCode, taskLogKey } from '@a2a-polyglot/core';
+import type { StreamResponse } from '@a2a-polyglot/model';
+import { RedisEventLog, RedisTaskSignals, type RedisConnections } from '@a2a-polyglot/stores/redis';
+import { deleteKeys, describeWithRedis, redisConnections, uniqueName } from './services.js';
+
+function ev(n: number): StreamResponse {
+  return { payload: { $case: 'statusUpdate', value: { taskId: 't', contextId: 'c', status: { state: 2, message: undefined, timestamp: `2026-01-01T00:00:00.${String(n).padStart(3, '0')}Z` }, metadata: { n } } } };
+}
+
+describeWithRedis('RedisEventLog', () => {
+  let a: RedisConnections;
+  let b: RedisConnections;
+  let prefix: string;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([redisConnections(), redisConnections()]);
+  });
+  beforeEach(() => {
+    prefix = uniqueName('a2a_test');
+  });
+  afterEach(async () => {
+    await deleteKeys(a, prefix);
+  });
+  afterAll(async () => {
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('numbers, reads after a cursor and round-trips events exactly', async () => {
+    const log = new RedisEventLog(a, { prefix });
+    expect(await log.append('k', ev(1))).toBe(1);
+    expect(await log.append('k', ev(2))).toBe(2);
+    expect(await log.append('k', ev(3), 3)).toBe(3);
+    expect(await log.readAfter('k', 0)).toEqual({ events: [{ seq: 1, event: ev(1) }, { seq: 2, event: ev(2) }, { seq: 3, event: ev(3) }], gap: false });
+    expect((await log.readAfter('k', 1, 1)).events.map((e) => e.seq)).toEqual([2]);
+    expect(await log.readAfter('k', 3)).toEqual({ events: [], gap: false });
+    expect(await log.lastSeq('k')).toBe(3);
+    expect(await log.lastSeq('missing')).toBe(0);
+    expect(await log.readAfter('missing', 5)).toEqual({ events: [], gap: false });
+  });
+
+  it('drops an append whose seq is taken (no duplicate) and reports a hole as a gap', async () => {
+    const log = new RedisEventLog(a, { prefix });
+    await log.append('k', ev(1), 1);
+    expect(await log.append('k', ev(99), 1)).toBe(0);
+    await log.append('k', ev(3), 3); // seq 2 was lost by a racing writer
+    expect((await log.readAfter('k', 0)).events.map((e) => e.seq)).toEqual([1]);
+    expect(await log.readAfter('k', 1)).toEqual({ events: [], gap: true });
+    expect((await log.readAfter('k', 2)).events.map((e) => e.seq)).toEqual([3]);
+  });
+
+  it('trims to the per-task bound; a reader behind it gets a gap', async () => {
+    const log = new RedisEventLog(a, { prefix, maxEventsPerTask: 10 });
+    for (let i = 1; i <= 400; i++) await log.append('k', ev(i % 1000));
+    expect(await log.lastSeq('k')).toBe(400);
+    expect((await log.readAfter('k', 0)).gap).toBe(true);
+    expect((await log.readAfter('k', 395)).events.map((e) => e.seq)).toEqual([396, 397, 398, 399, 400]);
+    expect(await a.commands.xlen(`${prefix}:log:k`)).toBeLessThan(400);
+  });
+
+  it('keeps tenants apart: the same task id in two tenants is two logs', async () => {
+    const log = new RedisEventLog(a, { prefix });
+    await log.append(taskLogKey('t1', 'x'), ev(1));
+    expect(await log.lastSeq(taskLogKey('t2', 'x'))).toBe(0);
+    expect(await log.lastSeq(taskLogKey('t1', 'x'))).toBe(1);
+  });
+
+  it('wakes a reader on another instance at once, and on abort', async () => {
+    const writer = new RedisEventLog(a, { prefix });
+    const reader = new RedisEventLog(b, { prefix, pollMs: 60_000 });
+    await writer.append('k', ev(1));
+    const controller = new AbortController();
+    const woken = reader.waitFor('k', 1, controller.signal);
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    await writer.append('k', ev(2));
+    await woken;
+    expect(Date.now() - started).toBeLessThan(5000);
+    const aborted = reader.waitFor('k', 2, controller.signal);
+    controller.abort();
+    await aborted;
+    // An event already there resolves at once.
+    await reader.waitFor('k', 0, new AbortController().signal);
+    expect(b.subscriber.channelCount).toBe(0);
+  });
+
+  it('expires a sealed log after its retention', async () => {
+    const log = new RedisEventLog(a, { prefix, retentionMs: 50_000, idleTtlMs: 3_600_000 });
+    await log.append('k', ev(1));
+    expect(await a.commands.pttl(`${prefix}:log:k`)).toBeGreaterThan(50_000);
+    log.seal('k');
+    await new Promise((r) => setTimeout(r, 50));
+    const ttl = await a.commands.pttl(`${prefix}:log:k`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(50_000);
+  });
+
+  it('fails with Unavailable when Redis is unreachable', async () => {
+    const log = new RedisEventLog(a, { prefix });
+    const closed = await redisConnections();
+    await closed.close();
+    const dead = new RedisEventLog(closed, { prefix });
+    await expect(dead.readAfter('k', 0)).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
+    await expect(dead.append('k', ev(1))).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
+    expect(await log.lastSeq('k')).toBe(0);
+  });
+});
+
+describeWithRedis('RedisTaskSignals', () => {
+  it('delivers a signal to every instance', async () => {
+    const [a, b] = await Promise.all([redisConnections(), redisConnections()]);
+    const prefix = uniqueName('a2a_test');
+    try {
+      const received: unknown[] = [];
+      const stop = new RedisTaskSignals(b, { prefix }).subscribe((s) => received.push(s));
+      const deadline = Date.now() + 5000;
+      // Subscription confirmation is asynchronous: publish until it lands.
+      while (received.length === 0 && Date.now() < deadline) {
+        await new RedisTaskSignals(a, { prefix }).publish({ kind: 'canceled', tenant: 't', taskId: 'x', origin: 'A' });
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(received[0]).toEqual({ kind: 'canceled', tenant: 't', taskId: 'x', origin: 'A' });
+      stop();
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});

@@ -1,0 +1,36 @@
+import { InMemoryPushConfigStore, InMemoryTaskStore } from '@a2a-polyglot/core';
+import { migratePostgres, PostgresPushConfigStore, PostgresTaskStore } from '@a2a-polyglot/stores/postgres';
+import { migrateSqlite, openSqlite, SqlitePushConfigStore, SqliteTaskStore } from '@a2a-polyglot/stores/sqlite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeWithPostgres, freshSchema } from './services.js';
+import { storeContract } from './task-store-contract.js';
+
+describe('in-memory store (the reference)', () => {
+  storeContract(async () => ({ tasks: new InMemoryTaskStore(), pushConfigs: new InMemoryPushConfigStore(), close: async () => undefined }));
+});
+
+describe('SQLite store', () => {
+  storeContract(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-sqlite-'));
+    const db = openSqlite(join(dir, 'a2a.db'));
+    migrateSqlite(db);
+    return {
+      tasks: new SqliteTaskStore(db),
+      pushConfigs: new SqlitePushConfigStore(db),
+      close: async () => {
+        db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
+});
+
+describeWithPostgres('PostgreSQL store', () => {
+  storeContract(async () => {
+    const { schema, pool, drop } = await freshSchema();
+    await migratePostgres(pool, { schema });
+    return { tasks: new PostgresTaskStore(pool, { schema }), pushConfigs: new PostgresPushConfigStore(pool, { schema }), close: drop };
+  });
+});

@@ -1,0 +1,98 @@
+import { LocalTaskSignals, type Logger, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { eventLogKind, storeKind, type ExecutorConfig } from './config.js';
+
+/** The stores a configuration selects, opened and migrated, ready for the RequestHandler. */
+export interface Backends {
+  /** Spread into the RequestHandler options (empty for the in-memory defaults). */
+  readonly handlerOptions: Pick<RequestHandlerOptions, 'taskStore' | 'pushConfigStore' | 'eventLog' | 'cluster'>;
+  /** One line for the startup log, e.g. `PostgreSQL (schema public) + Redis event log`. */
+  readonly description: string;
+  /** Closes connections and files (after the handler has shut down). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens what `config.store` and `config.eventLog` select and runs the schema migrations:
+ *
+ * - memory (default): core's in-memory stores, no durable mode, nothing to open.
+ * - sqlite: one file, durable mode for one instance (leases let a restart fail the tasks
+ *   the previous process was running).
+ * - postgres [+ redis]: durable mode for several instances; Redis carries the event log and
+ *   the cancel signals between them.
+ *
+ * Drivers are loaded only when selected, so the in-memory default never loads them.
+ */
+export async function openBackends(config: ExecutorConfig, logger: Logger): Promise<Backends> {
+  const store = storeKind(config);
+  const log = eventLogKind(config);
+  const lease = { leaseMs: config.lease.ttlMs, sweepIntervalMs: config.lease.sweepIntervalMs };
+  if (store === 'memory') return { handlerOptions: {}, description: 'in-memory task store', close: async () => undefined };
+
+  if (store === 'sqlite') {
+    const sqlite = require('@a2a-polyglot/stores/sqlite') as typeof import('@a2a-polyglot/stores/sqlite');
+    const path = resolve(config.store.path ?? 'a2a-tasks.db');
+    let db: ReturnType<typeof sqlite.openSqlite>;
+    try {
+      db = sqlite.openSqlite(path);
+      sqlite.migrateSqlite(db);
+    } catch (error) {
+      throw new Error(`Cannot open the SQLite task store ${path}: ${(error as Error).message}`);
+    }
+    const instanceId = config.instanceId ?? hostname();
+    return {
+      handlerOptions: {
+        taskStore: new sqlite.SqliteTaskStore(db),
+        pushConfigStore: new sqlite.SqlitePushConfigStore(db),
+        cluster: { instanceId, signals: new LocalTaskSignals(), ...lease },
+      },
+      description: `SQLite task store ${path} (instance ${instanceId})`,
+      close: async () => {
+        db.close();
+      },
+    };
+  }
+
+  const postgres = require('@a2a-polyglot/stores/postgres') as typeof import('@a2a-polyglot/stores/postgres');
+  const { redactUrl } = require('@a2a-polyglot/stores') as typeof import('@a2a-polyglot/stores');
+  const schema = config.store.schema;
+  const pool = postgres.createPostgresPool({ url: config.store.url!, maxConnections: config.store.maxConnections, logger });
+  try {
+    await postgres.migratePostgres(pool, { schema });
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`Cannot prepare the PostgreSQL task store at ${redactUrl(config.store.url!)} (schema ${schema}): ${(error as Error).message}`);
+  }
+  const instanceId = config.instanceId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
+  const base = {
+    taskStore: new postgres.PostgresTaskStore(pool, { schema }),
+    pushConfigStore: new postgres.PostgresPushConfigStore(pool, { schema }),
+  };
+  if (log === 'memory') {
+    return {
+      handlerOptions: { ...base, cluster: { instanceId, signals: new LocalTaskSignals(), ...lease } },
+      description: `PostgreSQL task store (schema ${schema}), in-memory event log: one instance only (instance ${instanceId})`,
+      close: () => pool.end(),
+    };
+  }
+
+  const redis = require('@a2a-polyglot/stores/redis') as typeof import('@a2a-polyglot/stores/redis');
+  let connections: Awaited<ReturnType<typeof redis.RedisConnections.connect>>;
+  try {
+    connections = await redis.RedisConnections.connect({ url: config.eventLog.url!, logger });
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  const prefix = config.eventLog.prefix;
+  const eventLog = new redis.RedisEventLog(connections, { prefix, retentionMs: config.eventLog.retentionMs, maxEventsPerTask: config.eventLog.maxEventsPerTask, logger });
+  return {
+    handlerOptions: { ...base, eventLog, cluster: { instanceId, signals: new redis.RedisTaskSignals(connections, { prefix, logger }), ...lease } },
+    description: `PostgreSQL task store (schema ${schema}) + Redis event log (prefix ${prefix}), instance ${instanceId}`,
+    close: async () => {
+      eventLog.close();
+      await Promise.all([connections.close(), pool.end()]);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Runs `src/main.ts` in child processes (through ts-bootstrap.js, no build needed), for the
+ * tests that need real processes: several instances on one database, kill -9, restarts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const bootstrap = resolve(__dirname, 'ts-bootstrap.js');
+const main = resolve(__dirname, '../src/main.ts');
+
+/** One executor process and what it printed. */
+export interface ExecutorProcess {
+  readonly process: ChildProcess;
+  stdout: string;
+  stderr: string;
+  readonly exited: Promise<number | null>;
+}
+
+/** Starts `main.ts` with exactly `env` (plus PATH). */
+export function spawnExecutor(env: Record<string, string>): ExecutorProcess {
+  const child = spawn(process.execPath, [bootstrap, main], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const c: ExecutorProcess = { process: child, stdout: '', stderr: '', exited: new Promise((r) => child.once('exit', (code) => r(code))) };
+  child.stdout!.on('data', (d: Buffer) => (c.stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (c.stderr += d.toString()));
+  return c;
+}
+
+/** Waits for the startup line and returns the listener URL from it. */
+export async function listeningUrl(c: ExecutorProcess, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = c.stdout.split('\n').find((l) => l.includes('listening on'));
+    if (line) return JSON.parse(line).url;
+    if (c.process.exitCode !== null) throw new Error(`exited early (${c.process.exitCode}): ${c.stderr}`);
+    if (Date.now() > deadline) throw new Error(`no startup line within ${timeoutMs} ms; stdout: ${c.stdout} stderr: ${c.stderr}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Kills with SIGKILL (no shutdown at all) and waits for the exit. */
+export async function killHard(c: ExecutorProcess): Promise<void> {
+  if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGKILL');
+  await c.exited;
+}

@@ -1,0 +1,30 @@
+import { WebSocket } from 'ws';
+import { TaskState } from '@a2a-polyglot/model';
+import { Client, textMessage, WEBSOCKET_BINDING, webSocketTransportFactory, type WebSocketConstructor } from '@a2a-polyglot/client';
+import { startExecutor, type RunningExecutor } from '../src/index.js';
+
+const WS = WebSocket as unknown as WebSocketConstructor;
+
+describe('the executor over WebSocket', () => {
+  let running: RunningExecutor;
+  beforeAll(async () => {
+    running = await startExecutor({ port: 0, grpcPort: false, logLevel: 'error', demo: { chunkDelayMs: 0 } });
+  });
+  afterAll(() => running.close());
+
+  it('lists the WebSocket binding in the card and serves it on the HTTP port', async () => {
+    const client = await Client.connect(running.url, { bindings: ['websocket'], transports: { [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WS }) } });
+    try {
+      expect(client.binding).toBe('websocket');
+      expect(client.agentInterface.url).toBe(`${running.url.replace('http:', 'ws:')}/a2a/ws`);
+      const events = [];
+      for await (const e of client.sendStreamingMessage({ message: textMessage('hello over websocket') })) events.push(e);
+      const last = events.at(-1)!.event.payload;
+      expect(last?.$case).toBe('statusUpdate');
+      expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    } finally {
+      await client.close();
+    }
+  });
+});
