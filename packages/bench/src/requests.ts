@@ -14,6 +14,7 @@ export type Workload =
 /** Base path of the A2A routes on our server and on the SDK server. */
 export const BASE_PATH = '/a2a';
 const GRPC_SERVICE = '/lf.a2a.v1.A2AService';
+const GRPC_SESSION = '/lf.a2a.v1.A2ASessionService/Session';
 /** Subprotocol our WebSocket binding requires. */
 const WS_SUBPROTOCOL = 'a2a.v1';
 
@@ -44,11 +45,22 @@ function httpRequest(path: string, port: number, body: string, stream: boolean):
 }
 
 function grpcMessage(text: string): string {
+  const { SendMessageRequest } = require('@a2a-polyglot/model') as ModelModule;
+  return Buffer.from(SendMessageRequest.encode(sendMessageRequest(text)).finish()).toString('base64');
+}
+
+function sendMessageRequest(text: string) {
   const { SendMessageRequest, Role } = require('@a2a-polyglot/model') as ModelModule;
-  const request = SendMessageRequest.fromPartial({
+  return SendMessageRequest.fromPartial({
     message: { messageId: `bench-${ID_PLACEHOLDER}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text } }] },
   });
-  return Buffer.from(SendMessageRequest.encode(request).finish()).toString('base64');
+}
+
+/** One session `send` operation; the correlation id is the placeholder too (see session-client.ts). */
+function sessionMessage(text: string, streaming: boolean): string {
+  const { SessionRequest } = require('@a2a-polyglot/model/session') as typeof import('@a2a-polyglot/model/session');
+  const request = SessionRequest.fromPartial({ correlationId: ID_PLACEHOLDER, operation: { $case: 'send', value: { request: sendMessageRequest(text), streaming } } });
+  return Buffer.from(SessionRequest.encode(request).finish()).toString('base64');
 }
 
 /**
@@ -91,6 +103,14 @@ export function buildRequest(target: Target, work: Workload, port: number): Requ
           protocol: 'grpc',
           grpc: { path: stream ? RAW_GRPC_STREAM : RAW_GRPC_UNARY, metadata, messageB64: grpcMessage(text) },
           check: { kind: 'raw', expect, events },
+        };
+      }
+      if (target.session) {
+        return {
+          ...base,
+          protocol: 'grpc-session',
+          grpc: { path: GRPC_SESSION, metadata: { 'a2a-version': '1.0' }, messageB64: sessionMessage(text, stream) },
+          check: { kind: 'grpc-session', expect, events },
         };
       }
       return {

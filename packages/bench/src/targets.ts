@@ -18,6 +18,8 @@ export interface Target {
   readonly ceiling?: string;
   /** The SDK target it is compared with (ours targets). */
   readonly sdk?: string;
+  /** gRPC over the multiplexed `A2ASessionService/Session` call instead of one call per operation. */
+  readonly session?: boolean;
   /** Set while the target cannot be measured yet; printed as the skip notice. */
   readonly pending?: string;
 }
@@ -44,7 +46,7 @@ export const TARGETS: readonly Target[] = [
     server: 'ours',
     port: 'grpcSession',
     ceiling: 'raw-grpc',
-    pending: 'the experimental A2ASessionService is still in progress; its lean load client is not written yet',
+    session: true,
   },
   { id: 'raw-ws', label: 'raw ws', family: 'ceiling', binding: 'ws', server: 'raw-ws', port: 'ws' },
   {

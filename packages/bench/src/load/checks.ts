@@ -20,8 +20,9 @@ export interface Observed {
 export function checkOutcome(spec: CheckSpec, seen: Observed): string {
   try {
     if (spec.kind === 'raw') return spec.events !== undefined && seen.events !== spec.events ? `expected ${spec.events} events, got ${seen.events}` : 'ok';
+    if (spec.kind === 'grpc-session') seen = sessionPayloads(seen);
     if (spec.expect === 'stream') return checkStream(spec, seen);
-    const result = spec.kind === 'grpc-a2a' ? decodeGrpcResponse(seen.body) : unaryJson(spec, seen.body);
+    const result = spec.kind === 'grpc-a2a' || spec.kind === 'grpc-session' ? decodeGrpcResponse(seen.body) : unaryJson(spec, seen.body);
     return checkResult(spec.expect, result);
   } catch (error) {
     return `unreadable response: ${(error as Error).message}`;
@@ -41,6 +42,23 @@ function decodeGrpcResponse(body: Buffer | undefined): unknown {
   const model = require('@a2a-polyglot/model') as ModelModule;
   const decoded = model.SendMessageResponse.decode(body ?? Buffer.alloc(0));
   return model.SendMessageResponse.toJSON(decoded);
+}
+
+/**
+ * Unwraps session frames into what the standard gRPC binding would have sent: the
+ * SendMessageResponse of a `result.send` frame, the StreamResponse of an `event` frame.
+ */
+function sessionPayloads(seen: Observed): Observed {
+  const model = require('@a2a-polyglot/model') as ModelModule;
+  const session = require('@a2a-polyglot/model/session') as typeof import('@a2a-polyglot/model/session');
+  const unwrap = (frame: Buffer | string | undefined): Buffer | undefined => {
+    if (frame === undefined || typeof frame === 'string') return undefined;
+    const decoded = session.SessionResponse.decode(frame).frame;
+    if (decoded?.$case === 'event' && decoded.value.event) return Buffer.from(model.StreamResponse.encode(decoded.value.event).finish());
+    if (decoded?.$case === 'result' && decoded.value.result?.$case === 'send') return Buffer.from(model.SendMessageResponse.encode(decoded.value.result.value).finish());
+    throw new Error(`unexpected session frame ${JSON.stringify(decoded && session.SessionResponse.toJSON({ correlationId: '', frame: decoded })).slice(0, 160)}`);
+  };
+  return { body: unwrap(seen.body), first: unwrap(seen.first), last: unwrap(seen.last), events: seen.events };
 }
 
 function checkResult(expect: 'message' | 'task', result: unknown): string {

@@ -135,6 +135,41 @@ export class H2GrpcConnection {
     return id;
   }
 
+  /**
+   * Opens a bidirectional call (HEADERS without END_STREAM) for {@link write}: the session
+   * service keeps one call open and multiplexes operations over it. Messages are always
+   * kept, because the caller must read each one's correlation id. Stream-level flow control
+   * is not tracked: a load client keeps far less than one 64 KiB window in flight, and the
+   * server reopens it as it reads.
+   */
+  openStream(headerBlock: Buffer, sink: GrpcCallSink): number {
+    if (this.dead) {
+      sink.onEnd(false, this.dead);
+      return 0;
+    }
+    const id = this.nextStreamId;
+    this.nextStreamId += 2;
+    this.calls.set(id, { sink, keep: true, prefix: [], need: -1, parts: [] });
+    this.socket.write(Buffer.concat([frameHeader(headerBlock.length, FRAME.HEADERS, FLAG.END_HEADERS, id), headerBlock]));
+    return id;
+  }
+
+  /** Writes one length-prefixed message on a call opened by {@link openStream}. */
+  write(streamId: number, message: Buffer): void {
+    if (this.dead || !this.calls.has(streamId)) return;
+    const dataLength = 5 + message.length;
+    const frames = Buffer.allocUnsafe(9 + dataLength);
+    frameHeader(dataLength, FRAME.DATA, 0, streamId).copy(frames, 0);
+    frames[9] = 0;
+    frames.writeUInt32BE(message.length, 10);
+    message.copy(frames, 14);
+    if (this.queue.length > 0 || this.sendWindow < dataLength) this.queue.push({ frames, dataLength });
+    else {
+      this.sendWindow -= dataLength;
+      this.socket.write(frames);
+    }
+  }
+
   /** Cancels a call (RST_STREAM CANCEL); its sink is told it ended, not ok. */
   cancel(streamId: number): void {
     const call = this.calls.get(streamId);

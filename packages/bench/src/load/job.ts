@@ -8,8 +8,8 @@ export const ID_PLACEHOLDER = '############';
 
 /** How a response is checked (once per job, on its first completed operation). */
 export interface CheckSpec {
-  /** jsonrpc / rest: A2A JSON; grpc-a2a: A2A protobuf; raw: a ceiling (only counted). */
-  readonly kind: 'jsonrpc' | 'rest' | 'grpc-a2a' | 'raw';
+  /** jsonrpc / rest: A2A JSON; grpc-a2a: A2A protobuf; grpc-session: SessionResponse frames; raw: a ceiling (only counted). */
+  readonly kind: 'jsonrpc' | 'rest' | 'grpc-a2a' | 'grpc-session' | 'raw';
   readonly expect: 'message' | 'task' | 'stream';
   /** Events a stream should carry (K + 3). */
   readonly events?: number;
@@ -17,13 +17,17 @@ export interface CheckSpec {
 
 /** One kind of request, fully prepared by the orchestrator. */
 export interface RequestSpec {
-  readonly protocol: 'http' | 'grpc' | 'ws';
+  readonly protocol: 'http' | 'grpc' | 'grpc-session' | 'ws';
   readonly shape: 'unary' | 'stream';
   readonly host: string;
   readonly port: number;
   /** HTTP: the whole request (request line, headers, body) with {@link ID_PLACEHOLDER}. */
   readonly http?: string;
-  /** gRPC: method path, metadata, and the serialized request (base64) with the placeholder. */
+  /**
+   * gRPC: method path, metadata, and the serialized request (base64) with the placeholder.
+   * `grpc-session`: the path of the Session call and one serialized SessionRequest whose
+   * correlation id and message id are both the placeholder.
+   */
   readonly grpc?: { readonly path: string; readonly metadata: Readonly<Record<string, string>>; readonly messageB64: string };
   /**
    * WebSocket: the text frame to send. `framing: 'count'` (raw ceiling): the answer is

@@ -6,6 +6,7 @@ import { ID_PLACEHOLDER, type RequestSpec } from './job.js';
 import { RawHttpConnection } from './raw-http-client.js';
 import { SseCounter } from './sse-counter.js';
 import type { Observed } from './checks.js';
+import { SessionMux, SessionSlot } from './session-client.js';
 
 /** Receives what the first completed operation of a job looked like, for checking. */
 export type ObserveFirst = (seen: Observed) => void;
@@ -297,14 +298,20 @@ class WsSlot implements Slot {
   }
 }
 
-/** Builds `count` slots for a request; the first one reports its first operation to `observe`. */
+/**
+ * Builds `count` slots for a request; the first one reports its first operation to `observe`.
+ * gRPC slots share one HTTP/2 connection; session slots share one Session call on one.
+ */
 export function createSlots(spec: RequestSpec, count: number, observe?: ObserveFirst): { slots: Slot[]; close: () => void } {
   const slots: Slot[] = [];
   let pool: H2Pool | undefined;
+  let mux: SessionMux | undefined;
   if (spec.protocol === 'grpc') pool = new H2Pool(spec.host, spec.port);
+  if (spec.protocol === 'grpc-session') mux = new SessionMux(spec);
   for (let i = 0; i < count; i++) {
     const o = i === 0 ? observe : undefined;
     if (spec.protocol === 'http') slots.push(new HttpSlot(spec, i, o));
+    else if (spec.protocol === 'grpc-session') slots.push(new SessionSlot(spec, i, mux!, o));
     else if (spec.protocol === 'grpc') slots.push(new GrpcSlot(spec, i, pool!, o));
     else slots.push(new WsSlot(spec, i, o));
   }
@@ -313,6 +320,7 @@ export function createSlots(spec: RequestSpec, count: number, observe?: ObserveF
     close: () => {
       for (const s of slots) s.close();
       pool?.close();
+      mux?.close();
     },
   };
 }

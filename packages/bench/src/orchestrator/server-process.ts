@@ -17,12 +17,15 @@ export interface ServerProcess {
 
 const READY_TIMEOUT_MS = 30_000;
 
-/** Starts one server kind in its own process (pinned to the server CPU) and waits for its ports. */
-export async function startServerProcess(ctx: RunContext, kind: ServerKind): Promise<ServerProcess> {
+/**
+ * Starts one server kind in its own process (pinned to the server CPU) and waits for its ports.
+ * `option` goes to the child as a JSON argument (the durable scenario's storage settings).
+ */
+export async function startServerProcess(ctx: RunContext, kind: ServerKind, option?: unknown): Promise<ServerProcess> {
   const child = spawnChild({
     name: `server ${kind}`,
     script: join(__dirname, '..', 'servers', 'server-main.js'),
-    args: [kind],
+    args: option === undefined ? [kind] : [kind, JSON.stringify(option)],
     nodeArgs: ['--expose-gc'],
     role: 'server',
     pinning: ctx.pinning,

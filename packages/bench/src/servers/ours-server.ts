@@ -3,49 +3,68 @@ import { LOOPBACK, type StartedServer } from './started-server.js';
 
 type ExecutorModule = typeof import('@a2a-polyglot/executor');
 type CoreModule = typeof import('@a2a-polyglot/core');
-type GrpcModule = typeof import('@a2a-polyglot/grpc');
 type ServerModule = typeof import('@a2a-polyglot/server');
 type RunningExecutor = Awaited<ReturnType<ExecutorModule['startExecutor']>>;
 
+type ExecutorInput = import('@a2a-polyglot/executor').ExecutorConfigInput;
+
 /**
- * Our service: `startExecutor` from the executor package (JSON-RPC at `/a2a/rpc`, REST under
- * `/a2a`, one node:http listener) with the benchmark agent, plus the gRPC binding on the
- * same RequestHandler when `@a2a-polyglot/grpc` is present. Packages that are missing or not
- * built are skipped: the ports they would serve are simply absent, and the orchestrator
- * reports the targets as skipped.
+ * Storage settings of a durable server (`ours` started with a JSON argument, see the durable
+ * scenario): passed to `startExecutor` as they are.
  */
-export async function startOursServer(): Promise<StartedServer> {
+export interface OursStorage {
+  readonly store?: ExecutorInput['store'];
+  readonly eventLog?: ExecutorInput['eventLog'];
+  readonly instanceId?: string;
+}
+
+/**
+ * Our service: `startExecutor` from the executor package with the benchmark agent. It serves
+ * JSON-RPC at `/a2a/rpc` and REST under `/a2a` on one node:http listener, and the standard and
+ * session gRPC services on its own gRPC listener (`grpcPort: 0`, a free port), all from one
+ * RequestHandler. The executor's WebSocket endpoint cannot be used for load (see
+ * {@link startWebSocketListener}), so a second listener serves it.
+ */
+export async function startOursServer(storage: OursStorage = {}): Promise<StartedServer> {
   const { silentLogger } = require('@a2a-polyglot/core') as CoreModule;
   const { startExecutor } = require('@a2a-polyglot/executor') as ExecutorModule;
   const running = await startExecutor(
-    { host: LOOPBACK, port: 0, logLevel: 'error', shutdownGraceMs: 0, agent: { capabilities: { streaming: true, pushNotifications: false } } },
+    {
+      host: LOOPBACK,
+      port: 0,
+      grpcPort: 0,
+      logLevel: 'error',
+      shutdownGraceMs: 0,
+      agent: { capabilities: { streaming: true, pushNotifications: false } },
+      ...storage,
+    },
     { executor: createOursBenchAgent(), logger: silentLogger },
   );
   const ports: Record<string, number> = { http: Number(new URL(running.url).port) };
   const notes: string[] = [];
-  let grpc: GrpcModule | undefined;
-  try {
-    grpc = require('@a2a-polyglot/grpc') as GrpcModule;
-  } catch (error) {
-    notes.push(`@a2a-polyglot/grpc unavailable: ${(error as Error).message.split('\n')[0]}`);
-  }
-  if (grpc) {
-    const g = await grpc.startGrpcServer({ handler: running.handler, host: LOOPBACK, port: 0, logger: silentLogger });
-    ports.grpc = g.port;
-    if (g.sessions) ports.grpcSession = g.port;
-  }
+  if (running.grpc) {
+    // The executor's gRPC listener serves A2AService and A2ASessionService on one port.
+    ports.grpc = running.grpc.port;
+    ports.grpcSession = running.grpc.port;
+  } else notes.push('the executor serves no gRPC: the ours gRPC targets are skipped');
   const ws = await startWebSocketListener(running.handler, silentLogger);
-  if (typeof ws === 'number') ports.ws = ws;
-  else notes.push(ws);
-  return { ports, notes };
+  if (typeof ws === 'string') notes.push(ws);
+  else ports.ws = ws.port;
+  const close = async () => {
+    if (typeof ws !== 'string') await ws.close();
+    await running.close();
+  };
+  return { ports, notes, close };
 }
 
 /**
- * Our WebSocket binding on the executor's RequestHandler. The executor has no WebSocket
- * setting yet, so a second node:http listener from `@a2a-polyglot/server` serves it with
- * `websocket: true` (upgrades at `/a2a/ws`). Returns its port, or why there is none.
+ * Our WebSocket binding on the executor's RequestHandler. The executor serves `/a2a/ws` itself,
+ * but with `websocket: true` and no setting for the binding's per-socket inbound rate limit
+ * (100 frames/s): a closed-loop client exceeds it within a second and is closed. So a second
+ * node:http listener from `@a2a-polyglot/server` serves the same handler with the limit
+ * lifted (upgrades at `/a2a/ws`). Returns its port, or why there is none.
  */
-async function startWebSocketListener(handler: RunningExecutor['handler'], logger: CoreModule['silentLogger']): Promise<number | string> {
+async function startWebSocketListener(handler: RunningExecutor['handler'], logger: CoreModule['silentLogger']): Promise<{ port: number; close: () => Promise<void> } | string> {
   try {
     require.resolve('@a2a-polyglot/websocket');
   } catch {
@@ -62,5 +81,5 @@ async function startWebSocketListener(handler: RunningExecutor['handler'], logge
     await running.close();
     return '@a2a-polyglot/server does not serve the WebSocket binding (no `websocket` option): ours-ws is skipped';
   }
-  return Number(new URL(running.url).port);
+  return { port: Number(new URL(running.url).port), close: () => running.close() };
 }

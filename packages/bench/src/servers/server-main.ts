@@ -1,19 +1,19 @@
 /**
- * Entry of a server child process: `node server-main.js <kind>`. Starts one server kind on
+ * Entry of a server child process: `node server-main.js <kind> [json option]`. Starts one server kind on
  * loopback, reports its ports, then answers `usage` requests (CPU time, memory, optionally
  * after a forced GC; run with --expose-gc) until the orchestrator disconnects.
  */
 import { emitEvent, serveIpc } from '../ipc.js';
-import { startOursServer } from './ours-server.js';
+import { startOursServer, type OursStorage } from './ours-server.js';
 import { startRawGrpcServer } from './raw-grpc-server.js';
 import { startRawHttpServer } from './raw-http-server.js';
 import { startRawWsServer } from './raw-ws-server.js';
 import { startSdkServer } from './sdk-server.js';
 import type { StartedServer } from './started-server.js';
 
-/** The server kinds a child can run. */
-export const SERVER_KINDS: Readonly<Record<string, () => Promise<StartedServer>>> = {
-  ours: startOursServer,
+/** The server kinds a child can run; `option` is the child's optional JSON argument. */
+export const SERVER_KINDS: Readonly<Record<string, (option?: unknown) => Promise<StartedServer>>> = {
+  ours: (option) => startOursServer((option ?? {}) as OursStorage),
   sdk: startSdkServer,
   'raw-http': startRawHttpServer,
   'raw-grpc': startRawGrpcServer,
@@ -50,7 +50,8 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const started = await start();
+    const raw = process.argv[3];
+    const started = await start(raw ? JSON.parse(raw) : undefined);
     emitEvent('ready', { pid: process.pid, ports: started.ports, notes: started.notes ?? [] });
   } catch (error) {
     emitEvent('failed', { error: (error as Error)?.message ?? String(error) });
