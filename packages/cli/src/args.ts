@@ -2,8 +2,15 @@ import { parseArgs } from 'node:util';
 import { parseBindingKey, type BindingKey } from '@a2a-polyglot/client';
 
 /** The commands of `a2a`. */
-export type CommandName = 'card' | 'send' | 'get' | 'list' | 'cancel' | 'subscribe';
-export const COMMANDS: readonly CommandName[] = ['card', 'send', 'get', 'list', 'cancel', 'subscribe'];
+export type CommandName = 'card' | 'send' | 'get' | 'list' | 'cancel' | 'subscribe' | 'lite';
+export const COMMANDS: readonly CommandName[] = ['card', 'send', 'get', 'list', 'cancel', 'subscribe', 'lite'];
+
+/** The subcommands of `a2a lite`. */
+export type LiteSubcommand = 'parse' | 'format' | 'run';
+export const LITE_SUBCOMMANDS: readonly LiteSubcommand[] = ['parse', 'format', 'run'];
+
+/** What `--help` can be about: the CLI, a command, or an `a2a lite` subcommand. */
+export type HelpTopic = 'main' | CommandName | `lite ${LiteSubcommand}`;
 
 /** Options every command accepts. */
 export interface CommonOptions {
@@ -17,7 +24,7 @@ export interface CommonOptions {
 
 /** A parsed command line. */
 export type Parsed =
-  | { readonly kind: 'help'; readonly command?: CommandName }
+  | { readonly kind: 'help'; readonly command?: HelpTopic }
   | { readonly kind: 'version' }
   | { readonly kind: 'command'; readonly command: CommandName; readonly positionals: readonly string[]; readonly common: CommonOptions; readonly values: Record<string, unknown> };
 
@@ -25,7 +32,7 @@ export type Parsed =
 export class UsageError extends Error {
   constructor(
     message: string,
-    readonly command?: CommandName,
+    readonly command?: HelpTopic,
   ) {
     super(message);
     this.name = 'UsageError';
@@ -65,12 +72,24 @@ const SPEC = {
   subscribe: { options: {}, positionals: ['URL', 'TASK_ID'] },
 } as const;
 
+/** Options of `a2a lite run`: the common ones except `--binding` (A2A-Lite delegates over JSON-RPC). */
+const LITE_RUN_OPTIONS = {
+  header: COMMON.header,
+  token: COMMON.token,
+  json: COMMON.json,
+  timeout: COMMON.timeout,
+  help: COMMON.help,
+  'no-stream': { type: 'boolean' },
+  'context-id': { type: 'string' },
+} as const;
+
 /** Parses `argv` (without node and script). Throws {@link UsageError} on mistakes. */
 export function parse(argv: readonly string[]): Parsed {
   const first = argv[0];
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? argv[1] : undefined;
     if (topic !== undefined && !COMMANDS.includes(topic as CommandName)) throw new UsageError(`unknown command "${topic}"`);
+    if (topic === 'lite' && LITE_SUBCOMMANDS.includes(argv[2] as LiteSubcommand)) return { kind: 'help', command: `lite ${argv[2] as LiteSubcommand}` };
     return { kind: 'help', command: topic as CommandName | undefined };
   }
   if (first === '--version' || first === '-V') return { kind: 'version' };
@@ -78,6 +97,7 @@ export function parse(argv: readonly string[]): Parsed {
     throw new UsageError(first.startsWith('-') ? `expected a command before ${first}` : `unknown command "${first}" (commands: ${COMMANDS.join(', ')})`);
   }
   const command = first as CommandName;
+  if (command === 'lite') return parseLiteCommand(argv.slice(1));
   const spec = SPEC[command];
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
@@ -97,7 +117,46 @@ export function parse(argv: readonly string[]): Parsed {
   return { kind: 'command', command, positionals, common: common(values, command), values };
 }
 
-function common(values: Record<string, unknown>, command: CommandName): CommonOptions {
+/**
+ * `a2a lite <parse|format|run> …`. `format` takes its arguments as `formatLiteArgs` does
+ * (`TYPE key=value … [-- body…]`), so only `-h`/`--help` before `--` is an option there; body
+ * words after `--` may start with a dash.
+ */
+function parseLiteCommand(argv: readonly string[]): Parsed {
+  const sub = argv[0];
+  if (sub === undefined || sub === '--help' || sub === '-h') return { kind: 'help', command: 'lite' };
+  if (!LITE_SUBCOMMANDS.includes(sub as LiteSubcommand)) {
+    throw new UsageError(`unknown lite command "${sub}" (lite commands: ${LITE_SUBCOMMANDS.join(', ')})`, 'lite');
+  }
+  const topic = `lite ${sub as LiteSubcommand}` as const;
+  const rest = argv.slice(1);
+  const noCommon: CommonOptions = { headers: {}, json: true, timeoutMs: DEFAULT_TIMEOUT_S * 1000 };
+  if (sub === 'format') {
+    const dash = rest.indexOf('--');
+    const head = dash < 0 ? rest : rest.slice(0, dash);
+    if (head.some((a) => a === '--help' || a === '-h')) return { kind: 'help', command: topic };
+    const option = head.find((a) => a.startsWith('-'));
+    if (option !== undefined) throw new UsageError(`unknown option ${option} (put body words that start with "-" after --)`, topic);
+    if (rest.length === 0 || dash === 0) throw new UsageError('missing TYPE', topic);
+    return { kind: 'command', command: 'lite', positionals: [sub, ...rest], common: noCommon, values: {} };
+  }
+  const options = sub === 'run' ? LITE_RUN_OPTIONS : { help: COMMON.help };
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true }) as typeof parsed;
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ''), topic);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help', command: topic };
+  const wanted = sub === 'run' ? ['URL', 'TEXT'] : [];
+  const allowed = sub === 'run' ? 2 : 1;
+  if (positionals.length < wanted.length) throw new UsageError(`missing ${wanted.slice(positionals.length).join(' and ')}`, topic);
+  if (positionals.length > allowed) throw new UsageError(`unexpected argument${positionals.length - allowed > 1 ? 's' : ''}: ${positionals.slice(allowed).join(' ')} (quote the message text)`, topic);
+  return { kind: 'command', command: 'lite', positionals: [sub, ...positionals], common: sub === 'run' ? common(values, topic) : noCommon, values };
+}
+
+function common(values: Record<string, unknown>, command: HelpTopic): CommonOptions {
   let binding: BindingKey | undefined;
   if (typeof values.binding === 'string') {
     binding = parseBindingKey(values.binding);

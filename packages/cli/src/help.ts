@@ -1,4 +1,4 @@
-import type { CommandName } from './args.js';
+import type { HelpTopic } from './args.js';
 import { DEFAULT_TIMEOUT_S } from './args.js';
 
 const COMMON = `Common options:
@@ -10,7 +10,7 @@ const COMMON = `Common options:
   -h, --help           this help`;
 
 /** Usage text of the CLI and of each command. */
-export const HELP: Readonly<Record<'main' | CommandName, string>> = {
+export const HELP: Readonly<Record<HelpTopic, string>> = {
   main: `a2a — talk to an A2A agent over any binding (JSON-RPC, HTTP+JSON, gRPC, WebSocket)
 
 Usage: a2a <command> [options]
@@ -22,6 +22,7 @@ Commands:
   list URL              list tasks
   cancel URL TASK_ID    cancel a task
   subscribe URL TASK_ID follow a running task to its end
+  lite parse|format|run A2A-Lite chat messages: parse, format, delegate to an agent
 
 URL is the agent's base URL (its card is read from /.well-known/agent-card.json).
 
@@ -82,4 +83,60 @@ Follows a running task: the current state first, then every event until the task
 needs input. A dropped stream is resumed by itself.
 
 ${COMMON}`,
+  lite: `Usage: a2a lite <command> [options]
+
+A2A-Lite is the "[A2A:type key=value …]" convention for agents that share a chat channel.
+
+Commands:
+  parse [TEXT|-]             print TEXT (or stdin) parsed, as JSON
+  format TYPE [key=value …] [-- BODY…]
+                             print a tagged A2A-Lite message
+  run URL TEXT|-             delegate an A2A-Lite message to the A2A agent at URL and print
+                             the status and result messages it produces
+
+Run 'a2a lite <command> --help' for the options of a command.`,
+  'lite parse': `Usage: a2a lite parse [TEXT|-] [options]
+
+Parses an A2A-Lite message and prints it as one line of JSON:
+  {"isA2A":true,"type":"task","params":{"id":"t-1"},"body":"…","attachments":[]}
+Text that is not a well-formed tag is plain conversation, not an error: it prints
+{"isA2A":false} (with a "reason" when the first line looked like a tag) and exits 0.
+With "-", or with no TEXT and stdin not a terminal, the text is read from stdin.
+
+Options:
+  -h, --help           this help`,
+  'lite format': `Usage: a2a lite format TYPE [key=value …] [-- BODY…]
+
+Prints a tagged A2A-Lite message: the tag line, then the body words after -- joined with
+spaces. Values are quoted and escaped when they need it, so the tag stays on one line.
+Types: discover, card, task (id=), status (task=, state=), result (task=, state=),
+cancel (task=), ack (task=). A missing parameter, an unknown type, key or state is a usage
+error (exit 2).
+
+Example:
+  a2a lite format task id=research-001 skill=research -- Summarize this week in AI agents
+
+Options:
+  -h, --help           this help`,
+  'lite run': `Usage: a2a lite run URL TEXT|- [options]
+
+Runs one A2A-Lite exchange against the A2A agent at URL over JSON-RPC and prints each
+message it produces, as it arrives:
+  [A2A:discover]          → [A2A:card] with a summary of the agent card
+  [A2A:task id=X]         → [A2A:status …] per state change, then [A2A:result …]
+  [A2A:task id=X ref=R]   → the same, as a follow-up of A2A task R (an input-required answer)
+  [A2A:cancel task=X ref=R] → [A2A:result task=X state=cancelled …]
+  untagged text           → the agent's answer as plain text
+TEXT "-" reads the message from stdin (a tag line and a multi-line body).
+Exit code: 0 completed, 1 failed/cancelled/rejected, 3 input-required (stderr shows how to
+answer), 2 a message that cannot be sent (status, result, ack, card).
+
+Options:
+      --no-stream        use SendMessage even when the agent streams
+      --context-id ID    the A2A contextId of the chat conversation
+  -H, --header 'K: V'    extra header on every request (repeatable)
+      --token T          bearer token (Authorization: Bearer T)
+      --json             one JSON object per message: {"text": …, "lite": <parsed>}
+  -t, --timeout S        give up when the whole exchange takes longer than S seconds (default ${DEFAULT_TIMEOUT_S})
+  -h, --help             this help`,
 };

@@ -1,6 +1,7 @@
 import type { BindingKey } from '@a2a-polyglot/client';
 import { parse, type CommandName } from './args.js';
 import { cardCommand } from './commands/card.js';
+import { liteCommand } from './commands/lite.js';
 import { sendCommand } from './commands/send.js';
 import { subscribeCommand } from './commands/subscribe.js';
 import { cancelCommand, getCommand, listCommand } from './commands/tasks.js';
@@ -17,6 +18,7 @@ const COMMANDS: Readonly<Record<CommandName, (ctx: CommandContext) => Promise<Ex
   list: listCommand,
   cancel: cancelCommand,
   subscribe: subscribeCommand,
+  lite: liteCommand,
 };
 
 /** The CLI's version (this package's). */

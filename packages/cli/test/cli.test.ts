@@ -62,7 +62,7 @@ describe('help and usage', () => {
   it('mistakes: one line, a pointer to --help, exit 2', async () => {
     const unknown = await a2a(['frobnicate']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe('a2a: unknown command "frobnicate" (commands: card, send, get, list, cancel, subscribe)\nRun \'a2a --help\' for usage.\n');
+    expect(unknown.stderr).toBe('a2a: unknown command "frobnicate" (commands: card, send, get, list, cancel, subscribe, lite)\nRun \'a2a --help\' for usage.\n');
     const missing = await a2a(['send', url]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^a2a: missing TEXT\nRun 'a2a send --help' for usage\.\n$/);
