@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 
 /** Scenario names, in the order a full run executes them. */
-export const SCENARIO_NAMES = ['unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained'] as const;
+export const SCENARIO_NAMES = ['unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained', 'durable'] as const;
+/**
+ * What runs without SCENARIOS: everything but `durable`, which needs PostgreSQL and Redis and
+ * would push the default run past 15 minutes on 2 cores. `SCENARIOS=all` runs every scenario.
+ */
+export const DEFAULT_SCENARIOS: readonly ScenarioName[] = ['unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained'];
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /**
@@ -38,6 +43,12 @@ export interface BenchConfig {
   readonly sustainedTasks: number;
   readonly sustainedMaxMs: number;
   readonly sustainedConcurrency: number;
+  /** Concurrency of the durable scenario's tasks/s cells. `DURABLE_CONC`, default 16. */
+  readonly durableConcurrency: number;
+  /** Cross-instance latency: tasks, stamped chunks per task, pause before each. `LAT_TASKS` (20), `LAT_K` (50), `LAT_PAUSE_MS` (2). */
+  readonly latencyTasks: number;
+  readonly latencyK: number;
+  readonly latencyPauseMs: number;
   /** Pin server to CPU 0 and load to CPU 1 with taskset. `PIN=off` disables. */
   readonly pin: boolean;
   /** Where report.md and results.json go. `OUT_DIR`, default `<repo>/bench-results`. */
@@ -92,8 +103,9 @@ export function defaultOutDir(): string {
 /** Reads the knobs from `env` (normally `process.env`). Throws {@link BenchConfigError} on bad values. */
 export function loadConfig(env: Env = process.env): BenchConfig {
   const scenarioWords = words(env, 'SCENARIOS');
-  const scenarios = scenarioWords.length === 0 ? [...SCENARIO_NAMES] : SCENARIO_NAMES.filter((s) => scenarioWords.some((w) => s.startsWith(w)));
-  const unknown = scenarioWords.filter((w) => !SCENARIO_NAMES.some((s) => s.startsWith(w)));
+  const all = scenarioWords.includes('all');
+  const scenarios = all ? [...SCENARIO_NAMES] : scenarioWords.length === 0 ? [...DEFAULT_SCENARIOS] : SCENARIO_NAMES.filter((s) => scenarioWords.some((w) => s.startsWith(w)));
+  const unknown = scenarioWords.filter((w) => w !== 'all' && !SCENARIO_NAMES.some((s) => s.startsWith(w)));
   if (unknown.length > 0) throw new BenchConfigError(`SCENARIOS has unknown names ${unknown.join(', ')} (known: ${SCENARIO_NAMES.join(', ')})`);
   const pinRaw = (env.PIN ?? 'auto').trim().toLowerCase();
   if (!['auto', 'on', 'off', '1', '0', 'true', 'false'].includes(pinRaw)) throw new BenchConfigError(`PIN must be auto, on or off (got ${JSON.stringify(env.PIN)})`);
@@ -114,6 +126,10 @@ export function loadConfig(env: Env = process.env): BenchConfig {
     sustainedTasks: num(env, 'SUSTAINED_TASKS', 100_000, { min: 1, max: 10_000_000, integer: true }),
     sustainedMaxMs: Math.round(num(env, 'SUSTAINED_MAX_S', 120, { min: 1, max: 3600 }) * 1000),
     sustainedConcurrency: num(env, 'SUSTAINED_CONC', 16, { min: 1, max: 1024, integer: true }),
+    durableConcurrency: num(env, 'DURABLE_CONC', 16, { min: 1, max: 1024, integer: true }),
+    latencyTasks: num(env, 'LAT_TASKS', 20, { min: 1, max: 10_000, integer: true }),
+    latencyK: num(env, 'LAT_K', 50, { min: 1, max: 10_000, integer: true }),
+    latencyPauseMs: num(env, 'LAT_PAUSE_MS', 2, { min: 0, max: 1000 }),
     pin: !['off', '0', 'false'].includes(pinRaw),
     outDir: env.OUT_DIR?.trim() ? resolve(env.OUT_DIR.trim()) : defaultOutDir(),
   };

@@ -28,3 +28,4 @@ export { fmtInt, fmtNum, fmtPct, fmtRatio, mdTable } from './report/format.js';
 export { startRawHttpServer } from './servers/raw-http-server.js';
 export { startOursServer, type OursStorage } from './servers/ours-server.js';
 export { startRawGrpcServer, RAW_GRPC_STREAM, RAW_GRPC_UNARY } from './servers/raw-grpc-server.js';
+export { durableUrls } from './scenarios/durable.js';

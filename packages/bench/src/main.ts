@@ -11,7 +11,8 @@ import { BenchConfigError, loadConfig, type BenchConfig } from './config.js';
 import type { RunContext } from './orchestrator/context.js';
 import { detectPinning } from './pinning.js';
 import { renderReport } from './report/render.js';
-import type { BenchRun, CellResult, IdleMemoryResult, SustainedResult } from './results.js';
+import type { BenchRun, CellResult, DurableResult, IdleMemoryResult, SustainedResult } from './results.js';
+import { runDurable } from './scenarios/durable.js';
 import { runIdleTarget } from './scenarios/idle.js';
 import { estimateSeconds, planCells, scenarioTargets } from './scenarios/plan.js';
 import { runCells } from './scenarios/run-cells.js';
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
   const cells: CellResult[] = [];
   const idle: IdleMemoryResult[] = [];
   let sustained: SustainedResult | undefined;
+  let durable: DurableResult | undefined;
   const write = () => {
     const run: BenchRun = {
       startedAt: new Date(started).toISOString(),
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
       cells,
       idle,
       sustained,
+      durable,
     };
     const report = renderReport(run);
     mkdirSync(config.outDir, { recursive: true });
@@ -116,6 +119,11 @@ async function main(): Promise<void> {
       const targets = scenarioTargets(scenario, config).filter((t) => !t.pending);
       for (let rep = 0; rep < config.reps; rep++) for (const t of rep % 2 ? [...targets].reverse() : targets) idle.push(await runIdleTarget(ctx, t, rep));
       for (const r of idle) if (r.failure) ctx.notice(`idle ${r.targetId} rep ${r.rep + 1}: ${r.failure}`);
+    } else if (scenario === 'durable') {
+      durable = await runDurable(ctx).catch((error: Error) => {
+        ctx.notice(`durable: ${error.message}`);
+        return undefined;
+      });
     } else if (scenario === 'sustained') {
       const target = scenarioTargets(scenario, config).find((t) => !t.pending);
       if (target) {

@@ -85,6 +85,36 @@ export interface SustainedResult {
   readonly failure?: string;
 }
 
+/** Tasks/s of one storage in one repetition of the durable scenario. */
+export interface DurableThroughput {
+  readonly rep: number;
+  readonly storage: 'memory' | 'durable';
+  readonly tasksPerS: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly cpuUsPerOp: number;
+  readonly errors: number;
+  readonly check: string;
+}
+
+/** The durable scenario: in-memory vs PostgreSQL + Redis, and the cross-instance event latency. */
+export interface DurableResult {
+  readonly concurrency: number;
+  readonly throughput: readonly DurableThroughput[];
+  readonly latency?: {
+    readonly tasks: number;
+    readonly k: number;
+    readonly pauseMs: number;
+    readonly events: number;
+    /** Stamped events that never arrived on instance B. */
+    readonly lost: number;
+    readonly p50Ms: number;
+    readonly p99Ms: number;
+    readonly maxMs: number;
+  };
+  readonly failure?: string;
+}
+
 /** Everything one `npm run bench` produced: written as results.json. */
 export interface BenchRun {
   readonly startedAt: string;
@@ -98,4 +128,5 @@ export interface BenchRun {
   readonly cells: readonly CellResult[];
   readonly idle: readonly IdleMemoryResult[];
   readonly sustained?: SustainedResult;
+  readonly durable?: DurableResult;
 }

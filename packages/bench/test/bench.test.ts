@@ -9,6 +9,7 @@ import {
   agentModeText,
   buildRequest,
   classifyA2aFrame,
+  durableUrls,
   encodeInteger,
   grpcRequestHeaderBlock,
   H2GrpcConnection,
@@ -247,6 +248,17 @@ describe('load jobs against the raw ceilings (in-process)', () => {
       conn.close();
       await close?.();
     }
+  });
+});
+
+describe('durable scenario knobs', () => {
+  it('runs only when asked, and only with both URLs', () => {
+    expect(loadConfig({}).scenarios).not.toContain('durable');
+    expect(loadConfig({ SCENARIOS: 'all' }).scenarios).toContain('durable');
+    expect(loadConfig({ SCENARIOS: 'dur' }).scenarios).toEqual(['durable']);
+    expect(() => loadConfig({ LAT_K: '0' })).toThrow(/LAT_K/);
+    expect(durableUrls({ A2A_TEST_POSTGRES_URL: 'postgres://p', A2A_BENCH_REDIS_URL: 'redis://r' })).toEqual({ postgres: 'postgres://p', redis: 'redis://r' });
+    expect(durableUrls({ A2A_BENCH_POSTGRES_URL: 'postgres://p' })).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import type { AgentExecutor } from '@a2a-polyglot/core';
-import { chunkText, parseAgentMode, RESULT_TEXT, sleep } from './agent-mode.js';
+import { chunkText, parseAgentMode, RESULT_TEXT, sleep, stampText } from './agent-mode.js';
 
 /**
  * The benchmark agent on our core. It reports exactly what the SDK agent publishes (see
@@ -23,10 +23,11 @@ export function createOursBenchAgent(): AgentExecutor {
           ctx.submit();
           ctx.working();
           let artifactId: string | undefined;
+          if (mode.stampDelayMs) await sleep(mode.stampDelayMs);
           for (let i = 0; i < mode.k; i++) {
             if (mode.pauseMs > 0) await sleep(mode.pauseMs);
             if (ctx.signal.aborted) return;
-            artifactId = ctx.artifact({ artifactId, name: 'result', text: chunkText(i), append: i > 0, lastChunk: i === mode.k - 1 });
+            artifactId = ctx.artifact({ artifactId, name: 'result', text: mode.stampDelayMs !== undefined ? stampText() : chunkText(i), append: i > 0, lastChunk: i === mode.k - 1 });
           }
           ctx.complete();
           return;

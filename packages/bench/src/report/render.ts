@@ -1,4 +1,5 @@
 import type { BenchRun } from '../results.js';
+import { renderDurable } from './durable.js';
 import { summarizeCells, summarizeIdle, type CellSummary } from './aggregate.js';
 import { fmtInt, fmtNum, fmtPct, fmtRatio, mdTable } from './format.js';
 import { evaluateGoals } from './goals.js';
@@ -192,6 +193,8 @@ export function renderReport(run: BenchRun): string {
     }
     out.push('');
   }
+
+  out.push(...renderDurable(run.durable));
 
   if (run.notices.length > 0) {
     out.push('## Notices');

@@ -21,6 +21,7 @@ export const SCENARIO_TARGETS: Readonly<Record<ScenarioName, readonly string[]>>
   ttfe: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-rest', 'sdk-rest', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'raw-ws', 'ours-ws'],
   idle: ['raw-http', 'ours-jsonrpc', 'ours-rest', 'sdk-jsonrpc', 'ours-grpc', 'raw-ws', 'ours-ws'],
   sustained: ['ours-jsonrpc'],
+  durable: ['ours-jsonrpc'],
 };
 
 /** The targets of a scenario that pass the TARGETS filter (pending ones included, to be reported as skipped). */
@@ -79,6 +80,9 @@ export function estimateSeconds(scenario: ScenarioName, config: BenchConfig): nu
       return targets.length * 4.5 * config.reps;
     case 'sustained':
       return Math.min(config.sustainedMaxMs / 1000, config.sustainedTasks / 2500) + 4;
+    case 'durable':
+      // Two fresh servers per repetition, then two instances streaming the stamped tasks.
+      return config.reps * 2 * ((config.serverWarmupMs + config.warmupMs + config.durationMs) / 1000 + 2) + 3 + (config.latencyTasks + 1) * (0.3 + (config.latencyK * config.latencyPauseMs) / 1000);
     default: {
       const cells = planCells(scenario, config, 0).length;
       const slow = scenario === 'kscale' && targets.some((t) => t.family === 'sdk') ? 8 : 0; // SDK streams at K=1000 take seconds each
