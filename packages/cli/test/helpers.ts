@@ -23,12 +23,12 @@ export interface RunOptions {
 }
 
 /**
- * Runs the CLI from its sources (test/run-ts.js compiles them on load with SWC, ~0.5 s per
+ * Runs the CLI from its sources (scripts/run-ts.js compiles them on load with SWC, ~0.5 s per
  * run) instead of dist/, so the tests need no build and always exercise the current code.
  */
 export function a2a(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(cliRoot, 'test/run-ts.js'), path.join(cliRoot, 'src/main.ts'), ...args], {
+    const child = spawn(process.execPath, [path.join(cliRoot, '../../scripts/run-ts.js'), path.join(cliRoot, 'src/main.ts'), ...args], {
       cwd: cliRoot,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

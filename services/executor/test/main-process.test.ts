@@ -1,5 +1,5 @@
 /**
- * The process-level path: `main.ts` in a real child process (through test/ts-bootstrap.js,
+ * The process-level path: `main.ts` in a real child process (through scripts/run-ts.js,
  * which compiles sources with SWC on load, so no build is needed). Covers what in-process
  * tests cannot: exit codes, one-line startup errors, SIGTERM handling, ESM agent modules.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { json, partsText, postJson, readSse, userMessage } from './helpers.js';
 
-const bootstrap = resolve(__dirname, 'ts-bootstrap.js');
+const bootstrap = resolve(__dirname, '../../../scripts/run-ts.js');
 const main = resolve(__dirname, '../src/main.ts');
 
 interface Child {

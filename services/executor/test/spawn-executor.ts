@@ -1,11 +1,11 @@
 /**
- * Runs `src/main.ts` in child processes (through ts-bootstrap.js, no build needed), for the
+ * Runs `src/main.ts` in child processes (through scripts/run-ts.js, no build needed), for the
  * tests that need real processes: several instances on one database, kill -9, restarts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
-const bootstrap = resolve(__dirname, 'ts-bootstrap.js');
+const bootstrap = resolve(__dirname, '../../../scripts/run-ts.js');
 const main = resolve(__dirname, '../src/main.ts');
 
 /** One executor process and what it printed. */

@@ -1,16 +1,18 @@
 'use strict';
 /**
- * Runs the CLI straight from its TypeScript sources, as a child process, so the CLI tests
- * need no prior build: `node test/run-ts.js src/main.ts [args...]`. `.ts` files are compiled
- * on load with @swc/core (already used by jest); `@a2a-polyglot/<name>[/<sub>]` resolves to
- * packages/<name>/src/<sub|index>.ts and relative `./x.js` to `./x.ts`, like the jest config.
+ * Runs a TypeScript entry point of this repo straight from sources, for tests that need a
+ * real child process (the CLI, signals, exit codes) without depending on a prior build:
+ *   node scripts/run-ts.js services/executor/src/main.ts [args...]
+ * `.ts` files are compiled on load with @swc/core (already used by jest), and imports are
+ * resolved the way the jest config does: `@a2a-polyglot/<name>` → packages/<name>/src/index.ts,
+ * relative `./x.js` → `./x.ts`.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
 const { transformSync } = require('@swc/core');
 
-const root = path.resolve(__dirname, '../../..');
+const root = path.resolve(__dirname, '..');
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, ...rest) {
   const pkg = /^@a2a-polyglot\/([a-z0-9-]+)(?:\/(.+))?$/.exec(request);
@@ -36,5 +38,5 @@ require.extensions['.ts'] = (module, filename) => {
 };
 
 const entry = path.resolve(process.argv[2]);
-process.argv.splice(1, 2, entry);
+process.argv.splice(1, 2, entry); // the entry sees its own flags at argv[2...], as under `node entry.js`
 require(entry);
