@@ -12,6 +12,7 @@ import {
   type TaskStore,
 } from './task-store.js';
 import { isTerminal } from './task-state.js';
+import { deepCopy } from './deep-copy.js';
 
 /** Bounds of {@link InMemoryTaskStore}. */
 export interface InMemoryTaskStoreOptions {
@@ -44,7 +45,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
     const found = this.tasks.get(InMemoryTaskStore.key(tenant, taskId));
-    return found && structuredClone(found);
+    return found && deepCopy(found);
   }
 
   async save(task: StoredTask, expectedVersion?: number, lease?: TaskLease): Promise<void> {
@@ -56,7 +57,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (lease) this.leases.set(key, { owner: lease.owner, expiresAt: Date.now() + lease.ttlMs });
     else this.leases.delete(key);
     this.tasks.delete(key);
-    this.tasks.set(key, structuredClone(task));
+    this.tasks.set(key, deepCopy(task));
     if (this.tasks.size > this.maxTasks) this.evict();
   }
 
@@ -76,7 +77,7 @@ export class InMemoryTaskStore implements TaskStore {
     for (const [key, held] of this.leases) {
       if (out.length >= options.limit) break;
       const stored = this.tasks.get(key);
-      if (stored && (held.expiresAt < now || held.owner === options.owner)) out.push(structuredClone(stored));
+      if (stored && (held.expiresAt < now || held.owner === options.owner)) out.push(deepCopy(stored));
     }
     return out;
   }
@@ -120,7 +121,7 @@ export class InMemoryTaskStore implements TaskStore {
     const last = page[page.length - 1];
     const more = start + page.length < matches.length;
     return {
-      tasks: page.map((t) => structuredClone(t)),
+      tasks: page.map((t) => deepCopy(t)),
       nextPageToken: more && last ? encodePageToken(last.task.status?.timestamp ?? '', last.task.id) : '',
       totalSize: matches.length,
     };

@@ -10,6 +10,7 @@ import type { PushDispatcher } from './push/push-dispatcher.js';
 import { agentMessage, artifactEvent, eventState, foldEvent, messageText, newTask, statusEvent, taskView } from './task-events.js';
 import { canTransition, isInterrupted, isSettled, isTerminal } from './task-state.js';
 import { isVersionConflict, type TaskLease, type TaskStore } from './task-store.js';
+import { deepCopy } from './deep-copy.js';
 
 /** Collaborators of a run. */
 export interface RunDeps {
@@ -366,7 +367,7 @@ export class TaskRun implements ExecutionContext {
     if (this.lostBy) return false;
     const creating = event.payload?.$case === 'task';
     if (creating) {
-      this.live = structuredClone((event.payload as { value: Task }).value);
+      this.live = deepCopy((event.payload as { value: Task }).value);
     } else {
       const live = this.live!;
       const to = eventState(event);

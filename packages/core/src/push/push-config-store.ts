@@ -1,4 +1,5 @@
 import type { TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { deepCopy } from '../deep-copy.js';
 
 /**
  * Where webhook registrations live, scoped by tenant and task. Durable stores keep them next
@@ -28,16 +29,16 @@ export class InMemoryPushConfigStore implements PushConfigStore {
     const key = InMemoryPushConfigStore.key(tenant, config.taskId);
     let configs = this.byTask.get(key);
     if (!configs) this.byTask.set(key, (configs = new Map()));
-    configs.set(config.id, structuredClone(config));
+    configs.set(config.id, deepCopy(config));
   }
 
   async get(tenant: string, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
     const found = this.byTask.get(InMemoryPushConfigStore.key(tenant, taskId))?.get(id);
-    return found && structuredClone(found);
+    return found && deepCopy(found);
   }
 
   async list(tenant: string, taskId: string): Promise<TaskPushNotificationConfig[]> {
-    return [...(this.byTask.get(InMemoryPushConfigStore.key(tenant, taskId))?.values() ?? [])].map((c) => structuredClone(c));
+    return [...(this.byTask.get(InMemoryPushConfigStore.key(tenant, taskId))?.values() ?? [])].map((c) => deepCopy(c));
   }
 
   async delete(tenant: string, taskId: string, id: string): Promise<void> {
