@@ -15,6 +15,13 @@ export interface PushConfigStore {
   delete(tenant: string, taskId: string, id: string): Promise<void>;
   /** Drops every config of a task (task evicted). */
   deleteAll(tenant: string, taskId: string): Promise<void>;
+  /**
+   * Optional synchronous hint: false only when the task certainly has no config right now.
+   * Lets push dispatch skip its per-event lookup for the (common) task without webhooks; a
+   * store that cannot answer synchronously (a database shared with other instances) leaves it
+   * out, and every event is looked up.
+   */
+  mayHaveConfigs?(tenant: string, taskId: string): boolean;
 }
 
 /** The embedded default. */
@@ -47,5 +54,9 @@ export class InMemoryPushConfigStore implements PushConfigStore {
 
   async deleteAll(tenant: string, taskId: string): Promise<void> {
     this.byTask.delete(InMemoryPushConfigStore.key(tenant, taskId));
+  }
+
+  mayHaveConfigs(tenant: string, taskId: string): boolean {
+    return (this.byTask.get(InMemoryPushConfigStore.key(tenant, taskId))?.size ?? 0) > 0;
   }
 }
