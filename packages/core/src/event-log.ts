@@ -75,7 +75,6 @@ interface TaskLog {
   firstSeq: number;
   lastSeq: number;
   waiters: Set<() => void>;
-  dropTimer?: ReturnType<typeof setTimeout>;
 }
 
 /** The single-process event log: an array per task, bounded, with timed retention. */
@@ -84,8 +83,13 @@ export class InMemoryEventLog implements EventLog {
   private readonly maxEvents: number;
   private readonly retentionMs: number;
   private readonly maxSealed: number;
-  /** Sealed task ids, oldest first (a Set keeps insertion order). */
-  private readonly sealed = new Set<string>();
+  /**
+   * Sealed task ids and when each was sealed, oldest first (a Map keeps insertion order, and
+   * every entry has the same retention, so this is also expiry order).
+   */
+  private readonly sealed = new Map<string, number>();
+  /** One timer for all sealed logs, armed for the oldest (a timer per task cost more than the task's events). */
+  private sweepTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: InMemoryEventLogOptions = {}) {
     this.maxEvents = Math.max(1, options.maxEventsPerTask ?? 4096);
@@ -168,35 +172,52 @@ export class InMemoryEventLog implements EventLog {
 
   seal(taskId: string): void {
     const log = this.logs.get(taskId);
-    if (!log || log.dropTimer) return;
-    this.sealed.add(taskId);
-    log.dropTimer = setTimeout(() => {
-      if (this.logs.get(taskId) !== log) return;
-      if (log.waiters.size === 0) this.drop(taskId, log);
-      else {
-        log.dropTimer = undefined;
-        this.sealed.delete(taskId);
-        this.seal(taskId);
-      }
-    }, this.retentionMs);
-    // Never keep a process alive just to drop a log.
-    (log.dropTimer as { unref?: () => void }).unref?.();
+    if (!log || this.sealed.has(taskId)) return;
+    this.sealed.set(taskId, Date.now());
     this.trimSealed();
+    this.armSweep();
+  }
+
+  /** Arms the retention timer for the oldest sealed log, unless it is armed already. */
+  private armSweep(): void {
+    if (this.sweepTimer || this.sealed.size === 0) return;
+    const oldest = this.sealed.values().next().value as number;
+    this.sweepTimer = setTimeout(() => this.sweepSealed(), Math.max(0, oldest + this.retentionMs - Date.now()));
+    // Never keep a process alive just to drop a log.
+    (this.sweepTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Drops the sealed logs whose retention ran out; one still being read is kept another round. */
+  private sweepSealed(): void {
+    this.sweepTimer = undefined;
+    const now = Date.now();
+    const watched: string[] = [];
+    for (const [taskId, sealedAt] of this.sealed) {
+      if (sealedAt + this.retentionMs > now) break;
+      const log = this.logs.get(taskId);
+      if (log && log.waiters.size > 0) watched.push(taskId);
+      else if (log) this.drop(taskId);
+      else this.sealed.delete(taskId);
+    }
+    for (const taskId of watched) {
+      this.sealed.delete(taskId);
+      this.sealed.set(taskId, now);
+    }
+    this.armSweep();
   }
 
   /** Drops the oldest sealed logs beyond {@link InMemoryEventLogOptions.maxSealedLogs}. */
   private trimSealed(): void {
-    for (const taskId of this.sealed) {
+    for (const taskId of this.sealed.keys()) {
       if (this.sealed.size <= this.maxSealed) return;
       const log = this.logs.get(taskId);
       if (log && log.waiters.size > 0) continue; // someone is still reading it
-      if (log) this.drop(taskId, log);
+      if (log) this.drop(taskId);
       else this.sealed.delete(taskId);
     }
   }
 
-  private drop(taskId: string, log: TaskLog): void {
-    clearTimeout(log.dropTimer);
+  private drop(taskId: string): void {
     this.logs.delete(taskId);
     this.sealed.delete(taskId);
   }

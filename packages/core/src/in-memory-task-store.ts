@@ -12,6 +12,7 @@ import {
   type TaskStore,
 } from './task-store.js';
 import { isTerminal } from './task-state.js';
+import { deepCopy } from './deep-copy.js';
 
 /** Bounds of {@link InMemoryTaskStore}. */
 export interface InMemoryTaskStoreOptions {
@@ -28,8 +29,16 @@ export interface InMemoryTaskStoreOptions {
  * (or saved) cannot corrupt the stored one.
  */
 export class InMemoryTaskStore implements TaskStore {
-  /** Insertion order = last-save order (re-inserted on save), which drives eviction. */
   private readonly tasks = new Map<string, StoredTask>();
+  /**
+   * Last-save order, which drives eviction: every save appends (key, stamp) and records the
+   * stamp in `stamps`; an entry whose stamp is no longer the key's latest is stale and skipped.
+   * (Re-inserting into `tasks` on every save made eviction walk over the Map's deleted slots.)
+   */
+  private order: Array<{ key: string; stamp: number }> = [];
+  private orderHead = 0;
+  private readonly stamps = new Map<string, number>();
+  private nextStamp = 0;
   /** Leases by task key (only writers that pass a lease create entries). */
   private readonly leases = new Map<string, { owner: string; expiresAt: number }>();
   private readonly maxTasks: number;
@@ -44,7 +53,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
     const found = this.tasks.get(InMemoryTaskStore.key(tenant, taskId));
-    return found && structuredClone(found);
+    return found && deepCopy(found);
   }
 
   async save(task: StoredTask, expectedVersion?: number, lease?: TaskLease): Promise<void> {
@@ -55,9 +64,12 @@ export class InMemoryTaskStore implements TaskStore {
     if (lease && held && held.owner !== lease.owner && held.expiresAt >= Date.now()) throw versionConflict(task.task.id);
     if (lease) this.leases.set(key, { owner: lease.owner, expiresAt: Date.now() + lease.ttlMs });
     else this.leases.delete(key);
-    this.tasks.delete(key);
-    this.tasks.set(key, structuredClone(task));
+    this.tasks.set(key, deepCopy(task));
+    const stamp = ++this.nextStamp;
+    this.stamps.set(key, stamp);
+    this.order.push({ key, stamp });
     if (this.tasks.size > this.maxTasks) this.evict();
+    else if (this.order.length - this.orderHead > 2 * this.tasks.size + 64) this.compactOrder();
   }
 
   async renewLeases(owner: string, tasks: readonly TaskRef[], ttlMs: number): Promise<TaskRef[]> {
@@ -76,25 +88,47 @@ export class InMemoryTaskStore implements TaskStore {
     for (const [key, held] of this.leases) {
       if (out.length >= options.limit) break;
       const stored = this.tasks.get(key);
-      if (stored && (held.expiresAt < now || held.owner === options.owner)) out.push(structuredClone(stored));
+      if (stored && (held.expiresAt < now || held.owner === options.owner)) out.push(deepCopy(stored));
     }
     return out;
   }
 
+  /** Drops the oldest terminal tasks (by last save) until at most maxTasks are held. */
   private evict(): void {
-    for (const [key, stored] of this.tasks) {
-      if (this.tasks.size <= this.maxTasks) return;
-      const state = stored.task.status?.state;
-      if (state !== undefined && isTerminal(state)) {
-        this.tasks.delete(key);
-        this.leases.delete(key);
+    let blocked = false;
+    for (let i = this.orderHead; i < this.order.length; i++) {
+      if (this.tasks.size <= this.maxTasks) break;
+      const entry = this.order[i]!;
+      const stored = this.stamps.get(entry.key) === entry.stamp ? this.tasks.get(entry.key) : undefined;
+      const state = stored?.task.status?.state;
+      if (stored && !(state !== undefined && isTerminal(state))) {
+        // Active or interrupted: never evicted, and it keeps its place.
+        blocked = true;
+        continue;
       }
+      if (stored) this.forget(entry.key);
+      if (!blocked) this.orderHead = i + 1;
     }
+    this.compactOrder();
+  }
+
+  /** Drops the consumed head and stale entries of the order queue once they dominate it. */
+  private compactOrder(): void {
+    const consumed = this.orderHead > 1024 && this.orderHead * 2 > this.order.length;
+    const stale = this.order.length - this.orderHead > 2 * this.tasks.size + 64;
+    if (!consumed && !stale) return;
+    this.order = this.order.slice(this.orderHead).filter((entry) => this.stamps.get(entry.key) === entry.stamp);
+    this.orderHead = 0;
+  }
+
+  private forget(key: string): void {
+    this.tasks.delete(key);
+    this.leases.delete(key);
+    this.stamps.delete(key);
   }
 
   async delete(tenant: string, taskId: string): Promise<void> {
-    this.tasks.delete(InMemoryTaskStore.key(tenant, taskId));
-    this.leases.delete(InMemoryTaskStore.key(tenant, taskId));
+    this.forget(InMemoryTaskStore.key(tenant, taskId));
   }
 
   async list(query: TaskQuery): Promise<TaskPage> {
@@ -120,7 +154,7 @@ export class InMemoryTaskStore implements TaskStore {
     const last = page[page.length - 1];
     const more = start + page.length < matches.length;
     return {
-      tasks: page.map((t) => structuredClone(t)),
+      tasks: page.map((t) => deepCopy(t)),
       nextPageToken: more && last ? encodePageToken(last.task.status?.timestamp ?? '', last.task.id) : '',
       totalSize: matches.length,
     };

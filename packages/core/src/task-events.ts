@@ -1,6 +1,7 @@
 import { Role, TaskState, type Artifact, type Message, type Part, type StreamResponse, type Task, type TaskStatus } from '@a2a-polyglot/model';
 import type { ArtifactChunk, StatusMessage } from './agent-executor.js';
 import { newId, nowTimestamp } from './util.js';
+import { deepCopy } from './deep-copy.js';
 
 /**
  * Builders and the fold: how events are made and how they change a task. Kept pure and in
@@ -109,7 +110,7 @@ export function foldEvent(task: Task, event: StreamResponse): void {
       return;
     }
     case 'task':
-      Object.assign(task, structuredClone(payload.value));
+      Object.assign(task, deepCopy(payload.value));
       return;
     case 'message':
       return;
@@ -130,5 +131,5 @@ export function eventState(event: StreamResponse): TaskState | undefined {
  */
 export function taskView(task: Task, historyLength?: number, includeArtifacts = true): Task {
   const history = historyLength === undefined ? task.history : historyLength <= 0 ? [] : task.history.slice(-historyLength);
-  return structuredClone({ ...task, history, artifacts: includeArtifacts ? task.artifacts : [] });
+  return deepCopy({ ...task, history, artifacts: includeArtifacts ? task.artifacts : [] });
 }

@@ -10,6 +10,7 @@ import type { PushDispatcher } from './push/push-dispatcher.js';
 import { agentMessage, artifactEvent, eventState, foldEvent, messageText, newTask, statusEvent, taskView } from './task-events.js';
 import { canTransition, isInterrupted, isSettled, isTerminal } from './task-state.js';
 import { isVersionConflict, type TaskLease, type TaskStore } from './task-store.js';
+import { deepCopy } from './deep-copy.js';
 
 /** Collaborators of a run. */
 export interface RunDeps {
@@ -86,7 +87,8 @@ export class TaskRun implements ExecutionContext {
   private chain: Promise<void> = Promise.resolve();
   /** Set while cancel() runs, so an executor that returns on abort does not settle the task first. */
   private canceling: Promise<void> | undefined;
-  private readonly abortController = new AbortController();
+  /** Made on first use: most agents that finish at once never look at their signal. */
+  private abortController: AbortController | undefined;
   private readonly owner: string | undefined;
   private readonly logKey: string;
   /** Why the run lost its task (fenced), if it did. */
@@ -130,7 +132,7 @@ export class TaskRun implements ExecutionContext {
   }
 
   get signal(): AbortSignal {
-    return this.abortController.signal;
+    return (this.abortController ??= new AbortController()).signal;
   }
 
   /** Current state of the task (undefined before creation). */
@@ -228,7 +230,7 @@ export class TaskRun implements ExecutionContext {
     const done = new Deferred<void>();
     this.canceling = done.promise;
     try {
-      this.abortController.abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
+      (this.abortController ??= new AbortController()).abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
       if (executor?.cancel) {
         try {
           await withTimeout(Promise.resolve(executor.cancel(this)), hookTimeoutMs);
@@ -270,7 +272,7 @@ export class TaskRun implements ExecutionContext {
 
   /** Aborts the agent and fails the task visibly (server shutdown). */
   async abort(reason: string): Promise<boolean> {
-    this.abortController.abort(new A2AError(A2AErrorCode.Unavailable, reason));
+    (this.abortController ??= new AbortController()).abort(new A2AError(A2AErrorCode.Unavailable, reason));
     let failed = false;
     this.enqueue(async () => {
       if (this.state === undefined || isTerminal(this.state)) return;
@@ -366,7 +368,7 @@ export class TaskRun implements ExecutionContext {
     if (this.lostBy) return false;
     const creating = event.payload?.$case === 'task';
     if (creating) {
-      this.live = structuredClone((event.payload as { value: Task }).value);
+      this.live = deepCopy((event.payload as { value: Task }).value);
     } else {
       const live = this.live!;
       const to = eventState(event);
@@ -432,7 +434,7 @@ export class TaskRun implements ExecutionContext {
   private fence(reason: A2AError): void {
     if (this.lostBy) return;
     this.lostBy = reason;
-    this.abortController.abort(reason);
+    (this.abortController ??= new AbortController()).abort(reason);
     this.first.resolve({ kind: 'task' });
     this.settled.resolve();
   }

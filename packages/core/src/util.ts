@@ -10,8 +10,17 @@ export function newId(): string {
 
 /** Now as ProtoJSON Timestamp text: RFC 3339, UTC, millisecond precision (spec §6.1). */
 export function nowTimestamp(): string {
-  return new Date().toISOString();
+  // Several events per task land in the same millisecond: format each millisecond once.
+  const now = Date.now();
+  if (now !== lastStampMs) {
+    lastStampMs = now;
+    lastStamp = new Date(now).toISOString();
+  }
+  return lastStamp;
 }
+
+let lastStampMs = Number.NaN;
+let lastStamp = '';
 
 /** Resolves after `ms`, or rejects with the signal's reason once `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

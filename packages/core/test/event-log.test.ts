@@ -50,6 +50,31 @@ describe('InMemoryEventLog', () => {
       jest.useRealTimers();
     }
   });
+
+  it('keeps a sealed log past its retention while someone waits on it, then drops it', async () => {
+    jest.useFakeTimers();
+    try {
+      const log = new InMemoryEventLog({ retentionMs: 1000 });
+      await log.append('watched', ev(1));
+      await log.append('other', ev(1));
+      const reader = new AbortController();
+      const waiting = log.waitFor('watched', 1, reader.signal);
+      log.seal('watched');
+      jest.advanceTimersByTime(500);
+      log.seal('other');
+      jest.advanceTimersByTime(501);
+      expect(log.size).toBe(2);
+      reader.abort();
+      await waiting;
+      jest.advanceTimersByTime(500);
+      expect(await log.lastSeq('other')).toBe(0);
+      expect(await log.lastSeq('watched')).toBe(1);
+      jest.advanceTimersByTime(501);
+      expect(log.size).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });
 
 describe('followTask', () => {

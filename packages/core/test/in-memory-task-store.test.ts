@@ -66,4 +66,20 @@ describe('InMemoryTaskStore', () => {
     expect(await store.get('', 'done4')).toBeDefined();
     expect(await store.get('', 'done0')).toBeUndefined();
   });
+
+  it('orders eviction by last save, across many re-saves and deletes', async () => {
+    const store = new InMemoryTaskStore({ maxTasks: 50 });
+    for (let i = 0; i < 50; i++) await store.save(stored(`t${i}`, '2026-01-02T00:00:00.000Z'));
+    // Re-save the even tasks many times (they become the newest), delete a few odd ones.
+    for (let round = 0; round < 40; round++) for (let i = 0; i < 50; i += 2) await store.save(stored(`t${i}`, '2026-01-02T00:00:00.000Z'));
+    await store.delete('', 't1');
+    await store.delete('', 't3');
+    for (let i = 0; i < 30; i++) await store.save(stored(`new${i}`, '2026-01-03T00:00:00.000Z'));
+    expect(store.size).toBe(50);
+    // 48 + 30 = 78 held before eviction: the 23 remaining odd tasks go first, then the 5 oldest-saved even ones.
+    for (let i = 5; i < 50; i += 2) expect(await store.get('', `t${i}`)).toBeUndefined();
+    for (let i = 0; i < 10; i += 2) expect(await store.get('', `t${i}`)).toBeUndefined();
+    for (let i = 10; i < 50; i += 2) expect(await store.get('', `t${i}`)).toBeDefined();
+    for (let i = 0; i < 30; i++) expect(await store.get('', `new${i}`)).toBeDefined();
+  });
 });

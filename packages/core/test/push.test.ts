@@ -1,5 +1,6 @@
 import { Role, TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
-import { A2AErrorCode, callContext, checkWebhookUrl, FetchPushSender, RequestHandler, silentLogger, textPart, type PushSender } from '../src/index.js';
+import { A2AErrorCode, callContext, checkWebhookUrl, FetchPushSender, InMemoryPushConfigStore, RequestHandler, silentLogger, textPart, type PushConfigStore, type PushSender } from '../src/index.js';
+import { PushDispatcher } from '../src/push/push-dispatcher.js';
 import { testCard } from './fixtures.js';
 
 const config: TaskPushNotificationConfig = { tenant: '', id: 'c1', taskId: 't1', url: 'https://hooks.example.com/a2a', token: 'tok', authentication: { scheme: 'Bearer', credentials: 'secret' } };
@@ -61,5 +62,42 @@ describe('push delivery through the handler', () => {
     );
     await (h as unknown as { push: { idle(): Promise<void> } }).push.idle();
     expect(delivered.map((e) => e.payload?.$case)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
+  });
+});
+
+describe('PushDispatcher lookups', () => {
+  it('skips the lookup for a task without webhooks, and delivers to one registered later', async () => {
+    const configs = new InMemoryPushConfigStore();
+    let lists = 0;
+    const list = configs.list.bind(configs);
+    configs.list = (tenant, taskId) => (lists++, list(tenant, taskId));
+    const delivered: StreamResponse[] = [];
+    const dispatcher = new PushDispatcher(configs, { send: async (_c, e) => void delivered.push(e) }, silentLogger);
+    dispatcher.dispatch('', 't1', event);
+    await dispatcher.idle();
+    expect(lists).toBe(0);
+    expect(delivered).toHaveLength(0);
+    await configs.put('', config);
+    dispatcher.dispatch('', 't1', event);
+    await dispatcher.idle();
+    expect(lists).toBe(1);
+    expect(delivered).toEqual([event]);
+  });
+
+  it('looks up every event when the store gives no hint', async () => {
+    const inner = new InMemoryPushConfigStore();
+    let lists = 0;
+    const store: PushConfigStore = {
+      put: (t, c) => inner.put(t, c),
+      get: (t, k, i) => inner.get(t, k, i),
+      list: (t, k) => (lists++, inner.list(t, k)),
+      delete: (t, k, i) => inner.delete(t, k, i),
+      deleteAll: (t, k) => inner.deleteAll(t, k),
+    };
+    const dispatcher = new PushDispatcher(store, { send: async () => undefined }, silentLogger);
+    dispatcher.dispatch('', 't1', event);
+    dispatcher.dispatch('', 't1', event);
+    await dispatcher.idle();
+    expect(lists).toBe(2);
   });
 });

@@ -1,4 +1,5 @@
 import type { TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { deepCopy } from '../deep-copy.js';
 
 /**
  * Where webhook registrations live, scoped by tenant and task. Durable stores keep them next
@@ -14,6 +15,13 @@ export interface PushConfigStore {
   delete(tenant: string, taskId: string, id: string): Promise<void>;
   /** Drops every config of a task (task evicted). */
   deleteAll(tenant: string, taskId: string): Promise<void>;
+  /**
+   * Optional synchronous hint: false only when the task certainly has no config right now.
+   * Lets push dispatch skip its per-event lookup for the (common) task without webhooks; a
+   * store that cannot answer synchronously (a database shared with other instances) leaves it
+   * out, and every event is looked up.
+   */
+  mayHaveConfigs?(tenant: string, taskId: string): boolean;
 }
 
 /** The embedded default. */
@@ -28,16 +36,16 @@ export class InMemoryPushConfigStore implements PushConfigStore {
     const key = InMemoryPushConfigStore.key(tenant, config.taskId);
     let configs = this.byTask.get(key);
     if (!configs) this.byTask.set(key, (configs = new Map()));
-    configs.set(config.id, structuredClone(config));
+    configs.set(config.id, deepCopy(config));
   }
 
   async get(tenant: string, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
     const found = this.byTask.get(InMemoryPushConfigStore.key(tenant, taskId))?.get(id);
-    return found && structuredClone(found);
+    return found && deepCopy(found);
   }
 
   async list(tenant: string, taskId: string): Promise<TaskPushNotificationConfig[]> {
-    return [...(this.byTask.get(InMemoryPushConfigStore.key(tenant, taskId))?.values() ?? [])].map((c) => structuredClone(c));
+    return [...(this.byTask.get(InMemoryPushConfigStore.key(tenant, taskId))?.values() ?? [])].map((c) => deepCopy(c));
   }
 
   async delete(tenant: string, taskId: string, id: string): Promise<void> {
@@ -46,5 +54,9 @@ export class InMemoryPushConfigStore implements PushConfigStore {
 
   async deleteAll(tenant: string, taskId: string): Promise<void> {
     this.byTask.delete(InMemoryPushConfigStore.key(tenant, taskId));
+  }
+
+  mayHaveConfigs(tenant: string, taskId: string): boolean {
+    return (this.byTask.get(InMemoryPushConfigStore.key(tenant, taskId))?.size ?? 0) > 0;
   }
 }

@@ -21,6 +21,10 @@ export class PushDispatcher {
   /** Queues delivery of `event` to every webhook registered for the task at this moment. */
   dispatch(tenant: string, taskId: string, event: StreamResponse): void {
     const taskKey = `${tenant}\u0000${taskId}`;
+    // No webhook now and no earlier event of the task still being looked up: nothing to do.
+    // (With a lookup pending, this event queues behind it, so a config registered meanwhile
+    // sees the task's events without a hole.)
+    if (this.configs.mayHaveConfigs && !this.taskChains.has(taskKey) && !this.configs.mayHaveConfigs(tenant, taskId)) return;
     const next = (this.taskChains.get(taskKey) ?? Promise.resolve())
       .then(async () => {
         const configs = await this.configs.list(tenant, taskId);
