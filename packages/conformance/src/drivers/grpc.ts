@@ -5,7 +5,7 @@ import { A2AServiceService } from '@a2a-polyglot/model/grpc';
 import { startA2AServer } from '@a2a-polyglot/server';
 import { Client, credentials, Metadata, type ClientReadableStream, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
 import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind, type StreamItem } from '../driver.js';
-import { readJson, WIRE_VIOLATION, wireViolation } from './http-common.js';
+import { fetchAgentCard, WIRE_VIOLATION, wireViolation } from './http-common.js';
 
 type AnyMethod = MethodDefinition<unknown, unknown>;
 
@@ -99,7 +99,7 @@ export class GrpcDriver implements Driver {
   }
 
   async agentCard(): Promise<CallResult> {
-    return fetchCardListing(this.cardUrl, 'GRPC', this.target);
+    return fetchAgentCard(this.cardUrl, { protocolBinding: 'GRPC', url: this.target });
   }
 
   async close(): Promise<void> {
@@ -247,24 +247,6 @@ function grpcDriverStream(call: ClientReadableStream<StreamResponse>): DriverStr
     },
     [Symbol.asyncIterator]: () => queue,
   };
-}
-
-/**
- * Card discovery over HTTP; the card must list `url` under `protocolBinding`.
- * @internal
- */
-export async function fetchCardListing(cardUrl: string, protocolBinding: string, url: string): Promise<CallResult> {
-  try {
-    const res = await fetch(cardUrl, { headers: mergeHeaders({ ...DEFAULT_HEADERS }, undefined) });
-    const body = await readJson(res);
-    if ('invalid' in body) return wireViolation(body.invalid);
-    if (!res.ok) return wireViolation(`agent card: HTTP ${res.status}`);
-    const interfaces = (body.json as { supportedInterfaces?: Array<{ protocolBinding?: string; url?: string }> }).supportedInterfaces ?? [];
-    if (!interfaces.some((i) => i.protocolBinding === protocolBinding && i.url === url)) return wireViolation(`the card does not list ${url} as ${protocolBinding}`);
-    return { ok: true, result: body.json };
-  } catch (error) {
-    return failed(error);
-  }
 }
 
 /** Where the servers of one gRPC binding under test live. */

@@ -1,6 +1,6 @@
 import type { RequestHandler } from '@a2a-polyglot/core';
 import { startA2AServer } from '@a2a-polyglot/server';
-import { DriverFailure, type DriverError, type DriverStream, type StreamItem } from '../driver.js';
+import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, type CallResult, type DriverError, type DriverStream, type StreamItem } from '../driver.js';
 import { parseSse, type SseEvent } from '../sse.js';
 
 /**
@@ -89,5 +89,27 @@ export function parseData(event: SseEvent): unknown {
     return JSON.parse(event.data);
   } catch {
     throw new DriverFailure(WIRE_VIOLATION, `SSE data is not JSON: ${event.data.slice(0, 200)}`);
+  }
+}
+
+/**
+ * GETs the agent card the way every driver does. With `listing`, the card must also list the
+ * binding under test at its address (a card that hides its own endpoint is a wire violation).
+ */
+export async function fetchAgentCard(cardUrl: string, listing?: { readonly protocolBinding: string; readonly url: string }): Promise<CallResult> {
+  try {
+    const res = await fetch(cardUrl, { headers: mergeHeaders({ ...DEFAULT_HEADERS }, undefined) });
+    const body = await readJson(res);
+    if ('invalid' in body) return wireViolation(body.invalid);
+    if (!res.ok) return wireViolation(`agent card: HTTP ${res.status}`);
+    if (listing) {
+      const interfaces = (body.json as { supportedInterfaces?: Array<{ protocolBinding?: string; url?: string }> }).supportedInterfaces ?? [];
+      if (!interfaces.some((i) => i.protocolBinding === listing.protocolBinding && i.url === listing.url)) {
+        return wireViolation(`the card does not list ${listing.url} as ${listing.protocolBinding}`);
+      }
+    }
+    return { ok: true, result: body.json };
+  } catch (error) {
+    return failed(error);
   }
 }

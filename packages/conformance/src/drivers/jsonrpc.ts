@@ -1,7 +1,7 @@
 import { fromJsonRpcError } from '@a2a-polyglot/core';
 import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type Driver, type OpenResult, type ProbeKind } from '../driver.js';
 import type { SseEvent } from '../sse.js';
-import { mediaTypeOf, parseData, readJson, seqOf, sseDriverStream, startServerUnderTest, WIRE_VIOLATION, wireViolation } from './http-common.js';
+import { fetchAgentCard, mediaTypeOf, parseData, readJson, seqOf, sseDriverStream, startServerUnderTest, WIRE_VIOLATION, wireViolation } from './http-common.js';
 
 type Envelope = Record<string, unknown>;
 
@@ -66,15 +66,8 @@ export class JsonRpcDriver implements Driver {
     }
   }
 
-  async agentCard(): Promise<CallResult> {
-    try {
-      const res = await fetch(this.cardUrl, { headers: mergeHeaders({ ...DEFAULT_HEADERS }, undefined) });
-      const body = await readJson(res);
-      if ('invalid' in body) return wireViolation(body.invalid);
-      return res.ok ? { ok: true, result: body.json } : wireViolation(`agent card: HTTP ${res.status}`);
-    } catch (error) {
-      return failed(error);
-    }
+  agentCard(): Promise<CallResult> {
+    return fetchAgentCard(this.cardUrl);
   }
 
   close(): Promise<void> {

@@ -3,7 +3,7 @@ import { fromJsonRpcError } from '@a2a-polyglot/core';
 import { startA2AServer } from '@a2a-polyglot/server';
 import { SUBPROTOCOL, WEBSOCKET_BINDING_URI } from '@a2a-polyglot/websocket';
 import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind, type StreamItem } from '../driver.js';
-import { readJson, WIRE_VIOLATION, wireViolation } from './http-common.js';
+import { fetchAgentCard, WIRE_VIOLATION, wireViolation } from './http-common.js';
 
 type Frame = Record<string, unknown>;
 
@@ -94,21 +94,10 @@ export class WebSocketDriver implements Driver {
   }
 
   /** Discovery is HTTP for every binding; the card must list this socket under the binding URI. */
-  async agentCard(): Promise<CallResult> {
-    try {
-      const res = await fetch(this.cardUrl, { headers: mergeHeaders({ ...DEFAULT_HEADERS }, undefined) });
-      const body = await readJson(res);
-      if ('invalid' in body) return wireViolation(body.invalid);
-      if (!res.ok) return wireViolation(`agent card: HTTP ${res.status}`);
-      const interfaces = (body.json as { supportedInterfaces?: Array<{ protocolBinding?: string; url?: string }> }).supportedInterfaces ?? [];
-      if (!interfaces.some((i) => i.protocolBinding === WEBSOCKET_BINDING_URI && i.url === this.wsUrl)) {
-        return wireViolation(`the card does not list ${this.wsUrl} under ${WEBSOCKET_BINDING_URI}`);
-      }
-      return { ok: true, result: body.json };
-    } catch (error) {
-      return failed(error);
-    }
+  agentCard(): Promise<CallResult> {
+    return fetchAgentCard(this.cardUrl, { protocolBinding: WEBSOCKET_BINDING_URI, url: this.wsUrl });
   }
+
 
   async close(): Promise<void> {
     this.ws.terminate();
