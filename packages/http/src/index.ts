@@ -10,3 +10,4 @@ export * from './call-context.js';
 export * from './abort-signal.js';
 export * from './send-json.js';
 export * from './headers.js';
+export * from './request-path.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, A2AErrorCode, silentLogger } from '@a2a-polyglot/core';
-import { sendJson } from '@a2a-polyglot/http';
+import { requestPath, sendJson } from '@a2a-polyglot/http';
 import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
 import { cardInterfaces, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH } from './agent-card.js';
@@ -40,7 +40,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (cors) applyCorsHeaders(res);
-    const path = pathOf(req.url);
+    const path = requestPath(req.url);
     if (cors && req.method === 'OPTIONS') return sendPreflight(res);
     if (cardPaths.has(path)) return serveCard(req, res);
     if (path === rpcPath) return jsonRpc(req, res);
@@ -79,15 +79,4 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
       onFailure(res, error);
     }
   };
-}
-
-/** The path of a request target, without query; absolute-form targets reduced to their path. */
-function pathOf(url: string | undefined): string {
-  const target = url ?? '/';
-  if (target.startsWith('/')) return target.split('?')[0]!;
-  try {
-    return new URL(target).pathname;
-  } catch {
-    return target;
-  }
 }

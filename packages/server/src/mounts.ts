@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { requestPath } from '@a2a-polyglot/http';
 import { createA2ARequestListener, type A2ARequestListener } from './listener.js';
 import { normalizeMountPath, type A2AHttpOptions } from './options.js';
 
@@ -23,7 +24,7 @@ export function createMountedListener(root: A2AHttpOptions, mounts: readonly A2A
     seen.add(prefix);
   }
   return (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = requestPath(req.url);
     const mounted = byPrefix.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
     (mounted?.listener ?? rootListener)(req, res);
   };

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { requestPath } from '@a2a-polyglot/http';
 import { refuse, type WebSocketBinding } from './binding.js';
 
 /** A node:http `upgrade` listener. */
@@ -12,19 +13,8 @@ export type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffe
  */
 export function createUpgradeListener(binding: WebSocketBinding, path: string): UpgradeListener {
   return (req, socket, head) => {
-    if (pathOf(req.url) === path) return binding.handleUpgrade(req, socket, head);
+    if (requestPath(req.url) === path) return binding.handleUpgrade(req, socket, head);
     socket.on('error', () => undefined);
-    refuse(socket, 404, `No WebSocket endpoint at ${pathOf(req.url)}`);
+    refuse(socket, 404, `No WebSocket endpoint at ${requestPath(req.url)}`);
   };
-}
-
-/** The path of a request target, without the query. */
-function pathOf(url: string | undefined): string {
-  const target = url ?? '/';
-  if (target.startsWith('/')) return target.split('?')[0]!;
-  try {
-    return new URL(target).pathname;
-  } catch {
-    return target;
-  }
 }
