@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** Scenario names, in the order a full run executes them. */
 export const SCENARIO_NAMES = ['unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained', 'durable'] as const;
@@ -53,6 +53,12 @@ export interface BenchConfig {
   readonly pin: boolean;
   /** Where report.md and results.json go. `OUT_DIR`, default `<repo>/bench-results`. */
   readonly outDir: string;
+  /**
+   * `CPU_PROF=1`: every server process runs under `node --cpu-prof` and leaves a
+   * `.cpuprofile` in `<outDir>/profiles/<server kind>/` when it stops. For
+   * finding hot paths; the profiler costs CPU, so figures of such a run are not comparable.
+   */
+  readonly cpuProfDir: string | undefined;
 }
 
 /** A bad knob: one line naming the variable, printed without a stack. */
@@ -94,6 +100,13 @@ function words(env: Env, name: string): string[] {
     .filter(Boolean);
 }
 
+function flag(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (['', '0', 'off', 'false'].includes(raw)) return false;
+  if (['1', 'on', 'true'].includes(raw)) return true;
+  throw new BenchConfigError(`${name} must be 1 or 0 (got ${JSON.stringify(env[name])})`);
+}
+
 /** Default output folder: `bench-results/` at the repository root (gitignored). */
 export function defaultOutDir(): string {
   // dist/config.js → packages/bench/dist → repository root is three levels up.
@@ -107,6 +120,7 @@ export function loadConfig(env: Env = process.env): BenchConfig {
   const scenarios = all ? [...SCENARIO_NAMES] : scenarioWords.length === 0 ? [...DEFAULT_SCENARIOS] : SCENARIO_NAMES.filter((s) => scenarioWords.some((w) => s.startsWith(w)));
   const unknown = scenarioWords.filter((w) => w !== 'all' && !SCENARIO_NAMES.some((s) => s.startsWith(w)));
   if (unknown.length > 0) throw new BenchConfigError(`SCENARIOS has unknown names ${unknown.join(', ')} (known: ${SCENARIO_NAMES.join(', ')})`);
+  const outDir = env.OUT_DIR?.trim() ? resolve(env.OUT_DIR.trim()) : defaultOutDir();
   const pinRaw = (env.PIN ?? 'auto').trim().toLowerCase();
   if (!['auto', 'on', 'off', '1', '0', 'true', 'false'].includes(pinRaw)) throw new BenchConfigError(`PIN must be auto, on or off (got ${JSON.stringify(env.PIN)})`);
   return {
@@ -131,6 +145,7 @@ export function loadConfig(env: Env = process.env): BenchConfig {
     latencyK: num(env, 'LAT_K', 50, { min: 1, max: 10_000, integer: true }),
     latencyPauseMs: num(env, 'LAT_PAUSE_MS', 2, { min: 0, max: 1000 }),
     pin: !['off', '0', 'false'].includes(pinRaw),
-    outDir: env.OUT_DIR?.trim() ? resolve(env.OUT_DIR.trim()) : defaultOutDir(),
+    outDir,
+    cpuProfDir: flag(env, 'CPU_PROF') ? join(outDir, 'profiles') : undefined,
   };
 }

@@ -64,6 +64,7 @@ async function main(): Promise<void> {
     },
   };
   if (!pinning.enabled) ctx.notice(`CPU pinning off (${pinning.reason}): servers and load generators share CPUs, so numbers are less comparable`);
+  if (config.cpuProfDir) ctx.notice(`CPU_PROF: servers run under node --cpu-prof (profiles in ${config.cpuProfDir}); the profiler slows them, so these figures are not comparable with other runs`);
   if (process.platform !== 'linux') ctx.notice('no /proc: server CPU per operation is not measured');
   for (const [pkg, what] of [
     ['@a2a-polyglot/executor', 'our JSON-RPC/REST targets'],

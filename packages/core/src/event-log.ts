@@ -37,10 +37,13 @@ export interface EventLog {
    * won), the event is held under that number; an append whose `seq` is not above the last
    * one held is dropped (a concurrent writer got there first) and 0 is returned. A `seq` past
    * the next one leaves a hole that readers see as a gap.
+   *
+   * May answer synchronously (the in-memory log does): the writer then applies the task's
+   * next event in the same turn, with no promise per event.
    */
-  append(key: string, event: StreamResponse, seq?: number): Promise<number>;
-  /** Events after `afterSeq` (at most `max`). */
-  readAfter(key: string, afterSeq: number, max?: number): Promise<LogRead>;
+  append(key: string, event: StreamResponse, seq?: number): number | Promise<number>;
+  /** Events after `afterSeq` (at most `max`). May answer synchronously, as the in-memory log does. */
+  readAfter(key: string, afterSeq: number, max?: number): LogRead | Promise<LogRead>;
   /** Highest sequence number written for the task (0 if none). */
   lastSeq(key: string): Promise<number>;
   /** Resolves once an event after `afterSeq` exists, or when `signal` aborts (never rejects). */
@@ -74,7 +77,8 @@ interface TaskLog {
   /** seq of events[0] */
   firstSeq: number;
   lastSeq: number;
-  waiters: Set<() => void>;
+  /** Readers waiting for the next event; made when the first one waits. */
+  waiters: Set<() => void> | undefined;
 }
 
 /** The single-process event log: an array per task, bounded, with timed retention. */
@@ -100,18 +104,13 @@ export class InMemoryEventLog implements EventLog {
   private log(taskId: string): TaskLog {
     let log = this.logs.get(taskId);
     if (!log) {
-      log = { events: [], firstSeq: 1, lastSeq: 0, waiters: new Set() };
+      log = { events: [], firstSeq: 1, lastSeq: 0, waiters: undefined };
       this.logs.set(taskId, log);
     }
     return log;
   }
 
-  async append(taskId: string, event: StreamResponse, seq?: number): Promise<number> {
-    return this.appendSync(taskId, event, seq);
-  }
-
-  /** Synchronous append (the in-process fast path). */
-  appendSync(taskId: string, event: StreamResponse, at?: number): number {
+  append(taskId: string, event: StreamResponse, at?: number): number {
     const log = this.log(taskId);
     if (at !== undefined) {
       if (at <= log.lastSeq) return 0;
@@ -130,7 +129,7 @@ export class InMemoryEventLog implements EventLog {
       log.events.splice(0, drop);
       log.firstSeq = log.events[0]!.seq;
     }
-    if (log.waiters.size > 0) {
+    if (log.waiters && log.waiters.size > 0) {
       const waiters = [...log.waiters];
       log.waiters.clear();
       for (const wake of waiters) wake();
@@ -138,12 +137,7 @@ export class InMemoryEventLog implements EventLog {
     return seq;
   }
 
-  async readAfter(taskId: string, afterSeq: number, max = 256): Promise<LogRead> {
-    return this.readAfterSync(taskId, afterSeq, max);
-  }
-
-  /** Synchronous read (the in-process fast path). */
-  readAfterSync(taskId: string, afterSeq: number, max = 256): LogRead {
+  readAfter(taskId: string, afterSeq: number, max = 256): LogRead {
     const log = this.logs.get(taskId);
     if (!log) return { events: [], gap: afterSeq > 0 };
     if (afterSeq >= log.lastSeq) return { events: [], gap: false };
@@ -161,11 +155,11 @@ export class InMemoryEventLog implements EventLog {
     if (log.lastSeq > afterSeq || signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
-        log.waiters.delete(done);
+        log.waiters?.delete(done);
         signal.removeEventListener('abort', done);
         resolve();
       };
-      log.waiters.add(done);
+      (log.waiters ??= new Set()).add(done);
       signal.addEventListener('abort', done, { once: true });
     });
   }
@@ -195,7 +189,7 @@ export class InMemoryEventLog implements EventLog {
     for (const [taskId, sealedAt] of this.sealed) {
       if (sealedAt + this.retentionMs > now) break;
       const log = this.logs.get(taskId);
-      if (log && log.waiters.size > 0) watched.push(taskId);
+      if (log?.waiters && log.waiters.size > 0) watched.push(taskId);
       else if (log) this.drop(taskId);
       else this.sealed.delete(taskId);
     }
@@ -211,7 +205,7 @@ export class InMemoryEventLog implements EventLog {
     for (const taskId of this.sealed.keys()) {
       if (this.sealed.size <= this.maxSealed) return;
       const log = this.logs.get(taskId);
-      if (log && log.waiters.size > 0) continue; // someone is still reading it
+      if (log?.waiters && log.waiters.size > 0) continue; // someone is still reading it
       if (log) this.drop(taskId);
       else this.sealed.delete(taskId);
     }

@@ -1,14 +1,22 @@
 import type { StreamResponse, Task } from '@a2a-polyglot/model';
-import type { EventLog, LoggedEvent } from './event-log.js';
-import { eventState } from './task-events.js';
+import type { EventLog, LoggedEvent, LogRead } from './event-log.js';
+import { isThenable } from './serial-queue.js';
 import { isSettled } from './task-state.js';
 
 /**
  * A stream of numbered events for one response (SendStreamingMessage, SubscribeToTask).
- * Bindings iterate it and must call {@link close} when their client goes away; that releases
- * the stream at once even while it waits for the next event.
+ * Bindings read it event by event (`for await`) or batch by batch ({@link nextBatch}), and
+ * must call {@link close} when their client goes away; that releases the stream at once even
+ * while it waits for the next event.
  */
 export interface EventStream extends AsyncIterable<LoggedEvent> {
+  /**
+   * Waits until at least one event is ready and returns every event ready now, in order;
+   * undefined once the stream has ended (or was closed). Why batches: an agent often reports
+   * many events at once, and a binding that writes them with one socket write instead of one
+   * per event spends a fraction of the system calls. Do not mix with the iterator.
+   */
+  nextBatch(): Promise<readonly LoggedEvent[] | undefined>;
   close(): void;
 }
 
@@ -23,17 +31,88 @@ export interface FollowStart {
   readonly afterSeq: number;
 }
 
+/** Shared reason of streams closed normally (an abort without a reason would build a DOMException with a stack each time). */
+const CLOSED = Object.freeze({ reason: 'event stream closed' });
+
+/** Base of the event streams: the per-event iterator over {@link EventStream.nextBatch}. */
+abstract class BatchedStream implements EventStream {
+  abstract nextBatch(): Promise<readonly LoggedEvent[] | undefined>;
+  abstract close(): void;
+
+  [Symbol.asyncIterator](): AsyncIterator<LoggedEvent> {
+    let batch: readonly LoggedEvent[] = [];
+    let index = 0;
+    return {
+      next: async (): Promise<IteratorResult<LoggedEvent>> => {
+        if (index >= batch.length) {
+          const next = await this.nextBatch();
+          if (!next) return { done: true, value: undefined };
+          batch = next;
+          index = 0;
+        }
+        return { done: false, value: batch[index++]! };
+      },
+      return: async (): Promise<IteratorResult<LoggedEvent>> => {
+        this.close();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+}
+
 /** A stream of exactly one event (a direct Message answer). */
 export function singleEventStream(event: StreamResponse): EventStream {
-  let closed = false;
-  return {
-    close: () => {
-      closed = true;
-    },
-    async *[Symbol.asyncIterator]() {
-      if (!closed) yield { seq: 0, event };
-    },
-  };
+  return new SingleEventStream({ seq: 0, event });
+}
+
+class SingleEventStream extends BatchedStream {
+  private pending: LoggedEvent | undefined;
+
+  constructor(event: LoggedEvent) {
+    super();
+    this.pending = event;
+  }
+
+  async nextBatch(): Promise<readonly LoggedEvent[] | undefined> {
+    const event = this.pending;
+    this.pending = undefined;
+    return event && [event];
+  }
+
+  close(): void {
+    this.pending = undefined;
+  }
+}
+
+/**
+ * An {@link EventStream} over a hand-made source: any async iterable of events with a
+ * `close()` (an async generator, say). Each batch holds one event. For tests, and for
+ * executors or middleware that build streams themselves.
+ */
+export function eventStreamFrom(source: AsyncIterable<LoggedEvent> & { close(): void }): EventStream {
+  return new IterableEventStream(source);
+}
+
+class IterableEventStream extends BatchedStream {
+  private readonly iterator: AsyncIterator<LoggedEvent>;
+
+  constructor(private readonly source: AsyncIterable<LoggedEvent> & { close(): void }) {
+    super();
+    this.iterator = source[Symbol.asyncIterator]();
+  }
+
+  async nextBatch(): Promise<readonly LoggedEvent[] | undefined> {
+    const next = await this.iterator.next();
+    return next.done ? undefined : [next.value];
+  }
+
+  close(): void {
+    this.source.close();
+    // Let a generator suspended at a yield run its cleanup (what `break` in for-await does).
+    Promise.resolve()
+      .then(() => this.iterator.return?.())
+      .catch(() => undefined);
+  }
 }
 
 /**
@@ -43,49 +122,92 @@ export function singleEventStream(event: StreamResponse): EventStream {
  * event that moves the task into a terminal or interrupted state (spec §11.7).
  */
 export function followTask(log: EventLog, taskId: string, start: FollowStart, snapshot: SnapshotSource, signal?: AbortSignal): EventStream {
-  const controller = new AbortController();
-  const onOuterAbort = () => controller.abort();
-  signal?.addEventListener('abort', onOuterAbort, { once: true });
-  const close = () => {
-    controller.abort();
-    signal?.removeEventListener('abort', onOuterAbort);
-  };
+  return new TaskFollower(log, taskId, start, snapshot, signal);
+}
 
-  async function* events(): AsyncGenerator<LoggedEvent> {
-    try {
-      let cursor = start.afterSeq;
-      if (start.first) {
-        if (controller.signal.aborted) return;
-        yield start.first;
-      }
-      while (!controller.signal.aborted) {
-        const read = await log.readAfter(taskId, cursor);
-        if (read.gap) {
-          const snap = await snapshot();
-          if (!snap || controller.signal.aborted) return;
-          cursor = snap.seq;
-          yield { seq: snap.seq, event: { payload: { $case: 'task', value: snap.task } } };
-          const state = snap.task.status?.state;
-          if (state !== undefined && isSettled(state)) return;
-          continue;
-        }
-        for (const logged of read.events) {
-          if (controller.signal.aborted) return;
-          cursor = logged.seq;
-          yield logged;
-          const state = logged.event.payload?.$case === 'statusUpdate' ? eventState(logged.event) : undefined;
-          if (state !== undefined && isSettled(state)) return;
-        }
-        if (read.events.length === 0) await log.waitFor(taskId, cursor, controller.signal);
-      }
-    } finally {
-      close();
-    }
+class TaskFollower extends BatchedStream {
+  private cursor: number;
+  private first: LoggedEvent | undefined;
+  private ended = false;
+  /** Aborts a pending wait on the log; made for the first wait (streams whose events are all ready never wait). */
+  private waitAbort: AbortController | undefined;
+
+  constructor(
+    private readonly log: EventLog,
+    private readonly taskId: string,
+    start: FollowStart,
+    private readonly snapshot: SnapshotSource,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    super();
+    this.cursor = start.afterSeq;
+    this.first = start.first;
+    if (signal?.aborted) this.ended = true;
   }
 
-  const iterator = events();
-  return {
-    close,
-    [Symbol.asyncIterator]: () => iterator,
-  };
+  async nextBatch(): Promise<readonly LoggedEvent[] | undefined> {
+    // The caller's signal is listened to only while waiting; between waits it is checked here.
+    if (this.signal?.aborted) this.close();
+    const out: LoggedEvent[] = [];
+    if (this.first && !this.ended) {
+      out.push(this.first);
+      this.first = undefined;
+    }
+    while (!this.ended) {
+      if (this.signal?.aborted) {
+        this.close();
+        break;
+      }
+      const pending = this.log.readAfter(this.taskId, this.cursor);
+      const read: LogRead = isThenable(pending) ? await pending : pending;
+      if (this.ended) break;
+      if (read.gap) {
+        const snap = await this.snapshot();
+        if (!snap || this.ended) {
+          this.finish();
+          break;
+        }
+        this.cursor = snap.seq;
+        out.push({ seq: snap.seq, event: { payload: { $case: 'task', value: snap.task } } });
+        const state = snap.task.status?.state;
+        if (state !== undefined && isSettled(state)) this.finish();
+        return out;
+      }
+      for (const logged of read.events) {
+        this.cursor = logged.seq;
+        out.push(logged);
+        const payload = logged.event.payload;
+        const state = payload?.$case === 'statusUpdate' ? payload.value.status?.state : undefined;
+        if (state !== undefined && isSettled(state)) {
+          this.finish();
+          return out;
+        }
+      }
+      if (out.length > 0) return out;
+      await this.log.waitFor(this.taskId, this.cursor, this.waitSignal());
+    }
+    return out.length > 0 ? out : undefined;
+  }
+
+  close(): void {
+    if (this.ended) return;
+    this.finish();
+    this.waitAbort?.abort(CLOSED);
+  }
+
+  private finish(): void {
+    this.ended = true;
+    this.signal?.removeEventListener('abort', this.onOuterAbort);
+  }
+
+  private waitSignal(): AbortSignal {
+    if (!this.waitAbort) {
+      this.waitAbort = new AbortController();
+      this.signal?.addEventListener('abort', this.onOuterAbort, { once: true });
+      if (this.signal?.aborted) this.close();
+    }
+    return this.waitAbort.signal;
+  }
+
+  private readonly onOuterAbort = (): void => this.close();
 }

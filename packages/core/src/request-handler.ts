@@ -167,9 +167,10 @@ export class RequestHandler {
   /** SendMessage: blocking by default, `returnImmediately` returns after the first answer. */
   async sendMessage(request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse> {
     const { run } = await this.startRun(request, ctx, false);
-    const first = await run.first.promise;
+    // An agent that answers at once has settled by now: no waiting, no abort listener.
+    const first = run.first.value ?? (await run.first.promise);
     if (first.kind === 'message') return { payload: { $case: 'message', value: first.message } };
-    if (!request.configuration?.returnImmediately) await waitOrAbort(run.settled.promise, ctx.signal);
+    if (!request.configuration?.returnImmediately && !run.settled.settled) await waitOrAbort(run.settled.promise, ctx.signal);
     return { payload: { $case: 'task', value: await this.runTask(run, request.configuration?.historyLength) } };
   }
 

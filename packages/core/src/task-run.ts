@@ -10,7 +10,7 @@ import type { PushDispatcher } from './push/push-dispatcher.js';
 import { agentMessage, artifactEvent, eventState, foldEvent, messageText, newTask, statusEvent, taskView } from './task-events.js';
 import { canTransition, isInterrupted, isSettled, isTerminal } from './task-state.js';
 import { isVersionConflict, type TaskLease, type TaskStore } from './task-store.js';
-import { deepCopy } from './deep-copy.js';
+import { isThenable, SerialQueue } from './serial-queue.js';
 
 /** Collaborators of a run. */
 export interface RunDeps {
@@ -49,10 +49,16 @@ export type FirstAnswer = { readonly kind: 'message'; readonly message: Message 
 
 /**
  * One execution of an agent for one message, and the only writer of its task while it lasts.
- * Reports from the agent are applied strictly in order through one promise chain: check the
- * state machine, fold into the live task, persist (state changes; every event in durable
- * mode), append to the event log under the next seq, hand to push delivery. Nothing here
- * waits for a subscriber.
+ * Reports from the agent are applied strictly in order through one {@link SerialQueue}: check
+ * the state machine, fold into the live task, persist, append to the event log under the next
+ * seq, hand to push delivery. Nothing here waits for a subscriber. With the in-memory store
+ * and log nothing here waits at all: every report is applied before the agent's call returns.
+ *
+ * Persisting: in durable mode every event is saved, under the lease, before it is logged. In
+ * the in-process mode the task is saved after state changes, once per burst of reports: a save
+ * is scheduled for the end of the current turn and saves the task as it is then, so an agent
+ * that goes submitted → working → completed at once costs one save, not three. Readers never
+ * miss the difference: while the run lives, GetTask, streams and cancel read its live task.
  *
  * A run can lose its task: the store refuses a stale write (another instance canceled it, or
  * a sweep failed it), or the store is down. The run then stops for good ("fenced"): the agent
@@ -84,7 +90,9 @@ export class TaskRun implements ExecutionContext {
   private created: boolean;
   private replied = false;
   private settledInRun = false;
-  private chain: Promise<void> = Promise.resolve();
+  private readonly queue: SerialQueue;
+  /** In-process mode: a save of the live task is scheduled for the end of this turn. */
+  private saveScheduled = false;
   /** Set while cancel() runs, so an executor that returns on abort does not settle the task first. */
   private canceling: Promise<void> | undefined;
   /** Made on first use: most agents that finish at once never look at their signal. */
@@ -118,6 +126,7 @@ export class TaskRun implements ExecutionContext {
     this.persistedVersion = this.version;
     this.created = init.existing !== undefined;
     this.logKey = taskLogKey(init.tenant, init.taskId);
+    this.queue = new SerialQueue((error) => this.deps.logger.error('applying a task event failed', { taskId: this.taskId, error }));
     if (this.created) this.first.resolve({ kind: 'task' });
   }
 
@@ -160,9 +169,17 @@ export class TaskRun implements ExecutionContext {
   recordFollowUp(): Promise<void> {
     if (!this.live) return Promise.resolve();
     this.live.history.push(this.message);
-    const done = this.chain.then(() => this.persist(this.version));
-    this.chain = done.catch((error: unknown) => this.lose(error));
-    return done;
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push(async () => {
+        try {
+          await this.persist(this.version);
+          resolve();
+        } catch (error) {
+          this.lose(error);
+          reject(error);
+        }
+      });
+    });
   }
 
   /** Runs the executor to completion and settles the task however it ends. */
@@ -177,9 +194,9 @@ export class TaskRun implements ExecutionContext {
     // An agent that stops on abort returns while its cancel hook may still be stopping
     // upstream work; the task must end CANCELED, not COMPLETED or FAILED by that return.
     if (this.canceling) await this.canceling;
-    await this.chain;
+    await this.drain();
     this.settleAfterExecution(failure);
-    await this.chain;
+    await this.drain();
     this.executionEnded = true;
     await this.releaseLease();
     this.finish();
@@ -214,6 +231,7 @@ export class TaskRun implements ExecutionContext {
 
   /** Ends a run that has no executor (cancel of an idle task) or whose executor returned. */
   finish(): void {
+    this.saveNow();
     this.settled.resolve();
     this.first.resolve({ kind: 'task' });
     this.ended.resolve();
@@ -224,7 +242,7 @@ export class TaskRun implements ExecutionContext {
    * CANCELED unless it reached a terminal state first (then TaskNotCancelable).
    */
   async cancel(executor: AgentExecutor | undefined, hookTimeoutMs: number): Promise<Task> {
-    await this.chain;
+    await this.drain();
     if (this.lostBy) throw isVersionConflict(this.lostBy) ? this.lostBy : notCancelable(this.taskId);
     if (this.state === undefined || isTerminal(this.state)) throw notCancelable(this.taskId);
     const done = new Deferred<void>();
@@ -243,7 +261,7 @@ export class TaskRun implements ExecutionContext {
         if (this.state === undefined || isTerminal(this.state)) return;
         canceled = await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_CANCELED));
       });
-      await this.chain;
+      await this.drain();
       // A lost race with another writer: the caller reloads the task and tries again.
       if (!canceled && this.lostBy && isVersionConflict(this.lostBy)) throw this.lostBy;
       if (!canceled) throw notCancelable(this.taskId);
@@ -278,7 +296,7 @@ export class TaskRun implements ExecutionContext {
       if (this.state === undefined || isTerminal(this.state)) return;
       failed = await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_FAILED, agentMessage(reason, this.taskId, this.contextId)));
     });
-    await this.chain;
+    await this.drain();
     return failed;
   }
 
@@ -351,24 +369,26 @@ export class TaskRun implements ExecutionContext {
     this.enqueue(() => this.apply({ payload: { $case: 'task', value: task } }));
   }
 
-  private enqueue(step: () => Promise<unknown>): void {
-    this.chain = this.chain.then(step).then(
-      () => undefined,
-      (error: unknown) => {
-        this.deps.logger.error('applying a task event failed', { taskId: this.taskId, error });
-      },
-    );
+  private enqueue(step: () => unknown): void {
+    this.queue.push(step);
+  }
+
+  /** Resolves once every queued report is applied and the task saved (the scheduled save runs now). */
+  private drain(): Promise<void> {
+    this.saveNow();
+    return this.queue.idle();
   }
 
   /**
-   * The single write path: state machine, fold, persist, log, push, wake waiters. Resolves
-   * false when the event was not applied (ignored, or the run lost its task).
+   * The single write path: state machine, fold, persist, log, push, wake waiters. Returns
+   * false when the event was not applied (ignored, or the run lost its task); synchronously
+   * when nothing on the way is asynchronous (the in-process mode with in-memory collaborators).
    */
-  private async apply(event: StreamResponse): Promise<boolean> {
+  private apply(event: StreamResponse): boolean | Promise<boolean> {
     if (this.lostBy) return false;
     const creating = event.payload?.$case === 'task';
     if (creating) {
-      this.live = deepCopy((event.payload as { value: Task }).value);
+      this.live = liveCopy((event.payload as { value: Task }).value);
     } else {
       const live = this.live!;
       const to = eventState(event);
@@ -387,20 +407,45 @@ export class TaskRun implements ExecutionContext {
     // event is being saved is consistent (a stream started from it resumes after this seq).
     const seq = ++this.version;
     const state = eventState(event);
-    if (this.deps.lease || state !== undefined) {
-      try {
-        await this.persist(seq);
-      } catch (error) {
-        this.lose(error);
-        return false;
-      }
+    if (this.deps.lease) {
+      return this.persist(seq).then(
+        () => this.publish(event, seq, state, creating),
+        (error: unknown) => {
+          this.lose(error);
+          return false;
+        },
+      );
     }
+    if (state !== undefined) this.scheduleSave();
+    return this.publish(event, seq, state, creating);
+  }
+
+  /** Logs an applied event under `seq`, hands it to push delivery and wakes whoever waits on it. */
+  private publish(event: StreamResponse, seq: number, state: TaskState | undefined, creating: boolean): boolean | Promise<boolean> {
+    let appended: number | Promise<number> | undefined;
     try {
-      await this.deps.log.append(this.logKey, event, seq);
+      appended = this.deps.log.append(this.logKey, event, seq);
     } catch (error) {
-      // The store has the event; readers that miss it in the log resync from the store.
-      this.deps.logger.warn('appending to the event log failed', { taskId: this.taskId, seq, error });
+      this.logAppendFailed(seq, error);
     }
+    if (isThenable(appended)) {
+      return appended.then(
+        () => this.announce(event, state, creating),
+        (error: unknown) => {
+          this.logAppendFailed(seq, error);
+          return this.announce(event, state, creating);
+        },
+      );
+    }
+    return this.announce(event, state, creating);
+  }
+
+  private logAppendFailed(seq: number, error: unknown): void {
+    // The store has the event; readers that miss it in the log resync from the store.
+    this.deps.logger.warn('appending to the event log failed', { taskId: this.taskId, seq, error });
+  }
+
+  private announce(event: StreamResponse, state: TaskState | undefined, creating: boolean): boolean {
     this.deps.push.dispatch(this.tenant, this.taskId, event);
     if (creating) this.first.resolve({ kind: 'task' });
     if (!creating && state !== undefined && isSettled(state)) {
@@ -409,6 +454,29 @@ export class TaskRun implements ExecutionContext {
     }
     if (state !== undefined && isTerminal(state)) this.deps.log.seal(this.logKey);
     return true;
+  }
+
+  /** In-process mode: saves the live task at the end of this turn (once, however many state changes it saw). */
+  private scheduleSave(): void {
+    if (this.saveScheduled) return;
+    this.saveScheduled = true;
+    queueMicrotask(() => this.saveNow());
+  }
+
+  /** Runs a scheduled save now (queued behind any pending step). */
+  private saveNow(): void {
+    if (!this.saveScheduled) return;
+    this.saveScheduled = false;
+    this.enqueue(() => {
+      if (this.lostBy || !this.live || this.version === this.persistedVersion) return;
+      try {
+        const saved = this.persist(this.version);
+        if (isThenable(saved)) return saved.then(undefined, (error: unknown) => this.lose(error));
+      } catch (error) {
+        this.lose(error);
+      }
+      return undefined;
+    });
   }
 
   /**
@@ -450,4 +518,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined>
     timer = setTimeout(() => resolve(undefined), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The run's own copy of a task it creates from an event: the event is logged as it is, and
+ * the fold mutates only the task object, its `history` and `artifacts` arrays (appending, or
+ * replacing an artifact with a copy), never a message, part or status in them; so copying
+ * those three is enough to keep the logged event unchanged.
+ */
+function liveCopy(task: Task): Task {
+  return { ...task, history: [...task.history], artifacts: task.artifacts.map((a) => ({ ...a, parts: [...a.parts] })) };
 }

@@ -156,20 +156,24 @@ async function serveStream(
     stream = await op.open(handler, request, ctx, resumeAfterSeq);
     if (controller.signal.aborted || stopError) stream.close();
     writer = new BackpressureWriter(call, highWater);
-    const events = stream[Symbol.asyncIterator]();
     let lastSeq: number | undefined;
-    for (;;) {
+    pump: for (;;) {
       await writer.ready();
       if (controller.signal.aborted || stopError) break;
-      const next = await events.next();
-      if (next.done || controller.signal.aborted || stopError) break;
-      if (lastSeq === undefined) {
-        const md = extensionsMetadata(ctx.activatedExtensions) ?? new Metadata();
-        md.set(METADATA.streamFirstSeq, String(next.value.seq));
-        call.sendMetadata(md);
+      // Every ready event at once; each still waits for room in the writer.
+      const batch = await stream.nextBatch();
+      if (!batch || controller.signal.aborted || stopError) break;
+      for (const { seq, event } of batch) {
+        if (!writer.writable) await writer.ready();
+        if (controller.signal.aborted || stopError) break pump;
+        if (lastSeq === undefined) {
+          const md = extensionsMetadata(ctx.activatedExtensions) ?? new Metadata();
+          md.set(METADATA.streamFirstSeq, String(seq));
+          call.sendMetadata(md);
+        }
+        writer.write(event);
+        lastSeq = seq;
       }
-      writer.write(next.value.event);
-      lastSeq = next.value.seq;
     }
     if (stopError) throw stopError;
     if (!controller.signal.aborted) {

@@ -18,6 +18,16 @@ export function requestAbortSignal(req: IncomingMessage, res: ServerResponse): A
   return controller.signal;
 }
 
+/**
+ * {@link requestAbortSignal}, made on the first call and the same signal on every later call.
+ * Most calls are answered before anything listens for the client going away; they then cost
+ * no AbortController and no `close` listener.
+ */
+export function lazyRequestSignal(req: IncomingMessage, res: ServerResponse): () => AbortSignal {
+  let signal: AbortSignal | undefined;
+  return () => (signal ??= requestAbortSignal(req, res));
+}
+
 /** A signal that aborts when any source does, and a way to detach it from the sources. */
 export interface LinkedSignal {
   readonly signal: AbortSignal;

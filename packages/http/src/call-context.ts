@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { type BindingName, type CallContext, callContext } from '@a2a-polyglot/core';
+import type { BindingName, CallContext } from '@a2a-polyglot/core';
 
 /** Name of the query parameter the spec allows in place of the `A2A-Version` header (§3.2). */
 export const VERSION_QUERY_PARAM = 'A2A-Version';
@@ -8,22 +8,37 @@ export const VERSION_QUERY_PARAM = 'A2A-Version';
 export interface NodeCallContextOptions {
   /** Tenant bound in the request path (REST `/{tenant}/...`); wins over the request field. */
   readonly pathTenant?: string;
-  /** Aborted when the client goes away (see {@link requestAbortSignal}). */
-  readonly signal?: AbortSignal;
+  /**
+   * Gives the context's `signal`, called when somebody first reads it (see
+   * {@link lazyRequestSignal}).
+   */
+  readonly signal?: () => AbortSignal;
 }
 
 /**
  * A core {@link CallContext} from a node:http request: headers become service parameters.
  * When the `A2A-Version` header is absent, the `A2A-Version` query parameter fills it in:
  * the spec allows the query form for clients that cannot set headers (browsers' EventSource).
+ *
+ * Headers are read from `req.headers` on demand (node already lower-cases their names), and
+ * the abort signal is made only when somebody reads it: a call answered at once needs
+ * neither a header copy nor an AbortController.
  */
 export function nodeCallContext(binding: BindingName, req: IncomingMessage, options: NodeCallContextOptions = {}): CallContext {
-  const headers: Record<string, string | string[] | undefined> = { ...req.headers };
-  if (headers['a2a-version'] === undefined) {
-    const fromQuery = versionFromQuery(req.url);
-    if (fromQuery !== undefined) headers['a2a-version'] = fromQuery;
-  }
-  return callContext(binding, headers, { pathTenant: options.pathTenant, signal: options.signal });
+  const signal = options.signal;
+  return {
+    binding,
+    pathTenant: options.pathTenant,
+    get signal(): AbortSignal | undefined {
+      return signal?.();
+    },
+    header(name: string): string | undefined {
+      const key = name.toLowerCase();
+      const value = req.headers[key];
+      if (value !== undefined) return Array.isArray(value) ? value.join(',') : value;
+      return key === 'a2a-version' ? versionFromQuery(req.url) : undefined;
+    },
+  };
 }
 
 function versionFromQuery(url: string | undefined): string | undefined {

@@ -53,10 +53,11 @@ export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<st
  */
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const text = await readBodyText(req, maxBytes);
-  if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch (cause) {
+    // Checked only on failure: most bodies are JSON, and trimming a large one costs a copy.
+    if (text.trim() === '') return undefined;
     throw new A2AError(A2AErrorCode.ParseError, 'The request body is not valid JSON', { cause });
   }
 }

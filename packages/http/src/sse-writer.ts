@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 export interface SseWriterOptions {
   /**
    * Idle time after which a `: ping` comment is written, so proxies and clients do not drop a
-   * quiet stream. Every write restarts the timer. 0 disables heartbeats. Default 15000.
+   * quiet stream (after one to two periods of silence). 0 disables heartbeats. Default 15000.
    */
   readonly heartbeatMs?: number;
   /** Extra response headers (for example `A2A-Extensions`, CORS). */
@@ -28,6 +28,19 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * One SSE event as text: `id:` and `event:` lines when given, then `data:`, then the blank
+ * line. Data containing line breaks is split over several `data:` lines, as SSE requires
+ * (one-line JSON, the usual case, is not scanned twice).
+ */
+export function sseFrame(data: string, id?: number | string, event?: string): string {
+  let frame = id === undefined ? '' : `id: ${id}\n`;
+  if (event !== undefined) frame += `event: ${event}\n`;
+  if (data.indexOf('\n') < 0 && data.indexOf('\r') < 0) return `${frame}data: ${data}\n\n`;
+  for (const line of data.split(/\r\n|\r|\n/)) frame += `data: ${line}\n`;
+  return `${frame}\n`;
+}
+
+/**
  * Writes a `text/event-stream` response with backpressure and heartbeats.
  *
  * Why the writes are awaited: `res.write` buffers without limit when the client reads slower
@@ -39,6 +52,9 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 export class SseWriter {
   private readonly heartbeatMs: number;
   private heartbeat: ReturnType<typeof setTimeout> | undefined;
+  private wroteSinceTick = false;
+  /** Something was written (the headers went with it). */
+  private wroteAny = false;
   private drainWaiters: Array<() => void> = [];
   private closeListeners: Array<() => void> = [];
   private blocked = false;
@@ -50,7 +66,11 @@ export class SseWriter {
   ) {
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
     res.writeHead(200, { ...SSE_HEADERS, ...options.headers });
-    res.flushHeaders();
+    // The headers leave with the first event (one packet, one wake-up of the client instead
+    // of two), or on the next turn when no event is ready by then.
+    setImmediate(() => {
+      if (!this.isClosed && !this.wroteAny) res.flushHeaders();
+    });
     res.on('drain', this.onDrain);
     res.on('close', this.onResponseClose);
     if (res.destroyed) this.handleClose();
@@ -78,12 +98,16 @@ export class SseWriter {
    * breaks is split over several `data:` lines, as SSE requires. Resolves once the data is
    * accepted by the socket (or the client is gone); resolves to false if nothing was written.
    */
-  async event(data: string, fields: SseEventFields = {}): Promise<boolean> {
-    let frame = '';
-    if (fields.id !== undefined) frame += `id: ${fields.id}\n`;
-    if (fields.event !== undefined) frame += `event: ${fields.event}\n`;
-    for (const line of data.split(/\r\n|\r|\n/)) frame += `data: ${line}\n`;
-    return this.write(`${frame}\n`);
+  event(data: string, fields: SseEventFields = {}): Promise<boolean> {
+    return this.write(sseFrame(data, fields.id, fields.event));
+  }
+
+  /**
+   * Writes text that is already SSE framing (several frames from {@link sseFrame}, say) with
+   * one socket write; same backpressure as {@link event}.
+   */
+  raw(frames: string): Promise<boolean> {
+    return this.write(frames);
   }
 
   /** Writes a comment line (`: text`), which SSE clients ignore; used for heartbeats. */
@@ -102,6 +126,7 @@ export class SseWriter {
     while (this.blocked && !this.isClosed) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
     if (this.isClosed) return false;
     const flushed = this.res.write(chunk);
+    this.wroteAny = true;
     this.armHeartbeat();
     if (!flushed) {
       this.blocked = true;
@@ -110,16 +135,28 @@ export class SseWriter {
     return !this.isClosed;
   }
 
+  /**
+   * One timer per stream, armed once: a write only sets {@link wroteSinceTick}, and the timer,
+   * when it fires, pings only if nothing was written since its last tick (so a quiet stream
+   * gets a comment after one to two heartbeat periods). Re-arming a timer on every write
+   * cost more than writing the event.
+   */
   private armHeartbeat(): void {
     if (this.heartbeatMs <= 0 || this.isClosed) return;
-    if (this.heartbeat) clearTimeout(this.heartbeat);
-    this.heartbeat = setTimeout(() => {
-      this.heartbeat = undefined;
-      if (this.blocked) this.armHeartbeat();
-      else void this.comment('ping');
-    }, this.heartbeatMs);
+    if (this.heartbeat) {
+      this.wroteSinceTick = true;
+      return;
+    }
+    this.heartbeat = setTimeout(this.onHeartbeat, this.heartbeatMs);
     this.heartbeat.unref();
   }
+
+  private readonly onHeartbeat = (): void => {
+    if (this.isClosed || !this.heartbeat) return;
+    if (!this.wroteSinceTick && !this.blocked) void this.comment('ping');
+    this.wroteSinceTick = false;
+    this.heartbeat.refresh();
+  };
 
   private readonly onDrain = (): void => {
     this.blocked = false;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import type { EventStream, LoggedEvent } from '@a2a-polyglot/core';
+import { eventStreamFrom, type EventStream, type LoggedEvent } from '@a2a-polyglot/core';
 import type { StreamResponse } from '@a2a-polyglot/model';
 import { pipeEventStream, SseWriter } from '../src/index.js';
 
@@ -39,7 +39,7 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
 function endless(): { stream: EventStream; pulled: () => number; closed: () => boolean } {
   let pulled = 0;
   let closed = false;
-  const stream: EventStream = {
+  const stream: EventStream = eventStreamFrom({
     close: () => {
       closed = true;
     },
@@ -49,7 +49,7 @@ function endless(): { stream: EventStream; pulled: () => number; closed: () => b
         yield { seq: pulled, event: EVENT };
       }
     },
-  };
+  });
   return { stream, pulled: () => pulled, closed: () => closed };
 }
 
@@ -141,7 +141,7 @@ describe('pipeEventStream', () => {
   it('closes the stream when the client disconnects while it waits for the next event', async () => {
     let closed = false;
     let release: () => void = () => undefined;
-    const stream: EventStream = {
+    const stream: EventStream = eventStreamFrom({
       close: () => {
         closed = true;
         release();
@@ -150,7 +150,7 @@ describe('pipeEventStream', () => {
         yield { seq: 1, event: EVENT };
         await new Promise<void>((r) => (release = r));
       },
-    };
+    });
     let piping: Promise<void> | undefined;
     const { server, port } = await serve((_req, res) => {
       piping = pipeEventStream(stream, new SseWriter(res, { heartbeatMs: 0 }), { encode: () => '{}', onError: () => undefined });
@@ -172,14 +172,14 @@ describe('pipeEventStream', () => {
     const { server, port } = await serve((req, res) => {
       const sse = new SseWriter(res, { heartbeatMs: 0 });
       if (req.url === '/abort') {
-        void pipeEventStream({ close: held.stream.close, async *[Symbol.asyncIterator]() { yield { seq: 1, event: EVENT }; await new Promise(() => undefined); } }, sse, {
+        void pipeEventStream(eventStreamFrom({ close: () => held.stream.close(), async *[Symbol.asyncIterator]() { yield { seq: 1, event: EVENT }; await new Promise(() => undefined); } }), sse, {
           encode: () => '{}',
           onError: () => undefined,
           signal: controller.signal,
         });
       } else {
         void pipeEventStream(
-          { close() {}, async *[Symbol.asyncIterator]() { yield { seq: 0, event: EVENT }; throw new Error('boom'); } },
+          eventStreamFrom({ close() {}, async *[Symbol.asyncIterator]() { yield { seq: 0, event: EVENT }; throw new Error('boom'); } }),
           sse,
           { encode: () => '{"ok":true}', onError: (error, w) => w.event(JSON.stringify({ code: error.code, message: error.message }), { event: 'error' }) },
         );

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, A2AErrorCode, type CallContext, type Logger, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
-import { isJsonContentType, linkSignals, nodeCallContext, pipeEventStream, readJsonBody, requestAbortSignal, sendEmpty, sendJson, SseWriter } from '@a2a-polyglot/http';
+import { isJsonContentType, lazyRequestSignal, linkSignals, nodeCallContext, pipeEventStream, readJsonBody, sendEmpty, sendJson, SseWriter } from '@a2a-polyglot/http';
 import type { JsonRpcFailure, JsonRpcResponse } from './codec.js';
 import { JsonRpcDispatcher, type JsonRpcStreamOutcome } from './dispatch.js';
 import { failureHeaders, httpStatusFor, jsonRpcFailure } from './errors.js';
@@ -55,7 +55,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       return sendResponse(res, jsonRpcFailure(null, error, logger), {});
     }
 
-    const signal = requestAbortSignal(req, res);
+    const signal = lazyRequestSignal(req, res);
     const contexts: CallContext[] = [];
     const contextFor = (): CallContext => {
       const ctx = nodeCallContext('JSONRPC', req, { signal });
@@ -73,7 +73,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       case 'response':
         return sendResponse(res, outcome.response, extensions);
       case 'stream':
-        return stream(res, outcome, signal, extensions);
+        return stream(res, outcome, signal(), extensions);
     }
   }
 

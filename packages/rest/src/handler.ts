@@ -7,7 +7,7 @@ import {
   nodeCallContext,
   pipeEventStream,
   readJsonBody,
-  requestAbortSignal,
+  lazyRequestSignal,
   sendEmpty,
   sendJson,
   SseWriter,
@@ -74,13 +74,13 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
       body = await readJsonBody(req, maxBodyBytes);
     }
     const request = decodeJsonRequest(op, buildRequestJson(op, params, queryOf(req), body, route.verb !== 'POST'));
-    const signal = requestAbortSignal(req, res);
+    const signal = lazyRequestSignal(req, res);
     const ctx = nodeCallContext('HTTP+JSON', req, { pathTenant: tenant, signal });
     try {
       if (op.kind === 'stream') {
         const resume = op.name === 'SubscribeToTask' ? resumeAfterSeq(req) : undefined;
         const stream = await op.open(handler, request, ctx, resume);
-        return await pipe(res, stream, signal, extensionsHeader(ctx.activatedExtensions));
+        return await pipe(res, stream, signal(), extensionsHeader(ctx.activatedExtensions));
       }
       const result = await op.invoke(handler, request, ctx);
       const headers = extensionsHeader(ctx.activatedExtensions);

@@ -1,4 +1,4 @@
-import { RequestHandler, type EventStream } from '@a2a-polyglot/core';
+import { eventStreamFrom, RequestHandler, type EventStream } from '@a2a-polyglot/core';
 import type { GetTaskRequest, SendMessageRequest } from '@a2a-polyglot/model';
 import { EXT, postRaw, readSse, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, Gate, V, type TestServer } from './helpers.js';
 
@@ -344,13 +344,13 @@ describe('JSON-RPC limits, auth and failures', () => {
         throw new Error('secret internal detail');
       }
       override async sendStreamingMessage(_r: SendMessageRequest): Promise<EventStream> {
-        return {
+        return eventStreamFrom({
           close() {},
           async *[Symbol.asyncIterator]() {
             yield { seq: 1, event: { payload: { $case: 'message' as const, value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] } } } };
             throw new Error('secret internal detail');
           },
-        };
+        });
       }
     }
     const errors: unknown[] = [];

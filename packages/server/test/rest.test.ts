@@ -1,4 +1,4 @@
-import { RequestHandler, type EventStream } from '@a2a-polyglot/core';
+import { eventStreamFrom, RequestHandler, type EventStream } from '@a2a-polyglot/core';
 import type { SendMessageRequest } from '@a2a-polyglot/model';
 import { EXT, Gate, readSse, rest, sendParams, startTestServer, testCard, testExecutor, V, type TestServer } from './helpers.js';
 
@@ -271,13 +271,13 @@ describe('REST limits, auth and failures', () => {
   it('a mid-stream failure ends with event: error and no internals', async () => {
     class Broken extends RequestHandler {
       override async sendStreamingMessage(_r: SendMessageRequest): Promise<EventStream> {
-        return {
+        return eventStreamFrom({
           close() {},
           async *[Symbol.asyncIterator]() {
             yield { seq: 1, event: { payload: { $case: 'message' as const, value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] } } } };
             throw new Error('secret internal detail');
           },
-        };
+        });
       }
     }
     const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()), logger: { debug() {}, info() {}, warn() {}, error() {} } });

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { RequestHandler, type EventStream, type LoggedEvent } from '@a2a-polyglot/core';
+import { eventStreamFrom, RequestHandler, type EventStream, type LoggedEvent } from '@a2a-polyglot/core';
 import type { SendMessageRequest, StreamResponse } from '@a2a-polyglot/model';
 import { eventually, Gate, readSse, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V } from './helpers.js';
 
@@ -34,14 +34,14 @@ describe('backpressure through the bindings', () => {
     closed = false;
     override async sendStreamingMessage(_r: SendMessageRequest): Promise<EventStream> {
       const self = this;
-      return {
+      return eventStreamFrom({
         close() {
           self.closed = true;
         },
         async *[Symbol.asyncIterator](): AsyncGenerator<LoggedEvent> {
           while (!self.closed) yield { seq: ++self.pulled, event: bigMessage };
         },
-      };
+      });
     }
   }
 

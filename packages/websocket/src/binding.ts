@@ -73,7 +73,7 @@ export function createWebSocketBinding(handler: RequestHandler, options: CreateW
           ws.close(1001, 'server shutting down');
           return;
         }
-        const connection = new Connection(ws, handshake.headers, dispatcher, resolved, logger);
+        const connection = new Connection(ws, handshake.headers, dispatcher, resolved, logger, socket);
         connections.add(connection);
         sockets.add(ws);
         ws.once('close', () => {

@@ -48,8 +48,11 @@ export class Connection {
     private readonly dispatcher: JsonRpcDispatcher,
     private readonly options: ResolvedWebSocketOptions,
     private readonly logger: Logger,
+    /** The upgraded byte stream under `socket` (corked around batches of frames). */
+    transport?: { cork(): void; uncork(): void },
   ) {
     this.outbox = new Outbox(socket, {
+      transport,
       highWaterMark: options.highWaterMark,
       stallTimeoutMs: options.stallTimeoutMs,
       onStall: () => {

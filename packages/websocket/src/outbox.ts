@@ -11,6 +11,11 @@ export interface OutboxOptions {
   readonly stallTimeoutMs: number;
   /** Called once when the peer stopped reading for too long (the socket is then closed with 1013). */
   readonly onStall: () => void;
+  /**
+   * The connection's byte stream (the socket of the upgrade). With it, {@link Outbox.sendAll}
+   * corks it so that a batch of frames leaves in one system call.
+   */
+  readonly transport?: { cork(): void; uncork(): void };
 }
 
 /**
@@ -44,11 +49,36 @@ export class Outbox {
   /** Sends one JSON frame; silently dropped once the socket is closing (the peer is gone). */
   send(frame: unknown): void {
     if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
-    this.socket.send(JSON.stringify(frame), (error) => {
-      if (error) this.shutdown();
-      else this.check();
-    });
+    this.socket.send(JSON.stringify(frame), this.afterSend);
     this.peakBufferedAmount = Math.max(this.peakBufferedAmount, this.socket.bufferedAmount);
+  }
+
+  /**
+   * Sends several frames (JSON text) back to back, with one socket write when the transport
+   * can be corked (a stream's batch of ready events) and one completion callback for the lot.
+   */
+  sendTexts(texts: readonly string[]): void {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN || texts.length === 0) return;
+    const transport = texts.length > 1 ? this.options.transport : undefined;
+    transport?.cork();
+    try {
+      const last = texts.length - 1;
+      for (let i = 0; i < last; i++) this.socket.send(texts[i]!);
+      this.socket.send(texts[last]!, this.afterSend);
+    } finally {
+      transport?.uncork();
+    }
+    this.peakBufferedAmount = Math.max(this.peakBufferedAmount, this.socket.bufferedAmount);
+  }
+
+  private readonly afterSend = (error?: Error): void => {
+    if (error) this.shutdown();
+    else this.check();
+  };
+
+  /** The send buffer is at most at its high-water mark: a stream may send more now. */
+  hasRoom(): boolean {
+    return !this.closed && this.socket.bufferedAmount <= this.options.highWaterMark;
   }
 
   /**

@@ -19,11 +19,14 @@ export interface PumpedStream {
  * frame: `streamEnd` (done / canceled / shutdown, with the last state and seq) or, when the
  * stream fails, a JSON-RPC error response.
  *
- * Flow control: the next event is pulled only when the socket's send buffer has room, so a
- * client that does not read pauses its streams at their log cursor; memory stays bounded.
+ * Flow control: the next batch of events is pulled only when the socket's send buffer has
+ * room, so a client that does not read pauses its streams at their log cursor; memory stays
+ * bounded (the mark plus one group of frames of at most 64 KiB).
  */
 export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger: Logger, serviceParams?: Readonly<Record<string, string>>): PumpedStream {
   let stopped: StreamEndReason | undefined;
+  let state: string | undefined;
+  let lastSeq: number | undefined;
   let wake: ((value: 'stopped') => void) | undefined;
   const stop = (reason: StreamEndReason) => {
     if (stopped) return;
@@ -32,27 +35,49 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
     wake?.('stopped');
   };
 
+  /**
+   * Sends ready events together (one socket write per group), up to {@link GROUP_BYTES} a
+   * group and only while the send buffer is under its mark; returns the events left over.
+   */
+  function sendWhileRoom(events: readonly LoggedEvent[]): readonly LoggedEvent[] {
+    let i = 0;
+    while (i < events.length && outbox.hasRoom()) {
+      const texts: string[] = [];
+      let bytes = 0;
+      while (i < events.length && bytes < GROUP_BYTES) {
+        const { seq, event } = events[i++]!;
+        state = eventStateName(event) ?? state;
+        if (seq > 0) lastSeq = seq;
+        const text = JSON.stringify(seq > 0 ? { ...outcome.encodeEvent(event), seq } : outcome.encodeEvent(event));
+        bytes += text.length;
+        texts.push(text);
+      }
+      outbox.sendTexts(texts);
+    }
+    return i === 0 ? events : events.slice(i);
+  }
+
   async function run(): Promise<void> {
-    const iterator = outcome.stream[Symbol.asyncIterator]();
-    let state: string | undefined;
-    let lastSeq: number | undefined;
     outbox.send(streamStartFrame(outcome.id, serviceParams));
+    /** Events pulled but not sent yet: the rest of a batch that met a full send buffer. */
+    let carry: readonly LoggedEvent[] = [];
     try {
       for (;;) {
         if (stopped || !(await outbox.waitForRoom())) break;
         if (stopped) break;
-        const pending = iterator.next();
+        if (carry.length > 0) {
+          carry = sendWhileRoom(carry);
+          continue;
+        }
+        const pending = outcome.stream.nextBatch();
         pending.catch(() => undefined); // a late rejection after we stopped is not unhandled
-        const next = await new Promise<IteratorResult<LoggedEvent> | 'stopped'>((resolve, reject) => {
+        const batch = await new Promise<readonly LoggedEvent[] | undefined | 'stopped'>((resolve, reject) => {
           wake = resolve;
           pending.then(resolve, reject);
         });
         wake = undefined;
-        if (next === 'stopped' || next.done) break;
-        const { seq, event } = next.value;
-        state = eventStateName(event) ?? state;
-        if (seq > 0) lastSeq = seq;
-        outbox.send({ ...outcome.encodeEvent(event), ...(seq > 0 ? { seq } : {}) });
+        if (batch === 'stopped' || batch === undefined) break;
+        carry = sendWhileRoom(batch);
       }
       outbox.send(streamEndFrame(outcome.id, stopped ?? 'done', state, lastSeq));
     } catch (thrown) {
@@ -62,15 +87,14 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
       outbox.send(outcome.encodeError(error));
     } finally {
       outcome.stream.close();
-      // Let a generator suspended at a yield run its cleanup (what `break` in for-await does).
-      Promise.resolve()
-        .then(() => iterator.return?.())
-        .catch(() => undefined);
     }
   }
 
   return { stop, done: run().catch((error: unknown) => logger.error('WebSocket stream pump failed', { error })) };
 }
+
+/** Most bytes of frames sent with one write (a batch larger than this goes out in several). */
+const GROUP_BYTES = 64 * 1024;
 
 /** The task state an event reports, as its ProtoJSON enum name. */
 function eventStateName(event: StreamResponse): string | undefined {

@@ -1,4 +1,4 @@
-import { type EventStream, type LoggedEvent, RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { eventStreamFrom, type EventStream, type LoggedEvent, RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import type { SendMessageRequest, StreamResponse } from '@a2a-polyglot/model';
 import { eventually, Gate, Peer, sendParams, startWsServer, testCard, testExecutor } from './helpers.js';
 
@@ -18,14 +18,14 @@ class Endless extends RequestHandler {
   closed = false;
   override async sendStreamingMessage(_r: SendMessageRequest): Promise<EventStream> {
     const self = this;
-    return {
+    return eventStreamFrom({
       close() {
         self.closed = true;
       },
       async *[Symbol.asyncIterator](): AsyncGenerator<LoggedEvent> {
         while (!self.closed) yield { seq: ++self.pulled, event: bigEvent };
       },
-    };
+    });
   }
 }
 

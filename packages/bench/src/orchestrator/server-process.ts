@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnChild, type BenchChild } from '../child.js';
 import type { ServerUsage } from '../servers/server-main.js';
@@ -26,7 +27,7 @@ export async function startServerProcess(ctx: RunContext, kind: ServerKind, opti
     name: `server ${kind}`,
     script: join(__dirname, '..', 'servers', 'server-main.js'),
     args: option === undefined ? [kind] : [kind, JSON.stringify(option)],
-    nodeArgs: ['--expose-gc'],
+    nodeArgs: ['--expose-gc', ...profilerArgs(ctx, kind)],
     role: 'server',
     pinning: ctx.pinning,
   });
@@ -59,6 +60,16 @@ export async function startServerProcess(ctx: RunContext, kind: ServerKind, opti
     await child.stop(1000);
     throw error;
   }
+}
+
+/** `node --cpu-prof` flags when the run asked for profiles (`CPU_PROF=1`). */
+function profilerArgs(ctx: RunContext, kind: ServerKind): string[] {
+  const dir = ctx.config.cpuProfDir;
+  if (!dir) return [];
+  const kindDir = join(dir, kind);
+  mkdirSync(kindDir, { recursive: true });
+  // Node names each file CPU.<date>.<time>.<pid>...cpuprofile; one folder per server kind.
+  return ['--cpu-prof', `--cpu-prof-dir=${kindDir}`];
 }
 
 /** Starts a load-generator child (pinned to the load CPU) and waits until it listens. */

@@ -252,17 +252,20 @@ export class ServerSession {
     const stream = await opening;
     op.stream = stream;
     if (op.finished || op.unsubscribed) stream.close();
-    const events = stream[Symbol.asyncIterator]();
     for (;;) {
       await this.writer.ready();
       if (op.finished) return;
-      const next = await events.next();
-      if (next.done || op.finished) break;
-      const { seq, event } = next.value;
-      op.lastSeq = seq;
-      op.lastState = stateOf(event) ?? op.lastState;
-      this.sendMetadataOnce(ctx);
-      if (!this.writeFor(op, eventFrame(op.id, event, seq))) return;
+      // Every ready event at once; each still waits for room in the writer.
+      const batch = await stream.nextBatch();
+      if (!batch || op.finished) break;
+      for (const { seq, event } of batch) {
+        if (!this.writer.writable) await this.writer.ready();
+        if (op.finished) return;
+        op.lastSeq = seq;
+        op.lastState = stateOf(event) ?? op.lastState;
+        this.sendMetadataOnce(ctx);
+        if (!this.writeFor(op, eventFrame(op.id, event, seq))) return;
+      }
     }
     await this.finish(op, endFrame(op.id, op.lastState, op.lastSeq), ctx);
   }

@@ -1,0 +1,88 @@
+/**
+ * Runs steps strictly one after another, like a promise chain, but a step queued while nothing
+ * is pending runs at once, in the caller's turn. A step that returns a promise holds the
+ * queue until it settles; later steps wait behind it.
+ *
+ * Why not a plain promise chain: a task run applies every event of its task through such a
+ * queue, and with the in-memory store and event log nothing in a step is asynchronous. A chain
+ * would cost two promises and two microtask turns per event; this costs none, and an agent
+ * that reports submit → working → artifact → completed in one go has its task completed by
+ * the time its call returns.
+ * @internal
+ */
+export class SerialQueue {
+  /** Settles when the last asynchronous step (and everything queued behind it) is done; undefined when idle. */
+  private tail: Promise<void> | undefined;
+  /** A step is running synchronously; steps queued meanwhile wait in {@link backlog}, in order. */
+  private running = false;
+  private readonly backlog: Array<() => unknown> = [];
+
+  /** @param onError where a failing step's error goes (steps never reject the queue). */
+  constructor(private readonly onError: (error: unknown) => void) {}
+
+  /** True while an asynchronous step is pending (new steps will wait). */
+  get busy(): boolean {
+    return this.tail !== undefined;
+  }
+
+  /** Queues a step: runs it now when the queue is idle, else after the pending ones. */
+  push(step: () => unknown): void {
+    if (this.tail) {
+      this.track(this.tail.then(step));
+      return;
+    }
+    if (this.running) {
+      // Queued from inside a running step: it runs right after that step.
+      this.backlog.push(step);
+      return;
+    }
+    this.running = true;
+    try {
+      let next: (() => unknown) | undefined = step;
+      while (next) {
+        let result: unknown;
+        try {
+          result = next();
+        } catch (error) {
+          this.onError(error);
+        }
+        if (isThenable(result)) {
+          this.track(Promise.resolve(result));
+          for (const later of this.backlog) this.track(this.tail!.then(later));
+          this.backlog.length = 0;
+          return;
+        }
+        next = this.backlog.shift();
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Resolves once every step queued so far has run (at once, as a resolved promise, when idle). */
+  idle(): Promise<void> {
+    return this.tail ?? RESOLVED;
+  }
+
+  private track(pending: Promise<unknown>): void {
+    const tail: Promise<void> = pending.then(
+      () => this.release(tail),
+      (error: unknown) => {
+        this.onError(error);
+        this.release(tail);
+      },
+    );
+    this.tail = tail;
+  }
+
+  private release(tail: Promise<void>): void {
+    if (this.tail === tail) this.tail = undefined;
+  }
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();
+
+/** A promise or any then-able (what `await` would wait for). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
