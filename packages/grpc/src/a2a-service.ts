@@ -85,17 +85,37 @@ function contextOf(metadata: Metadata, signal: AbortSignal): CallContext {
   return callContext('GRPC', metadataHeaders(metadata), { signal });
 }
 
+/**
+ * The CallContext of a unary call. Its signal (client cancel or deadline: the core stops
+ * waiting; a running task is not canceled) is made when the core first reads it: most calls
+ * are answered before anything waits, and then cost no AbortController.
+ */
+function lazyContextOf(call: ServerUnaryCall<unknown, unknown>): CallContext {
+  const ctx = callContext('GRPC', metadataHeaders(call.metadata));
+  let controller: AbortController | undefined;
+  Object.defineProperty(ctx, 'signal', {
+    enumerable: true,
+    get(): AbortSignal {
+      if (!controller) {
+        const made = new AbortController();
+        controller = made;
+        if (call.cancelled) made.abort();
+        else call.once('cancelled', () => made.abort());
+      }
+      return controller.signal;
+    },
+  });
+  return ctx;
+}
+
 function unaryHandler(op: UnaryOperation, handler: RequestHandler, logger: Logger) {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
-    const controller = new AbortController();
-    // Client cancel or deadline: let the core stop waiting (a running task is not canceled).
-    call.on('cancelled', () => controller.abort());
     const request = call.request;
     if (request instanceof UndecodableRequest) {
       callback(failure(logger, request.error, undefined, op.name) as ServiceError);
       return;
     }
-    const ctx = contextOf(call.metadata, controller.signal);
+    const ctx = lazyContextOf(call);
     op.invoke(handler, request, ctx).then(
       (response) => {
         const md = extensionsMetadata(ctx.activatedExtensions);

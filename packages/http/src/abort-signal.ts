@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
@@ -43,6 +44,9 @@ export interface LinkedSignal {
 export function linkSignals(...sources: ReadonlyArray<AbortSignal | undefined>): LinkedSignal {
   const controller = new AbortController();
   const present = sources.filter((s): s is AbortSignal => s !== undefined);
+  // A long-lived source (server shutdown) holds one listener per open stream, legitimately:
+  // lift Node's leak warning (10 listeners) for it.
+  for (const s of present) liftListenerLimit(s);
   const abort = () => controller.abort();
   const dispose = () => {
     for (const s of present) s.removeEventListener('abort', abort);
@@ -56,4 +60,12 @@ export function linkSignals(...sources: ReadonlyArray<AbortSignal | undefined>):
   }
   if (controller.signal.aborted) dispose();
   return { signal: controller.signal, dispose };
+}
+
+function liftListenerLimit(signal: AbortSignal): void {
+  try {
+    if (getMaxListeners(signal) !== 0) setMaxListeners(0, signal);
+  } catch {
+    // A signal of another realm (a test sandbox) is not an EventTarget to node:events.
+  }
 }

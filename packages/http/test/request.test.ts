@@ -1,6 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { A2AErrorCode } from '@a2a-polyglot/core';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { isJsonContentType, lastEventId, linkSignals, mediaType, nodeCallContext, readJsonBody } from '../src/index.js';
 
 function fakeRequest(headers: Record<string, string>, chunks: string[] = [], url = '/'): IncomingMessage {
@@ -75,5 +77,11 @@ describe('linkSignals', () => {
     a.abort();
     expect(again.signal.aborted).toBe(false);
     expect(linkSignals(b.signal).signal.aborted).toBe(true);
+  });
+
+  it('lets a long-lived source (server shutdown) carry one link per open stream without a leak warning', () => {
+    const script = join(__dirname, '..', '..', '..', 'scripts', 'run-ts.js');
+    const out = execFileSync(process.execPath, [script, join(__dirname, 'fixtures', 'many-links.ts')], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ warnings: [], aborted: true });
   });
 });
