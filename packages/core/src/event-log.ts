@@ -70,6 +70,12 @@ export interface InMemoryEventLogOptions {
    * once, so memory is bounded by a count, not by throughput × retention. Default 1000.
    */
   readonly maxSealedLogs?: number;
+  /**
+   * At most this many events are held in sealed logs, together; past it the oldest sealed
+   * logs are dropped. Bounds memory when tasks are long (a thousand sealed logs of a thousand
+   * chunks each would otherwise stay for the retention time). Default 32768.
+   */
+  readonly maxSealedEvents?: number;
 }
 
 interface TaskLog {
@@ -77,6 +83,8 @@ interface TaskLog {
   /** seq of events[0] */
   firstSeq: number;
   lastSeq: number;
+  /** Events it held when sealed (counted against maxSealedEvents until dropped). */
+  sealedEvents: number;
   /** Readers waiting for the next event; made when the first one waits. */
   waiters: Set<() => void> | undefined;
 }
@@ -87,6 +95,9 @@ export class InMemoryEventLog implements EventLog {
   private readonly maxEvents: number;
   private readonly retentionMs: number;
   private readonly maxSealed: number;
+  private readonly maxSealedEvents: number;
+  /** Events held in sealed logs, together. */
+  private sealedEvents = 0;
   /**
    * Sealed task ids and when each was sealed, oldest first (a Map keeps insertion order, and
    * every entry has the same retention, so this is also expiry order).
@@ -99,12 +110,13 @@ export class InMemoryEventLog implements EventLog {
     this.maxEvents = Math.max(1, options.maxEventsPerTask ?? 4096);
     this.retentionMs = options.retentionMs ?? 60_000;
     this.maxSealed = Math.max(0, options.maxSealedLogs ?? 1000);
+    this.maxSealedEvents = Math.max(0, options.maxSealedEvents ?? 32_768);
   }
 
   private log(taskId: string): TaskLog {
     let log = this.logs.get(taskId);
     if (!log) {
-      log = { events: [], firstSeq: 1, lastSeq: 0, waiters: undefined };
+      log = { events: [], firstSeq: 1, lastSeq: 0, sealedEvents: 0, waiters: undefined };
       this.logs.set(taskId, log);
     }
     return log;
@@ -168,6 +180,8 @@ export class InMemoryEventLog implements EventLog {
     const log = this.logs.get(taskId);
     if (!log || this.sealed.has(taskId)) return;
     this.sealed.set(taskId, Date.now());
+    log.sealedEvents = log.events.length;
+    this.sealedEvents += log.sealedEvents;
     this.trimSealed();
     this.armSweep();
   }
@@ -200,10 +214,10 @@ export class InMemoryEventLog implements EventLog {
     this.armSweep();
   }
 
-  /** Drops the oldest sealed logs beyond {@link InMemoryEventLogOptions.maxSealedLogs}. */
+  /** Drops the oldest sealed logs beyond {@link InMemoryEventLogOptions.maxSealedLogs} and `maxSealedEvents`. */
   private trimSealed(): void {
     for (const taskId of this.sealed.keys()) {
-      if (this.sealed.size <= this.maxSealed) return;
+      if (this.sealed.size <= this.maxSealed && this.sealedEvents <= this.maxSealedEvents) return;
       const log = this.logs.get(taskId);
       if (log?.waiters && log.waiters.size > 0) continue; // someone is still reading it
       if (log) this.drop(taskId);
@@ -212,6 +226,8 @@ export class InMemoryEventLog implements EventLog {
   }
 
   private drop(taskId: string): void {
+    const log = this.logs.get(taskId);
+    if (log && this.sealed.has(taskId)) this.sealedEvents -= log.sealedEvents;
     this.logs.delete(taskId);
     this.sealed.delete(taskId);
   }

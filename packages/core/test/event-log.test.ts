@@ -114,6 +114,22 @@ describe('InMemoryEventLog retention bound', () => {
     expect(await log.lastSeq('t0')).toBe(0);
   });
 
+  it('keeps at most maxSealedEvents events in sealed logs together, dropping the oldest logs first', async () => {
+    const log = new InMemoryEventLog({ maxSealedLogs: 100, maxSealedEvents: 10, retentionMs: 60_000 });
+    for (let t = 0; t < 5; t++) {
+      for (let i = 1; i <= 4; i++) await log.append(`t${t}`, ev(i));
+      log.seal(`t${t}`);
+    }
+    // 5 logs of 4 events: only the newest two fit in 10 events.
+    expect(log.size).toBe(2);
+    expect(await log.lastSeq('t2')).toBe(0);
+    expect((await log.readAfter('t4', 0)).events).toHaveLength(4);
+    expect((await log.readAfter('t3', 0)).events).toHaveLength(4);
+    await log.append('live', ev(1));
+    for (let i = 2; i <= 20; i++) await log.append('live', ev(i));
+    expect((await log.readAfter('live', 0)).events).toHaveLength(20); // unsealed logs are not counted
+  });
+
   it('never drops a sealed log someone still waits on, nor an unsealed one', async () => {
     const log = new InMemoryEventLog({ maxSealedLogs: 1 });
     await log.append('live', ev(1));
