@@ -127,6 +127,12 @@ describe('knobs', () => {
     expect(() => loadConfig({ REPS: '0' })).toThrow(/REPS/);
     expect(() => loadConfig({ SCENARIOS: 'nope' })).toThrow(/SCENARIOS/);
   });
+
+  it('CPU_PROF=1 puts server profiles under OUT_DIR/profiles; off by default', () => {
+    expect(loadConfig({}).cpuProfDir).toBeUndefined();
+    expect(loadConfig({ CPU_PROF: '1', OUT_DIR: '/tmp/bench-out' }).cpuProfDir).toBe('/tmp/bench-out/profiles');
+    expect(() => loadConfig({ CPU_PROF: 'yes please' })).toThrow(/CPU_PROF/);
+  });
 });
 
 describe('raw HTTP/1.1 client against node:http', () => {

@@ -148,7 +148,7 @@ export function renderReport(run: BenchRun): string {
   }
 
   if (idle.length > 0) {
-    out.push(`## Memory: ${cfg.idleStreams} open idle streams (fresh server, after forced GC)`);
+    out.push(`## Memory: ${cfg.idleStreams} open idle streams (warmed-up server, after forced GC)`);
     out.push('');
     out.push('SSE and ws: one TCP connection per stream; gRPC: streams share HTTP/2 connections ("conns").');
     out.push('');

@@ -6,11 +6,14 @@ import type { IdleMemoryResult } from '../results.js';
 import type { Target } from '../targets.js';
 
 const MB = 1024 * 1024;
+/** Streams opened and closed before the baseline is read. */
+const WARMUP_STREAMS = 200;
 
 /**
- * Memory per open idle stream: a fresh server's RSS and heap after a forced GC, then again
- * with N streams open (each has received its first event and then waits), both measured in
- * the server process. Per-stream cost = difference / N.
+ * Memory per open idle stream: a server's RSS and heap after a forced GC (fresh, then warmed
+ * up by opening and closing 200 streams), then again with N streams open (each has received
+ * its first event and then waits), both measured in the server process. Per-stream cost =
+ * difference / N.
  */
 export async function runIdleTarget(ctx: RunContext, target: Target, rep: number): Promise<IdleMemoryResult> {
   const n = ctx.config.idleStreams;
@@ -27,6 +30,12 @@ export async function runIdleTarget(ctx: RunContext, target: Target, rep: number
     if (load instanceof Error) return { ...base, ...empty, failure: load.message };
     const port = server.ports[target.port];
     if (!port) return { ...base, ...empty, failure: `no ${target.port} port` };
+    // Warm-up, the same for every target: open and close some streams first, so that code the
+    // server compiles on its first requests is in the baseline, not charged to the streams.
+    const warm: IdleJob = { request: buildRequest(target, { mode: 'idle' }, port), streams: Math.min(WARMUP_STREAMS, n), openConcurrency: 64, timeoutMs: 60_000 };
+    await load.ipc.call<IdleResult>('idle-open', warm, 90_000);
+    await load.ipc.call('idle-close', undefined, 30_000);
+    await new Promise((r) => setTimeout(r, 300));
     const idle = await server.usage(true);
     const job: IdleJob = { request: buildRequest(target, { mode: 'idle' }, port), streams: n, openConcurrency: 64, timeoutMs: 60_000 };
     const opened = await load.ipc.call<IdleResult>('idle-open', job, 90_000);
