@@ -19,14 +19,31 @@ export function requestAbortSignal(req: IncomingMessage, res: ServerResponse): A
   return controller.signal;
 }
 
+/** {@link lazyRequestSignal}: the signal on demand, and a way to let go of the request. */
+export interface LazyRequestSignal {
+  (): AbortSignal;
+  /**
+   * The call is answered: drop the references to the request and response. A call context
+   * that outlives its call for a while (until the next full garbage collection) then no
+   * longer keeps the whole request, response and socket buffers alive with it.
+   */
+  release(): void;
+}
+
 /**
  * {@link requestAbortSignal}, made on the first call and the same signal on every later call.
  * Most calls are answered before anything listens for the client going away; they then cost
- * no AbortController and no `close` listener.
+ * no AbortController and no `close` listener. Asked for after {@link LazyRequestSignal.release},
+ * it gives a signal that never aborts (the call is over).
  */
-export function lazyRequestSignal(req: IncomingMessage, res: ServerResponse): () => AbortSignal {
+export function lazyRequestSignal(req: IncomingMessage, res: ServerResponse): LazyRequestSignal {
   let signal: AbortSignal | undefined;
-  return () => (signal ??= requestAbortSignal(req, res));
+  let source: { req: IncomingMessage; res: ServerResponse } | undefined = { req, res };
+  const get = (() => (signal ??= source ? requestAbortSignal(source.req, source.res) : new AbortController().signal)) as LazyRequestSignal;
+  get.release = () => {
+    source = undefined;
+  };
+  return get;
 }
 
 /** A signal that aborts when any source does, and a way to detach it from the sources. */

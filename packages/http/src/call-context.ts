@@ -25,6 +25,10 @@ export interface NodeCallContextOptions {
  * neither a header copy nor an AbortController.
  */
 export function nodeCallContext(binding: BindingName, req: IncomingMessage, options: NodeCallContextOptions = {}): CallContext {
+  // Only the headers and the URL are captured, not the request: a context that outlives its
+  // call a little (until the next full GC) must not keep the request, its response and their
+  // buffers alive with it.
+  const { headers, url } = req;
   const signal = options.signal;
   return {
     binding,
@@ -34,9 +38,9 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
     },
     header(name: string): string | undefined {
       const key = name.toLowerCase();
-      const value = req.headers[key];
+      const value = headers[key];
       if (value !== undefined) return Array.isArray(value) ? value.join(',') : value;
-      return key === 'a2a-version' ? versionFromQuery(req.url) : undefined;
+      return key === 'a2a-version' ? versionFromQuery(url) : undefined;
     },
   };
 }

@@ -63,6 +63,9 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       return ctx;
     };
     const outcome = await dispatcher.dispatch(body, contextFor, { resumeAfterSeq: resumeAfterSeq(req) });
+    // A stream keeps its signal; after that the contexts need the request no more.
+    const streamSignal = outcome.kind === 'stream' ? signal() : undefined;
+    signal.release();
     const extensions = activatedExtensionsHeader(contexts);
     switch (outcome.kind) {
       case 'none':
@@ -73,7 +76,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       case 'response':
         return sendResponse(res, outcome.response, extensions);
       case 'stream':
-        return stream(res, outcome, signal(), extensions);
+        return stream(res, outcome, streamSignal!, extensions);
     }
   }
 

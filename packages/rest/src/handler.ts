@@ -80,9 +80,13 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
       if (op.kind === 'stream') {
         const resume = op.name === 'SubscribeToTask' ? resumeAfterSeq(req) : undefined;
         const stream = await op.open(handler, request, ctx, resume);
-        return await pipe(res, stream, signal(), extensionsHeader(ctx.activatedExtensions));
+        const streamSignal = signal();
+        signal.release();
+        return await pipe(res, stream, streamSignal, extensionsHeader(ctx.activatedExtensions));
       }
       const result = await op.invoke(handler, request, ctx);
+      // Answered: the context needs the request no more.
+      signal.release();
       const headers = extensionsHeader(ctx.activatedExtensions);
       if (route.status === 204) return sendEmpty(res, 204, headers);
       return sendJson(res, route.status, op.encodeJson(result, request), REST_CONTENT_TYPE, headers);
