@@ -90,22 +90,25 @@ function contextOf(metadata: Metadata, signal: AbortSignal): CallContext {
  * waiting; a running task is not canceled) is made when the core first reads it: most calls
  * are answered before anything waits, and then cost no AbortController.
  */
-function lazyContextOf(call: ServerUnaryCall<unknown, unknown>): CallContext {
+function lazyContextOf(call: ServerUnaryCall<unknown, unknown>): { ctx: CallContext; release: () => void } {
   const ctx = callContext('GRPC', metadataHeaders(call.metadata));
   let controller: AbortController | undefined;
+  // Dropped once the call is answered: a context that outlives its call until the next full
+  // GC must not keep the call (request, metadata, stream) alive with it.
+  let source: ServerUnaryCall<unknown, unknown> | undefined = call;
   Object.defineProperty(ctx, 'signal', {
     enumerable: true,
     get(): AbortSignal {
       if (!controller) {
         const made = new AbortController();
         controller = made;
-        if (call.cancelled) made.abort();
-        else call.once('cancelled', () => made.abort());
+        if (source?.cancelled) made.abort();
+        else source?.once('cancelled', () => made.abort());
       }
       return controller.signal;
     },
   });
-  return ctx;
+  return { ctx, release: () => (source = undefined) };
 }
 
 function unaryHandler(op: UnaryOperation, handler: RequestHandler, logger: Logger) {
@@ -115,15 +118,19 @@ function unaryHandler(op: UnaryOperation, handler: RequestHandler, logger: Logge
       callback(failure(logger, request.error, undefined, op.name) as ServiceError);
       return;
     }
-    const ctx = lazyContextOf(call);
+    const { ctx, release } = lazyContextOf(call);
     op.invoke(handler, request, ctx).then(
       (response) => {
+        release();
         const md = extensionsMetadata(ctx.activatedExtensions);
         if (md && !call.cancelled) call.sendMetadata(md);
         // DeleteTaskPushNotificationConfig answers google.protobuf.Empty.
         callback(null, op.response ? response : {});
       },
-      (error: unknown) => callback(failure(logger, error, ctx, op.name) as ServiceError),
+      (error: unknown) => {
+        release();
+        callback(failure(logger, error, ctx, op.name) as ServiceError);
+      },
     );
   };
 }
