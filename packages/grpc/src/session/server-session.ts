@@ -54,10 +54,14 @@ export interface SessionLimits {
 
 type Operation = NonNullable<SessionRequest['operation']>;
 
+/** Abort reason of an operation that ended (its answer is written, or the session went away). */
+const OPERATION_ENDED = Object.freeze({ reason: 'session operation ended' });
+
 /** One open operation of a session. */
 interface OpenOperation {
   readonly id: string;
-  readonly controller: AbortController;
+  /** Aborts when the operation ends; made when the core first reads the context's signal. */
+  controller?: AbortController;
   stream?: EventStream;
   /** The client asked to stop this stream (possibly before it was open). */
   unsubscribed: boolean;
@@ -92,6 +96,8 @@ export class ServerSession {
   private readonly ops = new Map<string, OpenOperation>();
   private readonly writer: BackpressureWriter<Buffer>;
   private readonly headers: Record<string, string>;
+  /** Header lookup shared by the contexts of every operation (they carry the same service parameters). */
+  private readonly headerOf: CallContext['header'];
   private phase: 'open' | 'half-closed' | 'gone' = 'open';
   private metadataSent = false;
   private readingPaused = false;
@@ -104,6 +110,7 @@ export class ServerSession {
     private readonly onGone: (session: ServerSession) => void,
   ) {
     this.headers = metadataHeaders(call.metadata);
+    this.headerOf = callContext('SESSION', this.headers).header;
     this.writer = new BackpressureWriter(call, limits.maxBufferedFrames);
     call.on('data', (frame: SessionRequest | UndecodableRequest) => this.onFrame(frame));
     call.on('end', () => this.onHalfClose());
@@ -202,9 +209,15 @@ export class ServerSession {
   // ---------------------------------------------------------------- operations
 
   private async run(id: string, operation: Operation): Promise<void> {
-    const op: OpenOperation = { id, controller: new AbortController(), unsubscribed: false, finished: false, lastSeq: 0, lastState: NO_STATE };
+    const op: OpenOperation = { id, controller: undefined, unsubscribed: false, finished: false, lastSeq: 0, lastState: NO_STATE };
     this.ops.set(id, op);
-    const ctx = callContext('SESSION', this.headers, { signal: op.controller.signal });
+    const ctx: CallContext = {
+      binding: 'SESSION',
+      header: this.headerOf,
+      get signal(): AbortSignal {
+        return (op.controller ??= new AbortController()).signal;
+      },
+    };
     try {
       await this.dispatch(op, operation, ctx);
     } catch (error) {
@@ -314,7 +327,8 @@ export class ServerSession {
   }
 
   private release(op: OpenOperation): void {
-    op.controller.abort();
+    // A reason, so no DOMException (with its stack trace) is built for every operation.
+    op.controller?.abort(OPERATION_ENDED);
     op.stream?.close();
   }
 
