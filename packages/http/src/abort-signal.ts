@@ -1,4 +1,4 @@
-import { getMaxListeners, setMaxListeners } from 'node:events';
+import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
@@ -63,7 +63,7 @@ export function linkSignals(...sources: ReadonlyArray<AbortSignal | undefined>):
   const present = sources.filter((s): s is AbortSignal => s !== undefined);
   // A long-lived source (server shutdown) holds one listener per open stream, legitimately:
   // lift Node's leak warning (10 listeners) for it.
-  for (const s of present) liftListenerLimit(s);
+  for (const s of present) allowManyListeners(s);
   const abort = () => controller.abort();
   const dispose = () => {
     for (const s of present) s.removeEventListener('abort', abort);
@@ -79,9 +79,18 @@ export function linkSignals(...sources: ReadonlyArray<AbortSignal | undefined>):
   return { signal: controller.signal, dispose };
 }
 
-function liftListenerLimit(signal: AbortSignal): void {
+/** Signals whose listener limit is already lifted (getMaxListeners throws on those in Node 20). */
+const lifted = new WeakSet<AbortSignal>();
+
+/**
+ * Lifts Node's listener-leak warning (more than 10 listeners) for a long-lived signal, such as
+ * a server's shutdown signal, which legitimately holds one listener per open stream.
+ */
+export function allowManyListeners(signal: AbortSignal): void {
+  if (lifted.has(signal)) return;
+  lifted.add(signal);
   try {
-    if (getMaxListeners(signal) !== 0) setMaxListeners(0, signal);
+    setMaxListeners(0, signal);
   } catch {
     // A signal of another realm (a test sandbox) is not an EventTarget to node:events.
   }

@@ -1,5 +1,6 @@
 import type { StreamResponse } from '@a2a-polyglot/model';
 import { A2AError, type EventStream, type LoggedEvent, type Logger, silentLogger } from '@a2a-polyglot/core';
+import { allowManyListeners } from './abort-signal.js';
 import { sseFrame, type SseWriter } from './sse-writer.js';
 
 /** How {@link pipeEventStream} turns events and failures into SSE. */
@@ -11,14 +12,16 @@ export interface PipeEventStreamOptions {
    * error response with the request id; REST: `event: error`). Not called if the client is gone.
    */
   readonly onError: (error: A2AError, sse: SseWriter) => Promise<unknown> | void;
-  /** Aborts the stream early: client disconnect, server shutdown. */
+  /** Aborts the stream early: the client went away. */
   readonly signal?: AbortSignal;
+  /** Aborts the stream early too: the server shuts down (a long-lived signal, one listener per open stream). */
+  readonly shutdownSignal?: AbortSignal;
   readonly logger?: Logger;
 }
 
 /**
  * Pumps an {@link EventStream} into an SSE response until the stream ends, the client goes
- * away or `signal` aborts, then ends the response.
+ * away or `signal` or `shutdownSignal` aborts, then ends the response.
  *
  * Each event carries `id: <seq>` (omitted for seq 0, the message-only stream, which cannot be
  * resumed) so clients can resume with `Last-Event-ID`. Events are pulled in batches (all that
@@ -29,7 +32,7 @@ export interface PipeEventStreamOptions {
  * Never rejects.
  */
 export async function pipeEventStream(stream: EventStream, sse: SseWriter, options: PipeEventStreamOptions): Promise<void> {
-  const { signal } = options;
+  const { signal, shutdownSignal } = options;
   const logger = options.logger ?? silentLogger;
   // Resolves when the client goes away or the signal aborts, so a stream that is slow to
   // honour close() cannot keep the response open.
@@ -44,7 +47,11 @@ export async function pipeEventStream(stream: EventStream, sse: SseWriter, optio
   };
   sse.onClose(onStop);
   signal?.addEventListener('abort', onStop, { once: true });
-  if (signal?.aborted) onStop();
+  if (shutdownSignal) {
+    allowManyListeners(shutdownSignal);
+    shutdownSignal.addEventListener('abort', onStop, { once: true });
+  }
+  if (signal?.aborted || shutdownSignal?.aborted) onStop();
   try {
     while (!halted) {
       const pending = stream.nextBatch();
@@ -78,6 +85,7 @@ export async function pipeEventStream(stream: EventStream, sse: SseWriter, optio
     }
   } finally {
     signal?.removeEventListener('abort', onStop);
+    shutdownSignal?.removeEventListener('abort', onStop);
     stream.close();
     sse.end();
   }

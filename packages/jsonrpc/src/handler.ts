@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, A2AErrorCode, type CallContext, type Logger, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
-import { isJsonContentType, lazyRequestSignal, linkSignals, nodeCallContext, pipeEventStream, readJsonBody, sendEmpty, sendJson, SseWriter } from '@a2a-polyglot/http';
+import { isJsonContentType, lazyRequestSignal, nodeCallContext, pipeEventStream, readJsonBody, sendEmpty, sendJson, SseWriter } from '@a2a-polyglot/http';
 import type { JsonRpcFailure, JsonRpcResponse } from './codec.js';
 import { JsonRpcDispatcher, type JsonRpcStreamOutcome } from './dispatch.js';
 import { failureHeaders, httpStatusFor, jsonRpcFailure } from './errors.js';
@@ -86,17 +86,13 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       return;
     }
     const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, headers });
-    const stop = linkSignals(signal, options.shutdownSignal);
-    try {
-      await pipeEventStream(outcome.stream, sse, {
-        encode: (event) => JSON.stringify(outcome.encodeEvent(event)),
-        onError: (error, writer) => writer.event(JSON.stringify(outcome.encodeError(error))),
-        signal: stop.signal,
-        logger,
-      });
-    } finally {
-      stop.dispose();
-    }
+    await pipeEventStream(outcome.stream, sse, {
+      encode: (event) => JSON.stringify(outcome.encodeEvent(event)),
+      onError: (error, writer) => writer.event(JSON.stringify(outcome.encodeError(error))),
+      signal,
+      shutdownSignal: options.shutdownSignal,
+      logger,
+    });
   }
 
   return async (req, res) => {

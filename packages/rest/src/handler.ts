@@ -3,7 +3,6 @@ import { A2AError, A2AErrorCode, type CallContext, decodeJsonRequest, type Event
 import {
   extensionsHeader,
   isJsonContentType,
-  linkSignals,
   nodeCallContext,
   pipeEventStream,
   readJsonBody,
@@ -98,17 +97,13 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
   async function pipe(res: ServerResponse, stream: EventStream, signal: AbortSignal, headers: Record<string, string>): Promise<void> {
     if (res.destroyed) return stream.close();
     const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, headers });
-    const stop = linkSignals(signal, options.shutdownSignal);
-    try {
-      await pipeEventStream(stream, sse, {
-        encode: encodeStreamData,
-        onError: (error, writer) => writer.event(JSON.stringify(restError(error).body), { event: 'error' }),
-        signal: stop.signal,
-        logger,
-      });
-    } finally {
-      stop.dispose();
-    }
+    await pipeEventStream(stream, sse, {
+      encode: encodeStreamData,
+      onError: (error, writer) => writer.event(JSON.stringify(restError(error).body), { event: 'error' }),
+      signal,
+      shutdownSignal: options.shutdownSignal,
+      logger,
+    });
   }
 
   return async (req, res, path) => {
