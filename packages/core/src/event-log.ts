@@ -48,8 +48,21 @@ export interface EventLog {
   lastSeq(key: string): Promise<number>;
   /** Resolves once an event after `afterSeq` exists, or when `signal` aborts (never rejects). */
   waitFor(key: string, afterSeq: number, signal: AbortSignal): Promise<void>;
-  /** The task reached a terminal state: the log may be dropped after its retention time. */
-  seal(key: string): void;
+  /**
+   * The task reached a terminal state: the log may be dropped after its retention time. A
+   * log that no stream ever read may go at once (see {@link SealOptions}): event numbers reach
+   * clients only through streams, so nobody can hold a cursor into it.
+   */
+  seal(key: string, options?: SealOptions): void;
+}
+
+/** What the writer knows about readers when it seals a log. */
+export interface SealOptions {
+  /**
+   * A stream was promised for this task (SendStreamingMessage) and may not have read yet: a
+   * fast agent can finish before its stream's first read. Such a log is kept like a read one.
+   */
+  readonly awaitingReader?: boolean;
 }
 
 /**
@@ -85,6 +98,8 @@ interface TaskLog {
   lastSeq: number;
   /** Events it held when sealed (counted against maxSealedEvents until dropped). */
   sealedEvents: number;
+  /** Some stream has read it (or waited on it): a client may hold a cursor into it. */
+  read: boolean;
   /** Readers waiting for the next event; made when the first one waits. */
   waiters: Set<() => void> | undefined;
 }
@@ -116,7 +131,7 @@ export class InMemoryEventLog implements EventLog {
   private log(taskId: string): TaskLog {
     let log = this.logs.get(taskId);
     if (!log) {
-      log = { events: [], firstSeq: 1, lastSeq: 0, sealedEvents: 0, waiters: undefined };
+      log = { events: [], firstSeq: 1, lastSeq: 0, sealedEvents: 0, read: false, waiters: undefined };
       this.logs.set(taskId, log);
     }
     return log;
@@ -152,6 +167,7 @@ export class InMemoryEventLog implements EventLog {
   readAfter(taskId: string, afterSeq: number, max = 256): LogRead {
     const log = this.logs.get(taskId);
     if (!log) return { events: [], gap: afterSeq > 0 };
+    log.read = true;
     if (afterSeq >= log.lastSeq) return { events: [], gap: false };
     if (afterSeq + 1 < log.firstSeq) return { events: [], gap: true };
     const start = afterSeq + 1 - log.firstSeq;
@@ -164,6 +180,7 @@ export class InMemoryEventLog implements EventLog {
 
   waitFor(taskId: string, afterSeq: number, signal: AbortSignal): Promise<void> {
     const log = this.log(taskId);
+    log.read = true;
     if (log.lastSeq > afterSeq || signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
@@ -176,9 +193,14 @@ export class InMemoryEventLog implements EventLog {
     });
   }
 
-  seal(taskId: string): void {
+  seal(taskId: string, options: SealOptions = {}): void {
     const log = this.logs.get(taskId);
     if (!log || this.sealed.has(taskId)) return;
+    if (!log.read && !options.awaitingReader) {
+      // No stream ever saw these events, so no client can resume from one: nothing to keep.
+      this.logs.delete(taskId);
+      return;
+    }
     this.sealed.set(taskId, Date.now());
     log.sealedEvents = log.events.length;
     this.sealedEvents += log.sealedEvents;

@@ -452,7 +452,7 @@ export class TaskRun implements ExecutionContext {
       this.settledInRun = true;
       this.settled.resolve();
     }
-    if (state !== undefined && isTerminal(state)) this.deps.log.seal(this.logKey);
+    if (state !== undefined && isTerminal(state)) this.deps.log.seal(this.logKey, { awaitingReader: this.streaming });
     return true;
   }
 

@@ -1,6 +1,9 @@
 import type { StreamResponse } from '@a2a-polyglot/model';
 import { followTask, InMemoryEventLog } from '../src/index.js';
 
+/** Sealed as by a streamed run (its stream may not have read yet): kept for late resumes. */
+const STREAMED = { awaitingReader: true } as const;
+
 const ev = (n: number): StreamResponse => ({ payload: { $case: 'message', value: { messageId: String(n) } as never } });
 
 describe('InMemoryEventLog', () => {
@@ -42,7 +45,7 @@ describe('InMemoryEventLog', () => {
     try {
       const log = new InMemoryEventLog({ retentionMs: 1000 });
       await log.append('t', ev(1));
-      log.seal('t');
+      log.seal('t', STREAMED);
       expect(log.size).toBe(1);
       jest.advanceTimersByTime(1001);
       expect(log.size).toBe(0);
@@ -59,9 +62,9 @@ describe('InMemoryEventLog', () => {
       await log.append('other', ev(1));
       const reader = new AbortController();
       const waiting = log.waitFor('watched', 1, reader.signal);
-      log.seal('watched');
+      log.seal('watched', STREAMED);
       jest.advanceTimersByTime(500);
-      log.seal('other');
+      log.seal('other', STREAMED);
       jest.advanceTimersByTime(501);
       expect(log.size).toBe(2);
       reader.abort();
@@ -102,12 +105,28 @@ describe('followTask', () => {
   });
 });
 
+describe('InMemoryEventLog: logs no stream read', () => {
+  it('drops a sealed log nobody read at once, and keeps one that was read or awaits its stream', async () => {
+    const log = new InMemoryEventLog({ retentionMs: 60_000 });
+    await log.append('unread', ev(1));
+    log.seal('unread');
+    expect(await log.lastSeq('unread')).toBe(0);
+    await log.append('read', ev(1));
+    log.readAfter('read', 0);
+    log.seal('read');
+    expect((await log.readAfter('read', 0)).events).toHaveLength(1);
+    await log.append('promised', ev(1));
+    log.seal('promised', STREAMED);
+    expect((await log.readAfter('promised', 0)).events).toHaveLength(1);
+  });
+});
+
 describe('InMemoryEventLog retention bound', () => {
   it('keeps at most maxSealedLogs sealed logs, dropping the oldest first', async () => {
     const log = new InMemoryEventLog({ maxSealedLogs: 3, retentionMs: 60_000 });
     for (let i = 0; i < 10; i++) {
       await log.append(`t${i}`, ev(1));
-      log.seal(`t${i}`);
+      log.seal(`t${i}`, STREAMED);
     }
     expect(log.size).toBe(3);
     expect((await log.readAfter('t9', 0)).events).toHaveLength(1);
@@ -118,7 +137,7 @@ describe('InMemoryEventLog retention bound', () => {
     const log = new InMemoryEventLog({ maxSealedLogs: 100, maxSealedEvents: 10, retentionMs: 60_000 });
     for (let t = 0; t < 5; t++) {
       for (let i = 1; i <= 4; i++) await log.append(`t${t}`, ev(i));
-      log.seal(`t${t}`);
+      log.seal(`t${t}`, STREAMED);
     }
     // 5 logs of 4 events: only the newest two fit in 10 events.
     expect(log.size).toBe(2);
@@ -136,11 +155,11 @@ describe('InMemoryEventLog retention bound', () => {
     await log.append('watched', ev(1));
     const ac = new AbortController();
     const waiting = log.waitFor('watched', 1, ac.signal);
-    log.seal('watched');
+    log.seal('watched', STREAMED);
     await log.append('done', ev(1));
-    log.seal('done');
+    log.seal('done', STREAMED);
     await log.append('done2', ev(1));
-    log.seal('done2');
+    log.seal('done2', STREAMED);
     expect((await log.readAfter('watched', 0)).events).toHaveLength(1);
     expect((await log.readAfter('live', 0)).events).toHaveLength(1);
     expect(await log.lastSeq('done')).toBe(0);

@@ -1,5 +1,5 @@
 import { Role, TaskState, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
-import { A2AError, A2AErrorCode, callContext, RequestHandler, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
+import { A2AError, A2AErrorCode, callContext, InMemoryEventLog, RequestHandler, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
 import { testCard } from './fixtures.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
@@ -47,6 +47,19 @@ describe('RequestHandler', () => {
     const events = await collect(await h.sendStreamingMessage(send('hi'), ctx()));
     expect(kinds(events)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'artifactUpdate', 'statusUpdate']);
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('keeps the event log of a streamed task for late resumes, and none for a task no stream saw', async () => {
+    const eventLog = new InMemoryEventLog();
+    const h = new RequestHandler({ card: testCard(), executor: chunky, eventLog });
+    await h.sendMessage(send('unary'), ctx());
+    expect(eventLog.size).toBe(0);
+    const events = await collect(await h.sendStreamingMessage(send('streamed'), ctx()));
+    expect(eventLog.size).toBe(1);
+    // A client cut after seq 2 resumes from the finished task's log.
+    const taskId = (events[0]!.event.payload as { value: { id: string } }).value.id;
+    const resumed = await collect(await h.subscribeToTask({ tenant: '', id: taskId }, ctx(), 2));
+    expect(resumed.map((e) => e.seq)).toEqual([3, 4, 5]);
   });
 
   it('answers with a message when the agent replies', async () => {
