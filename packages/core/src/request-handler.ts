@@ -42,6 +42,12 @@ export interface RequestHandlerOptions {
   /** The public agent card; its `capabilities` gate streaming, push and the extended card. */
   readonly card: AgentCard;
   readonly executor: AgentExecutor;
+  /**
+   * Where tasks live; the in-memory store when undefined. Without {@link cluster}, a running
+   * task is saved once per burst of state changes, at the end of the turn, and readers of the
+   * running task see the live copy: right for the in-memory store. Stores that outlive the
+   * process belong with `cluster` set, where every event is saved before it is published.
+   */
   readonly taskStore?: TaskStore;
   readonly eventLog?: EventLog;
   readonly pushConfigStore?: PushConfigStore;
