@@ -1,0 +1,84 @@
+import type {
+  DeleteTaskPushNotificationConfigRequest,
+  GetTaskPushNotificationConfigRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  TaskPushNotificationConfig,
+} from '@a2a-polyglot/model';
+import { A2AError, errors } from '../a2a-error.js';
+import { A2AErrorCode } from '../error-code.js';
+import type { RequestHandler } from '../request-handler.js';
+import { requireId, type Caller } from '../request-handler-helpers.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../request-handler-options.js';
+import type { TaskQueries } from '../task-queries.js';
+import { newId } from '../util.js';
+import type { PushConfigStore } from './push-config-store.js';
+import { checkWebhookUrl } from './webhook-url.js';
+
+/**
+ * The four push-notification-config operations (create, get, list, delete) and the checks a
+ * webhook registration passes before it is saved, also for the config inlined in SendMessage.
+ * The {@link RequestHandler} runs each operation's preamble (capability, authentication,
+ * tenant) and hands over the caller; everything after that is here.
+ * @internal
+ */
+export class PushConfigOperations {
+  constructor(
+    private readonly configs: PushConfigStore,
+    private readonly tasks: TaskQueries,
+    private readonly allowPrivateWebhooks: boolean,
+  ) {}
+
+  async create(caller: Caller, request: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
+    requireId(request.taskId, 'taskId');
+    await this.tasks.loadStoredOrLive(caller, request.taskId);
+    return this.save(caller.tenant, request);
+  }
+
+  async get(caller: Caller, request: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
+    requireId(request.taskId, 'taskId');
+    requireId(request.id, 'id');
+    await this.tasks.loadStoredOrLive(caller, request.taskId);
+    const config = await this.configs.get(caller.tenant, request.taskId, request.id);
+    if (!config) throw new A2AError(A2AErrorCode.TaskNotFound, `Push notification config ${request.id} not found for task ${request.taskId}`, { metadata: { taskId: request.taskId, configId: request.id } });
+    return config;
+  }
+
+  async list(caller: Caller, request: ListTaskPushNotificationConfigsRequest): Promise<ListTaskPushNotificationConfigsResponse> {
+    requireId(request.taskId, 'taskId');
+    await this.tasks.loadStoredOrLive(caller, request.taskId);
+    const all = await this.configs.list(caller.tenant, request.taskId);
+    const pageSize = request.pageSize > 0 ? Math.min(request.pageSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+    const offset = request.pageToken ? Number.parseInt(request.pageToken, 10) : 0;
+    if (!Number.isInteger(offset) || offset < 0 || String(offset) !== (request.pageToken || '0')) {
+      throw errors.invalidParams('Invalid pageToken', [{ field: 'pageToken', description: 'not a token this server issued' }]);
+    }
+    const configs = all.slice(offset, offset + pageSize);
+    return { configs, nextPageToken: offset + pageSize < all.length ? String(offset + pageSize) : '' };
+  }
+
+  /** Idempotent: deleting a missing config succeeds (spec §4). */
+  async delete(caller: Caller, request: DeleteTaskPushNotificationConfigRequest): Promise<void> {
+    requireId(request.taskId, 'taskId');
+    requireId(request.id, 'id');
+    await this.tasks.loadStoredOrLive(caller, request.taskId);
+    await this.configs.delete(caller.tenant, request.taskId, request.id);
+  }
+
+  /** Checks a registration (url, webhook address, authentication scheme), gives it an id if it has none, and saves it. */
+  async save(tenant: string, config: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
+    if (!config.url) throw errors.invalidParams('url is required', [{ field: 'url', description: 'required' }]);
+    checkWebhookUrl(config.url, this.allowPrivateWebhooks);
+    if (config.authentication && !config.authentication.scheme) {
+      throw errors.invalidParams('authentication.scheme is required', [{ field: 'authentication.scheme', description: 'required' }]);
+    }
+    const saved: TaskPushNotificationConfig = { ...config, id: config.id || newId(), tenant };
+    await this.configs.put(tenant, saved);
+    return saved;
+  }
+
+  /** Drops every config of a task (an inline config whose task turned out to be a plain message). */
+  deleteAll(tenant: string, taskId: string): Promise<void> {
+    return this.configs.deleteAll(tenant, taskId);
+  }
+}

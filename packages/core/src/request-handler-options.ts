@@ -1,0 +1,78 @@
+/**
+ * The configuration of a {@link RequestHandler} and the defaults it falls back on, kept apart
+ * from the handler so the options can be read (and documented) without reading the
+ * operations, and so the modules the handler delegates to share one set of defaults.
+ */
+import type { AgentCard } from '@a2a-polyglot/model';
+import type { AgentExecutor } from './agent-executor.js';
+import type { Authenticator, Principal } from './auth.js';
+import type { EventLog } from './event-log.js';
+import type { Logger } from './logger.js';
+import type { PushConfigStore } from './push/push-config-store.js';
+import type { PushSender } from './push/push-sender.js';
+import type { RequestHandler } from './request-handler.js';
+import type { TaskSignals } from './task-signals.js';
+import type { TaskStore } from './task-store.js';
+
+/** Everything a {@link RequestHandler} is built from. Only `card` and `executor` are required. */
+export interface RequestHandlerOptions {
+  /** The public agent card; its `capabilities` gate streaming, push and the extended card. */
+  readonly card: AgentCard;
+  readonly executor: AgentExecutor;
+  /**
+   * Where tasks live; the in-memory store when undefined. Without {@link cluster}, a running
+   * task is saved once per burst of state changes, at the end of the turn, and readers of the
+   * running task see the live copy: right for the in-memory store. Stores that outlive the
+   * process belong with `cluster` set, where every event is saved before it is published.
+   */
+  readonly taskStore?: TaskStore;
+  readonly eventLog?: EventLog;
+  readonly pushConfigStore?: PushConfigStore;
+  readonly pushSender?: PushSender;
+  /** Authentication for every operation but card discovery. Off when undefined. */
+  readonly authenticator?: Authenticator;
+  /** Builds the extended card for an authenticated caller. */
+  readonly extendedCard?: (principal: Principal | undefined) => AgentCard | Promise<AgentCard>;
+  readonly logger?: Logger;
+  /** Accept webhooks on loopback/private addresses (tests, single-host setups). Default false. */
+  readonly allowPrivateWebhooks?: boolean;
+  /** How long the agent's cancel hook may take before the task is marked CANCELED anyway. Default 5 s. */
+  readonly cancelHookTimeoutMs?: number;
+  /**
+   * Durable mode, for stores that outlive the process or are shared by several instances
+   * (SQLite, PostgreSQL). Off when undefined: the in-process fast path.
+   */
+  readonly cluster?: ClusterOptions;
+}
+
+/**
+ * How an instance takes part in durable, multi-instance operation. With these set, every
+ * task event is saved before it is logged (so every instance reads the same task), the
+ * instance holds a lease on each task it executes, renews it while the task runs, and sweeps
+ * tasks whose instance died; a cancel served elsewhere reaches the run through `signals`.
+ */
+export interface ClusterOptions {
+  /** This instance's id (lease owner). Keep it stable across restarts to recover its tasks at once. */
+  readonly instanceId: string;
+  /** How long a lease lasts without renewal; renewed every third of it. Default 30 s. */
+  readonly leaseMs?: number;
+  /** How often to look for tasks whose lease ran out. Default 10 s. */
+  readonly sweepIntervalMs?: number;
+  /** How a cancel served by another instance reaches the run. Default: none (one instance). */
+  readonly signals?: TaskSignals;
+}
+
+/** Default of {@link RequestHandlerOptions.cancelHookTimeoutMs}. */
+export const DEFAULT_CANCEL_HOOK_TIMEOUT_MS = 5000;
+
+/** Default of {@link ClusterOptions.leaseMs}. */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/** Default of {@link ClusterOptions.sweepIntervalMs}. */
+export const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
+
+/** Page size of ListTasks and ListTaskPushNotificationConfigs when the caller sets none. */
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** The largest page either list operation returns, so one call cannot load a whole store. */
+export const MAX_PAGE_SIZE = 100;

@@ -1,0 +1,147 @@
+import { TaskState, type GetTaskRequest, type ListTasksRequest, type ListTasksResponse, type SubscribeToTaskRequest, type Task } from '@a2a-polyglot/model';
+import { errors } from './a2a-error.js';
+import type { CallContext } from './call-context.js';
+import { taskLogKey, type EventLog } from './event-log.js';
+import { followTask, type EventStream } from './event-stream.js';
+import type { RequestHandler } from './request-handler.js';
+import { requireId, runKey, type Caller } from './request-handler-helpers.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './request-handler-options.js';
+import { validateHistoryLength } from './request-validation.js';
+import { taskView } from './task-events.js';
+import type { TaskRun } from './task-run.js';
+import { isTerminal } from './task-state.js';
+import type { StoredTask, TaskStore } from './task-store.js';
+
+/** How long a resume waits for the log to catch up with a snapshot that is ahead of it. */
+const LOG_CATCH_UP_MS = 1000;
+
+/**
+ * Reading tasks on behalf of a caller: the rule of who may see a task (someone else's task is
+ * TaskNotFound, never "forbidden"), the freshest view of a task (the run executing it in this
+ * process, else the store), and the read operations built on them: GetTask, ListTasks and
+ * SubscribeToTask. Apart from the {@link RequestHandler} so the read side, used by every
+ * operation, is decided in one place and the handler keeps to running tasks. The handler runs
+ * each operation's preamble (capabilities, authentication, tenant) and hands over the caller.
+ * @internal
+ */
+export class TaskQueries {
+  /** `runs` is the handler's registry of executing runs by {@link runKey}; only read here. */
+  constructor(
+    private readonly store: TaskStore,
+    private readonly log: EventLog,
+    private readonly runs: ReadonlyMap<string, TaskRun>,
+  ) {}
+
+  /** GetTask with `historyLength` semantics of spec §7. */
+  async get(caller: Caller, request: GetTaskRequest): Promise<Task> {
+    const historyLength = validateHistoryLength(request.historyLength);
+    requireId(request.id, 'id');
+    const live = this.run(caller.tenant, request.id);
+    if (live?.view() && (await this.visible(caller, request.id))) return live.view(historyLength)!.task;
+    const stored = await this.loadStored(caller, request.id);
+    return taskView(stored.task, historyLength);
+  }
+
+  /** ListTasks: newest status first, cursor pagination, caller-scoped. */
+  async list(caller: Caller, request: ListTasksRequest): Promise<ListTasksResponse> {
+    const historyLength = validateHistoryLength(request.historyLength);
+    const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+      throw errors.invalidParams(`pageSize must be between 1 and ${MAX_PAGE_SIZE}`, [{ field: 'pageSize', description: `1..${MAX_PAGE_SIZE}` }]);
+    }
+    if (request.statusTimestampAfter !== undefined && Number.isNaN(Date.parse(request.statusTimestampAfter))) {
+      throw errors.invalidParams('statusTimestampAfter must be an RFC 3339 timestamp', [{ field: 'statusTimestampAfter', description: 'not a timestamp' }]);
+    }
+    const page = await this.store.list({
+      tenant: caller.tenant,
+      owner: caller.owner,
+      contextId: request.contextId || undefined,
+      state: request.status === TaskState.TASK_STATE_UNSPECIFIED ? undefined : request.status,
+      statusTimestampAfter: request.statusTimestampAfter === undefined ? undefined : new Date(request.statusTimestampAfter).toISOString(),
+      pageSize,
+      pageToken: request.pageToken,
+    });
+    const includeArtifacts = request.includeArtifacts ?? false;
+    const tasks = page.tasks.map((stored) => {
+      const live = this.run(caller.tenant, stored.task.id)?.view();
+      return taskView(live?.task ?? stored.task, historyLength, includeArtifacts);
+    });
+    return { tasks, nextPageToken: page.nextPageToken, pageSize, totalSize: page.totalSize };
+  }
+
+  /**
+   * SubscribeToTask: the current Task first, then live events. With `resumeAfterSeq` (SSE
+   * Last-Event-ID, the resume field of gRPC/WebSocket) it replays exactly the events after
+   * that number while the log holds them, even for a task that has since ended; otherwise it
+   * falls back to the snapshot.
+   */
+  async subscribe(caller: Caller, request: SubscribeToTaskRequest, ctx: CallContext, resumeAfterSeq?: number): Promise<EventStream> {
+    requireId(request.id, 'id');
+    const snapshot = await this.snapshotFor(caller, request.id);
+    const snapshotSource = () => this.snapshot(caller.tenant, request.id);
+    const key = taskLogKey(caller.tenant, request.id);
+    if (resumeAfterSeq !== undefined && resumeAfterSeq >= 0 && resumeAfterSeq <= snapshot.seq) {
+      let read = await this.log.readAfter(key, resumeAfterSeq, 1);
+      if (!read.gap && read.events.length === 0 && resumeAfterSeq < snapshot.seq) {
+        // The snapshot is ahead of the log: an event is being saved and not yet logged (durable
+        // mode saves first). Give the log a moment to catch up before giving up on the resume.
+        const catchUp = new AbortController();
+        const timer = setTimeout(() => catchUp.abort(), LOG_CATCH_UP_MS);
+        ctx.signal?.addEventListener('abort', () => catchUp.abort(), { once: true });
+        await this.log.waitFor(key, resumeAfterSeq, catchUp.signal);
+        clearTimeout(timer);
+        read = await this.log.readAfter(key, resumeAfterSeq, 1);
+      }
+      const terminal = isTerminal(snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
+      // Resume only when the log still holds what comes after the cursor (or nothing came yet).
+      if (!read.gap && (read.events.length > 0 || (!terminal && resumeAfterSeq === snapshot.seq))) {
+        return followTask(this.log, key, { afterSeq: resumeAfterSeq }, snapshotSource, ctx.signal);
+      }
+    }
+    const state = snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+    if (isTerminal(state)) throw errors.unsupported(`Task ${request.id} is ${TaskState[state]}; terminal tasks cannot be subscribed to`);
+    return followTask(this.log, key, { first: { seq: snapshot.seq, event: { payload: { $case: 'task', value: snapshot.task } } }, afterSeq: snapshot.seq }, snapshotSource, ctx.signal);
+  }
+
+  /** The run executing the task in this process, if any. */
+  private run(tenant: string, taskId: string): TaskRun | undefined {
+    return this.runs.get(runKey(tenant, taskId));
+  }
+
+  /** Loads a stored task the caller may see, or throws TaskNotFound (never "forbidden"). */
+  async loadStored(caller: Caller, taskId: string): Promise<StoredTask> {
+    const stored = await this.store.get(caller.tenant, taskId);
+    if (!stored || (caller.owner !== undefined && stored.owner !== caller.owner)) throw errors.taskNotFound(taskId);
+    return stored;
+  }
+
+  /** Throws TaskNotFound unless the task runs here or is stored, and the caller may see it. */
+  async loadStoredOrLive(caller: Caller, taskId: string): Promise<void> {
+    if (this.run(caller.tenant, taskId)?.view() && (await this.visible(caller, taskId))) return;
+    await this.loadStored(caller, taskId);
+  }
+
+  /** True when the caller may see the task; throws TaskNotFound otherwise. */
+  async visible(caller: Caller, taskId: string): Promise<boolean> {
+    if (caller.owner === undefined) return true;
+    const stored = await this.store.get(caller.tenant, taskId);
+    if (!stored || stored.owner !== caller.owner) throw errors.taskNotFound(taskId);
+    return true;
+  }
+
+  /** The freshest consistent (task, seq) pair: the live run if any, else the store. */
+  async snapshot(tenant: string, taskId: string): Promise<{ task: Task; seq: number } | undefined> {
+    const live = this.run(tenant, taskId)?.view();
+    if (live) return live;
+    const stored = await this.store.get(tenant, taskId);
+    return stored && { task: taskView(stored.task), seq: stored.version };
+  }
+
+  /** {@link snapshot} on behalf of a caller, who must be allowed to see the task. */
+  private async snapshotFor(caller: Caller, taskId: string): Promise<{ task: Task; seq: number }> {
+    const live = this.run(caller.tenant, taskId)?.view();
+    if (live && (await this.visible(caller, taskId))) return live;
+    const stored = await this.loadStored(caller, taskId);
+    return { task: taskView(stored.task), seq: stored.version };
+  }
+}
