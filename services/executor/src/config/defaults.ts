@@ -1,0 +1,55 @@
+/**
+ * The built-in defaults: the lowest layer of the configuration, what a laptop run gets with no
+ * file, variable or flag.
+ */
+import type { ExecutorConfig } from './types.js';
+
+/** The gRPC port when none is configured (the conventional gRPC port, as in `@a2a-polyglot/grpc`). */
+export const DEFAULT_GRPC_PORT = 50051;
+
+/** The built-in defaults (lowest precedence). */
+export function defaultConfig(): ExecutorConfig {
+  return {
+    host: '127.0.0.1',
+    port: 8080,
+    basePath: '/a2a',
+    publicBaseUrl: undefined,
+    trustProxy: false,
+    grpcPort: undefined,
+    grpcHost: undefined,
+    grpcPublicUrl: undefined,
+    maxBodyBytes: 4 * 1024 * 1024,
+    sseHeartbeatMs: 15_000,
+    shutdownGraceMs: 10_000,
+    logLevel: 'info',
+    agent: {
+      name: 'A2A Polyglot Demo Agent',
+      description: 'Echoes your message back as a streamed artifact. Try "ask", "fail" or "slow" to explore the protocol.',
+      version: '0.1.0',
+      provider: undefined,
+      skills: [
+        {
+          id: 'echo',
+          name: 'Echo',
+          description: 'Streams "Echo: <your text>" back in chunks of a few words.',
+          tags: ['demo', 'echo'],
+          examples: ['hello world', 'ask', 'fail', 'slow'],
+        },
+      ],
+      capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false },
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+    },
+    agentModule: undefined,
+    demo: { chunkDelayMs: 50 },
+    agents: [],
+    handlers: {},
+    defaultAgent: undefined,
+    auth: { apiKeys: {}, header: 'x-api-key' },
+    push: { allowPrivateNetworks: false },
+    store: { kind: undefined, path: undefined, url: undefined, schema: 'public', maxConnections: 10 },
+    eventLog: { kind: undefined, url: undefined, prefix: 'a2a', retentionMs: 5 * 60_000, maxEventsPerTask: 4096 },
+    instanceId: undefined,
+    lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * Answers that depend on several fields of a resolved configuration (which store, which event
+ * log, where gRPC listens), computed in one place so the validation, the backends and the
+ * listeners agree on them.
+ */
+import { DEFAULT_GRPC_PORT } from './defaults.js';
+import type { EventLogConfig, ExecutorConfig, StoreConfig } from './types.js';
+
+/**
+ * Where the gRPC listener binds, or undefined when gRPC is off: `grpcHost` (default `host`)
+ * and `grpcPort` (default {@link DEFAULT_GRPC_PORT}, or 0 when `port` is 0).
+ */
+export function grpcListenAddress(config: Pick<ExecutorConfig, 'host' | 'port' | 'grpcHost' | 'grpcPort'>): { host: string; port: number } | undefined {
+  if (config.grpcPort === false) return undefined;
+  return { host: config.grpcHost ?? config.host, port: config.grpcPort ?? (config.port === 0 ? 0 : DEFAULT_GRPC_PORT) };
+}
+
+/** The task store a configuration selects (see {@link StoreConfig.kind}). */
+export function storeKind(config: ExecutorConfig): 'memory' | 'sqlite' | 'postgres' {
+  return config.store.kind ?? (config.store.url ? 'postgres' : config.store.path ? 'sqlite' : 'memory');
+}
+
+/** The event log a configuration selects (see {@link EventLogConfig.kind}). */
+export function eventLogKind(config: ExecutorConfig): 'memory' | 'redis' {
+  return config.eventLog.kind ?? (config.eventLog.url ? 'redis' : 'memory');
+}

@@ -1,0 +1,53 @@
+/**
+ * The environment-variable layer: which variables are read and the config key each sets.
+ */
+import { layerFromText } from './text.js';
+import type { ExecutorConfigInput } from './types.js';
+
+/**
+ * Environment variables, parsed into a partial configuration. Only the variables below are
+ * read; each one that is set (and not empty) overrides the config file.
+ */
+export const ENV_VARS = {
+  HOST: 'host',
+  PORT: 'port',
+  A2A_BASE_PATH: 'basePath',
+  A2A_PUBLIC_BASE_URL: 'publicBaseUrl',
+  A2A_TRUST_PROXY: 'trustProxy',
+  GRPC_PORT: 'grpcPort',
+  GRPC_HOST: 'grpcHost',
+  A2A_GRPC_PUBLIC_URL: 'grpcPublicUrl',
+  A2A_MAX_BODY_BYTES: 'maxBodyBytes',
+  A2A_SSE_HEARTBEAT_MS: 'sseHeartbeatMs',
+  A2A_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
+  LOG_LEVEL: 'logLevel',
+  A2A_AGENT_MODULE: 'agentModule',
+  A2A_AGENT_NAME: 'agent.name',
+  A2A_API_KEYS: 'auth.apiKeys',
+  A2A_API_KEY_HEADER: 'auth.header',
+  A2A_PUSH_ALLOW_PRIVATE_NETWORKS: 'push.allowPrivateNetworks',
+  A2A_DEMO_CHUNK_DELAY_MS: 'demo.chunkDelayMs',
+  A2A_STORE: 'store.kind',
+  A2A_SQLITE_PATH: 'store.path',
+  A2A_POSTGRES_URL: 'store.url',
+  A2A_POSTGRES_SCHEMA: 'store.schema',
+  A2A_POSTGRES_MAX_CONNECTIONS: 'store.maxConnections',
+  A2A_EVENT_LOG: 'eventLog.kind',
+  A2A_REDIS_URL: 'eventLog.url',
+  A2A_REDIS_PREFIX: 'eventLog.prefix',
+  A2A_EVENT_RETENTION_MS: 'eventLog.retentionMs',
+  A2A_INSTANCE_ID: 'instanceId',
+  A2A_LEASE_MS: 'lease.ttlMs',
+  A2A_LEASE_SWEEP_MS: 'lease.sweepIntervalMs',
+  A2A_DEFAULT_AGENT: 'defaultAgent',
+} as const;
+
+/** Reads the environment layer. Empty values count as unset. */
+export function configFromEnv(env: Readonly<Record<string, string | undefined>>, cwd: string): ExecutorConfigInput {
+  const entries: Array<[string, string, string]> = [];
+  for (const [name, path] of Object.entries(ENV_VARS)) {
+    const text = env[name];
+    if (text !== undefined && text !== '') entries.push([path, text, name]);
+  }
+  return layerFromText(entries, cwd);
+}

@@ -1,0 +1,52 @@
+/**
+ * Layering: how a partial configuration overrides a complete one (scalars replace, sections
+ * merge, lists replace), and the card defaults of each entry in `agents`.
+ */
+import type { AgentEntryConfig, ExecutorConfig, ExecutorConfigInput } from './types.js';
+
+/** Layers `over` onto `base`: scalars replace, nested objects merge, lists (skills, modes) replace. */
+export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): ExecutorConfig {
+  const defined = <T extends object>(o: T | undefined): Partial<T> =>
+    Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, ...scalars } = over;
+  return {
+    ...base,
+    ...defined(scalars),
+    agents: agents ? agents.map(withAgentDefaults) : base.agents,
+    handlers: handlers ? { ...handlers } : base.handlers,
+    agent: {
+      ...base.agent,
+      ...defined(agent),
+      capabilities: { ...base.agent.capabilities, ...defined(agent?.capabilities) },
+    },
+    demo: { ...base.demo, ...defined(demo) },
+    auth: { ...base.auth, ...defined(auth) },
+    push: { ...base.push, ...defined(push) },
+    store: { ...base.store, ...defined(store) },
+    eventLog: { ...base.eventLog, ...defined(eventLog) },
+    lease: { ...base.lease, ...defined(lease) },
+  } as ExecutorConfig;
+}
+
+/**
+ * A configured agent with every card field filled: the name defaults to the id, a chat skill
+ * and plain text modes are assumed, streaming is on and push notifications are off.
+ */
+function withAgentDefaults(entry: NonNullable<ExecutorConfigInput['agents']>[number]): AgentEntryConfig {
+  const name = entry.name ?? entry.id;
+  return {
+    id: entry.id,
+    handler: entry.handler,
+    settings: entry.settings ?? {},
+    name,
+    description: entry.description ?? `${name}, served through the ${entry.handler} handler`,
+    version: entry.version ?? '1.0.0',
+    provider: entry.provider,
+    documentationUrl: entry.documentationUrl,
+    iconUrl: entry.iconUrl,
+    skills: entry.skills ?? [{ id: 'chat', name: 'Chat', description: 'Send a message and get an answer.', tags: ['chat'] }],
+    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, ...Object.fromEntries(Object.entries(entry.capabilities ?? {}).filter(([, v]) => v !== undefined)) },
+    defaultInputModes: entry.defaultInputModes ?? ['text/plain'],
+    defaultOutputModes: entry.defaultOutputModes ?? ['text/plain'],
+  };
+}

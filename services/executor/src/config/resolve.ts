@@ -1,0 +1,63 @@
+/**
+ * The two entry points that produce a complete, validated configuration: {@link loadConfig}
+ * for the process (defaults < config file < environment < flags) and {@link resolveConfig}
+ * for in-process use (`startExecutor`).
+ */
+import { resolve } from 'node:path';
+import { defaultConfig } from './defaults.js';
+import { configFromEnv } from './env.js';
+import { configFromFile } from './file.js';
+import { parseArgs } from './flags.js';
+import { mergeConfig } from './merge.js';
+import { parseConfigInput } from './parse.js';
+import { layerFromText } from './text.js';
+import type { ExecutorConfig, ExecutorConfigInput } from './types.js';
+import { validateConfig } from './validate.js';
+
+/** Where {@link loadConfig} reads from; defaults to the real process. */
+export interface LoadConfigOptions {
+  readonly argv?: readonly string[];
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+}
+
+/** The result of {@link loadConfig}: the configuration plus what the command line asked for. */
+export interface LoadedConfig {
+  readonly config: ExecutorConfig;
+  readonly help: boolean;
+  /** The config file used, if any (absolute path). */
+  readonly configFile?: string;
+}
+
+/**
+ * Resolves the configuration: built-in defaults < config file (`--config` or `A2A_CONFIG`) <
+ * environment variables < CLI flags. Throws {@link ConfigError} (one line) on anything invalid.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const args = parseArgs(options.argv ?? process.argv.slice(2));
+  const fileArg = args.configPath ?? (env.A2A_CONFIG || undefined);
+  const configFile = fileArg === undefined ? undefined : resolve(cwd, fileArg);
+
+  let config = defaultConfig();
+  if (configFile) config = mergeConfig(config, configFromFile(configFile));
+  config = mergeConfig(config, configFromEnv(env, cwd));
+  config = mergeConfig(config, layerFromText(args.flags, cwd));
+  return { config: validateConfig(config), help: args.help, configFile };
+}
+
+/**
+ * Resolves a configuration for in-process use (`startExecutor`): defaults overlaid with
+ * `input`, validated like any other layer.
+ */
+export function resolveConfig(input: ExecutorConfigInput = {}): ExecutorConfig {
+  return validateConfig(mergeConfig(defaultConfig(), parseConfigInput(stripUndefined(input), '')));
+}
+
+/** Drops `undefined` properties at any depth, so a caller's `{ key: undefined }` reads as unset. */
+function stripUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripUndefined);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, stripUndefined(v)]));
+}

@@ -1,0 +1,92 @@
+/**
+ * Layers written as text (environment variables and CLI flags): each value is converted from
+ * text (`"8080"` to 8080, `"true"` to true) and then checked like a config file value, with
+ * errors naming the variable or flag the operator typed.
+ */
+import { fail, PORT_OR_OFF, SECRET } from './checks.js';
+import { ConfigError } from './errors.js';
+import { parseConfigInput } from './parse.js';
+import type { ExecutorConfigInput } from './types.js';
+
+/** Turns `"8080"` into 8080, `"true"` into true, etc., so one checker serves files and env alike. */
+function fromText(text: string, kind: TextKind, where: string): unknown {
+  switch (kind) {
+    case 'int':
+      return /^\s*-?\d+\s*$/.test(text) ? Number(text) : fail(where, 'an integer', text);
+    case 'portOrOff': {
+      const t = text.trim().toLowerCase();
+      if (t === 'off' || t === 'false') return false;
+      return /^-?\d+$/.test(t) ? Number(t) : fail(where, PORT_OR_OFF, text);
+    }
+    case 'bool': {
+      const t = text.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(t)) return true;
+      if (['false', '0', 'no', 'off'].includes(t)) return false;
+      return fail(where, 'true or false', text);
+    }
+    case 'keys': {
+      const out: Record<string, string> = {};
+      for (const pair of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+        const eq = pair.indexOf('=');
+        if (eq <= 0 || eq === pair.length - 1) fail(where, 'a list like "key1=principal1,key2=principal2"', SECRET);
+        out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+      }
+      return out;
+    }
+    default:
+      return text;
+  }
+}
+
+type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys';
+
+const KIND: Record<string, TextKind> = {
+  port: 'int',
+  grpcPort: 'portOrOff',
+  maxBodyBytes: 'int',
+  sseHeartbeatMs: 'int',
+  shutdownGraceMs: 'int',
+  'demo.chunkDelayMs': 'int',
+  trustProxy: 'bool',
+  'push.allowPrivateNetworks': 'bool',
+  'auth.apiKeys': 'keys',
+  'store.maxConnections': 'int',
+  'eventLog.retentionMs': 'int',
+  'eventLog.maxEventsPerTask': 'int',
+  'lease.ttlMs': 'int',
+  'lease.sweepIntervalMs': 'int',
+};
+
+/**
+ * Builds one layer from `[dotted key, text, variable-or-flag name]` entries. Each entry is
+ * checked on its own so an error names the variable or flag the operator actually typed.
+ */
+export function layerFromText(entries: ReadonlyArray<readonly [path: string, text: string, where: string]>, baseDir: string): ExecutorConfigInput {
+  let layer: ExecutorConfigInput = {};
+  for (const [path, text, where] of entries) {
+    const raw: Record<string, any> = {};
+    const keys = path.split('.');
+    let obj = raw;
+    for (const k of keys.slice(0, -1)) obj = obj[k] = {};
+    let parsed: ExecutorConfigInput;
+    try {
+      obj[keys[keys.length - 1]!] = fromText(text, KIND[path] ?? 'string', where);
+      parsed = parseConfigInput(raw, '', baseDir);
+    } catch (error) {
+      if (error instanceof ConfigError && error.detail) throw new ConfigError(`Invalid configuration: ${where} ${error.detail}`, error.detail);
+      throw error;
+    }
+    layer = mergeInput(layer, parsed);
+  }
+  return layer;
+}
+
+/** Merges two partial layers: later keys win, sections (`auth`, `store`, …) merge one level deep. */
+function mergeInput(a: ExecutorConfigInput, b: ExecutorConfigInput): ExecutorConfigInput {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out[k];
+    out[k] = typeof v === 'object' && v !== null && !Array.isArray(v) && typeof prev === 'object' && prev !== null ? { ...prev, ...v } : v;
+  }
+  return out as ExecutorConfigInput;
+}

@@ -1,0 +1,163 @@
+/**
+ * The shapes of the executor configuration: the fully resolved {@link ExecutorConfig} every
+ * other module reads, and {@link ExecutorConfigInput}, the partial form each layer (config
+ * file, environment, flags, `startExecutor` callers) provides. Types only, no code.
+ */
+
+/** Log levels understood by `consoleLogger`. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** One skill as written in configuration (every list optional). */
+export interface SkillConfig {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly tags?: readonly string[];
+  readonly examples?: readonly string[];
+  readonly inputModes?: readonly string[];
+  readonly outputModes?: readonly string[];
+}
+
+/** The agent-card fields an operator configures; the server adds the interfaces (URLs). */
+export interface AgentCardConfig {
+  readonly name: string;
+  readonly description: string;
+  readonly version: string;
+  readonly provider?: { readonly organization: string; readonly url: string };
+  readonly documentationUrl?: string;
+  readonly iconUrl?: string;
+  readonly skills: readonly SkillConfig[];
+  readonly capabilities: {
+    readonly streaming: boolean;
+    readonly pushNotifications: boolean;
+    readonly extendedAgentCard: boolean;
+  };
+  readonly defaultInputModes: readonly string[];
+  readonly defaultOutputModes: readonly string[];
+}
+
+/** Where tasks and push configs live: see README "Durable tasks and several instances". */
+export interface StoreConfig {
+  /** Unset: `postgres` when `url` is set, `sqlite` when `path` is set, else `memory`. */
+  readonly kind?: 'memory' | 'sqlite' | 'postgres';
+  /** SQLite file (resolved like `agentModule`). Default `a2a-tasks.db` in the working directory. */
+  readonly path?: string;
+  /** PostgreSQL URL. */
+  readonly url?: string;
+  /** PostgreSQL schema holding the tables. */
+  readonly schema: string;
+  /** Most PostgreSQL connections per instance. */
+  readonly maxConnections: number;
+}
+
+/** Where task events are logged for streams and resumes. */
+export interface EventLogConfig {
+  /** Unset: `redis` when `url` is set, else `memory`. */
+  readonly kind?: 'memory' | 'redis';
+  /** Redis URL. */
+  readonly url?: string;
+  /** Prefix of every Redis key and channel (several deployments on one Redis). */
+  readonly prefix: string;
+  /** How long a finished task's events stay readable for resumes. */
+  readonly retentionMs: number;
+  /** Events kept per task; a reader further behind resyncs from a snapshot. */
+  readonly maxEventsPerTask: number;
+}
+
+/** Leases of running tasks (durable stores only). */
+export interface LeaseConfig {
+  /** A task whose instance stops renewing for this long is failed by another instance. */
+  readonly ttlMs: number;
+  /** How often each instance looks for such tasks. */
+  readonly sweepIntervalMs: number;
+}
+
+/**
+ * One agent served through a handler (a framework bridge, `demo` or `module`): its id (the
+ * URL segment of `/agents/{id}/...`), the card fields (flat, as in `agent`), the handler's
+ * name and the agent's own settings for it (highest precedence; see the README).
+ */
+export interface AgentEntryConfig extends AgentCardConfig {
+  readonly id: string;
+  readonly handler: string;
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The whole service configuration, fully resolved. Built by {@link loadConfig} from defaults,
+ * a JSON file, environment variables and CLI flags, in that order of precedence, so one
+ * binary serves a laptop demo and a proxied production deployment without code changes.
+ */
+export interface ExecutorConfig {
+  readonly host: string;
+  /** 0 picks a free port (tests). */
+  readonly port: number;
+  /** Prefix of the A2A routes: JSON-RPC at `${basePath}/rpc`, REST under `${basePath}`. */
+  readonly basePath: string;
+  /** Absolute URL clients reach this service at (behind a proxy); otherwise derived per request. */
+  readonly publicBaseUrl?: string;
+  /** Honour `X-Forwarded-Proto/Host` when deriving URLs. Only behind a proxy you trust. */
+  readonly trustProxy: boolean;
+  /**
+   * Port of the gRPC listener (the `lf.a2a.v1.A2AService` binding and the experimental session
+   * service); `0` picks a free one, `false` turns gRPC off. Unset: {@link DEFAULT_GRPC_PORT},
+   * or a free port when `port` is 0 (an ephemeral HTTP port means an ephemeral instance, and
+   * two of them must not fight over 50051). Resolve it with {@link grpcListenAddress}.
+   */
+  readonly grpcPort?: number | false;
+  /** Interface the gRPC listener binds. Unset: the same as `host`. */
+  readonly grpcHost?: string;
+  /**
+   * The card's GRPC interface `url`, verbatim (`host:port`, or `https://host[:port]` when
+   * clients must use TLS), for setups where gRPC is exposed somewhere the HTTP side cannot
+   * infer (its own load balancer, another port). Unset: the public host (from
+   * `publicBaseUrl`, else the request's Host) with the gRPC port.
+   */
+  readonly grpcPublicUrl?: string;
+  readonly maxBodyBytes: number;
+  /** SSE keep-alive comment interval; 0 disables it. */
+  readonly sseHeartbeatMs: number;
+  /** How long running tasks may finish on SIGINT/SIGTERM before they are failed. */
+  readonly shutdownGraceMs: number;
+  readonly logLevel: LogLevel;
+  readonly agent: AgentCardConfig;
+  /**
+   * Module exporting your AgentExecutor. Relative paths are already resolved (against the
+   * config file's directory when set there, against the working directory otherwise); bare
+   * names are package specifiers. Unset ⇒ the built-in demo agent.
+   */
+  readonly agentModule?: string;
+  /** Settings of the built-in demo agent. */
+  readonly demo: { readonly chunkDelayMs: number };
+  /**
+   * Agents served through handlers, each under `/agents/{id}/...`. Empty ⇒ the single agent
+   * above (`agent`, `agentModule` or the demo), exactly as without this key.
+   */
+  readonly agents: readonly AgentEntryConfig[];
+  /** Service-wide settings per handler name (below each agent's own `settings`). */
+  readonly handlers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Id of the agent also served at the root paths; default the first of `agents`. */
+  readonly defaultAgent?: string;
+  /** API keys mapped to the principal each authenticates as. Empty ⇒ authentication off. */
+  readonly auth: { readonly apiKeys: Readonly<Record<string, string>>; readonly header: string };
+  readonly push: { readonly allowPrivateNetworks: boolean };
+  readonly store: StoreConfig;
+  readonly eventLog: EventLogConfig;
+  /** This instance's id (lease owner). Unset: the host name for SQLite, host name + pid + random for PostgreSQL. */
+  readonly instanceId?: string;
+  readonly lease: LeaseConfig;
+}
+
+/** A partial configuration: what a config file, `startExecutor` callers and overrides provide. */
+export type ExecutorConfigInput = {
+  readonly [K in keyof ExecutorConfig]?: ExecutorConfig[K] extends string | number | boolean | undefined
+    ? ExecutorConfig[K]
+    : K extends 'agent'
+      ? AgentCardInput
+      : K extends 'agents'
+        ? ReadonlyArray<AgentCardInput & { readonly id: string; readonly handler: string; readonly settings?: Readonly<Record<string, unknown>> }>
+        : Partial<ExecutorConfig[K]>;
+};
+
+/** Card fields as a layer provides them (every one optional). */
+type AgentCardInput = Partial<Omit<AgentCardConfig, 'capabilities'>> & { readonly capabilities?: Partial<AgentCardConfig['capabilities']> };

@@ -1,0 +1,46 @@
+/**
+ * Cross-field checks on a merged configuration, which no single layer can make (duplicate
+ * ids, a default agent that does not exist, a Redis event log without a shared store).
+ */
+import { fail } from './checks.js';
+import { eventLogKind, storeKind } from './derived.js';
+import { ConfigError } from './errors.js';
+import type { ExecutorConfig, SkillConfig } from './types.js';
+
+/** Final cross-field checks on a merged configuration (each layer was type-checked already). */
+export function validateConfig(config: ExecutorConfig): ExecutorConfig {
+  if (config.agent.defaultInputModes.length === 0) fail('agent.defaultInputModes', 'a non-empty array of media types', []);
+  if (config.agent.defaultOutputModes.length === 0) fail('agent.defaultOutputModes', 'a non-empty array of media types', []);
+  checkSkillIds(config.agent.skills, 'agent.skills');
+  const agentIds = new Set<string>();
+  config.agents.forEach((entry, i) => {
+    if (agentIds.has(entry.id)) throw new ConfigError(`Invalid configuration: duplicate agent id ${JSON.stringify(entry.id)} in agents[${i}].id`);
+    agentIds.add(entry.id);
+    if (entry.defaultInputModes.length === 0) fail(`agents[${i}].defaultInputModes`, 'a non-empty array of media types', []);
+    if (entry.defaultOutputModes.length === 0) fail(`agents[${i}].defaultOutputModes`, 'a non-empty array of media types', []);
+    checkSkillIds(entry.skills, `agents[${i}].skills`);
+  });
+  if (config.defaultAgent !== undefined && !agentIds.has(config.defaultAgent)) {
+    throw new ConfigError(`Invalid configuration: defaultAgent ${JSON.stringify(config.defaultAgent)} is not the id of an entry in agents${agentIds.size ? ` (ids: ${[...agentIds].join(', ')})` : ''}`);
+  }
+  if (config.agents.length > 0 && config.agentModule !== undefined) {
+    throw new ConfigError('Invalid configuration: agentModule serves the single agent; with agents, declare it as an agent with "handler": "module" and "settings": {"path": ...}');
+  }
+  const store = storeKind(config);
+  const log = eventLogKind(config);
+  if (store === 'postgres' && !config.store.url) throw new ConfigError('Invalid configuration: store.kind is postgres but store.url (A2A_POSTGRES_URL) is not set');
+  if (log === 'redis' && !config.eventLog.url) throw new ConfigError('Invalid configuration: eventLog.kind is redis but eventLog.url (A2A_REDIS_URL) is not set');
+  if (log === 'redis' && store !== 'postgres') {
+    throw new ConfigError(`Invalid configuration: the Redis event log serves several instances, which need a shared store: use store.kind postgres (got ${store})`);
+  }
+  return config;
+}
+
+/** Rejects two skills with the same id in one card. */
+function checkSkillIds(skills: readonly SkillConfig[], where: string): void {
+  const ids = new Set<string>();
+  for (const skill of skills) {
+    if (ids.has(skill.id)) throw new ConfigError(`Invalid configuration: duplicate skill id ${JSON.stringify(skill.id)} in ${where}`);
+    ids.add(skill.id);
+  }
+}
