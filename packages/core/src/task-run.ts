@@ -373,10 +373,15 @@ export class TaskRun implements ExecutionContext {
     this.queue.push(step);
   }
 
-  /** Resolves once every queued report is applied and the task saved (the scheduled save runs now). */
-  private drain(): Promise<void> {
-    this.saveNow();
-    return this.queue.idle();
+  /**
+   * Resolves once every queued report is applied and the task saved: the scheduled save runs
+   * now, and so does one that a report applied meanwhile scheduled.
+   */
+  private async drain(): Promise<void> {
+    do {
+      this.saveNow();
+      await this.queue.idle();
+    } while (this.saveScheduled || this.queue.busy);
   }
 
   /**

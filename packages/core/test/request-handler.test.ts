@@ -1,5 +1,5 @@
 import { Role, TaskState, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
-import { A2AError, A2AErrorCode, callContext, InMemoryEventLog, RequestHandler, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
+import { A2AError, A2AErrorCode, callContext, InMemoryEventLog, InMemoryTaskStore, RequestHandler, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
 import { testCard } from './fixtures.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
@@ -60,6 +60,16 @@ describe('RequestHandler', () => {
     const taskId = (events[0]!.event.payload as { value: { id: string } }).value.id;
     const resumed = await collect(await h.subscribeToTask({ tenant: '', id: taskId }, ctx(), 2));
     expect(resumed.map((e) => e.seq)).toEqual([3, 4, 5]);
+  });
+
+  it('has the store hold the final state by the time CancelTask answers (an interrupted task, no run left)', async () => {
+    const taskStore = new InMemoryTaskStore();
+    const h = new RequestHandler({ card: testCard(), executor: { async execute(c) { c.requireInput('which city?'); } }, taskStore });
+    const res = await h.sendMessage(send('weather'), ctx());
+    const id = (res.payload as { value: { id: string } }).value.id;
+    expect((await taskStore.get('', id))?.task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
+    expect((await taskStore.get('', id))?.task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
   it('answers with a message when the agent replies', async () => {
