@@ -49,6 +49,15 @@ describe('RequestHandler', () => {
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('hands every ready event over in one batch, and ends after the terminal one', async () => {
+    const h = new RequestHandler({ card: testCard(), executor: chunky });
+    const stream = await h.sendStreamingMessage(send('hi'), ctx());
+    // The agent reported everything before the stream was read: one batch holds it all.
+    const batch = await stream.nextBatch();
+    expect(batch?.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(await stream.nextBatch()).toBeUndefined();
+  });
+
   it('keeps the event log of a streamed task for late resumes, and none for a task no stream saw', async () => {
     const eventLog = new InMemoryEventLog();
     const h = new RequestHandler({ card: testCard(), executor: chunky, eventLog });
