@@ -84,12 +84,13 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
         return await pipe(res, stream, streamSignal, extensionsHeader(ctx.activatedExtensions));
       }
       const result = await op.invoke(handler, request, ctx);
-      // Answered: the context needs the request no more.
       signal.release();
       const headers = extensionsHeader(ctx.activatedExtensions);
       if (route.status === 204) return sendEmpty(res, 204, headers);
       return sendJson(res, route.status, op.encodeJson(result, request), REST_CONTENT_TYPE, headers);
     } catch (error) {
+      // Answered (with an error): the context needs the request no more, as on success.
+      signal.release();
       return fail(res, error, ctx);
     }
   }
