@@ -1,3 +1,5 @@
+import type { ProtocolVersion } from './protocol-version.js';
+
 /** The bindings the core knows by name (spec identifiers, plus our WebSocket binding URI). */
 export type BindingName = 'JSONRPC' | 'HTTP+JSON' | 'GRPC' | 'WEBSOCKET' | 'SESSION' | 'IN-PROCESS';
 
@@ -10,6 +12,11 @@ export interface CallContext {
   readonly binding: BindingName;
   /** Case-insensitive lookup of a service parameter / header (`a2a-version`, `authorization`, ...). */
   header(name: string): string | undefined;
+  /**
+   * The protocol generation the binding decoded this call with: '0.3' when a v0.3 codec
+   * translated it, else 1.0. The core checks it against the `A2A-Version` the call names.
+   */
+  readonly wireVersion?: ProtocolVersion;
   /** Tenant from the binding's path (REST `/{tenant}/...`); wins over the request field. */
   readonly pathTenant?: string;
   /** Aborts when the client goes away or its deadline passes. */
@@ -25,7 +32,7 @@ export interface CallContext {
 export function callContext(
   binding: BindingName,
   headers: Readonly<Record<string, string | string[] | undefined>>,
-  extra: { pathTenant?: string; signal?: AbortSignal } = {},
+  extra: { pathTenant?: string; signal?: AbortSignal; wireVersion?: ProtocolVersion } = {},
 ): CallContext {
   const lower = new Map<string, string>();
   for (const [k, v] of Object.entries(headers)) {

@@ -18,7 +18,7 @@ export * from './auth.js';
 export * from './call-context.js';
 export * from './logger.js';
 export * from './request-handler.js';
-export { SUPPORTED_VERSIONS } from './request-validation.js';
+export * from './protocol-version.js';
 export { textPart, dataPart, messageText, agentMessage, taskView } from './task-events.js';
 export * from './push/push-config-store.js';
 export * from './push/push-sender.js';

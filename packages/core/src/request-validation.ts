@@ -3,20 +3,23 @@ import { Role } from '@a2a-polyglot/model';
 import { A2AError, errors, type FieldViolation } from './a2a-error.js';
 import type { CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
-
-/** Protocol versions this server speaks (`Major.Minor`, spec §3.2). */
-export const SUPPORTED_VERSIONS: readonly string[] = ['1.0'];
+import { negotiateVersion, SUPPORTED_VERSIONS } from './protocol-version.js';
 
 /**
- * `A2A-Version` negotiation (spec §3.6.2): a missing header means 0.3, which this server does
- * not serve yet; anything but a supported `Major.Minor` is VersionNotSupported.
+ * `A2A-Version` check (spec §3.6.2): the version the request names (missing ⇒ 0.3) must be
+ * the generation the binding decoded it with (`ctx.wireVersion`, 1.0 unless a v0.3 codec set
+ * it). A v1.0-shaped call without the header is refused rather than guessed at, with a hint.
  */
 export function checkVersion(ctx: CallContext): void {
-  const requested = ctx.header('a2a-version')?.trim();
-  if (requested && SUPPORTED_VERSIONS.includes(requested)) return;
-  const message = requested
-    ? `A2A version ${requested} is not supported; supported: ${SUPPORTED_VERSIONS.join(', ')}`
-    : `Missing A2A-Version header (treated as 0.3, which this server does not serve); send A2A-Version: ${SUPPORTED_VERSIONS[0]}`;
+  const requested = negotiateVersion(ctx.header('a2a-version'));
+  const wire = ctx.wireVersion ?? '1.0';
+  if (requested === wire) return;
+  const message =
+    wire === '1.0'
+      ? ctx.header('a2a-version')?.trim()
+        ? `A2A version ${requested} was requested, but this is a v1.0 call; send A2A-Version: 1.0`
+        : 'Missing A2A-Version header: a request without it is A2A 0.3, and this is a v1.0 call; send A2A-Version: 1.0'
+      : `A2A version ${requested} was requested, but this is a v0.3 call; send A2A-Version: 0.3 or none`;
   throw new A2AError(A2AErrorCode.VersionNotSupported, message, { metadata: { supportedVersions: SUPPORTED_VERSIONS.join(',') } });
 }
 

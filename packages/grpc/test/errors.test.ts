@@ -72,13 +72,16 @@ describe('errors on the wire', () => {
     await expectWireError(A2AErrorCode.ContentTypeNotSupported, raw, client.sendMessage(req));
   });
 
-  it('VERSION_NOT_SUPPORTED → FAILED_PRECONDITION when a2a-version is missing or unknown (our client always sends 1.0)', async () => {
-    for (const md of [{}, { 'a2a-version': '9.9' }, { 'a2a-version': '1.0.0' }] as Array<Record<string, string>>) {
+  it('VERSION_NOT_SUPPORTED → FAILED_PRECONDITION when a2a-version is missing, 0.3 or unknown on the v1.0 service (our client always sends 1.0)', async () => {
+    for (const md of [{}, { 'a2a-version': '9.9' }, { 'a2a-version': '0.3' }] as Array<Record<string, string>>) {
       const raw = await rawUnary(t.url, `${PATH}GetTask`, bytes.getTask('x'), md);
       expect(raw.error?.code).toBe(GrpcCode.FAILED_PRECONDITION);
       expect(detailsOf(raw.error!).info).toMatchObject({ reason: A2AErrorCode.VersionNotSupported, domain: 'a2a-protocol.org' });
     }
     expect((await failure(client.getTask({ id: 'x' }))).code).toBe(A2AErrorCode.TaskNotFound);
+    // Negotiation is on Major.Minor: a patch number is the same version.
+    const patched = await rawUnary(t.url, `${PATH}GetTask`, bytes.getTask('x'), { 'a2a-version': '1.0.1' });
+    expect(detailsOf(patched.error!).info).toMatchObject({ reason: A2AErrorCode.TaskNotFound });
   });
 
   it('INVALID_PARAMS → INVALID_ARGUMENT with a BadRequest of the missing fields', async () => {
