@@ -32,6 +32,12 @@ export interface ErrorWireForms {
   readonly message: string;
   /** True for the error types the A2A spec defines (ErrorInfo domain `a2a-protocol.org`). */
   readonly a2a: boolean;
+  /**
+   * The A2A v0.3 form, for the v0.3 codecs (spec §12.3): the v0.3 JSON-RPC `error.code` (v0.3
+   * has no -32008/-32009, so those read as InvalidRequest) and the v0.3 error class name that
+   * v0.3 gRPC clients parse from the front of the status message.
+   */
+  readonly v03: { readonly jsonRpc: number; readonly name: string };
 }
 
 /**
@@ -41,26 +47,26 @@ export interface ErrorWireForms {
  * collide with the -32001…-32099 block A2A reserves.
  */
 export const ERROR_TABLE: Readonly<Record<A2AErrorCode, ErrorWireForms>> = {
-  [A2AErrorCode.TaskNotFound]: { jsonRpc: -32001, http: 404, grpc: GrpcStatus.NOT_FOUND, message: 'Task not found', a2a: true },
-  [A2AErrorCode.TaskNotCancelable]: { jsonRpc: -32002, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'Task cannot be canceled', a2a: true },
-  [A2AErrorCode.PushNotificationNotSupported]: { jsonRpc: -32003, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'Push notifications are not supported', a2a: true },
-  [A2AErrorCode.UnsupportedOperation]: { jsonRpc: -32004, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'This operation is not supported', a2a: true },
-  [A2AErrorCode.ContentTypeNotSupported]: { jsonRpc: -32005, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Incompatible content types', a2a: true },
-  [A2AErrorCode.InvalidAgentResponse]: { jsonRpc: -32006, http: 500, grpc: GrpcStatus.INTERNAL, message: 'Invalid agent response', a2a: true },
-  [A2AErrorCode.ExtendedAgentCardNotConfigured]: { jsonRpc: -32007, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'Extended agent card is not configured', a2a: true },
-  [A2AErrorCode.ExtensionSupportRequired]: { jsonRpc: -32008, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'A required extension was not activated', a2a: true },
-  [A2AErrorCode.VersionNotSupported]: { jsonRpc: -32009, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'A2A version not supported', a2a: true },
-  [A2AErrorCode.ParseError]: { jsonRpc: -32700, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Invalid JSON payload', a2a: false },
-  [A2AErrorCode.InvalidRequest]: { jsonRpc: -32600, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Request payload validation error', a2a: false },
-  [A2AErrorCode.MethodNotFound]: { jsonRpc: -32601, http: 404, grpc: GrpcStatus.UNIMPLEMENTED, message: 'Method not found', a2a: false },
-  [A2AErrorCode.InvalidParams]: { jsonRpc: -32602, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Invalid parameters', a2a: false },
-  [A2AErrorCode.Internal]: { jsonRpc: -32603, http: 500, grpc: GrpcStatus.INTERNAL, message: 'Internal error', a2a: false },
-  [A2AErrorCode.Unauthenticated]: { jsonRpc: -31401, http: 401, grpc: GrpcStatus.UNAUTHENTICATED, message: 'Authentication required', a2a: false },
-  [A2AErrorCode.PermissionDenied]: { jsonRpc: -31403, http: 403, grpc: GrpcStatus.PERMISSION_DENIED, message: 'Permission denied', a2a: false },
-  [A2AErrorCode.PayloadTooLarge]: { jsonRpc: -31413, http: 413, grpc: GrpcStatus.RESOURCE_EXHAUSTED, message: 'Payload too large', a2a: false },
-  [A2AErrorCode.ResourceExhausted]: { jsonRpc: -31429, http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED, message: 'Too many requests', a2a: false },
-  [A2AErrorCode.Unavailable]: { jsonRpc: -31503, http: 503, grpc: GrpcStatus.UNAVAILABLE, message: 'Service unavailable', a2a: false },
-  [A2AErrorCode.DeadlineExceeded]: { jsonRpc: -31504, http: 504, grpc: GrpcStatus.DEADLINE_EXCEEDED, message: 'Deadline exceeded', a2a: false },
+  [A2AErrorCode.TaskNotFound]: { jsonRpc: -32001, http: 404, grpc: GrpcStatus.NOT_FOUND, message: 'Task not found', a2a: true, v03: { jsonRpc: -32001, name: 'TaskNotFoundError' } },
+  [A2AErrorCode.TaskNotCancelable]: { jsonRpc: -32002, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'Task cannot be canceled', a2a: true, v03: { jsonRpc: -32002, name: 'TaskNotCancelableError' } },
+  [A2AErrorCode.PushNotificationNotSupported]: { jsonRpc: -32003, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'Push notifications are not supported', a2a: true, v03: { jsonRpc: -32003, name: 'PushNotificationNotSupportedError' } },
+  [A2AErrorCode.UnsupportedOperation]: { jsonRpc: -32004, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'This operation is not supported', a2a: true, v03: { jsonRpc: -32004, name: 'UnsupportedOperationError' } },
+  [A2AErrorCode.ContentTypeNotSupported]: { jsonRpc: -32005, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Incompatible content types', a2a: true, v03: { jsonRpc: -32005, name: 'ContentTypeNotSupportedError' } },
+  [A2AErrorCode.InvalidAgentResponse]: { jsonRpc: -32006, http: 500, grpc: GrpcStatus.INTERNAL, message: 'Invalid agent response', a2a: true, v03: { jsonRpc: -32006, name: 'InvalidAgentResponseError' } },
+  [A2AErrorCode.ExtendedAgentCardNotConfigured]: { jsonRpc: -32007, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'Extended agent card is not configured', a2a: true, v03: { jsonRpc: -32007, name: 'AuthenticatedExtendedCardNotConfiguredError' } },
+  [A2AErrorCode.ExtensionSupportRequired]: { jsonRpc: -32008, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'A required extension was not activated', a2a: true, v03: { jsonRpc: -32600, name: 'InvalidRequestError' } },
+  [A2AErrorCode.VersionNotSupported]: { jsonRpc: -32009, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'A2A version not supported', a2a: true, v03: { jsonRpc: -32600, name: 'InvalidRequestError' } },
+  [A2AErrorCode.ParseError]: { jsonRpc: -32700, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Invalid JSON payload', a2a: false, v03: { jsonRpc: -32700, name: 'JSONParseError' } },
+  [A2AErrorCode.InvalidRequest]: { jsonRpc: -32600, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Request payload validation error', a2a: false, v03: { jsonRpc: -32600, name: 'InvalidRequestError' } },
+  [A2AErrorCode.MethodNotFound]: { jsonRpc: -32601, http: 404, grpc: GrpcStatus.UNIMPLEMENTED, message: 'Method not found', a2a: false, v03: { jsonRpc: -32601, name: 'MethodNotFoundError' } },
+  [A2AErrorCode.InvalidParams]: { jsonRpc: -32602, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Invalid parameters', a2a: false, v03: { jsonRpc: -32602, name: 'InvalidParamsError' } },
+  [A2AErrorCode.Internal]: { jsonRpc: -32603, http: 500, grpc: GrpcStatus.INTERNAL, message: 'Internal error', a2a: false, v03: { jsonRpc: -32603, name: 'InternalError' } },
+  [A2AErrorCode.Unauthenticated]: { jsonRpc: -31401, http: 401, grpc: GrpcStatus.UNAUTHENTICATED, message: 'Authentication required', a2a: false, v03: { jsonRpc: -31401, name: 'UnauthenticatedError' } },
+  [A2AErrorCode.PermissionDenied]: { jsonRpc: -31403, http: 403, grpc: GrpcStatus.PERMISSION_DENIED, message: 'Permission denied', a2a: false, v03: { jsonRpc: -31403, name: 'PermissionDeniedError' } },
+  [A2AErrorCode.PayloadTooLarge]: { jsonRpc: -31413, http: 413, grpc: GrpcStatus.RESOURCE_EXHAUSTED, message: 'Payload too large', a2a: false, v03: { jsonRpc: -31413, name: 'PayloadTooLargeError' } },
+  [A2AErrorCode.ResourceExhausted]: { jsonRpc: -31429, http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED, message: 'Too many requests', a2a: false, v03: { jsonRpc: -31429, name: 'ResourceExhaustedError' } },
+  [A2AErrorCode.Unavailable]: { jsonRpc: -31503, http: 503, grpc: GrpcStatus.UNAVAILABLE, message: 'Service unavailable', a2a: false, v03: { jsonRpc: -31503, name: 'UnavailableError' } },
+  [A2AErrorCode.DeadlineExceeded]: { jsonRpc: -31504, http: 504, grpc: GrpcStatus.DEADLINE_EXCEEDED, message: 'Deadline exceeded', a2a: false, v03: { jsonRpc: -31504, name: 'DeadlineExceededError' } },
 };
 
 /** ErrorInfo domain for spec-defined errors. */

@@ -38,9 +38,33 @@ describe('error table', () => {
     expect(ERROR_TABLE[A2AErrorCode.Internal].jsonRpc).toBe(-32603);
   });
 
+  it('has the v0.3 form of every code (spec §12.3: no -32008/-32009, class names for gRPC messages)', () => {
+    expect(ERROR_TABLE[A2AErrorCode.TaskNotFound].v03).toEqual({ jsonRpc: -32001, name: 'TaskNotFoundError' });
+    expect(ERROR_TABLE[A2AErrorCode.ExtendedAgentCardNotConfigured].v03).toEqual({ jsonRpc: -32007, name: 'AuthenticatedExtendedCardNotConfiguredError' });
+    expect(ERROR_TABLE[A2AErrorCode.VersionNotSupported].v03.jsonRpc).toBe(-32600);
+    expect(ERROR_TABLE[A2AErrorCode.ExtensionSupportRequired].v03.jsonRpc).toBe(-32600);
+    for (const code of ALL_ERROR_CODES) {
+      const { jsonRpc, name } = ERROR_TABLE[code].v03;
+      expect(jsonRpc === ERROR_TABLE[code].jsonRpc || jsonRpc === -32600).toBe(true);
+      expect(name).toMatch(/^[A-Z][A-Za-z]+Error$/);
+    }
+  });
+
   it.each(ALL_ERROR_CODES)('round-trips %s through the reason and the JSON-RPC code', (code) => {
     expect(codeFromReason(code)).toBe(code);
     expect(codeFromJsonRpc(ERROR_TABLE[code].jsonRpc)).toBe(code);
+  });
+
+  it('has the v0.3 form of every code (spec §12.3: no -32008/-32009, class names for gRPC messages)', () => {
+    expect(ERROR_TABLE[A2AErrorCode.TaskNotFound].v03).toEqual({ jsonRpc: -32001, name: 'TaskNotFoundError' });
+    expect(ERROR_TABLE[A2AErrorCode.ExtendedAgentCardNotConfigured].v03).toEqual({ jsonRpc: -32007, name: 'AuthenticatedExtendedCardNotConfiguredError' });
+    expect(ERROR_TABLE[A2AErrorCode.VersionNotSupported].v03.jsonRpc).toBe(-32600);
+    expect(ERROR_TABLE[A2AErrorCode.ExtensionSupportRequired].v03.jsonRpc).toBe(-32600);
+    for (const code of ALL_ERROR_CODES) {
+      const { jsonRpc, name } = ERROR_TABLE[code].v03;
+      expect(jsonRpc === ERROR_TABLE[code].jsonRpc || jsonRpc === -32600).toBe(true);
+      expect(name).toMatch(/^[A-Z][A-Za-z]+Error$/);
+    }
   });
 
   it.each(ALL_ERROR_CODES)('round-trips %s through the JSON-RPC and REST wire shapes', (code) => {
