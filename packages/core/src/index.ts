@@ -24,3 +24,4 @@ export * from './push/push-config-store.js';
 export * from './push/push-sender.js';
 export { checkWebhookUrl, isPrivateAddress } from './push/webhook-url.js';
 export * from './operations.js';
+export * from './readiness.js';

@@ -340,6 +340,11 @@ export class RequestHandler {
     }
   }
 
+  /** True once {@link shutdown} began: new calls are refused; health probes report not ready. */
+  get draining(): boolean {
+    return this.shuttingDown;
+  }
+
   /** Number of tasks currently executing (health, tests). */
   get activeRuns(): number {
     return this.runs.size;

@@ -24,6 +24,7 @@ export {
   type RunningGrpcServer,
   type StartGrpcServerOptions,
 } from './server.js';
+export { addHealthService, HEALTH_SERVICE_NAMES, type HealthServiceBinding, type HealthServiceOptions } from './health-service.js';
 export { METADATA, metadataHeaders } from './metadata.js';
 export { fromGrpcError, readStatusDetails, rpcStatusOf, STATUS_DETAILS_KEY, toGrpcError, type GrpcErrorStatus } from './grpc-error.js';
 export * from './status-details.js';

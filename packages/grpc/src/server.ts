@@ -1,6 +1,7 @@
-import type { RequestHandler } from '@a2a-polyglot/core';
+import { checkReadiness, type ReadinessReport, type RequestHandler } from '@a2a-polyglot/core';
 import { Server, ServerCredentials, type ServerOptions } from '@grpc/grpc-js';
 import { addA2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
+import { addHealthService, type HealthServiceBinding } from './health-service.js';
 import { addA2ASessionService, type A2ASessionBinding, type SessionServiceOptions, type SessionStats } from './session/session-service.js';
 
 /** Default `grpc.max_receive_message_length`: 4 MiB, grpc-js's own default, stated explicitly. */
@@ -13,6 +14,13 @@ export interface GrpcServerOptions extends A2AServiceOptions, SessionServiceOpti
    * refused by grpc-js before any byte reaches A2A code: RESOURCE_EXHAUSTED. Default 4 MiB.
    */
   readonly maxReceiveMessageBytes?: number;
+  /**
+   * What the standard health service (`grpc.health.v1.Health`, always served) reports.
+   * Default: SERVING unless the handler is draining. The executor adds its backend probes.
+   */
+  readonly readiness?: () => Promise<ReadinessReport>;
+  /** How often a health Watch re-evaluates readiness. Default 5000 ms. */
+  readonly healthWatchIntervalMs?: number;
   /** Serve the experimental session service too. Default true. */
   readonly session?: boolean;
   /** Further grpc-js server options (keepalive, ...); the size limits above win. */
@@ -25,6 +33,7 @@ export interface A2AGrpcServer {
   readonly service: A2AServiceBinding;
   /** Undefined when `session: false`. */
   readonly sessions: A2ASessionBinding | undefined;
+  readonly health: HealthServiceBinding;
   /**
    * Graceful stop: open streams and sessions end with UNAVAILABLE at once (tasks keep
    * running; the handler is not shut down, it belongs to the caller), then grpc-js drains
@@ -35,7 +44,8 @@ export interface A2AGrpcServer {
 
 /**
  * Creates a grpc-js server serving `lf.a2a.v1.A2AService` (and, unless disabled, the
- * experimental `lf.a2a.v1.A2ASessionService`) from one RequestHandler. Bind it yourself, or
+ * experimental `lf.a2a.v1.A2ASessionService`) from one RequestHandler, plus the standard
+ * `grpc.health.v1.Health` service. Bind it yourself, or
  * use {@link startGrpcServer}.
  */
 export function createGrpcServer(handler: RequestHandler, options: GrpcServerOptions = {}): A2AGrpcServer {
@@ -46,11 +56,17 @@ export function createGrpcServer(handler: RequestHandler, options: GrpcServerOpt
   });
   const service = addA2AService(server, handler, options);
   const sessions = options.session === false ? undefined : addA2ASessionService(server, handler, options);
+  const health = addHealthService(server, {
+    readiness: options.readiness ?? (() => checkReadiness({ draining: () => handler.draining })),
+    watchIntervalMs: options.healthWatchIntervalMs,
+  });
   return {
     server,
     service,
     sessions,
+    health,
     async close(graceMs = 5000) {
+      health.shutdown();
       service.shutdown();
       sessions?.shutdown();
       await new Promise<void>((resolve) => {

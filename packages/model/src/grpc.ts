@@ -15,3 +15,16 @@ export {
   type A2AServiceServer,
   A2AServiceService,
 } from './gen/lf/a2a/v1/a2a_service.js';
+
+/**
+ * The standard gRPC health service (`grpc.health.v1.Health`), generated from
+ * proto/grpc/health/v1/health.proto: what load balancers and Kubernetes gRPC probes call.
+ */
+export {
+  HealthCheckRequest,
+  HealthCheckResponse,
+  HealthCheckResponse_ServingStatus,
+  HealthClient,
+  type HealthServer,
+  HealthService,
+} from './gen/grpc/health/v1/health.js';

@@ -1,7 +1,7 @@
 /**
  * @a2a-polyglot/server — composes the A2A HTTP bindings into one node:http listener: agent
  * card discovery, JSON-RPC at `${basePath}/rpc`, REST under `basePath`, CORS, and a
- * `startA2AServer` helper with prompt graceful close; optionally the WebSocket binding on
+ * `startA2AServer` helper with prompt graceful close, `/healthz` and `/readyz` probes; optionally the WebSocket binding on
  * the same port (`websocket` option).
  */
 export * from './options.js';
@@ -10,4 +10,5 @@ export * from './mounts.js';
 export * from './start-server.js';
 export { cardInterfaces, LEGACY_CARD_PATH, WELL_KNOWN_CARD_PATH } from './agent-card.js';
 export { publicBaseUrl } from './public-url.js';
+export { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
 export { type A2AUpgradeHandler, createA2AUpgradeHandler, websocketCardInterfaces, websocketPath } from './websocket.js';

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { A2AError, A2AErrorCode, silentLogger } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, checkReadiness, silentLogger } from '@a2a-polyglot/core';
 import { requestPath, sendJson } from '@a2a-polyglot/http';
 import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
 import { cardInterfaces, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH } from './agent-card.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
+import { type ReadinessSource, serveHealth } from './health.js';
 import { type A2AHttpOptions, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
 import { publicBaseUrl } from './public-url.js';
 import { websocketCardInterfaces } from './websocket.js';
@@ -15,7 +16,8 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
 /**
  * One node:http listener for a whole A2A agent: the agent card at
  * `/.well-known/agent-card.json` (also under `basePath` and at the legacy
- * `/.well-known/agent.json`), JSON-RPC at `${basePath}/rpc`, REST under `basePath`, and a 404
+ * `/.well-known/agent.json`), JSON-RPC at `${basePath}/rpc`, REST under `basePath`, the
+ * `/healthz` and `/readyz` probes (root listener only), and a 404
  * error body for anything else. Usable with any node:http(s) server.
  *
  * It never throws and never leaks internals: every failure is logged and answered with a
@@ -35,6 +37,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     shutdownSignal: options.shutdownSignal,
     logger,
   };
+  const readiness: ReadinessSource = options.readiness ?? (() => checkReadiness({ draining: () => options.handler.draining }));
   const jsonRpc = createJsonRpcHandler(options.handler, common);
   const rest = createRestHandler(options.handler, common);
 
@@ -43,6 +46,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     const path = requestPath(req.url);
     if (cors && req.method === 'OPTIONS') return sendPreflight(res);
     if (cardPaths.has(path)) return serveCard(req, res);
+    if (mount === '' && (await serveHealth(req, res, path, readiness))) return;
     if (path === rpcPath) return jsonRpc(req, res);
     if (path.startsWith(`${apiPath}/`)) return rest(req, res, path.slice(apiPath.length));
     const error = restError(new A2AError(A2AErrorCode.MethodNotFound, `Nothing is served at ${path}`));

@@ -1,6 +1,7 @@
 import type { AgentInterface } from '@a2a-polyglot/model';
 import type { Logger, RequestHandler } from '@a2a-polyglot/core';
 import type { WebSocketBindingOptions } from '@a2a-polyglot/websocket';
+import type { ReadinessSource } from './health.js';
 
 /** The WebSocket binding as served by this server: its limits, plus where it upgrades. */
 export interface A2AWebSocketOptions extends WebSocketBindingOptions {
@@ -48,6 +49,11 @@ export interface A2AHttpOptions {
    * and REST under the `@a2a-polyglot/websocket` binding URI with a `ws(s)://` URL.
    */
   readonly websocket?: boolean | A2AWebSocketOptions;
+  /**
+   * What `/readyz` reports (see `serveHealth`). Default: ready unless the handler is draining.
+   * The executor adds its store and event-log probes. `/healthz` needs nothing.
+   */
+  readonly readiness?: ReadinessSource;
   /** Aborting it ends all open SSE streams (graceful shutdown; `startA2AServer` sets it up). */
   readonly shutdownSignal?: AbortSignal;
   readonly logger?: Logger;

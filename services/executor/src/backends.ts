@@ -1,4 +1,4 @@
-import { LocalTaskSignals, type Logger, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import { LocalTaskSignals, type Logger, type ReadinessCheck, type RequestHandlerOptions } from '@a2a-polyglot/core';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { eventLogKind, storeKind, type ExecutorConfig } from './config.js';
@@ -7,6 +7,8 @@ import { eventLogKind, storeKind, type ExecutorConfig } from './config.js';
 export interface Backends {
   /** Spread into the RequestHandler options (empty for the in-memory defaults). */
   readonly handlerOptions: Pick<RequestHandlerOptions, 'taskStore' | 'pushConfigStore' | 'eventLog' | 'cluster'>;
+  /** Probes of the opened backends for `/readyz` and gRPC health (empty in memory). */
+  readonly checks: readonly ReadinessCheck[];
   /** One line for the startup log, e.g. `PostgreSQL (schema public) + Redis event log`. */
   readonly description: string;
   /** Closes connections and files (after the handler has shut down). */
@@ -28,7 +30,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
   const store = storeKind(config);
   const log = eventLogKind(config);
   const lease = { leaseMs: config.lease.ttlMs, sweepIntervalMs: config.lease.sweepIntervalMs };
-  if (store === 'memory') return { handlerOptions: {}, description: 'in-memory task store', close: async () => undefined };
+  if (store === 'memory') return { handlerOptions: {}, checks: [], description: 'in-memory task store', close: async () => undefined };
 
   if (store === 'sqlite') {
     const sqlite = require('@a2a-polyglot/stores/sqlite') as typeof import('@a2a-polyglot/stores/sqlite');
@@ -47,6 +49,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
         pushConfigStore: new sqlite.SqlitePushConfigStore(db),
         cluster: { instanceId, signals: new LocalTaskSignals(), ...lease },
       },
+      checks: [{ name: 'store', probe: async () => void db.prepare('SELECT 1').get() }],
       description: `SQLite task store ${path} (instance ${instanceId})`,
       close: async () => {
         db.close();
@@ -65,6 +68,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
     throw new Error(`Cannot prepare the PostgreSQL task store at ${redactUrl(config.store.url!)} (schema ${schema}): ${(error as Error).message}`);
   }
   const instanceId = config.instanceId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
+  const storeCheck: ReadinessCheck = { name: 'store', probe: async () => void (await pool.query('SELECT 1')) };
   const base = {
     taskStore: new postgres.PostgresTaskStore(pool, { schema }),
     pushConfigStore: new postgres.PostgresPushConfigStore(pool, { schema }),
@@ -72,6 +76,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
   if (log === 'memory') {
     return {
       handlerOptions: { ...base, cluster: { instanceId, signals: new LocalTaskSignals(), ...lease } },
+      checks: [storeCheck],
       description: `PostgreSQL task store (schema ${schema}), in-memory event log: one instance only (instance ${instanceId})`,
       close: () => pool.end(),
     };
@@ -89,6 +94,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
   const eventLog = new redis.RedisEventLog(connections, { prefix, retentionMs: config.eventLog.retentionMs, maxEventsPerTask: config.eventLog.maxEventsPerTask, logger });
   return {
     handlerOptions: { ...base, eventLog, cluster: { instanceId, signals: new redis.RedisTaskSignals(connections, { prefix, logger }), ...lease } },
+    checks: [storeCheck, { name: 'event-log', probe: async () => void (await connections.commands.ping()) }],
     description: `PostgreSQL task store (schema ${schema}) + Redis event log (prefix ${prefix}), instance ${instanceId}`,
     close: async () => {
       eventLog.close();

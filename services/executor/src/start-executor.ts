@@ -1,4 +1,4 @@
-import { ApiKeyAuthenticator, consoleLogger, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
+import { ApiKeyAuthenticator, checkReadiness, consoleLogger, RequestHandler, type AgentExecutor, type Logger, type ReadinessReport } from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2AServer } from '@a2a-polyglot/server';
@@ -96,8 +96,9 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
       logger.info(`Storage: ${backends.description}`, failed > 0 ? { recoveredTasks: failed } : undefined);
     }
     // gRPC first: the card lists its port, so it must be bound before the first card request.
-    grpc = await startGrpc(handler, resolved, logger);
-    running = await startA2AServer({ handler, ...listenerOptions(resolved, logger), websocket: true, extraInterfaces: grpcInterfaces, host: resolved.host, port: resolved.port });
+    const readiness = () => checkReadiness({ draining: () => handler.draining, checks: backends.checks });
+    grpc = await startGrpc(handler, resolved, logger, readiness);
+    running = await startA2AServer({ handler, ...listenerOptions(resolved, logger), readiness, websocket: true, extraInterfaces: grpcInterfaces, host: resolved.host, port: resolved.port });
   } catch (error) {
     await grpc?.close(0);
     await handler.shutdown(0);
@@ -143,10 +144,13 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
   let server: RunningA2AServer;
   try {
     // gRPC and WebSocket serve the root (default) agent; mounted agents use the HTTP bindings.
-    grpc = await startGrpc(root.handler, resolved, logger);
+    // Draining is service-wide: every agent's handler shuts down together.
+    const readiness = () => checkReadiness({ draining: () => agents.some((a) => a.handler.draining) });
+    grpc = await startGrpc(root.handler, resolved, logger, readiness);
     server = await startA2AServer({
       handler: root.handler,
       ...common,
+      readiness,
       websocket: true,
       extraInterfaces: grpcInterfaces,
       host: resolved.host,
@@ -226,11 +230,11 @@ export class GrpcListenError extends Error {
 const GRPC_CLOSE_GRACE_MS = 3000;
 
 /** Starts the gRPC listener on the same RequestHandler, unless gRPC is off. */
-async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger: Logger): Promise<RunningGrpcServer | undefined> {
+async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger: Logger, readiness: () => Promise<ReadinessReport>): Promise<RunningGrpcServer | undefined> {
   const address = grpcListenAddress(config);
   if (!address) return undefined;
   try {
-    return await startGrpcServer({ handler, host: address.host, port: address.port, logger });
+    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness });
   } catch (error) {
     throw new GrpcListenError(address.host, address.port, error);
   }

@@ -9,6 +9,12 @@ import type { ProtoSchema } from "../schema.js";
  */
 export const PROTO_SCHEMA: ProtoSchema = {
   messages: {
+    "grpc.health.v1.HealthCheckRequest": [
+      { name: "service", json: "service", no: 1, kind: "string" },
+    ],
+    "grpc.health.v1.HealthCheckResponse": [
+      { name: "status", json: "status", no: 1, kind: "enum", type: "grpc.health.v1.HealthCheckResponse.ServingStatus" },
+    ],
     "lf.a2a.v1.Task": [
       { name: "id", json: "id", no: 1, kind: "string" },
       { name: "context_id", json: "contextId", no: 2, kind: "string" },
@@ -326,6 +332,7 @@ export const PROTO_SCHEMA: ProtoSchema = {
     ],
   },
   enums: {
+    "grpc.health.v1.HealthCheckResponse.ServingStatus": { UNKNOWN: 0, SERVING: 1, NOT_SERVING: 2, SERVICE_UNKNOWN: 3 },
     "lf.a2a.v1.TaskState": { TASK_STATE_UNSPECIFIED: 0, TASK_STATE_SUBMITTED: 1, TASK_STATE_WORKING: 2, TASK_STATE_COMPLETED: 3, TASK_STATE_FAILED: 4, TASK_STATE_CANCELED: 5, TASK_STATE_INPUT_REQUIRED: 6, TASK_STATE_REJECTED: 7, TASK_STATE_AUTH_REQUIRED: 8 },
     "lf.a2a.v1.Role": { ROLE_UNSPECIFIED: 0, ROLE_USER: 1, ROLE_AGENT: 2 },
   },
