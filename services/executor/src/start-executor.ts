@@ -97,7 +97,7 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
     }
     // gRPC first: the card lists its port, so it must be bound before the first card request.
     grpc = await startGrpc(handler, resolved, logger);
-    running = await startA2AServer({ handler, ...listenerOptions(resolved, logger), websocket: true, extraInterfaces: grpcInterfaces, host: resolved.host, port: resolved.port });
+    running = await startA2AServer({ handler, ...listenerOptions(resolved, logger), websocket: { listInCard: resolved.websocketInCard }, extraInterfaces: grpcInterfaces, host: resolved.host, port: resolved.port });
   } catch (error) {
     await grpc?.close(0);
     await handler.shutdown(0);
@@ -147,7 +147,7 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
     server = await startA2AServer({
       handler: root.handler,
       ...common,
-      websocket: true,
+      websocket: { listInCard: resolved.websocketInCard },
       extraInterfaces: grpcInterfaces,
       host: resolved.host,
       port: resolved.port,
