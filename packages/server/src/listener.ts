@@ -1,12 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-<<<<<<< HEAD
-import { A2AError, A2AErrorCode, checkReadiness, silentLogger } from '@a2a-polyglot/core';
-import { requestPath, sendJson } from '@a2a-polyglot/http';
-=======
 import { AgentCard } from '@a2a-polyglot/model';
-import { A2AError, A2AErrorCode, silentLogger } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, checkReadiness, silentLogger } from '@a2a-polyglot/core';
 import { responseMediaType, routingPath, sendJson } from '@a2a-polyglot/http';
->>>>>>> card-http
 import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
 import { cardInterfaces, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH } from './agent-card.js';
@@ -23,16 +18,10 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
 /**
  * One node:http listener for a whole A2A agent: the agent card at
  * `/.well-known/agent-card.json` (also under `basePath` and at the legacy
-<<<<<<< HEAD
  * `/.well-known/agent.json`), JSON-RPC at `${basePath}/rpc`, REST under `basePath`, the
- * `/healthz` and `/readyz` probes (root listener only), and a 404
- * error body for anything else. Usable with any node:http(s) server.
-=======
- * `/.well-known/agent.json`), JSON-RPC at `${basePath}/rpc`, REST under `basePath`, and a 404
- * error body for anything else. Every path is also served with one trailing slash
- * (`/a2a/rpc/`, `/a2a/tasks/`, the card paths): see `routingPath`. Usable with any
- * node:http(s) server.
->>>>>>> card-http
+ * `/healthz` and `/readyz` probes (root listener only), and a 404 error body for anything
+ * else. Every path is also served with one trailing slash (`/a2a/rpc/`, `/a2a/tasks/`, the
+ * card paths): see `routingPath`. Usable with any node:http(s) server.
  *
  * It never throws and never leaks internals: every failure is logged and answered with a
  * generic 500 if the response has not started, or the connection is dropped if it has.
