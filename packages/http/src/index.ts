@@ -11,3 +11,4 @@ export * from './abort-signal.js';
 export * from './send-json.js';
 export * from './headers.js';
 export * from './request-path.js';
+export * from './response-media-type.js';

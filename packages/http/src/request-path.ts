@@ -12,3 +12,15 @@ export function requestPath(url: string | undefined): string {
     return target;
   }
 }
+
+/**
+ * {@link requestPath} with one trailing slash dropped (the root `/` stays), so `/a2a/rpc/`
+ * routes like `/a2a/rpc`. Why: clients join a card URL and a path with a slash of their own
+ * (the public compatibility suite posts JSON-RPC to `{url}/`), and no A2A route ends in an
+ * empty segment, so the slash never tells two routes apart. Only one is dropped: `//` is not
+ * a path anybody builds by accident.
+ */
+export function routingPath(url: string | undefined): string {
+  const path = requestPath(url);
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, A2AErrorCode, type CallContext, type Logger, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
-import { isJsonContentType, lazyRequestSignal, nodeCallContext, pipeEventStream, readJsonBody, sendEmpty, sendJson, SseWriter } from '@a2a-polyglot/http';
+import { isJsonContentType, lazyRequestSignal, nodeCallContext, pipeEventStream, readJsonBody, responseMediaType, sendEmpty, sendJson, SseWriter } from '@a2a-polyglot/http';
 import type { JsonRpcFailure, JsonRpcResponse } from './codec.js';
 import { JsonRpcDispatcher, type JsonRpcStreamOutcome } from './dispatch.js';
 import { failureHeaders, httpStatusFor, jsonRpcFailure } from './errors.js';
@@ -30,29 +30,33 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
  * where every `data:` is a whole JSON-RPC response and `id:` is the event's seq.
  *
  * HTTP-level problems are answered with a JSON-RPC error body too, so every client parser
- * works: wrong verb → 405, non-JSON content type → 415, oversize body → 413, missing
- * credentials → 401 with `WWW-Authenticate`; all other JSON-RPC errors use HTTP 200.
+ * works: wrong verb → 405, non-JSON content type → 415 with -32005 ContentTypeNotSupported
+ * (the spec's error for it; the status is the HTTP one for an unusable body, and the public
+ * compatibility suite reads the JSON-RPC error whatever the status), oversize body → 413,
+ * missing credentials → 401 with `WWW-Authenticate`; all other JSON-RPC errors use HTTP 200.
+ * JSON bodies, errors included, are sent in the media type the client used (see
+ * `responseMediaType`; `application/json` by default).
  */
 export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHandlerOptions = {}): NodeHttpHandler {
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const dispatcher = new JsonRpcDispatcher(handler, { logger, maxBatchSize: options.maxBatchSize });
 
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, type: string): Promise<void> {
     if (req.method !== 'POST') {
       const error = new A2AError(A2AErrorCode.InvalidRequest, `HTTP method ${req.method ?? '?'} is not allowed; JSON-RPC requests use POST`);
-      return sendJson(res, 405, jsonRpcFailure(null, error), JSON_RPC_CONTENT_TYPE, { allow: 'POST' });
+      return sendJson(res, 405, jsonRpcFailure(null, error), type, { allow: 'POST' });
     }
     if (!isJsonContentType(req)) {
-      const error = new A2AError(A2AErrorCode.InvalidRequest, `Content-Type ${req.headers['content-type']} is not supported; send application/json`);
-      return sendJson(res, 415, jsonRpcFailure(null, error), JSON_RPC_CONTENT_TYPE);
+      const error = new A2AError(A2AErrorCode.ContentTypeNotSupported, `Content-Type ${req.headers['content-type']} is not supported; send application/json`);
+      return sendJson(res, 415, jsonRpcFailure(null, error), type);
     }
     let body: unknown;
     try {
       body = await readJsonBody(req, maxBodyBytes);
       if (body === undefined) throw new A2AError(A2AErrorCode.ParseError, 'The request body is empty');
     } catch (error) {
-      return sendResponse(res, jsonRpcFailure(null, error, logger), {});
+      return sendResponse(res, jsonRpcFailure(null, error, logger), type, {});
     }
 
     const signal = lazyRequestSignal(req, res);
@@ -72,9 +76,9 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
         return sendEmpty(res, 204, extensions);
       case 'batch':
         if (outcome.responses.length === 0) return sendEmpty(res, 204, extensions);
-        return sendJson(res, 200, outcome.responses, JSON_RPC_CONTENT_TYPE, extensions);
+        return sendJson(res, 200, outcome.responses, type, extensions);
       case 'response':
-        return sendResponse(res, outcome.response, extensions);
+        return sendResponse(res, outcome.response, type, extensions);
       case 'stream':
         return stream(res, outcome, streamSignal!, extensions);
     }
@@ -96,20 +100,21 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
   }
 
   return async (req, res) => {
+    const type = responseMediaType(req, JSON_RPC_CONTENT_TYPE);
     try {
-      await serve(req, res);
+      await serve(req, res, type);
     } catch (error) {
       // Only a bug gets here; answer without internals if we still can.
       logger.error('JSON-RPC handler failed', { error });
-      if (!res.headersSent) sendJson(res, 500, internalFailure(), JSON_RPC_CONTENT_TYPE);
+      if (!res.headersSent) sendJson(res, 500, internalFailure(), type);
       else res.destroy();
     }
   };
 }
 
-function sendResponse(res: ServerResponse, response: JsonRpcResponse, headers: Record<string, string>): void {
+function sendResponse(res: ServerResponse, response: JsonRpcResponse, type: string, headers: Record<string, string>): void {
   const status = httpStatusFor(response);
-  sendJson(res, status, response, JSON_RPC_CONTENT_TYPE, { ...headers, ...failureHeaders(status) });
+  sendJson(res, status, response, type, { ...headers, ...failureHeaders(status) });
 }
 
 function internalFailure(): JsonRpcFailure {

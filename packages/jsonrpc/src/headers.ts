@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { extensionsHeader, lastEventId } from '@a2a-polyglot/http';
 import type { CallContext } from '@a2a-polyglot/core';
 
-/** Content type of every non-streaming JSON-RPC response (spec §3.1). */
+/** Default content type of non-streaming JSON-RPC responses (spec §3.1); a client that sends `application/a2a+json` gets that back. */
 export const JSON_RPC_CONTENT_TYPE = 'application/json';
 
 /**

@@ -7,6 +7,7 @@ import {
   pipeEventStream,
   readJsonBody,
   lazyRequestSignal,
+  responseMediaType,
   sendEmpty,
   sendJson,
   SseWriter,
@@ -39,36 +40,40 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /**
  * The A2A HTTP+JSON (REST) binding (spec §3.4, §4): route → build the request message JSON
  * from path, query and body → decode strictly → call the core → encode. Unary answers are
- * `application/a2a+json` (201 for a created push config, 204 for a delete); streams are SSE
- * with `data: <StreamResponse>` and `id: <seq>`; errors are HTTP statuses from core's error
- * table with a `{"error": google.rpc.Status}` body.
+ * JSON (201 for a created push config, 204 for a delete) in the media type the client used
+ * (`application/a2a+json` by default, see `responseMediaType`); streams are SSE with
+ * `data: <StreamResponse>` and `id: <seq>`; errors are HTTP statuses from core's error table
+ * with a `{"error": google.rpc.Status}` body. A non-JSON `Content-Type` is 415 with the
+ * CONTENT_TYPE_NOT_SUPPORTED ErrorInfo: the table's 400 (v1.0.1) is for content the agent
+ * cannot handle, while a body the binding cannot read is what 415 means in HTTP (v1.0.0's
+ * mapping, which the public compatibility suite checks).
  */
 export function createRestHandler(handler: RequestHandler, options: RestHandlerOptions = {}): RestHandler {
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
-  function fail(res: ServerResponse, thrown: unknown, ctx?: CallContext, status?: number, headers: Record<string, string> = {}): void {
+  function fail(res: ServerResponse, type: string, thrown: unknown, ctx?: CallContext, status?: number, headers: Record<string, string> = {}): void {
     const error = restError(thrown, logger, status);
-    sendJson(res, error.status, error.body, REST_CONTENT_TYPE, { ...extensionsHeader(ctx?.activatedExtensions), ...headers, ...error.headers });
+    sendJson(res, error.status, error.body, type, { ...extensionsHeader(ctx?.activatedExtensions), ...headers, ...error.headers });
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, path: string, type: string): Promise<void> {
     const verb = req.method ?? '';
     const match = matchRoute(verb, path.split('?')[0]!);
     if (match.kind === 'not-found') {
-      return fail(res, new A2AError(A2AErrorCode.MethodNotFound, `No A2A operation at ${verb} ${path}`));
+      return fail(res, type, new A2AError(A2AErrorCode.MethodNotFound, `No A2A operation at ${verb} ${path}`));
     }
     if (match.kind === 'wrong-verb') {
       const error = new A2AError(A2AErrorCode.MethodNotFound, `${verb} is not allowed on ${path}; use ${match.allow.join(' or ')}`);
-      return fail(res, error, undefined, 405, { allow: match.allow.join(', ') });
+      return fail(res, type, error, undefined, 405, { allow: match.allow.join(', ') });
     }
     const { route, params, tenant } = match;
     const op = OPERATIONS[route.operation];
     let body: unknown;
     if (route.verb === 'POST') {
       if (!isJsonContentType(req)) {
-        const error = new A2AError(A2AErrorCode.InvalidRequest, `Content-Type ${req.headers['content-type']} is not supported; send application/a2a+json or application/json`);
-        return fail(res, error, undefined, 415);
+        const error = new A2AError(A2AErrorCode.ContentTypeNotSupported, `Content-Type ${req.headers['content-type']} is not supported; send application/a2a+json or application/json`);
+        return fail(res, type, error, undefined, 415);
       }
       body = await readJsonBody(req, maxBodyBytes);
     }
@@ -87,11 +92,11 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
       signal.release();
       const headers = extensionsHeader(ctx.activatedExtensions);
       if (route.status === 204) return sendEmpty(res, 204, headers);
-      return sendJson(res, route.status, op.encodeJson(result, request), REST_CONTENT_TYPE, headers);
+      return sendJson(res, route.status, op.encodeJson(result, request), type, headers);
     } catch (error) {
       // Answered (with an error): the context needs the request no more, as on success.
       signal.release();
-      return fail(res, error, ctx);
+      return fail(res, type, error, ctx);
     }
   }
 
@@ -108,11 +113,12 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
   }
 
   return async (req, res, path) => {
+    const type = responseMediaType(req, REST_CONTENT_TYPE);
     try {
-      await serve(req, res, path);
+      await serve(req, res, path, type);
     } catch (error) {
       // Decoding failures land here (before a call context exists), and bugs.
-      if (!res.headersSent) fail(res, error);
+      if (!res.headersSent) fail(res, type, error);
       else {
         logger.error('REST handler failed after the response started', { error });
         res.destroy();

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { lastEventId } from '@a2a-polyglot/http';
 
-/** Content type of every REST response body (spec §3.1, v1.0.1). */
+/** Default content type of REST response bodies (spec §3.1, v1.0.1); a client that uses `application/json` gets that back. */
 export const REST_CONTENT_TYPE = 'application/a2a+json';
 
 /**

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AgentCard, type AgentInterface } from '@a2a-polyglot/model';
 import { SUPPORTED_VERSIONS } from '@a2a-polyglot/core';
 import { sendEmpty } from '@a2a-polyglot/http';
+import { notModified } from './conditional-get.js';
 
 /** Where the card is served (RFC 8615 well-known URI, spec §8), relative to the server root. */
 export const WELL_KNOWN_CARD_PATH = '/.well-known/agent-card.json';
@@ -31,23 +32,15 @@ export function cardInterfaces(card: AgentCard, base: string, basePath: string, 
 
 /**
  * Serves the public agent card: no version header or credentials required (discovery),
- * `Cache-Control: public, max-age=300` and a content-hash ETag, with `If-None-Match` → 304
- * so polling clients revalidate cheaply (spec §8 caching).
+ * `Cache-Control: public, max-age=300`, a content-hash ETag and `Last-Modified` (when the
+ * card last changed, see `CardClock`), with `If-None-Match` / `If-Modified-Since` → 304 so
+ * polling clients revalidate cheaply (spec §8 caching).
  */
-export function sendAgentCard(req: IncomingMessage, res: ServerResponse, card: AgentCard, headers: Readonly<Record<string, string>>): void {
+export function sendAgentCard(req: IncomingMessage, res: ServerResponse, card: AgentCard, headers: Readonly<Record<string, string>>, lastModified: Date): void {
   const body = JSON.stringify(AgentCard.toJSON(card));
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  const cacheHeaders = { ...headers, etag, 'cache-control': `public, max-age=${CARD_MAX_AGE_SECONDS}` };
-  if (etagMatches(req.headers['if-none-match'], etag)) return sendEmpty(res, 304, cacheHeaders);
+  const cacheHeaders = { ...headers, etag, 'last-modified': lastModified.toUTCString(), 'cache-control': `public, max-age=${CARD_MAX_AGE_SECONDS}` };
+  if (notModified(req, etag, lastModified)) return sendEmpty(res, 304, cacheHeaders);
   res.writeHead(200, { ...cacheHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-/** `If-None-Match` per RFC 9110: `*` or a list of (weak or strong) tags, compared weakly. */
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t.replace(/^W\//, '') === etag;
-  });
 }

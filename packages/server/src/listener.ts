@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AgentCard } from '@a2a-polyglot/model';
 import { A2AError, A2AErrorCode, checkReadiness, silentLogger } from '@a2a-polyglot/core';
-import { requestPath, sendJson } from '@a2a-polyglot/http';
+import { responseMediaType, routingPath, sendJson } from '@a2a-polyglot/http';
 import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
 import { cardInterfaces, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH } from './agent-card.js';
+import { CardClock } from './card-clock.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
 import { type ReadinessSource, serveHealth } from './health.js';
 import { serveMetrics } from './metrics-endpoint.js';
@@ -19,7 +21,9 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
  * `/.well-known/agent-card.json` (also under `basePath` and at the legacy
  * `/.well-known/agent.json`), JSON-RPC at `${basePath}/rpc`, REST under `basePath`, the
  * `/healthz`, `/readyz` and (when given a source) `/metrics` (root listener only), and a 404
- * error body for anything else. Usable with any node:http(s) server.
+ * error body for anything else. Every path is also served with one trailing slash
+ * (`/a2a/rpc/`, `/a2a/tasks/`, the card paths): see `routingPath`. Usable with any
+ * node:http(s) server.
  *
  * It never throws and never leaks internals: every failure is logged and answered with a
  * generic 500 if the response has not started, or the connection is dropped if it has.
@@ -41,10 +45,11 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const readiness: ReadinessSource = options.readiness ?? (() => checkReadiness({ draining: () => options.handler.draining }));
   const jsonRpc = createJsonRpcHandler(options.handler, common);
   const rest = createRestHandler(options.handler, common);
+  const cardClock = new CardClock();
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (cors) applyCorsHeaders(res);
-    const path = requestPath(req.url);
+    const path = routingPath(req.url);
     if (cors && req.method === 'OPTIONS') return sendPreflight(res);
     if (cardPaths.has(path)) return serveCard(req, res);
     if (mount === '' && (await serveHealth(req, res, path, readiness))) return;
@@ -52,7 +57,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     if (path === rpcPath) return jsonRpc(req, res);
     if (path.startsWith(`${apiPath}/`)) return rest(req, res, path.slice(apiPath.length));
     const error = restError(new A2AError(A2AErrorCode.MethodNotFound, `Nothing is served at ${path}`));
-    sendJson(res, 404, error.body);
+    sendJson(res, 404, error.body, responseMediaType(req, 'application/json'));
   }
 
   function serveCard(req: IncomingMessage, res: ServerResponse): void {
@@ -65,7 +70,8 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     const extra = [...websocketCardInterfaces(options, base), ...(options.extraInterfaces?.(base) ?? [])];
     const interfaces = cardInterfaces(card, base, basePath, extra);
     const vary: Record<string, string> = options.publicBaseUrl ? {} : { vary: options.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' };
-    sendAgentCard(req, res, { ...card, supportedInterfaces: interfaces }, vary);
+    const lastModified = cardClock.lastModified(JSON.stringify(AgentCard.toJSON(card)));
+    sendAgentCard(req, res, { ...card, supportedInterfaces: interfaces }, vary, lastModified);
   }
 
   function onFailure(res: ServerResponse, error: unknown): void {

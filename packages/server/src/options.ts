@@ -8,6 +8,12 @@ import type { MetricsSource } from './metrics-endpoint.js';
 export interface A2AWebSocketOptions extends WebSocketBindingOptions {
   /** Upgrade path from the server root. Default `${basePath}/ws` (`/a2a/ws`). */
   readonly path?: string;
+  /**
+   * List the binding in the agent card, default true. `false` leaves it out (strict card
+   * validators skip a card with a binding they do not know) while the endpoint keeps serving
+   * clients that know its URL.
+   */
+  readonly listInCard?: boolean;
 }
 
 /** Everything {@link createA2ARequestListener} needs; only `handler` is required. */

@@ -25,9 +25,10 @@ export function websocketPath(options: A2AHttpOptions): string {
   return `${normalizeBasePath(options.basePath)}${DEFAULT_WEBSOCKET_SUBPATH}`;
 }
 
-/** The card entries the WebSocket option adds (none when it is off). */
+/** The card entries the WebSocket option adds (none when it is off or `listInCard` is false). */
 export function websocketCardInterfaces(options: A2AHttpOptions, base: string): AgentInterface[] {
-  return websocketOptions(options) ? [websocketInterface(base, websocketPath(options))] : [];
+  const ws = websocketOptions(options);
+  return ws && ws.listInCard !== false ? [websocketInterface(base, websocketPath(options))] : [];
 }
 
 /**

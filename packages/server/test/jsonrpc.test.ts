@@ -239,10 +239,26 @@ describe('JSON-RPC binding over HTTP', () => {
       expect(((await res.json()) as any).error.code).toBe(-32600);
     });
 
-    it('a non-JSON content type → 415 with a JSON-RPC error body', async () => {
+    it('a non-JSON content type → 415 with a -32005 ContentTypeNotSupported error and its ErrorInfo', async () => {
       const res = await postRaw(s.rpcUrl, '{"jsonrpc":"2.0","id":1,"method":"ListTasks"}', { 'content-type': 'text/plain', ...V });
       expect(res.status).toBe(415);
-      expect(res.body.error.code).toBe(-32600);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.body.error.code).toBe(-32005);
+      expect(res.body.error.data).toEqual([expect.objectContaining({ '@type': ERROR_INFO, reason: 'CONTENT_TYPE_NOT_SUPPORTED', domain: 'a2a-protocol.org' })]);
+    });
+
+    it('answers in the JSON media type the client sent: application/json by default, application/a2a+json when used', async () => {
+      const body = '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}';
+      const plain = await postRaw(s.rpcUrl, body, { 'content-type': 'application/json', ...V });
+      expect(plain.headers.get('content-type')).toBe('application/json');
+      const a2a = await postRaw(s.rpcUrl, body, { 'content-type': 'application/a2a+json', ...V });
+      expect(a2a.headers.get('content-type')).toBe('application/a2a+json');
+      expect(a2a.body.result).toBeDefined();
+      const failure = await postRaw(s.rpcUrl, '{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{"id":"nope"}}', { 'content-type': 'application/a2a+json', ...V });
+      expect(failure.headers.get('content-type')).toBe('application/a2a+json');
+      expect(failure.body.error.code).toBe(-32001);
+      const wrongVerb = await fetch(s.rpcUrl, { headers: { accept: 'application/a2a+json', ...V } });
+      expect(wrongVerb.headers.get('content-type')).toBe('application/a2a+json');
     });
 
     it('content types with parameters and a missing content type are accepted', async () => {

@@ -58,6 +58,14 @@ describe('mounts: several agents on one server', () => {
     expect(betaView.status).toBe(404);
   });
 
+  it('tolerates a trailing slash on the mounted card, JSON-RPC and REST paths', async () => {
+    expect((await getJson(`${running.url}/agents/alpha/.well-known/agent-card.json/`)).name).toBe('alpha agent');
+    const body = { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} };
+    const answer = await getJson(`${running.url}/agents/alpha/a2a/rpc/`, { method: 'POST', headers: { 'content-type': 'application/json', ...V }, body: JSON.stringify(body) });
+    expect(answer.result).toBeDefined();
+    expect((await fetch(`${running.url}/agents/beta/v1/tasks/`, { headers: V })).status).toBe(200);
+  });
+
   it('answers 404 for paths no agent serves', async () => {
     expect((await fetch(`${running.url}/agents/alpha/nothing`)).status).toBe(404);
     expect((await fetch(`${running.url}/agents/gamma/.well-known/agent-card.json`)).status).toBe(404);

@@ -34,10 +34,28 @@ describe('REST (HTTP+JSON) binding', () => {
       expect(res.body.task.artifacts[0].parts[0].text).toBe('echo: hello');
     });
 
-    it('accepts application/json bodies too', async () => {
+    it('accepts application/json bodies too, and answers them in application/json', async () => {
       const res = await fetch(`${s.restUrl}/message:send`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', ...V }, body: JSON.stringify(sendParams('reply')) });
       expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json');
       expect(((await res.json()) as any).message.parts[0].text).toBe('pong');
+    });
+
+    it('answers GET and DELETE in the JSON type Accept names, errors included, else application/a2a+json', async () => {
+      const task = await createTask();
+      const asJson = await rest(s.restUrl, 'GET', `/tasks/${task.id}`, undefined, { ...V, accept: 'application/json' });
+      expect(asJson.headers.get('content-type')).toBe('application/json');
+      expect(asJson.body.id).toBe(task.id);
+      const missing = await rest(s.restUrl, 'GET', '/tasks/nope', undefined, { ...V, accept: 'application/json' });
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('content-type')).toBe('application/json');
+      const sdk = await rest(s.restUrl, 'GET', `/tasks/${task.id}`, undefined, { ...V, accept: 'application/a2a+json, application/json' });
+      expect(sdk.headers.get('content-type')).toBe('application/a2a+json');
+      const any = await rest(s.restUrl, 'GET', '/tasks', undefined, { ...V, accept: '*/*' });
+      expect(any.headers.get('content-type')).toBe('application/a2a+json');
+      const jsonError = await fetch(`${s.restUrl}/message:send`, { method: 'POST', headers: { 'content-type': 'application/json', ...V }, body: '{}' });
+      expect(jsonError.status).toBe(400);
+      expect(jsonError.headers.get('content-type')).toBe('application/json');
     });
 
     it('GET /tasks/{id} with historyLength from the query', async () => {
@@ -224,10 +242,12 @@ describe('REST (HTTP+JSON) binding', () => {
       expect((await rest(s.restUrl, 'PUT', '/tasks/x:subscribe')).headers.get('allow')).toBe('GET, POST');
     });
 
-    it('a non-JSON content type → 415', async () => {
+    it('a non-JSON content type → 415 with the CONTENT_TYPE_NOT_SUPPORTED ErrorInfo', async () => {
       const res = await fetch(`${s.restUrl}/message:send`, { method: 'POST', headers: { 'content-type': 'text/plain', ...V }, body: JSON.stringify(sendParams('x')) });
       expect(res.status).toBe(415);
-      expect(((await res.json()) as any).error.code).toBe(415);
+      const body = (await res.json()) as any;
+      expect(body.error).toMatchObject({ code: 415, status: 'INVALID_ARGUMENT' });
+      expect(body.error.details).toEqual([expect.objectContaining({ '@type': ERROR_INFO, reason: 'CONTENT_TYPE_NOT_SUPPORTED', domain: 'a2a-protocol.org' })]);
     });
 
     it('a missing A2A-Version → 400 VERSION_NOT_SUPPORTED', async () => {

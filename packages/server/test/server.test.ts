@@ -62,6 +62,28 @@ describe('agent card', () => {
     expect(changed.status).toBe(200);
   });
 
+  it('sends a stable Last-Modified and answers If-Modified-Since with 304; If-None-Match takes precedence', async () => {
+    const card = `${s.url}/.well-known/agent-card.json`;
+    const first = await fetch(card);
+    const lastModified = first.headers.get('last-modified')!;
+    expect(lastModified).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(Date.parse(lastModified)).toBeLessThanOrEqual(Date.now());
+    expect((await fetch(card)).headers.get('last-modified')).toBe(lastModified);
+
+    const notModified = await fetch(card, { headers: { 'if-modified-since': lastModified } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('last-modified')).toBe(lastModified);
+    expect(notModified.headers.get('etag')).toBe(first.headers.get('etag'));
+    const later = new Date(Date.parse(lastModified) + 60_000).toUTCString();
+    expect((await fetch(card, { headers: { 'if-modified-since': later } })).status).toBe(304);
+
+    const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
+    expect((await fetch(card, { headers: { 'if-modified-since': earlier } })).status).toBe(200);
+    expect((await fetch(card, { headers: { 'if-modified-since': 'not a date' } })).status).toBe(200);
+    const etagWins = await fetch(card, { headers: { 'if-none-match': '"other"', 'if-modified-since': lastModified } });
+    expect(etagWins.status).toBe(200);
+  });
+
   it('answers HEAD without a body and other verbs with 405', async () => {
     const head = await rawRequest(`${s.url}/.well-known/agent-card.json`, {}, 'HEAD');
     expect(head.status).toBe(200);
@@ -110,6 +132,42 @@ describe('card with publicBaseUrl, trustProxy, basePath and extra interfaces', (
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('a trailing slash', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.close());
+
+  it('is tolerated on the JSON-RPC URL (clients append one to the card URL)', async () => {
+    const res = await rpc(`${s.rpcUrl}/`, 'ListTasks', {});
+    expect(res.status).toBe(200);
+    expect(res.body.result).toBeDefined();
+  });
+
+  it('is tolerated on the card paths', async () => {
+    for (const path of ['/.well-known/agent-card.json/', '/a2a/.well-known/agent-card.json/', '/.well-known/agent.json/']) {
+      const res = await fetch(`${s.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).name).toBe('test agent');
+    }
+  });
+
+  it('is tolerated on REST routes: send, list, get, cancel', async () => {
+    const sent = await rest(s.restUrl, 'POST', '/message:send/', sendParams('hello'));
+    expect(sent.status).toBe(200);
+    const id = sent.body.task.id;
+    expect((await rest(s.restUrl, 'GET', '/tasks/?pageSize=1')).body.tasks).toHaveLength(1);
+    expect((await rest(s.restUrl, 'GET', `/tasks/${id}/`)).body.id).toBe(id);
+    expect((await rest(s.restUrl, 'POST', `/tasks/${id}:cancel/`, {})).body.error.details[0].reason).toBe('TASK_NOT_CANCELABLE');
+  });
+
+  it('only one: a double slash, or the bare REST base, is still 404', async () => {
+    expect((await fetch(`${s.rpcUrl}//`, { method: 'POST', headers: { 'content-type': 'application/json', ...V }, body: '{}' })).status).toBe(404);
+    expect((await fetch(`${s.restUrl}/`, { headers: V })).status).toBe(404);
   });
 });
 

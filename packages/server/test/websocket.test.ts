@@ -64,6 +64,28 @@ describe('startA2AServer with the websocket option', () => {
     }
   });
 
+  it('listInCard: false leaves it out of the card while the endpoint keeps serving', async () => {
+    const s = await startTestServer({ websocket: { listInCard: false } });
+    try {
+      expect((await cardOf(s)).supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
+      const ws = await open(`${s.url.replace('http', 'ws')}/a2a/ws`);
+      expect((await call(ws, 1, 'ListTasks', {})).result).toBeDefined();
+      ws.terminate();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('upgrades with one trailing slash too', async () => {
+    const s = await startTestServer({ websocket: true });
+    try {
+      (await open(`${s.url.replace('http', 'ws')}/a2a/ws/`)).terminate();
+      await expect(open(`${s.url.replace('http', 'ws')}/a2a/ws//`)).rejects.toThrow('HTTP 404');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('derives wss:// from an https publicBaseUrl and follows basePath or an explicit path', async () => {
     const a = await startTestServer({ websocket: true, publicBaseUrl: 'https://agents.example.com/x', basePath: '' });
     const b = await startTestServer({ websocket: { path: 'live/socket' } });

@@ -14,8 +14,9 @@ const USAGE = `Usage: node dist/main.js [--config file.json] [flags]
 
 Serves an A2A agent (the built-in demo echo agent unless agentModule is set), or the
 agents of the config file's "agents" list (each routed to a handler such as openai-chat,
-hermes-runs or openclaw-responses), over JSON-RPC and HTTP+JSON, and over gRPC on its own
-port (GRPC_PORT, default 50051; off disables it).
+hermes-runs or openclaw-responses), over JSON-RPC and HTTP+JSON, over WebSocket at
+<basePath>/ws (listed in the card unless --websocket-in-card false; served either way), and
+over gRPC on its own port (GRPC_PORT, default 50051; off disables it).
 Precedence: defaults < config file < environment < flags.
 
 Flags: --config <file> (or A2A_CONFIG), ${Object.keys(CLI_FLAGS).map((f) => `${f} <value>`).join(', ')}, --help

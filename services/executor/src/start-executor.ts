@@ -98,7 +98,15 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
     // gRPC first: the card lists its port, so it must be bound before the first card request.
     const readiness = () => checkReadiness({ draining: () => handler.draining, checks: backends.checks });
     grpc = await startGrpc(handler, resolved, logger, readiness);
-    running = await startA2AServer({ handler, ...listenerOptions(resolved, logger), readiness, websocket: true, extraInterfaces: grpcInterfaces, host: resolved.host, port: resolved.port });
+    running = await startA2AServer({
+      handler,
+      ...listenerOptions(resolved, logger),
+      readiness,
+      websocket: { listInCard: resolved.websocketInCard },
+      extraInterfaces: grpcInterfaces,
+      host: resolved.host,
+      port: resolved.port,
+    });
   } catch (error) {
     await grpc?.close(0);
     await handler.shutdown(0);
@@ -151,7 +159,7 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
       handler: root.handler,
       ...common,
       readiness,
-      websocket: true,
+      websocket: { listInCard: resolved.websocketInCard },
       extraInterfaces: grpcInterfaces,
       host: resolved.host,
       port: resolved.port,

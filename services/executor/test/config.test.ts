@@ -135,6 +135,18 @@ describe('loadConfig', () => {
     expect(load(['--grpc-port', '7000'], { GRPC_PORT: 'off' }).grpcPort).toBe(7000);
   });
 
+  it('lists the WebSocket binding in the card by default; websocketInCard turns that off from a file, the environment or a flag', () => {
+    const load = (argv: string[], env: Record<string, string> = {}, file?: unknown) =>
+      loadConfig({ argv: file === undefined ? argv : ['--config', tempConfig(file).file, ...argv], env, cwd }).config;
+    expect(load([]).websocketInCard).toBe(true);
+    expect(load([], {}, { websocketInCard: false }).websocketInCard).toBe(false);
+    expect(load([], { A2A_WEBSOCKET_IN_CARD: 'false' }).websocketInCard).toBe(false);
+    expect(load(['--websocket-in-card', 'off']).websocketInCard).toBe(false);
+    expect(load(['--websocket-in-card=true'], { A2A_WEBSOCKET_IN_CARD: 'no' }).websocketInCard).toBe(true);
+    expect(configError({ argv: [], env: { A2A_WEBSOCKET_IN_CARD: 'maybe' }, cwd })).toBe('Invalid configuration: A2A_WEBSOCKET_IN_CARD must be true or false (got "maybe")');
+    expect(configError({ argv: ['--config', tempConfig({ websocketInCard: 'no' }).file], env: {}, cwd })).toMatch(/websocketInCard must be true or false \(got "no"\)$/);
+  });
+
   it('treats empty environment variables as unset', () => {
     expect(loadConfig({ argv: [], env: { PORT: '', HOST: '' }, cwd }).config).toMatchObject({ port: 8080, host: '127.0.0.1' });
   });

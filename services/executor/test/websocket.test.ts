@@ -1,6 +1,6 @@
 import { WebSocket } from 'ws';
 import { TaskState } from '@a2a-polyglot/model';
-import { Client, textMessage, WEBSOCKET_BINDING, webSocketTransportFactory, type WebSocketConstructor } from '@a2a-polyglot/client';
+import { Client, textMessage, WEBSOCKET_BINDING, WEBSOCKET_SUBPROTOCOL, webSocketTransportFactory, type WebSocketConstructor } from '@a2a-polyglot/client';
 import { startExecutor, type RunningExecutor } from '../src/index.js';
 
 const WS = WebSocket as unknown as WebSocketConstructor;
@@ -25,6 +25,29 @@ describe('the executor over WebSocket', () => {
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('the executor with websocketInCard: false', () => {
+  let running: RunningExecutor;
+  beforeAll(async () => {
+    running = await startExecutor({ port: 0, grpcPort: false, logLevel: 'error', websocketInCard: false });
+  });
+  afterAll(() => running.close());
+
+  it('leaves the WebSocket binding out of the card and still serves it', async () => {
+    const card = (await (await fetch(`${running.url}/.well-known/agent-card.json`)).json()) as { supportedInterfaces: Array<{ protocolBinding: string }> };
+    expect(card.supportedInterfaces.map((i) => i.protocolBinding)).not.toContain(WEBSOCKET_BINDING);
+    const ws = new WebSocket(`${running.url.replace('http:', 'ws:')}/a2a/ws`, [WEBSOCKET_SUBPROTOCOL], { headers: { 'A2A-Version': '1.0' } });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      });
+      expect(ws.protocol).toBe(WEBSOCKET_SUBPROTOCOL);
+    } finally {
+      ws.terminate();
     }
   });
 });

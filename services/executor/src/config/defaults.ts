@@ -18,6 +18,7 @@ export function defaultConfig(): ExecutorConfig {
     grpcPort: undefined,
     grpcHost: undefined,
     grpcPublicUrl: undefined,
+    websocketInCard: true,
     maxBodyBytes: 4 * 1024 * 1024,
     sseHeartbeatMs: 15_000,
     shutdownGraceMs: 10_000,

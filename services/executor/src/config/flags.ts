@@ -13,6 +13,7 @@ export const CLI_FLAGS = {
   '--grpc-port': 'grpcPort',
   '--grpc-host': 'grpcHost',
   '--grpc-public-url': 'grpcPublicUrl',
+  '--websocket-in-card': 'websocketInCard',
   '--agent-module': 'agentModule',
   '--log-level': 'logLevel',
 } as const;

@@ -114,6 +114,12 @@ export interface ExecutorConfig {
    * `publicBaseUrl`, else the request's Host) with the gRPC port.
    */
   readonly grpcPublicUrl?: string;
+  /**
+   * List the WebSocket binding (served at `${basePath}/ws`) in the agent card. `false` keeps
+   * it out for strict card validators, which skip a card with a binding they do not know; the
+   * endpoint keeps serving clients that know its URL.
+   */
+  readonly websocketInCard: boolean;
   readonly maxBodyBytes: number;
   /** SSE keep-alive comment interval; 0 disables it. */
   readonly sseHeartbeatMs: number;
