@@ -25,3 +25,4 @@ export * from './push/push-sender.js';
 export { checkWebhookUrl, isPrivateAddress } from './push/webhook-url.js';
 export * from './operations.js';
 export * from './readiness.js';
+export * from './observer.js';

@@ -24,6 +24,7 @@ import { A2AError } from './a2a-error.js';
 import type { CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
 import type { EventStream } from './event-stream.js';
+import { observeStream, observeUnary } from './observer.js';
 import type { RequestHandler } from './request-handler.js';
 
 /** The 11 A2A operations, by their JSON-RPC / gRPC method name (spec §4). */
@@ -74,11 +75,20 @@ function unary<Req, Res>(
   encodeJson: (res: Res, req: Req) => unknown = (res) => response!.toJSON(res),
   requestType: string = `${name}Request`,
 ): UnaryOperation<Req, Res> {
-  return { kind: 'unary', name, requestType, request, response, invoke, encodeJson };
+  // The observer (metrics, traces) is looked up per call, so an unobserved handler pays one property read.
+  const observed = (h: RequestHandler, req: Req, ctx: CallContext): Promise<Res> => {
+    const observer = h.observer;
+    return observer ? observeUnary(observer, name, ctx, () => invoke(h, req, ctx)) : invoke(h, req, ctx);
+  };
+  return { kind: 'unary', name, requestType, request, response, invoke: observed, encodeJson };
 }
 
 function stream<Req>(name: OperationName, request: MessageFns<Req>, requestType: string, open: StreamOperation<Req>['open']): StreamOperation<Req> {
-  return { kind: 'stream', name, requestType, request, open };
+  const observed: StreamOperation<Req>['open'] = (h, req, ctx, after) => {
+    const observer = h.observer;
+    return observer ? observeStream(observer, name, ctx, () => open(h, req, ctx, after)) : open(h, req, ctx, after);
+  };
+  return { kind: 'stream', name, requestType, request, open: observed };
 }
 
 /**

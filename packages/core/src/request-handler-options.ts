@@ -8,6 +8,7 @@ import type { AgentExecutor } from './agent-executor.js';
 import type { Authenticator, Principal } from './auth.js';
 import type { EventLog } from './event-log.js';
 import type { Logger } from './logger.js';
+import type { CallObserver } from './observer.js';
 import type { PushConfigStore } from './push/push-config-store.js';
 import type { PushSender } from './push/push-sender.js';
 import type { RequestHandler } from './request-handler.js';
@@ -34,6 +35,8 @@ export interface RequestHandlerOptions {
   /** Builds the extended card for an authenticated caller. */
   readonly extendedCard?: (principal: Principal | undefined) => AgentCard | Promise<AgentCard>;
   readonly logger?: Logger;
+  /** Watches every operation, stream and task state change (metrics, traces). None by default. */
+  readonly observer?: CallObserver;
   /** Accept webhooks on loopback/private addresses (tests, single-host setups). Default false. */
   readonly allowPrivateWebhooks?: boolean;
   /** How long the agent's cancel hook may take before the task is marked CANCELED anyway. Default 5 s. */

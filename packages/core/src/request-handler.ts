@@ -24,6 +24,7 @@ import { A2AErrorCode } from './error-code.js';
 import { InMemoryEventLog, taskLogKey, type EventLog } from './event-log.js';
 import { followTask, singleEventStream, type EventStream } from './event-stream.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
+import type { CallObserver } from './observer.js';
 import { consoleLogger, type Logger } from './logger.js';
 import { InMemoryPushConfigStore } from './push/push-config-store.js';
 import { PushConfigOperations } from './push/push-config-operations.js';
@@ -63,6 +64,8 @@ export class RequestHandler {
   private readonly log: EventLog;
   private readonly push: PushDispatcher;
   private readonly logger: Logger;
+  /** Metrics / traces seam (see CallObserver); the OPERATIONS table reports every call to it. */
+  readonly observer: CallObserver | undefined;
   /** Runs executing in this process, by {@link runKey}: added and removed here only. */
   private readonly runs = new Map<string, TaskRun>();
   /** Keys of tasks whose follow-up or cancel is being set up (guards the async gap). */
@@ -78,6 +81,7 @@ export class RequestHandler {
     this.card = options.card;
     this.executor = options.executor;
     this.logger = options.logger ?? consoleLogger('warn');
+    this.observer = options.observer;
     this.store = options.taskStore ?? new InMemoryTaskStore();
     this.log = options.eventLog ?? new InMemoryEventLog();
     const pushConfigStore = options.pushConfigStore ?? new InMemoryPushConfigStore();
@@ -95,7 +99,7 @@ export class RequestHandler {
   }
 
   private deps(): RunDeps {
-    return { store: this.store, log: this.log, push: this.push, logger: this.logger, lease: this.cluster?.lease };
+    return { store: this.store, log: this.log, push: this.push, logger: this.logger, lease: this.cluster?.lease, observer: this.observer };
   }
 
   /** The public card (discovery is never authenticated). */

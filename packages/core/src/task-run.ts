@@ -5,6 +5,7 @@ import type { Principal } from './auth.js';
 import { Deferred } from './deferred.js';
 import { A2AErrorCode } from './error-code.js';
 import { taskLogKey, type EventLog } from './event-log.js';
+import type { CallObserver } from './observer.js';
 import type { Logger } from './logger.js';
 import type { PushDispatcher } from './push/push-dispatcher.js';
 import { agentMessage, artifactEvent, eventState, foldEvent, messageText, newTask, statusEvent, taskView } from './task-events.js';
@@ -25,6 +26,8 @@ export interface RunDeps {
    * (events logged at once, the task saved on state changes only).
    */
   readonly lease?: TaskLease;
+  /** Told of every state the task enters (metrics). */
+  readonly observer?: CallObserver;
 }
 
 /** Who and what started the run. */
@@ -451,6 +454,7 @@ export class TaskRun implements ExecutionContext {
   }
 
   private announce(event: StreamResponse, state: TaskState | undefined, creating: boolean): boolean {
+    if (state !== undefined) this.deps.observer?.taskStateEntered?.(state);
     this.deps.push.dispatch(this.tenant, this.taskId, event);
     if (creating) this.first.resolve({ kind: 'task' });
     if (!creating && state !== undefined && isSettled(state)) {

@@ -11,4 +11,5 @@ export * from './start-server.js';
 export { cardInterfaces, LEGACY_CARD_PATH, WELL_KNOWN_CARD_PATH } from './agent-card.js';
 export { publicBaseUrl } from './public-url.js';
 export { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
+export { METRICS_PATH, type MetricsSource, serveMetrics } from './metrics-endpoint.js';
 export { type A2AUpgradeHandler, createA2AUpgradeHandler, websocketCardInterfaces, websocketPath } from './websocket.js';

@@ -8,6 +8,7 @@ import { cardInterfaces, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH }
 import { CardClock } from './card-clock.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
 import { type ReadinessSource, serveHealth } from './health.js';
+import { serveMetrics } from './metrics-endpoint.js';
 import { type A2AHttpOptions, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
 import { publicBaseUrl } from './public-url.js';
 import { websocketCardInterfaces } from './websocket.js';
@@ -19,9 +20,10 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
  * One node:http listener for a whole A2A agent: the agent card at
  * `/.well-known/agent-card.json` (also under `basePath` and at the legacy
  * `/.well-known/agent.json`), JSON-RPC at `${basePath}/rpc`, REST under `basePath`, the
- * `/healthz` and `/readyz` probes (root listener only), and a 404 error body for anything
- * else. Every path is also served with one trailing slash (`/a2a/rpc/`, `/a2a/tasks/`, the
- * card paths): see `routingPath`. Usable with any node:http(s) server.
+ * `/healthz`, `/readyz` and (when given a source) `/metrics` (root listener only), and a 404
+ * error body for anything else. Every path is also served with one trailing slash
+ * (`/a2a/rpc/`, `/a2a/tasks/`, the card paths): see `routingPath`. Usable with any
+ * node:http(s) server.
  *
  * It never throws and never leaks internals: every failure is logged and answered with a
  * generic 500 if the response has not started, or the connection is dropped if it has.
@@ -51,6 +53,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     if (cors && req.method === 'OPTIONS') return sendPreflight(res);
     if (cardPaths.has(path)) return serveCard(req, res);
     if (mount === '' && (await serveHealth(req, res, path, readiness))) return;
+    if (mount === '' && options.metrics && (await serveMetrics(req, res, path, options.metrics))) return;
     if (path === rpcPath) return jsonRpc(req, res);
     if (path.startsWith(`${apiPath}/`)) return rest(req, res, path.slice(apiPath.length));
     const error = restError(new A2AError(A2AErrorCode.MethodNotFound, `Nothing is served at ${path}`));

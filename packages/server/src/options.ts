@@ -2,6 +2,7 @@ import type { AgentInterface } from '@a2a-polyglot/model';
 import type { Logger, RequestHandler } from '@a2a-polyglot/core';
 import type { WebSocketBindingOptions } from '@a2a-polyglot/websocket';
 import type { ReadinessSource } from './health.js';
+import type { MetricsSource } from './metrics-endpoint.js';
 
 /** The WebSocket binding as served by this server: its limits, plus where it upgrades. */
 export interface A2AWebSocketOptions extends WebSocketBindingOptions {
@@ -60,6 +61,8 @@ export interface A2AHttpOptions {
    * The executor adds its store and event-log probes. `/healthz` needs nothing.
    */
   readonly readiness?: ReadinessSource;
+  /** Serves `GET /metrics` from this source (root listener only). Off when undefined. */
+  readonly metrics?: MetricsSource;
   /** Aborting it ends all open SSE streams (graceful shutdown; `startA2AServer` sets it up). */
   readonly shutdownSignal?: AbortSignal;
   readonly logger?: Logger;

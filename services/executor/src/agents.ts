@@ -1,4 +1,5 @@
-import { ApiKeyAuthenticator, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
+import { ApiKeyAuthenticator, InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
+import type { A2AMetrics } from '@a2a-polyglot/metrics';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
 import type { AgentCard } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
@@ -18,6 +19,8 @@ export interface ServedAgent {
 /** What {@link createAgents} needs besides the configuration. */
 export interface CreateAgentsOptions {
   readonly logger: Logger;
+  /** Every agent reports into the service's one set of metrics. */
+  readonly metrics: A2AMetrics;
   /** Handlers agents may name; default: the framework bridges plus `demo` and `module`. */
   readonly registry?: BridgeRegistry;
   /** The fallback layer of handler settings. */
@@ -67,10 +70,13 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
         card,
         executor,
         logger: options.logger,
+        observer: options.metrics.observer,
+        taskStore: options.metrics.taskStore(new InMemoryTaskStore()),
         authenticator,
         extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath) : undefined,
         allowPrivateWebhooks: config.push.allowPrivateNetworks,
       });
+      options.metrics.watch(handler);
       served.push({ id: entry.id, mountPath, handler, executor });
     }
   } catch (error) {

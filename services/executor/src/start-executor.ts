@@ -1,6 +1,7 @@
-import { ApiKeyAuthenticator, checkReadiness, consoleLogger, RequestHandler, type AgentExecutor, type Logger, type ReadinessReport } from '@a2a-polyglot/core';
+import { ApiKeyAuthenticator, checkReadiness, consoleLogger, InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger, type ReadinessReport } from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
+import { A2AMetrics } from '@a2a-polyglot/metrics';
 import { cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2AServer } from '@a2a-polyglot/server';
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
@@ -78,8 +79,11 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
   const card = buildAgentCard(resolved);
   const apiKeys = resolved.auth.apiKeys;
   const backends = await openBackends(resolved, logger);
+  const metrics = new A2AMetrics();
   const handler = new RequestHandler({
     ...backends.handlerOptions,
+    taskStore: metrics.taskStore(backends.handlerOptions.taskStore ?? new InMemoryTaskStore()),
+    observer: metrics.observer,
     card,
     executor,
     logger,
@@ -87,6 +91,7 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
     extendedCard: resolved.agent.capabilities.extendedAgentCard ? () => extendedCard(card, resolved, grpcInterfaces) : undefined,
     allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
   });
+  metrics.watch(handler);
 
   let running: RunningA2AServer;
   try {
@@ -102,6 +107,7 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
       handler,
       ...listenerOptions(resolved, logger),
       readiness,
+      metrics: () => metrics.scrape(),
       websocket: { listInCard: resolved.websocketInCard },
       extraInterfaces: grpcInterfaces,
       host: resolved.host,
@@ -144,7 +150,8 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
   if (storeKind(resolved) !== 'memory' || eventLogKind(resolved) !== 'memory') {
     throw new ConfigError('Invalid configuration: durable stores (store, eventLog) serve a single agent for now; with "agents", run one executor per agent or use the in-memory store');
   }
-  const agents: ServedAgent[] = await createAgents(resolved, { logger, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch });
+  const metrics = new A2AMetrics();
+  const agents: ServedAgent[] = await createAgents(resolved, { logger, metrics, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch });
   const root = defaultAgentOf(resolved, agents);
   const common = listenerOptions(resolved, logger);
   let grpc: RunningGrpcServer | undefined;
@@ -159,6 +166,7 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
       handler: root.handler,
       ...common,
       readiness,
+      metrics: () => metrics.scrape(),
       websocket: { listInCard: resolved.websocketInCard },
       extraInterfaces: grpcInterfaces,
       host: resolved.host,
