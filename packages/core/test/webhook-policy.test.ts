@@ -17,6 +17,10 @@ const urls: Array<[string, Expect]> = [
   ['http://127.1/', '127.0.0.1 is loopback'],
   ['http://2130706433/', '127.0.0.1 is loopback'],
   ['http://0x7f.0.0.1/', '127.0.0.1 is loopback'],
+  ['http://0177.0.0.1/', '127.0.0.1 is loopback'],
+  ['http://127.0.0.1./', '127.0.0.1 is loopback'],
+  ['http://127.0.0.1%2e/', '127.0.0.1 is loopback'],
+  ['http://\u2460\u2461\u2466.0.0.1/', '127.0.0.1 is loopback'], // circled digits, folded by IDNA
   ['http://0.0.0.0/', 'unspecified'],
   ['http://10.1.2.3/', 'private'],
   ['http://172.20.0.1/', 'private'],
@@ -65,6 +69,7 @@ const urls: Array<[string, Expect]> = [
   // names that mean this machine
   ['http://localhost/x', 'localhost is a localhost name'],
   ['http://localhost./x', 'localhost is a localhost name'],
+  ['http://localhost%2e%2e/x', 'localhost is a localhost name'],
   ['http://LOCALHOST:8080/x', 'localhost is a localhost name'],
   ['http://api.localhost/', 'api.localhost is a localhost name'],
   // not a deliverable URL at all
