@@ -7,7 +7,7 @@ import { isIP, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Role, TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
-import { A2AErrorCode, callContext, HttpPushSender, pinnedHttpTransport, RequestHandler, silentLogger, textPart, type A2AError, type Logger, type WebhookResolver, type WebhookTransport } from '../src/index.js';
+import { A2AErrorCode, callContext, HttpPushSender, pinnedHttpTransport, RequestHandler, silentLogger, systemResolver, textPart, type A2AError, type Logger, type WebhookResolver, type WebhookTransport } from '../src/index.js';
 import { testCard } from './fixtures.js';
 
 /**
@@ -65,6 +65,12 @@ beforeEach(() => {
 afterEach(() => {
   lookupSpy.mockRestore();
   expect(systemLookups).toEqual([]);
+});
+
+describe('the system resolver', () => {
+  it('answers every address in the dns.lookup shape (checked here on a literal: no query leaves the machine)', async () => {
+    await expect(systemResolver('127.0.0.1')).resolves.toEqual([{ address: '127.0.0.1', family: 4 }]);
+  });
 });
 
 describe('redirects are never followed', () => {

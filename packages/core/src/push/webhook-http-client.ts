@@ -1,6 +1,3 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
-import http from 'node:http';
-import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { WebhookResolver, WebhookTarget } from './webhook-target.js';
 
@@ -10,7 +7,16 @@ import type { WebhookResolver, WebhookTarget } from './webhook-target.js';
  * choose the address it connects to (that needs undici's Agent, not a dependency here) and
  * it follows redirects unless told not to; node:http takes a `lookup` per request and never
  * follows redirects.
+ *
+ * The Node built-ins are fetched with `process.getBuiltinModule` when a webhook is called,
+ * not imported: the core's entry point is also bundled for browsers (the client imports its
+ * error types), and a bundler fails on any `node:` import it can reach.
  */
+function builtins() {
+  const get = globalThis.process?.getBuiltinModule;
+  if (!get) throw new Error('webhook delivery needs Node.js 20.16 or later (process.getBuiltinModule)');
+  return { http: get('node:http'), https: get('node:https'), dns: get('node:dns/promises') };
+}
 
 /** One webhook POST: what {@link WebhookTransport} sends. */
 export interface WebhookPost {
@@ -27,7 +33,7 @@ export interface WebhookPost {
 export type WebhookTransport = (target: WebhookTarget, post: WebhookPost) => Promise<number>;
 
 /** The system resolver (getaddrinfo: /etc/hosts, then DNS), every answer in the order given. */
-export const systemResolver: WebhookResolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+export const systemResolver: WebhookResolver = (hostname) => builtins().dns.lookup(hostname, { all: true, verbatim: true });
 
 /**
  * POSTs over node:http(s) to exactly `target.address`. The URL's host name stays the request's
@@ -38,6 +44,7 @@ export const systemResolver: WebhookResolver = (hostname) => dnsLookup(hostname,
  */
 export const pinnedHttpTransport: WebhookTransport = (target, post) =>
   new Promise<number>((resolve, reject) => {
+    const { http, https } = builtins();
     const request = (target.url.protocol === 'https:' ? https : http).request(
       target.url,
       {
