@@ -37,7 +37,10 @@ export interface RequestHandlerOptions {
   readonly logger?: Logger;
   /** Watches every operation, stream and task state change (metrics, traces). None by default. */
   readonly observer?: CallObserver;
-  /** Accept webhooks on loopback/private addresses (tests, single-host setups). Default false. */
+  /**
+   * Accept webhooks on loopback, private and other non-public addresses (tests, single-host
+   * setups), at registration and, for the default sender, at delivery. Default false.
+   */
   readonly allowPrivateWebhooks?: boolean;
   /** How long the agent's cancel hook may take before the task is marked CANCELED anyway. Default 5 s. */
   readonly cancelHookTimeoutMs?: number;

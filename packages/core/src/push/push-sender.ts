@@ -2,6 +2,8 @@ import { StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/m
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { sleep } from '../util.js';
+import { pinnedHttpTransport, systemResolver, type WebhookTransport } from './webhook-http-client.js';
+import { pinWebhookTarget, WebhookRefused, type WebhookResolver } from './webhook-target.js';
 
 /** Delivers one StreamResponse to one webhook. */
 export interface PushSender {
@@ -9,8 +11,8 @@ export interface PushSender {
   send(config: TaskPushNotificationConfig, event: StreamResponse): Promise<void>;
 }
 
-/** Tuning of {@link FetchPushSender}. */
-export interface FetchPushSenderOptions {
+/** Tuning of {@link HttpPushSender}. */
+export interface HttpPushSenderOptions {
   /** Per-attempt timeout. Default 10 s (spec §9 suggests 10–30 s). */
   readonly timeoutMs?: number;
   /** Attempts per event, first included. Default 3. */
@@ -18,30 +20,46 @@ export interface FetchPushSenderOptions {
   /** First retry delay, doubled each retry. Default 200 ms. */
   readonly backoffMs?: number;
   readonly logger?: Logger;
-  /** Injectable for tests; defaults to the global fetch. */
-  readonly fetch?: typeof fetch;
+  /**
+   * Deliver to loopback, private and other non-public addresses (tests, single-host setups).
+   * Default false. Host names are still resolved once per attempt and the connection pinned.
+   */
+  readonly allowPrivateNetworks?: boolean;
+  /** Injectable for tests; defaults to the system resolver. */
+  readonly resolve?: WebhookResolver;
+  /** Injectable for tests; defaults to node:http(s) connecting to the pinned address. */
+  readonly transport?: WebhookTransport;
 }
 
 /**
- * Webhook delivery over `fetch`: `POST <url>` with `Content-Type: application/a2a+json` and a
- * StreamResponse body (spec §9). Sends `Authorization: <scheme> <credentials>` from the
- * config's `authentication` and the token in `X-A2A-Notification-Token` (the header both
- * official SDKs use), so receivers built for either SDK accept it. Retries 5xx, 429 and
- * network failures with exponential backoff; 4xx other than 429 is final.
+ * Webhook delivery: `POST <url>` with `Content-Type: application/a2a+json` and a StreamResponse
+ * body (spec §9). Sends `Authorization: <scheme> <credentials>` from the config's
+ * `authentication` and the token in `X-A2A-Notification-Token` (the header both official SDKs
+ * use), so receivers built for either SDK accept it.
+ *
+ * Each attempt re-checks the URL, resolves the host once and connects to the address it
+ * checked (see {@link pinWebhookTarget}); a refusal is final and logged. Redirects are never
+ * followed: a 3xx could send the POST to an address nobody checked, so it is a failed
+ * delivery. Retries 5xx, 429, resolution and network failures with exponential backoff;
+ * other 4xx are final.
  */
-export class FetchPushSender implements PushSender {
+export class HttpPushSender implements PushSender {
   private readonly timeoutMs: number;
   private readonly attempts: number;
   private readonly backoffMs: number;
   private readonly logger: Logger;
-  private readonly fetchImpl: typeof fetch;
+  private readonly allowPrivateNetworks: boolean;
+  private readonly resolve: WebhookResolver;
+  private readonly transport: WebhookTransport;
 
-  constructor(options: FetchPushSenderOptions = {}) {
+  constructor(options: HttpPushSenderOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.attempts = Math.max(1, options.attempts ?? 3);
     this.backoffMs = options.backoffMs ?? 200;
     this.logger = options.logger ?? silentLogger;
-    this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.allowPrivateNetworks = options.allowPrivateNetworks ?? false;
+    this.resolve = options.resolve ?? systemResolver;
+    this.transport = options.transport ?? pinnedHttpTransport;
   }
 
   async send(config: TaskPushNotificationConfig, event: StreamResponse): Promise<void> {
@@ -51,21 +69,30 @@ export class FetchPushSender implements PushSender {
     }
     if (config.token) headers['x-a2a-notification-token'] = config.token;
     const body = JSON.stringify(StreamResponse.toJSON(event));
+    const ids = { taskId: config.taskId, configId: config.id };
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
       try {
-        const res = await this.fetchImpl(config.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
-        await res.body?.cancel().catch(() => undefined);
-        if (res.ok) return;
-        if (res.status < 500 && res.status !== 429) {
-          this.logger.warn('push delivery rejected', { taskId: config.taskId, configId: config.id, status: res.status });
+        const target = await pinWebhookTarget(config.url, this.allowPrivateNetworks, this.resolve);
+        const status = await this.transport(target, { headers, body, timeoutMs: this.timeoutMs });
+        if (status >= 200 && status < 300) return;
+        if (status >= 300 && status < 400) {
+          this.logger.warn('push delivery failed: the webhook redirected, and redirects are not followed', { ...ids, status });
           return;
         }
-        this.logger.warn('push delivery failed', { taskId: config.taskId, configId: config.id, status: res.status, attempt });
+        if (status < 500 && status !== 429) {
+          this.logger.warn('push delivery rejected', { ...ids, status });
+          return;
+        }
+        this.logger.warn('push delivery failed', { ...ids, status, attempt });
       } catch (error) {
-        this.logger.warn('push delivery error', { taskId: config.taskId, configId: config.id, attempt, error: (error as Error).message });
+        if (error instanceof WebhookRefused) {
+          this.logger.warn('push delivery refused', { ...ids, reason: error.message });
+          return;
+        }
+        this.logger.warn('push delivery error', { ...ids, attempt, error: (error as Error).message });
       }
       if (attempt < this.attempts) await sleep(this.backoffMs * 2 ** (attempt - 1));
     }
-    this.logger.error('push delivery gave up', { taskId: config.taskId, configId: config.id });
+    this.logger.error('push delivery gave up', ids);
   }
 }

@@ -1,13 +1,24 @@
-import { A2AError } from '../a2a-error.js';
-import { A2AErrorCode } from '../error-code.js';
+import { errors, type A2AError } from '../a2a-error.js';
+import { addressRefusal, isIpAddress } from './address-policy.js';
+
+/** A webhook URL that passed {@link checkWebhookUrl}, with its host as the network sees it. */
+export interface CheckedWebhookUrl {
+  readonly url: URL;
+  /** Host name or IP address, without IPv6 brackets or trailing dots. */
+  readonly host: string;
+  /** True when {@link host} is an IP address, so there is nothing to resolve. */
+  readonly literal: boolean;
+}
 
 /**
- * SSRF guard for webhook URLs (spec §9): only http(s), and unless the deployment allows it,
- * no loopback, private, link-local or unspecified literal addresses and no `localhost`.
- * Host names are not resolved here (that would need DNS); deployments that must stop DNS
- * rebinding put an egress proxy in front of the sender.
+ * The webhook checks that need no DNS (spec §9, §10), run when a config is registered (so the
+ * caller gets InvalidParams on `url` at once) and again before each delivery (configs saved
+ * before a policy change, or written straight to a shared store, are not trusted): an
+ * absolute http(s) URL without credentials, and, unless private networks are allowed, no IP
+ * literal outside global unicast (see {@link addressRefusal}) and no `localhost` name.
+ * Host names are resolved and checked at delivery, by {@link pinWebhookTarget}.
  */
-export function checkWebhookUrl(url: string, allowPrivateNetworks: boolean): void {
+export function checkWebhookUrl(url: string, allowPrivateNetworks: boolean): CheckedWebhookUrl {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -15,31 +26,25 @@ export function checkWebhookUrl(url: string, allowPrivateNetworks: boolean): voi
     throw invalid('url is not an absolute URL');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid('url must use http or https');
-  if (allowPrivateNetworks) return;
-  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || isPrivateAddress(host)) {
-    throw invalid(`webhook host ${host} is a local or private address; the server does not allow private networks`);
+  // Credentials in the URL would never be sent (the sender builds its own Authorization) and
+  // would be echoed back by Get/List: the config's `authentication` is the place for them.
+  if (parsed.username || parsed.password) throw invalid('url must not carry credentials (user:password@); put them in authentication');
+  // The URL parser has already turned every IPv4 spelling (0x7f.1, 2130706433, …) into
+  // dotted decimal and compressed IPv6, so these two tests see every literal.
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '');
+  const literal = isIpAddress(host);
+  if (!allowPrivateNetworks) {
+    const refusal = literal ? addressRefusal(host) : isLocalhostName(host) ? `${host} is a localhost name` : undefined;
+    if (refusal) throw invalid(`webhook host ${refusal}; the server does not allow private networks`);
   }
+  return { url: parsed, host, literal };
+}
+
+/** RFC 6761 §6.3: `localhost` and every name under it mean this machine, whatever DNS says. */
+function isLocalhostName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost');
 }
 
 function invalid(description: string): A2AError {
-  return new A2AError(A2AErrorCode.InvalidParams, `Invalid push notification url: ${description}`, {
-    fieldViolations: [{ field: 'url', description }],
-  });
-}
-
-/** True for literal IPv4/IPv6 addresses in loopback, private, link-local or unspecified ranges. */
-export function isPrivateAddress(host: string): boolean {
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 127 || a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
-  }
-  if (host.includes(':')) {
-    if (host === '::1' || host === '::') return true;
-    if (host.startsWith('fe80:') || host.startsWith('fc') || host.startsWith('fd')) return true;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
-    if (mapped) return isPrivateAddress(mapped[1]!);
-  }
-  return false;
+  return errors.invalidParams(`Invalid push notification url: ${description}`, [{ field: 'url', description }]);
 }

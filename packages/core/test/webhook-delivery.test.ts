@@ -1,0 +1,235 @@
+import { execFileSync } from 'node:child_process';
+import dns from 'node:dns';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Role, TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { A2AErrorCode, callContext, HttpPushSender, pinnedHttpTransport, RequestHandler, silentLogger, systemResolver, textPart, type A2AError, type Logger, type WebhookResolver, type WebhookTransport } from '../src/index.js';
+import { testCard } from './fixtures.js';
+
+/**
+ * Webhook delivery against real receivers on loopback. Every host name goes through an
+ * injected resolver; `dns.lookup` is watched so a second, system lookup (what DNS rebinding
+ * exploits) fails the test instead of leaving the machine.
+ */
+
+const event: StreamResponse = { payload: { $case: 'statusUpdate', value: { taskId: 't1', contextId: 'c', status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined }, metadata: undefined } } };
+const configFor = (url: string): TaskPushNotificationConfig => ({ tenant: '', id: 'c1', taskId: 't1', url, token: 'tok', authentication: undefined });
+
+interface Received {
+  readonly host: string | undefined;
+  readonly url: string | undefined;
+  readonly method: string | undefined;
+}
+
+/** A receiver on `address`, answering every request with `answer` and recording it. */
+async function receiver(answer: (res: http.ServerResponse) => void = (res) => res.writeHead(204).end(), address = '127.0.0.1', port = 0) {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    received.push({ host: req.headers.host, url: req.url, method: req.method });
+    req.resume();
+    answer(res);
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, address, resolve));
+  const bound = (server.address() as AddressInfo).port;
+  return { received, port: bound, url: `http://${address}:${bound}/hook`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Records warnings so a test can see why a delivery was dropped. */
+function recordingLogger(): Logger & { warnings: Array<{ message: string; fields?: Record<string, unknown> }> } {
+  const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+  return { ...silentLogger, warn: (message, fields) => void warnings.push({ message, fields }), warnings };
+}
+
+/** The real transport, counting connections it is asked to make. */
+function countingTransport(): { transport: WebhookTransport; targets: string[] } {
+  const targets: string[] = [];
+  return { targets, transport: (target, post) => (targets.push(target.address), pinnedHttpTransport(target, post)) };
+}
+
+/** Host names the system resolver was asked for (IP literals pass straight through: listen() looks those up). */
+let systemLookups: string[];
+let lookupSpy: jest.SpyInstance;
+beforeEach(() => {
+  systemLookups = [];
+  const original = dns.lookup;
+  lookupSpy = jest.spyOn(dns, 'lookup').mockImplementation(((hostname: string, ...rest: unknown[]) => {
+    if (isIP(hostname)) return (original as (...args: unknown[]) => void)(hostname, ...rest);
+    systemLookups.push(hostname);
+    throw new Error(`unexpected system lookup of ${hostname}`);
+  }) as never);
+});
+afterEach(() => {
+  lookupSpy.mockRestore();
+  expect(systemLookups).toEqual([]);
+});
+
+describe('the system resolver', () => {
+  it('answers every address in the dns.lookup shape (checked here on a literal: no query leaves the machine)', async () => {
+    await expect(systemResolver('127.0.0.1')).resolves.toEqual([{ address: '127.0.0.1', family: 4 }]);
+  });
+});
+
+describe('redirects are never followed', () => {
+  it.each([301, 302, 303, 307, 308])('a %i is a failed delivery, even with private networks allowed', async (status) => {
+    const target = await receiver();
+    const redirector = await receiver((res) => res.writeHead(status, { location: target.url }).end());
+    const logger = recordingLogger();
+    const sender = new HttpPushSender({ allowPrivateNetworks: true, attempts: 3, backoffMs: 1, logger });
+    try {
+      await sender.send(configFor(redirector.url), event);
+      expect(redirector.received).toHaveLength(1); // not retried either
+      expect(target.received).toHaveLength(0);
+      expect(logger.warnings).toEqual([expect.objectContaining({ message: expect.stringContaining('redirects are not followed'), fields: expect.objectContaining({ status }) })]);
+    } finally {
+      await Promise.all([target.close(), redirector.close()]);
+    }
+  });
+});
+
+describe('host names are resolved at delivery, and the connection goes to the checked address', () => {
+  it('refuses a name answered with loopback before any connection, when private networks are not allowed', async () => {
+    const hook = await receiver();
+    const resolve = jest.fn<ReturnType<WebhookResolver>, Parameters<WebhookResolver>>(async () => [{ address: '127.0.0.1', family: 4 }]);
+    const { transport, targets } = countingTransport();
+    const logger = recordingLogger();
+    try {
+      await new HttpPushSender({ resolve, transport, logger, attempts: 3, backoffMs: 1 }).send(configFor(`http://hooks.example.test:${hook.port}/hook`), event);
+      expect(resolve).toHaveBeenCalledTimes(1); // refused, not retried
+      expect(resolve).toHaveBeenCalledWith('hooks.example.test');
+      expect(targets).toEqual([]);
+      expect(hook.received).toHaveLength(0);
+      expect(logger.warnings).toEqual([expect.objectContaining({ message: 'push delivery refused', fields: expect.objectContaining({ reason: expect.stringContaining('127.0.0.1 is loopback') }) })]);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('with private networks allowed, delivers by name to the resolved loopback address, Host header intact', async () => {
+    const hook = await receiver();
+    const resolve: WebhookResolver = async () => [{ address: '127.0.0.1', family: 4 }];
+    try {
+      await new HttpPushSender({ resolve, allowPrivateNetworks: true }).send(configFor(`http://hooks.example.test:${hook.port}/hook?x=1`), event);
+      expect(hook.received).toEqual([{ host: `hooks.example.test:${hook.port}`, url: '/hook?x=1', method: 'POST' }]);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('rebinding: connects to the first, checked answer, never to what a later lookup says', async () => {
+    const first = await receiver(undefined, '127.0.0.1');
+    let second;
+    try {
+      second = await receiver(undefined, '127.0.0.2', first.port);
+    } catch {
+      await first.close();
+      throw new Error(`127.0.0.2:${first.port} is taken; rerun`);
+    }
+    let calls = 0;
+    const resolve: WebhookResolver = async () => [{ address: ++calls === 1 ? '127.0.0.1' : '127.0.0.2', family: 4 }];
+    try {
+      await new HttpPushSender({ resolve, allowPrivateNetworks: true }).send(configFor(`http://rebind.example.test:${first.port}/hook`), event);
+      expect(calls).toBe(1);
+      expect(first.received).toHaveLength(1);
+      expect(second.received).toHaveLength(0);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('rebinding under the policy: a public first answer is what the connection gets, a loopback second answer is never asked for', async () => {
+    let calls = 0;
+    const resolve: WebhookResolver = async () => [{ address: ++calls === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+    const targets: string[] = [];
+    // Records instead of connecting: the checked address is public, and tests reach only this machine.
+    const transport: WebhookTransport = async (target) => (targets.push(target.address), 204);
+    await new HttpPushSender({ resolve, transport }).send(configFor('https://rebind.example.test/hook'), event);
+    expect(calls).toBe(1);
+    expect(targets).toEqual(['93.184.216.34']);
+  });
+
+  it('resolves again on each attempt, and checks each answer', async () => {
+    let calls = 0;
+    const resolve: WebhookResolver = async () => [{ address: ++calls === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+    const targets: string[] = [];
+    const transport: WebhookTransport = async (target) => (targets.push(target.address), 503);
+    const logger = recordingLogger();
+    await new HttpPushSender({ resolve, transport, logger, attempts: 3, backoffMs: 1 }).send(configFor('http://flip.example.test/hook'), event);
+    expect(calls).toBe(2);
+    expect(targets).toEqual(['93.184.216.34']);
+    expect(logger.warnings.map((w) => w.message)).toEqual(['push delivery failed', 'push delivery refused']);
+  });
+});
+
+describe('https webhooks keep TLS verification', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'a2a-webhook-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=hooks.example.test', '-addext', 'subjectAltName=DNS:hooks.example.test'], { stdio: 'ignore' });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('connects to the pinned address with the host name as SNI, and refuses an untrusted certificate', async () => {
+    const serverNames: string[] = [];
+    let requests = 0;
+    const server = https.createServer(
+      {
+        key: readFileSync(join(dir, 'key.pem')),
+        cert: readFileSync(join(dir, 'cert.pem')),
+        SNICallback: (name, done) => (serverNames.push(name), done(null, undefined)),
+      },
+      (_req, res) => (requests++, res.writeHead(204).end()),
+    );
+    const clientErrors: Error[] = [];
+    server.on('tlsClientError', (error) => clientErrors.push(error));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const logger = recordingLogger();
+    try {
+      await new HttpPushSender({ resolve: async () => [{ address: '127.0.0.1' }], allowPrivateNetworks: true, attempts: 1, logger }).send(configFor(`https://hooks.example.test:${port}/hook`), event);
+      expect(serverNames).toEqual(['hooks.example.test']);
+      expect(requests).toBe(0);
+      expect(logger.warnings).toEqual([expect.objectContaining({ message: 'push delivery error', fields: expect.objectContaining({ error: expect.stringMatching(/self[- ]signed certificate/) }) })]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('through the RequestHandler', () => {
+  const message = { messageId: 'm', contextId: '', taskId: '', role: Role.ROLE_USER, parts: [textPart('hi')], metadata: undefined, extensions: [], referenceTaskIds: [] };
+  const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
+  const handler = (allowPrivateWebhooks: boolean) =>
+    new RequestHandler({ card: testCard(), allowPrivateWebhooks, logger: silentLogger, executor: { async execute(c) { c.working(); c.complete(); } } });
+
+  it('CreateTaskPushNotificationConfig refuses credentials in the url and private literals, with a field violation on url', async () => {
+    const h = handler(false);
+    const sent = await h.sendMessage({ tenant: '', message, configuration: undefined, metadata: undefined }, ctx());
+    const taskId = sent.payload?.$case === 'task' ? sent.payload.value.id : '';
+    for (const [url, reason] of [
+      ['https://user:pass@hooks.example.com/a2a', 'must not carry credentials'],
+      ['http://[::ffff:127.0.0.1]:8080/hook', 'embeds 127.0.0.1 is loopback'],
+      ['http://[::ffff:169.254.169.254]/latest', 'linkLocal'],
+    ] as const) {
+      const error = (await h.createTaskPushNotificationConfig({ ...configFor(url), taskId, id: '' }, ctx()).catch((e: unknown) => e)) as A2AError;
+      expect(error.code).toBe(A2AErrorCode.InvalidParams);
+      expect(error.fieldViolations).toEqual([{ field: 'url', description: expect.stringContaining(reason) }]);
+    }
+    await expect(h.createTaskPushNotificationConfig({ ...configFor('https://hooks.example.com/a2a'), taskId, id: '' }, ctx())).resolves.toMatchObject({ taskId });
+  });
+
+  it('with allowPrivateWebhooks the default sender delivers to a loopback receiver', async () => {
+    const hook = await receiver();
+    const h = handler(true);
+    try {
+      await h.sendMessage({ tenant: '', message, configuration: { acceptedOutputModes: [], returnImmediately: false, taskPushNotificationConfig: { ...configFor(hook.url), taskId: '', id: '' } }, metadata: undefined }, ctx());
+      await (h as unknown as { push: { idle(): Promise<void> } }).push.idle();
+      expect(hook.received.length).toBeGreaterThanOrEqual(3); // task, working, completed
+    } finally {
+      await hook.close();
+    }
+  });
+});
