@@ -239,7 +239,8 @@ export class TaskRun implements ExecutionContext {
 
   /**
    * Cancels: aborts the agent, lets its `cancel` hook stop upstream work, then marks the task
-   * CANCELED unless it reached a terminal state first (then TaskNotCancelable).
+   * CANCELED unless it reached another terminal state first (then TaskNotCancelable). A task
+   * the agent itself moved to CANCELED meanwhile counts as canceled.
    */
   async cancel(executor: AgentExecutor | undefined, hookTimeoutMs: number): Promise<Task> {
     await this.drain();
@@ -258,6 +259,9 @@ export class TaskRun implements ExecutionContext {
       }
       let canceled = false;
       this.enqueue(async () => {
+        // The agent may report CANCELED itself (from its hook or on abort, as a2a-python
+        // agents do): the cancel took effect, unless that write lost the task.
+        if (this.state === TaskState.TASK_STATE_CANCELED) return void (canceled = !this.lostBy);
         if (this.state === undefined || isTerminal(this.state)) return;
         canceled = await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_CANCELED));
       });
