@@ -158,6 +158,9 @@ export class RequestHandler {
     if (message.taskId) {
       taskId = message.taskId;
       key = runKey(caller.tenant, taskId);
+      // Ownership before any rule that depends on the task: someone else's task answers
+      // TaskNotFound, exactly like an unknown id, never "still working".
+      await this.tasks.visible(caller, taskId);
       const active = this.runs.get(key);
       // A run that just reported an interrupted state is usually a few ticks from returning.
       if (active?.state !== undefined && isInterrupted(active.state)) await within(active.ended.promise, FOLLOW_UP_WAIT_MS);
