@@ -58,6 +58,12 @@ const FOLLOW_UP_WAIT_MS = 1000;
  */
 export class RequestHandler {
   readonly card: AgentCard;
+  /**
+   * Whether bindings reject unknown request members ({@link RequestHandlerOptions.strictRequests}).
+   * Exposed because decoding happens in the bindings, before the handler is called; each
+   * passes it to `decodeJsonRequest`.
+   */
+  readonly strictRequests: boolean;
   private readonly executor: AgentExecutor;
   private readonly store: TaskStore;
   private readonly log: EventLog;
@@ -76,6 +82,7 @@ export class RequestHandler {
 
   constructor(private readonly options: RequestHandlerOptions) {
     this.card = options.card;
+    this.strictRequests = options.strictRequests ?? false;
     this.executor = options.executor;
     this.logger = options.logger ?? consoleLogger('warn');
     this.store = options.taskStore ?? new InMemoryTaskStore();
