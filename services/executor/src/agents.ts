@@ -70,6 +70,7 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
         authenticator,
         extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath) : undefined,
         allowPrivateWebhooks: config.push.allowPrivateNetworks,
+        strictRequests: config.strictRequests,
       });
       served.push({ id: entry.id, mountPath, handler, executor });
     }

@@ -48,6 +48,7 @@ const KIND: Record<string, TextKind> = {
   shutdownGraceMs: 'int',
   'demo.chunkDelayMs': 'int',
   trustProxy: 'bool',
+  strictRequests: 'bool',
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',
   'store.maxConnections': 'int',
