@@ -150,3 +150,27 @@ describe('cancel hook that reports CANCELED itself (the a2a-python pattern)', ()
     await expect(h.cancelTask({ tenant: '', id, metadata: undefined }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotCancelable });
   });
 });
+
+describe('a synchronous cancel hook', () => {
+  it('adds no turn: an agent that goes on after the abort cannot complete the task before CANCELED', async () => {
+    let hooked = 0;
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          c.working();
+          await new Promise((resolve) => c.signal.addEventListener('abort', resolve, { once: true }));
+          c.complete('must not win');
+        },
+        cancel() {
+          hooked++;
+        },
+      },
+    });
+    const res = await h.sendMessage({ ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }, ctx());
+    const id = (res.payload as { value: { id: string } }).value.id;
+    const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(hooked).toBe(1);
+  });
+});
