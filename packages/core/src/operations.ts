@@ -121,9 +121,10 @@ export function operationByName(name: string): Operation {
 export interface DecodeRequestOptions {
   /**
    * Reject unknown members (InvalidParams, one field violation each) instead of dropping
-   * them. Default false, because a receiver SHOULD ignore unknown fields (spec §0): a client
-   * on a newer minor version that adds a field must keep working. Bindings pass the
-   * handler's {@link RequestHandler.strictRequests}, so one setting covers every JSON wire.
+   * them. Default false, because a receiver SHOULD ignore unknown fields (ProtoJSON rules,
+   * spec §6.1): a client on a newer minor version that adds a field must keep working.
+   * Bindings pass the handler's {@link RequestHandler.strictRequests}, so one setting covers
+   * every JSON wire.
    */
   readonly strict?: boolean;
 }

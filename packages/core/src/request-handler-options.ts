@@ -39,7 +39,7 @@ export interface RequestHandlerOptions {
   /**
    * Reject request members the request message does not have (InvalidParams / HTTP 400)
    * instead of ignoring them. Default false: a receiver SHOULD ignore unknown fields (spec
-   * §0), so clients on a newer minor version keep working. JSON bindings read it through
+   * §6.1), so clients on a newer minor version keep working. JSON bindings read it through
    * {@link RequestHandler.strictRequests} when they decode; binary protobuf (gRPC) skips
    * unknown fields by design either way.
    */

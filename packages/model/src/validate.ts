@@ -26,10 +26,10 @@ export interface ValidateOptions {
   maxViolations?: number;
   /**
    * Skip members no field of the message has, at any depth, instead of reporting them
-   * (default false: strict). Why: a receiver SHOULD ignore unknown fields (A2A spec §0), so a
-   * peer on a newer minor version that adds a field keeps working. Everything else (wrong
-   * types, bad enum names, a field set twice) is still a violation; members of Struct and
-   * Value fields are free-form JSON and are never "unknown".
+   * (default false: strict). Why: a receiver SHOULD ignore unknown fields (A2A ProtoJSON
+   * rules, spec §6.1), so a peer on a newer minor version that adds a field keeps working.
+   * Everything else (wrong types, bad enum names, a field set twice) is still a violation;
+   * members of Struct and Value fields are free-form JSON and are never "unknown".
    */
   ignoreUnknownFields?: boolean;
 }
