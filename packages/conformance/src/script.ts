@@ -26,6 +26,10 @@ export interface ScriptArtifact {
  * - `gate`: block until the test opens the named gate (aborted by cancel).
  * - `waitForCancel`: block until the task is canceled (or the server shuts down).
  * - `throw`: throw an Error with this message (the core fails the task).
+ * - `onCancelReportCanceled`: no effect where it stands; declares that the agent's cancel hook
+ *   reports CANCELED itself (the a2a-python pattern), with this status message (`true`: none).
+ *   The hook reads it from the script of the context it is given: the running message's, or,
+ *   for a task idle in an interrupted state, the CancelTask request's `metadata.script`.
  */
 export type ScriptStep =
   | { readonly submit: true }
@@ -41,7 +45,8 @@ export type ScriptStep =
   | { readonly sleepMs: number }
   | { readonly gate: string }
   | { readonly waitForCancel: true }
-  | { readonly throw: string };
+  | { readonly throw: string }
+  | { readonly onCancelReportCanceled: string | true };
 
 /** The key of every step kind, for validation and documentation. */
 export const SCRIPT_STEP_KINDS = [
@@ -59,6 +64,7 @@ export const SCRIPT_STEP_KINDS = [
   'gate',
   'waitForCancel',
   'throw',
+  'onCancelReportCanceled',
 ] as const;
 
 /** The name of one step kind. */
@@ -91,6 +97,7 @@ function parseStep(step: unknown, index: number): ScriptStep {
       if (value !== true) throw fail('true');
       break;
     case 'working':
+    case 'onCancelReportCanceled':
     case 'complete':
     case 'fail':
     case 'reject':

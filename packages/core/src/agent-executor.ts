@@ -29,6 +29,8 @@ export interface AgentExecutor {
    * Use it to stop upstream work (the signal is aborted as well). It is also called for a
    * task that waits idle in an interrupted state (input-required, auth-required), because an
    * agent may keep upstream work open across that pause (e.g. a run awaiting approval).
+   * The hook may report CANCELED itself (`ctx.setStatus(TASK_STATE_CANCELED, ...)`, the
+   * a2a-python pattern): the cancel then succeeds with that status.
    */
   cancel?(ctx: ExecutionContext): Promise<void> | void;
 }

@@ -127,13 +127,27 @@ export function operationByName(name: string): Operation {
   return op;
 }
 
+/** How {@link decodeJsonRequest} treats members the request message does not have. */
+export interface DecodeRequestOptions {
+  /**
+   * Reject unknown members (InvalidParams, one field violation each) instead of dropping
+   * them. Default false, because a receiver SHOULD ignore unknown fields (ProtoJSON rules,
+   * spec §6.1): a client on a newer minor version that adds a field must keep working.
+   * Bindings pass the handler's {@link RequestHandler.strictRequests}, so one setting covers
+   * every JSON wire.
+   */
+  readonly strict?: boolean;
+}
+
 /**
- * Decodes JSON params strictly as the operation's request message (unknown fields, wrong
- * types ⇒ InvalidParams with one field violation per problem). Absent params read as `{}`.
+ * Decodes JSON params as the operation's request message: wrong types, bad enum values and
+ * the like ⇒ InvalidParams with one field violation per problem; members the message does
+ * not have are dropped (never reaching the model), or rejected with `strict`. Absent params
+ * read as `{}`.
  */
-export function decodeJsonRequest<Req>(op: OperationBase<Req>, json: unknown): Req {
+export function decodeJsonRequest<Req>(op: OperationBase<Req>, json: unknown, options: DecodeRequestOptions = {}): Req {
   try {
-    return parseProtoJson(op.requestType, op.request, json === undefined || json === null ? {} : json);
+    return parseProtoJson(op.requestType, op.request, json === undefined || json === null ? {} : json, { ignoreUnknownFields: !options.strict });
   } catch (error) {
     if (error instanceof ProtoJsonError) {
       throw new A2AError(A2AErrorCode.InvalidParams, error.message, { fieldViolations: error.violations });

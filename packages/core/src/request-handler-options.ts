@@ -42,6 +42,14 @@ export interface RequestHandlerOptions {
    * setups), at registration and, for the default sender, at delivery. Default false.
    */
   readonly allowPrivateWebhooks?: boolean;
+  /**
+   * Reject request members the request message does not have (InvalidParams / HTTP 400)
+   * instead of ignoring them. Default false: a receiver SHOULD ignore unknown fields (spec
+   * §6.1), so clients on a newer minor version keep working. JSON bindings read it through
+   * {@link RequestHandler.strictRequests} when they decode; binary protobuf (gRPC) skips
+   * unknown fields by design either way.
+   */
+  readonly strictRequests?: boolean;
   /** How long the agent's cancel hook may take before the task is marked CANCELED anyway. Default 5 s. */
   readonly cancelHookTimeoutMs?: number;
   /**

@@ -59,6 +59,12 @@ const FOLLOW_UP_WAIT_MS = 1000;
  */
 export class RequestHandler {
   readonly card: AgentCard;
+  /**
+   * Whether bindings reject unknown request members ({@link RequestHandlerOptions.strictRequests}).
+   * Exposed because decoding happens in the bindings, before the handler is called; each
+   * passes it to `decodeJsonRequest`.
+   */
+  readonly strictRequests: boolean;
   private readonly executor: AgentExecutor;
   private readonly store: TaskStore;
   private readonly log: EventLog;
@@ -79,6 +85,7 @@ export class RequestHandler {
 
   constructor(private readonly options: RequestHandlerOptions) {
     this.card = options.card;
+    this.strictRequests = options.strictRequests ?? false;
     this.executor = options.executor;
     this.logger = options.logger ?? consoleLogger('warn');
     this.observer = options.observer;
@@ -164,6 +171,9 @@ export class RequestHandler {
     if (message.taskId) {
       taskId = message.taskId;
       key = runKey(caller.tenant, taskId);
+      // Ownership before any rule that depends on the task: someone else's task answers
+      // TaskNotFound, exactly like an unknown id, never "still working".
+      await this.tasks.visible(caller, taskId);
       const active = this.runs.get(key);
       // A run that just reported an interrupted state is usually a few ticks from returning.
       if (active?.state !== undefined && isInterrupted(active.state)) await within(active.ended.promise, FOLLOW_UP_WAIT_MS);

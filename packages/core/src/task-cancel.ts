@@ -41,9 +41,12 @@ export class TaskCanceler {
   /** CancelTask: best effort, returns the task as CANCELED; terminal ⇒ TaskNotCancelable. */
   async cancel(caller: Caller, request: CancelTaskRequest): Promise<Task> {
     requireId(request.id, 'id');
+    // Ownership before any rule that depends on the task: someone else's task answers
+    // TaskNotFound, exactly like an unknown id, never "changing state" or "not cancelable".
+    await this.deps.tasks.visible(caller, request.id);
     const key = runKey(caller.tenant, request.id);
     const active = this.deps.runs.get(key);
-    if (active && (await this.deps.tasks.visible(caller, request.id))) {
+    if (active) {
       try {
         return await active.cancel(this.deps.executor, this.deps.cancelHookTimeoutMs);
       } catch (error) {

@@ -242,7 +242,8 @@ export class TaskRun implements ExecutionContext {
 
   /**
    * Cancels: aborts the agent, lets its `cancel` hook stop upstream work, then marks the task
-   * CANCELED unless it reached a terminal state first (then TaskNotCancelable).
+   * CANCELED unless it reached another terminal state first (then TaskNotCancelable). A task
+   * the agent itself moved to CANCELED meanwhile counts as canceled.
    */
   async cancel(executor: AgentExecutor | undefined, hookTimeoutMs: number): Promise<Task> {
     await this.drain();
@@ -252,15 +253,13 @@ export class TaskRun implements ExecutionContext {
     this.canceling = done.promise;
     try {
       (this.abortController ??= new AbortController()).abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
-      if (executor?.cancel) {
-        try {
-          await withTimeout(Promise.resolve(executor.cancel(this)), hookTimeoutMs);
-        } catch (error) {
-          this.deps.logger.warn('agent cancel hook failed', { taskId: this.taskId, error });
-        }
-      }
+      const hook = this.callCancelHook(executor, hookTimeoutMs);
+      if (hook) await hook;
       let canceled = false;
       this.enqueue(async () => {
+        // The agent may report CANCELED itself (from its hook or on abort, as a2a-python
+        // agents do): the cancel took effect, unless that write lost the task.
+        if (this.state === TaskState.TASK_STATE_CANCELED) return void (canceled = !this.lostBy);
         if (this.state === undefined || isTerminal(this.state)) return;
         canceled = await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_CANCELED));
       });
@@ -282,13 +281,26 @@ export class TaskRun implements ExecutionContext {
   async takenOver(executor: AgentExecutor | undefined, hookTimeoutMs: number, reason: string): Promise<void> {
     if (this.lostBy || this.ended.settled) return;
     this.fence(new A2AError(A2AErrorCode.UnsupportedOperation, reason));
-    if (executor?.cancel) {
-      try {
-        await withTimeout(Promise.resolve(executor.cancel(this)), hookTimeoutMs);
-      } catch (error) {
-        this.deps.logger.warn('agent cancel hook failed', { taskId: this.taskId, error });
-      }
+    await this.callCancelHook(executor, hookTimeoutMs);
+  }
+
+  /**
+   * Calls the agent's cancel hook, if any, and never throws (a failing hook is logged). Only a
+   * hook that returns a promise is waited for (at most `hookTimeoutMs`): a synchronous hook
+   * adds no turn, so the agent's execute() cannot report in between, and the CANCELED status
+   * follows the abort exactly as when the agent has no hook.
+   */
+  private callCancelHook(executor: AgentExecutor | undefined, hookTimeoutMs: number): Promise<void> | undefined {
+    if (!executor?.cancel) return undefined;
+    const failed = (error: unknown) => this.deps.logger.warn('agent cancel hook failed', { taskId: this.taskId, error });
+    let result: unknown;
+    try {
+      result = executor.cancel(this);
+    } catch (error) {
+      failed(error);
+      return undefined;
     }
+    return isThenable(result) ? withTimeout(Promise.resolve(result), hookTimeoutMs).then(() => undefined, failed) : undefined;
   }
 
   /** Aborts the agent and fails the task visibly (server shutdown). */

@@ -1,5 +1,5 @@
 import { Role, TaskState, type SendMessageRequest } from '@a2a-polyglot/model';
-import { callContext, RequestHandler, textPart, type AgentExecutor, type ExecutionContext } from '../src/index.js';
+import { A2AErrorCode, callContext, RequestHandler, textPart, type AgentExecutor, type ExecutionContext } from '../src/index.js';
 import { testCard } from './fixtures.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
@@ -91,5 +91,86 @@ describe('cancel hook racing the executor', () => {
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     const stored = await h.getTask({ tenant: '', id, historyLength: undefined }, ctx());
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+});
+
+describe('cancel hook that reports CANCELED itself (the a2a-python pattern)', () => {
+  const reportsCanceled: AgentExecutor['cancel'] = (c) => c.setStatus(TaskState.TASK_STATE_CANCELED, 'stopped by the agent');
+
+  it('a running task: CancelTask succeeds and answers the canceled task', async () => {
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          c.working();
+          await new Promise((resolve) => c.signal.addEventListener('abort', resolve, { once: true }));
+        },
+        cancel: reportsCanceled,
+      },
+    });
+    const res = await h.sendMessage({ ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }, ctx());
+    const id = (res.payload as { value: { id: string } }).value.id;
+    const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
+    expect(canceled).toMatchObject({ id, status: { state: TaskState.TASK_STATE_CANCELED } });
+    const stored = await h.getTask({ tenant: '', id, historyLength: undefined }, ctx());
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it('an idle input-required task: CancelTask succeeds and answers the canceled task', async () => {
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          c.requireInput('approve?');
+        },
+        cancel: reportsCanceled,
+      },
+    });
+    const res = await h.sendMessage(send('go'), ctx());
+    const id = (res.payload as { value: { id: string } }).value.id;
+    const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
+    expect(canceled).toMatchObject({ id, status: { state: TaskState.TASK_STATE_CANCELED } });
+    const stored = await h.getTask({ tenant: '', id, historyLength: undefined }, ctx());
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it('a hook that completes the task instead still answers TaskNotCancelable', async () => {
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          c.working();
+          await new Promise((resolve) => c.signal.addEventListener('abort', resolve, { once: true }));
+        },
+        cancel: (c) => c.complete('too late, done'),
+      },
+    });
+    const res = await h.sendMessage({ ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }, ctx());
+    const id = (res.payload as { value: { id: string } }).value.id;
+    await expect(h.cancelTask({ tenant: '', id, metadata: undefined }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotCancelable });
+  });
+});
+
+describe('a synchronous cancel hook', () => {
+  it('adds no turn: an agent that goes on after the abort cannot complete the task before CANCELED', async () => {
+    let hooked = 0;
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          c.working();
+          await new Promise((resolve) => c.signal.addEventListener('abort', resolve, { once: true }));
+          c.complete('must not win');
+        },
+        cancel() {
+          hooked++;
+        },
+      },
+    });
+    const res = await h.sendMessage({ ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }, ctx());
+    const id = (res.payload as { value: { id: string } }).value.id;
+    const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(hooked).toBe(1);
   });
 });

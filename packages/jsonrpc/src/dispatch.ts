@@ -142,7 +142,7 @@ export class JsonRpcDispatcher {
     const id = request.id;
     try {
       const resume = op.name === 'SubscribeToTask' ? checkResume(options.resumeAfterSeq) : undefined;
-      const decoded = decodeJsonRequest(op, request.params);
+      const decoded = decodeJsonRequest(op, request.params, { strict: this.handler.strictRequests });
       const stream = await op.open(this.handler, decoded, contextFor(request), resume);
       return {
         kind: 'stream',
@@ -163,7 +163,7 @@ export class JsonRpcDispatcher {
   }
 
   private async invokeUnary(op: UnaryOperation, params: unknown, ctx: CallContext): Promise<unknown> {
-    const decoded: unknown = decodeJsonRequest(op, params);
+    const decoded: unknown = decodeJsonRequest(op, params, { strict: this.handler.strictRequests });
     const result: unknown = await op.invoke(this.handler, decoded, ctx);
     const json = op.encodeJson(result, decoded);
     return json === undefined ? null : json;

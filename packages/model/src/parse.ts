@@ -24,7 +24,8 @@ export class ProtoJsonError extends Error {
 }
 
 /**
- * Validates `json` strictly as ProtoJSON of `typeName` (see {@link validateProtoJson}), then
+ * Validates `json` strictly as ProtoJSON of `typeName` (see {@link validateProtoJson}; pass
+ * `ignoreUnknownFields` to skip and drop members no field has), then
  * builds the message with the ts-proto `fromJSON` of that type (pass the generated message
  * object, e.g. `parseProtoJson('SendMessageRequest', SendMessageRequest, body)`).
  *
@@ -48,14 +49,18 @@ export function parseProtoJson<T>(
   return fns.fromJSON(normalizeMessage(fullName, json));
 }
 
-/** Rewrites already-validated ProtoJSON into canonical keys (see parseProtoJson). */
+/**
+ * Rewrites already-validated ProtoJSON into canonical keys (see parseProtoJson). Members no
+ * field has (left in by `ignoreUnknownFields`) are dropped here, so they never reach the model.
+ */
 function normalizeMessage(typeName: string, value: unknown): unknown {
   const fields = PROTO_SCHEMA.messages[typeName];
   if (!fields) return typeName === 'google.protobuf.Empty' ? {} : value; // Struct / Value / ListValue / Timestamp
   const input = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(input)) {
-    const field = fieldByKey(typeName, key)!;
+    const field = fieldByKey(typeName, key);
+    if (!field) continue;
     const v = input[key];
     if (v === null && !(field.kind === 'message' && field.type === 'google.protobuf.Value')) continue;
     out[field.json] = normalizeField(field, v);

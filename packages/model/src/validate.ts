@@ -24,6 +24,14 @@ export interface ValidateOptions {
   maxDepth?: number;
   /** Stop after this many violations (default 100); a last entry says more were omitted. */
   maxViolations?: number;
+  /**
+   * Skip members no field of the message has, at any depth, instead of reporting them
+   * (default false: strict). Why: a receiver SHOULD ignore unknown fields (A2A ProtoJSON
+   * rules, spec §6.1), so a peer on a newer minor version that adds a field keeps working.
+   * Everything else (wrong types, bad enum names, a field set twice) is still a violation;
+   * members of Struct and Value fields are free-form JSON and are never "unknown".
+   */
+  ignoreUnknownFields?: boolean;
 }
 
 /** The package of the A2A messages; short type names are looked up in it. */
@@ -56,7 +64,8 @@ export function resolveMessageType(typeName: string, schema: ProtoSchema = PROTO
  * ignores unknown keys, while A2A peers (a2a-python) parse strictly and our endpoints must
  * answer bad input with InvalidParams / 400 and field paths. The rules are ProtoJSON's:
  * - a message is a JSON object; keys are the lowerCamelCase JSON name or the original
- *   snake_case name (not both); unknown keys are violations;
+ *   snake_case name (not both); unknown keys are violations (unless
+ *   {@link ValidateOptions.ignoreUnknownFields});
  * - `null` means "default" for any field (for a `google.protobuf.Value` field it is a null value);
  * - at most one member of a oneof;
  * - string ⇒ JSON string; bool ⇒ JSON boolean; 32-bit integers ⇒ integral number in range, or
@@ -73,7 +82,7 @@ export function resolveMessageType(typeName: string, schema: ProtoSchema = PROTO
  * the core. Returns an empty array when `json` is valid.
  */
 export function validateProtoJson(typeName: string, json: unknown, options: ValidateOptions = {}): FieldViolation[] {
-  const ctx = new Context(options.maxDepth ?? 100, options.maxViolations ?? 100);
+  const ctx = new Context(options.maxDepth ?? 100, options.maxViolations ?? 100, options.ignoreUnknownFields ?? false);
   try {
     validateMessage(ctx, resolveMessageType(typeName), json, '', 1);
   } catch (e) {
@@ -108,6 +117,7 @@ class Context {
   constructor(
     readonly maxDepth: number,
     readonly maxViolations: number,
+    readonly ignoreUnknownFields: boolean,
   ) {}
 
   add(field: string, description: string): void {
@@ -158,7 +168,7 @@ function validateMessage(ctx: Context, typeName: string, value: unknown, path: s
     const keyPath = join(path, key);
     const field = fieldByKey(typeName, key);
     if (!field) {
-      ctx.add(keyPath, `unknown field (not part of ${typeName})`);
+      if (!ctx.ignoreUnknownFields) ctx.add(keyPath, `unknown field (not part of ${typeName})`);
       continue;
     }
     const earlier = seen.get(field);
@@ -433,7 +443,7 @@ function validateWellKnown(ctx: Context, typeName: string, value: unknown, path:
         ctx.add(path, `expected a JSON object (google.protobuf.Empty), got ${jsonTypeOf(value)}`);
         return;
       }
-      for (const key of Object.keys(value)) ctx.add(join(path, key), 'unknown field (not part of google.protobuf.Empty)');
+      if (!ctx.ignoreUnknownFields) for (const key of Object.keys(value)) ctx.add(join(path, key), 'unknown field (not part of google.protobuf.Empty)');
       return;
   }
 }

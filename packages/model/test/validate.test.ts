@@ -106,6 +106,29 @@ describe('validateProtoJson: rejects invalid input with field paths', () => {
     expect(v.find((x) => x.field === 'message.parts[0].kind')?.description).toMatch(/unknown field.*lf\.a2a\.v1\.Part/);
   });
 
+  it('with ignoreUnknownFields, skips unknown members at any depth but still reports wrong types', () => {
+    const json = validRequest() as any;
+    json.message.parts[0].kind = 'text';
+    json.message.final = true;
+    json.extra = 1;
+    expect(validateProtoJson('SendMessageRequest', json, { ignoreUnknownFields: true })).toEqual([]);
+    json.configuration.historyLength = 'five';
+    expect(fields(validateProtoJson('SendMessageRequest', json, { ignoreUnknownFields: true }))).toEqual(['configuration.historyLength']);
+    expect(validateProtoJson('google.protobuf.Empty', { later: 1 }, { ignoreUnknownFields: true })).toEqual([]);
+  });
+
+  it('parseProtoJson with ignoreUnknownFields drops unknown members (nothing reaches the model) and keeps free-form metadata', () => {
+    const json = validRequest() as any;
+    json.message.parts[0].kind = 'text';
+    json.message.final = true;
+    json.extra = 1;
+    const req = parseProtoJson('SendMessageRequest', SendMessageRequest, json, { ignoreUnknownFields: true });
+    expect(req).toEqual(parseProtoJson('SendMessageRequest', SendMessageRequest, validRequest()));
+    expect(JSON.stringify(req)).not.toMatch(/kind|final|extra/);
+    expect(req.metadata).toEqual({ any: ['json', 1, null] });
+    expect(() => parseProtoJson('SendMessageRequest', SendMessageRequest, json)).toThrow(ProtoJsonError);
+  });
+
   it('rejects wrong types instead of coercing them', () => {
     const v = validateProtoJson('SendMessageRequest', {
       message: { messageId: 42, role: 'user', parts: { text: 'x' }, extensions: 'uri' },

@@ -1,17 +1,19 @@
 import { type FieldSchema, PROTO_SCHEMA, resolveMessageType, type StreamResponse } from '@a2a-polyglot/model';
-import { A2AError, A2AErrorCode, type FieldViolation, type Operation, streamEventToJson } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type DecodeRequestOptions, type FieldViolation, type Operation, streamEventToJson } from '@a2a-polyglot/core';
 import { VERSION_QUERY_PARAM } from '@a2a-polyglot/http';
 
 /**
  * Builds the ProtoJSON of an operation's request message from the three places REST spreads
  * it over (spec §3.4): path parameters, the query string (GET/DELETE) and the body (POST).
- * The result is then decoded strictly by core's `decodeJsonRequest`, exactly like JSON-RPC
- * params, so both bindings reject the same inputs.
+ * The result is then decoded by core's `decodeJsonRequest` with the same `options`, exactly
+ * like JSON-RPC params, so both bindings accept and reject the same inputs.
  *
  * - Query names are the request's JSON field names (camelCase; snake_case accepted too).
  *   Values are converted by field type: integers and booleans parsed, enums and timestamps
  *   passed as strings, repeated fields from repeated keys or comma lists. Nested messages
- *   cannot be expressed in a query. Unknown names are InvalidParams (400).
+ *   cannot be expressed in a query. Names no field has are ignored, like unknown body
+ *   members (InvalidParams, 400, with `options.strict`); a field bound in the path, or any
+ *   field in the query of a POST, is InvalidParams either way.
  * - `A2A-Version` may appear in any query (spec §3.2); it is a service parameter, not a field.
  * - Path-bound fields win; the body may repeat one only with the same value.
  */
@@ -21,9 +23,11 @@ export function buildRequestJson(
   query: URLSearchParams,
   body: unknown,
   fromQuery: boolean,
+  options: DecodeRequestOptions = {},
 ): Record<string, unknown> {
   const fields = PROTO_SCHEMA.messages[resolveMessageType(op.requestType)] ?? [];
-  const json = fromQuery ? queryToJson(fields, query, params) : bodyToJson(body, query);
+  const strict = options.strict ?? false;
+  const json = fromQuery ? queryToJson(fields, query, params, strict) : bodyToJson(fields, body, query, strict);
   const violations: FieldViolation[] = [];
   for (const [name, value] of Object.entries(params)) {
     const field = fields.find((f) => f.json === name)!;
@@ -42,8 +46,8 @@ export function encodeStreamData(event: StreamResponse): string {
   return JSON.stringify(streamEventToJson(event));
 }
 
-function bodyToJson(body: unknown, query: URLSearchParams): Record<string, unknown> {
-  const extra = [...query.keys()].filter((k) => !isVersionParam(k));
+function bodyToJson(fields: readonly FieldSchema[], body: unknown, query: URLSearchParams, strict: boolean): Record<string, unknown> {
+  const extra = [...query.keys()].filter((k) => !isVersionParam(k) && (strict || fieldOf(fields, k)));
   if (extra.length > 0) throw invalidParams(extra.map((k) => ({ field: k, description: 'unknown query parameter (send request fields in the body)' })));
   if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -52,12 +56,13 @@ function bodyToJson(body: unknown, query: URLSearchParams): Record<string, unkno
   return { ...(body as Record<string, unknown>) };
 }
 
-function queryToJson(fields: readonly FieldSchema[], query: URLSearchParams, pathParams: Readonly<Record<string, string>>): Record<string, unknown> {
+function queryToJson(fields: readonly FieldSchema[], query: URLSearchParams, pathParams: Readonly<Record<string, string>>, strict: boolean): Record<string, unknown> {
   const json: Record<string, unknown> = {};
   const violations: FieldViolation[] = [];
   for (const key of new Set(query.keys())) {
     if (isVersionParam(key)) continue;
-    const field = fields.find((f) => f.json === key || f.name === key);
+    const field = fieldOf(fields, key);
+    if (!field && !strict) continue;
     if (!field || field.json in pathParams) {
       violations.push({ field: key, description: field ? 'is bound in the path' : 'unknown query parameter' });
       continue;
@@ -86,6 +91,11 @@ function convertScalar(kind: string, value: string): unknown {
   if (/int|fixed/.test(kind)) return /^-?\d+$/.test(value) ? Number(value) : value;
   if (kind === 'double' || kind === 'float') return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
   return value;
+}
+
+/** The field a query name names (JSON or proto name), if any. */
+function fieldOf(fields: readonly FieldSchema[], key: string): FieldSchema | undefined {
+  return fields.find((f) => f.json === key || f.name === key);
 }
 
 function isVersionParam(key: string): boolean {

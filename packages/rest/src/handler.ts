@@ -77,7 +77,8 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
       }
       body = await readJsonBody(req, maxBodyBytes);
     }
-    const request = decodeJsonRequest(op, buildRequestJson(op, params, queryOf(req), body, route.verb !== 'POST'));
+    const decoding = { strict: handler.strictRequests };
+    const request = decodeJsonRequest(op, buildRequestJson(op, params, queryOf(req), body, route.verb !== 'POST', decoding), decoding);
     const signal = lazyRequestSignal(req, res);
     const ctx = nodeCallContext('HTTP+JSON', req, { pathTenant: tenant, signal });
     try {

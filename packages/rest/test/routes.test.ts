@@ -54,9 +54,11 @@ describe('buildRequestJson', () => {
     expect(buildRequestJson(OPERATIONS.GetTask, { id: 'x' }, q('historyLength=2'), undefined, true)).toEqual({ id: 'x', historyLength: 2 });
   });
 
-  it('leaves unconvertible values to the strict decoder and rejects unknown names', () => {
+  it('leaves unconvertible values to the decoder; ignores unknown names, or rejects them when strict', () => {
     expect(buildRequestJson(OPERATIONS.ListTasks, {}, q('pageSize=abc'), undefined, true)).toEqual({ pageSize: 'abc' });
-    expect(() => buildRequestJson(OPERATIONS.ListTasks, {}, q('nope=1'), undefined, true)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+    expect(buildRequestJson(OPERATIONS.ListTasks, {}, q('nope=1&pageSize=2'), undefined, true)).toEqual({ pageSize: 2 });
+    expect(() => buildRequestJson(OPERATIONS.ListTasks, {}, q('nope=1'), undefined, true, { strict: true })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+    expect(() => buildRequestJson(OPERATIONS.GetTask, { id: 'x' }, q('id=y'), undefined, true)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
   });
 
   it('merges body and path for POST, rejecting conflicts and stray query fields', () => {
@@ -64,6 +66,8 @@ describe('buildRequestJson', () => {
     expect(buildRequestJson(OPERATIONS.CancelTask, { id: 'x' }, q(''), { id: 'x' }, false)).toEqual({ id: 'x' });
     expect(() => buildRequestJson(OPERATIONS.CancelTask, { id: 'x' }, q(''), { id: 'y' }, false)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
     expect(() => buildRequestJson(OPERATIONS.SendMessage, {}, q('tenant=t'), {}, false)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+    expect(buildRequestJson(OPERATIONS.SendMessage, {}, q('later=1'), {}, false)).toEqual({});
+    expect(() => buildRequestJson(OPERATIONS.SendMessage, {}, q('later=1'), {}, false, { strict: true })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
     expect(() => buildRequestJson(OPERATIONS.SendMessage, {}, q(''), 'text', false)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
   });
 });

@@ -101,7 +101,7 @@ export interface TestServer {
 
 /** Starts a test server on 127.0.0.1:0 with the scripted agent. */
 export async function startTestServer(
-  options: Partial<StartA2AServerOptions> & { apiKeys?: Record<string, string>; card?: Partial<AgentCard> } = {},
+  options: Partial<StartA2AServerOptions> & { apiKeys?: Record<string, string>; card?: Partial<AgentCard>; strictRequests?: boolean } = {},
 ): Promise<TestServer> {
   const gate = new Gate();
   const card = testCard(options.card);
@@ -114,6 +114,7 @@ export async function startTestServer(
       allowPrivateWebhooks: true,
       extendedCard: () => ({ ...card, name: 'extended test agent' }),
       authenticator: options.apiKeys ? new ApiKeyAuthenticator({ keys: options.apiKeys }) : undefined,
+      strictRequests: options.strictRequests,
       logger: { debug() {}, info() {}, warn() {}, error() {} },
     });
   const running = await startA2AServer({ ...options, handler });

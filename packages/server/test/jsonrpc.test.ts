@@ -211,10 +211,23 @@ describe('JSON-RPC binding over HTTP', () => {
       expect(badRequest.fieldViolations[0].field).toBe('message');
     });
 
-    it('unknown param fields → -32602', async () => {
-      const res = await rpc(s.rpcUrl, 'GetTask', { id: 'x', kind: 'task' });
-      expect(res.body.error.code).toBe(-32602);
-      expect(JSON.stringify(res.body.error.data)).toContain('kind');
+    it('unknown param fields are ignored by default (spec: a receiver SHOULD ignore them)', async () => {
+      const task = await createTask();
+      const res = await rpc(s.rpcUrl, 'GetTask', { id: task.id, kind: 'task' });
+      expect(res.body.result.id).toBe(task.id);
+      const sent = await rpc(s.rpcUrl, 'SendMessage', { ...sendParams('hi'), later: { field: 1 } });
+      expect(sent.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    });
+
+    it('unknown param fields → -32602 when the handler is strict (strictRequests)', async () => {
+      const strict = await startTestServer({ strictRequests: true });
+      try {
+        const res = await rpc(strict.rpcUrl, 'GetTask', { id: 'x', kind: 'task' });
+        expect(res.body.error.code).toBe(-32602);
+        expect(JSON.stringify(res.body.error.data)).toContain('kind');
+      } finally {
+        await strict.close();
+      }
     });
 
     it('array params → -32602', async () => {

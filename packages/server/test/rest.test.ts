@@ -203,25 +203,40 @@ describe('REST (HTTP+JSON) binding', () => {
       expect((await rest(s.restUrl, 'POST', '/message:send', [1, 2])).status).toBe(400);
     });
 
-    it('wrong field types and unknown fields → 400 INVALID_PARAMS with violations', async () => {
+    it('wrong field types → 400 INVALID_PARAMS with violations; unknown fields are ignored', async () => {
       const wrong = await rest(s.restUrl, 'POST', '/message:send', { message: { role: 'ROLE_USER', parts: 'x', messageId: 'm' } });
       expect(wrong.status).toBe(400);
       expect(wrong.body.error.details[0].reason).toBe('INVALID_PARAMS');
       expect(wrong.body.error.details[1].fieldViolations[0].field).toBe('message.parts');
       const unknown = await rest(s.restUrl, 'POST', '/message:send', { ...sendParams('x'), kind: 'message' });
-      expect(unknown.status).toBe(400);
+      expect(unknown.status).toBe(200);
+      expect(unknown.body.task.status.state).toBe('TASK_STATE_COMPLETED');
+      const unknownQuery = await rest(s.restUrl, 'GET', '/tasks?bogus=1&pageSize=1');
+      expect(unknownQuery.status).toBe(200);
+      expect(unknownQuery.body.pageSize).toBe(1);
     });
 
-    it('unknown or malformed query parameters → 400', async () => {
-      const unknown = await rest(s.restUrl, 'GET', '/tasks?bogus=1');
-      expect(unknown.status).toBe(400);
-      expect(unknown.body.error.details[1].fieldViolations[0]).toMatchObject({ field: 'bogus' });
+    it('unknown body members and query parameters → 400 when the handler is strict (strictRequests)', async () => {
+      const strict = await startTestServer({ strictRequests: true });
+      try {
+        const body = await rest(strict.restUrl, 'POST', '/message:send', { ...sendParams('x'), kind: 'message' });
+        expect(body.status).toBe(400);
+        expect(body.body.error.details[1].fieldViolations[0]).toMatchObject({ field: 'kind' });
+        const query = await rest(strict.restUrl, 'GET', '/tasks?bogus=1');
+        expect(query.status).toBe(400);
+        expect(query.body.error.details[1].fieldViolations[0]).toMatchObject({ field: 'bogus' });
+      } finally {
+        await strict.close();
+      }
+    });
+
+    it('malformed query parameters → 400', async () => {
       expect((await rest(s.restUrl, 'GET', '/tasks?pageSize=ten')).status).toBe(400);
       expect((await rest(s.restUrl, 'GET', '/tasks?includeArtifacts=yes')).status).toBe(400);
       expect((await rest(s.restUrl, 'GET', '/tasks?status=DONE')).status).toBe(400);
       expect((await rest(s.restUrl, 'GET', '/tasks?pageSize=1&pageSize=2')).status).toBe(400);
       expect((await rest(s.restUrl, 'GET', '/tasks/x?id=y')).status).toBe(400);
-      expect((await rest(s.restUrl, 'POST', '/message:send?historyLength=1', sendParams('x'))).status).toBe(400);
+      expect((await rest(s.restUrl, 'POST', '/message:send?tenant=t', sendParams('x'))).status).toBe(400);
     });
 
     it('unknown paths → 404 METHOD_NOT_FOUND', async () => {

@@ -96,7 +96,7 @@ export interface WsTestServer {
 
 /** A node:http server on 127.0.0.1:0 whose upgrades at {@link WS_PATH} go to the binding. */
 export async function startWsServer(
-  options: WebSocketBindingOptions & { handler?: RequestHandler; apiKeys?: Record<string, string>; eventLog?: EventLog; extensions?: string[] } = {},
+  options: WebSocketBindingOptions & { handler?: RequestHandler; apiKeys?: Record<string, string>; eventLog?: EventLog; extensions?: string[]; strictRequests?: boolean } = {},
 ): Promise<WsTestServer> {
   const gate = new Gate();
   const handler =
@@ -106,6 +106,7 @@ export async function startWsServer(
       executor: testExecutor(gate),
       eventLog: options.eventLog,
       authenticator: options.apiKeys ? new ApiKeyAuthenticator({ keys: options.apiKeys }) : undefined,
+      strictRequests: options.strictRequests,
       logger: silentLogger,
     });
   const binding = createWebSocketBinding(handler, { heartbeatMs: 0, ...options });

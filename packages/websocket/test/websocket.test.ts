@@ -46,9 +46,23 @@ describe('WebSocket binding: unary calls', () => {
     expect(peer.closeCode).toBeUndefined();
   });
 
-  it('invalid params → -32602 (core decodes params strictly)', async () => {
-    const res = await peer.answer(peer.request('GetTask', { id: 'x', bogus: 1 }));
+  it('invalid params → -32602; unknown members are ignored (core decodes params)', async () => {
+    const res = await peer.answer(peer.request('GetTask', { id: 'x', historyLength: 'many' }));
     expect(res.error.code).toBe(-32602);
+    const sent = await peer.answer(peer.request('SendMessage', { ...sendParams('hi'), bogus: 1 }));
+    expect(sent.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('unknown members → -32602 when the handler is strict (strictRequests)', async () => {
+    const strict = await startWsServer({ strictRequests: true });
+    const strictPeer = await Peer.connect(strict.wsUrl);
+    try {
+      const res = await strictPeer.answer(strictPeer.request('GetTask', { id: 'x', bogus: 1 }));
+      expect(res.error.code).toBe(-32602);
+    } finally {
+      strictPeer.close();
+      await strict.close();
+    }
   });
 
   it('invalid JSON → -32700 with id null, the socket stays open', async () => {

@@ -75,6 +75,7 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
         authenticator,
         extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath) : undefined,
         allowPrivateWebhooks: config.push.allowPrivateNetworks,
+        strictRequests: config.strictRequests,
       });
       options.metrics.watch(handler);
       served.push({ id: entry.id, mountPath, handler, executor });

@@ -90,6 +90,7 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
     authenticator: Object.keys(apiKeys).length > 0 ? new ApiKeyAuthenticator({ keys: apiKeys, header: resolved.auth.header }) : undefined,
     extendedCard: resolved.agent.capabilities.extendedAgentCard ? () => extendedCard(card, resolved, grpcInterfaces) : undefined,
     allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
+    strictRequests: resolved.strictRequests,
   });
   metrics.watch(handler);
 

@@ -147,6 +147,16 @@ describe('loadConfig', () => {
     expect(configError({ argv: ['--config', tempConfig({ websocketInCard: 'no' }).file], env: {}, cwd })).toMatch(/websocketInCard must be true or false \(got "no"\)$/);
   });
 
+  it('reads strictRequests (default off) from the file, A2A_STRICT_REQUESTS and --strict-requests', () => {
+    const load = (argv: string[], env: Record<string, string> = {}, file?: unknown) =>
+      loadConfig({ argv: file === undefined ? argv : ['--config', tempConfig(file).file, ...argv], env, cwd }).config;
+    expect(load([]).strictRequests).toBe(false);
+    expect(load([], {}, { strictRequests: true }).strictRequests).toBe(true);
+    expect(load([], { A2A_STRICT_REQUESTS: 'on' }, { strictRequests: false }).strictRequests).toBe(true);
+    expect(load(['--strict-requests=false'], { A2A_STRICT_REQUESTS: 'true' }).strictRequests).toBe(false);
+    expect(configError({ argv: ['--strict-requests', 'maybe'], env: {}, cwd })).toMatch(/--strict-requests must be true or false/);
+  });
+
   it('treats empty environment variables as unset', () => {
     expect(loadConfig({ argv: [], env: { PORT: '', HOST: '' }, cwd }).config).toMatchObject({ port: 8080, host: '127.0.0.1' });
   });

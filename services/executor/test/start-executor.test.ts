@@ -46,6 +46,19 @@ describe('startExecutor (e2e over real sockets)', () => {
     expect(iface(card, 'HTTP+JSON')).toMatchObject({ url: `${running.url}/a2a`, protocolVersion: '1.0' });
   });
 
+  it('ignores unknown request members by default; strictRequests rejects them with INVALID_PARAMS', async () => {
+    const request = { message: userMessage('hi', { later: true }), laterField: 1 };
+    const lenient = await start({ grpcPort: false });
+    const ok = await json(await postJson(`${lenient.url}/a2a/rpc`, rpc('SendMessage', request)));
+    expect(ok.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(JSON.stringify(ok.result.task)).not.toMatch(/later/);
+    const strict = await start({ grpcPort: false, strictRequests: true });
+    const refused = await json(await postJson(`${strict.url}/a2a/rpc`, rpc('SendMessage', request)));
+    expect(refused.error.code).toBe(-32602);
+    const rest = await postJson(`${strict.url}/a2a/message:send`, request);
+    expect(rest.status).toBe(400);
+  });
+
   it('advertises publicBaseUrl instead of the bound address', async () => {
     const running = await start({ publicBaseUrl: 'https://agents.example.com/openclaw' });
     for (const path of CARD_PATHS) {

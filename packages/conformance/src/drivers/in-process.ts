@@ -26,7 +26,7 @@ export class InProcessDriver implements Driver {
     try {
       const op = operationByName(operation);
       if (op.kind !== 'unary') throw new A2AError(A2AErrorCode.InvalidRequest, `${operation} is a streaming operation`);
-      const decoded = decodeJsonRequest(op, request);
+      const decoded = decodeJsonRequest(op, request, { strict: this.handler.strictRequests });
       const res = await op.invoke(this.handler, decoded, this.context(options));
       return { ok: true, result: op.encodeJson(res, decoded) ?? null };
     } catch (error) {
@@ -38,7 +38,7 @@ export class InProcessDriver implements Driver {
     try {
       const op = operationByName(operation);
       if (op.kind !== 'stream') throw new A2AError(A2AErrorCode.InvalidRequest, `${operation} is not a streaming operation`);
-      const decoded = decodeJsonRequest(op, request);
+      const decoded = decodeJsonRequest(op, request, { strict: this.handler.strictRequests });
       const stream = await op.open(this.handler, decoded, this.context(options), options?.resumeAfterSeq);
       return { ok: true, stream: wrap(stream) };
     } catch (error) {

@@ -20,6 +20,7 @@ export function defaultConfig(): ExecutorConfig {
     grpcPublicUrl: undefined,
     websocketInCard: true,
     maxBodyBytes: 4 * 1024 * 1024,
+    strictRequests: false,
     sseHeartbeatMs: 15_000,
     shutdownGraceMs: 10_000,
     logLevel: 'info',

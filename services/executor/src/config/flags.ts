@@ -16,6 +16,7 @@ export const CLI_FLAGS = {
   '--websocket-in-card': 'websocketInCard',
   '--agent-module': 'agentModule',
   '--log-level': 'logLevel',
+  '--strict-requests': 'strictRequests',
 } as const;
 
 /** What the command line asked for. */

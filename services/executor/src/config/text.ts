@@ -49,6 +49,7 @@ const KIND: Record<string, TextKind> = {
   'demo.chunkDelayMs': 'int',
   trustProxy: 'bool',
   websocketInCard: 'bool',
+  strictRequests: 'bool',
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',
   'store.maxConnections': 'int',

@@ -121,6 +121,12 @@ export interface ExecutorConfig {
    */
   readonly websocketInCard: boolean;
   readonly maxBodyBytes: number;
+  /**
+   * Reject request members the A2A request message does not have (INVALID_PARAMS / 400)
+   * instead of ignoring them. Default false: the spec says a receiver SHOULD ignore unknown
+   * fields, so clients on a newer protocol version keep working. Turn on to catch client bugs.
+   */
+  readonly strictRequests: boolean;
   /** SSE keep-alive comment interval; 0 disables it. */
   readonly sseHeartbeatMs: number;
   /** How long running tasks may finish on SIGINT/SIGTERM before they are failed. */
