@@ -163,12 +163,19 @@ describe('generated schema matches the spec field table', () => {
   const fieldTable = (session: boolean) =>
     Object.fromEntries(
       Object.entries(PROTO_SCHEMA.messages)
-        .filter(([name]) => isSession(name) === session)
+        // Only A2A v1.0's own package: other vendored protos (grpc.health.v1, …) have tests of their own.
+        .filter(([name]) => name.startsWith('lf.a2a.v1.') && isSession(name) === session)
         .map(([name, fields]) => [name.replace(/^lf\.a2a\.v1\./, ''), fields.map((f) => `${f.name}=${f.no}`).join(' ')]),
     );
 
   it('has exactly the spec messages, fields and numbers', () => {
     expect(fieldTable(false)).toEqual(SPEC_FIELDS);
+  });
+
+  it('has the standard grpc.health.v1 messages (proto/grpc/health/v1/health.proto)', () => {
+    expect(PROTO_SCHEMA.messages['grpc.health.v1.HealthCheckRequest']?.map((f) => `${f.name}=${f.no}`)).toEqual(['service=1']);
+    expect(PROTO_SCHEMA.messages['grpc.health.v1.HealthCheckResponse']?.map((f) => `${f.name}=${f.no}`)).toEqual(['status=1']);
+    expect(PROTO_SCHEMA.enums['grpc.health.v1.HealthCheckResponse.ServingStatus']).toEqual({ UNKNOWN: 0, SERVING: 1, NOT_SERVING: 2, SERVICE_UNKNOWN: 3 });
   });
 
   it('keeps the experimental session messages apart, with fixed numbers', () => {
@@ -210,7 +217,7 @@ describe('generated schema matches the spec field table', () => {
   });
 
   it('has the enums of the spec', () => {
-    expect(PROTO_SCHEMA.enums).toEqual({
+    expect(Object.fromEntries(Object.entries(PROTO_SCHEMA.enums).filter(([name]) => name.startsWith('lf.a2a.v1.')))).toEqual({
       'lf.a2a.v1.TaskState': {
         TASK_STATE_UNSPECIFIED: 0,
         TASK_STATE_SUBMITTED: 1,
