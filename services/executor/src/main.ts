@@ -7,15 +7,16 @@
 import { consoleLogger } from '@a2a-polyglot/core';
 import { logVerbosity, setLogVerbosity } from '@grpc/grpc-js';
 import { CLI_FLAGS, ConfigError, ENV_VARS, loadConfig, type LoadedConfig } from './config.js';
-import { AgentModuleError } from './load-agent.js';
-import { GrpcListenError, startExecutor, type RunningExecutor } from './start-executor.js';
+import { startExecutor, type RunningExecutor } from './start-executor.js';
+import { startupFailure } from './startup-failure.js';
 
 const USAGE = `Usage: node dist/main.js [--config file.json] [flags]
 
 Serves an A2A agent (the built-in demo echo agent unless agentModule is set), or the
 agents of the config file's "agents" list (each routed to a handler such as openai-chat,
-hermes-runs or openclaw-responses), over JSON-RPC and HTTP+JSON, and over gRPC on its own
-port (GRPC_PORT, default 50051; off disables it).
+hermes-runs or openclaw-responses), over JSON-RPC, HTTP+JSON and WebSocket (JSON-RPC frames
+at /a2a/ws by default) on one HTTP port (PORT, default 8080), and over gRPC on its own port
+(GRPC_PORT, default 50051; off disables it).
 Precedence: defaults < config file < environment < flags.
 
 Flags: --config <file> (or A2A_CONFIG), ${Object.keys(CLI_FLAGS).map((f) => `${f} <value>`).join(', ')}, --help
@@ -43,11 +44,8 @@ async function main(): Promise<void> {
   try {
     running = await startExecutor(config, { logger });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException)?.code;
-    if (code === 'EADDRINUSE') return exitWith(`Cannot listen on ${config.host}:${config.port}: the address is already in use`, 1);
-    if (code === 'EACCES') return exitWith(`Cannot listen on ${config.host}:${config.port}: permission denied`, 1);
-    if (error instanceof AgentModuleError || error instanceof ConfigError || error instanceof GrpcListenError) return exitWith(error.message, 1);
-    return exitWith(`Cannot start: ${(error as Error)?.message ?? String(error)}`, 1);
+    const { message, exitCode } = startupFailure(error, config);
+    return exitWith(message, exitCode);
   }
 
   const { url, endpoints, grpc } = running;
