@@ -5,6 +5,8 @@
  */
 import { silentLogger } from '@a2a-polyglot/core';
 import { startExecutor, type RunningExecutor } from '@a2a-polyglot/executor';
+import { Client, textMessage } from '@a2a-polyglot/client';
+import type { Task } from '@a2a-polyglot/model';
 import { a2a } from './helpers.js';
 
 jest.setTimeout(60_000);
@@ -47,6 +49,27 @@ describe('Ctrl-C during a2a send', () => {
     expect(got.stdout).toMatch(new RegExp(`^Task ${id} .*\\nState: working`));
     const canceled = await a2a(['cancel', url, id]);
     expect(canceled.stdout).toBe(`Task ${id} is canceled.\n`);
+  });
+});
+
+describe('Ctrl-C during a2a subscribe', () => {
+  it('says the task goes on, with the commands that follow or cancel it', async () => {
+    const client = await Client.connect(url);
+    const started = await client.sendMessage({ message: textMessage('slow'), configuration: { returnImmediately: true } });
+    const id = (started.payload!.value as Task).id;
+    let interrupted = false;
+    const run = await a2a(['subscribe', url, id], {
+      onStdout: (soFar, child) => {
+        if (!interrupted && soFar.includes('tick 1')) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain(`a2a: interrupted; task ${id} keeps running on the agent\n  follow it: a2a subscribe ${url} ${id}\n`);
+    await client.cancelTask({ id });
+    await client.close();
   });
 });
 

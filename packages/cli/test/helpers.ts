@@ -18,8 +18,8 @@ export interface RunOptions {
   readonly env?: Record<string, string>;
   /** Kill after this long (every wait in a test is bounded). Default 20 s. */
   readonly killAfterMs?: number;
-  /** Called with stdout as it grows (to act mid-run). */
-  readonly onStdout?: (soFar: string) => void;
+  /** Called with stdout as it grows, and the child (to act mid-run). */
+  readonly onStdout?: (soFar: string, child: ChildProcess) => void;
   /** Called with stderr as it grows, and the child (to signal it mid-run, like Ctrl-C). */
   readonly onStderr?: (soFar: string, child: ChildProcess) => void;
   /**
@@ -47,7 +47,7 @@ export function a2a(args: readonly string[], options: RunOptions = {}): Promise<
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      options.onStdout?.(stdout);
+      options.onStdout?.(stdout, child);
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
