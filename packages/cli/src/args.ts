@@ -114,7 +114,19 @@ export function parse(argv: readonly string[]): Parsed {
     const extra = positionals.slice(spec.positionals.length).join(' ');
     throw new UsageError(`unexpected argument${positionals.length - spec.positionals.length > 1 ? 's' : ''}: ${extra}${command === 'send' ? ' (quote the message text)' : ''}`, command);
   }
+  checkUrl(positionals[0]!, command);
   return { kind: 'command', command, positionals, common: common(values, command), values };
+}
+
+/**
+ * The agent's URL must say how to reach it. Without a scheme (`127.0.0.1:8080`) it is a
+ * mistake on the command line, not an agent that fails to be A2A: say so, with the fix.
+ */
+function checkUrl(url: string, command: HelpTopic): void {
+  if (/^https?:\/\/[^/]/i.test(url)) return;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
+  if (scheme) throw new UsageError(`URL must start with http:// or https:// (got "${url}": the agent card is fetched over HTTP)`, command);
+  throw new UsageError(`URL must start with http:// or https:// (got "${url}"; did you mean http://${url}?)`, command);
 }
 
 /**
@@ -153,6 +165,7 @@ function parseLiteCommand(argv: readonly string[]): Parsed {
   const allowed = sub === 'run' ? 2 : 1;
   if (positionals.length < wanted.length) throw new UsageError(`missing ${wanted.slice(positionals.length).join(' and ')}`, topic);
   if (positionals.length > allowed) throw new UsageError(`unexpected argument${positionals.length - allowed > 1 ? 's' : ''}: ${positionals.slice(allowed).join(' ')} (quote the message text)`, topic);
+  if (sub === 'run') checkUrl(positionals[0]!, topic);
   return { kind: 'command', command: 'lite', positionals: [sub, ...positionals], common: sub === 'run' ? common(values, topic) : noCommon, values };
 }
 

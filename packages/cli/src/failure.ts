@@ -1,5 +1,5 @@
 import { clientFailureOf, type BindingKey } from '@a2a-polyglot/client';
-import { A2AError, ERROR_TABLE, GrpcStatus } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, ERROR_TABLE, GrpcStatus } from '@a2a-polyglot/core';
 import { UsageError } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
@@ -19,9 +19,14 @@ export function describeFailure(error: unknown, binding: BindingKey | undefined)
     case 'bad-card':
       return { line: sentence(error.message), code: EXIT.notA2A };
     default:
-      return { line: `the agent answered ${error.code} (${wireCode(error, binding)}): ${error.message}`, code: EXIT.agentError };
+      return { line: `the agent answered ${error.code} (${wireCode(error, binding)}): ${error.message}${HINTS[error.code] ?? ''}`, code: EXIT.agentError };
   }
 }
+
+/** What to do about an agent error the user can fix from the command line. */
+const HINTS: Partial<Record<A2AErrorCode, string>> = {
+  [A2AErrorCode.Unauthenticated]: "\nThe agent wants credentials: pass --token TOKEN (sent as a bearer token) or --header 'Name: value' (an API key header; the card's security schemes name it).",
+};
 
 /** The error's code as the binding carried it: JSON-RPC code, HTTP status or gRPC status. */
 function wireCode(error: A2AError, binding: BindingKey | undefined): string {

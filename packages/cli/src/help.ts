@@ -24,12 +24,14 @@ Commands:
   subscribe URL TASK_ID follow a running task to its end
   lite parse|format|run A2A-Lite chat messages: parse, format, delegate to an agent
 
-URL is the agent's base URL (its card is read from /.well-known/agent-card.json).
+URL is the agent's base URL, with http:// or https:// (its card is read from
+/.well-known/agent-card.json).
 
 ${COMMON}
 
 Exit codes: 0 ok · 1 task failed/canceled/rejected · 2 usage · 3 input required (no terminal)
             4 auth required · 5 agent error · 6 unreachable/timeout · 7 not an A2A agent
+            130 interrupted (Ctrl-C)
 
 Run 'a2a <command> --help' for the options of a command.`,
   card: `Usage: a2a card URL [options]
@@ -41,8 +43,10 @@ With --json, prints the card as JSON.
 ${COMMON}`,
   send: `Usage: a2a send URL TEXT [options]
 
-Sends TEXT as a user message. By default the answer is streamed as it arrives, with a live
-task-state indicator on a terminal; a dropped stream is resumed by itself. When the agent
+Sends TEXT as a user message. By default the answer is streamed to stdout as it arrives.
+Stderr names the task in full as soon as it exists, then shows its state (a live indicator
+on a terminal, one line per change elsewhere); a dropped stream is resumed by itself. Ctrl-C
+stops watching, not the task, and shows how to subscribe to it or cancel it. When the agent
 asks for input, a terminal prompts for the answer and the task continues; without a
 terminal the question is printed and a2a exits with code 3.
 
@@ -58,7 +62,7 @@ ${COMMON}`,
 Shows a task: state, status message and artifacts.
 
 Options:
-      --history N        include at most N history messages
+      --history N        also print its last N messages, oldest first
 
 ${COMMON}`,
   list: `Usage: a2a list URL [options]
@@ -80,7 +84,8 @@ ${COMMON}`,
   subscribe: `Usage: a2a subscribe URL TASK_ID [options]
 
 Follows a running task: the current state first, then every event until the task ends or
-needs input. A dropped stream is resumed by itself.
+needs input. A dropped stream is resumed by itself. A task that already ended is shown as it
+ended, with the exit code of that end (0 for completed).
 
 ${COMMON}`,
   lite: `Usage: a2a lite <command> [options]

@@ -1,4 +1,4 @@
-import { TaskState, type AgentCard, type Task } from '@a2a-polyglot/model';
+import { Role, TaskState, type AgentCard, type Message, type Task } from '@a2a-polyglot/model';
 import { partsText } from '@a2a-polyglot/client';
 import { liveStatus, type Io } from './io.js';
 
@@ -19,9 +19,12 @@ export function parseState(text: string): TaskState | undefined {
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /**
- * The task-state indicator. On a terminal it is one self-overwriting line on stderr with a
- * spinner (`⠹ working · task 1f2e…`), cleared whenever answer text is written to stdout and
+ * The task-state indicator, and the lines on stderr that must stay (the task id, the state
+ * changes of a log). On a terminal the state is one self-overwriting line on stderr with a
+ * spinner (`⠹ working: Echoing`), cleared whenever answer text is written to stdout and
  * redrawn after. Elsewhere it prints one plain line per state change, so logs stay readable.
+ * Lines on stderr wait while an answer line on stdout is unfinished: when both go to the same
+ * file or terminal, a line written then would be glued to the answer text.
  */
 export class StatusLine {
   private readonly live: boolean;
@@ -31,13 +34,15 @@ export class StatusLine {
   private timer: ReturnType<typeof setInterval> | undefined;
   private drawn = false;
   private suspended = false;
+  /** Lines waiting for the answer's line to end. */
+  private readonly pending: string[] = [];
 
   constructor(private readonly io: Io, enabled: boolean) {
     this.live = enabled && liveStatus(io);
   }
 
   /**
-   * Shows a new status (e.g. `working · task abc`). `log: false` shows it on a terminal only
+   * Shows a new status (e.g. `working: Echoing`). `log: false` shows it on a terminal only
    * (progress that is noise in a log, like "sending…").
    */
   set(text: string, log = true): void {
@@ -48,8 +53,14 @@ export class StatusLine {
       this.draw();
     } else if (log && text !== this.lastLogged) {
       this.lastLogged = text;
-      this.io.stderr.write(`a2a: ${text}\n`);
+      this.note(text);
     }
+  }
+
+  /** Prints `a2a: <text>` as a line that stays, on a terminal and off it. */
+  note(text: string): void {
+    this.pending.push(`a2a: ${text}\n`);
+    this.flush();
   }
 
   /**
@@ -61,15 +72,24 @@ export class StatusLine {
     this.clear();
     this.suspended = lineOpen;
     write();
+    this.flush();
     if (this.live && this.text && !lineOpen) this.draw();
   }
 
-  /** Removes the line for good. */
+  /** Removes the line for good (lines still waiting for the answer's line to end stay queued). */
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.clear();
     this.text = '';
+  }
+
+  private flush(): void {
+    if (this.suspended || this.pending.length === 0) return;
+    const wasDrawn = this.drawn;
+    this.clear();
+    this.io.stderr.write(this.pending.splice(0).join(''));
+    if (wasDrawn) this.draw();
   }
 
   private draw(): void {
@@ -91,8 +111,13 @@ export function formatCard(card: AgentCard, url: string): string {
   const lines = [`${card.name}${card.version ? `  (version ${card.version})` : ''}`];
   if (card.description) lines.push(`  ${card.description}`);
   lines.push("Interfaces (in the agent's order of preference):");
-  card.supportedInterfaces.forEach((i, n) => {
-    lines.push(`  ${n + 1}. ${i.protocolBinding.padEnd(10)} ${(i.protocolVersion || '-').padEnd(4)} ${i.url}${i.tenant ? `  (tenant ${i.tenant})` : ''}`);
+  const interfaces = card.supportedInterfaces;
+  const bindingWidth = Math.max(0, ...interfaces.map((i) => i.protocolBinding.length));
+  const versionWidth = Math.max(0, ...interfaces.map((i) => (i.protocolVersion || '-').length));
+  const numberWidth = String(interfaces.length).length + 1;
+  interfaces.forEach((i, n) => {
+    const number = `${n + 1}.`.padEnd(numberWidth);
+    lines.push(`  ${number} ${i.protocolBinding.padEnd(bindingWidth)}  ${(i.protocolVersion || '-').padEnd(versionWidth)}  ${i.url}${i.tenant ? `  (tenant ${i.tenant})` : ''}`);
   });
   const caps = card.capabilities;
   lines.push(`Capabilities: streaming ${yes(caps?.streaming)} · push notifications ${yes(caps?.pushNotifications)} · extended card ${yes(caps?.extendedAgentCard)}`);
@@ -117,8 +142,18 @@ export function formatTask(task: Task): string {
     lines.push('Artifacts:');
     for (const artifact of task.artifacts) lines.push(`  ${artifact.name || artifact.artifactId}: ${partsText(artifact.parts)}`);
   }
-  if (task.history.length) lines.push(`History: ${task.history.length} message${task.history.length === 1 ? '' : 's'}`);
+  if (task.history.length) {
+    lines.push(`History (${task.history.length} message${task.history.length === 1 ? '' : 's'}, oldest first):`);
+    for (const message of task.history) lines.push(formatHistoryMessage(message));
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/** One message of a task's history: `  user: text`, later lines of the text indented under the first. */
+function formatHistoryMessage(message: Message): string {
+  const who = message.role === Role.ROLE_AGENT ? 'agent' : message.role === Role.ROLE_USER ? 'user' : 'unknown';
+  const text = partsText(message.parts) || '(no text)';
+  return `  ${who}: ${text.replace(/\n/g, `\n${' '.repeat(who.length + 4)}`)}`;
 }
 
 /** One line of `a2a list`. */

@@ -21,7 +21,7 @@ afterAll(async () => {
 
 it('the card lists the WebSocket interface; send streams over it, input-required included', async () => {
   const card = await a2a(['card', front.url]);
-  expect(card.stdout).toMatch(/urn:a2a-polyglot:binding:websocket:v1 1\.0\s+ws:\/\/127\.0\.0\.1:\d+\/a2a\/ws/);
+  expect(card.stdout).toMatch(/urn:a2a-polyglot:binding:websocket:v1\s+1\.0\s+ws:\/\/127\.0\.0\.1:\d+\/a2a\/ws/);
   const sent = await a2a(['send', front.url, 'hello over a socket', '--binding', 'websocket']);
   expect(sent.code).toBe(0);
   expect(sent.stdout).toBe('Echo: hello over a socket\n');

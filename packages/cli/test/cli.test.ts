@@ -70,6 +70,15 @@ describe('help and usage', () => {
     expect(badBinding.code).toBe(2);
     expect(badBinding.stderr).toMatch(/--binding must be one of jsonrpc, rest, grpc, websocket/);
   });
+
+  it('a URL without http:// or https:// is a usage error (exit 2), not an agent that is not A2A', async () => {
+    const bare = url.replace(/^http:\/\//, '');
+    const run = await a2a(['send', bare, 'hi']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`a2a: URL must start with http:// or https:// (got "${bare}"; did you mean http://${bare}?)\nRun 'a2a send --help' for usage.\n`);
+    const lite = await a2a(['lite', 'run', bare, 'hi']);
+    expect(lite.code).toBe(2);
+  });
 });
 
 describe('commands against the demo agent', () => {
@@ -81,6 +90,18 @@ describe('commands against the demo agent', () => {
     const json = await a2a(['card', url, '--json']);
     const bindings = JSON.parse(json.stdout).supportedInterfaces.map((i: { protocolBinding: string }) => i.protocolBinding);
     expect(bindings.slice(0, 2)).toEqual(['JSONRPC', 'HTTP+JSON']);
+  });
+
+  it('card: the interface table is aligned, however long a binding name is', async () => {
+    const run = await a2a(['card', url]);
+    const rows = run.stdout.split('\n').filter((l) => /^\s+\d+\. /.test(l));
+    expect(rows.map((r) => r.split(/\s+/)[2])).toContain('urn:a2a-polyglot:binding:websocket:v1');
+    // Where the version and the URL columns start, row by row: the same on every row.
+    const starts = rows.map((r) => {
+      const [, head, version, gap] = /^(\s+\d+\.\s+\S+\s+)(\S+)(\s+)/.exec(r)!;
+      return `${head!.length}/${head!.length + version!.length + gap!.length}`;
+    });
+    expect(new Set(starts).size).toBe(1);
   });
 
   it.each([['jsonrpc'], ['rest'], ['grpc']])('send streams the answer (--binding %s)', async (binding) => {
@@ -149,6 +170,14 @@ describe('commands against the demo agent', () => {
     const canceled = await a2a(['cancel', url, task.id, '--binding', 'rest']);
     expect(canceled.code).toBe(0);
     expect(canceled.stdout).toBe(`Task ${task.id} is canceled.\n`);
+  });
+
+  it('get --history N prints the messages, oldest first', async () => {
+    const asked = await a2a(['send', url, 'ask', '--input', 'ochre']);
+    const id = /^a2a: task (\S+)$/m.exec(asked.stderr)![1]!;
+    const run = await a2a(['get', url, id, '--history', '10']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/History \(\d+ messages, oldest first\):\n  user: ask\n  agent: What should I echo back\?[^\n]*\n  user: ochre\n/);
   });
 
   it('subscribe follows a running task to its end', async () => {
@@ -245,7 +274,7 @@ describe('auth', () => {
   it('--token and --header carry credentials; without them the agent says UNAUTHENTICATED', async () => {
     const denied = await a2a(['send', secured.url, 'hi', '--no-stream']);
     expect(denied.code).toBe(5);
-    expect(denied.stderr).toMatch(/^a2a: the agent answered UNAUTHENTICATED/);
+    expect(denied.stderr).toMatch(/^a2a: the agent answered UNAUTHENTICATED .*\nThe agent wants credentials: pass --token TOKEN .* or --header 'Name: value'/);
     const bearer = await a2a(['send', secured.url, 'hi', '--token', 's3cret']);
     expect(bearer.code).toBe(0);
     const header = await a2a(['send', secured.url, 'hi', '--header', 'x-api-key: s3cret', '--binding', 'rest']);

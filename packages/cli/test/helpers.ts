@@ -1,5 +1,5 @@
 /** Runs `a2a` the way a user does: a child process with arguments, stdin, stdout, stderr and an exit code. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 const cliRoot = path.resolve(__dirname, '..');
@@ -18,8 +18,15 @@ export interface RunOptions {
   readonly env?: Record<string, string>;
   /** Kill after this long (every wait in a test is bounded). Default 20 s. */
   readonly killAfterMs?: number;
-  /** Called with stdout as it grows (to act mid-run). */
-  readonly onStdout?: (soFar: string) => void;
+  /** Called with stdout as it grows, and the child (to act mid-run). */
+  readonly onStdout?: (soFar: string, child: ChildProcess) => void;
+  /** Called with stderr as it grows, and the child (to signal it mid-run, like Ctrl-C). */
+  readonly onStderr?: (soFar: string, child: ChildProcess) => void;
+  /**
+   * Sends stderr into the stdout pipe (`2>&1`), as a log file or a terminal gets them: `stdout`
+   * holds both in the order written, `stderr` is empty.
+   */
+  readonly combined?: boolean;
 }
 
 /**
@@ -28,7 +35,10 @@ export interface RunOptions {
  */
 export function a2a(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(cliRoot, '../../scripts/run-ts.js'), path.join(cliRoot, 'src/main.ts'), ...args], {
+    const command = [process.execPath, path.join(cliRoot, '../../scripts/run-ts.js'), path.join(cliRoot, 'src/main.ts'), ...args];
+    // `exec … 2>&1` makes the shell point the child's stderr at its stdout pipe, then become the child.
+    const [file, ...argv] = options.combined ? ['/bin/sh', '-c', 'exec "$@" 2>&1', 'sh', ...command] : command;
+    const child = spawn(file!, argv, {
       cwd: cliRoot,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -37,9 +47,12 @@ export function a2a(args: readonly string[], options: RunOptions = {}): Promise<
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      options.onStdout?.(stdout);
+      options.onStdout?.(stdout, child);
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      options.onStderr?.(stderr, child);
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 20_000);
     child.on('error', reject);
     child.on('close', (code) => {

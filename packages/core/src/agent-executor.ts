@@ -10,7 +10,9 @@ import type { Principal } from './auth.js';
  * Contract:
  * - Report progress through `ctx` (`working`, `artifact`, `complete`, `requireInput`, ...).
  *   Either answer with one `reply()` (a message, no task) or drive a task; not both.
- * - Returning settles the task: still submitted/working ⇒ COMPLETED. Throwing ⇒ FAILED.
+ * - Returning settles the task: still submitted/working ⇒ COMPLETED, and so is a task the
+ *   agent never reported on (it is created, then completed). Throwing ⇒ FAILED. A task left
+ *   input-required or auth-required stays so, waiting for the next message.
  * - `ctx.signal` aborts when the task is canceled or the server shuts down; stop promptly.
  *
  * @example

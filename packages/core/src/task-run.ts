@@ -215,13 +215,14 @@ export class TaskRun implements ExecutionContext {
     }
   }
 
+  /**
+   * The executor's return settles what it left open, as the AgentExecutor contract promises:
+   * returning completes the task (also one the agent never reported on: it is created, then
+   * completed), throwing fails it, and an interrupted state is re-asserted.
+   */
   private settleAfterExecution(failure: unknown): void {
     if (this.replied) return;
-    if (!this.created) {
-      this.ensureCreated();
-      this.emitStatus(TaskState.TASK_STATE_FAILED, failure === undefined ? 'The agent returned without a response' : 'Agent execution failed');
-      return;
-    }
+    this.ensureCreated();
     this.enqueue(async () => {
       const state = this.state;
       if (state === undefined || isTerminal(state)) return;

@@ -94,9 +94,13 @@ describe('agent failure modes', () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(JSON.stringify(task)).not.toContain('secret internals');
   });
-  it('an agent that returns silently fails the task; one that returns while working completes it', async () => {
-    expect((await run({ async execute() {} })).status?.state).toBe(TaskState.TASK_STATE_FAILED);
+  it('returning completes the task: also when the agent reported nothing (as the AgentExecutor contract and the README say)', async () => {
+    const silent = await run({ async execute() {} });
+    expect(silent.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(silent.status?.message).toBeUndefined();
     expect((await run({ async execute(c) { c.working(); } })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const thrown = await run({ async execute() { throw new Error('before any report'); } });
+    expect(thrown.status?.state).toBe(TaskState.TASK_STATE_FAILED);
   });
   it('events after a terminal state are ignored, and reply after task events is refused', async () => {
     let replyError: unknown;

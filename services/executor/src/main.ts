@@ -7,16 +7,17 @@
 import { consoleLogger } from '@a2a-polyglot/core';
 import { logVerbosity, setLogVerbosity } from '@grpc/grpc-js';
 import { CLI_FLAGS, ConfigError, ENV_VARS, loadConfig, type LoadedConfig } from './config.js';
-import { AgentModuleError } from './load-agent.js';
-import { GrpcListenError, startExecutor, type RunningExecutor } from './start-executor.js';
+import { startExecutor, type RunningExecutor } from './start-executor.js';
+import { startupFailure } from './startup-failure.js';
 
 const USAGE = `Usage: node dist/main.js [--config file.json] [flags]
 
 Serves an A2A agent (the built-in demo echo agent unless agentModule is set), or the
 agents of the config file's "agents" list (each routed to a handler such as openai-chat,
-hermes-runs or openclaw-responses), over JSON-RPC and HTTP+JSON, over WebSocket at
-<basePath>/ws (listed in the card unless --websocket-in-card false; served either way), and
-over gRPC on its own port (GRPC_PORT, default 50051; off disables it).
+hermes-runs or openclaw-responses), over JSON-RPC, HTTP+JSON and WebSocket (JSON-RPC frames
+at <basePath>/ws, /a2a/ws by default; listed in the card unless --websocket-in-card false,
+served either way) on one HTTP port (PORT, default 8080), and over gRPC on its own port
+(GRPC_PORT, default 50051; off disables it).
 Precedence: defaults < config file < environment < flags.
 
 Flags: --config <file> (or A2A_CONFIG), ${Object.keys(CLI_FLAGS).map((f) => `${f} <value>`).join(', ')}, --help
@@ -44,11 +45,8 @@ async function main(): Promise<void> {
   try {
     running = await startExecutor(config, { logger });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException)?.code;
-    if (code === 'EADDRINUSE') return exitWith(`Cannot listen on ${config.host}:${config.port}: the address is already in use`, 1);
-    if (code === 'EACCES') return exitWith(`Cannot listen on ${config.host}:${config.port}: permission denied`, 1);
-    if (error instanceof AgentModuleError || error instanceof ConfigError || error instanceof GrpcListenError) return exitWith(error.message, 1);
-    return exitWith(`Cannot start: ${(error as Error)?.message ?? String(error)}`, 1);
+    const { message, exitCode } = startupFailure(error, config);
+    return exitWith(message, exitCode);
   }
 
   const { url, endpoints, grpc } = running;

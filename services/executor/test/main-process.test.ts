@@ -90,6 +90,34 @@ describe('main (process)', () => {
     expect(c.stdout).toBe('');
   });
 
+  it('exits 2 with one line when an agent\'s settings are bad (a configuration error, as the README says)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'executor-settings-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ agents: [{ id: 'a', handler: 'openai-chat', name: 'A', settings: { model: 'm', bogus: 1 } }] }));
+    const c = run(['--config', file], { PORT: '0', GRPC_PORT: 'off' });
+    expect(await exitCode(c)).toBe(2);
+    expect(c.stderr).toMatch(/^Invalid configuration: agent "a": unknown key agents\[0\]\.settings\.bogus .*\n$/);
+  });
+
+  it('exits 1 with one line naming the port settings when the HTTP port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const taken = run([], { PORT: String(port), GRPC_PORT: 'off' });
+      expect(await exitCode(taken)).toBe(1);
+      expect(taken.stderr).toBe(`Cannot listen on 127.0.0.1:${port}: the address is already in use (set port / PORT / --port; 0 picks a free port)\n`);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('--help names every binding, WebSocket included', async () => {
+    const c = run(['--help'], {});
+    expect(await exitCode(c)).toBe(0);
+    expect(c.stdout).toMatch(/JSON-RPC, HTTP\+JSON and WebSocket[\s\S]*gRPC/);
+  });
+
   it('exits 1 with one line when the agent module is missing', async () => {
     const c = run(['--port', '0', '--agent-module', './does-not-exist.js'], {});
     expect(await exitCode(c)).toBe(1);

@@ -1,4 +1,5 @@
 import { eventText, partsText, type ClientEvent, type TaskStream } from '@a2a-polyglot/client';
+import { isTerminal } from '@a2a-polyglot/core';
 import { StreamResponse, TaskState, type Task } from '@a2a-polyglot/model';
 import { writeJsonLine, type CommandContext } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -32,6 +33,11 @@ export class AnswerWriter {
     this.write(`${separate ? '\n' : ''}${text}`);
   }
 
+  /** Every artifact a task already holds (a snapshot, a task received whole), one after the other. */
+  artifacts(task: Task): void {
+    for (const artifact of task.artifacts) this.chunk(artifact.artifactId, false, partsText(artifact.parts));
+  }
+
   /** A complete block (a message, a question): always on its own line(s). */
   block(text: string): void {
     if (!text) return;
@@ -49,42 +55,54 @@ export class AnswerWriter {
   }
 }
 
-const short = (id: string | undefined) => (id ? id.slice(0, 8) : '?');
+/** How {@link follow} plays a stream. */
+export interface FollowOptions {
+  /** Print the artifacts a first Task event already holds (subscribe: the answer so far). */
+  readonly showSnapshot?: boolean;
+  /** The stream continues a task: its first Task event is the state before the message. */
+  readonly followUp?: boolean;
+  /** The task id the user gave (subscribe, `--task-id`): not announced again. */
+  readonly knownTaskId?: string;
+}
 
 /**
  * Plays a task stream to the user: artifact text to stdout as it arrives, the task state on
  * the status line, the status message of a final or interrupted state at the end. With
- * `--json`, every event is one JSON line instead. `showSnapshot` prints the artifacts a first
- * Task event already holds (subscribe: the answer so far); `followUp` marks a stream that
- * continues a task, whose first Task event is the state before the message.
+ * `--json`, every event is one JSON line instead. A task id the user does not know yet is
+ * announced in full on stderr as soon as an event names it (`a2a: task <id>`), so a run
+ * that is interrupted never leaves a task nobody can find. Final states are left to
+ * {@link conclude}, which names them once.
  */
-export async function follow(ctx: CommandContext, stream: TaskStream, status: StatusLine, answer: AnswerWriter, showSnapshot: boolean, followUp = false): Promise<Outcome> {
+export async function follow(ctx: CommandContext, stream: TaskStream, status: StatusLine, answer: AnswerWriter, options: FollowOptions = {}): Promise<Outcome> {
   let state: TaskState | undefined;
-  let taskId: string | undefined;
+  let taskId: string | undefined = options.knownTaskId;
   let contextId: string | undefined;
   let statusText = '';
   let first = true;
-  const note = (task: Task) => {
-    taskId = task.id || taskId;
-    contextId = task.contextId || contextId;
+  const note = (id: string | undefined) => {
+    if (!id || id === taskId) return;
+    taskId = id;
+    if (!ctx.common.json) status.note(`task ${id}`);
   };
   for await (const { seq, event } of stream as AsyncIterable<ClientEvent>) {
     if (ctx.common.json) writeJsonLine(ctx, { seq: seq ?? null, event: StreamResponse.toJSON(event) });
     const payload = event.payload;
     switch (payload?.$case) {
       case 'task':
-        note(payload.value);
+        note(payload.value.id);
+        contextId = payload.value.contextId || contextId;
         state = payload.value.status?.state;
         statusText = partsText(payload.value.status?.message?.parts);
-        if (first && showSnapshot && !ctx.common.json) for (const a of payload.value.artifacts) answer.chunk(a.artifactId, false, partsText(a.parts));
+        if (first && options.showSnapshot && !ctx.common.json) answer.artifacts(payload.value);
         break;
       case 'statusUpdate':
-        taskId = payload.value.taskId || taskId;
+        note(payload.value.taskId);
         contextId = payload.value.contextId || contextId;
         state = payload.value.status?.state;
         statusText = partsText(payload.value.status?.message?.parts);
         break;
       case 'artifactUpdate':
+        note(payload.value.taskId);
         if (!ctx.common.json) answer.chunk(payload.value.artifact?.artifactId ?? '', payload.value.append, eventText(event));
         break;
       case 'message':
@@ -93,13 +111,22 @@ export async function follow(ctx: CommandContext, stream: TaskStream, status: St
         break;
     }
     // A follow-up's first event is the task as it was before our answer: old news.
-    const stale = first && followUp && payload?.$case === 'task';
+    const stale = first && options.followUp && payload?.$case === 'task';
     first = false;
-    if (!ctx.common.json && !stale && state !== undefined && payload?.$case !== 'message') {
-      status.set(`${stateName(state)}${statusText && state === TaskState.TASK_STATE_WORKING ? `: ${statusText}` : ''} · task ${short(taskId)}`);
+    if (!ctx.common.json && !stale && state !== undefined && !isTerminal(state) && payload?.$case !== 'message') {
+      status.set(`${stateName(state)}${statusText && state === TaskState.TASK_STATE_WORKING ? `: ${statusText}` : ''}`);
     }
   }
   return { state, taskId: taskId ?? stream.taskId, contextId, statusText };
+}
+
+/**
+ * A task received whole rather than streamed (a blocking send, a task that already ended):
+ * its answer to stdout (not with `--json`, whose caller prints the response), and where it stands.
+ */
+export function showTask(ctx: CommandContext, task: Task, answer: AnswerWriter): Outcome {
+  if (!ctx.common.json) answer.artifacts(task);
+  return { state: task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED, taskId: task.id, contextId: task.contextId, statusText: partsText(task.status?.message?.parts) };
 }
 
 /**

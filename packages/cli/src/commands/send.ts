@@ -1,16 +1,17 @@
-import { partsText, textMessage, type Client, type ResumeInfo } from '@a2a-polyglot/client';
-import { SendMessageResponse, TaskState } from '@a2a-polyglot/model';
+import { partsText, textMessage, type Client, type ResumeInfo, type TaskStream } from '@a2a-polyglot/client';
+import { SendMessageResponse } from '@a2a-polyglot/model';
 import { connect } from '../connect.js';
 import { writeJsonLine, type CommandContext } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { interactive } from '../io.js';
 import { LineReader } from '../line-reader.js';
 import { StatusLine } from '../render.js';
-import { AnswerWriter, conclude, follow, type Outcome } from './follow.js';
+import { writeInterruptedHint, writeNeedsInputHint } from '../task-hints.js';
+import { AnswerWriter, conclude, follow, showTask, type Outcome } from './follow.js';
 
 /** Shows a resubscribe on the status line (or as a log line off a terminal). */
 export function resumeNotice(status: StatusLine): (info: ResumeInfo) => void {
-  return (info) => status.set(`connection lost (${info.cause.message}); resuming task ${info.taskId.slice(0, 8)} after event ${info.afterSeq ?? '-'}, attempt ${info.attempt}`);
+  return (info) => status.set(`connection lost (${info.cause.message}); resuming task ${info.taskId} after event ${info.afterSeq ?? '-'}, attempt ${info.attempt}`);
 }
 
 /**
@@ -33,12 +34,20 @@ export async function sendCommand(ctx: CommandContext): Promise<ExitCode> {
       const answer = new AnswerWriter(ctx, status);
       status.set(`sending to ${client.card.name} over ${client.binding}`, false);
       let outcome: Outcome;
+      let stream: TaskStream | undefined;
       try {
-        outcome = streaming ? await streamTurn(ctx, client, text, taskId, contextId, status, answer) : await blockingTurn(ctx, client, text, taskId, contextId, answer);
+        if (streaming) {
+          stream = client.sendStreamingMessage({ message: textMessage(text, { taskId, contextId }) }, { signal: ctx.signal, onResume: resumeNotice(status) });
+          outcome = await follow(ctx, stream, status, answer, { followUp: Boolean(taskId), knownTaskId: taskId });
+        } else {
+          outcome = await blockingTurn(ctx, client, text, taskId, contextId, answer);
+        }
       } catch (error) {
         status.stop();
         answer.finish(); // the error line starts on a line of its own
-        throw error;
+        if (!ctx.signal.aborted) throw error;
+        writeInterruptedHint(ctx, stream?.taskId ?? taskId);
+        return EXIT.interrupted;
       } finally {
         status.stop();
       }
@@ -49,10 +58,9 @@ export async function sendCommand(ctx: CommandContext): Promise<ExitCode> {
         reader ??= new LineReader(ctx.io);
         next = await reader.ask('> ', ctx.signal);
       }
-      if (ctx.signal.aborted) return EXIT.interrupted;
-      if (next === undefined) {
-        ctx.io.stderr.write(`a2a: task ${outcome.taskId} needs input; answer with: a2a send ${ctx.positionals[0]} '<answer>' --task-id ${outcome.taskId}\n`);
-        return EXIT.inputRequired;
+      if (ctx.signal.aborted || next === undefined) {
+        writeNeedsInputHint(ctx, outcome.taskId);
+        return ctx.signal.aborted ? EXIT.interrupted : EXIT.inputRequired;
       }
       text = next;
       taskId = outcome.taskId;
@@ -64,11 +72,6 @@ export async function sendCommand(ctx: CommandContext): Promise<ExitCode> {
   }
 }
 
-async function streamTurn(ctx: CommandContext, client: Client, text: string, taskId: string | undefined, contextId: string | undefined, status: StatusLine, answer: AnswerWriter): Promise<Outcome> {
-  const stream = client.sendStreamingMessage({ message: textMessage(text, { taskId, contextId }) }, { signal: ctx.signal, onResume: resumeNotice(status) });
-  return follow(ctx, stream, status, answer, false, Boolean(taskId));
-}
-
 async function blockingTurn(ctx: CommandContext, client: Client, text: string, taskId: string | undefined, contextId: string | undefined, answer: AnswerWriter): Promise<Outcome> {
   const response = await client.sendMessage({ message: textMessage(text, { taskId, contextId }) }, { signal: ctx.signal });
   if (ctx.common.json) writeJsonLine(ctx, SendMessageResponse.toJSON(response));
@@ -78,7 +81,5 @@ async function blockingTurn(ctx: CommandContext, client: Client, text: string, t
     return { statusText: '', contextId: payload.value.contextId };
   }
   const task = payload?.value;
-  if (!task) return { statusText: '' };
-  if (!ctx.common.json) for (const artifact of task.artifacts) answer.chunk(artifact.artifactId, false, partsText(artifact.parts));
-  return { state: task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED, taskId: task.id, contextId: task.contextId, statusText: partsText(task.status?.message?.parts) };
+  return task ? showTask(ctx, task, answer) : { statusText: '' };
 }
