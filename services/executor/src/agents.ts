@@ -1,8 +1,9 @@
-import { ApiKeyAuthenticator, InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
+import { InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
 import type { A2AMetrics } from '@a2a-polyglot/metrics';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
 import type { AgentCard } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
+import { authenticationFor } from './authentication.js';
 import { buildAgentCard } from './card.js';
 import { ConfigError, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
@@ -44,7 +45,7 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
   for (const name of Object.keys(config.handlers)) {
     if (!registry.get(name)) throw new ConfigError(`Invalid configuration: handlers.${name} names no handler (known: ${registry.names().join(', ')})`);
   }
-  const authenticator = Object.keys(config.auth.apiKeys).length > 0 ? new ApiKeyAuthenticator({ keys: config.auth.apiKeys, header: config.auth.header }) : undefined;
+  const { authenticator } = authenticationFor(config.auth);
   const served: ServedAgent[] = [];
   try {
     for (const [i, entry] of config.agents.entries()) {

@@ -1,4 +1,5 @@
 import type { AgentCard, SecurityRequirement, SecurityScheme } from '@a2a-polyglot/model';
+import { authenticationFor, JWT_SCHEME } from './authentication.js';
 import type { ExecutorConfig } from './config.js';
 
 /** Name of the security scheme the card declares when API keys are configured. */
@@ -9,22 +10,22 @@ export const BEARER_SCHEME = 'bearer';
 /**
  * Builds the public AgentCard from configuration. `supportedInterfaces` stays empty: the
  * server knows the public URLs (request host or `publicBaseUrl`) and fills them in per
- * request. With API keys configured the card declares how to send them, so clients learn
- * the scheme from discovery instead of from a 401.
+ * request. With API keys or JWTs configured the card declares how to send them, so clients
+ * learn the scheme from discovery instead of from a 401.
  */
 export function buildAgentCard(config: Pick<ExecutorConfig, 'agent' | 'auth'>): AgentCard {
   const { agent, auth } = config;
-  const authOn = Object.keys(auth.apiKeys).length > 0;
-  const securitySchemes: Record<string, SecurityScheme> = authOn
-    ? {
-        [API_KEY_SCHEME]: { scheme: { $case: 'apiKeySecurityScheme', value: { description: 'Static API key', location: 'header', name: auth.header } } },
-        [BEARER_SCHEME]: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'The same API key as a bearer token', scheme: 'Bearer', bearerFormat: '' } } },
-      }
-    : {};
-  // Either scheme satisfies the requirement (the list is an OR of alternatives).
-  const securityRequirements: SecurityRequirement[] = authOn
-    ? [{ schemes: { [API_KEY_SCHEME]: { list: [] } } }, { schemes: { [BEARER_SCHEME]: { list: [] } } }]
-    : [];
+  const keysOn = Object.keys(auth.apiKeys).length > 0;
+  const jwtScheme = authenticationFor(auth).jwtScheme;
+  const securitySchemes: Record<string, SecurityScheme> = {
+    ...(jwtScheme && { [JWT_SCHEME]: jwtScheme }),
+    ...(keysOn && {
+      [API_KEY_SCHEME]: { scheme: { $case: 'apiKeySecurityScheme', value: { description: 'Static API key', location: 'header', name: auth.header } } },
+      [BEARER_SCHEME]: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'The same API key as a bearer token', scheme: 'Bearer', bearerFormat: '' } } },
+    }),
+  };
+  // Any one scheme satisfies the requirement (the list is an OR of alternatives).
+  const securityRequirements: SecurityRequirement[] = Object.keys(securitySchemes).map((name) => ({ schemes: { [name]: { list: [] } } }));
   return {
     name: agent.name,
     description: agent.description,

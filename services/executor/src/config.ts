@@ -19,6 +19,7 @@
 export type {
   AgentCardConfig,
   AgentEntryConfig,
+  AuthConfig,
   EventLogConfig,
   ExecutorConfig,
   ExecutorConfigInput,

@@ -1,4 +1,4 @@
-import { ApiKeyAuthenticator, checkReadiness, consoleLogger, InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger, type ReadinessReport } from '@a2a-polyglot/core';
+import { checkReadiness, consoleLogger, InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger, type ReadinessReport } from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
@@ -6,6 +6,7 @@ import { cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2ASer
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
 import { createAgents, defaultAgentOf, type ServedAgent } from './agents.js';
+import { authenticationFor } from './authentication.js';
 import { openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
 import { ConfigError, eventLogKind, grpcListenAddress, resolveConfig, storeKind, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
@@ -77,7 +78,6 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
   const grpcInterfaces = (publicBase: string): AgentInterface[] => (grpc ? [grpcInterface(resolved, publicBase, grpc.port)] : []);
 
   const card = buildAgentCard(resolved);
-  const apiKeys = resolved.auth.apiKeys;
   const backends = await openBackends(resolved, logger);
   const metrics = new A2AMetrics();
   const handler = new RequestHandler({
@@ -87,7 +87,7 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
     card,
     executor,
     logger,
-    authenticator: Object.keys(apiKeys).length > 0 ? new ApiKeyAuthenticator({ keys: apiKeys, header: resolved.auth.header }) : undefined,
+    authenticator: authenticationFor(resolved.auth).authenticator,
     extendedCard: resolved.agent.capabilities.extendedAgentCard ? () => extendedCard(card, resolved, grpcInterfaces) : undefined,
     allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
     strictRequests: resolved.strictRequests,

@@ -74,10 +74,15 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
   }
   if (obj.auth !== undefined) {
     const auth = record(obj.auth, at('auth'));
-    knownKeys(auth, ['apiKeys', 'header'], at('auth'));
+    knownKeys(auth, ['apiKeys', 'header', 'jwksUrl', 'jwtIssuer', 'jwtAudience', 'jwtClockToleranceSec', 'openIdConnectUrl'], at('auth'));
     out.auth = {
       ...(auth.apiKeys !== undefined && { apiKeys: apiKeys(auth.apiKeys, at('auth.apiKeys')) }),
       ...(auth.header !== undefined && { header: nonEmpty(auth.header, at('auth.header')) }),
+      ...(auth.jwksUrl !== undefined && { jwksUrl: absoluteUrl(auth.jwksUrl, at('auth.jwksUrl')) }),
+      ...(auth.jwtIssuer !== undefined && { jwtIssuer: nonEmpty(auth.jwtIssuer, at('auth.jwtIssuer')) }),
+      ...(auth.jwtAudience !== undefined && { jwtAudience: nonEmpty(auth.jwtAudience, at('auth.jwtAudience')) }),
+      ...(auth.jwtClockToleranceSec !== undefined && { jwtClockToleranceSec: intIn(0, 3600)(auth.jwtClockToleranceSec, at('auth.jwtClockToleranceSec')) }),
+      ...(auth.openIdConnectUrl !== undefined && { openIdConnectUrl: absoluteUrl(auth.openIdConnectUrl, at('auth.openIdConnectUrl')) }),
     };
   }
   if (obj.push !== undefined) {

@@ -52,6 +52,7 @@ const KIND: Record<string, TextKind> = {
   strictRequests: 'bool',
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',
+  'auth.jwtClockToleranceSec': 'int',
   'store.maxConnections': 'int',
   'eventLog.retentionMs': 'int',
   'eventLog.maxEventsPerTask': 'int',

@@ -36,6 +36,24 @@ export interface AgentCardConfig {
   readonly defaultOutputModes: readonly string[];
 }
 
+/** Authentication: static API keys, bearer JWTs from an identity provider, or both (either is accepted). */
+export interface AuthConfig {
+  /** API keys mapped to the principal each authenticates as. */
+  readonly apiKeys: Readonly<Record<string, string>>;
+  /** Header carrying a raw API key (`Authorization: Bearer <key>` works too). */
+  readonly header: string;
+  /** The identity provider's JWKS URL: set it (with `jwtIssuer` and `jwtAudience`) to accept bearer JWTs. */
+  readonly jwksUrl?: string;
+  /** Accepted `iss` of JWTs. */
+  readonly jwtIssuer?: string;
+  /** Accepted `aud` of JWTs (this agent at the provider). */
+  readonly jwtAudience?: string;
+  /** Clock skew tolerated on `exp` / `nbf`, seconds. Default 30. */
+  readonly jwtClockToleranceSec?: number;
+  /** OIDC discovery URL to declare in the card (else the card declares an HTTP bearer JWT scheme). */
+  readonly openIdConnectUrl?: string;
+}
+
 /** Where tasks and push configs live: see README "Durable tasks and several instances". */
 export interface StoreConfig {
   /** Unset: `postgres` when `url` is set, `sqlite` when `path` is set, else `memory`. */
@@ -150,8 +168,8 @@ export interface ExecutorConfig {
   readonly handlers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Id of the agent also served at the root paths; default the first of `agents`. */
   readonly defaultAgent?: string;
-  /** API keys mapped to the principal each authenticates as. Empty ⇒ authentication off. */
-  readonly auth: { readonly apiKeys: Readonly<Record<string, string>>; readonly header: string };
+  /** Who may call: API keys and/or OAuth2/OIDC JWTs. Neither configured ⇒ authentication off. */
+  readonly auth: AuthConfig;
   readonly push: { readonly allowPrivateNetworks: boolean };
   readonly store: StoreConfig;
   readonly eventLog: EventLogConfig;

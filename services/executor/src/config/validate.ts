@@ -26,6 +26,10 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
   if (config.agents.length > 0 && config.agentModule !== undefined) {
     throw new ConfigError('Invalid configuration: agentModule serves the single agent; with agents, declare it as an agent with "handler": "module" and "settings": {"path": ...}');
   }
+  const { jwksUrl, jwtIssuer, jwtAudience } = config.auth;
+  if ((jwksUrl || jwtIssuer || jwtAudience) && !(jwksUrl && jwtIssuer && jwtAudience)) {
+    throw new ConfigError('Invalid configuration: bearer JWTs need auth.jwksUrl, auth.jwtIssuer and auth.jwtAudience together (A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE)');
+  }
   const store = storeKind(config);
   const log = eventLogKind(config);
   if (store === 'postgres' && !config.store.url) throw new ConfigError('Invalid configuration: store.kind is postgres but store.url (A2A_POSTGRES_URL) is not set');

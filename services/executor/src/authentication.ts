@@ -1,0 +1,38 @@
+import { ApiKeyAuthenticator, type Authenticator } from '@a2a-polyglot/core';
+import { anyAuthenticator, JwtAuthenticator } from '@a2a-polyglot/auth-jwt';
+import type { SecurityScheme } from '@a2a-polyglot/model';
+import type { AuthConfig } from './config.js';
+
+/** What the configured authentication needs: the authenticator, and the schemes the card declares for it. */
+export interface Authentication {
+  /** Undefined when neither API keys nor JWTs are configured (authentication off). */
+  readonly authenticator: Authenticator | undefined;
+  /** JWT scheme for the card, by name (API-key schemes are added by the card builder). */
+  readonly jwtScheme: SecurityScheme | undefined;
+}
+
+/** Name of the card's security scheme for bearer JWTs. */
+export const JWT_SCHEME = 'oauth2Bearer';
+
+/**
+ * Builds the executor's authentication from `auth`: API keys, bearer JWTs verified against
+ * the provider's JWKS, or both (a caller may use either). One place, so the single agent and
+ * every agent of a multi-agent config authenticate alike.
+ */
+export function authenticationFor(auth: AuthConfig): Authentication {
+  const list: Authenticator[] = [];
+  let jwtScheme: SecurityScheme | undefined;
+  if (auth.jwksUrl && auth.jwtIssuer && auth.jwtAudience) {
+    const jwt = new JwtAuthenticator({
+      jwksUrl: auth.jwksUrl,
+      issuer: auth.jwtIssuer,
+      audience: auth.jwtAudience,
+      clockToleranceSec: auth.jwtClockToleranceSec,
+      openIdConnectUrl: auth.openIdConnectUrl,
+    });
+    list.push(jwt);
+    jwtScheme = jwt.securityScheme();
+  }
+  if (Object.keys(auth.apiKeys).length > 0) list.push(new ApiKeyAuthenticator({ keys: auth.apiKeys, header: auth.header }));
+  return { authenticator: list.length > 0 ? anyAuthenticator(...list) : undefined, jwtScheme };
+}
