@@ -190,14 +190,7 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-/** Polls `check` until it returns true, at most `ms` (every wait in a test is bounded). */
-export async function eventually(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { waitFor, waitForSteady } from '@a2a-polyglot/testing';
 
 /** Outcome of a raw unary call. */
 export interface RawOutcome {

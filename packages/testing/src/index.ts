@@ -4,7 +4,7 @@
  * suites against real services, skip them loudly without those locally, fail them under CI
  * ({@link describeWithServices}). Test-only: no package's runtime code imports it.
  */
-export { waitFor, type WaitForOptions } from './wait-for.js';
+export { waitFor, waitForSteady, type WaitForOptions, type WaitForSteadyOptions } from './wait-for.js';
 export {
   describeWithServices,
   describeWithPostgres,

@@ -22,3 +22,30 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, optio
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 10));
   }
 }
+
+/** {@link WaitForOptions}, plus how many checks in a row must see the same value. */
+export interface WaitForSteadyOptions extends WaitForOptions {
+  /** Checks in a row (after the first) that must see the same positive value. Default 20. */
+  readonly steadyChecks?: number;
+}
+
+/**
+ * Resolves with `value()` once it is positive and has not changed for `steadyChecks` checks in
+ * a row: the condition "a producer has stopped" (a paused reader filled every buffer), which
+ * no single reading can tell. Rejects after `timeoutMs` if the value keeps moving.
+ */
+export async function waitForSteady(value: () => number, options: WaitForSteadyOptions = {}): Promise<number> {
+  const steadyChecks = options.steadyChecks ?? 20;
+  let last = -1;
+  let steady = 0;
+  await waitFor(
+    () => {
+      const now = value();
+      steady = now === last && now > 0 ? steady + 1 : 0;
+      last = now;
+      return steady >= steadyChecks;
+    },
+    { what: 'a steady value', timeoutMs: 15_000, ...options },
+  );
+  return last;
+}
