@@ -179,7 +179,8 @@ describe('lf.a2a.v1.A2AService over grpc-js', () => {
     it('an AbortSignal rejects the call with DeadlineExceeded, the task keeps running', async () => {
       const controller = new AbortController();
       const pending = client.sendMessage(userMessage('gate abort'), { signal: controller.signal });
-      setTimeout(() => controller.abort(), 50);
+      await waitFor(() => t.gates.reached('abort')); // the call is in flight, its task running
+      controller.abort();
       await expect(pending).rejects.toMatchObject({ code: A2AErrorCode.DeadlineExceeded });
       const list = await client.listTasks({ status: TaskState.TASK_STATE_WORKING });
       expect(list.tasks.length).toBeGreaterThan(0);

@@ -46,12 +46,20 @@ export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
 export class Gates {
   private readonly gates = new Map<string, { promise: Promise<void>; open: () => void }>();
 
+  private readonly waiting = new Set<string>();
+
   wait(key: string, signal: AbortSignal): Promise<void> {
     const gate = this.get(key);
+    this.waiting.add(key);
     return new Promise((resolve) => {
       gate.promise.then(resolve);
       signal.addEventListener('abort', () => resolve(), { once: true });
     });
+  }
+
+  /** True once an agent has reached the gate `key`: the readiness a test waits on before acting. */
+  reached(key: string): boolean {
+    return this.waiting.has(key);
   }
 
   open(key: string): void {
