@@ -27,6 +27,11 @@ export const SSE_VECTORS: readonly SseVector[] = [
     chunks: ['data: a\r', '\n\r', '\ndata: b\r\n', '\r', '\n'],
     events: [{ data: 'a' }, { data: 'b' }],
   },
+  {
+    name: 'an empty chunk between the CR and the LF of a CRLF',
+    chunks: ['data: a\r', '', '\ndata: b\r', '', '\n', '', '\r', '', '\n'],
+    events: [{ data: 'a\nb' }],
+  },
   { name: 'bare CR line ends', chunks: ['id: 1\rdata: a\r\rdata: b\r', '\r'], events: [{ data: 'a', id: '1' }, { data: 'b', id: '1' }] },
   { name: 'a trailing event without its blank line is dropped', chunks: ['data: one\n\n', 'data: cut off\n'], events: [{ data: 'one' }] },
   { name: 'a trailing line without any line end is dropped', chunks: ['data: one\n\ndata: cut'], events: [{ data: 'one' }] },
