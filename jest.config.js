@@ -10,7 +10,10 @@ module.exports = {
   testMatch: ['**/test/**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+    // ES-module-only dependencies, compiled to CommonJS like our sources.
+    '/node_modules/eventsource-parser/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!eventsource-parser/)'],
   moduleNameMapper: {
     '^@a2a-polyglot/executor$': '<rootDir>/services/executor/src/index.ts',
     '^@a2a-polyglot/([a-z0-9-]+)$': '<rootDir>/packages/$1/src/index.ts',

@@ -1,3 +1,5 @@
+import { readSse, SseError } from '@a2a-polyglot/sse';
+
 /** A JSON-RPC error answer (or a transport failure) of an A2A call, in one line. */
 export class LiteRpcError extends Error {
   constructor(
@@ -52,8 +54,8 @@ export async function rpcCall(url: string, method: string, params: unknown, opti
 
 /**
  * A streaming A2A JSON-RPC call: yields each event's `result` (a StreamResponse) from the
- * SSE answer. A plain JSON answer (a pre-stream error, or a server that does not stream) is
- * yielded once or thrown.
+ * SSE answer (read by `@a2a-polyglot/sse`, the parser the client uses too). A plain JSON
+ * answer (a pre-stream error, or a server that does not stream) is yielded once or thrown.
  */
 export async function* rpcStream(url: string, method: string, params: unknown, options: RpcOptions): AsyncGenerator<unknown> {
   const res = await post(url, method, params, options, true);
@@ -61,34 +63,19 @@ export async function* rpcStream(url: string, method: string, params: unknown, o
     yield resultOf(await readJson(res));
     return;
   }
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const reader = res.body.getReader();
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
-      let blank: number;
-      while ((blank = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, blank);
-        buffer = buffer.slice(blank + 2);
-        const data = block
-          .split('\n')
-          .filter((l) => l.startsWith('data:'))
-          .map((l) => l.slice(5).replace(/^ /, ''))
-          .join('\n');
-        if (data === '') continue;
-        let envelope: unknown;
-        try {
-          envelope = JSON.parse(data);
-        } catch {
-          throw new LiteRpcError('The agent sent a stream event that is not JSON');
-        }
-        yield resultOf(envelope);
+    for await (const message of readSse(res.body)) {
+      if (message.data === '') continue;
+      let envelope: unknown;
+      try {
+        envelope = JSON.parse(message.data);
+      } catch {
+        throw new LiteRpcError('The agent sent a stream event that is not JSON');
       }
+      yield resultOf(envelope);
     }
-  } finally {
-    void reader.cancel().catch(() => undefined);
+  } catch (error) {
+    if (error instanceof SseError) throw new LiteRpcError(`The agent sent a broken event stream: ${error.message}`);
+    throw error;
   }
 }

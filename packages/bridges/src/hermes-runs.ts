@@ -6,7 +6,8 @@ import { ConversationMemory, remember, sessionKey, type ChatTurn } from './conve
 import { turnSignal } from './deadline.js';
 import { approvalFrom, approvalQuestion, canonicalEvent, choiceFrom, type ApprovalRequest } from './hermes-events.js';
 import { field } from './settings.js';
-import { frameJson, readSse, type SseFrame } from './sse-reader.js';
+import type { SseEvent } from '@a2a-polyglot/sse';
+import { frameJson, readUpstreamSse } from './sse-reader.js';
 import { runTurn, TurnWriter } from './streaming-contract.js';
 import { isEventStream, openUpstream, readJsonBody, type UpstreamResponse } from './upstream-http.js';
 
@@ -33,7 +34,7 @@ export interface HermesRunsSettings extends CommonSettings {
 interface FollowedRun {
   readonly runId: string;
   readonly upstream: UpstreamResponse;
-  readonly events: AsyncGenerator<SseFrame>;
+  readonly events: AsyncGenerator<SseEvent>;
   readonly userText: string;
   readonly history: readonly ChatTurn[];
 }
@@ -152,7 +153,7 @@ class HermesRunsExecutor implements BridgeExecutor {
       if (!signal.aborted) void this.stop(runId, ctx.taskId);
       throw error;
     }
-    const events = readSse(upstream, { bridge: NAME, idleTimeoutMs: settings.idleTimeoutMs });
+    const events = readUpstreamSse(upstream, { bridge: NAME, idleTimeoutMs: settings.idleTimeoutMs });
     await this.drive(ctx, writer, signal, key, { runId, upstream, events, userText: ctx.text, history });
   }
 

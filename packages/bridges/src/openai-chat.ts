@@ -5,7 +5,7 @@ import { COMMON_FIELDS, type CommonSettings } from './common-settings.js';
 import { ConversationMemory, remember, sessionKey, type ChatTurn } from './conversation.js';
 import { turnSignal } from './deadline.js';
 import { field } from './settings.js';
-import { frameJson, readSse } from './sse-reader.js';
+import { frameJson, readUpstreamSse } from './sse-reader.js';
 import { runTurn, TurnWriter } from './streaming-contract.js';
 import { isEventStream, openUpstream, readJsonBody, type UpstreamResponse } from './upstream-http.js';
 
@@ -95,7 +95,7 @@ class OpenAiChatExecutor implements AgentExecutor {
 
 /** Feeds `delta.content` to the writer until `[DONE]`, a finish reason or the end of the stream. */
 async function streamChat(upstream: UpstreamResponse, writer: TurnWriter, idleTimeoutMs: number): Promise<undefined> {
-  for await (const frame of readSse(upstream, { bridge: NAME, idleTimeoutMs })) {
+  for await (const frame of readUpstreamSse(upstream, { bridge: NAME, idleTimeoutMs })) {
     if (frame.event !== undefined && frame.event !== 'message') continue;
     if (frame.data.trim() === '[DONE]') break;
     const chunk = frameJson(frame, NAME);

@@ -5,7 +5,7 @@ import { COMMON_FIELDS, type CommonSettings } from './common-settings.js';
 import { ConversationMemory, sessionKey } from './conversation.js';
 import { turnSignal } from './deadline.js';
 import { field } from './settings.js';
-import { frameJson, readSse } from './sse-reader.js';
+import { frameJson, readUpstreamSse } from './sse-reader.js';
 import { runTurn, TurnWriter } from './streaming-contract.js';
 import { isEventStream, openUpstream, readJsonBody, type UpstreamResponse } from './upstream-http.js';
 
@@ -126,7 +126,7 @@ interface Outcome {
 
 async function streamResponse(upstream: UpstreamResponse, writer: TurnWriter, idleTimeoutMs: number): Promise<Outcome> {
   let responseId: string | undefined;
-  for await (const frame of readSse(upstream, { bridge: NAME, idleTimeoutMs })) {
+  for await (const frame of readUpstreamSse(upstream, { bridge: NAME, idleTimeoutMs })) {
     if (frame.data.trim() === '[DONE]') break;
     const event = frameJson(frame, NAME);
     const type = typeof event.type === 'string' ? event.type : frame.event;

@@ -107,11 +107,4 @@ export function chatChunk(content: string | undefined, finish: string | null = n
   };
 }
 
-/** Waits until `condition` holds, polling; fails after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(10);
-  }
-}
+export { waitFor } from '@a2a-polyglot/testing';

@@ -1,4 +1,5 @@
-import { BridgeError, openUpstream, readSse, type SseFrame } from '../src/index.js';
+import type { SseEvent } from '@a2a-polyglot/sse';
+import { BridgeError, openUpstream, readUpstreamSse } from '../src/index.js';
 import { sleep, sseHead, startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
 
 const started: FakeUpstream[] = [];
@@ -6,8 +7,8 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((u) => u.close()));
 });
 
-/** Serves `writes` (with pauses) as an event stream and reads it back through readSse. */
-async function read(writes: Array<string | number>, idleTimeoutMs = 2000): Promise<SseFrame[]> {
+/** Serves `writes` (with pauses) as an event stream and reads it back through readUpstreamSse. */
+async function read(writes: Array<string | number>, idleTimeoutMs = 2000): Promise<SseEvent[]> {
   const upstream = await startFakeUpstream({
     'GET /sse': async (_req, res) => {
       sseHead(res);
@@ -20,16 +21,16 @@ async function read(writes: Array<string | number>, idleTimeoutMs = 2000): Promi
   });
   started.push(upstream);
   const up = await openUpstream({ bridge: 'test', url: `${upstream.url}/sse`, method: 'GET', signal: new AbortController().signal, timeoutMs: 2000, fetch });
-  const frames: SseFrame[] = [];
-  for await (const f of readSse(up, { bridge: 'test', idleTimeoutMs })) frames.push(f);
+  const frames: SseEvent[] = [];
+  for await (const f of readUpstreamSse(up, { bridge: 'test', idleTimeoutMs })) frames.push(f);
   return frames;
 }
 
-describe('readSse', () => {
+describe('readUpstreamSse', () => {
   it('parses names, ids, multi-line data and comments, across LF, CRLF and CR line ends', async () => {
     const frames = await read(['event: a\r\nid: 1\r\ndata: x\r\ndata: y\r\n\r\n', ': keepalive\n\n', 'data: z\r', '\rdata:no-space\n\n']);
     expect(frames).toEqual([
-      { event: 'a', data: 'x\ny', id: '1' },
+      { event: 'a', data: 'x\ny', id: '1', ownId: '1' },
       { event: undefined, data: 'z', id: '1' },
       { event: undefined, data: 'no-space', id: '1' },
     ]);

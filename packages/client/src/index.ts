@@ -10,7 +10,6 @@ export * from './transport.js';
 export * from './bindings.js';
 export * from './failures.js';
 export { A2A_VERSION, VERSION_HEADER } from './http.js';
-export { SseParser, type SseMessage, DEFAULT_MAX_EVENT_BYTES } from './sse.js';
 export { decodeSendMessageResult, decodeStreamEvent } from './decode.js';
 export * from './card.js';
 export * from './select-interface.js';

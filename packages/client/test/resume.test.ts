@@ -7,7 +7,7 @@ import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { TaskState, type Task } from '@a2a-polyglot/model';
 import { Client, GRPC_BINDING, textMessage, type BindingKey, type ClientEvent, type ResumeInfo } from '../src/index.js';
 import { grpcTransportFactory } from '../src/grpc.js';
-import { collect, eventually, startTestAgent, type TestAgent } from './helpers.js';
+import { collect, waitFor, startTestAgent, type TestAgent } from './helpers.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 const BINDINGS: BindingKey[] = ['jsonrpc', 'rest', 'grpc'];
@@ -148,7 +148,7 @@ describe.each(BINDINGS)('stream resume over %s', (binding) => {
       proxy().cutAll();
     }
     // And the path works again afterwards.
-    await eventually(async () => (await client.sendMessage({ message: textMessage('echo back') }).then(() => true, () => false)), 5000);
+    await waitFor(async () => (await client.sendMessage({ message: textMessage('echo back') }).then(() => true, () => false)));
     const done = await client.sendMessage({ message: textMessage('steps 1') });
     expect((done.payload!.value as Task).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });

@@ -1,34 +1,61 @@
-/** The SSE parser on its own: framing variants real servers produce. */
-import { SseParser } from '../src/index.js';
+/** The client's side of SSE: event numbers from `id:`, and stream failures worded as client errors. */
+import { A2AErrorCode } from '@a2a-polyglot/core';
+import { clientFailureOf } from '../src/index.js';
+import type { OpenHttp } from '../src/http.js';
+import { readOpenSse, seqOf } from '../src/sse.js';
 
-describe('SseParser', () => {
-  it('parses LF, CRLF and CR framing, ids, event names, and skips comments', () => {
-    const parser = new SseParser();
-    const out = parser.push(': ping\n\nid: 1\ndata: {"a":1}\n\r\nevent: error\r\ndata: x\r\n\r\nid: 3\rdata: y\r\r\n');
-    expect(out).toEqual([
-      { event: 'message', data: '{"a":1}', id: '1' },
-      { event: 'error', data: 'x' },
-      { event: 'message', data: 'y', id: '3' },
+/** An open exchange over a canned response body. */
+function open(body: ReadableStream<Uint8Array>): OpenHttp & { closed: boolean } {
+  const o = {
+    closed: false,
+    response: new Response(body),
+    failure: () => undefined,
+    fail: () => undefined,
+    settle: () => undefined,
+    close: () => void (o.closed = true),
+  };
+  return o;
+}
+
+function text(...chunks: string[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const c of chunks) controller.enqueue(new TextEncoder().encode(c));
+      controller.close();
+    },
+  });
+}
+
+async function read(o: OpenHttp, idleTimeoutMs?: number) {
+  const out = [];
+  for await (const e of readOpenSse(o, { what: 'test', ...(idleTimeoutMs !== undefined && { idleTimeoutMs }) })) out.push(e);
+  return out;
+}
+
+describe('client SSE', () => {
+  it('numbers an event by the id it carried, not by the last event ID it inherited', async () => {
+    const o = open(text('id: 1\ndata: a\n\ndata: b\n\nid: 2\rdata: c\r\r'));
+    const events = await read(o);
+    expect(events.map((e) => [e.data, seqOf(e)])).toEqual([
+      ['a', 1],
+      ['b', undefined],
+      ['c', 2],
     ]);
+    expect(o.closed).toBe(true);
   });
 
-  it('handles events split anywhere across chunks, including between CR and LF', () => {
-    const text = 'id: 7\r\ndata: {"hello":\r\ndata: "world"}\r\n\r\n';
-    for (let cut = 1; cut < text.length; cut++) {
-      const parser = new SseParser();
-      const out = [...parser.push(text.slice(0, cut)), ...parser.push(text.slice(cut))];
-      expect(out).toEqual([{ event: 'message', data: '{"hello":\n"world"}', id: '7' }]);
-    }
+  it('words silence as an idle client failure and closes the exchange', async () => {
+    const o = open(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(': hi\n\n')) }));
+    const failure = await read(o, 30).catch((e: unknown) => e);
+    expect(clientFailureOf(failure)).toBe('idle');
+    expect(failure).toMatchObject({ code: A2AErrorCode.DeadlineExceeded, message: 'test: the stream sent nothing for 30 ms' });
+    expect(o.closed).toBe(true);
   });
 
-  it('ignores events without data and keeps no id across events', () => {
-    const parser = new SseParser();
-    expect(parser.push('id: 1\n\ndata: a\n\n')).toEqual([{ event: 'message', data: 'a' }]);
-  });
-
-  it('bounds the size of one event', () => {
-    const parser = new SseParser(16);
-    expect(() => parser.push(`data: ${'x'.repeat(32)}\n`)).toThrow(/exceeded 16 bytes/);
-    expect(() => new SseParser(16).push('x'.repeat(32))).toThrow(/exceeded 16 bytes/);
+  it('words a dropped connection as a cut', async () => {
+    const o = open(new ReadableStream({ start: (c) => c.error(new Error('socket hang up')) }));
+    const failure = await read(o).catch((e: unknown) => e);
+    expect(clientFailureOf(failure)).toBe('cut');
+    expect(failure).toMatchObject({ code: A2AErrorCode.Unavailable, message: 'test: the stream was cut (socket hang up)' });
   });
 });

@@ -14,7 +14,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ApiKeyAuthenticator, RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import { createA2ARequestListener, createA2AUpgradeHandler, type A2AUpgradeHandler } from '@a2a-polyglot/server';
 import { WEBSOCKET_BINDING } from '../src/index.js';
-import { Gates, scriptedAgent, testCard } from './helpers.js';
+import { Gates, scriptedAgent, testCard, waitFor } from './helpers.js';
 import { bundleForBrowser } from './websocket-helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -159,9 +159,7 @@ async function waitForRun(page: Page, name: string, check: string): Promise<any>
     const run = await waitForRun(page, 'left', 'run.done');
     expect(run.events).toHaveLength(2);
     // The server saw cancelStream: no stream is open any more, the task still works.
-    const deadline = Date.now() + WAIT_MS;
-    while (server.upgrades.binding.stats().some((s) => s.openStreams > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(server.upgrades.binding.stats().every((s) => s.openStreams === 0)).toBe(true);
+    await waitFor(() => server.upgrades.binding.stats().every((s) => s.openStreams === 0), { timeoutMs: WAIT_MS, what: 'every stream to close' });
     expect(await call(page, 'taskState', run.taskId)).toBe('TASK_STATE_WORKING');
     server.gates.open('gl');
   });

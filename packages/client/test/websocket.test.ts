@@ -6,7 +6,7 @@ import { Client, textMessage, WEBSOCKET_BINDING } from '../src/index.js';
 import { clientFailureOf } from '../src/failures.js';
 import type { ClientEvent } from '../src/transport.js';
 import { WEBSOCKET_AUTH_PREFIX, WEBSOCKET_SUBPROTOCOL, WebSocketTransport, webSocketTransportFactory, type WebSocketConstructor } from '../src/transports/websocket.js';
-import { eventually } from './helpers.js';
+import { waitFor } from './helpers.js';
 import { startWsAgent, type WsAgent } from './websocket-helpers.js';
 
 const WS = WebSocket as unknown as WebSocketConstructor;
@@ -92,10 +92,10 @@ describe('WebSocketTransport (Node, with the ws package)', () => {
       taskId ??= taskIdOf(e);
       if (e.event.payload?.$case === 'statusUpdate') break;
     }
-    await eventually(() => agent.http.websocket!.stats()[0]!.openStreams === 0);
+    await waitFor(() => agent.http.websocket!.stats()[0]!.openStreams === 0);
     expect((await transport.unary(getTaskOp, GetTaskRequest.fromPartial({ id: taskId! }))).status?.state).toBe(TaskState.TASK_STATE_WORKING);
     agent.gates.open('g1');
-    await eventually(async () => (await transport.unary(getTaskOp, GetTaskRequest.fromPartial({ id: taskId! }))).status?.state === TaskState.TASK_STATE_COMPLETED);
+    await waitFor(async () => (await transport.unary(getTaskOp, GetTaskRequest.fromPartial({ id: taskId! }))).status?.state === TaskState.TASK_STATE_COMPLETED);
   });
 
   it('a dropped socket fails the stream as a cut; the next call reconnects and resumes after the last seq', async () => {
@@ -129,7 +129,7 @@ describe('WebSocketTransport (Node, with the ws package)', () => {
       })(),
     );
     expect(clientFailureOf(await aborted)).toBe('aborted');
-    await eventually(() => agent.http.websocket!.stats()[0]!.openStreams === 0);
+    await waitFor(() => agent.http.websocket!.stats()[0]!.openStreams === 0);
   });
 
   it('an unreachable endpoint is Unavailable / unreachable', async () => {
@@ -181,13 +181,11 @@ describe('Client over WebSocket resumes a cut stream by itself', () => {
     const client = await Client.connect(agent.url, { bindings: ['websocket'], transports: { [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WS }) }, resume: { attempts: 3, initialDelayMs: 10 } });
     try {
       const seqs: Array<number | undefined> = [];
-      const stream = client.sendStreamingMessage({ message: textMessage('gate g3 3') });
+      // The rest is produced once the client noticed the cut (it then resumes after seq 2).
+      const stream = client.sendStreamingMessage({ message: textMessage('gate g3 3') }, { onResume: () => agent.gates.open('g3') });
       for await (const e of stream) {
         seqs.push(e.seq);
-        if (seqs.length === 2) {
-          agent.dropSockets();
-          setTimeout(() => agent.gates.open('g3'), 50);
-        }
+        if (seqs.length === 2) agent.dropSockets();
       }
       expect(seqs).toEqual([1, 2, 3, 4, 5, 6]);
       expect(stream.resumes).toBeGreaterThanOrEqual(1);

@@ -1,4 +1,5 @@
 import { parseSse, type SseEvent } from '../src/index.js';
+import { chunkings, SSE_VECTORS, stream } from '../../sse/test/vectors.js';
 
 async function parse(chunks: string[]): Promise<SseEvent[]> {
   async function* source() {
@@ -8,6 +9,19 @@ async function parse(chunks: string[]): Promise<SseEvent[]> {
   for await (const e of parseSse(source())) out.push(e);
   return out;
 }
+
+describe('the oracle parseSse against the shared SSE vectors', () => {
+  for (const vector of SSE_VECTORS) {
+    for (const { how, chunks } of chunkings(vector)) {
+      it(`${vector.name} (${how})`, async () => {
+        const events: SseEvent[] = [];
+        for await (const e of parseSse(stream(chunks))) events.push(e);
+        // The vectors leave out what is undefined (the default type, an empty last event ID).
+        expect(events.map(({ event, data, id }) => ({ ...(event !== undefined && { event }), data, ...(id !== undefined && { id }) }))).toEqual(vector.events);
+      });
+    }
+  }
+});
 
 describe('parseSse', () => {
   it('reads id, event and data fields and dispatches on a blank line', async () => {

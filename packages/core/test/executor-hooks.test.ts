@@ -1,4 +1,5 @@
 import { Role, TaskState, type SendMessageRequest } from '@a2a-polyglot/model';
+import { waitFor } from '@a2a-polyglot/testing';
 import { A2AErrorCode, callContext, RequestHandler, textPart, type AgentExecutor, type ExecutionContext } from '../src/index.js';
 import { testCard } from './fixtures.js';
 
@@ -43,8 +44,7 @@ describe('cancel hook', () => {
     const task = (res.payload as { value: { id: string; status: { state: TaskState } } }).value;
     expect(task.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     // The run returns a few ticks after reporting input-required; then the task is idle.
-    for (let i = 0; i < 100 && h.activeRuns > 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(h.activeRuns).toBe(0);
+    await waitFor(() => h.activeRuns === 0, { what: 'the run to return' });
     const canceled = await h.cancelTask({ tenant: '', id: task.id, metadata: undefined }, ctx());
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect(hooked).toEqual([{ taskId: task.id, streaming: false, aborted: true }]);

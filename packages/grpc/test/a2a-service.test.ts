@@ -3,7 +3,7 @@ import { SendMessageRequest, TaskState, type Task } from '@a2a-polyglot/model';
 import { A2AServiceClient } from '@a2a-polyglot/model/grpc';
 import { credentials, Metadata } from '@grpc/grpc-js';
 import { GrpcTransport, METADATA, type GrpcStreamEvent } from '../src/index.js';
-import { collect, eventually, startTestServer, TEST_EXTENSION, userMessage, type TestServer } from './helpers.js';
+import { collect, waitFor, startTestServer, TEST_EXTENSION, userMessage, type TestServer } from './helpers.js';
 
 const kinds = (events: readonly GrpcStreamEvent[]) => events.map((e) => e.event.payload?.$case);
 const taskOf = (res: { payload?: { $case: string; value: unknown } }) => {
@@ -69,7 +69,7 @@ describe('lf.a2a.v1.A2AService over grpc-js', () => {
 
     it('SubscribeToTask streams the current Task, then live events until the end', async () => {
       const task = taskOf(await client.sendMessage({ ...userMessage('gate sub'), configuration: { acceptedOutputModes: [], returnImmediately: true } }));
-      await eventually(async () => (await client.getTask({ id: task.id })).status?.state === TaskState.TASK_STATE_WORKING);
+      await waitFor(async () => (await client.getTask({ id: task.id })).status?.state === TaskState.TASK_STATE_WORKING);
       const stream = client.subscribeToTask({ id: task.id });
       const seen: GrpcStreamEvent[] = [];
       for await (const e of stream) {
@@ -129,7 +129,7 @@ describe('lf.a2a.v1.A2AService over grpc-js', () => {
       expect(head.map((e) => e.seq)).toEqual([1, 2]);
       const taskId = (head[0]!.event.payload!.value as Task).id;
       t.gates.open('resume');
-      await eventually(async () => (await client.getTask({ id: taskId })).status?.state === TaskState.TASK_STATE_COMPLETED);
+      await waitFor(async () => (await client.getTask({ id: taskId })).status?.state === TaskState.TASK_STATE_COMPLETED);
       const rest = await collect(client.subscribeToTask({ id: taskId }, { lastEventId: 2 }));
       expect(kinds(rest)).toEqual(['artifactUpdate', 'statusUpdate']);
       expect(rest.map((e) => e.seq)).toEqual([3, 4]);
@@ -170,16 +170,17 @@ describe('lf.a2a.v1.A2AService over grpc-js', () => {
         if (received.length === 2) stream.cancel();
       }
       expect(received).toHaveLength(2); // iteration ended quietly after cancel
-      await eventually(() => t.server.service.openStreams === 0);
+      await waitFor(() => t.server.service.openStreams === 0);
       expect((await client.getTask({ id: taskId })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
       t.gates.open('keep');
-      await eventually(async () => (await client.getTask({ id: taskId })).status?.state === TaskState.TASK_STATE_COMPLETED);
+      await waitFor(async () => (await client.getTask({ id: taskId })).status?.state === TaskState.TASK_STATE_COMPLETED);
     });
 
     it('an AbortSignal rejects the call with DeadlineExceeded, the task keeps running', async () => {
       const controller = new AbortController();
       const pending = client.sendMessage(userMessage('gate abort'), { signal: controller.signal });
-      setTimeout(() => controller.abort(), 50);
+      await waitFor(() => t.gates.reached('abort')); // the call is in flight, its task running
+      controller.abort();
       await expect(pending).rejects.toMatchObject({ code: A2AErrorCode.DeadlineExceeded });
       const list = await client.listTasks({ status: TaskState.TASK_STATE_WORKING });
       expect(list.tasks.length).toBeGreaterThan(0);
@@ -202,7 +203,7 @@ describe('lf.a2a.v1.A2AService over grpc-js', () => {
         })(),
       ).rejects.toMatchObject({ code: A2AErrorCode.DeadlineExceeded });
       expect(kinds(seen)).toEqual(['task', 'statusUpdate']);
-      await eventually(() => t.server.service.openStreams === 0);
+      await waitFor(() => t.server.service.openStreams === 0);
       t.gates.open('stream-deadline');
     });
   });

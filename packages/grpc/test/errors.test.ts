@@ -2,7 +2,7 @@ import { A2AError, A2AErrorCode, ApiKeyAuthenticator, ERROR_TABLE } from '@a2a-p
 import { GetTaskRequest, SendMessageRequest, TaskState, type Task } from '@a2a-polyglot/model';
 import { Server, ServerCredentials, status as GrpcCode, type ServiceError } from '@grpc/grpc-js';
 import { GrpcTransport } from '../src/index.js';
-import { detailsOf, eventually, rawUnary, startTestServer, testCard, userMessage, type TestServer } from './helpers.js';
+import { detailsOf, waitFor, rawUnary, startTestServer, testCard, userMessage, type TestServer } from './helpers.js';
 
 const PATH = '/lf.a2a.v1.A2AService/';
 
@@ -217,7 +217,7 @@ describe('errors that need a differently configured server', () => {
     const s = await startTestServer({ grpc: { maxReceiveMessageBytes: 1024 } });
     const c = new GrpcTransport({ url: s.url });
     expect((await failure(c.sendMessage(userMessage('y'.repeat(4096))))).code).toBe(A2AErrorCode.PayloadTooLarge);
-    await eventually(async () => (await c.sendMessage(userMessage('echo fine'))).payload?.$case === 'message');
+    await waitFor(async () => (await c.sendMessage(userMessage('echo fine'))).payload?.$case === 'message');
     c.close();
     await s.close();
   });

@@ -1,7 +1,8 @@
 import { checkReadiness } from '@a2a-polyglot/core';
 import { HealthCheckResponse, HealthCheckResponse_ServingStatus as Status, HealthClient } from '@a2a-polyglot/model/grpc';
 import { credentials, type ServiceError, status as GrpcCode } from '@grpc/grpc-js';
-import { eventually, startTestServer, type TestServer } from './helpers.js';
+import { waitFor } from '@a2a-polyglot/testing';
+import { startTestServer, type TestServer } from './helpers.js';
 
 function check(client: InstanceType<typeof HealthClient>, service: string): Promise<HealthCheckResponse> {
   return new Promise((resolve, reject) => client.check({ service }, (error, response) => (error ? reject(error) : resolve(response!))));
@@ -37,12 +38,12 @@ describe('grpc.health.v1.Health', () => {
     const call = client.watch({ service: '' });
     call.on('data', (r: HealthCheckResponse) => seen.push(r.status));
     call.on('error', () => undefined);
-    await eventually(() => seen.length === 1);
+    await waitFor(() => seen.length === 1);
     expect(seen).toEqual([Status.SERVING]);
     healthy = false;
-    await eventually(() => seen.length === 2);
+    await waitFor(() => seen.length === 2);
     healthy = true;
-    await eventually(() => seen.length === 3);
+    await waitFor(() => seen.length === 3);
     expect(seen).toEqual([Status.SERVING, Status.NOT_SERVING, Status.SERVING]);
     call.cancel();
   });
@@ -59,7 +60,7 @@ describe('grpc.health.v1.Health', () => {
     w.on('data', (r: HealthCheckResponse) => all.push(r.status));
     w.on('error', () => undefined);
     const ended = new Promise<void>((resolve) => w.on('end', () => resolve()));
-    await eventually(() => unknown.length === 1 && all.length === 1);
+    await waitFor(() => unknown.length === 1 && all.length === 1);
     expect(unknown).toEqual([Status.SERVICE_UNKNOWN]);
     await t.server.close(1000);
     await ended;

@@ -46,12 +46,20 @@ export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
 export class Gates {
   private readonly gates = new Map<string, { promise: Promise<void>; open: () => void }>();
 
+  private readonly waiting = new Set<string>();
+
   wait(key: string, signal: AbortSignal): Promise<void> {
     const gate = this.get(key);
+    this.waiting.add(key);
     return new Promise((resolve) => {
       gate.promise.then(resolve);
       signal.addEventListener('abort', () => resolve(), { once: true });
     });
+  }
+
+  /** True once an agent has reached the gate `key`: the readiness a test waits on before acting. */
+  reached(key: string): boolean {
+    return this.waiting.has(key);
   }
 
   open(key: string): void {
@@ -190,14 +198,7 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-/** Polls `check` until it returns true, at most `ms` (every wait in a test is bounded). */
-export async function eventually(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { waitFor, waitForSteady } from '@a2a-polyglot/testing';
 
 /** Outcome of a raw unary call. */
 export interface RawOutcome {

@@ -3,7 +3,7 @@ import { ListTasksRequest, TaskState, type Task } from '@a2a-polyglot/model';
 import { A2ASessionServiceClient, SessionRequest, type SessionResponse } from '@a2a-polyglot/model/session';
 import { Client, credentials, Metadata, status as GrpcCode, type ServiceError, type StatusObject } from '@grpc/grpc-js';
 import { GrpcSessionClient, type SessionStreamEvent } from '../src/index.js';
-import { collect, detailsOf, eventually, startTestServer, userMessage, type TestServer } from './helpers.js';
+import { collect, detailsOf, waitFor, waitForSteady, startTestServer, userMessage, type TestServer } from './helpers.js';
 
 const kinds = (events: readonly SessionStreamEvent[]) => events.map((e) => e.event.payload?.$case);
 const taskIdOf = (events: readonly SessionStreamEvent[]) => (events[0]!.event.payload!.value as Task).id;
@@ -98,7 +98,7 @@ describe('experimental A2ASessionService', () => {
     const taskId = taskIdOf(seen);
     expect((await session.get({ id: taskId })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
     t.gates.open('unsub');
-    await eventually(async () => (await session.get({ id: taskId })).status?.state === TaskState.TASK_STATE_COMPLETED);
+    await waitFor(async () => (await session.get({ id: taskId })).status?.state === TaskState.TASK_STATE_COMPLETED);
     await session.close();
   });
 
@@ -150,14 +150,14 @@ describe('experimental A2ASessionService', () => {
     const stream = session.sendStreaming(userMessage('gate peer'));
     const it = stream[Symbol.asyncIterator]();
     const taskId = ((await it.next()).value.event.payload.value as Task).id;
-    await eventually(() => t.server.sessionStats().openOperations >= 1);
+    await waitFor(() => t.server.sessionStats().openOperations >= 1);
     const before = t.server.sessionStats().openSessions;
     session.destroy();
-    await eventually(() => t.server.sessionStats().openSessions === before - 1);
+    await waitFor(() => t.server.sessionStats().openSessions === before - 1);
     const observer = new GrpcSessionClient({ url: t.url });
     expect((await observer.get({ id: taskId })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
     t.gates.open('peer');
-    await eventually(async () => (await observer.get({ id: taskId })).status?.state === TaskState.TASK_STATE_COMPLETED);
+    await waitFor(async () => (await observer.get({ id: taskId })).status?.state === TaskState.TASK_STATE_COMPLETED);
     await observer.close();
   });
 
@@ -227,7 +227,7 @@ describe('session limits', () => {
     await expect(s3.send(userMessage('echo 3'))).rejects.toMatchObject({ code: A2AErrorCode.ResourceExhausted });
     expect((await s3.closed)?.code).toBe(A2AErrorCode.ResourceExhausted);
     await s1.close();
-    await eventually(() => t.server.sessionStats().openSessions === 1);
+    await waitFor(() => t.server.sessionStats().openSessions === 1);
     const s4 = new GrpcSessionClient({ url: t.url });
     expect((await s4.send(userMessage('echo 4'))).payload?.$case).toBe('message');
     await Promise.all([s2.close(), s4.close()]);
@@ -261,22 +261,17 @@ describe('session limits', () => {
     s.call.write(SessionRequest.fromPartial({ correlationId: 'flood', operation: { $case: 'send', value: { request: userMessage('flood 3000 4096'), streaming: true } } }));
     // The agent produces all 3000 artifacts (3003 events, ~12 MB, in the task's log) while
     // the client reads nothing.
-    await eventually(async () => (await t.handler.listTasks(ListTasksRequest.fromPartial({ status: TaskState.TASK_STATE_COMPLETED }), ctx())).tasks.length === 1, 10_000);
-    // Wait until the server stops writing (the count holds still for 3 samples 100 ms apart), bounded.
-    let stalled = t.server.sessionStats();
-    for (let i = 0, still = 0; i < 60 && still < 3; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const now = t.server.sessionStats();
-      still = now.framesWritten === stalled.framesWritten ? still + 1 : 0;
-      stalled = now;
-    }
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(async () => (await t.handler.listTasks(ListTasksRequest.fromPartial({ status: TaskState.TASK_STATE_COMPLETED }), ctx())).tasks.length === 1, { timeoutMs: 10_000 });
+    // Wait until the server stops writing (the count holds still for 3 samples 100 ms apart).
+    const written = await waitForSteady(() => t.server.sessionStats().framesWritten, { steadyChecks: 3, intervalMs: 100, what: 'the server to stop writing' });
     // Only what the HTTP/2 flow-control windows admit was written (about 40 frames here), the
-    // count does not move, and never more than the bound waited in the server's write queue:
-    // the paused stream costs a cursor into the log, not a buffer.
-    expect(stalled.framesWritten).toBeLessThan(300);
-    expect(t.server.sessionStats().framesWritten).toBe(stalled.framesWritten);
-    expect(stalled.maxPendingFrames).toBeLessThanOrEqual(maxBufferedFrames);
+    // count does not move (this wait is the observation window, not a sync), and never more
+    // than the bound waited in the server's write queue: the paused stream costs a cursor into
+    // the log, not a buffer.
+    expect(written).toBeLessThan(300);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(t.server.sessionStats().framesWritten).toBe(written);
+    expect(t.server.sessionStats().maxPendingFrames).toBeLessThanOrEqual(maxBufferedFrames);
     // Reading resumes: every event arrives, in order, without gap.
     s.call.resume();
     expect((await s.status).code).toBe(GrpcCode.OK);
@@ -293,7 +288,7 @@ describe('session limits', () => {
     const it = stream[Symbol.asyncIterator]();
     await it.next();
     const blocking = session.send(userMessage('gate shut2'));
-    await eventually(() => t.server.sessionStats().openOperations === 2);
+    await waitFor(() => t.server.sessionStats().openOperations === 2);
     const closing = t.close();
     await expect((async () => {
       for (;;) if ((await it.next()).done) return;
@@ -309,7 +304,7 @@ describe('session limits', () => {
     s.call.on('data', (f: SessionResponse) => s.frames.push(f));
     s.call.write(SessionRequest.fromPartial({ correlationId: 'stream', operation: { $case: 'send', value: { request: userMessage('gate wire'), streaming: true } } }));
     s.call.write(SessionRequest.fromPartial({ correlationId: 'unary', operation: { $case: 'send', value: { request: userMessage('gate wire2'), streaming: false } } }));
-    await eventually(() => t.server.sessionStats().openOperations === 2 && s.frames.length >= 2);
+    await waitFor(() => t.server.sessionStats().openOperations === 2 && s.frames.length >= 2);
     const closing = t.close();
     const status = await s.status;
     expect(status.code).toBe(GrpcCode.UNAVAILABLE);

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { eventStreamFrom, type EventStream, type LoggedEvent } from '@a2a-polyglot/core';
 import type { StreamResponse } from '@a2a-polyglot/model';
+import { waitFor, waitForSteady } from '@a2a-polyglot/testing';
 import { pipeEventStream, SseWriter } from '../src/index.js';
 
 const EVENT: StreamResponse = { payload: { $case: 'message', value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] } } };
@@ -25,14 +26,6 @@ function rawClient(port: number): { socket: Socket; text: () => string } {
   socket.on('data', (c: string) => (text += c));
   socket.on('error', () => undefined);
   return { socket, text: () => text };
-}
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** An endless stream that counts how far it was pulled. */
@@ -83,9 +76,9 @@ describe('SseWriter', () => {
     });
     try {
       const client = rawClient(port);
-      await until(() => client.text().includes(': ping\n\n'));
+      await waitFor(() => client.text().includes(': ping\n\n'));
       client.socket.destroy();
-      await until(() => writer?.closed === true);
+      await waitFor(() => writer?.closed === true);
     } finally {
       await stop(server);
     }
@@ -114,24 +107,16 @@ describe('pipeEventStream', () => {
       const client = rawClient(port);
       client.socket.pause();
       // Wait until the producer stops advancing: the socket buffers are full and the pipe waits for 'drain'.
-      let last = -1;
-      let stableFor = 0;
-      await until(() => {
-        const now = source.pulled();
-        stableFor = now === last && now > 0 ? stableFor + 1 : 0;
-        last = now;
-        return stableFor >= 20;
-      }, 15_000);
-      const stalledAt = source.pulled();
+      const stalledAt = await waitForSteady(() => source.pulled(), { what: 'the producer to stop' });
       expect(stalledAt).toBeLessThan(5000); // 5000 × 16 KiB = 80 MiB would mean no backpressure
       expect(maxBuffered).toBeLessThanOrEqual(highWaterMark + frame.length + 64);
       // Once the client reads again, the stream continues where it stopped, in order.
       client.socket.resume();
-      await until(() => source.pulled() > stalledAt + 10);
+      await waitFor(() => source.pulled() > stalledAt + 10);
       const ids = [...client.text().matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
       expect(ids.slice(0, 50)).toEqual(Array.from({ length: Math.min(50, ids.length) }, (_, i) => i + 1));
       client.socket.destroy();
-      await until(() => source.closed());
+      await waitFor(() => source.closed());
       await piping;
     } finally {
       await stop(server);
@@ -157,9 +142,9 @@ describe('pipeEventStream', () => {
     });
     try {
       const client = rawClient(port);
-      await until(() => client.text().includes('id: 1\n'));
+      await waitFor(() => client.text().includes('id: 1\n'));
       client.socket.destroy();
-      await until(() => closed);
+      await waitFor(() => closed);
       await piping;
     } finally {
       await stop(server);
@@ -169,10 +154,11 @@ describe('pipeEventStream', () => {
   it('ends the response when the signal aborts, and reports mid-stream errors to onError', async () => {
     const controller = new AbortController();
     const held = endless();
+    let firstWritten = false;
     const { server, port } = await serve((req, res) => {
       const sse = new SseWriter(res, { heartbeatMs: 0 });
       if (req.url === '/abort') {
-        void pipeEventStream(eventStreamFrom({ close: () => held.stream.close(), async *[Symbol.asyncIterator]() { yield { seq: 1, event: EVENT }; await new Promise(() => undefined); } }), sse, {
+        void pipeEventStream(eventStreamFrom({ close: () => held.stream.close(), async *[Symbol.asyncIterator]() { yield { seq: 1, event: EVENT }; firstWritten = true; await new Promise(() => undefined); } }), sse, {
           encode: () => '{}',
           onError: () => undefined,
           signal: controller.signal,
@@ -187,7 +173,7 @@ describe('pipeEventStream', () => {
     });
     try {
       const aborted = fetch(`http://127.0.0.1:${port}/abort`).then((r) => r.text());
-      await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => firstWritten); // the pipe asks for the next event once it wrote the first
       controller.abort();
       expect(await aborted).toBe('id: 1\ndata: {}\n\n');
       expect(held.closed()).toBe(true);

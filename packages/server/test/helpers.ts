@@ -1,5 +1,6 @@
 import type { AgentCard, StreamResponse, TaskPushNotificationConfig } from '@a2a-polyglot/model';
 import { ApiKeyAuthenticator, type AgentExecutor, type ExecutionContext, type PushSender, RequestHandler } from '@a2a-polyglot/core';
+import * as sse from '@a2a-polyglot/sse';
 import { type RunningA2AServer, startA2AServer, type StartA2AServerOptions } from '../src/index.js';
 
 export const EXT = 'https://example.com/ext/echo';
@@ -199,51 +200,28 @@ export interface SseRead {
   comments: string[];
 }
 
-/** Parses SSE text (LF or CRLF) into events and comments. */
-export function parseSse(text: string): SseRead {
-  const events: SseEvent[] = [];
-  const comments: string[] = [];
-  for (const block of text.split(/\r?\n\r?\n/)) {
-    if (block.trim() === '') continue;
-    const ev: SseEvent = { data: '' };
-    const data: string[] = [];
-    for (const line of block.split(/\r?\n/)) {
-      if (line.startsWith(':')) comments.push(line.slice(1).trim());
-      else if (line.startsWith('id: ')) ev.id = line.slice(4);
-      else if (line.startsWith('event: ')) ev.event = line.slice(7);
-      else if (line.startsWith('data: ')) data.push(line.slice(6));
-    }
-    if (data.length > 0) {
-      ev.data = data.join('\n');
-      events.push(ev);
-    }
-  }
-  return { events, comments };
-}
-
 /**
- * Reads an SSE response to its end (or until `until` says stop, then cancels the body).
- * Bounded by `timeoutMs`.
+ * Reads an SSE response (parsed by `@a2a-polyglot/sse`, the reader the client uses) to its
+ * end, or until `until` says stop (then cancels the body). Bounded by `timeoutMs`: then it
+ * returns what it read so far.
  */
 export async function readSse(res: Response, until?: (read: SseRead) => boolean, timeoutMs = 10_000): Promise<SseRead> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  const deadline = setTimeout(() => void reader.cancel(), timeoutMs);
+  const read: SseRead = { events: [], comments: [] };
+  const stop = new AbortController();
+  const deadline = setTimeout(() => stop.abort(new Error(`SSE read timed out after ${timeoutMs} ms`)), timeoutMs);
+  const check = () => until?.(read) && stop.abort(new Error('read enough'));
   try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-      if (until && until(parseSse(text))) {
-        await reader.cancel();
-        break;
-      }
+    const comments = (text: string) => (read.comments.push(text.trim()), check());
+    for await (const e of sse.readSse(res.body!, { signal: stop.signal, onComment: comments })) {
+      read.events.push({ data: e.data, ...(e.ownId !== undefined && { id: e.ownId }), ...(e.event !== undefined && { event: e.event }) });
+      check();
     }
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
   } finally {
     clearTimeout(deadline);
   }
-  return parseSse(text);
+  return read;
 }
 
 /** Opens a streaming JSON-RPC call; returns the raw response (SSE or JSON). */
@@ -255,11 +233,4 @@ export function rpcStream(url: string, method: string, params: unknown, headers:
   });
 }
 
-/** Waits until `check` holds, polling; bounded. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { waitFor, waitForSteady } from '@a2a-polyglot/testing';

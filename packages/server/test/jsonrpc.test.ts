@@ -112,9 +112,8 @@ describe('JSON-RPC binding over HTTP', () => {
       const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('hold', {}, { returnImmediately: true }));
       const id = sent.body.result.task.id;
       const res = await rpcStream(s.rpcUrl, 'SubscribeToTask', { id });
-      const reading = readSse(res);
-      setTimeout(() => s.gate.open(), 50);
-      const { events } = await reading;
+      // Live events are released once the snapshot arrived.
+      const { events } = await readSse(res, (read) => (read.events.length === 1 && s.gate.open(), false));
       const bodies = events.map((e) => JSON.parse(e.data));
       expect(Object.keys(bodies[0].result)).toEqual(['task']);
       expect(bodies[bodies.length - 1].result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');

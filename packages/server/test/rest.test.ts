@@ -153,9 +153,8 @@ describe('REST (HTTP+JSON) binding', () => {
 
     it('subscribe to a working task: snapshot first, then live events', async () => {
       const sent = await rest(s.restUrl, 'POST', '/message:send', sendParams('hold', {}, { returnImmediately: true }));
-      const reading = readSse(await stream(s.restUrl, 'GET', `/tasks/${sent.body.task.id}:subscribe`));
-      setTimeout(() => s.gate.open(), 50);
-      const { events } = await reading;
+      // Live events are released once the snapshot arrived.
+      const { events } = await readSse(await stream(s.restUrl, 'GET', `/tasks/${sent.body.task.id}:subscribe`), (read) => (read.events.length === 1 && s.gate.open(), false));
       expect(Object.keys(JSON.parse(events[0]!.data))).toEqual(['task']);
       expect(JSON.parse(events[events.length - 1]!.data).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
     });

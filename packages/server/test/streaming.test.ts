@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { eventStreamFrom, RequestHandler, type EventStream, type LoggedEvent } from '@a2a-polyglot/core';
 import type { SendMessageRequest, StreamResponse } from '@a2a-polyglot/model';
-import { eventually, Gate, readSse, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V } from './helpers.js';
+import { waitFor, waitForSteady, Gate, readSse, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V } from './helpers.js';
 
 describe('SSE heartbeats', () => {
   it.each(['JSON-RPC', 'REST'])('%s streams get `: ping` comments while idle', async (binding) => {
@@ -62,16 +62,10 @@ describe('backpressure through the bindings', () => {
     try {
       const socket = rawPost(Number(new URL(s.url).port), path, body);
       socket.pause();
-      let last = -1;
-      let stableFor = 0;
-      await eventually(() => {
-        stableFor = handler.pulled === last && last > 0 ? stableFor + 1 : 0;
-        last = handler.pulled;
-        return stableFor >= 20;
-      }, 15_000);
+      await waitForSteady(() => handler.pulled, { what: 'the producer to stop' });
       expect(handler.pulled).toBeLessThan(5000);
       socket.destroy();
-      await eventually(() => handler.closed);
+      await waitFor(() => handler.closed);
     } finally {
       await s.close();
     }

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pool } from 'pg';
-import { deleteKeys, POSTGRES_URL, REDIS_URL, redisConnections, uniqueName } from './services.js';
+import { deleteKeys, describeWithPostgresAndRedis, POSTGRES_URL, redisConnections, uniqueName } from './services.js';
 
 const scenarios = loadScenarios();
 const runs: ScenarioRun[] = [];
@@ -56,30 +56,27 @@ async function postgresRedisBackend(): Promise<ScenarioBackend> {
   };
 }
 
-const backends: Array<[name: string, factory: (() => Promise<ScenarioBackend>) | undefined]> = [
-  ['memory', undefined],
-  ['sqlite', sqliteBackend],
-];
-if (POSTGRES_URL && REDIS_URL) backends.push(['postgres+redis', postgresRedisBackend]);
-else console.warn('\n!!! A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL not set: conformance on PostgreSQL + Redis is SKIPPED\n');
-
-beforeAll(async () => {
-  if (!POSTGRES_URL || !REDIS_URL) return;
-  pool = createPostgresPool({ url: POSTGRES_URL, maxConnections: 4 });
-  redis = await redisConnections();
-});
-
-afterAll(async () => {
-  await pool?.end();
-  await redis?.close();
-});
-
-describe.each(backends)('%s', (name, backend) => {
+/** One test per scenario on `backend`, each kept in `runs` for the cross-store comparison. */
+function scenarioTests(name: string, backend: (() => Promise<ScenarioBackend>) | undefined): void {
   test.each(scenarios.map((scenario) => [`${name}/${scenario.name}`, scenario] as const))('%s', async (_title, scenario) => {
     const run = await runScenario(scenario, inProcessBinding, { backend });
     runs.push({ ...run, binding: name });
     expect(run.failures).toEqual([]);
   });
+}
+
+describe('memory', () => scenarioTests('memory', undefined));
+describe('sqlite', () => scenarioTests('sqlite', sqliteBackend));
+describeWithPostgresAndRedis('postgres+redis', () => {
+  beforeAll(async () => {
+    pool = createPostgresPool({ url: POSTGRES_URL!, maxConnections: 4 });
+    redis = await redisConnections();
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await redis?.close();
+  });
+  scenarioTests('postgres+redis', postgresRedisBackend);
 });
 
 test('every store produces the same normalized outcome as the in-memory store', () => {

@@ -1,7 +1,14 @@
 import { A2AErrorCode, taskLogKey } from '@a2a-polyglot/core';
 import type { StreamResponse } from '@a2a-polyglot/model';
 import { RedisEventLog, RedisTaskSignals, type RedisConnections } from '@a2a-polyglot/stores/redis';
+import { waitFor } from '@a2a-polyglot/testing';
 import { deleteKeys, describeWithRedis, redisConnections, uniqueName } from './services.js';
+
+/** Subscribers Redis itself counts on `channel`: the condition "the subscription is in place". */
+async function subscribers(redis: RedisConnections, channel: string): Promise<number> {
+  const [, count] = (await redis.commands.pubsub('NUMSUB', channel)) as [string, number];
+  return Number(count);
+}
 
 function ev(n: number): StreamResponse {
   return { payload: { $case: 'statusUpdate', value: { taskId: 't', contextId: 'c', status: { state: 2, message: undefined, timestamp: `2026-01-01T00:00:00.${String(n).padStart(3, '0')}Z` }, metadata: { n } } } };
@@ -69,7 +76,9 @@ describeWithRedis('RedisEventLog', () => {
     await writer.append('k', ev(1));
     const controller = new AbortController();
     const woken = reader.waitFor('k', 1, controller.signal);
-    await new Promise((r) => setTimeout(r, 50));
+    // The reader polls only every 60 s: the wake-up must come through its subscription, so
+    // append once Redis has it (not after a guessed delay).
+    await waitFor(async () => (await subscribers(a, `${prefix}:wake:k`)) === 1, { what: 'the wake-up subscription' });
     const started = Date.now();
     await writer.append('k', ev(2));
     await woken;
@@ -79,7 +88,9 @@ describeWithRedis('RedisEventLog', () => {
     await aborted;
     // An event already there resolves at once.
     await reader.waitFor('k', 0, new AbortController().signal);
-    expect(b.subscriber.channelCount).toBe(0);
+    // Every subscription is let go of; a waiter that ended before Redis confirmed its SUBSCRIBE
+    // lets go once the confirmation arrives, so this is eventual.
+    await waitFor(() => b.subscriber.channelCount === 0, { what: 'the wake-up subscriptions to be released' });
   });
 
   it('expires a sealed log after its retention', async () => {
@@ -87,10 +98,9 @@ describeWithRedis('RedisEventLog', () => {
     await log.append('k', ev(1));
     expect(await a.commands.pttl(`${prefix}:log:k`)).toBeGreaterThan(50_000);
     log.seal('k');
-    await new Promise((r) => setTimeout(r, 50));
-    const ttl = await a.commands.pttl(`${prefix}:log:k`);
-    expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(50_000);
+    // seal() sets the retention in the background.
+    await waitFor(async () => (await a.commands.pttl(`${prefix}:log:k`)) <= 50_000, { what: 'the retention TTL' });
+    expect(await a.commands.pttl(`${prefix}:log:k`)).toBeGreaterThan(0);
   });
 
   it('fails with Unavailable when Redis is unreachable', async () => {
@@ -111,13 +121,11 @@ describeWithRedis('RedisTaskSignals', () => {
     try {
       const received: unknown[] = [];
       const stop = new RedisTaskSignals(b, { prefix }).subscribe((s) => received.push(s));
-      const deadline = Date.now() + 5000;
-      // Subscription confirmation is asynchronous: publish until it lands.
-      while (received.length === 0 && Date.now() < deadline) {
-        await new RedisTaskSignals(a, { prefix }).publish({ kind: 'canceled', tenant: 't', taskId: 'x', origin: 'A' });
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      expect(received[0]).toEqual({ kind: 'canceled', tenant: 't', taskId: 'x', origin: 'A' });
+      // Subscription confirmation is asynchronous: publish once Redis has it.
+      await waitFor(async () => (await subscribers(a, `${prefix}:signals`)) === 1, { what: 'the signal subscription' });
+      await new RedisTaskSignals(a, { prefix }).publish({ kind: 'canceled', tenant: 't', taskId: 'x', origin: 'A' });
+      await waitFor(() => received.length > 0, { what: 'the signal' });
+      expect(received).toEqual([{ kind: 'canceled', tenant: 't', taskId: 'x', origin: 'A' }]);
       stop();
     } finally {
       await Promise.all([a.close(), b.close()]);

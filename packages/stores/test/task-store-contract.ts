@@ -5,6 +5,7 @@
  */
 import { A2AErrorCode, InMemoryPushConfigStore, InMemoryTaskStore, isVersionConflict, type PushConfigStore, type TaskQuery, type TaskStore } from '@a2a-polyglot/core';
 import { TaskState } from '@a2a-polyglot/model';
+import { waitFor } from '@a2a-polyglot/testing';
 import { pushConfig, stored } from './fixtures.js';
 
 export interface StoreUnderTest {
@@ -15,8 +16,6 @@ export interface StoreUnderTest {
 
 /** What a store throws for a stale write (see core's versionConflict). */
 const CONFLICT = { code: A2AErrorCode.Unavailable, metadata: { conflict: 'version' } };
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function storeContract(open: () => Promise<StoreUnderTest>): void {
   let store: StoreUnderTest;
@@ -135,7 +134,8 @@ export function storeContract(open: () => Promise<StoreUnderTest>): void {
     expect(await tasks.abandoned!({ owner: 'A', limit: 10 })).toEqual([]);
     // ...and an expired lease is abandoned and claimable by another owner.
     await tasks.save(stored('e', '2026-01-01T00:00:00.000Z', { version: 1, state: TaskState.TASK_STATE_WORKING }), 0, { owner: 'A', ttlMs: 1 });
-    await sleep(30);
+    // The store's clock decides when 1 ms has passed (the database's, for PostgreSQL).
+    await waitFor(async () => (await tasks.abandoned!({ limit: 10 })).length > 0, { what: 'the lease to expire' });
     expect((await tasks.abandoned!({ limit: 10 })).map((t) => t.task.id)).toEqual(['e']);
     await tasks.save(stored('e', '2026-01-01T00:00:00.000Z', { version: 1, state: TaskState.TASK_STATE_WORKING }), 1, { owner: 'B', ttlMs: 60_000 });
     expect(await tasks.abandoned!({ limit: 10 })).toEqual([]);

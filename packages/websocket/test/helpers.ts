@@ -252,11 +252,4 @@ export function sendParams(text: string, configuration?: Record<string, unknown>
   };
 }
 
-/** Waits until `check` holds, polling; bounded. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { waitFor, waitForSteady } from '@a2a-polyglot/testing';

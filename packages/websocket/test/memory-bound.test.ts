@@ -1,6 +1,6 @@
 import { eventStreamFrom, type EventStream, type LoggedEvent, RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import type { SendMessageRequest, StreamResponse } from '@a2a-polyglot/model';
-import { eventually, Gate, Peer, sendParams, startWsServer, testCard, testExecutor } from './helpers.js';
+import { waitFor, waitForSteady, Gate, Peer, sendParams, startWsServer, testCard, testExecutor } from './helpers.js';
 
 const PAD = 'x'.repeat(16 * 1024);
 const bigEvent: StreamResponse = {
@@ -33,18 +33,6 @@ function endless(): Endless {
   return new Endless({ card: testCard(), executor: testExecutor(new Gate()), logger: silentLogger });
 }
 
-/** Waits until `value()` stops changing for `stableTicks` polls (bounded). */
-async function settle(value: () => number, stableTicks = 20): Promise<void> {
-  let last = -1;
-  let stable = 0;
-  await eventually(() => {
-    const now = value();
-    stable = now === last && now > 0 ? stable + 1 : 0;
-    last = now;
-    return stable >= stableTicks;
-  }, 15_000);
-}
-
 describe('memory bound: a client that does not read', () => {
   it('keeps the server-side send buffer under the high-water mark, pausing the stream at its cursor, and resumes when the client reads', async () => {
     const highWaterMark = 256 * 1024;
@@ -58,7 +46,7 @@ describe('memory bound: a client that does not read', () => {
       const sampler = setInterval(() => {
         for (const stats of s.binding.stats()) maxSeen = Math.max(maxSeen, stats.bufferedAmount);
       }, 2);
-      await settle(() => handler.pulled);
+      await waitForSteady(() => handler.pulled, { what: 'the producer to stop' });
       clearInterval(sampler);
       const [stats] = s.binding.stats();
       // The bound: the high-water mark plus the one frame that crossed it.
@@ -68,10 +56,10 @@ describe('memory bound: a client that does not read', () => {
       expect(handler.closed).toBe(false); // paused, not dropped
       const pausedAt = handler.pulled;
       peer.ws.resume();
-      await eventually(() => handler.pulled > pausedAt + 100);
+      await waitFor(() => handler.pulled > pausedAt + 100);
     } finally {
       peer.close();
-      await eventually(() => handler.closed);
+      await waitFor(() => handler.closed);
       await s.close();
     }
   });
@@ -84,7 +72,7 @@ describe('memory bound: a client that does not read', () => {
     try {
       stuck.ws.pause();
       stuck.request('SendStreamingMessage', sendParams('endless'));
-      await eventually(() => s.binding.stats().length === 1, 10_000); // the stuck socket was dropped
+      await waitFor(() => s.binding.stats().length === 1, { timeoutMs: 10_000 }); // the stuck socket was dropped
       expect(handler.closed).toBe(true);
       expect((await other.answer(other.request('ListTasks', {}))).result).toBeDefined();
     } finally {

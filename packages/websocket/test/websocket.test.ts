@@ -1,6 +1,6 @@
 import { InMemoryEventLog } from '@a2a-polyglot/core';
 import { CloseCode, SUBPROTOCOL } from '../src/index.js';
-import { eventually, Peer, sendParams, startWsServer, type WsTestServer } from './helpers.js';
+import { waitFor, Peer, sendParams, startWsServer, type WsTestServer } from './helpers.js';
 
 describe('WebSocket binding: unary calls', () => {
   let s: WsTestServer;
@@ -184,7 +184,7 @@ describe('WebSocket binding: streams', () => {
     expect(frames.at(-1)).toMatchObject({ streamEnd: true, reason: 'canceled', state: 'TASK_STATE_WORKING', lastSeq: 2 });
     expect((await peer.answer(peer.request('GetTask', { id: taskId }))).result.status.state).toBe('TASK_STATE_WORKING');
     s.gate.open();
-    await eventually(async () => (await peer.answer(peer.request('GetTask', { id: taskId }))).result.status.state === 'TASK_STATE_COMPLETED');
+    await waitFor(async () => (await peer.answer(peer.request('GetTask', { id: taskId }))).result.status.state === 'TASK_STATE_COMPLETED');
     // Nothing more was delivered on the canceled stream.
     expect(peer.framesFor(id)).toEqual(frames);
   });
@@ -207,7 +207,7 @@ describe('WebSocket binding: streams', () => {
     s.gate.open();
     const again = await Peer.connect(s.wsUrl);
     try {
-      await eventually(async () => (await again.answer(again.request('GetTask', { id: taskId }))).result.status.state === 'TASK_STATE_COMPLETED');
+      await waitFor(async () => (await again.answer(again.request('GetTask', { id: taskId }))).result.status.state === 'TASK_STATE_COMPLETED');
       const sub = again.request('SubscribeToTask', { id: taskId }, { resumeAfterSeq: lastSeq });
       const frames = await again.stream(sub);
       const events = frames.filter((f) => 'result' in f);

@@ -3,6 +3,7 @@ import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polygl
 import { buildAgentCard } from '../src/card.js';
 import { defaultConfig } from '../src/config.js';
 import { createDemoAgent, DEMO_QUESTION } from '../src/demo-agent.js';
+import { waitFor } from './helpers.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 
@@ -17,15 +18,6 @@ function send(text: string, taskId = ''): SendMessageRequest {
 
 function handler(options: Parameters<typeof createDemoAgent>[0] = {}): RequestHandler {
   return new RequestHandler({ card: buildAgentCard(defaultConfig()), executor: createDemoAgent({ chunkDelayMs: 0, ...options }) });
-}
-
-/** Polls `condition` until true; fails after `timeoutMs`. */
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 async function collect(stream: AsyncIterable<LoggedEvent>): Promise<LoggedEvent[]> {
@@ -97,7 +89,7 @@ describe('demo agent', () => {
     const last = seen[seen.length - 1]!.event.payload;
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     // The agent noticed the abort and returned (the run is released shortly after).
-    await waitFor(() => h.activeRuns === 0, 2000);
+    await waitFor(() => h.activeRuns === 0, { timeoutMs: 2000 });
   });
 
   it('does not treat words that merely start with a command as commands', async () => {

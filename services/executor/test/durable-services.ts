@@ -1,25 +1,13 @@
 /**
- * The real PostgreSQL and Redis of the durable suites: URLs from A2A_TEST_POSTGRES_URL and
- * A2A_TEST_REDIS_URL; unset ⇒ the suite is skipped with a loud notice. Each suite gets its own
- * schema and key prefix and removes them afterwards.
+ * The real PostgreSQL and Redis of the durable suites: URLs and `describeWithPostgresAndRedis`
+ * from `@a2a-polyglot/testing` (skipped with a loud notice locally without them, failing under
+ * CI). Each suite gets its own schema and key prefix; {@link cleanUp} removes them afterwards.
  */
 import { Client } from 'pg';
 import Redis from 'ioredis';
+import { POSTGRES_URL, REDIS_URL } from '@a2a-polyglot/testing';
 
-export const POSTGRES_URL = process.env.A2A_TEST_POSTGRES_URL || undefined;
-export const REDIS_URL = process.env.A2A_TEST_REDIS_URL || undefined;
-
-/** `describe` when both services are configured, else skipped with a loud notice. */
-export function describeWithPostgresAndRedis(name: string, body: () => void): void {
-  if (POSTGRES_URL && REDIS_URL) return describe(name, body);
-  console.warn(`\n!!!!!!!!\n!!! A2A_TEST_POSTGRES_URL and/or A2A_TEST_REDIS_URL not set: "${name}" is SKIPPED.\n!!!!!!!!\n`);
-  describe.skip(name, body);
-}
-
-/** A schema / key prefix no other run uses. */
-export function uniqueName(stem: string): string {
-  return `${stem}_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-}
+export { describeWithPostgresAndRedis, POSTGRES_URL, REDIS_URL, uniqueName } from '@a2a-polyglot/testing';
 
 /** Drops the schema and deletes the keys a suite used. */
 export async function cleanUp(schema: string, prefix: string): Promise<void> {

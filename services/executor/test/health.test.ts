@@ -72,14 +72,14 @@ describeWithPostgresAndRedis('executor health (PostgreSQL + Redis)', () => {
   it('is ready while both answer, names the event log when Redis is cut, and recovers', async () => {
     expect(await readyz(ex.url)).toEqual({ status: 200, body: { status: 'ready', checks: [{ name: 'store', ok: true }, { name: 'event-log', ok: true }] } });
     await proxy.down();
-    await waitFor(async () => (await readyz(ex.url)).status === 503, 10_000);
+    await waitFor(async () => (await readyz(ex.url)).status === 503, { timeoutMs: 10_000 });
     const down = await readyz(ex.url);
     expect(down.body.status).toBe('not ready');
     expect(down.body.checks[0]).toEqual({ name: 'store', ok: true });
     expect(down.body.checks[1]).toMatchObject({ name: 'event-log', ok: false });
     expect(await grpcStatus(ex.grpc!.url)).toBe(Status.NOT_SERVING);
     await proxy.up();
-    await waitFor(async () => (await readyz(ex.url)).status === 200, 10_000);
+    await waitFor(async () => (await readyz(ex.url)).status === 200, { timeoutMs: 10_000 });
     expect(await grpcStatus(ex.grpc!.url)).toBe(Status.SERVING);
   });
 });

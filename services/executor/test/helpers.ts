@@ -1,4 +1,5 @@
-/** Shared test helpers: raw HTTP the way curl would send it, and a tiny SSE reader. */
+/** Shared test helpers: raw HTTP the way curl would send it, and SSE read into parsed events. */
+import * as sse from '@a2a-polyglot/sse';
 
 export const V1 = { 'A2A-Version': '1.0' } as const;
 
@@ -30,51 +31,27 @@ export interface SseEvent {
 }
 
 /**
- * Reads SSE events from a streaming response until the server closes it, or until `until`
- * returns true (then the connection is dropped). Bounded by `timeoutMs`.
+ * Reads SSE events (parsed by `@a2a-polyglot/sse`, the reader the client uses) from a
+ * streaming response until the server closes it, or until `until` returns true (then the
+ * connection is dropped). Bounded by `timeoutMs`: then it returns what it read so far.
  */
 export async function readSse(res: Response, options: { until?: (e: SseEvent, all: SseEvent[]) => boolean; timeoutMs?: number } = {}): Promise<SseEvent[]> {
   if (!res.body) throw new Error('response has no body');
   const events: SseEvent[] = [];
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const timer = setTimeout(() => void reader.cancel(new Error('SSE read timed out')), options.timeoutMs ?? 10_000);
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
-      let blank: number;
-      while ((blank = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, blank);
-        buffer = buffer.slice(blank + 2);
-        const lines = block.split('\n').filter((l) => l !== '' && !l.startsWith(':'));
-        if (lines.length === 0) continue;
-        const field = (name: string) => lines.filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, ''));
-        const data = field('data').join('\n');
-        const event: SseEvent = { event: field('event')[0] ?? 'message', id: field('id')[0], data: data === '' ? undefined : JSON.parse(data) };
-        events.push(event);
-        if (options.until?.(event, events)) {
-          await reader.cancel();
-          return events;
-        }
-      }
+    for await (const e of sse.readSse(res.body, { signal: timeout })) {
+      const event: SseEvent = { event: e.event ?? 'message', id: e.ownId, data: e.data === '' ? undefined : JSON.parse(e.data) };
+      events.push(event);
+      if (options.until?.(event, events)) break;
     }
-  } finally {
-    clearTimeout(timer);
+  } catch (error) {
+    if (!timeout.aborted) throw error;
   }
   return events;
 }
 
-/** Polls `condition` until it holds; fails after `timeoutMs`. */
-export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { waitFor } from '@a2a-polyglot/testing';
 
 /** The text of every text part, concatenated. */
 export function partsText(parts: ReadonlyArray<{ text?: string }> | undefined): string {

@@ -3,58 +3,25 @@
  * which compiles sources with SWC on load, so no build is needed). Covers what in-process
  * tests cannot: exit codes, one-line startup errors, SIGTERM handling, ESM agent modules.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { json, partsText, postJson, readSse, userMessage } from './helpers.js';
+import { listeningUrl, spawnExecutor, type ExecutorProcess } from './spawn-executor.js';
 
-const bootstrap = resolve(__dirname, '../../../scripts/run-ts.js');
-const main = resolve(__dirname, '../src/main.ts');
-
-interface Child {
-  readonly process: ChildProcess;
-  stdout: string;
-  stderr: string;
-  readonly exited: Promise<number | null>;
-}
-
-const children: Child[] = [];
+const children: ExecutorProcess[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGKILL');
 });
 
-function run(args: string[], env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [bootstrap, main, ...args], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const c: Child = {
-    process: child,
-    stdout: '',
-    stderr: '',
-    exited: new Promise((r) => child.once('exit', (code) => r(code))),
-  };
-  child.stdout!.on('data', (d: Buffer) => (c.stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (c.stderr += d.toString()));
+function run(args: string[], env: Record<string, string>): ExecutorProcess {
+  const c = spawnExecutor(env, args);
   children.push(c);
   return c;
 }
 
-/** Waits for the startup log line and returns the listener URL from it. */
-async function listening(c: Child, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const line = c.stdout.split('\n').find((l) => l.includes('listening on'));
-    if (line) return JSON.parse(line).url;
-    if (c.process.exitCode !== null) throw new Error(`exited early (${c.process.exitCode}): ${c.stderr}`);
-    if (Date.now() > deadline) throw new Error(`no startup line within ${timeoutMs} ms; stdout: ${c.stdout} stderr: ${c.stderr}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-async function exitCode(c: Child, timeoutMs = 15_000): Promise<number | null> {
+async function exitCode(c: ExecutorProcess, timeoutMs = 15_000): Promise<number | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     return await Promise.race([c.exited, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('process did not exit')), timeoutMs)))]);
@@ -66,7 +33,7 @@ async function exitCode(c: Child, timeoutMs = 15_000): Promise<number | null> {
 describe('main (process)', () => {
   it('on SIGTERM fails the in-flight slow task visibly and exits 0', async () => {
     const c = run([], { PORT: '0', A2A_SHUTDOWN_GRACE_MS: '200', A2A_DEMO_CHUNK_DELAY_MS: '5' });
-    const url = await listening(c);
+    const url = await listeningUrl(c);
     expect(c.stdout).toContain(`card ${url}/.well-known/agent-card.json, JSON-RPC ${url}/a2a/rpc, REST ${url}/a2a, gRPC 127.0.0.1:`);
     const res = await postJson(`${url}/a2a/message:stream`, { message: userMessage('slow') }, { Accept: 'text/event-stream' });
     let ticking!: () => void;
@@ -134,7 +101,7 @@ describe('main (process)', () => {
       expect(await exitCode(taken)).toBe(1);
       expect(taken.stderr).toBe(`Cannot listen for gRPC on 127.0.0.1:${port}: the address is already in use (set grpcPort / GRPC_PORT / --grpc-port, or "off" to disable gRPC)\n`);
       const off = run(['--grpc-port', 'off'], { PORT: '0', GRPC_PORT: String(port) });
-      await listening(off);
+      await listeningUrl(off);
       expect(off.stdout).toContain(', gRPC off"');
       off.process.kill('SIGTERM');
       expect(await exitCode(off)).toBe(0);
@@ -147,7 +114,7 @@ describe('main (process)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'executor-esm-'));
     writeFileSync(join(dir, 'agent.mjs'), `export default { async execute(ctx) { ctx.reply('esm says ' + ctx.text); } };\n`);
     const c = run([], { PORT: '0', A2A_AGENT_MODULE: join(dir, 'agent.mjs') });
-    const url = await listening(c);
+    const url = await listeningUrl(c);
     const body = await json(await postJson(`${url}/a2a/message:send`, { message: userMessage('hi') }));
     expect(partsText(body.message.parts)).toBe('esm says hi');
     c.process.kill('SIGINT');

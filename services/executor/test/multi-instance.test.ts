@@ -4,13 +4,16 @@
  * the other; kill -9 of the running instance fails its task after the lease instead of leaving
  * it working, while finished tasks, their artifacts and every event already sent survive.
  */
-import { json, partsText, postJson, readSse, userMessage, V1, type SseEvent } from './helpers.js';
+import { isDeepStrictEqual } from 'node:util';
+import { json, partsText, postJson, readSse, userMessage, V1, waitFor, type SseEvent } from './helpers.js';
 import { cleanUp, describeWithPostgresAndRedis, POSTGRES_URL, REDIS_URL, uniqueName } from './durable-services.js';
 import { killHard, listeningUrl, spawnExecutor, type ExecutorProcess } from './spawn-executor.js';
 
 jest.setTimeout(60_000);
 
 const STOPPED = /instance running this task stopped/;
+/** The demo agent's pace for `slow` (max(chunk delay, 100 ms)). */
+const SLOW_TICK_MS = 100;
 
 describeWithPostgresAndRedis('several executor instances on PostgreSQL + Redis', () => {
   const schema = uniqueName('a2a_multi');
@@ -72,9 +75,11 @@ describeWithPostgresAndRedis('several executor instances on PostgreSQL + Redis',
     expect(seqs(onA)).toEqual([Number(cut) + 1, Number(cut) + 2, Number(cut) + 3]);
     expect(onB.map((e) => [e.id, e.data])).toEqual(onA.map((e) => [e.id, e.data]));
 
-    // A full follower on B, then a cancel on B.
-    const following = subscribe(urlB, id).then((res) => readSse(res, { timeoutMs: 15_000 }));
-    await new Promise((r) => setTimeout(r, 300));
+    // A full follower on B (once its snapshot arrived), then a cancel on B.
+    let subscribed!: () => void;
+    const onSnapshot = new Promise<void>((r) => (subscribed = r));
+    const following = subscribe(urlB, id).then((res) => readSse(res, { until: () => (subscribed(), false), timeoutMs: 15_000 }));
+    await onSnapshot;
     const canceled = await json(await fetch(`${urlB}/a2a/tasks/${id}:cancel`, { method: 'POST', headers: V1 }));
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
     const all = await following;
@@ -84,12 +89,19 @@ describeWithPostgresAndRedis('several executor instances on PostgreSQL + Redis',
     expect(new Set(followSeqs).size).toBe(followSeqs.length);
     for (let i = 1; i < followSeqs.length; i++) expect(followSeqs[i]).toBe(followSeqs[i - 1]! + 1);
 
-    // A stopped: nothing more is added, and both instances agree on the task and the list.
-    await new Promise((r) => setTimeout(r, 400));
-    const [taskA, taskB] = await Promise.all([get(urlA, `/tasks/${id}`), get(urlB, `/tasks/${id}`)]);
-    expect(taskA).toEqual(taskB);
-    expect(taskA.status.state).toBe('TASK_STATE_CANCELED');
-    await new Promise((r) => setTimeout(r, 400));
+    // Both instances agree on the canceled task...
+    const both = () => Promise.all([get(urlA, `/tasks/${id}`), get(urlB, `/tasks/${id}`)]);
+    await waitFor(
+      async () => {
+        const [x, y] = await both();
+        return isDeepStrictEqual(x, y) && x.status.state === 'TASK_STATE_CANCELED';
+      },
+      { what: 'A and B to agree on the canceled task' },
+    );
+    const [taskA] = await both();
+    // ...and A stopped: nothing more is added. Had its run gone on, the demo agent would have
+    // appended a tick every SLOW_TICK_MS; this wait is that observation window, not a sync.
+    await new Promise((r) => setTimeout(r, 4 * SLOW_TICK_MS));
     expect(await get(urlA, `/tasks/${id}`)).toEqual(taskA);
     expect(await get(urlA, '/tasks?pageSize=100&includeArtifacts=true')).toEqual(await get(urlB, '/tasks?pageSize=100&includeArtifacts=true'));
     // The cancel on B ran A's abort path: A no longer counts the run (its demo agent stopped ticking).

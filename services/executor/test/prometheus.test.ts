@@ -85,7 +85,7 @@ describeWithPrometheus('Prometheus scrapes the executor', () => {
       }
     }
     const promql = 'sum by (binding) (a2a_requests_total{job="a2a",operation="SendMessage",outcome="ok"})';
-    await waitFor(async () => (await query(promql)).length === 4, 30_000);
+    await waitFor(async () => (await query(promql)).length === 4, { timeoutMs: 30_000 });
     const byBinding = Object.fromEntries((await query(promql)).map((s) => [s.metric.binding, Number(s.value[1])]));
     expect(byBinding).toEqual({ JSONRPC: 1, 'HTTP+JSON': 1, GRPC: 1, WEBSOCKET: 1 });
     expect((await query('up{job="a2a"}'))[0]?.value[1]).toBe('1');

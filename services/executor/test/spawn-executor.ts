@@ -2,6 +2,7 @@
  * Runs `src/main.ts` in child processes (through scripts/run-ts.js, no build needed), for the
  * tests that need real processes: several instances on one database, kill -9, restarts.
  */
+import { waitFor } from '@a2a-polyglot/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
@@ -16,9 +17,9 @@ export interface ExecutorProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Starts `main.ts` with exactly `env` (plus PATH). */
-export function spawnExecutor(env: Record<string, string>): ExecutorProcess {
-  const child = spawn(process.execPath, [bootstrap, main], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `main.ts` with command-line `args` and exactly `env` (plus PATH). */
+export function spawnExecutor(env: Record<string, string>, args: readonly string[] = []): ExecutorProcess {
+  const child = spawn(process.execPath, [bootstrap, main, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const c: ExecutorProcess = { process: child, stdout: '', stderr: '', exited: new Promise((r) => child.once('exit', (code) => r(code))) };
   child.stdout!.on('data', (d: Buffer) => (c.stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (c.stderr += d.toString()));
@@ -27,14 +28,19 @@ export function spawnExecutor(env: Record<string, string>): ExecutorProcess {
 
 /** Waits for the startup line and returns the listener URL from it. */
 export async function listeningUrl(c: ExecutorProcess, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const line = c.stdout.split('\n').find((l) => l.includes('listening on'));
-    if (line) return JSON.parse(line).url;
-    if (c.process.exitCode !== null) throw new Error(`exited early (${c.process.exitCode}): ${c.stderr}`);
-    if (Date.now() > deadline) throw new Error(`no startup line within ${timeoutMs} ms; stdout: ${c.stdout} stderr: ${c.stderr}`);
-    await new Promise((r) => setTimeout(r, 20));
+  const line = () => c.stdout.split('\n').find((l) => l.includes('listening on'));
+  try {
+    await waitFor(
+      () => {
+        if (line() === undefined && c.process.exitCode !== null) throw new Error(`exited early (${c.process.exitCode}): ${c.stderr}`);
+        return line() !== undefined;
+      },
+      { timeoutMs, intervalMs: 20, what: 'the startup line' },
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; stdout: ${c.stdout} stderr: ${c.stderr}`);
   }
+  return JSON.parse(line()!).url;
 }
 
 /** Kills with SIGKILL (no shutdown at all) and waits for the exit. */

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { json, partsText, postJson, userMessage, V1 } from './helpers.js';
+import { json, partsText, postJson, userMessage, V1, waitFor } from './helpers.js';
 import { killHard, listeningUrl, spawnExecutor, type ExecutorProcess } from './spawn-executor.js';
 
 jest.setTimeout(60_000);
@@ -30,12 +30,13 @@ describe('SQLite store across a kill -9', () => {
     const done = await json(await postJson(`${url}/a2a/message:send`, { message: userMessage('survive the crash') }));
     expect(done.task.status.state).toBe('TASK_STATE_COMPLETED');
     const slow = await json(await postJson(`${url}/a2a/message:send`, { message: userMessage('slow'), configuration: { returnImmediately: true } }));
-    await new Promise((r) => setTimeout(r, 300));
+    const get = async (id: string) => json(await fetch(`${url}/a2a/tasks/${id}`, { headers: V1 }));
+    // Killed once the store holds two ticks (GetTask reads the store).
+    await waitFor(async () => /^tick 1 tick 2/.test(partsText((await get(slow.task.id)).artifacts?.[0]?.parts)), { timeoutMs: 10_000, what: 'two persisted ticks' });
     await killHard(first);
 
     const second = start();
     url = await listeningUrl(second);
-    const get = async (id: string) => json(await fetch(`${url}/a2a/tasks/${id}`, { headers: V1 }));
     expect(await get(done.task.id)).toEqual(done.task);
     expect(partsText(done.task.artifacts[0].parts)).toBe('Echo: survive the crash');
     const failed = await get(slow.task.id);

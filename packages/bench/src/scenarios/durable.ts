@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { readSse } from '@a2a-polyglot/sse';
 import { readStamp, wallClockUs } from '../agents/agent-mode.js';
 import type { LoadJob, LoadResult } from '../load/job.js';
 import type { RunContext } from '../orchestrator/context.js';
@@ -150,17 +151,9 @@ async function subscribeOnB(port: number, taskId: string): Promise<number[]> {
   const res = await post(port, `${BASE_PATH}/tasks/${encodeURIComponent(taskId)}:subscribe`, '', 'text/event-stream');
   if (res.statusCode !== 200) throw new Error(`SubscribeToTask on instance B answered ${res.statusCode}`);
   const latencies: number[] = [];
-  let pending = '';
-  for await (const chunk of res) {
-    const at = wallClockUs();
-    pending += (chunk as Buffer).toString('utf8');
-    let cut: number;
-    while ((cut = pending.indexOf('\n\n')) >= 0) {
-      const block = pending.slice(0, cut);
-      pending = pending.slice(cut + 2);
-      const stamp = readStamp(block);
-      if (stamp !== undefined) latencies.push(at - stamp);
-    }
+  for await (const event of readSse(res)) {
+    const stamp = readStamp(event.data);
+    if (stamp !== undefined) latencies.push(wallClockUs() - stamp);
   }
   return latencies;
 }

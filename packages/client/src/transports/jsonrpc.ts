@@ -2,7 +2,7 @@ import { A2AError, A2AErrorCode, fromHttpError, fromJsonRpcError, type StreamOpe
 import { decodeStreamEvent, decodeUnaryResult } from '../decode.js';
 import { notA2A } from '../failures.js';
 import { callHeaders, describeBody, isJsonMedia, mediaType, openHttp, readText, tryParseJson, type OpenHttp } from '../http.js';
-import { readSse, seqOf } from '../sse.js';
+import { readOpenSse, seqOf } from '../sse.js';
 import type { CallOptions, ClientEvent, StreamOptions, Transport, TransportFactory } from '../transport.js';
 
 /**
@@ -48,12 +48,12 @@ export class JsonRpcTransport implements Transport {
       throw notA2A(`${what} answered ${type || 'no content type'} instead of an event stream`);
     }
     open.settle();
-    for await (const message of readSse(open, { idleTimeoutMs: options.idleTimeoutMs, what })) {
+    for await (const message of readOpenSse(open, { idleTimeoutMs: options.idleTimeoutMs, what })) {
       const envelope = tryParseJson(message.data);
       if (!isRecord(envelope)) throw new A2AError(A2AErrorCode.InvalidAgentResponse, `${what}: a stream event is not JSON`);
       if (envelope.error !== undefined) throw fromJsonRpcError(envelope.error as Record<string, unknown>);
       if (!('result' in envelope)) throw new A2AError(A2AErrorCode.InvalidAgentResponse, `${what}: a stream event has neither result nor error`);
-      yield { seq: seqOf(message.id), event: decodeStreamEvent(envelope.result) };
+      yield { seq: seqOf(message), event: decodeStreamEvent(envelope.result) };
     }
   }
 

@@ -2,7 +2,7 @@ import { A2AError, A2AErrorCode, codeFromReason, fromHttpError, type OperationNa
 import { decodeStreamEvent, decodeUnaryResult } from '../decode.js';
 import { notA2A } from '../failures.js';
 import { callHeaders, describeBody, isJsonMedia, mediaType, openHttp, readText, tryParseJson, type OpenHttp } from '../http.js';
-import { readSse, seqOf } from '../sse.js';
+import { readOpenSse, seqOf } from '../sse.js';
 import type { CallOptions, ClientEvent, StreamOptions, Transport, TransportFactory } from '../transport.js';
 
 type Verb = 'GET' | 'POST' | 'DELETE';
@@ -118,13 +118,13 @@ export class RestTransport implements Transport {
       throw notA2A(`${what} answered ${type || 'no content type'} instead of an event stream`);
     }
     open.settle();
-    for await (const message of readSse(open, { idleTimeoutMs: options.idleTimeoutMs, what })) {
+    for await (const message of readOpenSse(open, { idleTimeoutMs: options.idleTimeoutMs, what })) {
       const data = tryParseJson(message.data);
       if (message.event === 'error' || (isRecord(data) && isRecord(data.error) && Object.keys(data).length === 1)) {
         throw this.streamError(data, what);
       }
       if (data === undefined) throw new A2AError(A2AErrorCode.InvalidAgentResponse, `${what}: a stream event is not JSON`);
-      yield { seq: seqOf(message.id), event: decodeStreamEvent(data) };
+      yield { seq: seqOf(message), event: decodeStreamEvent(data) };
     }
   }
 

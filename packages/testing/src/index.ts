@@ -1,0 +1,21 @@
+/**
+ * @a2a-polyglot/testing — helpers every package's tests share, kept in one place so there is
+ * one rule for each: wait on a condition, never on a clock ({@link waitFor}); run the durable
+ * suites against real services, skip them loudly without those locally, fail them under CI
+ * ({@link describeWithServices}). Test-only: no package's runtime code imports it.
+ */
+export { waitFor, waitForSteady, type WaitForOptions, type WaitForSteadyOptions } from './wait-for.js';
+export {
+  describeWithServices,
+  describeWithPostgres,
+  describeWithRedis,
+  describeWithPostgresAndRedis,
+  planSuite,
+  probeService,
+  underCi,
+  type SuitePlan,
+  uniqueName,
+  POSTGRES_URL,
+  REDIS_URL,
+  type TestService,
+} from './service-suites.js';
