@@ -19,3 +19,4 @@ export {
   REDIS_URL,
   type TestService,
 } from './service-suites.js';
+export { TestIdentityProvider, type TestSigningKey } from './identity-provider.js';

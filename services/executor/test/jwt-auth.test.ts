@@ -3,48 +3,40 @@
  * signed by the provider on every binding (and API keys beside them), refuses others with the
  * binding's own Unauthenticated answer, and declares the scheme in its card.
  */
-import { createServer, type Server } from 'node:http';
 import { WebSocket } from 'ws';
 import { A2AErrorCode } from '@a2a-polyglot/core';
 import { Client, GRPC_BINDING, textMessage, WEBSOCKET_BINDING, webSocketTransportFactory, type ClientOptions, type WebSocketConstructor } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { TestIdentityProvider } from '@a2a-polyglot/testing';
 import { startExecutor, type RunningExecutor } from '../src/index.js';
 
-const ISSUER = 'https://idp.test';
-const AUDIENCE = 'a2a-executor';
 const transports: ClientOptions['transports'] = {
   [GRPC_BINDING]: grpcTransportFactory,
   [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WebSocket as unknown as WebSocketConstructor }),
 };
 
 describe('the executor with bearer JWTs', () => {
-  let jwks: Server;
+  let idp: TestIdentityProvider;
   let executor: RunningExecutor;
-  let sign: (claims?: Record<string, unknown>) => Promise<string>;
+  let sign: () => Promise<string>;
 
   beforeAll(async () => {
-    const { publicKey, privateKey } = await generateKeyPair('ES256');
-    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
-    jwks = createServer((_, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ keys: [jwk] }));
-    });
-    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-    const jwksUrl = `http://127.0.0.1:${(jwks.address() as { port: number }).port}/jwks`;
-    sign = (claims = {}) => new SignJWT({ sub: 'alice', ...claims }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(privateKey);
+    idp = await new TestIdentityProvider('https://idp.test', 'a2a-executor').start();
+    const key = await idp.newKey('k1', 'ES256');
+    idp.published = [key.jwk];
+    sign = () => idp.sign(key);
     executor = await startExecutor({
       host: '127.0.0.1',
       port: 0,
       grpcPort: 0,
       logLevel: 'error',
       demo: { chunkDelayMs: 0 },
-      auth: { jwksUrl, jwtIssuer: ISSUER, jwtAudience: AUDIENCE, apiKeys: { 'svc-key': 'service' } },
+      auth: { jwksUrl: idp.jwksUrl, jwtIssuer: idp.issuer, jwtAudience: idp.audience, apiKeys: { 'svc-key': 'service' } },
     });
   });
   afterAll(async () => {
     await executor?.close();
-    await new Promise((resolve) => jwks.close(resolve));
+    await idp.close();
   });
 
   it('declares the JWT scheme in the card, beside the API key schemes', async () => {
@@ -61,8 +53,7 @@ describe('the executor with bearer JWTs', () => {
     } finally {
       await good.close();
     }
-    const { privateKey: otherKey } = await generateKeyPair('ES256');
-    const forged = await new SignJWT({ sub: 'mallory' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(otherKey);
+    const forged = await idp.sign(await idp.newKey('k1', 'ES256'), { sub: 'mallory' });
     const bad = await Client.connect(executor.url, { bindings: [binding], transports, bearerToken: forged });
     try {
       await expect(bad.getTask({ id: 'x' })).rejects.toMatchObject({ code: A2AErrorCode.Unauthenticated });
