@@ -40,7 +40,7 @@ const userMessage = v1.Message.fromPartial({
     { content: { $case: 'text', value: 'hi' } },
     { content: { $case: 'raw', value: new Uint8Array([1, 2, 3]) }, filename: 'a.bin', mediaType: 'application/octet-stream' },
     { content: { $case: 'url', value: 'https://example.com/f.png' }, filename: 'f.png', mediaType: 'image/png' },
-    { content: { $case: 'data', value: { k: [1, 'x'] } }, metadata: { m: true } },
+    { content: { $case: 'data', value: { k: [1, 'x'] } }, metadata: { m: true }, mediaType: 'application/json' },
   ],
   metadata: { a: 1 },
   extensions: ['urn:x'],
@@ -82,6 +82,7 @@ describe('v0.3 proto converters', () => {
     expect(partToV03(v1.Part.fromPartial({ content: { $case: 'data', value: [1, 2] } })).part).toEqual({ $case: 'data', value: { data: { value: [1, 2] } } });
     expect(partToV03(v1.Part.fromPartial({ content: { $case: 'text', value: 'x' }, filename: 'n.txt' }))).toEqual({ part: { $case: 'text', value: 'x' }, metadata: undefined });
     expect(partToV1(v03.Part.fromPartial({})).content).toBeUndefined();
+    expect(partToV1({ part: { $case: 'data', value: { data: { a: 1 } } }, metadata: undefined }).mediaType).toBe('application/json');
   });
 
   it('maps a task both ways, CANCELED ⇄ CANCELLED and status message ⇄ update', () => {

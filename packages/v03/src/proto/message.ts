@@ -8,6 +8,9 @@ import * as v03 from '@a2a-polyglot/model/v03';
  * carry over as numbers.
  */
 
+/** The media type of a data part (v0.3 DataParts carry none: they are JSON). */
+const JSON_MEDIA_TYPE = 'application/json';
+
 /** v0.3 role → v1.0 role (same numbering). */
 export function roleToV1(role: v03.Role): v1.Role {
   return role as number as v1.Role;
@@ -18,12 +21,18 @@ export function roleToV03(role: v1.Role): v03.Role {
   return role as number as v03.Role;
 }
 
-/** v0.3 part → v1.0 part: a file becomes `raw` or `url` with `filename` / `mediaType`. */
+/**
+ * v0.3 part → v1.0 part: a file becomes `raw` or `url` with `filename` / `mediaType`; a data
+ * part, JSON by definition in v0.3, gets media type `application/json`.
+ */
 export function partToV1(part: v03.Part): v1.Part {
   const out: v1.Part = { content: undefined, metadata: part.metadata, filename: '', mediaType: '' };
   const p = part.part;
   if (p?.$case === 'text') out.content = { $case: 'text', value: p.value };
-  else if (p?.$case === 'data') out.content = { $case: 'data', value: p.value.data ?? {} };
+  else if (p?.$case === 'data') {
+    out.content = { $case: 'data', value: p.value.data ?? {} };
+    out.mediaType = JSON_MEDIA_TYPE;
+  }
   else if (p?.$case === 'file') {
     const file = p.value.file;
     if (file?.$case === 'fileWithBytes') out.content = { $case: 'raw', value: file.value };
