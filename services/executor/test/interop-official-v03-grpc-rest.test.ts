@@ -19,6 +19,7 @@ import type * as Sdk from 'a2a-sdk-v03' with { 'resolution-mode': 'import' };
 import { silentLogger } from '@a2a-polyglot/core';
 import { DEMO_QUESTION } from '../src/demo-agent.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
+import { collectStream } from './helpers.js';
 
 const { ClientFactory, RestTransport, RestTransportFactory } = require('a2a-sdk-v03/client') as typeof SdkClient;
 const { GrpcTransport, GrpcTransportFactory } = require('a2a-sdk-v03/client/grpc') as typeof SdkGrpc;
@@ -35,27 +36,6 @@ function params(text: string, extra: { taskId?: string; contextId?: string; bloc
 
 const textOf = (parts: ReadonlyArray<Sdk.Part> | undefined) => (parts ?? []).map((p) => (p.kind === 'text' ? p.text : '')).join('');
 const artifactText = (task: Sdk.Task) => (task.artifacts ?? []).map((a) => textOf(a.parts)).join('');
-
-/** Reads a stream to its end, or until `stop` says so, bounded by `timeoutMs`. */
-async function collect(stream: AsyncGenerator<Event>, stop: (events: Event[]) => boolean = () => false, timeoutMs = 10_000): Promise<Event[]> {
-  const events: Event[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`stream not finished after ${timeoutMs} ms`)), timeoutMs)));
-  try {
-    await Promise.race([
-      (async () => {
-        for await (const e of stream) {
-          events.push(e);
-          if (stop(events)) break;
-        }
-      })(),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return events;
-}
 
 /**
  * The SDK error class a failed call was mapped to. By class name: the SDK's gRPC transport is a
@@ -121,7 +101,7 @@ describe.each([
   });
 
   it('sendMessageStream streams task, status and artifact events; the terminal status update is final', async () => {
-    const events = await collect(client.sendMessageStream(params('stream me please now')));
+    const events = await collectStream(client.sendMessageStream(params('stream me please now')));
     expect(events[0]?.kind).toBe('task');
     const updates = events.filter((e): e is Sdk.TaskStatusUpdateEvent => e.kind === 'status-update');
     expect(updates.at(-1)).toMatchObject({ final: true, status: { state: 'completed' } });
@@ -168,20 +148,12 @@ describe.each([
 
   it('resubscribeTask follows a running task until it is canceled', async () => {
     const task = (await client.sendMessage(params('slow', { blocking: false }))) as Sdk.Task;
-    const stream = client.resubscribeTask({ id: task.id });
-    const seen: Event[] = [];
-    const done = collect(stream, (events) => {
-      seen.push(events.at(-1)!);
-      return false;
+    // Cancel once live ticks arrived (a condition, not a clock): the stream must then end.
+    let canceling: Promise<unknown> | undefined;
+    const events = await collectStream(client.resubscribeTask({ id: task.id }), (_e, all) => {
+      if (!canceling && all.filter((e) => e.kind === 'artifact-update').length >= 2) canceling = client.cancelTask({ id: task.id });
     });
-    // Wait (on a condition, not a clock) for live ticks, then cancel: the stream must end.
-    const deadline = Date.now() + 10_000;
-    while (seen.filter((e) => e.kind === 'artifact-update').length < 2) {
-      if (Date.now() > deadline) throw new Error('no live events on the resubscribed stream');
-      await new Promise((r) => setImmediate(r));
-    }
-    await client.cancelTask({ id: task.id });
-    const events = await done;
+    await canceling;
     expect(events[0]).toMatchObject({ kind: 'task', id: task.id });
     expect(events.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'canceled' } });
   });

@@ -2,7 +2,7 @@ import { A2AError, A2AErrorCode, codeFromJsonRpc, operationByName, type Operatio
 import * as v03 from '@a2a-polyglot/model/v03';
 import { failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type Driver, type OpenResult, type ProbeKind } from '../driver.js';
 import type { SseEvent } from '../sse.js';
-import { fetchAgentCard, mediaTypeOf, parseData, readJson, seqOf, sseDriverStream, startServerUnderTest, wireViolation } from './http-common.js';
+import { fetchAgentCard, mediaTypeOf, openSseStream, parseData, readJson, seqOf, startServerUnderTest, wireViolation } from './http-common.js';
 import { v03EventToJson, v03Translation } from './v03-translate.js';
 
 /** One v0.3 REST request: verb, path under the base URL (with `/v1`), query, JSON body. */
@@ -70,21 +70,8 @@ export class RestV03Driver implements Driver {
     }
   }
 
-  async open(operation: string, request: unknown, options?: CallOptions): Promise<OpenResult> {
-    const controller = new AbortController();
-    try {
-      const extra: Record<string, string | null> = { Accept: 'text/event-stream' };
-      if (options?.resumeAfterSeq !== undefined) extra['Last-Event-ID'] = String(options.resumeAfterSeq);
-      const { res } = await this.send(operation, request, { headers: { ...extra, ...options?.headers } }, controller.signal);
-      if (mediaTypeOf(res) !== 'text/event-stream') {
-        const answer = await unaryAnswer(res);
-        return answer.ok ? wireViolation(`${operation} answered a plain result instead of an event stream`) : answer;
-      }
-      return { ok: true, stream: sseDriverStream(res, controller, streamItem) };
-    } catch (error) {
-      controller.abort();
-      return failed(error);
-    }
+  open(operation: string, request: unknown, options?: CallOptions): Promise<OpenResult> {
+    return openSseStream(operation, options, async (o, signal) => (await this.send(operation, request, o, signal)).res, streamItem, unaryAnswer);
   }
 
   async probe(kind: ProbeKind): Promise<CallResult> {
