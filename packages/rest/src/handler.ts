@@ -105,6 +105,7 @@ function dialectOf(req: IncomingMessage, path: string): RestDialect {
     return V1_REST; // An unknown version: the v1.0 path refuses it with VersionNotSupported.
   }
 }
+
 /**
  * The A2A HTTP+JSON (REST) binding (spec §3.4, §4): route → build the request message JSON
  * from path, query and body → decode strictly → call the core → encode. Unary answers are
