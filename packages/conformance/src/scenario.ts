@@ -1,3 +1,4 @@
+import type { ProtocolVersion } from '@a2a-polyglot/core';
 import type { Json } from './normalize.js';
 import type { Binding, ProbeKind, RequestEncoding } from './driver.js';
 import type { ScriptStep } from './script.js';
@@ -28,12 +29,28 @@ export interface ScenarioData {
    * of the other encoding skip it. Unset: every binding runs it.
    */
   readonly requestEncoding?: RequestEncoding;
+  /**
+   * The A2A protocol generation the scenario needs (`"1.0"`): set on scenarios the v0.3 wire
+   * cannot express (ListTasks, tenants, the A2A-Version rules, history length 0, the v1.0 card
+   * shape). Bindings speaking another generation skip it. Unset: every binding runs it.
+   */
+  readonly protocolVersion?: ProtocolVersion;
   readonly steps: readonly Step[];
 }
 
-/** Whether a binding runs a scenario: always, unless the scenario needs the other request encoding. */
+/**
+ * Why a binding skips a scenario (its request encoding or protocol generation cannot express
+ * it), or undefined when the binding runs it.
+ */
+export function scenarioSkipReason(scenario: ScenarioData, binding: Binding): string | undefined {
+  if (scenario.requestEncoding !== undefined && scenario.requestEncoding !== (binding.requestEncoding ?? 'json')) return `needs ${scenario.requestEncoding} requests`;
+  if (scenario.protocolVersion !== undefined && scenario.protocolVersion !== (binding.protocolVersion ?? '1.0')) return `needs A2A ${scenario.protocolVersion}`;
+  return undefined;
+}
+
+/** Whether a binding runs a scenario (see {@link scenarioSkipReason}). */
 export function scenarioAppliesTo(scenario: ScenarioData, binding: Binding): boolean {
-  return scenario.requestEncoding === undefined || scenario.requestEncoding === (binding.requestEncoding ?? 'json');
+  return scenarioSkipReason(scenario, binding) === undefined;
 }
 
 /** A loaded scenario: `name` is `<group>/<name>`. */

@@ -35,9 +35,11 @@ export interface ErrorWireForms {
   /**
    * The A2A v0.3 form, for the v0.3 codecs (spec §12.3): the v0.3 JSON-RPC `error.code` (v0.3
    * has no -32008/-32009, so those read as InvalidRequest) and the v0.3 error class name that
-   * v0.3 gRPC clients parse from the front of the status message.
+   * v0.3 gRPC clients parse from the front of the status message; `http` is the v0.3 REST
+   * status where it differs from the v1.0 one (the a2a-js compat layer answers an unknown
+   * route with 501).
    */
-  readonly v03: { readonly jsonRpc: number; readonly name: string };
+  readonly v03: { readonly jsonRpc: number; readonly name: string; readonly http?: number };
 }
 
 /**
@@ -58,7 +60,7 @@ export const ERROR_TABLE: Readonly<Record<A2AErrorCode, ErrorWireForms>> = {
   [A2AErrorCode.VersionNotSupported]: { jsonRpc: -32009, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'A2A version not supported', a2a: true, v03: { jsonRpc: -32600, name: 'InvalidRequestError' } },
   [A2AErrorCode.ParseError]: { jsonRpc: -32700, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Invalid JSON payload', a2a: false, v03: { jsonRpc: -32700, name: 'JSONParseError' } },
   [A2AErrorCode.InvalidRequest]: { jsonRpc: -32600, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Request payload validation error', a2a: false, v03: { jsonRpc: -32600, name: 'InvalidRequestError' } },
-  [A2AErrorCode.MethodNotFound]: { jsonRpc: -32601, http: 404, grpc: GrpcStatus.UNIMPLEMENTED, message: 'Method not found', a2a: false, v03: { jsonRpc: -32601, name: 'MethodNotFoundError' } },
+  [A2AErrorCode.MethodNotFound]: { jsonRpc: -32601, http: 404, grpc: GrpcStatus.UNIMPLEMENTED, message: 'Method not found', a2a: false, v03: { jsonRpc: -32601, name: 'MethodNotFoundError', http: 501 } },
   [A2AErrorCode.InvalidParams]: { jsonRpc: -32602, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Invalid parameters', a2a: false, v03: { jsonRpc: -32602, name: 'InvalidParamsError' } },
   [A2AErrorCode.Internal]: { jsonRpc: -32603, http: 500, grpc: GrpcStatus.INTERNAL, message: 'Internal error', a2a: false, v03: { jsonRpc: -32603, name: 'InternalError' } },
   [A2AErrorCode.Unauthenticated]: { jsonRpc: -31401, http: 401, grpc: GrpcStatus.UNAUTHENTICATED, message: 'Authentication required', a2a: false, v03: { jsonRpc: -31401, name: 'UnauthenticatedError' } },

@@ -1,218 +1,28 @@
-import {
-  A2AError,
-  A2AErrorCode,
-  callContext,
-  consoleLogger,
-  OPERATIONS,
-  type CallContext,
-  type EventStream,
-  type Logger,
-  type OperationName,
-  type RequestHandler,
-  type StreamOperation,
-  type UnaryOperation,
-} from '@a2a-polyglot/core';
+import { OPERATIONS, type OperationName, type RequestHandler } from '@a2a-polyglot/core';
 import { A2AServiceService } from '@a2a-polyglot/model/grpc';
-import {
-  Metadata,
-  type sendUnaryData,
-  type Server,
-  type ServerUnaryCall,
-  type ServerWritableStream,
-  type ServiceError,
-  type UntypedServiceImplementation,
-} from '@grpc/grpc-js';
-import { BackpressureWriter } from './backpressure-writer.js';
-import { failure } from './failure.js';
-import { extensionsMetadata, METADATA, metadataHeaders, parseLastEventId } from './metadata.js';
-import { UndecodableRequest, withSafeDeserializers } from './safe-decode.js';
+import type { Server } from '@grpc/grpc-js';
+import { serveService, type A2AServiceBinding, type A2AServiceOptions, type RpcRoute, type ServiceWire } from './serve-service.js';
 
-/** Options of {@link addA2AService}. */
-export interface A2AServiceOptions {
-  /** Where unexpected failures are logged. Default: JSON lines on the console, `warn` and up. */
-  readonly logger?: Logger;
-  /**
-   * Unflushed messages a server stream may have before it stops pulling events (see
-   * BackpressureWriter). Default 16.
-   */
-  readonly maxBufferedMessages?: number;
-}
+export type { A2AServiceBinding, A2AServiceOptions } from './serve-service.js';
 
-/** Handle on the registered standard service: shutdown and introspection. */
-export interface A2AServiceBinding {
-  /** Ends every open server stream with UNAVAILABLE (tasks keep running). Used by `close()`. */
-  shutdown(): void;
-  /** Server streams currently open. */
-  readonly openStreams: number;
-}
+const identity = (value: unknown): unknown => value;
 
-/** The RPC name of a generated method key, from its path (`/lf.a2a.v1.A2AService/GetTask` → `GetTask`). */
-function rpcName(path: string): OperationName {
-  return path.slice(path.lastIndexOf('/') + 1) as OperationName;
-}
+/**
+ * The v1.0 service speaks the core's own model: each RPC is the OPERATIONS entry of the same
+ * name, nothing to convert (DeleteTaskPushNotificationConfig answers google.protobuf.Empty).
+ */
+const V1_WIRE: ServiceWire = {
+  route(rpc: string): RpcRoute {
+    const op = OPERATIONS[rpc as OperationName];
+    return { op, toCore: identity, fromCore: op.kind === 'unary' && !op.response ? () => ({}) : identity };
+  },
+};
 
 /**
  * Registers the standard `lf.a2a.v1.A2AService` (all 11 RPCs) on a grpc-js server, every
  * RPC served by the same {@link RequestHandler} through the core's OPERATIONS table: the
- * binding only decodes, calls and encodes.
- *
- * Request deserializers are wrapped so malformed protobuf becomes INVALID_ARGUMENT with an
- * ErrorInfo (grpc-js alone would answer INTERNAL).
+ * binding only decodes, calls and encodes (see {@link serveService}).
  */
 export function addA2AService(server: Server, handler: RequestHandler, options: A2AServiceOptions = {}): A2AServiceBinding {
-  const logger = options.logger ?? consoleLogger('warn');
-  const highWater = options.maxBufferedMessages ?? 16;
-  const open = new Set<(error: A2AError) => void>();
-  const implementation: UntypedServiceImplementation = {};
-  for (const [key, method] of Object.entries(A2AServiceService)) {
-    const op = OPERATIONS[rpcName(method.path)];
-    implementation[key] = op.kind === 'unary' ? unaryHandler(op, handler, logger) : streamHandler(op, handler, logger, highWater, open);
-  }
-  server.addService(withSafeDeserializers(A2AServiceService), implementation);
-  return {
-    shutdown() {
-      const unavailable = new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down');
-      for (const stop of [...open]) stop(unavailable);
-    },
-    get openStreams() {
-      return open.size;
-    },
-  };
-}
-
-/** Builds the CallContext of one call from its metadata, aborting when the call ends early. */
-function contextOf(metadata: Metadata, signal: AbortSignal): CallContext {
-  return callContext('GRPC', metadataHeaders(metadata), { signal });
-}
-
-/**
- * The CallContext of a unary call. Its signal (client cancel or deadline: the core stops
- * waiting; a running task is not canceled) is made when the core first reads it: most calls
- * are answered before anything waits, and then cost no AbortController.
- */
-function lazyContextOf(call: ServerUnaryCall<unknown, unknown>): { ctx: CallContext; release: () => void } {
-  const ctx = callContext('GRPC', metadataHeaders(call.metadata));
-  let controller: AbortController | undefined;
-  // Dropped once the call is answered: a context that outlives its call until the next full
-  // GC must not keep the call (request, metadata, stream) alive with it.
-  let source: ServerUnaryCall<unknown, unknown> | undefined = call;
-  Object.defineProperty(ctx, 'signal', {
-    enumerable: true,
-    get(): AbortSignal {
-      if (!controller) {
-        const made = new AbortController();
-        controller = made;
-        if (source?.cancelled) made.abort();
-        else source?.once('cancelled', () => made.abort());
-      }
-      return controller.signal;
-    },
-  });
-  return { ctx, release: () => (source = undefined) };
-}
-
-function unaryHandler(op: UnaryOperation, handler: RequestHandler, logger: Logger) {
-  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
-    const request = call.request;
-    if (request instanceof UndecodableRequest) {
-      callback(failure(logger, request.error, undefined, op.name) as ServiceError);
-      return;
-    }
-    const { ctx, release } = lazyContextOf(call);
-    op.invoke(handler, request, ctx).then(
-      (response) => {
-        release();
-        const md = extensionsMetadata(ctx.activatedExtensions);
-        if (md && !call.cancelled) call.sendMetadata(md);
-        // DeleteTaskPushNotificationConfig answers google.protobuf.Empty.
-        callback(null, op.response ? response : {});
-      },
-      (error: unknown) => {
-        release();
-        callback(failure(logger, error, ctx, op.name) as ServiceError);
-      },
-    );
-  };
-}
-
-function streamHandler(op: StreamOperation, handler: RequestHandler, logger: Logger, highWater: number, open: Set<(error: A2AError) => void>) {
-  return (call: ServerWritableStream<unknown, unknown>): void => {
-    void serveStream(op, handler, logger, highWater, open, call);
-  };
-}
-
-/**
- * One server-streaming call: open the core's event stream, then write each event as the
- * client can take it. The first event's number goes out as initial metadata
- * `a2a-stream-first-seq` (gRPC messages have no per-message metadata; events of a stream are
- * numbered consecutively, see README), the last one as trailer `a2a-last-seq`.
- */
-async function serveStream(
-  op: StreamOperation,
-  handler: RequestHandler,
-  logger: Logger,
-  highWater: number,
-  open: Set<(error: A2AError) => void>,
-  call: ServerWritableStream<unknown, unknown>,
-): Promise<void> {
-  const controller = new AbortController();
-  let stream: EventStream | undefined;
-  let writer: BackpressureWriter<unknown> | undefined;
-  let stopError: A2AError | undefined;
-  let ctx: CallContext | undefined;
-  const release = () => {
-    stream?.close();
-    writer?.close();
-  };
-  // Client cancel, deadline or peer loss: stop delivery. The task itself keeps running.
-  const onCancelled = () => {
-    controller.abort();
-    release();
-  };
-  const stop = (error: A2AError) => {
-    stopError = error;
-    release();
-  };
-  call.on('cancelled', onCancelled);
-  open.add(stop);
-  try {
-    const request = call.request;
-    if (request instanceof UndecodableRequest) throw request.error;
-    const resumeAfterSeq = op.name === 'SubscribeToTask' ? parseLastEventId(call.metadata) : undefined;
-    ctx = contextOf(call.metadata, controller.signal);
-    stream = await op.open(handler, request, ctx, resumeAfterSeq);
-    if (controller.signal.aborted || stopError) stream.close();
-    writer = new BackpressureWriter(call, highWater);
-    let lastSeq: number | undefined;
-    pump: for (;;) {
-      await writer.ready();
-      if (controller.signal.aborted || stopError) break;
-      // Every ready event at once; each still waits for room in the writer.
-      const batch = await stream.nextBatch();
-      if (!batch || controller.signal.aborted || stopError) break;
-      for (const { seq, event } of batch) {
-        if (!writer.writable) await writer.ready();
-        if (controller.signal.aborted || stopError) break pump;
-        if (lastSeq === undefined) {
-          const md = extensionsMetadata(ctx.activatedExtensions) ?? new Metadata();
-          md.set(METADATA.streamFirstSeq, String(seq));
-          call.sendMetadata(md);
-        }
-        writer.write(event);
-        lastSeq = seq;
-      }
-    }
-    if (stopError) throw stopError;
-    if (!controller.signal.aborted) {
-      const trailers = new Metadata();
-      if (lastSeq !== undefined) trailers.set(METADATA.streamLastSeq, String(lastSeq));
-      call.end(trailers);
-    }
-  } catch (error) {
-    if (!call.cancelled) call.emit('error', failure(logger, error, ctx, op.name));
-  } finally {
-    release();
-    open.delete(stop);
-    call.off('cancelled', onCancelled);
-  }
+  return serveService(server, A2AServiceService, handler, V1_WIRE, options);
 }

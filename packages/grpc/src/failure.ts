@@ -5,9 +5,17 @@ import { extensionsMetadata } from './metadata.js';
 /**
  * Turns anything an operation threw into the gRPC status to send. Unexpected failures are
  * logged here with their cause (the client only ever sees the generic A2A message).
+ * `statusMessage` rewords the status text (the v0.3 service prefixes the error class name).
  */
-export function failure(logger: Logger, error: unknown, ctx: CallContext | undefined, where: string): GrpcErrorStatus {
-  return toGrpcError(asA2AError(logger, error, where), extensionsMetadata(ctx?.activatedExtensions));
+export function failure(
+  logger: Logger,
+  error: unknown,
+  ctx: CallContext | undefined,
+  where: string,
+  statusMessage?: (error: A2AError) => string,
+): GrpcErrorStatus {
+  const a2a = asA2AError(logger, error, where);
+  return toGrpcError(a2a, extensionsMetadata(ctx?.activatedExtensions), statusMessage?.(a2a));
 }
 
 /** {@link A2AError.from}, logging the cause of failures that are our fault. */

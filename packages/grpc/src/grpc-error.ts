@@ -22,14 +22,14 @@ export const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
  * an ErrorInfo always (A2A requires it on gRPC so clients can tell apart errors that share a
  * status code), and a BadRequest when the error names invalid fields.
  */
-export function rpcStatusOf(error: A2AError): RpcStatus {
+export function rpcStatusOf(error: A2AError, message = error.message): RpcStatus {
   const details: AnyMessage[] = [
     { typeUrl: ERROR_INFO_TYPE_URL, value: encodeErrorInfo({ reason: error.reason, domain: errorDomain(error.code), metadata: error.metadata }) },
   ];
   if (error.fieldViolations.length > 0) {
     details.push({ typeUrl: BAD_REQUEST_TYPE_URL, value: encodeBadRequest({ fieldViolations: error.fieldViolations }) });
   }
-  return { code: ERROR_TABLE[error.code].grpc, message: error.message, details };
+  return { code: ERROR_TABLE[error.code].grpc, message, details };
 }
 
 /** What grpc-js needs to end a call with an A2A error (`callback(err)` / `call.emit('error', err)`). */
@@ -42,10 +42,11 @@ export interface GrpcErrorStatus {
 
 /**
  * Turns an A2AError into a grpc-js status with the `grpc-status-details-bin` trailer.
- * `extra` metadata (e.g. the echoed `a2a-extensions`) is merged into the trailers.
+ * `extra` metadata (e.g. the echoed `a2a-extensions`) is merged into the trailers; `message`
+ * replaces the status text (default: the error's message).
  */
-export function toGrpcError(error: A2AError, extra?: Metadata): GrpcErrorStatus {
-  const status = rpcStatusOf(error);
+export function toGrpcError(error: A2AError, extra?: Metadata, message?: string): GrpcErrorStatus {
+  const status = rpcStatusOf(error, message);
   const metadata = extra ? extra.clone() : new Metadata();
   metadata.set(STATUS_DETAILS_KEY, Buffer.from(encodeStatus(status)));
   return { code: status.code, details: status.message, message: status.message, metadata };

@@ -3,7 +3,7 @@ import { type HealthCheckRequest, HealthCheckResponse, HealthCheckResponse_Servi
 import { type sendUnaryData, type Server, type ServerUnaryCall, type ServerWritableStream, status as GrpcCode } from '@grpc/grpc-js';
 
 /** The service names the health service answers for; `''` is the server as a whole. */
-export const HEALTH_SERVICE_NAMES: readonly string[] = ['', 'lf.a2a.v1.A2AService', 'lf.a2a.v1.A2ASessionService'];
+export const HEALTH_SERVICE_NAMES: readonly string[] = ['', 'lf.a2a.v1.A2AService', 'lf.a2a.v1.A2ASessionService', 'a2a.v1.A2AService'];
 
 /** Options of {@link addHealthService}. */
 export interface HealthServiceOptions {

@@ -1,7 +1,8 @@
 /**
  * @a2a-polyglot/grpc — the A2A v1.0 gRPC binding.
  *
- * Server: the standard `lf.a2a.v1.A2AService` (all 11 RPCs) and the EXPERIMENTAL
+ * Server: the standard `lf.a2a.v1.A2AService` (all 11 RPCs), the A2A v0.3 service
+ * `a2a.v1.A2AService` (through the @a2a-polyglot/v03 converters) and the EXPERIMENTAL
  * multiplexed `lf.a2a.v1.A2ASessionService`, both served from one core RequestHandler
  * (`createGrpcServer`, `startGrpcServer`, or `addA2AService` / `addA2ASessionService` on
  * your own grpc-js server). Client: `GrpcTransport` (standard RPCs) and `GrpcSessionClient`.
@@ -9,6 +10,7 @@
  * and BadRequest), both ways. See README.md for metadata keys, the session protocol and limits.
  */
 export { addA2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
+export { addV03A2AService, v03StatusMessage } from './v03-service.js';
 export {
   addA2ASessionService,
   type A2ASessionBinding,

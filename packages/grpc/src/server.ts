@@ -2,6 +2,7 @@ import { checkReadiness, type ReadinessReport, type RequestHandler } from '@a2a-
 import { Server, ServerCredentials, type ServerOptions } from '@grpc/grpc-js';
 import { addA2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
 import { addHealthService, type HealthServiceBinding } from './health-service.js';
+import { addV03A2AService } from './v03-service.js';
 import { addA2ASessionService, type A2ASessionBinding, type SessionServiceOptions, type SessionStats } from './session/session-service.js';
 
 /** Default `grpc.max_receive_message_length`: 4 MiB, grpc-js's own default, stated explicitly. */
@@ -23,6 +24,8 @@ export interface GrpcServerOptions extends A2AServiceOptions, SessionServiceOpti
   readonly healthWatchIntervalMs?: number;
   /** Serve the experimental session service too. Default true. */
   readonly session?: boolean;
+  /** Serve the A2A v0.3 service `a2a.v1.A2AService` too (for v0.3 clients). Default true. */
+  readonly v03?: boolean;
   /** Further grpc-js server options (keepalive, ...); the size limits above win. */
   readonly serverOptions?: ServerOptions;
 }
@@ -31,6 +34,8 @@ export interface GrpcServerOptions extends A2AServiceOptions, SessionServiceOpti
 export interface A2AGrpcServer {
   readonly server: Server;
   readonly service: A2AServiceBinding;
+  /** The v0.3 service `a2a.v1.A2AService`; undefined when `v03: false`. */
+  readonly v03Service: A2AServiceBinding | undefined;
   /** Undefined when `session: false`. */
   readonly sessions: A2ASessionBinding | undefined;
   readonly health: HealthServiceBinding;
@@ -43,9 +48,9 @@ export interface A2AGrpcServer {
 }
 
 /**
- * Creates a grpc-js server serving `lf.a2a.v1.A2AService` (and, unless disabled, the
- * experimental `lf.a2a.v1.A2ASessionService`) from one RequestHandler, plus the standard
- * `grpc.health.v1.Health` service. Bind it yourself, or
+ * Creates a grpc-js server serving `lf.a2a.v1.A2AService` (and, unless disabled, the A2A v0.3
+ * service `a2a.v1.A2AService` and the experimental `lf.a2a.v1.A2ASessionService`) from one
+ * RequestHandler, plus the standard `grpc.health.v1.Health` service. Bind it yourself, or
  * use {@link startGrpcServer}.
  */
 export function createGrpcServer(handler: RequestHandler, options: GrpcServerOptions = {}): A2AGrpcServer {
@@ -55,6 +60,7 @@ export function createGrpcServer(handler: RequestHandler, options: GrpcServerOpt
     'grpc.max_send_message_length': options.maxSendMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
   });
   const service = addA2AService(server, handler, options);
+  const v03Service = options.v03 === false ? undefined : addV03A2AService(server, handler, options);
   const sessions = options.session === false ? undefined : addA2ASessionService(server, handler, options);
   const health = addHealthService(server, {
     readiness: options.readiness ?? (() => checkReadiness({ draining: () => handler.draining })),
@@ -63,11 +69,13 @@ export function createGrpcServer(handler: RequestHandler, options: GrpcServerOpt
   return {
     server,
     service,
+    v03Service,
     sessions,
     health,
     async close(graceMs = 5000) {
       health.shutdown();
       service.shutdown();
+      v03Service?.shutdown();
       sessions?.shutdown();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

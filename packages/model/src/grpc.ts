@@ -9,12 +9,22 @@
  *   (method paths `/lf.a2a.v1.A2AService/<Rpc>`).
  * - `A2AServiceServer`: the handler interface a server implements.
  * - `A2AServiceClient`: the generated client constructor.
+ *
+ * The A2A v0.3 service `a2a.v1.A2AService` (proto/a2a/v1/a2a_service.proto, method paths
+ * `/a2a.v1.A2AService/<Rpc>`) is exported beside it with a `V03` prefix, so a server can add
+ * both to one grpc-js server and v0.3 peers keep working; its messages are in
+ * `@a2a-polyglot/model/v03`.
  */
 export {
   A2AServiceClient,
   type A2AServiceServer,
   A2AServiceService,
 } from './gen/lf/a2a/v1/a2a_service.js';
+export {
+  A2AServiceClient as V03A2AServiceClient,
+  type A2AServiceServer as V03A2AServiceServer,
+  A2AServiceService as V03A2AServiceService,
+} from './gen/a2a/v1/a2a_service.js';
 
 /**
  * The standard gRPC health service (`grpc.health.v1.Health`), generated from

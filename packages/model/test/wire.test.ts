@@ -159,12 +159,16 @@ const SESSION_FIELDS: Record<string, string> = {
 };
 const isSession = (name: string) => /^(lf\.a2a\.v1\.)?Session[A-Z]/.test(name);
 
+/** The v1.0 package only (the schema also holds the v0.3 `a2a.v1` types, checked in v03.test.ts). */
+const isV1 = (name: string) => name.startsWith('lf.a2a.v1.');
+const V1_MESSAGES = Object.entries(PROTO_SCHEMA.messages).filter(([name]) => isV1(name));
+const V1_ENUMS = Object.fromEntries(Object.entries(PROTO_SCHEMA.enums).filter(([name]) => isV1(name)));
+
 describe('generated schema matches the spec field table', () => {
   const fieldTable = (session: boolean) =>
     Object.fromEntries(
-      Object.entries(PROTO_SCHEMA.messages)
-        // Only A2A v1.0's own package: other vendored protos (grpc.health.v1, …) have tests of their own.
-        .filter(([name]) => name.startsWith('lf.a2a.v1.') && isSession(name) === session)
+      V1_MESSAGES
+        .filter(([name]) => isSession(name) === session)
         .map(([name, fields]) => [name.replace(/^lf\.a2a\.v1\./, ''), fields.map((f) => `${f.name}=${f.no}`).join(' ')]),
     );
 
@@ -185,7 +189,7 @@ describe('generated schema matches the spec field table', () => {
   it('has the oneofs and proto3 optional markers of the spec', () => {
     const oneofs: Record<string, string> = {};
     const optionals: string[] = [];
-    for (const [name, fields] of Object.entries(PROTO_SCHEMA.messages)) {
+    for (const [name, fields] of V1_MESSAGES) {
       if (isSession(name)) continue;
       for (const f of fields) {
         if (f.oneof) oneofs[`${name.replace('lf.a2a.v1.', '')}.${f.name}`] = f.oneof;
@@ -217,7 +221,7 @@ describe('generated schema matches the spec field table', () => {
   });
 
   it('has the enums of the spec', () => {
-    expect(Object.fromEntries(Object.entries(PROTO_SCHEMA.enums).filter(([name]) => name.startsWith('lf.a2a.v1.')))).toEqual({
+    expect(V1_ENUMS).toEqual({
       'lf.a2a.v1.TaskState': {
         TASK_STATE_UNSPECIFIED: 0,
         TASK_STATE_SUBMITTED: 1,

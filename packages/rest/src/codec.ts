@@ -1,10 +1,11 @@
 import { type FieldSchema, PROTO_SCHEMA, resolveMessageType, type StreamResponse } from '@a2a-polyglot/model';
-import { A2AError, A2AErrorCode, type DecodeRequestOptions, type FieldViolation, type Operation, streamEventToJson } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type DecodeRequestOptions, type FieldViolation, streamEventToJson } from '@a2a-polyglot/core';
 import { VERSION_QUERY_PARAM } from '@a2a-polyglot/http';
 
 /**
- * Builds the ProtoJSON of an operation's request message from the three places REST spreads
- * it over (spec §3.4): path parameters, the query string (GET/DELETE) and the body (POST).
+ * Builds the ProtoJSON of a request message (`requestType`: an operation's, or a v0.3
+ * `a2a.v1.*` one) from the three places REST spreads it over (spec §3.4): path parameters,
+ * the query string (GET/DELETE) and the body (POST).
  * The result is then decoded by core's `decodeJsonRequest` with the same `options`, exactly
  * like JSON-RPC params, so both bindings accept and reject the same inputs.
  *
@@ -18,14 +19,14 @@ import { VERSION_QUERY_PARAM } from '@a2a-polyglot/http';
  * - Path-bound fields win; the body may repeat one only with the same value.
  */
 export function buildRequestJson(
-  op: Operation,
+  requestType: string,
   params: Readonly<Record<string, string>>,
   query: URLSearchParams,
   body: unknown,
   fromQuery: boolean,
   options: DecodeRequestOptions = {},
 ): Record<string, unknown> {
-  const fields = PROTO_SCHEMA.messages[resolveMessageType(op.requestType)] ?? [];
+  const fields = PROTO_SCHEMA.messages[resolveMessageType(requestType)] ?? [];
   const strict = options.strict ?? false;
   const json = fromQuery ? queryToJson(fields, query, params, strict) : bodyToJson(fields, body, query, strict);
   const violations: FieldViolation[] = [];

@@ -1,9 +1,12 @@
 import { A2AError, A2AErrorCode, ERROR_TABLE, type Logger, toHttpErrorBody } from '@a2a-polyglot/core';
 
-/** A REST error response: status and the `{"error": google.rpc.Status}` body (spec §11.6). */
-export interface RestErrorResponse {
+/**
+ * A REST error response: status, body (v1.0: `{"error": google.rpc.Status}`, spec §11.6;
+ * v0.3: a bare `{code, message, data?}`) and headers.
+ */
+export interface RestErrorResponse<B = ReturnType<typeof toHttpErrorBody>> {
   readonly status: number;
-  readonly body: ReturnType<typeof toHttpErrorBody>;
+  readonly body: B;
   readonly headers: Record<string, string>;
 }
 
@@ -18,10 +21,15 @@ export function restError(thrown: unknown, logger?: Logger, status?: number): Re
   if (logger) logFailure(logger, error);
   const httpStatus = status ?? ERROR_TABLE[error.code].http;
   const body = toHttpErrorBody(error);
+  return { status: httpStatus, body: { error: { ...body.error, code: httpStatus } }, headers: errorHeaders(httpStatus) };
+}
+
+/** Headers an error status needs on every REST generation: a challenge on 401, no keep-alive after a 413. */
+export function errorHeaders(status: number): Record<string, string> {
   const headers: Record<string, string> = {};
-  if (httpStatus === 401) headers['www-authenticate'] = 'Bearer';
-  if (httpStatus === 413) headers.connection = 'close';
-  return { status: httpStatus, body: { error: { ...body.error, code: httpStatus } }, headers };
+  if (status === 401) headers['www-authenticate'] = 'Bearer';
+  if (status === 413) headers.connection = 'close';
+  return headers;
 }
 
 /** Logs a failure at the level it deserves: our bugs as errors, client mistakes as debug. */

@@ -1,5 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { A2AError, A2AErrorCode, type CallContext, decodeJsonRequest, type EventStream, type Logger, OPERATIONS, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import {
+  A2AError,
+  A2AErrorCode,
+  type CallContext,
+  decodeJsonRequest,
+  type DecodeRequestOptions,
+  type EventStream,
+  type Logger,
+  negotiateVersion,
+  OPERATIONS,
+  type ProtocolVersion,
+  type RequestHandler,
+  silentLogger,
+} from '@a2a-polyglot/core';
+import type { StreamResponse } from '@a2a-polyglot/model';
 import {
   extensionsHeader,
   isJsonContentType,
@@ -13,9 +27,10 @@ import {
   SseWriter,
 } from '@a2a-polyglot/http';
 import { buildRequestJson, encodeStreamData } from './codec.js';
-import { restError } from './errors.js';
+import { restError, type RestErrorResponse } from './errors.js';
 import { queryOf, REST_CONTENT_TYPE, resumeAfterSeq } from './headers.js';
-import { matchRoute } from './routes.js';
+import { matchRoute, type RestRoute, type RouteMatch } from './routes.js';
+import { V03_REST } from './v03-handler.js';
 
 /** Settings of {@link createRestHandler}. */
 export interface RestHandlerOptions {
@@ -38,34 +53,97 @@ export type RestHandler = (req: IncomingMessage, res: ServerResponse, path: stri
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
+ * What one protocol generation's REST surface adds to the shared serving code (routing, body
+ * reading, call context, streaming, error answers): its route table, how a matched route's
+ * path, query and body become the core's (v1.0) request, how answers, stream events and
+ * errors are written, and the generation the call is decoded in (`CallContext.wireVersion`).
+ */
+export interface RestDialect<R extends RestRoute = RestRoute> {
+  match(verb: string, path: string): RouteMatch<R>;
+  /**
+   * The core request of a matched route, validated (InvalidParams otherwise); unknown members
+   * are ignored unless `options.strict`.
+   */
+  decode(route: R, params: Readonly<Record<string, string>>, query: URLSearchParams, body: unknown, options: DecodeRequestOptions): unknown;
+  /** The response body of a unary answer. */
+  encode(route: R, response: unknown, request: unknown): unknown;
+  /** One SSE `data:` of a stream. */
+  encodeEvent(event: StreamResponse): string;
+  /** An error answer (status, body, headers); `status` overrides the table (405, 415). */
+  error(thrown: unknown, logger?: Logger, status?: number): RestErrorResponse<unknown>;
+  /** Content type of unary answers and error bodies when the client names none (see `responseMediaType`). */
+  readonly contentType: string;
+  /** Undefined for v1.0. */
+  readonly wireVersion?: ProtocolVersion;
+}
+
+/** The v1.0 REST surface: REST_ROUTES, requests in the ProtoJSON of `lf.a2a.v1`. */
+const V1_REST: RestDialect = {
+  match: matchRoute,
+  decode(route, params, query, body, options) {
+    const op = OPERATIONS[route.operation];
+    return decodeJsonRequest(op, buildRequestJson(op.requestType, params, query, body, route.verb !== 'POST', options), options);
+  },
+  encode(route, response, request) {
+    const op = OPERATIONS[route.operation];
+    return op.kind === 'unary' ? op.encodeJson(response, request) : undefined;
+  },
+  encodeEvent: encodeStreamData,
+  error: restError,
+  contentType: REST_CONTENT_TYPE,
+};
+
+/** The v0.3 REST routes live under `/v1/` (spec §0 item 16). */
+const V03_PREFIX = '/v1/';
+
+/**
+ * Which REST surface serves a request. `/v1/…` is both the v0.3 REST prefix and, for v1.0, a
+ * tenant named `v1`: the version rule decides. A request naming `A2A-Version: 1.0` (header or
+ * query) keeps the v1.0 meaning; one naming none, or 0.3, gets the v0.3 routes. Everything
+ * outside `/v1/` is v1.0 (whose version check then refuses v0.3 calls).
+ */
+function dialectOf(req: IncomingMessage, path: string): RestDialect {
+  if (!path.startsWith(V03_PREFIX)) return V1_REST;
+  try {
+    return negotiateVersion(nodeCallContext('HTTP+JSON', req).header('a2a-version')) === '0.3' ? V03_REST : V1_REST;
+  } catch {
+    return V1_REST; // An unknown version: the v1.0 path refuses it with VersionNotSupported.
+  }
+}
+
+/**
  * The A2A HTTP+JSON (REST) binding (spec §3.4, §4): route → build the request message JSON
- * from path, query and body → decode strictly → call the core → encode. Unary answers are
- * JSON (201 for a created push config, 204 for a delete) in the media type the client used
+ * from path, query and body → decode → call the core → encode. Unary answers are JSON (201
+ * for a created push config, 204 for a delete) in the media type the client used
  * (`application/a2a+json` by default, see `responseMediaType`); streams are SSE with
  * `data: <StreamResponse>` and `id: <seq>`; errors are HTTP statuses from core's error table
  * with a `{"error": google.rpc.Status}` body. A non-JSON `Content-Type` is 415 with the
  * CONTENT_TYPE_NOT_SUPPORTED ErrorInfo: the table's 400 (v1.0.1) is for content the agent
  * cannot handle, while a body the binding cannot read is what 415 means in HTTP (v1.0.0's
  * mapping, which the public compatibility suite checks).
+ *
+ * A2A v0.3 REST (`/v1/message:send`, `/v1/tasks/{id}`, `/v1/card`…, bodies in the ProtoJSON
+ * of `a2a.v1`, bare `{code, message}` errors) is served by the same code with the v0.3
+ * dialect (v03-handler.ts), chosen by {@link dialectOf}.
  */
 export function createRestHandler(handler: RequestHandler, options: RestHandlerOptions = {}): RestHandler {
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
-  function fail(res: ServerResponse, type: string, thrown: unknown, ctx?: CallContext, status?: number, headers: Record<string, string> = {}): void {
-    const error = restError(thrown, logger, status);
+  function fail(res: ServerResponse, dialect: RestDialect, type: string, thrown: unknown, ctx?: CallContext, status?: number, headers: Record<string, string> = {}): void {
+    const error = dialect.error(thrown, logger, status);
     sendJson(res, error.status, error.body, type, { ...extensionsHeader(ctx?.activatedExtensions), ...headers, ...error.headers });
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse, path: string, type: string): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, path: string, dialect: RestDialect, type: string): Promise<void> {
     const verb = req.method ?? '';
-    const match = matchRoute(verb, path.split('?')[0]!);
+    const match = dialect.match(verb, path.split('?')[0]!);
     if (match.kind === 'not-found') {
-      return fail(res, type, new A2AError(A2AErrorCode.MethodNotFound, `No A2A operation at ${verb} ${path}`));
+      return fail(res, dialect, type, new A2AError(A2AErrorCode.MethodNotFound, `No A2A operation at ${verb} ${path}`));
     }
     if (match.kind === 'wrong-verb') {
       const error = new A2AError(A2AErrorCode.MethodNotFound, `${verb} is not allowed on ${path}; use ${match.allow.join(' or ')}`);
-      return fail(res, type, error, undefined, 405, { allow: match.allow.join(', ') });
+      return fail(res, dialect, type, error, undefined, 405, { allow: match.allow.join(', ') });
     }
     const { route, params, tenant } = match;
     const op = OPERATIONS[route.operation];
@@ -73,40 +151,39 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
     if (route.verb === 'POST') {
       if (!isJsonContentType(req)) {
         const error = new A2AError(A2AErrorCode.ContentTypeNotSupported, `Content-Type ${req.headers['content-type']} is not supported; send application/a2a+json or application/json`);
-        return fail(res, type, error, undefined, 415);
+        return fail(res, dialect, type, error, undefined, 415);
       }
       body = await readJsonBody(req, maxBodyBytes);
     }
-    const decoding = { strict: handler.strictRequests };
-    const request = decodeJsonRequest(op, buildRequestJson(op, params, queryOf(req), body, route.verb !== 'POST', decoding), decoding);
+    const request = dialect.decode(route, params, queryOf(req), body, { strict: handler.strictRequests });
     const signal = lazyRequestSignal(req, res);
-    const ctx = nodeCallContext('HTTP+JSON', req, { pathTenant: tenant, signal });
+    const ctx = nodeCallContext('HTTP+JSON', req, { pathTenant: tenant, signal, wireVersion: dialect.wireVersion });
     try {
       if (op.kind === 'stream') {
         const resume = op.name === 'SubscribeToTask' ? resumeAfterSeq(req) : undefined;
         const stream = await op.open(handler, request, ctx, resume);
         const streamSignal = signal();
         signal.release();
-        return await pipe(res, stream, streamSignal, extensionsHeader(ctx.activatedExtensions));
+        return await pipe(res, dialect, stream, streamSignal, extensionsHeader(ctx.activatedExtensions));
       }
       const result = await op.invoke(handler, request, ctx);
       signal.release();
       const headers = extensionsHeader(ctx.activatedExtensions);
       if (route.status === 204) return sendEmpty(res, 204, headers);
-      return sendJson(res, route.status, op.encodeJson(result, request), type, headers);
+      return sendJson(res, route.status, dialect.encode(route, result, request), type, headers);
     } catch (error) {
       // Answered (with an error): the context needs the request no more, as on success.
       signal.release();
-      return fail(res, type, error, ctx);
+      return fail(res, dialect, type, error, ctx);
     }
   }
 
-  async function pipe(res: ServerResponse, stream: EventStream, signal: AbortSignal, headers: Record<string, string>): Promise<void> {
+  async function pipe(res: ServerResponse, dialect: RestDialect, stream: EventStream, signal: AbortSignal, headers: Record<string, string>): Promise<void> {
     if (res.destroyed) return stream.close();
     const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, headers });
     await pipeEventStream(stream, sse, {
-      encode: encodeStreamData,
-      onError: (error, writer) => writer.event(JSON.stringify(restError(error).body), { event: 'error' }),
+      encode: dialect.encodeEvent,
+      onError: (error, writer) => writer.event(JSON.stringify(dialect.error(error).body), { event: 'error' }),
       signal,
       shutdownSignal: options.shutdownSignal,
       logger,
@@ -114,12 +191,13 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
   }
 
   return async (req, res, path) => {
-    const type = responseMediaType(req, REST_CONTENT_TYPE);
+    const dialect = dialectOf(req, path);
+    const type = responseMediaType(req, dialect.contentType);
     try {
-      await serve(req, res, path, type);
+      await serve(req, res, path, dialect, type);
     } catch (error) {
       // Decoding failures land here (before a call context exists), and bugs.
-      if (!res.headersSent) fail(res, type, error);
+      if (!res.headersSent) fail(res, dialect, type, error);
       else {
         logger.error('REST handler failed after the response started', { error });
         res.destroy();

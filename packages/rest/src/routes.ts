@@ -6,8 +6,12 @@ export type RestVerb = 'GET' | 'POST' | 'DELETE';
 /** One REST route of an operation (spec §4 table, proto `google.api.http` bindings). */
 export interface RestRoute {
   readonly verb: RestVerb;
-  /** Pattern relative to the REST base URL, without the optional `/{tenant}` prefix. */
+  /**
+   * Pattern relative to the REST base URL, without the optional `/{tenant}` prefix. `{name}`
+   * is a path parameter, `{name}:verb` one followed by a custom verb.
+   */
   readonly pattern: string;
+  /** The core operation the route runs. */
   readonly operation: OperationName;
   /** Success status: 200, except create (201) and delete (204, empty body). */
   readonly status: 200 | 201 | 204;
@@ -32,10 +36,10 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { verb: 'GET', pattern: '/extendedAgentCard', operation: 'GetExtendedAgentCard', status: 200 },
 ];
 
-/** A path matched against the route table. */
-export type RouteMatch =
+/** A path matched against a route table. */
+export type RouteMatch<R extends RestRoute = RestRoute> =
   /** The path and verb match a route. `params` are URL-decoded path fields (`id`, `taskId`). */
-  | { readonly kind: 'route'; readonly route: RestRoute; readonly params: Readonly<Record<string, string>>; readonly tenant?: string }
+  | { readonly kind: 'route'; readonly route: R; readonly params: Readonly<Record<string, string>>; readonly tenant?: string }
   /** The path is known but not for this verb (405); `allow` lists the verbs it has. */
   | { readonly kind: 'wrong-verb'; readonly allow: readonly RestVerb[] }
   | { readonly kind: 'not-found' };
@@ -43,40 +47,42 @@ export type RouteMatch =
 /** One segment of a compiled pattern: a literal, or a parameter with an optional `:verb` suffix. */
 type Segment = { readonly literal: string } | { readonly param: string; readonly suffix: string };
 
-interface CompiledPattern {
+interface CompiledPattern<R extends RestRoute> {
   readonly pattern: string;
   readonly tenant: boolean;
   readonly segments: readonly Segment[];
-  readonly routes: readonly RestRoute[];
+  readonly routes: readonly R[];
 }
 
 /**
- * Patterns in match order: without tenant first (so `/tasks/x` is GetTask, not a tenant named
- * `tasks`), and within each group `{id}:verb` before plain `{id}` (so `/tasks/x:cancel` is
- * never read as a task id).
+ * A matcher over a route table (the v1.0 table below, the v0.3 one in v03-routes.ts).
+ * Patterns are tried without tenant first (so `/tasks/x` is GetTask, not a tenant named
+ * `tasks`), then, with `tenant`, under a `/{tenant}` prefix; within each group `{id}:verb`
+ * before plain `{id}` (so `/tasks/x:cancel` is never read as a task id). Path parameters are
+ * URL-decoded after matching, so an id holding an encoded `:` or `/` survives; a malformed
+ * escape is InvalidRequest.
  */
-const COMPILED: readonly CompiledPattern[] = compile(REST_ROUTES);
-
-/**
- * Matches a path relative to the REST base URL (no query string) and a verb.
- * Path parameters are URL-decoded after matching, so an id holding an encoded `:` or `/`
- * survives; a malformed escape is InvalidRequest.
- */
-export function matchRoute(verb: string, path: string): RouteMatch {
-  if (!path.startsWith('/')) return { kind: 'not-found' };
-  const raw = path.slice(1).split('/');
-  for (const compiled of COMPILED) {
-    const captured = matchSegments(compiled, raw);
-    if (!captured) continue;
-    const route = compiled.routes.find((r) => r.verb === verb);
-    if (!route) return { kind: 'wrong-verb', allow: compiled.routes.map((r) => r.verb) };
-    const { tenant, ...params } = captured;
-    return { kind: 'route', route, params, ...(tenant === undefined ? {} : { tenant }) };
-  }
-  return { kind: 'not-found' };
+export function routeMatcher<R extends RestRoute>(routes: readonly R[], options: { readonly tenant: boolean }): (verb: string, path: string) => RouteMatch<R> {
+  const compiled = compile(routes, options.tenant);
+  return (verb, path) => {
+    if (!path.startsWith('/')) return { kind: 'not-found' };
+    const raw = path.slice(1).split('/');
+    for (const pattern of compiled) {
+      const captured = matchSegments(pattern, raw);
+      if (!captured) continue;
+      const route = pattern.routes.find((r) => r.verb === verb);
+      if (!route) return { kind: 'wrong-verb', allow: pattern.routes.map((r) => r.verb) };
+      const { tenant, ...params } = captured;
+      return { kind: 'route', route, params, ...(tenant === undefined ? {} : { tenant }) };
+    }
+    return { kind: 'not-found' };
+  };
 }
 
-function matchSegments(compiled: CompiledPattern, raw: readonly string[]): Record<string, string> | undefined {
+/** Matches a path relative to the REST base URL (no query string) and a verb against {@link REST_ROUTES}. */
+export const matchRoute: (verb: string, path: string) => RouteMatch = routeMatcher(REST_ROUTES, { tenant: true });
+
+function matchSegments(compiled: CompiledPattern<RestRoute>, raw: readonly string[]): Record<string, string> | undefined {
   const offset = compiled.tenant ? 1 : 0;
   if (raw.length !== compiled.segments.length + offset) return undefined;
   const captured: Record<string, string> = {};
@@ -108,14 +114,14 @@ function decodeSegment(value: string): string {
   }
 }
 
-function compile(routes: readonly RestRoute[]): CompiledPattern[] {
-  const byPattern = new Map<string, RestRoute[]>();
+function compile<R extends RestRoute>(routes: readonly R[], tenant: boolean): CompiledPattern<R>[] {
+  const byPattern = new Map<string, R[]>();
   for (const route of routes) byPattern.set(route.pattern, [...(byPattern.get(route.pattern) ?? []), route]);
   const plain = [...byPattern.entries()].map(([pattern, rs]) => ({ pattern, segments: parsePattern(pattern), routes: rs }));
   // Suffixed parameters (`{id}:cancel`) are more specific than bare ones at the same position.
   const specificity = (p: { segments: readonly Segment[] }) => p.segments.filter((s) => 'param' in s && s.suffix === '').length;
   plain.sort((a, b) => specificity(a) - specificity(b));
-  return [...plain.map((p) => ({ ...p, tenant: false })), ...plain.map((p) => ({ ...p, tenant: true }))];
+  return [...plain.map((p) => ({ ...p, tenant: false })), ...(tenant ? plain.map((p) => ({ ...p, tenant: true })) : [])];
 }
 
 function parsePattern(pattern: string): Segment[] {

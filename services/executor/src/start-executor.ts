@@ -1,4 +1,4 @@
-import { checkReadiness, consoleLogger, InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger, type ReadinessReport } from '@a2a-polyglot/core';
+import { checkReadiness, consoleLogger, InMemoryTaskStore, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
@@ -75,7 +75,7 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
 
   // Bound below, before any request can ask for a card.
   let grpc: RunningGrpcServer | undefined;
-  const grpcInterfaces = (publicBase: string): AgentInterface[] => (grpc ? [grpcInterface(resolved, publicBase, grpc.port)] : []);
+  const grpcInterfaces = (publicBase: string): AgentInterface[] => (grpc ? grpcCardInterfaces(resolved, publicBase, grpc.port) : []);
 
   const card = buildAgentCard(resolved);
   const backends = await openBackends(resolved, logger);
@@ -156,7 +156,7 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
   const root = defaultAgentOf(resolved, agents);
   const common = listenerOptions(resolved, logger);
   let grpc: RunningGrpcServer | undefined;
-  const grpcInterfaces = (publicBase: string): AgentInterface[] => (grpc ? [grpcInterface(resolved, publicBase, grpc.port)] : []);
+  const grpcInterfaces = (publicBase: string): AgentInterface[] => (grpc ? grpcCardInterfaces(resolved, publicBase, grpc.port) : []);
   let server: RunningA2AServer;
   try {
     // gRPC and WebSocket serve the root (default) agent; mounted agents use the HTTP bindings.
@@ -262,7 +262,16 @@ async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger
  * host (the hostname of `publicBaseUrl`, or of the request's Host when that is unset) with
  * the bound gRPC port, in the `host:port` form the spec gives for GRPC.
  */
-export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number): AgentInterface {
+export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number, protocolVersion: ProtocolVersion = '1.0'): AgentInterface {
   const url = config.grpcPublicUrl ?? `${new URL(publicBase).hostname}:${port}`;
-  return { protocolBinding: 'GRPC', url, protocolVersion: '1.0', tenant: '' };
+  return { protocolBinding: 'GRPC', url, protocolVersion, tenant: '' };
+}
+
+/**
+ * The card's GRPC interfaces: the one port serves both `lf.a2a.v1.A2AService` (1.0) and the
+ * v0.3 service `a2a.v1.A2AService`, so it is listed once per version, 1.0 first (v0.3 clients
+ * pick the entry naming 0.3).
+ */
+export function grpcCardInterfaces(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number): AgentInterface[] {
+  return SUPPORTED_VERSIONS.map((version) => grpcInterface(config, publicBase, port, version));
 }

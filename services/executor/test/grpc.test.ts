@@ -85,11 +85,13 @@ describe('the executor over gRPC', () => {
   });
 
   describe('the card', () => {
-    it('lists GRPC after JSON-RPC and REST, at the request host with the gRPC port', async () => {
+    it('lists GRPC after JSON-RPC and REST, at the request host with the gRPC port, once for 1.0 and once for 0.3', async () => {
       const running = await start();
       const card = await json(await fetch(`${running.url}/.well-known/agent-card.json`));
-      expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1', 'GRPC']);
-      expect(grpcInterfaces(card)).toEqual([{ protocolBinding: 'GRPC', url: `127.0.0.1:${running.grpc!.port}`, protocolVersion: '1.0' }]);
+      expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1', 'GRPC', 'GRPC']);
+      expect(grpcInterfaces(card)).toEqual(
+        ['1.0', '0.3'].map((protocolVersion) => ({ protocolBinding: 'GRPC', url: `127.0.0.1:${running.grpc!.port}`, protocolVersion })),
+      );
       const viaName = await cardWithHost(running.url, 'agent.internal:8080');
       expect(grpcInterfaces(viaName)[0].url).toBe(`agent.internal:${running.grpc!.port}`);
       expect(viaName.supportedInterfaces[0].url).toBe('http://agent.internal:8080/a2a/rpc');
@@ -97,18 +99,18 @@ describe('the executor over gRPC', () => {
 
     it('takes the host from publicBaseUrl when set (public and extended card)', async () => {
       const running = await start({ publicBaseUrl: 'https://agents.example.com/openclaw', agent: { capabilities: { extendedAgentCard: true } } });
-      const expected = [{ protocolBinding: 'GRPC', url: `agents.example.com:${running.grpc!.port}`, protocolVersion: '1.0' }];
+      const expected = ['1.0', '0.3'].map((protocolVersion) => ({ protocolBinding: 'GRPC', url: `agents.example.com:${running.grpc!.port}`, protocolVersion }));
       expect(grpcInterfaces(await cardWithHost(running.url, 'ignored.example:1'))).toEqual(expected);
       const extended = await json(await fetch(`${running.url}/a2a/extendedAgentCard`, { headers: V1 }));
       expect(grpcInterfaces(extended)).toEqual(expected);
       const overGrpc = await grpcClient(running.grpc!.url).getExtendedAgentCard({}, { timeoutMs: 5000 });
-      expect(overGrpc.supportedInterfaces.filter((i) => i.protocolBinding === 'GRPC').map((i) => i.url)).toEqual([`agents.example.com:${running.grpc!.port}`]);
+      expect(overGrpc.supportedInterfaces.filter((i) => i.protocolBinding === 'GRPC').map((i) => i.url)).toEqual([`agents.example.com:${running.grpc!.port}`, `agents.example.com:${running.grpc!.port}`]);
     });
 
     it('lists grpcPublicUrl verbatim when gRPC is exposed elsewhere', async () => {
       const running = await start({ publicBaseUrl: 'https://agents.example.com', grpcPublicUrl: 'grpc.example.com:443' });
       const card = await json(await fetch(`${running.url}/.well-known/agent-card.json`));
-      expect(grpcInterfaces(card)).toEqual([{ protocolBinding: 'GRPC', url: 'grpc.example.com:443', protocolVersion: '1.0' }]);
+      expect(grpcInterfaces(card)).toEqual(['1.0', '0.3'].map((protocolVersion) => ({ protocolBinding: 'GRPC', url: 'grpc.example.com:443', protocolVersion })));
     });
   });
 

@@ -13,6 +13,7 @@ import type * as SdkClient from '@a2a-js/sdk/client' with { 'resolution-mode': '
 import type * as Sdk from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { silentLogger } from '@a2a-polyglot/core';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
+import { collectStream } from './helpers.js';
 
 jest.mock('jose', () => ({}));
 const { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } = require('@a2a-js/sdk/client') as typeof SdkClient;
@@ -89,27 +90,6 @@ const artifactText = (task: Task) => task.artifacts.map((a) => textOf(a.parts)).
 const stateOf = (e: StreamResponse) =>
   e.payload?.$case === 'task' ? e.payload.value.status?.state : e.payload?.$case === 'statusUpdate' ? e.payload.value.status?.state : undefined;
 
-/** Collects a stream; `onEvent` may act (e.g. cancel) as events arrive. Bounded by `timeoutMs`. */
-async function collect(stream: AsyncGenerator<StreamResponse>, onEvent?: (e: StreamResponse, all: StreamResponse[]) => Promise<void> | void, timeoutMs = 10_000): Promise<StreamResponse[]> {
-  const events: StreamResponse[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`stream not finished after ${timeoutMs} ms`)), timeoutMs)));
-  try {
-    await Promise.race([
-      (async () => {
-        for await (const e of stream) {
-          events.push(e);
-          await onEvent?.(e, events);
-        }
-      })(),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return events;
-}
-
 let running: RunningExecutor;
 beforeAll(async () => {
   running = await startExecutor({ port: 0, demo: { chunkDelayMs: 5 }, shutdownGraceMs: 100 }, { logger: silentLogger });
@@ -149,7 +129,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   });
 
   it('sendMessageStream delivers task, working, ordered chunks, completed', async () => {
-    const events = await traced(log, 'sendMessageStream', () => collect(client.sendMessageStream(request('one two three four five six seven'))));
+    const events = await traced(log, 'sendMessageStream', () => collectStream(client.sendMessageStream(request('one two three four five six seven'))));
     const kinds = events.map((e) => e.payload?.$case);
     expect(kinds[0]).toBe('task');
     expect(stateOf(events[1]!)).toBe(TaskState.TASK_STATE_WORKING);
@@ -202,7 +182,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   });
 
   it('a failing task streams to FAILED with the reason', async () => {
-    const events = await traced(log, 'sendMessageStream(fail)', () => collect(client.sendMessageStream(request('fail'))));
+    const events = await traced(log, 'sendMessageStream(fail)', () => collectStream(client.sendMessageStream(request('fail'))));
     const last = events[events.length - 1]!;
     expect(stateOf(last)).toBe(TaskState.TASK_STATE_FAILED);
     expect(last.payload?.$case === 'statusUpdate' && textOf(last.payload.value.status?.message?.parts)).toMatch(/failed on purpose/);
@@ -211,7 +191,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   it('cancelTask stops a slow streaming task; the stream ends CANCELED', async () => {
     let canceled: Task | undefined;
     const events = await traced(log, 'sendMessageStream(slow) + cancelTask', () =>
-      collect(client.sendMessageStream(request('slow')), async (e, all) => {
+      collectStream(client.sendMessageStream(request('slow')), async (e, all) => {
         if (!canceled && all.filter((x) => x.payload?.$case === 'artifactUpdate').length === 2) {
           const id = (all[0]!.payload as { value: Task }).value.id;
           canceled = await client.cancelTask({ tenant: '', id, metadata: undefined });
@@ -227,7 +207,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
     expect([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]).toContain(started.status?.state);
     let canceled = false;
     const events = await traced(log, 'resubscribeTask', () =>
-      collect(client.resubscribeTask({ tenant: '', id: started.id }), async (_e, all) => {
+      collectStream(client.resubscribeTask({ tenant: '', id: started.id }), async (_e, all) => {
         if (!canceled && all.filter((x) => x.payload?.$case === 'artifactUpdate').length === 2) {
           canceled = true;
           await client.cancelTask({ tenant: '', id: started.id, metadata: undefined });

@@ -12,6 +12,7 @@ import type * as SdkGrpc from '@a2a-js/sdk/client/grpc' with { 'resolution-mode'
 import type * as Sdk from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { silentLogger } from '@a2a-polyglot/core';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
+import { collectStream } from './helpers.js';
 
 jest.mock('jose', () => ({}));
 const { ClientFactory } = require('@a2a-js/sdk/client') as typeof SdkClient;
@@ -38,24 +39,6 @@ function request(text: string): Sdk.SendMessageRequest {
 
 const textOf = (parts: ReadonlyArray<Sdk.Part> | undefined) => (parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
 
-/** Collects a stream, bounded by `timeoutMs`. */
-async function collect(stream: AsyncGenerator<Sdk.StreamResponse>, timeoutMs = 10_000): Promise<Sdk.StreamResponse[]> {
-  const events: Sdk.StreamResponse[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`stream not finished after ${timeoutMs} ms`)), timeoutMs)));
-  try {
-    await Promise.race([
-      (async () => {
-        for await (const e of stream) events.push(e);
-      })(),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return events;
-}
-
 let running: RunningExecutor;
 let client: SdkClient.Client;
 beforeAll(async () => {
@@ -80,7 +63,7 @@ describe('official @a2a-js/sdk 1.3.0 client, gRPC transport only, pointed at our
   });
 
   it('sendMessageStream delivers task, working, ordered chunks, completed', async () => {
-    const events = await collect(client.sendMessageStream(request('one two three four five')));
+    const events = await collectStream(client.sendMessageStream(request('one two three four five')));
     expect(events[0]!.payload?.$case).toBe('task');
     const states = events.flatMap((e) => (e.payload?.$case === 'statusUpdate' ? [e.payload.value.status?.state] : []));
     expect(states).toEqual([TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_COMPLETED]);

@@ -1,18 +1,69 @@
 import { operationByName, streamEventToJson, type Operation, type RequestHandler } from '@a2a-polyglot/core';
 import { fromGrpcError, METADATA, startGrpcServer } from '@a2a-polyglot/grpc';
 import type { StreamResponse } from '@a2a-polyglot/model';
-import { A2AServiceService } from '@a2a-polyglot/model/grpc';
+import { A2AServiceService, V03A2AServiceService } from '@a2a-polyglot/model/grpc';
 import { startA2AServer } from '@a2a-polyglot/server';
 import { Client, credentials, Metadata, type ClientReadableStream, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
 import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind, type StreamItem } from '../driver.js';
 import { fetchAgentCard, WIRE_VIOLATION, wireViolation } from './http-common.js';
+import { V03_TRANSLATIONS, v03EventToJson, v03Translation } from './v03-translate.js';
 
 type AnyMethod = MethodDefinition<unknown, unknown>;
 
-/** The generated `lf.a2a.v1.A2AService` methods by RPC name (`/lf.a2a.v1.A2AService/GetTask` → `GetTask`). */
-const METHODS: ReadonlyMap<string, AnyMethod> = new Map(
-  Object.values(A2AServiceService as unknown as Record<string, AnyMethod>).map((m) => [m.path.slice(m.path.lastIndexOf('/') + 1), m]),
-);
+/** The methods of a generated service by RPC name (`/lf.a2a.v1.A2AService/GetTask` → `GetTask`). */
+function methodsOf(service: object): ReadonlyMap<string, AnyMethod> {
+  return new Map(Object.values(service as Record<string, AnyMethod>).map((m) => [m.path.slice(m.path.lastIndexOf('/') + 1), m]));
+}
+
+/**
+ * What differs between the two standard gRPC services the driver talks to: the v1.0
+ * `lf.a2a.v1.A2AService` (messages are the core's own) and the v0.3 `a2a.v1.A2AService`
+ * (messages converted with @a2a-polyglot/v03, no version metadata by default).
+ * @internal
+ */
+export interface GrpcWire {
+  readonly binding: string;
+  /** The generated method of an operation (undefined: the service has none). */
+  method(operation: string): AnyMethod | undefined;
+  /** Decoded v1.0 request → the wire request message. */
+  toWire(operation: string, request: unknown): unknown;
+  /** Wire answer → the v1.0 response message. */
+  fromWire(operation: string, response: unknown): unknown;
+  /** One wire stream event → v1.0 StreamResponse JSON. */
+  eventToJson(event: unknown): unknown;
+  /** Service parameters sent unless a step overrides them. */
+  readonly defaults: Readonly<Record<string, string>>;
+  /** The service's path prefix (`/lf.a2a.v1.A2AService/`), for the unknown-method probe. */
+  readonly pathPrefix: string;
+}
+
+const V1_METHODS = methodsOf(A2AServiceService);
+const V03_METHODS = methodsOf(V03A2AServiceService);
+
+/** The v1.0 service: nothing to convert. @internal */
+export const V1_GRPC_WIRE: GrpcWire = {
+  binding: 'grpc',
+  method: (operation) => V1_METHODS.get(operation),
+  toWire: (_operation, request) => request,
+  fromWire: (_operation, response) => response,
+  eventToJson: (event) => streamEventToJson(event as StreamResponse),
+  defaults: DEFAULT_HEADERS,
+  pathPrefix: '/lf.a2a.v1.A2AService/',
+};
+
+/** The v0.3 service `a2a.v1.A2AService`, as v0.3 clients call it (no `a2a-version`). @internal */
+export const V03_GRPC_WIRE: GrpcWire = {
+  binding: 'grpc-v03',
+  method: (operation) => {
+    const t = V03_TRANSLATIONS[operation as keyof typeof V03_TRANSLATIONS];
+    return t && V03_METHODS.get(t.rpc);
+  },
+  toWire: (operation, request) => v03Translation(operation).toV03(request),
+  fromWire: (operation, response) => v03Translation(operation).toV1(response),
+  eventToJson: (event) => v03EventToJson(event as never),
+  defaults: {},
+  pathPrefix: '/a2a.v1.A2AService/',
+};
 
 /** Bytes that are not a protobuf message: field 1 (length-delimited) claims 5 bytes, 1 follows. */
 const MALFORMED_PROTOBUF = Buffer.from([0x0a, 0x05, 0x0a]);
@@ -47,28 +98,31 @@ const identity = (bytes: Buffer): Buffer => bytes;
  *   beside the gRPC one, and must list this server as its GRPC interface.
  */
 export class GrpcDriver implements Driver {
-  readonly binding = 'grpc';
+  readonly binding: string;
   private readonly client: Client;
 
   /**
    * @param target the gRPC address, `host:port` (`AgentInterface.url` of the GRPC interface)
    * @param cardUrl the agent card URL (HTTP)
    * @param onClose stops the servers under test
+   * @param wire the service spoken (default: the v1.0 one)
    */
   constructor(
     readonly target: string,
     private readonly cardUrl: string,
     private readonly onClose: () => Promise<void> = async () => undefined,
+    private readonly wire: GrpcWire = V1_GRPC_WIRE,
   ) {
+    this.binding = wire.binding;
     this.client = new Client(target, credentials.createInsecure());
   }
 
   async call(operation: string, request: unknown, options?: CallOptions): Promise<CallResult> {
     try {
-      const { op, method } = lookup(operation, 'unary');
+      const { op, method } = lookup(this.wire, operation, 'unary');
       const decoded = op.request.fromJSON(request ?? {});
-      const response = await this.unary(method, decoded, metadataOf(options?.headers));
-      return { ok: true, result: (op as Extract<Operation, { kind: 'unary' }>).encodeJson(response, decoded) ?? null };
+      const response = await this.unary(method, this.wire.toWire(operation, decoded), metadataOf(options?.headers, this.wire.defaults));
+      return { ok: true, result: (op as Extract<Operation, { kind: 'unary' }>).encodeJson(this.wire.fromWire(operation, response), decoded) ?? null };
     } catch (error) {
       return failed(error);
     }
@@ -76,11 +130,12 @@ export class GrpcDriver implements Driver {
 
   async open(operation: string, request: unknown, options?: CallOptions): Promise<OpenResult> {
     try {
-      const { op, method } = lookup(operation, 'stream');
+      const { op, method } = lookup(this.wire, operation, 'stream');
       const extra: Record<string, string> = options?.resumeAfterSeq === undefined ? {} : { [METADATA.lastEventId]: String(options.resumeAfterSeq) };
-      const md = metadataOf({ ...options?.headers, ...extra });
-      const call = this.client.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, op.request.fromJSON(request ?? {}), md);
-      const stream = grpcDriverStream(call as ClientReadableStream<StreamResponse>);
+      const md = metadataOf({ ...options?.headers, ...extra }, this.wire.defaults);
+      const wireRequest = this.wire.toWire(operation, op.request.fromJSON(request ?? {}));
+      const call = this.client.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, wireRequest, md);
+      const stream = grpcDriverStream(call as ClientReadableStream<StreamResponse>, this.wire);
       return options?.resumeAfterSeq === undefined ? await opened(stream) : { ok: true, stream };
     } catch (error) {
       return failed(error);
@@ -89,9 +144,9 @@ export class GrpcDriver implements Driver {
 
   async probe(kind: ProbeKind): Promise<CallResult> {
     try {
-      const path = kind === 'unknown-method' ? '/lf.a2a.v1.A2AService/NoSuchMethod' : METHODS.get('SendMessage')!.path;
+      const path = kind === 'unknown-method' ? `${this.wire.pathPrefix}NoSuchMethod` : this.wire.method('SendMessage')!.path;
       const bytes = kind === 'unknown-method' ? Buffer.alloc(0) : MALFORMED_PROTOBUF;
-      await this.unary({ path, requestSerialize: identity, responseDeserialize: identity } as unknown as AnyMethod, bytes, metadataOf(undefined));
+      await this.unary({ path, requestSerialize: identity, responseDeserialize: identity } as unknown as AnyMethod, bytes, metadataOf(undefined, this.wire.defaults));
       return wireViolation(`probe ${kind}: the server answered with a result`);
     } catch (error) {
       return failed(error);
@@ -118,9 +173,9 @@ export class GrpcDriver implements Driver {
 }
 
 /** The core operation (for its codecs) and the generated gRPC method of an operation name. */
-function lookup(operation: string, kind: Operation['kind']): { op: Operation; method: AnyMethod } {
+function lookup(wire: GrpcWire, operation: string, kind: Operation['kind']): { op: Operation; method: AnyMethod } {
   const op = operationByName(operation);
-  const method = METHODS.get(operation);
+  const method = wire.method(operation);
   if (!method || op.kind !== kind) throw new Error(`the gRPC driver has no ${kind} RPC ${operation}`);
   return { op, method };
 }
@@ -130,9 +185,9 @@ function lookup(operation: string, kind: Operation['kind']): { op: Operation; me
  * overrides (`null` removes one), keys lower-cased as gRPC requires.
  * @internal
  */
-export function metadataOf(headers: CallOptions['headers']): Metadata {
+export function metadataOf(headers: CallOptions['headers'], defaults: Readonly<Record<string, string>> = DEFAULT_HEADERS): Metadata {
   const md = new Metadata();
-  for (const [key, value] of Object.entries(mergeHeaders({ ...DEFAULT_HEADERS }, headers))) md.set(key.toLowerCase(), value);
+  for (const [key, value] of Object.entries(mergeHeaders({ ...defaults }, headers))) md.set(key.toLowerCase(), value);
   return md;
 }
 
@@ -215,7 +270,7 @@ export class ItemQueue<T> implements AsyncIterator<T> {
 }
 
 /** A grpc-js server-stream call as a {@link DriverStream}: numbering, client cut, A2A errors. */
-function grpcDriverStream(call: ClientReadableStream<StreamResponse>): DriverStream {
+function grpcDriverStream(call: ClientReadableStream<StreamResponse>, wire: GrpcWire): DriverStream {
   const queue = new ItemQueue<StreamItem>();
   let firstSeq: number | undefined;
   let index = 0;
@@ -235,7 +290,7 @@ function grpcDriverStream(call: ClientReadableStream<StreamResponse>): DriverStr
       else seq = firstSeq + index;
     }
     index++;
-    queue.push({ seq: seq === 0 ? undefined : seq, event: streamEventToJson(event) });
+    queue.push({ seq: seq === 0 ? undefined : seq, event: wire.eventToJson(event) });
   });
   call.on('error', (error: ServiceError) => queue.end(cut ? undefined : fromGrpcError(error)));
   call.on('end', () => queue.end());
@@ -291,5 +346,20 @@ export const grpcBinding: Binding = {
   async start(handler) {
     const servers = await startGrpcServersUnderTest(handler);
     return new GrpcDriver(servers.target, servers.cardUrl, () => servers.close());
+  },
+};
+
+/**
+ * The gRPC v0.3 binding: the same gRPC server, called on its v0.3 service `a2a.v1.A2AService`
+ * the way v0.3 clients call it (no `a2a-version`; requests and answers converted with
+ * @a2a-polyglot/v03). Scenarios v0.3 cannot express (`protocolVersion: "1.0"`) are skipped.
+ */
+export const grpcV03Binding: Binding = {
+  name: 'grpc-v03',
+  requestEncoding: 'protobuf',
+  protocolVersion: '0.3',
+  async start(handler) {
+    const servers = await startGrpcServersUnderTest(handler);
+    return new GrpcDriver(servers.target, servers.cardUrl, () => servers.close(), V03_GRPC_WIRE);
   },
 };

@@ -1,6 +1,6 @@
 import type { RequestHandler } from '@a2a-polyglot/core';
 import { startA2AServer } from '@a2a-polyglot/server';
-import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, type CallResult, type DriverError, type DriverStream, type StreamItem } from '../driver.js';
+import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, type CallOptions, type CallResult, type DriverError, type DriverStream, type OpenResult, type StreamItem } from '../driver.js';
 import { parseSse, type SseEvent } from '../sse.js';
 
 /**
@@ -74,6 +74,34 @@ export function sseDriverStream(res: Response, controller: AbortController, deco
       }
     },
   };
+}
+
+/**
+ * Opens an SSE stream the way both REST drivers do: `send` the operation with
+ * `Accept: text/event-stream` (and `Last-Event-ID` to resume); a non-SSE answer is read as a
+ * unary one (an error, or a wire violation when it is a result).
+ */
+export async function openSseStream(
+  operation: string,
+  options: CallOptions | undefined,
+  send: (options: CallOptions, signal: AbortSignal) => Promise<Response>,
+  decode: (event: SseEvent) => StreamItem,
+  unaryAnswer: (res: Response) => Promise<CallResult>,
+): Promise<OpenResult> {
+  const controller = new AbortController();
+  try {
+    const extra: Record<string, string | null> = { Accept: 'text/event-stream' };
+    if (options?.resumeAfterSeq !== undefined) extra['Last-Event-ID'] = String(options.resumeAfterSeq);
+    const res = await send({ headers: { ...extra, ...options?.headers } }, controller.signal);
+    if (mediaTypeOf(res) !== 'text/event-stream') {
+      const answer = await unaryAnswer(res);
+      return answer.ok ? wireViolation(`${operation} answered a plain result instead of an event stream`) : answer;
+    }
+    return { ok: true, stream: sseDriverStream(res, controller, decode) };
+  } catch (error) {
+    controller.abort();
+    return failed(error);
+  }
 }
 
 /** The seq of an SSE event: its `id:` as a number, undefined when absent. */

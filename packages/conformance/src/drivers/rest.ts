@@ -1,7 +1,7 @@
 import { fromHttpError } from '@a2a-polyglot/core';
 import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type Driver, type OpenResult, type ProbeKind } from '../driver.js';
 import type { SseEvent } from '../sse.js';
-import { fetchAgentCard, mediaTypeOf, parseData, readJson, seqOf, sseDriverStream, startServerUnderTest, WIRE_VIOLATION, wireViolation } from './http-common.js';
+import { fetchAgentCard, mediaTypeOf, openSseStream, parseData, readJson, seqOf, startServerUnderTest, WIRE_VIOLATION, wireViolation } from './http-common.js';
 
 /** How one operation maps onto HTTP (spec §4 table): verb, path with `{field}` slots, body or query. */
 interface Route {
@@ -58,21 +58,8 @@ export class RestDriver implements Driver {
     }
   }
 
-  async open(operation: string, request: unknown, options?: CallOptions): Promise<OpenResult> {
-    const controller = new AbortController();
-    try {
-      const extra: Record<string, string | null> = { Accept: 'text/event-stream' };
-      if (options?.resumeAfterSeq !== undefined) extra['Last-Event-ID'] = String(options.resumeAfterSeq);
-      const res = await this.send(operation, request, { headers: { ...extra, ...options?.headers } }, controller.signal);
-      if (mediaTypeOf(res) !== 'text/event-stream') {
-        const answer = await unaryAnswer(res);
-        return answer.ok ? wireViolation(`${operation} answered a plain result instead of an event stream`) : answer;
-      }
-      return { ok: true, stream: sseDriverStream(res, controller, streamItem) };
-    } catch (error) {
-      controller.abort();
-      return failed(error);
-    }
+  open(operation: string, request: unknown, options?: CallOptions): Promise<OpenResult> {
+    return openSseStream(operation, options, (o, signal) => this.send(operation, request, o, signal), streamItem, unaryAnswer);
   }
 
   async probe(kind: ProbeKind): Promise<CallResult> {

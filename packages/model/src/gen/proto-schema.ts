@@ -9,6 +9,249 @@ import type { ProtoSchema } from "../schema.js";
  */
 export const PROTO_SCHEMA: ProtoSchema = {
   messages: {
+    "a2a.v1.SendMessageConfiguration": [
+      { name: "accepted_output_modes", json: "acceptedOutputModes", no: 1, kind: "string", repeated: true },
+      { name: "push_notification", json: "pushNotification", no: 2, kind: "message", type: "a2a.v1.PushNotificationConfig" },
+      { name: "history_length", json: "historyLength", no: 3, kind: "int32" },
+      { name: "blocking", json: "blocking", no: 4, kind: "bool" },
+    ],
+    "a2a.v1.Task": [
+      { name: "id", json: "id", no: 1, kind: "string" },
+      { name: "context_id", json: "contextId", no: 2, kind: "string" },
+      { name: "status", json: "status", no: 3, kind: "message", type: "a2a.v1.TaskStatus" },
+      { name: "artifacts", json: "artifacts", no: 4, kind: "message", type: "a2a.v1.Artifact", repeated: true },
+      { name: "history", json: "history", no: 5, kind: "message", type: "a2a.v1.Message", repeated: true },
+      { name: "metadata", json: "metadata", no: 6, kind: "message", type: "google.protobuf.Struct" },
+    ],
+    "a2a.v1.TaskStatus": [
+      { name: "state", json: "state", no: 1, kind: "enum", type: "a2a.v1.TaskState" },
+      { name: "update", json: "message", no: 2, kind: "message", type: "a2a.v1.Message" },
+      { name: "timestamp", json: "timestamp", no: 3, kind: "message", type: "google.protobuf.Timestamp" },
+    ],
+    "a2a.v1.Part": [
+      { name: "text", json: "text", no: 1, kind: "string", oneof: "part" },
+      { name: "file", json: "file", no: 2, kind: "message", type: "a2a.v1.FilePart", oneof: "part" },
+      { name: "data", json: "data", no: 3, kind: "message", type: "a2a.v1.DataPart", oneof: "part" },
+      { name: "metadata", json: "metadata", no: 4, kind: "message", type: "google.protobuf.Struct" },
+    ],
+    "a2a.v1.FilePart": [
+      { name: "file_with_uri", json: "fileWithUri", no: 1, kind: "string", oneof: "file" },
+      { name: "file_with_bytes", json: "fileWithBytes", no: 2, kind: "bytes", oneof: "file" },
+      { name: "mime_type", json: "mimeType", no: 3, kind: "string" },
+      { name: "name", json: "name", no: 4, kind: "string" },
+    ],
+    "a2a.v1.DataPart": [
+      { name: "data", json: "data", no: 1, kind: "message", type: "google.protobuf.Struct" },
+    ],
+    "a2a.v1.Message": [
+      { name: "message_id", json: "messageId", no: 1, kind: "string" },
+      { name: "context_id", json: "contextId", no: 2, kind: "string" },
+      { name: "task_id", json: "taskId", no: 3, kind: "string" },
+      { name: "role", json: "role", no: 4, kind: "enum", type: "a2a.v1.Role" },
+      { name: "content", json: "content", no: 5, kind: "message", type: "a2a.v1.Part", repeated: true },
+      { name: "metadata", json: "metadata", no: 6, kind: "message", type: "google.protobuf.Struct" },
+      { name: "extensions", json: "extensions", no: 7, kind: "string", repeated: true },
+    ],
+    "a2a.v1.Artifact": [
+      { name: "artifact_id", json: "artifactId", no: 1, kind: "string" },
+      { name: "name", json: "name", no: 3, kind: "string" },
+      { name: "description", json: "description", no: 4, kind: "string" },
+      { name: "parts", json: "parts", no: 5, kind: "message", type: "a2a.v1.Part", repeated: true },
+      { name: "metadata", json: "metadata", no: 6, kind: "message", type: "google.protobuf.Struct" },
+      { name: "extensions", json: "extensions", no: 7, kind: "string", repeated: true },
+    ],
+    "a2a.v1.TaskStatusUpdateEvent": [
+      { name: "task_id", json: "taskId", no: 1, kind: "string" },
+      { name: "context_id", json: "contextId", no: 2, kind: "string" },
+      { name: "status", json: "status", no: 3, kind: "message", type: "a2a.v1.TaskStatus" },
+      { name: "final", json: "final", no: 4, kind: "bool" },
+      { name: "metadata", json: "metadata", no: 5, kind: "message", type: "google.protobuf.Struct" },
+    ],
+    "a2a.v1.TaskArtifactUpdateEvent": [
+      { name: "task_id", json: "taskId", no: 1, kind: "string" },
+      { name: "context_id", json: "contextId", no: 2, kind: "string" },
+      { name: "artifact", json: "artifact", no: 3, kind: "message", type: "a2a.v1.Artifact" },
+      { name: "append", json: "append", no: 4, kind: "bool" },
+      { name: "last_chunk", json: "lastChunk", no: 5, kind: "bool" },
+      { name: "metadata", json: "metadata", no: 6, kind: "message", type: "google.protobuf.Struct" },
+    ],
+    "a2a.v1.PushNotificationConfig": [
+      { name: "id", json: "id", no: 1, kind: "string" },
+      { name: "url", json: "url", no: 2, kind: "string" },
+      { name: "token", json: "token", no: 3, kind: "string" },
+      { name: "authentication", json: "authentication", no: 4, kind: "message", type: "a2a.v1.AuthenticationInfo" },
+    ],
+    "a2a.v1.AuthenticationInfo": [
+      { name: "schemes", json: "schemes", no: 1, kind: "string", repeated: true },
+      { name: "credentials", json: "credentials", no: 2, kind: "string" },
+    ],
+    "a2a.v1.TaskPushNotificationConfig": [
+      { name: "name", json: "name", no: 1, kind: "string" },
+      { name: "push_notification_config", json: "pushNotificationConfig", no: 2, kind: "message", type: "a2a.v1.PushNotificationConfig" },
+    ],
+    "a2a.v1.AgentInterface": [
+      { name: "url", json: "url", no: 1, kind: "string" },
+      { name: "transport", json: "transport", no: 2, kind: "string" },
+    ],
+    "a2a.v1.AgentCard": [
+      { name: "protocol_version", json: "protocolVersion", no: 16, kind: "string" },
+      { name: "name", json: "name", no: 1, kind: "string" },
+      { name: "description", json: "description", no: 2, kind: "string" },
+      { name: "url", json: "url", no: 3, kind: "string" },
+      { name: "preferred_transport", json: "preferredTransport", no: 14, kind: "string" },
+      { name: "additional_interfaces", json: "additionalInterfaces", no: 15, kind: "message", type: "a2a.v1.AgentInterface", repeated: true },
+      { name: "provider", json: "provider", no: 4, kind: "message", type: "a2a.v1.AgentProvider" },
+      { name: "version", json: "version", no: 5, kind: "string" },
+      { name: "documentation_url", json: "documentationUrl", no: 6, kind: "string" },
+      { name: "capabilities", json: "capabilities", no: 7, kind: "message", type: "a2a.v1.AgentCapabilities" },
+      { name: "security_schemes", json: "securitySchemes", no: 8, kind: "map", key: "string", value: { kind: "message", type: "a2a.v1.SecurityScheme" } },
+      { name: "security", json: "security", no: 9, kind: "message", type: "a2a.v1.Security", repeated: true },
+      { name: "default_input_modes", json: "defaultInputModes", no: 10, kind: "string", repeated: true },
+      { name: "default_output_modes", json: "defaultOutputModes", no: 11, kind: "string", repeated: true },
+      { name: "skills", json: "skills", no: 12, kind: "message", type: "a2a.v1.AgentSkill", repeated: true },
+      { name: "supports_authenticated_extended_card", json: "supportsAuthenticatedExtendedCard", no: 13, kind: "bool" },
+      { name: "signatures", json: "signatures", no: 17, kind: "message", type: "a2a.v1.AgentCardSignature", repeated: true },
+      { name: "icon_url", json: "iconUrl", no: 18, kind: "string" },
+    ],
+    "a2a.v1.AgentProvider": [
+      { name: "url", json: "url", no: 1, kind: "string" },
+      { name: "organization", json: "organization", no: 2, kind: "string" },
+    ],
+    "a2a.v1.AgentCapabilities": [
+      { name: "streaming", json: "streaming", no: 1, kind: "bool" },
+      { name: "push_notifications", json: "pushNotifications", no: 2, kind: "bool" },
+      { name: "extensions", json: "extensions", no: 3, kind: "message", type: "a2a.v1.AgentExtension", repeated: true },
+    ],
+    "a2a.v1.AgentExtension": [
+      { name: "uri", json: "uri", no: 1, kind: "string" },
+      { name: "description", json: "description", no: 2, kind: "string" },
+      { name: "required", json: "required", no: 3, kind: "bool" },
+      { name: "params", json: "params", no: 4, kind: "message", type: "google.protobuf.Struct" },
+    ],
+    "a2a.v1.AgentSkill": [
+      { name: "id", json: "id", no: 1, kind: "string" },
+      { name: "name", json: "name", no: 2, kind: "string" },
+      { name: "description", json: "description", no: 3, kind: "string" },
+      { name: "tags", json: "tags", no: 4, kind: "string", repeated: true },
+      { name: "examples", json: "examples", no: 5, kind: "string", repeated: true },
+      { name: "input_modes", json: "inputModes", no: 6, kind: "string", repeated: true },
+      { name: "output_modes", json: "outputModes", no: 7, kind: "string", repeated: true },
+      { name: "security", json: "security", no: 8, kind: "message", type: "a2a.v1.Security", repeated: true },
+    ],
+    "a2a.v1.AgentCardSignature": [
+      { name: "protected", json: "protected", no: 1, kind: "string" },
+      { name: "signature", json: "signature", no: 2, kind: "string" },
+      { name: "header", json: "header", no: 3, kind: "message", type: "google.protobuf.Struct" },
+    ],
+    "a2a.v1.StringList": [
+      { name: "list", json: "list", no: 1, kind: "string", repeated: true },
+    ],
+    "a2a.v1.Security": [
+      { name: "schemes", json: "schemes", no: 1, kind: "map", key: "string", value: { kind: "message", type: "a2a.v1.StringList" } },
+    ],
+    "a2a.v1.SecurityScheme": [
+      { name: "api_key_security_scheme", json: "apiKeySecurityScheme", no: 1, kind: "message", type: "a2a.v1.APIKeySecurityScheme", oneof: "scheme" },
+      { name: "http_auth_security_scheme", json: "httpAuthSecurityScheme", no: 2, kind: "message", type: "a2a.v1.HTTPAuthSecurityScheme", oneof: "scheme" },
+      { name: "oauth2_security_scheme", json: "oauth2SecurityScheme", no: 3, kind: "message", type: "a2a.v1.OAuth2SecurityScheme", oneof: "scheme" },
+      { name: "open_id_connect_security_scheme", json: "openIdConnectSecurityScheme", no: 4, kind: "message", type: "a2a.v1.OpenIdConnectSecurityScheme", oneof: "scheme" },
+      { name: "mtls_security_scheme", json: "mtlsSecurityScheme", no: 5, kind: "message", type: "a2a.v1.MutualTlsSecurityScheme", oneof: "scheme" },
+    ],
+    "a2a.v1.APIKeySecurityScheme": [
+      { name: "description", json: "description", no: 1, kind: "string" },
+      { name: "location", json: "location", no: 2, kind: "string" },
+      { name: "name", json: "name", no: 3, kind: "string" },
+    ],
+    "a2a.v1.HTTPAuthSecurityScheme": [
+      { name: "description", json: "description", no: 1, kind: "string" },
+      { name: "scheme", json: "scheme", no: 2, kind: "string" },
+      { name: "bearer_format", json: "bearerFormat", no: 3, kind: "string" },
+    ],
+    "a2a.v1.OAuth2SecurityScheme": [
+      { name: "description", json: "description", no: 1, kind: "string" },
+      { name: "flows", json: "flows", no: 2, kind: "message", type: "a2a.v1.OAuthFlows" },
+      { name: "oauth2_metadata_url", json: "oauth2MetadataUrl", no: 3, kind: "string" },
+    ],
+    "a2a.v1.OpenIdConnectSecurityScheme": [
+      { name: "description", json: "description", no: 1, kind: "string" },
+      { name: "open_id_connect_url", json: "openIdConnectUrl", no: 2, kind: "string" },
+    ],
+    "a2a.v1.MutualTlsSecurityScheme": [
+      { name: "description", json: "description", no: 1, kind: "string" },
+    ],
+    "a2a.v1.OAuthFlows": [
+      { name: "authorization_code", json: "authorizationCode", no: 1, kind: "message", type: "a2a.v1.AuthorizationCodeOAuthFlow", oneof: "flow" },
+      { name: "client_credentials", json: "clientCredentials", no: 2, kind: "message", type: "a2a.v1.ClientCredentialsOAuthFlow", oneof: "flow" },
+      { name: "implicit", json: "implicit", no: 3, kind: "message", type: "a2a.v1.ImplicitOAuthFlow", oneof: "flow" },
+      { name: "password", json: "password", no: 4, kind: "message", type: "a2a.v1.PasswordOAuthFlow", oneof: "flow" },
+    ],
+    "a2a.v1.AuthorizationCodeOAuthFlow": [
+      { name: "authorization_url", json: "authorizationUrl", no: 1, kind: "string" },
+      { name: "token_url", json: "tokenUrl", no: 2, kind: "string" },
+      { name: "refresh_url", json: "refreshUrl", no: 3, kind: "string" },
+      { name: "scopes", json: "scopes", no: 4, kind: "map", key: "string", value: { kind: "string" } },
+    ],
+    "a2a.v1.ClientCredentialsOAuthFlow": [
+      { name: "token_url", json: "tokenUrl", no: 1, kind: "string" },
+      { name: "refresh_url", json: "refreshUrl", no: 2, kind: "string" },
+      { name: "scopes", json: "scopes", no: 3, kind: "map", key: "string", value: { kind: "string" } },
+    ],
+    "a2a.v1.ImplicitOAuthFlow": [
+      { name: "authorization_url", json: "authorizationUrl", no: 1, kind: "string" },
+      { name: "refresh_url", json: "refreshUrl", no: 2, kind: "string" },
+      { name: "scopes", json: "scopes", no: 3, kind: "map", key: "string", value: { kind: "string" } },
+    ],
+    "a2a.v1.PasswordOAuthFlow": [
+      { name: "token_url", json: "tokenUrl", no: 1, kind: "string" },
+      { name: "refresh_url", json: "refreshUrl", no: 2, kind: "string" },
+      { name: "scopes", json: "scopes", no: 3, kind: "map", key: "string", value: { kind: "string" } },
+    ],
+    "a2a.v1.SendMessageRequest": [
+      { name: "request", json: "message", no: 1, kind: "message", type: "a2a.v1.Message" },
+      { name: "configuration", json: "configuration", no: 2, kind: "message", type: "a2a.v1.SendMessageConfiguration" },
+      { name: "metadata", json: "metadata", no: 3, kind: "message", type: "google.protobuf.Struct" },
+    ],
+    "a2a.v1.GetTaskRequest": [
+      { name: "name", json: "name", no: 1, kind: "string" },
+      { name: "history_length", json: "historyLength", no: 2, kind: "int32" },
+    ],
+    "a2a.v1.CancelTaskRequest": [
+      { name: "name", json: "name", no: 1, kind: "string" },
+    ],
+    "a2a.v1.GetTaskPushNotificationConfigRequest": [
+      { name: "name", json: "name", no: 1, kind: "string" },
+    ],
+    "a2a.v1.DeleteTaskPushNotificationConfigRequest": [
+      { name: "name", json: "name", no: 1, kind: "string" },
+    ],
+    "a2a.v1.CreateTaskPushNotificationConfigRequest": [
+      { name: "parent", json: "parent", no: 1, kind: "string" },
+      { name: "config_id", json: "configId", no: 2, kind: "string" },
+      { name: "config", json: "config", no: 3, kind: "message", type: "a2a.v1.TaskPushNotificationConfig" },
+    ],
+    "a2a.v1.TaskSubscriptionRequest": [
+      { name: "name", json: "name", no: 1, kind: "string" },
+    ],
+    "a2a.v1.ListTaskPushNotificationConfigRequest": [
+      { name: "parent", json: "parent", no: 1, kind: "string" },
+      { name: "page_size", json: "pageSize", no: 2, kind: "int32" },
+      { name: "page_token", json: "pageToken", no: 3, kind: "string" },
+    ],
+    "a2a.v1.GetAgentCardRequest": [
+    ],
+    "a2a.v1.SendMessageResponse": [
+      { name: "task", json: "task", no: 1, kind: "message", type: "a2a.v1.Task", oneof: "payload" },
+      { name: "msg", json: "message", no: 2, kind: "message", type: "a2a.v1.Message", oneof: "payload" },
+    ],
+    "a2a.v1.StreamResponse": [
+      { name: "task", json: "task", no: 1, kind: "message", type: "a2a.v1.Task", oneof: "payload" },
+      { name: "msg", json: "message", no: 2, kind: "message", type: "a2a.v1.Message", oneof: "payload" },
+      { name: "status_update", json: "statusUpdate", no: 3, kind: "message", type: "a2a.v1.TaskStatusUpdateEvent", oneof: "payload" },
+      { name: "artifact_update", json: "artifactUpdate", no: 4, kind: "message", type: "a2a.v1.TaskArtifactUpdateEvent", oneof: "payload" },
+    ],
+    "a2a.v1.ListTaskPushNotificationConfigResponse": [
+      { name: "configs", json: "configs", no: 1, kind: "message", type: "a2a.v1.TaskPushNotificationConfig", repeated: true },
+      { name: "next_page_token", json: "nextPageToken", no: 2, kind: "string" },
+    ],
     "grpc.health.v1.HealthCheckRequest": [
       { name: "service", json: "service", no: 1, kind: "string" },
     ],
@@ -332,6 +575,8 @@ export const PROTO_SCHEMA: ProtoSchema = {
     ],
   },
   enums: {
+    "a2a.v1.TaskState": { TASK_STATE_UNSPECIFIED: 0, TASK_STATE_SUBMITTED: 1, TASK_STATE_WORKING: 2, TASK_STATE_COMPLETED: 3, TASK_STATE_FAILED: 4, TASK_STATE_CANCELLED: 5, TASK_STATE_INPUT_REQUIRED: 6, TASK_STATE_REJECTED: 7, TASK_STATE_AUTH_REQUIRED: 8 },
+    "a2a.v1.Role": { ROLE_UNSPECIFIED: 0, ROLE_USER: 1, ROLE_AGENT: 2 },
     "grpc.health.v1.HealthCheckResponse.ServingStatus": { UNKNOWN: 0, SERVING: 1, NOT_SERVING: 2, SERVICE_UNKNOWN: 3 },
     "lf.a2a.v1.TaskState": { TASK_STATE_UNSPECIFIED: 0, TASK_STATE_SUBMITTED: 1, TASK_STATE_WORKING: 2, TASK_STATE_COMPLETED: 3, TASK_STATE_FAILED: 4, TASK_STATE_CANCELED: 5, TASK_STATE_INPUT_REQUIRED: 6, TASK_STATE_REJECTED: 7, TASK_STATE_AUTH_REQUIRED: 8 },
     "lf.a2a.v1.Role": { ROLE_UNSPECIFIED: 0, ROLE_USER: 1, ROLE_AGENT: 2 },

@@ -1,0 +1,144 @@
+import { A2AError, A2AErrorCode, codeFromJsonRpc, operationByName, type Operation } from '@a2a-polyglot/core';
+import * as v03 from '@a2a-polyglot/model/v03';
+import { failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type Driver, type OpenResult, type ProbeKind } from '../driver.js';
+import type { SseEvent } from '../sse.js';
+import { fetchAgentCard, mediaTypeOf, openSseStream, parseData, readJson, seqOf, startServerUnderTest, wireViolation } from './http-common.js';
+import { v03EventToJson, v03Translation } from './v03-translate.js';
+
+/** One v0.3 REST request: verb, path under the base URL (with `/v1`), query, JSON body. */
+interface V03HttpRequest {
+  readonly verb: 'GET' | 'POST' | 'DELETE';
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+}
+
+const seg = (value: unknown): string => encodeURIComponent(typeof value === 'string' ? value : '');
+
+/**
+ * The v0.3 REST routes (spec §12.1) of each operation, from the decoded v1.0 request: the
+ * body is the ProtoJSON of the v0.3 request (or config), path ids come from the request.
+ */
+const ROUTES: Readonly<Record<string, (request: any, v03Request: any) => V03HttpRequest>> = {
+  SendMessage: (_r, q) => ({ verb: 'POST', path: '/v1/message:send', body: v03.SendMessageRequest.toJSON(q) }),
+  SendStreamingMessage: (_r, q) => ({ verb: 'POST', path: '/v1/message:stream', body: v03.SendMessageRequest.toJSON(q) }),
+  GetTask: (r, q: v03.GetTaskRequest) => ({ verb: 'GET', path: `/v1/tasks/${seg(r.id)}`, query: q.historyLength ? { historyLength: String(q.historyLength) } : undefined }),
+  CancelTask: (r) => ({ verb: 'POST', path: `/v1/tasks/${seg(r.id)}:cancel` }),
+  SubscribeToTask: (r) => ({ verb: 'POST', path: `/v1/tasks/${seg(r.id)}:subscribe` }),
+  CreateTaskPushNotificationConfig: (r, q: v03.CreateTaskPushNotificationConfigRequest) => ({
+    verb: 'POST',
+    path: `/v1/tasks/${seg(r.taskId)}/pushNotificationConfigs`,
+    body: v03.TaskPushNotificationConfig.toJSON(q.config!),
+  }),
+  GetTaskPushNotificationConfig: (r) => ({ verb: 'GET', path: `/v1/tasks/${seg(r.taskId)}/pushNotificationConfigs/${seg(r.id)}` }),
+  ListTaskPushNotificationConfigs: (r, q: v03.ListTaskPushNotificationConfigRequest) => ({
+    verb: 'GET',
+    path: `/v1/tasks/${seg(r.taskId)}/pushNotificationConfigs`,
+    query: { ...(q.pageSize ? { pageSize: String(q.pageSize) } : {}), ...(q.pageToken ? { pageToken: q.pageToken } : {}) },
+  }),
+  DeleteTaskPushNotificationConfig: (r) => ({ verb: 'DELETE', path: `/v1/tasks/${seg(r.taskId)}/pushNotificationConfigs/${seg(r.id)}` }),
+  GetExtendedAgentCard: () => ({ verb: 'GET', path: '/v1/card' }),
+};
+
+/**
+ * The A2A v0.3 REST driver, as a v0.3 client calls it: routes under `/v1/` with no
+ * `A2A-Version`, bodies and answers in the ProtoJSON of `a2a.v1` (converted from and to the
+ * scenario's v1.0 JSON with @a2a-polyglot/v03), errors as a bare `{code, message}` whose v0.3
+ * JSON-RPC code is read back to the A2A code, SSE `data:` = v0.3 StreamResponse JSON with
+ * `event: error` for a mid-stream failure. Requests travel through typed messages, so (like
+ * gRPC) it cannot carry a JSON member no proto field has: it declares `protobuf` requests.
+ */
+export class RestV03Driver implements Driver {
+  readonly binding = 'rest-v03';
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly cardUrl: string,
+    private readonly onClose: () => Promise<void> = async () => undefined,
+  ) {}
+
+  async call(operation: string, request: unknown, options?: CallOptions): Promise<CallResult> {
+    try {
+      const { op, decoded, res } = await this.send(operation, request, options);
+      const answer = await unaryAnswer(res);
+      if (!answer.ok) return answer;
+      const t = v03Translation(operation);
+      const v1 = t.response && answer.result !== null ? t.toV1(t.response.fromJSON(answer.result)) : undefined;
+      return { ok: true, result: v1 === undefined ? null : ((op as Extract<Operation, { kind: 'unary' }>).encodeJson(v1, decoded) ?? null) };
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  open(operation: string, request: unknown, options?: CallOptions): Promise<OpenResult> {
+    return openSseStream(operation, options, async (o, signal) => (await this.send(operation, request, o, signal)).res, streamItem, unaryAnswer);
+  }
+
+  async probe(kind: ProbeKind): Promise<CallResult> {
+    try {
+      if (kind === 'unknown-method') return await unaryAnswer(await this.fetch({ verb: 'GET', path: '/v1/no-such-operation' }, undefined));
+      return await unaryAnswer(await this.fetch({ verb: 'POST', path: '/v1/message:send' }, undefined, undefined, '{"message": {'));
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  agentCard(): Promise<CallResult> {
+    return fetchAgentCard(this.cardUrl);
+  }
+
+  close(): Promise<void> {
+    return this.onClose();
+  }
+
+  private async send(operation: string, request: unknown, options: CallOptions | undefined, signal?: AbortSignal): Promise<{ op: Operation; decoded: unknown; res: Response }> {
+    const op = operationByName(operation);
+    const route = ROUTES[operation];
+    if (!route) throw new Error(`A2A v0.3 REST has no route for ${operation}`);
+    const decoded = op.request.fromJSON(request ?? {});
+    const res = await this.fetch(route(decoded, v03Translation(operation).toV03(decoded)), options, signal);
+    return { op, decoded, res };
+  }
+
+  private fetch(req: V03HttpRequest, options: CallOptions | undefined, signal?: AbortSignal, rawBody?: string): Promise<Response> {
+    const body = rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
+    const defaults: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
+    const qs = new URLSearchParams(req.query ?? {}).toString();
+    return fetch(`${this.baseUrl}${req.path}${qs ? `?${qs}` : ''}`, { method: req.verb, headers: mergeHeaders(defaults, options?.headers), body, signal });
+  }
+}
+
+/** The A2AError of a v0.3 error body `{code, message}` (code: v0.3 JSON-RPC code). */
+function v03Error(body: unknown, status: number): A2AError {
+  const { code, message } = (body ?? {}) as { code?: unknown; message?: unknown };
+  const a2a = typeof code === 'number' ? codeFromJsonRpc(code) : undefined;
+  return new A2AError(a2a ?? A2AErrorCode.Internal, typeof message === 'string' ? message : `HTTP ${status}`);
+}
+
+/** Reads a unary v0.3 REST answer: 2xx with a JSON body (204: none), or an error status with `{code, message}`. */
+async function unaryAnswer(res: Response): Promise<CallResult> {
+  const body = await readJson(res);
+  if ('invalid' in body) return wireViolation(body.invalid);
+  if (body.json !== undefined && mediaTypeOf(res) !== 'application/json') return wireViolation(`content-type ${res.headers.get('content-type')} is not application/json`);
+  if (res.ok) return { ok: true, result: body.json ?? null };
+  if (typeof (body.json as { code?: unknown } | undefined)?.code !== 'number') return wireViolation(`HTTP ${res.status} without a {code, message} body`);
+  return { ok: false, error: toDriverError(v03Error(body.json, res.status)) };
+}
+
+/** One SSE event of a v0.3 REST stream: a v0.3 StreamResponse, or `event: error` with `{code, message}`. */
+function streamItem(event: SseEvent): { seq: number | undefined; event: unknown } {
+  const data = parseData(event);
+  if (event.event === 'error') throw v03Error(data, 500);
+  return { seq: seqOf(event), event: v03EventToJson(v03.StreamResponse.fromJSON(data)) };
+}
+
+/** The REST v0.3 binding: a fresh `@a2a-polyglot/server`, v0.3 REST under `${url}/a2a/v1`. */
+export const restV03Binding: Binding = {
+  name: 'rest-v03',
+  requestEncoding: 'protobuf',
+  protocolVersion: '0.3',
+  async start(handler) {
+    const server = await startServerUnderTest(handler);
+    return new RestV03Driver(`${server.url}${server.basePath}`, `${server.url}/.well-known/agent-card.json`, () => server.close());
+  },
+};

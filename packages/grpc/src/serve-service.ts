@@ -1,0 +1,250 @@
+import {
+  A2AError,
+  A2AErrorCode,
+  callContext,
+  consoleLogger,
+  type CallContext,
+  type EventStream,
+  type Logger,
+  type Operation,
+  type ProtocolVersion,
+  type RequestHandler,
+  type StreamOperation,
+  type UnaryOperation,
+} from '@a2a-polyglot/core';
+import {
+  Metadata,
+  type sendUnaryData,
+  type Server,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceDefinition,
+  type ServiceError,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { BackpressureWriter } from './backpressure-writer.js';
+import { failure } from './failure.js';
+import { extensionsMetadata, METADATA, metadataHeaders, parseLastEventId } from './metadata.js';
+import { UndecodableRequest, withSafeDeserializers } from './safe-decode.js';
+
+/** Options of {@link addA2AService} (and of the v0.3 service beside it). */
+export interface A2AServiceOptions {
+  /** Where unexpected failures are logged. Default: JSON lines on the console, `warn` and up. */
+  readonly logger?: Logger;
+  /**
+   * Unflushed messages a server stream may have before it stops pulling events (see
+   * BackpressureWriter). Default 16.
+   */
+  readonly maxBufferedMessages?: number;
+}
+
+/** Handle on a registered service: shutdown and introspection. */
+export interface A2AServiceBinding {
+  /** Ends every open server stream with UNAVAILABLE (tasks keep running). Used by `close()`. */
+  shutdown(): void;
+  /** Server streams currently open. */
+  readonly openStreams: number;
+}
+
+/**
+ * How one generated RPC reaches the core: its OPERATIONS entry, and the converters between
+ * the generated message types and the v1.0 model the core speaks (identity for v1.0).
+ */
+export interface RpcRoute {
+  readonly op: Operation;
+  /** Decoded wire request → the operation's request. May throw an A2AError (bad input). */
+  readonly toCore: (request: any) => unknown;
+  /** The operation's response (or one stream event) → the wire message. */
+  readonly fromCore: (response: any) => unknown;
+}
+
+/**
+ * What one protocol generation's gRPC service adds to the shared serving code: which
+ * operation and converters each RPC uses, the generation its calls are decoded in (checked by
+ * the core against the `a2a-version` metadata) and how a failed call's status message reads.
+ */
+export interface ServiceWire {
+  /** The route of an RPC, by its name (`GetTask`). */
+  route(rpc: string): RpcRoute;
+  /** The generation of the codec (`CallContext.wireVersion`); undefined is v1.0. */
+  readonly wireVersion?: ProtocolVersion;
+  /** Status message of a failed call. Default: the error's message. */
+  readonly statusMessage?: (error: A2AError) => string;
+}
+
+/** The RPC name of a generated method, from its path (`/lf.a2a.v1.A2AService/GetTask` → `GetTask`). */
+function rpcName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * Registers a generated grpc-js service whose every RPC is served by the one
+ * {@link RequestHandler} through the core's OPERATIONS table: decode, convert (per `wire`),
+ * call, convert back, encode. Shared by the v1.0 and v0.3 services, so both get the same
+ * cancellation, backpressure, shutdown and error handling.
+ *
+ * Request deserializers are wrapped so malformed protobuf becomes INVALID_ARGUMENT with an
+ * ErrorInfo (grpc-js alone would answer INTERNAL).
+ */
+export function serveService(server: Server, service: ServiceDefinition, handler: RequestHandler, wire: ServiceWire, options: A2AServiceOptions = {}): A2AServiceBinding {
+  const logger = options.logger ?? consoleLogger('warn');
+  const highWater = options.maxBufferedMessages ?? 16;
+  const open = new Set<(error: A2AError) => void>();
+  const implementation: UntypedServiceImplementation = {};
+  for (const [key, method] of Object.entries(service)) {
+    const route = wire.route(rpcName(method.path));
+    implementation[key] =
+      route.op.kind === 'unary' ? unaryHandler(route.op, route, handler, logger, wire) : streamHandler(route.op, route, handler, logger, highWater, open, wire);
+  }
+  server.addService(withSafeDeserializers(service), implementation);
+  return {
+    shutdown() {
+      const unavailable = new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down');
+      for (const stop of [...open]) stop(unavailable);
+    },
+    get openStreams() {
+      return open.size;
+    },
+  };
+}
+
+/** Builds the CallContext of one call from its metadata, aborting when the call ends early. */
+function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire): CallContext {
+  return callContext('GRPC', metadataHeaders(metadata), { signal, wireVersion: wire.wireVersion });
+}
+
+/**
+ * The CallContext of a unary call. Its signal (client cancel or deadline: the core stops
+ * waiting; a running task is not canceled) is made when the core first reads it: most calls
+ * are answered before anything waits, and then cost no AbortController.
+ */
+function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWire): { ctx: CallContext; release: () => void } {
+  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion });
+  let controller: AbortController | undefined;
+  // Dropped once the call is answered: a context that outlives its call until the next full
+  // GC must not keep the call (request, metadata, stream) alive with it.
+  let source: ServerUnaryCall<unknown, unknown> | undefined = call;
+  Object.defineProperty(ctx, 'signal', {
+    enumerable: true,
+    get(): AbortSignal {
+      if (!controller) {
+        const made = new AbortController();
+        controller = made;
+        if (source?.cancelled) made.abort();
+        else source?.once('cancelled', () => made.abort());
+      }
+      return controller.signal;
+    },
+  });
+  return { ctx, release: () => (source = undefined) };
+}
+
+function unaryHandler(op: UnaryOperation, route: RpcRoute, handler: RequestHandler, logger: Logger, wire: ServiceWire) {
+  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
+    const request = call.request;
+    if (request instanceof UndecodableRequest) {
+      callback(failure(logger, request.error, undefined, op.name, wire.statusMessage) as ServiceError);
+      return;
+    }
+    const { ctx, release } = lazyContextOf(call, wire);
+    // Converting may throw (bad v0.3 resource name): answered like any failed call.
+    Promise.resolve()
+      .then(() => op.invoke(handler, route.toCore(request), ctx))
+      .then(
+        (response) => {
+          release();
+          const md = extensionsMetadata(ctx.activatedExtensions);
+          if (md && !call.cancelled) call.sendMetadata(md);
+          callback(null, route.fromCore(response));
+        },
+        (error: unknown) => {
+          release();
+          callback(failure(logger, error, ctx, op.name, wire.statusMessage) as ServiceError);
+        },
+      );
+  };
+}
+
+function streamHandler(op: StreamOperation, route: RpcRoute, handler: RequestHandler, logger: Logger, highWater: number, open: Set<(error: A2AError) => void>, wire: ServiceWire) {
+  return (call: ServerWritableStream<unknown, unknown>): void => {
+    void serveStream(op, route, handler, logger, highWater, open, wire, call);
+  };
+}
+
+/**
+ * One server-streaming call: open the core's event stream, then write each event as the
+ * client can take it. The first event's number goes out as initial metadata
+ * `a2a-stream-first-seq` (gRPC messages have no per-message metadata; events of a stream are
+ * numbered consecutively, see README), the last one as trailer `a2a-last-seq`.
+ */
+async function serveStream(
+  op: StreamOperation,
+  route: RpcRoute,
+  handler: RequestHandler,
+  logger: Logger,
+  highWater: number,
+  open: Set<(error: A2AError) => void>,
+  wire: ServiceWire,
+  call: ServerWritableStream<unknown, unknown>,
+): Promise<void> {
+  const controller = new AbortController();
+  let stream: EventStream | undefined;
+  let writer: BackpressureWriter<unknown> | undefined;
+  let stopError: A2AError | undefined;
+  let ctx: CallContext | undefined;
+  const release = () => {
+    stream?.close();
+    writer?.close();
+  };
+  // Client cancel, deadline or peer loss: stop delivery. The task itself keeps running.
+  const onCancelled = () => {
+    controller.abort();
+    release();
+  };
+  const stop = (error: A2AError) => {
+    stopError = error;
+    release();
+  };
+  call.on('cancelled', onCancelled);
+  open.add(stop);
+  try {
+    const request = call.request;
+    if (request instanceof UndecodableRequest) throw request.error;
+    const resumeAfterSeq = op.name === 'SubscribeToTask' ? parseLastEventId(call.metadata) : undefined;
+    ctx = contextOf(call.metadata, controller.signal, wire);
+    stream = await op.open(handler, route.toCore(request), ctx, resumeAfterSeq);
+    if (controller.signal.aborted || stopError) stream.close();
+    writer = new BackpressureWriter(call, highWater);
+    let lastSeq: number | undefined;
+    pump: for (;;) {
+      await writer.ready();
+      if (controller.signal.aborted || stopError) break;
+      // Every ready event at once; each still waits for room in the writer.
+      const batch = await stream.nextBatch();
+      if (!batch || controller.signal.aborted || stopError) break;
+      for (const { seq, event } of batch) {
+        if (!writer.writable) await writer.ready();
+        if (controller.signal.aborted || stopError) break pump;
+        if (lastSeq === undefined) {
+          const md = extensionsMetadata(ctx.activatedExtensions) ?? new Metadata();
+          md.set(METADATA.streamFirstSeq, String(seq));
+          call.sendMetadata(md);
+        }
+        writer.write(route.fromCore(event));
+        lastSeq = seq;
+      }
+    }
+    if (stopError) throw stopError;
+    if (!controller.signal.aborted) {
+      const trailers = new Metadata();
+      if (lastSeq !== undefined) trailers.set(METADATA.streamLastSeq, String(lastSeq));
+      call.end(trailers);
+    }
+  } catch (error) {
+    if (!call.cancelled) call.emit('error', failure(logger, error, ctx, op.name, wire.statusMessage));
+  } finally {
+    release();
+    open.delete(stop);
+    call.off('cancelled', onCancelled);
+  }
+}

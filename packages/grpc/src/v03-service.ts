@@ -1,0 +1,67 @@
+import { ERROR_TABLE, OPERATIONS, type A2AError, type RequestHandler } from '@a2a-polyglot/core';
+import { V03A2AServiceService } from '@a2a-polyglot/model/grpc';
+import {
+  agentCardToV03,
+  cancelTaskRequestToV1,
+  createPushConfigRequestToV1,
+  deletePushConfigRequestToV1,
+  getAgentCardRequestToV1,
+  getPushConfigRequestToV1,
+  getTaskRequestToV1,
+  listPushConfigsRequestToV1,
+  listPushConfigsResponseToV03,
+  sendMessageRequestToV1,
+  sendMessageResponseToV03,
+  streamResponseToV03,
+  subscribeRequestToV1,
+  taskPushConfigToV03,
+  taskToV03,
+} from '@a2a-polyglot/v03';
+import type { Server } from '@grpc/grpc-js';
+import { serveService, type A2AServiceBinding, type A2AServiceOptions, type RpcRoute, type ServiceWire } from './serve-service.js';
+
+/**
+ * Each v0.3 RPC: the v1.0 operation that implements it and the @a2a-polyglot/v03 converters
+ * around it. ListTasks has no v0.3 RPC.
+ */
+const V03_ROUTES: Readonly<Record<string, RpcRoute>> = {
+  SendMessage: { op: OPERATIONS.SendMessage, toCore: sendMessageRequestToV1, fromCore: sendMessageResponseToV03 },
+  SendStreamingMessage: { op: OPERATIONS.SendStreamingMessage, toCore: sendMessageRequestToV1, fromCore: streamResponseToV03 },
+  GetTask: { op: OPERATIONS.GetTask, toCore: getTaskRequestToV1, fromCore: taskToV03 },
+  CancelTask: { op: OPERATIONS.CancelTask, toCore: cancelTaskRequestToV1, fromCore: taskToV03 },
+  TaskSubscription: { op: OPERATIONS.SubscribeToTask, toCore: subscribeRequestToV1, fromCore: streamResponseToV03 },
+  CreateTaskPushNotificationConfig: { op: OPERATIONS.CreateTaskPushNotificationConfig, toCore: createPushConfigRequestToV1, fromCore: taskPushConfigToV03 },
+  GetTaskPushNotificationConfig: { op: OPERATIONS.GetTaskPushNotificationConfig, toCore: getPushConfigRequestToV1, fromCore: taskPushConfigToV03 },
+  ListTaskPushNotificationConfig: { op: OPERATIONS.ListTaskPushNotificationConfigs, toCore: listPushConfigsRequestToV1, fromCore: listPushConfigsResponseToV03 },
+  DeleteTaskPushNotificationConfig: { op: OPERATIONS.DeleteTaskPushNotificationConfig, toCore: deletePushConfigRequestToV1, fromCore: () => ({}) },
+  GetAgentCard: { op: OPERATIONS.GetExtendedAgentCard, toCore: getAgentCardRequestToV1, fromCore: agentCardToV03 },
+};
+
+/**
+ * v0.3 status text: the v0.3 error class name first (`TaskNotFoundError: Task x not found`),
+ * as v0.3 gRPC clients parse it (spec §12.3). The status code is the ERROR_TABLE grpc column.
+ */
+export function v03StatusMessage(error: A2AError): string {
+  return `${ERROR_TABLE[error.code].v03.name}: ${error.message}`;
+}
+
+const V03_WIRE: ServiceWire = {
+  route(rpc: string): RpcRoute {
+    const route = V03_ROUTES[rpc];
+    if (!route) throw new Error(`No v0.3 route for RPC ${rpc}`);
+    return route;
+  },
+  wireVersion: '0.3',
+  statusMessage: v03StatusMessage,
+};
+
+/**
+ * Registers the A2A v0.3 service `a2a.v1.A2AService` (10 RPCs) on a grpc-js server, so v0.3
+ * clients (official SDK 0.3.x) are served by the same core as v1.0 ones: each call is decoded
+ * with the generated v0.3 codec, converted to the v1.0 request, run through the same
+ * OPERATIONS entry with `wireVersion: '0.3'` (a call naming `a2a-version: 1.0` is refused by
+ * the core), and the answer converted back. Serving code is shared with the v1.0 service.
+ */
+export function addV03A2AService(server: Server, handler: RequestHandler, options: A2AServiceOptions = {}): A2AServiceBinding {
+  return serveService(server, V03A2AServiceService, handler, V03_WIRE, options);
+}

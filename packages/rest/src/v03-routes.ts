@@ -1,0 +1,169 @@
+import type { MessageFns } from '@a2a-polyglot/model';
+import * as v03 from '@a2a-polyglot/model/v03';
+import {
+  agentCardToV03,
+  cancelTaskRequestToV1,
+  createPushConfigRequestToV1,
+  deletePushConfigRequestToV1,
+  getAgentCardRequestToV1,
+  getPushConfigRequestToV1,
+  getTaskRequestToV1,
+  listPushConfigsRequestToV1,
+  listPushConfigsResponseToV03,
+  pushConfigName,
+  sendMessageRequestToV1,
+  sendMessageResponseToV03,
+  subscribeRequestToV1,
+  taskName,
+  taskPushConfigToV03,
+  taskToV03,
+} from '@a2a-polyglot/v03';
+import { routeMatcher, type RestRoute, type RouteMatch } from './routes.js';
+
+/**
+ * One A2A v0.3 REST route: the v1.0 operation it runs, its v0.3 request message (validated
+ * strictly as the ProtoJSON of `a2a.v1`), and the @a2a-polyglot/v03 converters around the call.
+ */
+export interface V03RestRoute extends RestRoute {
+  /** Full name of the v0.3 request message (`a2a.v1.GetTaskRequest`). */
+  readonly requestType: string;
+  /** Its generated codec. */
+  readonly request: MessageFns<any>;
+  /** Request fields the path binds (resource names built from `{id}`, `{configId}`). */
+  readonly pathFields: (params: Readonly<Record<string, string>>) => Record<string, string>;
+  /** The decoded v0.3 request (and the path parameters) → the core's v1.0 request. */
+  readonly toCore: (request: any, params: Readonly<Record<string, string>>) => unknown;
+  /** The core's answer → the v0.3 response JSON (unused by streams). */
+  readonly encode: (response: any) => unknown;
+}
+
+const noPathFields = (): Record<string, string> => ({});
+const byTaskName = (p: Readonly<Record<string, string>>) => ({ name: taskName(p.id!) });
+const byParent = (p: Readonly<Record<string, string>>) => ({ parent: taskName(p.id!) });
+const byConfigName = (p: Readonly<Record<string, string>>) => ({ name: pushConfigName(p.id!, p.configId!) });
+const noBody = (): undefined => undefined;
+const taskJson = (task: any) => v03.Task.toJSON(taskToV03(task));
+
+/**
+ * The v0.3 REST routes (the `google.api.http` bindings of the v0.3 proto, spec §12.1), all
+ * under `/v1/`, without tenants. TaskSubscription is served on GET (proto) and POST (what the
+ * a2a-js client sends). ListTasks has no v0.3 route.
+ */
+export const V03_REST_ROUTES: readonly V03RestRoute[] = [
+  {
+    verb: 'POST',
+    pattern: '/v1/message:send',
+    operation: 'SendMessage',
+    status: 200,
+    requestType: 'a2a.v1.SendMessageRequest',
+    request: v03.SendMessageRequest,
+    pathFields: noPathFields,
+    toCore: sendMessageRequestToV1,
+    encode: (r) => v03.SendMessageResponse.toJSON(sendMessageResponseToV03(r)),
+  },
+  {
+    verb: 'POST',
+    pattern: '/v1/message:stream',
+    operation: 'SendStreamingMessage',
+    status: 200,
+    requestType: 'a2a.v1.SendMessageRequest',
+    request: v03.SendMessageRequest,
+    pathFields: noPathFields,
+    toCore: sendMessageRequestToV1,
+    encode: noBody,
+  },
+  {
+    verb: 'GET',
+    pattern: '/v1/tasks/{id}',
+    operation: 'GetTask',
+    status: 200,
+    requestType: 'a2a.v1.GetTaskRequest',
+    request: v03.GetTaskRequest,
+    pathFields: byTaskName,
+    toCore: getTaskRequestToV1,
+    encode: taskJson,
+  },
+  {
+    verb: 'POST',
+    pattern: '/v1/tasks/{id}:cancel',
+    operation: 'CancelTask',
+    status: 200,
+    requestType: 'a2a.v1.CancelTaskRequest',
+    request: v03.CancelTaskRequest,
+    pathFields: byTaskName,
+    toCore: cancelTaskRequestToV1,
+    encode: taskJson,
+  },
+  ...(['GET', 'POST'] as const).map(
+    (verb): V03RestRoute => ({
+      verb,
+      pattern: '/v1/tasks/{id}:subscribe',
+      operation: 'SubscribeToTask',
+      status: 200,
+      requestType: 'a2a.v1.TaskSubscriptionRequest',
+      request: v03.TaskSubscriptionRequest,
+      pathFields: byTaskName,
+      toCore: subscribeRequestToV1,
+      encode: noBody,
+    }),
+  ),
+  {
+    verb: 'POST',
+    pattern: '/v1/tasks/{id}/pushNotificationConfigs',
+    operation: 'CreateTaskPushNotificationConfig',
+    status: 201,
+    // Body = the config (its `name` is informative; the path names the task).
+    requestType: 'a2a.v1.TaskPushNotificationConfig',
+    request: v03.TaskPushNotificationConfig,
+    pathFields: noPathFields,
+    toCore: (config: v03.TaskPushNotificationConfig, p) => createPushConfigRequestToV1({ parent: taskName(p.id!), configId: '', config }),
+    encode: (c) => v03.TaskPushNotificationConfig.toJSON(taskPushConfigToV03(c)),
+  },
+  {
+    verb: 'GET',
+    pattern: '/v1/tasks/{id}/pushNotificationConfigs',
+    operation: 'ListTaskPushNotificationConfigs',
+    status: 200,
+    requestType: 'a2a.v1.ListTaskPushNotificationConfigRequest',
+    request: v03.ListTaskPushNotificationConfigRequest,
+    pathFields: byParent,
+    toCore: listPushConfigsRequestToV1,
+    encode: (r) => v03.ListTaskPushNotificationConfigResponse.toJSON(listPushConfigsResponseToV03(r)),
+  },
+  {
+    verb: 'GET',
+    pattern: '/v1/tasks/{id}/pushNotificationConfigs/{configId}',
+    operation: 'GetTaskPushNotificationConfig',
+    status: 200,
+    requestType: 'a2a.v1.GetTaskPushNotificationConfigRequest',
+    request: v03.GetTaskPushNotificationConfigRequest,
+    pathFields: byConfigName,
+    toCore: getPushConfigRequestToV1,
+    encode: (c) => v03.TaskPushNotificationConfig.toJSON(taskPushConfigToV03(c)),
+  },
+  {
+    verb: 'DELETE',
+    pattern: '/v1/tasks/{id}/pushNotificationConfigs/{configId}',
+    operation: 'DeleteTaskPushNotificationConfig',
+    status: 204,
+    requestType: 'a2a.v1.DeleteTaskPushNotificationConfigRequest',
+    request: v03.DeleteTaskPushNotificationConfigRequest,
+    pathFields: byConfigName,
+    toCore: deletePushConfigRequestToV1,
+    encode: noBody,
+  },
+  {
+    verb: 'GET',
+    pattern: '/v1/card',
+    operation: 'GetExtendedAgentCard',
+    status: 200,
+    requestType: 'a2a.v1.GetAgentCardRequest',
+    request: v03.GetAgentCardRequest,
+    pathFields: noPathFields,
+    toCore: getAgentCardRequestToV1,
+    encode: (card) => v03.AgentCard.toJSON(agentCardToV03(card)),
+  },
+];
+
+/** Matches a path relative to the REST base URL against {@link V03_REST_ROUTES}. */
+export const matchV03Route: (verb: string, path: string) => RouteMatch<V03RestRoute> = routeMatcher(V03_REST_ROUTES, { tenant: false });
