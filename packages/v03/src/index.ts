@@ -4,4 +4,6 @@
  * card) is translated to the v1.0 model, handed to the one core, and the answer translated
  * back. Bindings pick these codecs when a request names no `A2A-Version` or `0.3`.
  */
-export {};
+
+// v0.3 JSON-RPC shapes and the v0.3 agent card (src/json).
+export * from './json/index.js';
