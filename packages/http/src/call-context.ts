@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { BindingName, CallContext } from '@a2a-polyglot/core';
+import type { BindingName, CallContext, ProtocolVersion } from '@a2a-polyglot/core';
 
 /** Name of the query parameter the spec allows in place of the `A2A-Version` header (§3.2). */
 export const VERSION_QUERY_PARAM = 'A2A-Version';
@@ -13,6 +13,8 @@ export interface NodeCallContextOptions {
    * {@link lazyRequestSignal}).
    */
   readonly signal?: () => AbortSignal;
+  /** The protocol generation the binding decodes this call with ('0.3' for a v0.3 codec). */
+  readonly wireVersion?: ProtocolVersion;
 }
 
 /**
@@ -33,6 +35,7 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
   return {
     binding,
     pathTenant: options.pathTenant,
+    ...(options.wireVersion ? { wireVersion: options.wireVersion } : {}),
     get signal(): AbortSignal | undefined {
       return signal?.();
     },
