@@ -8,6 +8,6 @@ export * from './options.js';
 export * from './listener.js';
 export * from './mounts.js';
 export * from './start-server.js';
-export { cardInterfaces, LEGACY_CARD_PATH, WELL_KNOWN_CARD_PATH } from './agent-card.js';
+export { CARD_COMPAT_VALUES, type CardCompat, cardForRequest, cardInterfaces, LEGACY_CARD_PATH, WELL_KNOWN_CARD_PATH } from './agent-card.js';
 export { publicBaseUrl } from './public-url.js';
 export { type A2AUpgradeHandler, createA2AUpgradeHandler, websocketCardInterfaces, websocketPath } from './websocket.js';

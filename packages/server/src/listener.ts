@@ -58,8 +58,8 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     const base = `${publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false)}${mount}`;
     const extra = [...websocketCardInterfaces(options, base), ...(options.extraInterfaces?.(base) ?? [])];
     const interfaces = cardInterfaces(card, base, basePath, extra);
-    const vary: Record<string, string> = options.publicBaseUrl ? {} : { vary: options.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' };
-    sendAgentCard(req, res, { ...card, supportedInterfaces: interfaces }, vary);
+    const vary = [...(options.publicBaseUrl ? [] : options.trustProxy ? ['Host', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : ['Host']), 'A2A-Version'];
+    sendAgentCard(req, res, { ...card, supportedInterfaces: interfaces }, { vary: vary.join(', ') }, options.cardCompat);
   }
 
   function onFailure(res: ServerResponse, error: unknown): void {

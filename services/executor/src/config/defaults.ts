@@ -19,6 +19,7 @@ export function defaultConfig(): ExecutorConfig {
     grpcHost: undefined,
     grpcPublicUrl: undefined,
     maxBodyBytes: 4 * 1024 * 1024,
+    cardCompat: 'merged',
     sseHeartbeatMs: 15_000,
     shutdownGraceMs: 10_000,
     logLevel: 'info',

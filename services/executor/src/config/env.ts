@@ -18,6 +18,7 @@ export const ENV_VARS = {
   GRPC_HOST: 'grpcHost',
   A2A_GRPC_PUBLIC_URL: 'grpcPublicUrl',
   A2A_MAX_BODY_BYTES: 'maxBodyBytes',
+  A2A_CARD_COMPAT: 'cardCompat',
   A2A_SSE_HEARTBEAT_MS: 'sseHeartbeatMs',
   A2A_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
   LOG_LEVEL: 'logLevel',

@@ -15,6 +15,7 @@ export const CLI_FLAGS = {
   '--grpc-public-url': 'grpcPublicUrl',
   '--agent-module': 'agentModule',
   '--log-level': 'logLevel',
+  '--card-compat': 'cardCompat',
 } as const;
 
 /** What the command line asked for. */
