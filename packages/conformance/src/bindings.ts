@@ -2,6 +2,7 @@ import type { Binding } from './driver.js';
 import { grpcSessionBinding } from './drivers/grpc-session.js';
 import { grpcBinding } from './drivers/grpc.js';
 import { inProcessBinding } from './drivers/in-process.js';
+import { jsonRpcV03Binding } from './drivers/jsonrpc-v03.js';
 import { jsonRpcBinding } from './drivers/jsonrpc.js';
 import { restBinding } from './drivers/rest.js';
 import { webSocketBinding } from './drivers/websocket.js';
@@ -10,4 +11,4 @@ import { webSocketBinding } from './drivers/websocket.js';
  * Every binding the suite runs, reference first (cross-binding identity compares the others
  * with it). A new binding adds its driver file and one line here.
  */
-export const BINDINGS: readonly Binding[] = [inProcessBinding, jsonRpcBinding, restBinding, webSocketBinding, grpcBinding, grpcSessionBinding];
+export const BINDINGS: readonly Binding[] = [inProcessBinding, jsonRpcBinding, jsonRpcV03Binding, restBinding, webSocketBinding, grpcBinding, grpcSessionBinding];

@@ -1,4 +1,4 @@
-import { A2AError, type RequestHandler } from '@a2a-polyglot/core';
+import { A2AError, type ProtocolVersion, type RequestHandler } from '@a2a-polyglot/core';
 
 /**
  * A failed call in binding-neutral terms: the A2A error code (ErrorInfo reason, e.g.
@@ -84,6 +84,8 @@ export interface Binding {
   readonly name: string;
   /** How this binding's requests travel; default `json`. Scenarios may be limited to one (see {@link RequestEncoding}). */
   readonly requestEncoding?: RequestEncoding;
+  /** The A2A generation its client speaks; default `1.0`. Scenarios may be limited to one (see `ScenarioData.protocolVersion`). */
+  readonly protocolVersion?: ProtocolVersion;
   start(handler: RequestHandler): Promise<Driver>;
 }
 

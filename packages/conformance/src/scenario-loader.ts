@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { SUPPORTED_VERSIONS } from '@a2a-polyglot/core';
 import { PROBE_KINDS, REQUEST_ENCODINGS } from './driver.js';
 import type { Scenario, ScenarioFile } from './scenario.js';
 import { parseScript } from './script.js';
@@ -19,7 +20,7 @@ const STEP_KEYS: Readonly<Record<string, readonly string[]>> = {
 };
 const EXPECT_KEYS = new Set(['error', 'result', 'events', 'ended', 'deliveries']);
 const SEND_KEYS = new Set(['text', 'script', 'taskId', 'contextId', 'messageId', 'configuration', 'tenant']);
-const SCENARIO_KEYS = new Set(['name', 'description', 'card', 'extendedCard', 'requestEncoding', 'steps']);
+const SCENARIO_KEYS = new Set(['name', 'description', 'card', 'extendedCard', 'requestEncoding', 'protocolVersion', 'steps']);
 
 /**
  * Loads every `*.json` scenario file of a directory (default: the package's own), sorted by
@@ -64,8 +65,11 @@ export function checkFile(value: unknown, file: string): Scenario[] {
     if (s.card !== undefined && !isObject(s.card)) throw fail(`${where}.card`, 'must be an object');
     if (s.extendedCard !== undefined && !isObject(s.extendedCard)) throw fail(`${where}.extendedCard`, 'must be an object');
     if (s.requestEncoding !== undefined && !REQUEST_ENCODINGS.includes(s.requestEncoding)) throw fail(`${where}.requestEncoding`, `must be one of ${REQUEST_ENCODINGS.join(', ')}`);
+    if (s.protocolVersion !== undefined && !SUPPORTED_VERSIONS.includes(s.protocolVersion)) throw fail(`${where}.protocolVersion`, `must be one of ${SUPPORTED_VERSIONS.join(', ')}`);
     if (!Array.isArray(s.steps) || s.steps.length === 0) throw fail(`${where}.steps`, 'must be a non-empty array');
     s.steps.forEach((step, j) => checkStep(step, `${where}.steps[${j}]`, fail));
+    const listTasks = s.steps.findIndex((step) => isObject(step) && step['call'] === 'ListTasks');
+    if (listTasks >= 0 && s.protocolVersion !== '1.0') throw fail(`${where}.steps[${listTasks}]`, 'ListTasks has no A2A v0.3 form: mark the scenario "protocolVersion": "1.0"');
     return { ...(s as Scenario), name: `${f.group}/${s.name}` };
   });
 }

@@ -1,4 +1,5 @@
 import type { Json } from './normalize.js';
+import type { ProtocolVersion } from '@a2a-polyglot/core';
 import type { Binding, ProbeKind, RequestEncoding } from './driver.js';
 import type { ScriptStep } from './script.js';
 
@@ -28,12 +29,29 @@ export interface ScenarioData {
    * of the other encoding skip it. Unset: every binding runs it.
    */
   readonly requestEncoding?: RequestEncoding;
+  /**
+   * The A2A generation the scenario can be expressed in, when only one: `1.0` for scenarios
+   * about what v0.3 lacks (ListTasks, tenants, the A2A-Version header, paging of push configs,
+   * v1.0-only malformed input). Bindings whose client speaks the other one skip it. Unset:
+   * every binding runs it.
+   */
+  readonly protocolVersion?: ProtocolVersion;
   readonly steps: readonly Step[];
 }
 
-/** Whether a binding runs a scenario: always, unless the scenario needs the other request encoding. */
+/**
+ * Why a binding skips a scenario (it needs the other request encoding, or the other protocol
+ * generation), or undefined when the binding runs it.
+ */
+export function scenarioSkipReason(scenario: ScenarioData, binding: Binding): string | undefined {
+  if (scenario.requestEncoding !== undefined && scenario.requestEncoding !== (binding.requestEncoding ?? 'json')) return `needs ${scenario.requestEncoding} requests`;
+  if (scenario.protocolVersion !== undefined && scenario.protocolVersion !== (binding.protocolVersion ?? '1.0')) return `needs A2A ${scenario.protocolVersion}`;
+  return undefined;
+}
+
+/** Whether a binding runs a scenario (see {@link scenarioSkipReason}). */
 export function scenarioAppliesTo(scenario: ScenarioData, binding: Binding): boolean {
-  return scenario.requestEncoding === undefined || scenario.requestEncoding === (binding.requestEncoding ?? 'json');
+  return scenarioSkipReason(scenario, binding) === undefined;
 }
 
 /** A loaded scenario: `name` is `<group>/<name>`. */

@@ -1,6 +1,8 @@
 import { A2AError, A2AErrorCode, decodeJsonRequest, OPERATIONS } from '@a2a-polyglot/core';
 import {
+  agentCardFromV03,
   agentCardToV03,
+  V03_CARD_MEMBERS,
   inV03Terms,
   mergedAgentCard,
   streamEventFromV03,
@@ -148,7 +150,7 @@ describe('v1.0 results → v0.3 results', () => {
   it('reads v0.3 events back into the same v1.0 events', () => {
     const events = [
       { task: { ...task, artifacts: [{ artifactId: 'a', parts: [{ raw: 'aGk=', filename: 'f', mediaType: 'text/plain' }] }] } },
-      { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }, { data: { a: 1 } }] } },
+      { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }, { data: { a: 1 }, mediaType: 'application/json' }] } },
       { statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } } },
       { artifactUpdate: { taskId: 't', contextId: 'c', artifact: { artifactId: 'a', parts: [{ text: 'x' }] }, lastChunk: true } },
     ];
@@ -237,6 +239,22 @@ describe('v0.3 agent card', () => {
       mtls: { type: 'mutualTLS', description: 'm' },
     });
     expect(card.skills[0]).toEqual({ id: 's', name: 's', description: 's', tags: [], security: [{ key: [] }] });
+  });
+
+  it('reads a v0.3 card back as v1.0: interfaces at protocolVersion 0.3, extended card capability, security', () => {
+    const back = agentCardFromV03(agentCardToV03(v1)) as any;
+    expect(back.supportedInterfaces).toEqual([
+      { url: 'http://h/a2a/rpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: 'http://h/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+      { url: 'h:50051', protocolBinding: 'GRPC', protocolVersion: '0.3' },
+    ]);
+    const { supportedInterfaces: _, ...rest } = back;
+    const lossless = { ...v1, capabilities: { streaming: true, extendedAgentCard: true } };
+    // PKCE has no v0.3 form; everything else comes back as it was.
+    lossless.securitySchemes = { ...v1.securitySchemes, oauth: { oauth2SecurityScheme: { flows: { authorizationCode: { authorizationUrl: 'a', tokenUrl: 't', scopes: {} } } } } } as any;
+    const { supportedInterfaces: __, ...expected } = lossless;
+    expect(rest).toEqual(expected);
+    for (const key of V03_CARD_MEMBERS) expect(back[key]).toBeUndefined();
   });
 
   it('merges: the v1.0 card untouched plus the v0.3 top-level members', () => {

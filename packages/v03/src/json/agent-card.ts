@@ -9,6 +9,12 @@ import { isJsonObject, withoutKeys, type JsonObject } from './json-object.js';
 /** The `protocolVersion` a v0.3 card declares (the v0.3 schema's default, with patch). */
 export const V03_CARD_PROTOCOL_VERSION = '0.3.0';
 
+/**
+ * The top-level members only a v0.3 card has (what {@link v03CardEndpoints} gives): a reader
+ * of the merged card sets them aside to get the v1.0 card back.
+ */
+export const V03_CARD_MEMBERS: readonly string[] = ['protocolVersion', 'url', 'preferredTransport', 'additionalInterfaces', 'supportsAuthenticatedExtendedCard'];
+
 /** Transports a v0.3 card can name (custom bindings such as our WebSocket have no v0.3 form). */
 const V03_TRANSPORTS = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
 
@@ -64,6 +70,58 @@ export function agentCardToV03(card: JsonObject): JsonObject {
  */
 export function mergedAgentCard(card: JsonObject): JsonObject {
   return { ...card, ...v03CardEndpoints(card) };
+}
+
+/**
+ * A v0.3 AgentCard as v1.0 card JSON (for clients and drivers that read v0.3 servers): `url` /
+ * `preferredTransport` and `additionalInterfaces` become `supportedInterfaces` with
+ * `protocolVersion` 0.3, the preferred one first; `supportsAuthenticatedExtendedCard` moves into
+ * `capabilities.extendedAgentCard`; security in v1.0 form.
+ */
+export function agentCardFromV03(card: JsonObject): JsonObject {
+  const capabilities = isJsonObject(card.capabilities) ? card.capabilities : {};
+  const interfaces: JsonObject[] = [];
+  const add = (url: unknown, binding: unknown) => {
+    if (typeof url !== 'string' || url === '' || typeof binding !== 'string') return;
+    if (!interfaces.some((i) => i.url === url && i.protocolBinding === binding)) interfaces.push({ url, protocolBinding: binding, protocolVersion: '0.3' });
+  };
+  add(card.url, card.preferredTransport ?? 'JSONRPC');
+  for (const entry of Array.isArray(card.additionalInterfaces) ? card.additionalInterfaces : []) if (isJsonObject(entry)) add(entry.url, entry.transport);
+  return withoutKeys(card, [...V03_CARD_MEMBERS, 'capabilities', 'securitySchemes', 'security', 'skills'], {
+    supportedInterfaces: interfaces.length > 0 ? interfaces : undefined,
+    capabilities: withoutKeys(capabilities, ['stateTransitionHistory'], { extendedAgentCard: card.supportsAuthenticatedExtendedCard === true }),
+    securitySchemes: isJsonObject(card.securitySchemes) ? mapValues(card.securitySchemes, securitySchemeFromV03) : undefined,
+    securityRequirements: securityFromV03(card.security),
+    skills: Array.isArray(card.skills) ? card.skills.map(skillFromV03) : undefined,
+  });
+}
+
+function skillFromV03(skill: unknown): unknown {
+  if (!isJsonObject(skill)) return skill;
+  return withoutKeys(skill, ['security'], { securityRequirements: securityFromV03(skill.security) });
+}
+
+/** `[{name: [scopes]}]` → `[{schemes: {name: {list: [scopes]}}}]`. */
+function securityFromV03(security: unknown): JsonObject[] | undefined {
+  if (!Array.isArray(security) || security.length === 0) return undefined;
+  return security.map((requirement) => ({ schemes: mapValues(isJsonObject(requirement) ? requirement : {}, (scopes) => ({ list: Array.isArray(scopes) ? scopes : [] })) }));
+}
+
+/** A v0.3 `type`-tagged SecurityScheme as the oneof-keyed v1.0 one. */
+function securitySchemeFromV03(scheme: unknown): unknown {
+  const s = isJsonObject(scheme) ? scheme : {};
+  switch (s.type) {
+    case 'apiKey':
+      return { apiKeySecurityScheme: withoutKeys(s, ['type', 'in'], { location: s.in }) };
+    case 'http':
+      return { httpAuthSecurityScheme: withoutKeys(s, ['type']) };
+    case 'oauth2':
+      return { oauth2SecurityScheme: withoutKeys(s, ['type']) };
+    case 'openIdConnect':
+      return { openIdConnectSecurityScheme: withoutKeys(s, ['type']) };
+    default:
+      return { mtlsSecurityScheme: withoutKeys(s, ['type']) };
+  }
 }
 
 function skillToV03(skill: unknown): unknown {

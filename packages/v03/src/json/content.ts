@@ -17,8 +17,9 @@ export function partFromV03(part: unknown, path: string): unknown {
     case 'text':
       return withoutKeys(part, ['kind']);
     case 'data':
+      // A v0.3 data part is JSON by definition: the media type core's dataPart() gives such parts.
       if (!isJsonObject(part.data)) throw v03Violation(`${path}.data`, 'must be a JSON object');
-      return withoutKeys(part, ['kind']);
+      return withoutKeys(part, ['kind'], { mediaType: 'application/json' });
     case 'file':
       return filePartFromV03(part, path);
     case undefined:
@@ -62,10 +63,14 @@ export function messageFromV03(message: unknown, path: string): unknown {
   });
 }
 
-/** A v1.0 Message as a v0.3 Message (`kind: "message"`). */
+/** A v1.0 Message as a v0.3 Message (`kind: "message"`); an absent role or parts stays absent. */
 export function messageToV03(message: unknown): JsonObject {
   const m = isJsonObject(message) ? message : {};
-  return withoutKeys(m, ['role', 'parts'], { role: roleToV03(m.role), parts: toV03List(m.parts, partToV03), kind: 'message' });
+  return withoutKeys(m, ['role', 'parts'], {
+    role: m.role === undefined ? undefined : roleToV03(m.role),
+    parts: m.parts === undefined ? undefined : toV03List(m.parts, partToV03),
+    kind: 'message',
+  });
 }
 
 /** A v0.3 Artifact as a v1.0 Artifact (same members; parts translated). */

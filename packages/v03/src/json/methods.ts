@@ -1,5 +1,5 @@
 import type { OperationName } from '@a2a-polyglot/core';
-import { agentCardToV03 } from './agent-card.js';
+import { agentCardFromV03, agentCardToV03 } from './agent-card.js';
 import { type FieldRenamer, renameContentFields, renamePushIdFields, renameTaskIdField } from './errors.js';
 import { isJsonObject, type JsonObject } from './json-object.js';
 import {
@@ -94,8 +94,7 @@ export const V03_METHODS: Readonly<Record<V03MethodName, V03Method>> = {
     renameField: same,
     paramsToV03: () => undefined,
     resultToV03: (card) => agentCardToV03(isJsonObject(card) ? card : ({} as JsonObject)),
-    // A v0.3 card has no v1.0 form without guessing its interfaces' versions; it is handed on as read.
-    resultFromV03: (card) => card,
+    resultFromV03: (card) => agentCardFromV03(isJsonObject(card) ? card : ({} as JsonObject)),
   }),
 };
 

@@ -43,7 +43,7 @@ export function sendParamsToV03(request: unknown): JsonObject {
     pushNotificationConfig: c.taskPushNotificationConfig === undefined ? undefined : pushConfigToV03(c.taskPushNotificationConfig),
     blocking: c.returnImmediately !== true,
   });
-  return withoutKeys(r, ['tenant', 'message', 'configuration'], { message: messageToV03(r.message), configuration });
+  return withoutKeys(r, ['tenant', 'message', 'configuration'], { message: r.message === undefined ? undefined : messageToV03(r.message), configuration });
 }
 
 /** `TaskQueryParams {id, historyLength?, metadata?}` → GetTaskRequest. */
