@@ -88,7 +88,8 @@ describe('the executor over gRPC', () => {
     it('lists GRPC after JSON-RPC and REST, at the request host with the gRPC port', async () => {
       const running = await start();
       const card = await json(await fetch(`${running.url}/.well-known/agent-card.json`));
-      expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1', 'GRPC']);
+      // The A2A v0.3 entries of JSON-RPC and REST come after every 1.0 one.
+      expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1', 'GRPC', 'JSONRPC', 'HTTP+JSON']);
       expect(grpcInterfaces(card)).toEqual([{ protocolBinding: 'GRPC', url: `127.0.0.1:${running.grpc!.port}`, protocolVersion: '1.0' }]);
       const viaName = await cardWithHost(running.url, 'agent.internal:8080');
       expect(grpcInterfaces(viaName)[0].url).toBe(`agent.internal:${running.grpc!.port}`);
@@ -116,7 +117,7 @@ describe('the executor over gRPC', () => {
     const running = await start({ grpcPort: false });
     expect(running.grpc).toBeUndefined();
     const card = await json(await fetch(`${running.url}/.well-known/agent-card.json`));
-    expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1']);
+    expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1', 'JSONRPC', 'HTTP+JSON']);
   });
 
   it('fails to start with one clear line when the gRPC port is taken', async () => {
