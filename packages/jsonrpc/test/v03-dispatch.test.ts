@@ -1,27 +1,8 @@
-import { callContext, type CallContext, type ProtocolVersion, RequestHandler, type AgentExecutor } from '@a2a-polyglot/core';
+import { callContext, type CallContext, type ProtocolVersion } from '@a2a-polyglot/core';
 import { JsonRpcDispatcher, type JsonRpcOutcome } from '../src/index.js';
+import { echoHandler } from './helpers.js';
 
-const card = {
-  name: 't',
-  description: 't',
-  supportedInterfaces: [],
-  provider: undefined,
-  version: '1',
-  capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] },
-  securitySchemes: {},
-  securityRequirements: [],
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
-  signatures: [],
-};
-const echo: AgentExecutor = {
-  async execute(ctx) {
-    ctx.artifact({ text: ctx.text, lastChunk: true });
-    ctx.complete();
-  },
-};
-const handler = new RequestHandler({ card, executor: echo, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+const handler = echoHandler();
 const send = { message: { kind: 'message', role: 'user', messageId: 'm', parts: [{ kind: 'text', text: 'hi' }] } };
 
 /** A context factory that records the wire version the dispatcher asked for (no A2A-Version header: a v0.3 client). */

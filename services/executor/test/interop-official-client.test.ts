@@ -13,6 +13,7 @@ import type * as SdkClient from '@a2a-js/sdk/client' with { 'resolution-mode': '
 import type * as Sdk from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { silentLogger } from '@a2a-polyglot/core';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
+import { collect } from './helpers.js';
 
 jest.mock('jose', () => ({}));
 const { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } = require('@a2a-js/sdk/client') as typeof SdkClient;
@@ -88,27 +89,6 @@ const textOf = (parts: ReadonlyArray<Sdk.Part> | undefined) => (parts ?? []).map
 const artifactText = (task: Task) => task.artifacts.map((a) => textOf(a.parts)).join('');
 const stateOf = (e: StreamResponse) =>
   e.payload?.$case === 'task' ? e.payload.value.status?.state : e.payload?.$case === 'statusUpdate' ? e.payload.value.status?.state : undefined;
-
-/** Collects a stream; `onEvent` may act (e.g. cancel) as events arrive. Bounded by `timeoutMs`. */
-async function collect(stream: AsyncGenerator<StreamResponse>, onEvent?: (e: StreamResponse, all: StreamResponse[]) => Promise<void> | void, timeoutMs = 10_000): Promise<StreamResponse[]> {
-  const events: StreamResponse[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`stream not finished after ${timeoutMs} ms`)), timeoutMs)));
-  try {
-    await Promise.race([
-      (async () => {
-        for await (const e of stream) {
-          events.push(e);
-          await onEvent?.(e, events);
-        }
-      })(),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return events;
-}
 
 let running: RunningExecutor;
 beforeAll(async () => {

@@ -13,6 +13,7 @@ import type * as V03Client from 'a2a-sdk-v03/client' with { 'resolution-mode': '
 import type * as V03 from 'a2a-sdk-v03' with { 'resolution-mode': 'import' };
 import { silentLogger } from '@a2a-polyglot/core';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
+import { collect } from './helpers.js';
 
 const { A2AClient, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, TaskNotCancelableError, TaskNotFoundError } = require('a2a-sdk-v03/client') as typeof V03Client;
 
@@ -44,27 +45,6 @@ function message(text: string, task?: { taskId: string; contextId: string }): V0
 const textOf = (parts: ReadonlyArray<V03.Part> | undefined) => (parts ?? []).map((p) => (p.kind === 'text' ? p.text : '')).join('');
 const artifactText = (task: Task) => (task.artifacts ?? []).map((a) => textOf(a.parts)).join('');
 const stateOf = (e: StreamEvent) => (e.kind === 'task' || e.kind === 'status-update' ? e.status.state : undefined);
-
-/** Collects a stream; `onEvent` may act (cancel) as events arrive. Bounded by `timeoutMs`. */
-async function collect(stream: AsyncGenerator<StreamEvent>, onEvent?: (e: StreamEvent, all: StreamEvent[]) => Promise<void> | void, timeoutMs = 10_000): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`stream not finished after ${timeoutMs} ms`)), timeoutMs)));
-  try {
-    await Promise.race([
-      (async () => {
-        for await (const e of stream) {
-          events.push(e);
-          await onEvent?.(e, events);
-        }
-      })(),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return events;
-}
 
 let running: RunningExecutor;
 beforeAll(async () => {

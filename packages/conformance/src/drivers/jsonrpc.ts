@@ -4,15 +4,14 @@ import {
   DriverFailure,
   failed,
   mergeHeaders,
+  opened,
   toDriverError,
   type Binding,
   type CallOptions,
   type CallResult,
   type Driver,
-  type DriverStream,
   type OpenResult,
   type ProbeKind,
-  type StreamItem,
 } from '../driver.js';
 import type { SseEvent } from '../sse.js';
 import { fetchAgentCard, mediaTypeOf, parseData, readJson, seqOf, sseDriverStream, startServerUnderTest, WIRE_VIOLATION, wireViolation } from './http-common.js';
@@ -112,7 +111,7 @@ export class JsonRpcDriver implements Driver {
       });
       // A resumed stream may rightly stay silent until the task moves on, so it is not peeked at.
       const peek = this.dialect.preStreamErrorsAsEvents && options?.resumeAfterSeq === undefined;
-      return peek ? await failureAsFirstEvent(stream) : { ok: true, stream };
+      return peek ? await opened(stream) : { ok: true, stream };
     } catch (error) {
       controller.abort();
       return failed(error);
@@ -154,31 +153,6 @@ async function unaryAnswer(res: Response, id: number | null): Promise<CallResult
   if (problem) return wireViolation(problem);
   if ('error' in envelope!) return { ok: false, error: toDriverError(fromJsonRpcError(envelope.error as Envelope)) };
   return { ok: true, result: envelope!['result'] };
-}
-
-/**
- * For a dialect whose pre-stream failures are the stream's first event: reads that event, and
- * if it is an error, answers like a failed open (so the comparator sees the same outcome as on
- * every other binding); otherwise hands on a stream that yields it first.
- */
-async function failureAsFirstEvent(stream: DriverStream): Promise<OpenResult> {
-  const iterator = stream[Symbol.asyncIterator]();
-  let first: IteratorResult<StreamItem>;
-  try {
-    first = await iterator.next();
-  } catch (error) {
-    stream.close();
-    return failed(error);
-  }
-  const rest: DriverStream = {
-    close: () => stream.close(),
-    async *[Symbol.asyncIterator]() {
-      if (first.done) return;
-      yield first.value;
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-    },
-  };
-  return { ok: true, stream: rest };
 }
 
 /** One SSE event of a JSON-RPC stream: a whole response with the request's id. */
