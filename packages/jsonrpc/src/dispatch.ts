@@ -15,7 +15,7 @@ import {
   type StreamOperation,
   type UnaryOperation,
 } from '@a2a-polyglot/core';
-import { v03Method } from '@a2a-polyglot/v03';
+import { v03Method, type V03Method } from '@a2a-polyglot/v03';
 import { JSONRPCServer, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { encodeStreamEvent, type JsonRpcFailure, type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse, type JsonRpcSuccess, validateEnvelope } from './codec.js';
 import { jsonRpcFailure } from './errors.js';
@@ -124,7 +124,7 @@ export class JsonRpcDispatcher {
       const checked = validateEnvelope(message);
       if (!checked.ok) return { kind: 'response', response: jsonRpcFailure(checked.id, checked.error, this.logger) };
       const { request } = checked;
-      const legacy = this.v03 && v03Method(request.method);
+      const legacy = this.served03(request.method);
       if (legacy && OPERATIONS[legacy.operation].kind === 'stream') return await this.v03!.openStream(legacy, request, contextFor, options);
       const op = lookup(request.method);
       if (op?.kind === 'stream') return await this.openStream(op, request, contextFor, options);
@@ -143,7 +143,7 @@ export class JsonRpcDispatcher {
         const checked = validateEnvelope(entry);
         if (!checked.ok) return jsonRpcFailure(checked.id, checked.error, this.logger);
         const { request } = checked;
-        const legacy = this.v03 && v03Method(request.method);
+        const legacy = this.served03(request.method);
         if ((legacy ? OPERATIONS[legacy.operation] : lookup(request.method))?.kind === 'stream') {
           const error = new A2AError(A2AErrorCode.InvalidRequest, `${request.method} streams its answer and cannot be part of a batch`);
           return jsonRpcFailure(request.id ?? null, error, this.logger);
@@ -174,8 +174,13 @@ export class JsonRpcDispatcher {
     }
   }
 
+  /** The v0.3 method of that name, when this dispatcher serves v0.3 names. */
+  private served03(name: string): V03Method | undefined {
+    return this.v03 ? v03Method(name) : undefined;
+  }
+
   private async callUnary(request: JsonRpcRequest, contextFor: JsonRpcContextFactory): Promise<JsonRpcResponse | null> {
-    const legacy = this.v03 && v03Method(request.method);
+    const legacy = this.served03(request.method);
     if (legacy) return this.v03!.call(legacy, request, contextFor);
     const response = await this.server.receive(request as JSONRPCRequest, { ctx: contextFor(request) });
     return response as JsonRpcResponse | null;
