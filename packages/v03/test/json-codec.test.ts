@@ -1,4 +1,5 @@
 import { A2AError, A2AErrorCode, decodeJsonRequest, OPERATIONS } from '@a2a-polyglot/core';
+import { AgentCard } from '@a2a-polyglot/model';
 import {
   agentCardFromV03,
   agentCardToV03,
@@ -257,9 +258,14 @@ describe('v0.3 agent card', () => {
     for (const key of V03_CARD_MEMBERS) expect(back[key]).toBeUndefined();
   });
 
-  it('merges: the v1.0 card untouched plus the v0.3 top-level members', () => {
+  it('merges: the v1.0 card plus the v0.3 top-level members, security in both forms', () => {
     const card = mergedAgentCard(v1) as any;
     expect(card).toMatchObject({ ...v1, protocolVersion: '0.3.0', url: 'http://h/a2a/rpc', preferredTransport: 'JSONRPC', supportsAuthenticatedExtendedCard: true });
     expect(card.additionalInterfaces).toHaveLength(3);
+    expect(card.securitySchemes.key).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key', apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } });
+    expect(card.security).toEqual([{ key: [], oauth: ['read'] }]);
+    expect(card.skills[0].security).toEqual([{ key: [] }]);
+    // A lenient v1.0 reader (ts-proto fromJSON, as the official SDKs read cards) sees the v1.0 card.
+    expect(AgentCard.toJSON(AgentCard.fromJSON(card))).toEqual(AgentCard.toJSON(AgentCard.fromJSON(v1)));
   });
 });

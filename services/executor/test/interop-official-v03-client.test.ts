@@ -159,3 +159,22 @@ describe('official @a2a-js/sdk 0.3.14 A2AClient (legacy entry point)', () => {
     expect(stream.at(-1)).toMatchObject({ kind: 'status-update', final: true });
   });
 });
+
+describe('official @a2a-js/sdk 0.3.14 client against a service with API keys', () => {
+  it('resolves the merged card, whose security schemes carry both forms, and calls with its key', async () => {
+    const secured = await startExecutor({ port: 0, grpcPort: false, auth: { apiKeys: { 'key-1': 'alice' } }, shutdownGraceMs: 100 }, { logger: silentLogger });
+    try {
+      const withKey: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-api-key': 'key-1' } });
+      const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: withKey })], cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetch }) });
+      const client = await factory.createFromUrl(secured.url);
+      const card = await client.getAgentCard();
+      const types = Object.values(card.securitySchemes ?? {}).map((s) => s.type);
+      expect(types.length).toBeGreaterThan(0);
+      expect(types.every((t) => ['apiKey', 'http'].includes(t))).toBe(true);
+      const result = await client.sendMessage({ message: message('hello with a key') });
+      expect(result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+    } finally {
+      await secured.close();
+    }
+  });
+});

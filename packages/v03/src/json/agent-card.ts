@@ -65,11 +65,20 @@ export function agentCardToV03(card: JsonObject): JsonObject {
 
 /**
  * The v1.0 card plus the v0.3 top-level members ({@link v03CardEndpoints}), so one document
- * serves clients of both generations (what a2a-python serves). Members present in both
- * generations keep their v1.0 form (`securitySchemes`, `capabilities`, `skills`).
+ * serves clients of both generations (what a2a-python serves). Security is given in both
+ * forms where their names differ: `security` beside `securityRequirements` (card and skills),
+ * and each security scheme object carries its v0.3 members (`type`, `in`, ...) beside its v1.0
+ * oneof member, so a v0.3 client that parses schemes by `type` reads the card too, while v1.0
+ * readers, which parse cards leniently, see their form.
  */
 export function mergedAgentCard(card: JsonObject): JsonObject {
-  return { ...card, ...v03CardEndpoints(card) };
+  const schemes = isJsonObject(card.securitySchemes) ? card.securitySchemes : undefined;
+  return withoutKeys(card, [], {
+    ...v03CardEndpoints(card),
+    securitySchemes: schemes && mapValues(schemes, (scheme) => ({ ...(securitySchemeToV03(scheme) as JsonObject), ...(isJsonObject(scheme) ? scheme : {}) })),
+    security: securityToV03(card.securityRequirements),
+    skills: Array.isArray(card.skills) ? card.skills.map((skill) => (isJsonObject(skill) ? withoutKeys(skill, [], { security: securityToV03(skill.securityRequirements) }) : skill)) : undefined,
+  });
 }
 
 /**
