@@ -153,3 +153,35 @@ export function mergeHeaders(defaults: Record<string, string>, overrides: CallOp
 
 /** The headers an A2A v1.0 client sends on every call. */
 export const DEFAULT_HEADERS: Readonly<Record<string, string>> = { 'A2A-Version': '1.0' };
+
+/**
+ * Waits for a stream's first item (or its end or failure) and hands the stream over with
+ * that item still to be read; a failure before any event is a refused stream. For bindings
+ * that only learn from the first read whether a stream was refused (gRPC, v0.3 JSON-RPC).
+ * @internal
+ */
+export async function opened(stream: DriverStream): Promise<OpenResult> {
+  const iterator = stream[Symbol.asyncIterator]();
+  let first: IteratorResult<StreamItem>;
+  try {
+    first = await iterator.next();
+  } catch (error) {
+    stream.close();
+    return failed(error);
+  }
+  return {
+    ok: true,
+    stream: {
+      close: () => stream.close(),
+      async *[Symbol.asyncIterator]() {
+        if (first.done) return;
+        yield first.value;
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return;
+          yield next.value;
+        }
+      },
+    },
+  };
+}

@@ -20,6 +20,7 @@ export * from './webhook-receiver.js';
 export * from './runner.js';
 export * from './drivers/in-process.js';
 export * from './drivers/jsonrpc.js';
+export * from './drivers/jsonrpc-v03.js';
 export * from './drivers/rest.js';
 export { startServerUnderTest, WIRE_VIOLATION, type HttpServerUnderTest } from './drivers/http-common.js';
 export * from './bindings.js';

@@ -68,6 +68,8 @@ export function checkFile(value: unknown, file: string): Scenario[] {
     if (s.protocolVersion !== undefined && !SUPPORTED_VERSIONS.includes(s.protocolVersion)) throw fail(`${where}.protocolVersion`, `must be one of ${SUPPORTED_VERSIONS.join(', ')}`);
     if (!Array.isArray(s.steps) || s.steps.length === 0) throw fail(`${where}.steps`, 'must be a non-empty array');
     s.steps.forEach((step, j) => checkStep(step, `${where}.steps[${j}]`, fail));
+    const listTasks = s.steps.findIndex((step) => isObject(step) && step['call'] === 'ListTasks');
+    if (listTasks >= 0 && s.protocolVersion !== '1.0') throw fail(`${where}.steps[${listTasks}]`, 'ListTasks has no A2A v0.3 form: mark the scenario "protocolVersion": "1.0"');
     return { ...(s as Scenario), name: `${f.group}/${s.name}` };
   });
 }

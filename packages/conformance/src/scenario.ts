@@ -30,17 +30,18 @@ export interface ScenarioData {
    */
   readonly requestEncoding?: RequestEncoding;
   /**
-   * The A2A protocol generation the scenario needs (`"1.0"`): set on scenarios the v0.3 wire
-   * cannot express (ListTasks, tenants, the A2A-Version rules, history length 0, the v1.0 card
-   * shape). Bindings speaking another generation skip it. Unset: every binding runs it.
+   * The A2A generation the scenario can be expressed in, when only one: `1.0` for scenarios
+   * about what v0.3 lacks (ListTasks, tenants, the A2A-Version header, paging of push configs,
+   * v1.0-only malformed input). Bindings whose client speaks the other one skip it. Unset:
+   * every binding runs it.
    */
   readonly protocolVersion?: ProtocolVersion;
   readonly steps: readonly Step[];
 }
 
 /**
- * Why a binding skips a scenario (its request encoding or protocol generation cannot express
- * it), or undefined when the binding runs it.
+ * Why a binding skips a scenario (it needs the other request encoding, or the other protocol
+ * generation), or undefined when the binding runs it.
  */
 export function scenarioSkipReason(scenario: ScenarioData, binding: Binding): string | undefined {
   if (scenario.requestEncoding !== undefined && scenario.requestEncoding !== (binding.requestEncoding ?? 'json')) return `needs ${scenario.requestEncoding} requests`;

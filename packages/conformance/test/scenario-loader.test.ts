@@ -1,4 +1,4 @@
-import { checkFile, loadScenarios, parseScript, scenarioAppliesTo, type Binding } from '../src/index.js';
+import { checkFile, loadScenarios, parseScript, scenarioAppliesTo, scenarioSkipReason, type Binding } from '../src/index.js';
 
 describe('loadScenarios', () => {
   it('loads the bundled scenarios with unique group/name names', () => {
@@ -16,7 +16,7 @@ describe('loadScenarios', () => {
   });
 
   it('limits a scenario to one request encoding only when it says so', () => {
-    const step = { call: 'ListTasks', request: {}, expect: {} };
+    const step = { call: 'GetTask', request: {}, expect: {} };
     const scenario = (extra: object) => checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', ...extra, steps: [step] }] }, 'x.json')[0]!;
     expect(() => scenario({ requestEncoding: 'xml' })).toThrow('x.json: $.scenarios[0].requestEncoding: must be one of json, protobuf');
     const binding = (requestEncoding?: 'json' | 'protobuf'): Binding => ({ name: 'b', requestEncoding, start: () => Promise.reject(new Error('unused')) });
@@ -24,6 +24,24 @@ describe('loadScenarios', () => {
     expect(scenarioAppliesTo(scenario({ requestEncoding: 'json' }), binding())).toBe(true);
     expect(scenarioAppliesTo(scenario({ requestEncoding: 'json' }), binding('protobuf'))).toBe(false);
     expect(scenarioAppliesTo(scenario({ requestEncoding: 'protobuf' }), binding('json'))).toBe(false);
+  });
+});
+
+describe('protocolVersion of a scenario', () => {
+  const scenario = (extra: object, call = 'GetTask') => checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', ...extra, steps: [{ call, request: {}, expect: {} }] }] }, 'x.json')[0]!;
+  const binding = (protocolVersion?: '1.0' | '0.3'): Binding => ({ name: 'b', protocolVersion, start: () => Promise.reject(new Error('unused')) });
+
+  it('limits a scenario to one A2A generation only when it says so, and says why it is skipped', () => {
+    expect(scenarioSkipReason(scenario({}), binding('0.3'))).toBeUndefined();
+    expect(scenarioSkipReason(scenario({ protocolVersion: '1.0' }), binding())).toBeUndefined();
+    expect(scenarioSkipReason(scenario({ protocolVersion: '1.0' }), binding('0.3'))).toBe('needs A2A 1.0');
+    expect(scenarioSkipReason(scenario({ requestEncoding: 'protobuf' }), binding())).toBe('needs protobuf requests');
+    expect(() => scenario({ protocolVersion: '2.0' })).toThrow('x.json: $.scenarios[0].protocolVersion: must be one of 1.0, 0.3');
+  });
+
+  it('requires the mark on scenarios that call ListTasks, which A2A v0.3 lacks', () => {
+    expect(() => scenario({}, 'ListTasks')).toThrow('x.json: $.scenarios[0].steps[0]: ListTasks has no A2A v0.3 form');
+    expect(scenario({ protocolVersion: '1.0' }, 'ListTasks').protocolVersion).toBe('1.0');
   });
 });
 

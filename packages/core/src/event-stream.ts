@@ -85,6 +85,33 @@ class SingleEventStream extends BatchedStream {
 }
 
 /**
+ * A stream whose first read fails with `error`: a call that failed before its stream opened,
+ * for clients that read every answer of a streaming method as a stream (v0.3 JSON-RPC clients
+ * accept only `text/event-stream` there, so the failure becomes the stream's one event).
+ */
+export function failedEventStream(error: unknown): EventStream {
+  return new FailedEventStream(error);
+}
+
+class FailedEventStream extends BatchedStream {
+  private done = false;
+
+  constructor(private readonly error: unknown) {
+    super();
+  }
+
+  async nextBatch(): Promise<readonly LoggedEvent[] | undefined> {
+    if (this.done) return undefined;
+    this.done = true;
+    throw this.error;
+  }
+
+  close(): void {
+    this.done = true;
+  }
+}
+
+/**
  * An {@link EventStream} over a hand-made source: any async iterable of events with a
  * `close()` (an async generator, say). Each batch holds one event. For tests, and for
  * executors or middleware that build streams themselves.

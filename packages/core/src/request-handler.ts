@@ -43,6 +43,7 @@ import { newId, sleep } from './util.js';
 
 export { ABANDONED_TASK_MESSAGE } from './cluster-coordinator.js';
 export type { ClusterOptions, RequestHandlerOptions } from './request-handler-options.js';
+export { MAX_PAGE_SIZE } from './request-handler-options.js';
 
 /** How long a follow-up waits for the previous run of an interrupted task to return. */
 const FOLLOW_UP_WAIT_MS = 1000;

@@ -16,7 +16,7 @@ import {
   subscribeRequestToV1,
   taskPushConfigToV03,
   taskToV03,
-} from '@a2a-polyglot/v03';
+} from '@a2a-polyglot/v03/proto';
 import type { Server } from '@grpc/grpc-js';
 import { serveService, type A2AServiceBinding, type A2AServiceOptions, type RpcRoute, type ServiceWire } from './serve-service.js';
 

@@ -9,17 +9,24 @@ import {
   OPERATIONS,
   type Operation,
   type OperationName,
+  type ProtocolVersion,
   type RequestHandler,
   silentLogger,
   type StreamOperation,
   type UnaryOperation,
 } from '@a2a-polyglot/core';
+import { v03Method, type V03Method } from '@a2a-polyglot/v03/json';
 import { JSONRPCServer, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { encodeStreamEvent, type JsonRpcFailure, type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse, type JsonRpcSuccess, validateEnvelope } from './codec.js';
 import { jsonRpcFailure } from './errors.js';
+import { checkResume } from './resume-point.js';
+import { V03JsonRpcDispatch } from './v03-dispatch.js';
 
-/** Builds the CallContext of one request (per entry of a batch). */
-export type JsonRpcContextFactory = (request: JsonRpcRequest) => CallContext;
+/**
+ * Builds the CallContext of one request (per entry of a batch). `wireVersion` is '0.3' when
+ * the request used a v0.3 method name, and must end up on the context.
+ */
+export type JsonRpcContextFactory = (request: JsonRpcRequest, wireVersion?: ProtocolVersion) => CallContext;
 
 /** Per-message inputs that do not come from the JSON-RPC envelope. */
 export interface JsonRpcCallOptions {
@@ -35,6 +42,11 @@ export interface JsonRpcDispatcherOptions {
   readonly logger?: Logger;
   /** Most entries a batch may hold; larger batches are rejected whole with -32600. Default 64. */
   readonly maxBatchSize?: number;
+  /**
+   * Also serve the A2A v0.3 method names (`message/send`, `tasks/get`, ...) through the v0.3
+   * codec. Default false: only the HTTP binding turns it on, as v0.3 had no WebSocket binding.
+   */
+  readonly v03Methods?: boolean;
 }
 
 /** An opened stream: the transport pumps `stream` and frames events/errors with the helpers. */
@@ -83,6 +95,7 @@ export class JsonRpcDispatcher {
   private readonly server: JSONRPCServer<ServerParams>;
   private readonly logger: Logger;
   private readonly maxBatchSize: number;
+  private readonly v03: V03JsonRpcDispatch | undefined;
 
   constructor(
     private readonly handler: RequestHandler,
@@ -90,11 +103,12 @@ export class JsonRpcDispatcher {
   ) {
     this.logger = options.logger ?? silentLogger;
     this.maxBatchSize = options.maxBatchSize ?? 64;
+    this.v03 = options.v03Methods ? new V03JsonRpcDispatch(handler, this.logger) : undefined;
     // Logging happens in the mapper, once per failure; the library's default listener is console.warn.
     this.server = new JSONRPCServer<ServerParams>({ errorListener: () => undefined });
     this.server.mapErrorToJSONRPCErrorResponse = (id, error) => jsonRpcFailure(id, error, this.logger) as JSONRPCResponse & JsonRpcFailure;
     this.server.handleMethodNotFound = async (request: JSONRPCRequest) =>
-      request.id === undefined ? null : (jsonRpcFailure(request.id, new A2AError(A2AErrorCode.MethodNotFound, `Method ${request.method} not found`), this.logger) as JSONRPCResponse);
+      request.id === undefined ? null : (jsonRpcFailure(request.id, methodNotFound(request.method), this.logger) as JSONRPCResponse);
     for (const op of Object.values(OPERATIONS)) {
       if (op.kind === 'unary') this.server.addMethod(op.name, (params, { ctx }) => this.invokeUnary(op, params, ctx));
     }
@@ -110,9 +124,11 @@ export class JsonRpcDispatcher {
       const checked = validateEnvelope(message);
       if (!checked.ok) return { kind: 'response', response: jsonRpcFailure(checked.id, checked.error, this.logger) };
       const { request } = checked;
+      const legacy = this.served03(request.method);
+      if (legacy && OPERATIONS[legacy.operation].kind === 'stream') return await this.v03!.openStream(legacy, request, contextFor, options);
       const op = lookup(request.method);
       if (op?.kind === 'stream') return await this.openStream(op, request, contextFor, options);
-      const response = await this.callUnary(request, contextFor(request));
+      const response = await this.callUnary(request, contextFor);
       return response ? { kind: 'response', response } : { kind: 'none' };
     } catch (error) {
       return { kind: 'response', response: jsonRpcFailure(null, error, this.logger) };
@@ -127,11 +143,12 @@ export class JsonRpcDispatcher {
         const checked = validateEnvelope(entry);
         if (!checked.ok) return jsonRpcFailure(checked.id, checked.error, this.logger);
         const { request } = checked;
-        if (lookup(request.method)?.kind === 'stream') {
+        const legacy = this.served03(request.method);
+        if ((legacy ? OPERATIONS[legacy.operation] : lookup(request.method))?.kind === 'stream') {
           const error = new A2AError(A2AErrorCode.InvalidRequest, `${request.method} streams its answer and cannot be part of a batch`);
           return jsonRpcFailure(request.id ?? null, error, this.logger);
         }
-        return this.callUnary(request, contextFor(request));
+        return this.callUnary(request, contextFor);
       }),
     );
     return { kind: 'batch', responses: responses.filter((r): r is JsonRpcResponse => r !== null) };
@@ -157,8 +174,15 @@ export class JsonRpcDispatcher {
     }
   }
 
-  private async callUnary(request: JsonRpcRequest, ctx: CallContext): Promise<JsonRpcResponse | null> {
-    const response = await this.server.receive(request as JSONRPCRequest, { ctx });
+  /** The v0.3 method of that name, when this dispatcher serves v0.3 names. */
+  private served03(name: string): V03Method | undefined {
+    return this.v03 ? v03Method(name) : undefined;
+  }
+
+  private async callUnary(request: JsonRpcRequest, contextFor: JsonRpcContextFactory): Promise<JsonRpcResponse | null> {
+    const legacy = this.served03(request.method);
+    if (legacy) return this.v03!.call(legacy, request, contextFor);
+    const response = await this.server.receive(request as JSONRPCRequest, { ctx: contextFor(request) });
     return response as JsonRpcResponse | null;
   }
 
@@ -191,13 +215,12 @@ function lookup(method: string): Operation | undefined {
   return Object.prototype.hasOwnProperty.call(OPERATIONS, method) ? OPERATIONS[method as OperationName] : undefined;
 }
 
-function checkResume(value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new A2AError(A2AErrorCode.InvalidParams, 'The resume point (Last-Event-ID) must be a non-negative integer', {
-      fieldViolations: [{ field: 'Last-Event-ID', description: 'must be a non-negative integer event id' }],
-    });
-  }
-  return value;
+/** MethodNotFound, saying so when the name is an A2A v0.3 method this endpoint does not serve. */
+function methodNotFound(method: string): A2AError {
+  const legacy = v03Method(method);
+  const message = legacy
+    ? `Method ${method} is an A2A v0.3 method, which this endpoint does not serve; call ${legacy.operation} (A2A 1.0)`
+    : `Method ${method} not found`;
+  return new A2AError(A2AErrorCode.MethodNotFound, message);
 }
 

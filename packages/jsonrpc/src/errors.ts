@@ -1,15 +1,24 @@
 import { A2AError, A2AErrorCode, codeFromJsonRpc, type Logger, toJsonRpcError } from '@a2a-polyglot/core';
-import type { JsonRpcFailure, JsonRpcId, JsonRpcResponse } from './codec.js';
+import { toV03JsonRpcError } from '@a2a-polyglot/v03/json';
+import type { JsonRpcErrorObject, JsonRpcFailure, JsonRpcId, JsonRpcResponse } from './codec.js';
 
 /**
  * Turns anything thrown into a JSON-RPC error response through core's one error table.
  * Unknown failures become -32603 "Internal error" with no message or stack from the original
  * (A2AError.from keeps it as `cause`); that cause is logged here, so it is not lost.
  */
-export function jsonRpcFailure(id: JsonRpcId, thrown: unknown, logger?: Logger): JsonRpcFailure {
+export function jsonRpcFailure(id: JsonRpcId, thrown: unknown, logger?: Logger, encode: JsonRpcErrorEncoder = toJsonRpcError): JsonRpcFailure {
   const error = A2AError.from(thrown);
   if (logger) logFailure(logger, error);
-  return { jsonrpc: '2.0', id, error: toJsonRpcError(error) };
+  return { jsonrpc: '2.0', id, error: encode(error) };
+}
+
+/** Writes an A2AError as a JSON-RPC `error` member: v1.0 (`toJsonRpcError`) or v0.3 (`toV03JsonRpcError`). */
+export type JsonRpcErrorEncoder = (error: A2AError) => JsonRpcErrorObject;
+
+/** {@link jsonRpcFailure} in the v0.3 form (spec §12.3), for calls made with v0.3 method names. */
+export function v03JsonRpcFailure(id: JsonRpcId, thrown: unknown, logger?: Logger): JsonRpcFailure {
+  return jsonRpcFailure(id, thrown, logger, toV03JsonRpcError);
 }
 
 /** Logs a failure at the level it deserves: our bugs as errors, client mistakes as debug. */

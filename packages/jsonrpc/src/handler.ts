@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { A2AError, A2AErrorCode, type CallContext, type Logger, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type CallContext, type Logger, type ProtocolVersion, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import { isJsonContentType, lazyRequestSignal, nodeCallContext, pipeEventStream, readJsonBody, responseMediaType, sendEmpty, sendJson, SseWriter } from '@a2a-polyglot/http';
 import type { JsonRpcFailure, JsonRpcResponse } from './codec.js';
 import { JsonRpcDispatcher, type JsonRpcStreamOutcome } from './dispatch.js';
@@ -16,6 +16,11 @@ export interface JsonRpcHandlerOptions {
   readonly maxBatchSize?: number;
   /** Aborting it ends every open stream of this handler (server shutdown). */
   readonly shutdownSignal?: AbortSignal;
+  /**
+   * Serve the A2A v0.3 method names (`message/send`, ...) on the same URL too, default true:
+   * the method name decides the generation (PascalCase ⇒ v1.0, slash names ⇒ v0.3).
+   */
+  readonly v03Methods?: boolean;
   readonly logger?: Logger;
 }
 
@@ -40,7 +45,7 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHandlerOptions = {}): NodeHttpHandler {
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const dispatcher = new JsonRpcDispatcher(handler, { logger, maxBatchSize: options.maxBatchSize });
+  const dispatcher = new JsonRpcDispatcher(handler, { logger, maxBatchSize: options.maxBatchSize, v03Methods: options.v03Methods ?? true });
 
   async function serve(req: IncomingMessage, res: ServerResponse, type: string): Promise<void> {
     if (req.method !== 'POST') {
@@ -61,8 +66,8 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
 
     const signal = lazyRequestSignal(req, res);
     const contexts: CallContext[] = [];
-    const contextFor = (): CallContext => {
-      const ctx = nodeCallContext('JSONRPC', req, { signal });
+    const contextFor = (_request: unknown, wireVersion?: ProtocolVersion): CallContext => {
+      const ctx = nodeCallContext('JSONRPC', req, { signal, wireVersion });
       contexts.push(ctx);
       return ctx;
     };

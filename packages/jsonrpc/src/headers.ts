@@ -16,10 +16,12 @@ export function resumeAfterSeq(req: IncomingMessage): number | undefined {
 
 /**
  * `A2A-Extensions` response header for all calls of one HTTP request (a batch may hold
- * several; they share the request headers, so their activated sets are the same).
+ * several; they share the request headers, so their activated sets are the same); v0.3 calls
+ * get theirs echoed as `X-A2A-Extensions`, the name v0.3 clients read.
  */
 export function activatedExtensionsHeader(contexts: readonly CallContext[]): Record<string, string> {
-  const all = new Set<string>();
-  for (const ctx of contexts) for (const uri of ctx.activatedExtensions ?? []) all.add(uri);
-  return extensionsHeader([...all]);
+  const v1 = new Set<string>();
+  const v03 = new Set<string>();
+  for (const ctx of contexts) for (const uri of ctx.activatedExtensions ?? []) (ctx.wireVersion === '0.3' ? v03 : v1).add(uri);
+  return { ...extensionsHeader([...v1]), ...extensionsHeader([...v03], 'x-a2a-extensions') };
 }

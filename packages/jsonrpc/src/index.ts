@@ -4,10 +4,13 @@
  * `createJsonRpcHandler` serves it over HTTP (unary JSON, streaming SSE). The transport-free
  * part, `JsonRpcDispatcher` / `dispatchJsonRpc`, turns a parsed JSON-RPC message into a
  * response, a batch, nothing (notification) or an opened stream, so the WebSocket binding,
- * which uses the same framing over text frames, reuses it unchanged.
+ * which uses the same framing over text frames, reuses it unchanged. On HTTP the same URL also
+ * serves the A2A v0.3 method names through the `@a2a-polyglot/v03` codec (`V03JsonRpcDispatch`).
  */
 export * from './codec.js';
 export * from './errors.js';
 export * from './dispatch.js';
+export * from './resume-point.js';
+export * from './v03-dispatch.js';
 export * from './headers.js';
 export * from './handler.js';

@@ -1,27 +1,8 @@
-import { callContext, RequestHandler, type AgentExecutor } from '@a2a-polyglot/core';
+import { callContext } from '@a2a-polyglot/core';
 import { JsonRpcDispatcher, dispatchJsonRpc, validateEnvelope, type JsonRpcOutcome } from '../src/index.js';
+import { echoHandler } from './helpers.js';
 
-const card = {
-  name: 't',
-  description: 't',
-  supportedInterfaces: [],
-  provider: undefined,
-  version: '1',
-  capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] },
-  securitySchemes: {},
-  securityRequirements: [],
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
-  signatures: [],
-};
-const echo: AgentExecutor = {
-  async execute(ctx) {
-    ctx.artifact({ text: ctx.text, lastChunk: true });
-    ctx.complete();
-  },
-};
-const handler = new RequestHandler({ card, executor: echo, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+const handler = echoHandler();
 const ctx = () => callContext('WEBSOCKET', { 'a2a-version': '1.0' });
 const send = (text: string) => ({ message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }] } });
 

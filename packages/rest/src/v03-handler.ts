@@ -1,6 +1,6 @@
 import { decodeJsonRequest } from '@a2a-polyglot/core';
 import * as v03 from '@a2a-polyglot/model/v03';
-import { streamResponseToV03 } from '@a2a-polyglot/v03';
+import { streamResponseToV03 } from '@a2a-polyglot/v03/proto';
 import { buildRequestJson } from './codec.js';
 import type { RestDialect } from './handler.js';
 import { v03RestError } from './v03-errors.js';

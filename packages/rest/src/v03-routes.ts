@@ -17,7 +17,7 @@ import {
   taskName,
   taskPushConfigToV03,
   taskToV03,
-} from '@a2a-polyglot/v03';
+} from '@a2a-polyglot/v03/proto';
 import { routeMatcher, type RestRoute, type RouteMatch } from './routes.js';
 
 /**

@@ -3,7 +3,7 @@ import { v03RestError } from '../src/index.js';
 
 describe('v03RestError', () => {
   it('answers the bare v0.3 error object with the a2a-js compat statuses', () => {
-    expect(v03RestError(new A2AError(A2AErrorCode.TaskNotFound, 'Task x not found'))).toEqual({ status: 404, body: { code: -32001, message: 'Task x not found' }, headers: {} });
+    expect(v03RestError(new A2AError(A2AErrorCode.TaskNotFound, 'Task x not found'))).toMatchObject({ status: 404, body: { code: -32001, message: 'Task x not found', data: [expect.objectContaining({ reason: 'TASK_NOT_FOUND' })] }, headers: {} });
     expect(v03RestError(new A2AError(A2AErrorCode.MethodNotFound)).status).toBe(501);
     expect(v03RestError(new A2AError(A2AErrorCode.TaskNotCancelable)).status).toBe(400);
     expect(v03RestError(new A2AError(A2AErrorCode.InvalidAgentResponse))).toMatchObject({ status: 500, body: { code: -32006 } });
@@ -13,7 +13,10 @@ describe('v03RestError', () => {
   it('uses the v0.3 code where v1.0 has none, lists invalid fields, and lets HTTP-only failures override the status', () => {
     expect(v03RestError(new A2AError(A2AErrorCode.VersionNotSupported)).body.code).toBe(-32600);
     const invalid = v03RestError(new A2AError(A2AErrorCode.InvalidParams, 'bad', { fieldViolations: [{ field: 'message', description: 'required' }] }));
-    expect(invalid.body).toEqual({ code: -32602, message: 'bad', data: { fieldViolations: [{ field: 'message', description: 'required' }] } });
+    expect(invalid.body).toMatchObject({ code: -32602, message: 'bad' });
+    expect(invalid.body.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ reason: 'INVALID_PARAMS' }), expect.objectContaining({ fieldViolations: [{ field: 'message', description: 'required' }] })]),
+    );
     expect(v03RestError(new A2AError(A2AErrorCode.InvalidRequest), undefined, 415).status).toBe(415);
     expect(v03RestError(new A2AError(A2AErrorCode.Unauthenticated))).toMatchObject({ status: 401, headers: { 'www-authenticate': 'Bearer' } });
   });

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 
 /** Request headers browsers may send to A2A endpoints. */
-const ALLOWED_HEADERS = ['content-type', 'authorization', 'a2a-version', 'a2a-extensions', 'last-event-id', 'x-api-key'];
+const ALLOWED_HEADERS = ['content-type', 'authorization', 'a2a-version', 'a2a-extensions', 'x-a2a-extensions', 'last-event-id', 'x-api-key'];
 /** Response headers browser code may read. */
-const EXPOSED_HEADERS = ['a2a-extensions'];
+const EXPOSED_HEADERS = ['a2a-extensions', 'x-a2a-extensions'];
 
 /**
  * Headers every response carries when CORS is on. Origin `*` without credentials: A2A

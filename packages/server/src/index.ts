@@ -8,7 +8,7 @@ export * from './options.js';
 export * from './listener.js';
 export * from './mounts.js';
 export * from './start-server.js';
-export { cardInterfaces, LEGACY_CARD_PATH, WELL_KNOWN_CARD_PATH } from './agent-card.js';
+export { CARD_COMPAT_VALUES, type CardCompat, cardForRequest, cardInterfaces, LEGACY_CARD_PATH, WELL_KNOWN_CARD_PATH } from './agent-card.js';
 export { publicBaseUrl } from './public-url.js';
 export { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
 export { METRICS_PATH, type MetricsSource, serveMetrics } from './metrics-endpoint.js';

@@ -69,9 +69,9 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     const base = `${publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false)}${mount}`;
     const extra = [...websocketCardInterfaces(options, base), ...(options.extraInterfaces?.(base) ?? [])];
     const interfaces = cardInterfaces(card, base, basePath, extra);
-    const vary: Record<string, string> = options.publicBaseUrl ? {} : { vary: options.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' };
+    const vary = [...(options.publicBaseUrl ? [] : options.trustProxy ? ['Host', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : ['Host']), 'A2A-Version'];
     const lastModified = cardClock.lastModified(JSON.stringify(AgentCard.toJSON(card)));
-    sendAgentCard(req, res, { ...card, supportedInterfaces: interfaces }, vary, lastModified);
+    sendAgentCard(req, res, { ...card, supportedInterfaces: interfaces }, { vary: vary.join(', ') }, lastModified, options.cardCompat);
   }
 
   function onFailure(res: ServerResponse, error: unknown): void {

@@ -1,6 +1,7 @@
 import type { AgentInterface } from '@a2a-polyglot/model';
 import type { Logger, RequestHandler } from '@a2a-polyglot/core';
 import type { WebSocketBindingOptions } from '@a2a-polyglot/websocket';
+import type { CardCompat } from './agent-card.js';
 import type { ReadinessSource } from './health.js';
 import type { MetricsSource } from './metrics-endpoint.js';
 
@@ -48,6 +49,12 @@ export interface A2AHttpOptions {
    * preflights answered with 204, A2A headers allowed and `A2A-Extensions` exposed.
    */
   readonly cors?: boolean;
+  /**
+   * Which card a discovery request without `A2A-Version` gets: `merged` (default; v1.0 card +
+   * v0.3 top-level members, read by clients of both generations), `1.0` (pure, for strict v1.0
+   * validators) or `0.3`. Requests naming a version always get that generation's pure card.
+   */
+  readonly cardCompat?: CardCompat;
   /** Interfaces served elsewhere (gRPC, WebSocket) to list in the card after JSON-RPC and REST. */
   readonly extraInterfaces?: (publicBaseUrl: string) => AgentInterface[];
   /**

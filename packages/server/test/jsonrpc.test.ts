@@ -192,7 +192,7 @@ describe('JSON-RPC binding over HTTP', () => {
     });
 
     it('unknown method → -32601 with ErrorInfo', async () => {
-      const res = await rpc(s.rpcUrl, 'message/send', {});
+      const res = await rpc(s.rpcUrl, 'tasks/list', {});
       expect(res.body.error.code).toBe(-32601);
       expect(res.body.error.data[0]).toMatchObject({ '@type': ERROR_INFO, reason: 'METHOD_NOT_FOUND' });
     });

@@ -35,7 +35,8 @@ describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
     const res = await rest(s.restUrl, 'POST', '/v1/message:send', sendParams('hello'), NO_VERSION);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(-32602);
-    expect(res.body.data.fieldViolations.map((v: { field: string }) => v.field)).toEqual(['message.parts']);
+    const badRequest = res.body.data.find((d: { fieldViolations?: unknown }) => d.fieldViolations);
+    expect(badRequest.fieldViolations.map((v: { field: string }) => v.field)).toEqual(['message.parts']);
     expect(res.body.error).toBeUndefined();
   });
 
@@ -50,7 +51,7 @@ describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
     expect(((await canceled.json()) as any).status.state).toBe('TASK_STATE_CANCELLED');
     const missing = await rest(s.restUrl, 'GET', '/v1/tasks/nope', undefined, NO_VERSION);
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ code: -32001, message: 'Task nope not found' });
+    expect(missing.body).toMatchObject({ code: -32001, message: 'Task nope not found', data: [expect.objectContaining({ reason: 'TASK_NOT_FOUND' })] });
     const again = await v03Post(s.restUrl, `/v1/tasks/${id}:cancel`);
     expect(again.status).toBe(400);
     expect(((await again.json()) as any).code).toBe(-32002);

@@ -33,14 +33,16 @@ describe('agent card', () => {
     }
   });
 
-  it('lists JSON-RPC and REST interfaces built from the Host header', async () => {
+  it('lists JSON-RPC and REST interfaces built from the Host header, v1.0 first, then v0.3 at the same URLs', async () => {
     const res = await rawRequest(`${s.url}/.well-known/agent-card.json`, { host: 'agents.test:8443' });
     const card = JSON.parse(res.body);
     expect(card.supportedInterfaces).toEqual([
       { url: 'http://agents.test:8443/a2a/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: 'http://agents.test:8443/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: 'http://agents.test:8443/a2a/rpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: 'http://agents.test:8443/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
     ]);
-    expect(res.headers.vary).toBe('Host');
+    expect(res.headers.vary).toBe('Host, A2A-Version');
   });
 
   it('ignores forwarded headers unless trustProxy, and rejects a malformed Host', async () => {
@@ -105,6 +107,8 @@ describe('card with publicBaseUrl, trustProxy, basePath and extra interfaces', (
         ['JSONRPC', 'https://agents.example.com/x/a2a/rpc'],
         ['HTTP+JSON', 'https://agents.example.com/x/a2a'],
         ['https://a2a-polyglot.dev/ws', 'wss://agents.example.com/x/ws'],
+        ['JSONRPC', 'https://agents.example.com/x/a2a/rpc'],
+        ['HTTP+JSON', 'https://agents.example.com/x/a2a'],
       ]);
     } finally {
       await s.close();
@@ -196,7 +200,7 @@ describe('routing, CORS and robustness', () => {
   it('sends CORS headers on normal and error responses', async () => {
     const ok = await rpc(s.rpcUrl, 'ListTasks', {});
     expect(ok.headers.get('access-control-allow-origin')).toBe('*');
-    expect(ok.headers.get('access-control-expose-headers')).toBe('a2a-extensions');
+    expect(ok.headers.get('access-control-expose-headers')).toBe('a2a-extensions, x-a2a-extensions');
     expect((await fetch(`${s.url}/nope`)).headers.get('access-control-allow-origin')).toBe('*');
   });
 

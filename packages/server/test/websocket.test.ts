@@ -36,7 +36,7 @@ describe('startA2AServer with the websocket option', () => {
     const s = await startTestServer();
     try {
       await expect(open(`${s.url.replace('http', 'ws')}/a2a/ws`)).rejects.toThrow();
-      expect((await cardOf(s)).supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
+      expect((await cardOf(s)).supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'JSONRPC', 'HTTP+JSON']);
     } finally {
       await s.close();
     }
@@ -51,6 +51,9 @@ describe('startA2AServer with the websocket option', () => {
         ['JSONRPC', `${s.url}/a2a/rpc`],
         ['HTTP+JSON', `${s.url}/a2a`],
         [WEBSOCKET_BINDING_URI, wsUrl],
+        // The A2A v0.3 entries (same URLs, protocolVersion 0.3) come after every 1.0 one.
+        ['JSONRPC', `${s.url}/a2a/rpc`],
+        ['HTTP+JSON', `${s.url}/a2a`],
       ]);
       const ws = await open(wsUrl);
       const sent = await call(ws, 1, 'SendMessage', sendParams('hello'));
@@ -67,7 +70,7 @@ describe('startA2AServer with the websocket option', () => {
   it('listInCard: false leaves it out of the card while the endpoint keeps serving', async () => {
     const s = await startTestServer({ websocket: { listInCard: false } });
     try {
-      expect((await cardOf(s)).supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
+      expect((await cardOf(s)).supportedInterfaces.map((i: any) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual(['JSONRPC 1.0', 'HTTP+JSON 1.0', 'JSONRPC 0.3', 'HTTP+JSON 0.3']);
       const ws = await open(`${s.url.replace('http', 'ws')}/a2a/ws`);
       expect((await call(ws, 1, 'ListTasks', {})).result).toBeDefined();
       ws.terminate();

@@ -5,5 +5,8 @@
  * back. Bindings pick these codecs when a request names no `A2A-Version` or `0.3`.
  */
 
-// v0.3 protobuf (gRPC and REST) ⇄ v1.0 model.
-export * from './proto/index.js';
+// The two wire families of v0.3 have converters of the same names (taskToV03, …) over different
+// types, so each is its own entry point: `@a2a-polyglot/v03/json` (JSON-RPC objects, the card) and
+// `@a2a-polyglot/v03/proto` (the `a2a.v1` protobuf of gRPC and REST). Here, as namespaces.
+export * as json from './json/index.js';
+export * as proto from './proto/index.js';

@@ -208,6 +208,7 @@ function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2AHttpOp
     trustProxy: config.trustProxy,
     maxBodyBytes: config.maxBodyBytes,
     sseHeartbeatMs: config.sseHeartbeatMs,
+    cardCompat: config.cardCompat,
     logger,
   };
 }

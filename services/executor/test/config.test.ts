@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       publicBaseUrl: undefined,
       trustProxy: false,
       maxBodyBytes: 4 * 1024 * 1024,
+      cardCompat: 'merged',
       sseHeartbeatMs: 15000,
       shutdownGraceMs: 10000,
       logLevel: 'info',
@@ -83,6 +84,7 @@ describe('loadConfig', () => {
         A2A_PUBLIC_BASE_URL: 'https://agents.example.com/echo/',
         A2A_TRUST_PROXY: 'true',
         A2A_MAX_BODY_BYTES: '1024',
+        A2A_CARD_COMPAT: '1.0',
         A2A_SSE_HEARTBEAT_MS: '0',
         A2A_SHUTDOWN_GRACE_MS: '500',
         LOG_LEVEL: 'warn',
@@ -102,6 +104,7 @@ describe('loadConfig', () => {
       publicBaseUrl: 'https://agents.example.com/echo',
       trustProxy: true,
       maxBodyBytes: 1024,
+      cardCompat: '1.0',
       sseHeartbeatMs: 0,
       shutdownGraceMs: 500,
       logLevel: 'warn',
@@ -175,6 +178,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ argv: ['--base-path', '/'], env: {}, cwd }).config.basePath).toBe('');
   });
 
+  it('takes cardCompat from a config file and from --card-compat', () => {
+    expect(loadConfig({ argv: ['--config', tempConfig({ cardCompat: '0.3' }).file], env: {}, cwd }).config.cardCompat).toBe('0.3');
+    expect(loadConfig({ argv: ['--card-compat', '1.0'], env: { A2A_CARD_COMPAT: '0.3' }, cwd }).config.cardCompat).toBe('1.0');
+  });
+
   it('prints help without failing', () => {
     expect(loadConfig({ argv: ['--help'], env: {}, cwd }).help).toBe(true);
   });
@@ -185,6 +193,7 @@ describe('loadConfig', () => {
       [{ PORT: '70000' }, 'Invalid configuration: PORT must be an integer between 0 and 65535 (got 70000)'],
       [{ PORT: '80.5' }, 'Invalid configuration: PORT must be an integer (got "80.5")'],
       [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of debug, info, warn, error (got "loud")'],
+      [{ A2A_CARD_COMPAT: '1' }, 'Invalid configuration: A2A_CARD_COMPAT must be one of merged, 1.0, 0.3 (got "1")'],
       [{ A2A_TRUST_PROXY: 'maybe' }, 'Invalid configuration: A2A_TRUST_PROXY must be true or false (got "maybe")'],
       [{ A2A_PUBLIC_BASE_URL: 'agents.example.com' }, 'Invalid configuration: A2A_PUBLIC_BASE_URL must be an absolute http(s) URL (got "agents.example.com")'],
       [{ A2A_BASE_PATH: 'a2a' }, 'Invalid configuration: A2A_BASE_PATH must be a URL path such as "/a2a" (or "/" for the root) (got "a2a")'],

@@ -88,7 +88,16 @@ describe('the executor over gRPC', () => {
     it('lists GRPC after JSON-RPC and REST, at the request host with the gRPC port, once for 1.0 and once for 0.3', async () => {
       const running = await start();
       const card = await json(await fetch(`${running.url}/.well-known/agent-card.json`));
-      expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1', 'GRPC', 'GRPC']);
+      // Every 1.0 interface first, then the A2A v0.3 ones (JSON-RPC, REST, gRPC on the same addresses).
+      expect(card.supportedInterfaces.map((i: any) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual([
+        'JSONRPC 1.0',
+        'HTTP+JSON 1.0',
+        'urn:a2a-polyglot:binding:websocket:v1 1.0',
+        'GRPC 1.0',
+        'JSONRPC 0.3',
+        'HTTP+JSON 0.3',
+        'GRPC 0.3',
+      ]);
       expect(grpcInterfaces(card)).toEqual(
         ['1.0', '0.3'].map((protocolVersion) => ({ protocolBinding: 'GRPC', url: `127.0.0.1:${running.grpc!.port}`, protocolVersion })),
       );
@@ -118,7 +127,7 @@ describe('the executor over gRPC', () => {
     const running = await start({ grpcPort: false });
     expect(running.grpc).toBeUndefined();
     const card = await json(await fetch(`${running.url}/.well-known/agent-card.json`));
-    expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1']);
+    expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1', 'JSONRPC', 'HTTP+JSON']);
   });
 
   it('fails to start with one clear line when the gRPC port is taken', async () => {

@@ -3,8 +3,8 @@ import { errorFromFrame, fromGrpcError, GrpcSessionClient, type SessionStream } 
 import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest } from '@a2a-polyglot/model';
 import { A2ASessionServiceService, type SessionRequest, type SessionResponse } from '@a2a-polyglot/model/session';
 import { Client, credentials, type ClientDuplexStream, type ServiceError } from '@grpc/grpc-js';
-import { DriverFailure, failed, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind, type StreamItem } from '../driver.js';
-import { GrpcDriver, ItemQueue, metadataOf, opened, startGrpcServersUnderTest } from './grpc.js';
+import { DriverFailure, failed, opened, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind, type StreamItem } from '../driver.js';
+import { GrpcDriver, ItemQueue, metadataOf, startGrpcServersUnderTest } from './grpc.js';
 import { WIRE_VIOLATION, wireViolation } from './http-common.js';
 
 type SessionOperation = NonNullable<SessionRequest['operation']>;

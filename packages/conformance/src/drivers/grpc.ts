@@ -4,7 +4,7 @@ import type { StreamResponse } from '@a2a-polyglot/model';
 import { A2AServiceService, V03A2AServiceService } from '@a2a-polyglot/model/grpc';
 import { startA2AServer } from '@a2a-polyglot/server';
 import { Client, credentials, Metadata, type ClientReadableStream, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
-import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind, type StreamItem } from '../driver.js';
+import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, opened, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind, type StreamItem } from '../driver.js';
 import { fetchAgentCard, WIRE_VIOLATION, wireViolation } from './http-common.js';
 import { V03_TRANSLATIONS, v03EventToJson, v03Translation } from './v03-translate.js';
 
@@ -189,37 +189,6 @@ export function metadataOf(headers: CallOptions['headers'], defaults: Readonly<R
   const md = new Metadata();
   for (const [key, value] of Object.entries(mergeHeaders({ ...defaults }, headers))) md.set(key.toLowerCase(), value);
   return md;
-}
-
-/**
- * Waits for a stream's first item (or its end or failure) and hands the stream over with
- * that item still to be read; a failure before any event is a refused stream.
- * @internal
- */
-export async function opened(stream: DriverStream): Promise<OpenResult> {
-  const iterator = stream[Symbol.asyncIterator]();
-  let first: IteratorResult<StreamItem>;
-  try {
-    first = await iterator.next();
-  } catch (error) {
-    stream.close();
-    return failed(error);
-  }
-  return {
-    ok: true,
-    stream: {
-      close: () => stream.close(),
-      async *[Symbol.asyncIterator]() {
-        if (first.done) return;
-        yield first.value;
-        for (;;) {
-          const next = await iterator.next();
-          if (next.done) return;
-          yield next.value;
-        }
-      },
-    },
-  };
 }
 
 /**

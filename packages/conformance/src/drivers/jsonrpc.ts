@@ -1,9 +1,58 @@
 import { fromJsonRpcError } from '@a2a-polyglot/core';
-import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type Driver, type OpenResult, type ProbeKind } from '../driver.js';
+import {
+  DEFAULT_HEADERS,
+  DriverFailure,
+  failed,
+  mergeHeaders,
+  opened,
+  toDriverError,
+  type Binding,
+  type CallOptions,
+  type CallResult,
+  type Driver,
+  type OpenResult,
+  type ProbeKind,
+} from '../driver.js';
 import type { SseEvent } from '../sse.js';
 import { fetchAgentCard, mediaTypeOf, parseData, readJson, seqOf, sseDriverStream, startServerUnderTest, WIRE_VIOLATION, wireViolation } from './http-common.js';
 
 type Envelope = Record<string, unknown>;
+
+/**
+ * What differs between the JSON-RPC method generations on the same endpoint: method names,
+ * params and results, default headers, and how a pre-stream failure arrives. The v1.0 dialect
+ * passes everything through; the v0.3 one (drivers/jsonrpc-v03.ts) translates with the v0.3
+ * codec, so both run the same scenarios and are compared on the same v1.0 JSON.
+ */
+export interface JsonRpcDialect {
+  readonly binding: string;
+  /** Headers every call carries (v1.0: `A2A-Version: 1.0`; v0.3: none). */
+  readonly defaultHeaders: Readonly<Record<string, string>>;
+  /** The method name and params of an operation's v1.0 request JSON. */
+  request(operation: string, request: unknown): { readonly method: string; readonly params: unknown };
+  /** A result (or stream event) of `operation` as v1.0 JSON. */
+  result(operation: string, result: unknown): unknown;
+  /** Per-call header overrides in this generation's names. */
+  headers(overrides: CallOptions['headers']): CallOptions['headers'];
+  /**
+   * True when a failure before the stream opened arrives as the stream's first event (v0.3
+   * clients read streaming answers as SSE only) rather than as a plain JSON answer.
+   */
+  readonly preStreamErrorsAsEvents: boolean;
+  /** Agent card discovery as a client of this generation does it. */
+  agentCard(cardUrl: string, endpoint: string): Promise<CallResult>;
+}
+
+/** A2A v1.0: PascalCase methods, params and results as ProtoJSON, `A2A-Version: 1.0`. */
+export const V1_DIALECT: JsonRpcDialect = {
+  binding: 'jsonrpc',
+  defaultHeaders: DEFAULT_HEADERS,
+  request: (method, params) => ({ method, params }),
+  result: (_operation, result) => result,
+  headers: (overrides) => overrides,
+  preStreamErrorsAsEvents: false,
+  agentCard: (cardUrl) => fetchAgentCard(cardUrl),
+};
 
 /**
  * The JSON-RPC 2.0 over HTTP driver, written from the spec alone (§3.3, §3.5): POST an
@@ -13,25 +62,31 @@ type Envelope = Record<string, unknown>;
  * read back through the ErrorInfo reason (core `fromJsonRpcError`).
  */
 export class JsonRpcDriver implements Driver {
-  readonly binding = 'jsonrpc';
+  readonly binding: string;
   private nextId = 1;
 
   /**
    * @param endpoint the JSON-RPC URL (`AgentInterface.url` of the JSONRPC interface)
    * @param cardUrl the agent card URL
    * @param onClose stops the server under test
+   * @param dialect the method generation to speak (default v1.0)
    */
   constructor(
     private readonly endpoint: string,
     private readonly cardUrl: string,
     private readonly onClose: () => Promise<void> = async () => undefined,
-  ) {}
+    private readonly dialect: JsonRpcDialect = V1_DIALECT,
+  ) {
+    this.binding = dialect.binding;
+  }
 
   async call(operation: string, request: unknown, options?: CallOptions): Promise<CallResult> {
     try {
       const id = this.nextId++;
-      const res = await this.post(JSON.stringify({ jsonrpc: '2.0', id, method: operation, params: request }), options);
-      return await unaryAnswer(res, id);
+      const { method, params } = this.dialect.request(operation, request);
+      const res = await this.post(JSON.stringify({ jsonrpc: '2.0', id, method, params }), options);
+      const answer = await unaryAnswer(res, id);
+      return answer.ok ? { ok: true, result: this.dialect.result(operation, answer.result) } : answer;
     } catch (error) {
       return failed(error);
     }
@@ -43,13 +98,20 @@ export class JsonRpcDriver implements Driver {
       const id = this.nextId++;
       const extra: Record<string, string | null> = { Accept: 'text/event-stream' };
       if (options?.resumeAfterSeq !== undefined) extra['Last-Event-ID'] = String(options.resumeAfterSeq);
-      const body = JSON.stringify({ jsonrpc: '2.0', id, method: operation, params: request });
-      const res = await this.post(body, { headers: { ...extra, ...options?.headers } }, controller.signal);
+      const { method, params } = this.dialect.request(operation, request);
+      const res = await this.post(JSON.stringify({ jsonrpc: '2.0', id, method, params }), { headers: { ...extra, ...options?.headers } }, controller.signal);
       if (mediaTypeOf(res) !== 'text/event-stream') {
+        if (this.dialect.preStreamErrorsAsEvents) return wireViolation(`${method} answered ${res.headers.get('content-type')} instead of an event stream`);
         const answer = await unaryAnswer(res, id);
         return answer.ok ? wireViolation(`${operation} answered a plain result instead of an event stream`) : answer;
       }
-      return { ok: true, stream: sseDriverStream(res, controller, (event) => streamItem(event, id)) };
+      const stream = sseDriverStream(res, controller, (event) => {
+        const item = streamItem(event, id);
+        return { seq: item.seq, event: this.dialect.result(operation, item.event) };
+      });
+      // A resumed stream may rightly stay silent until the task moves on, so it is not peeked at.
+      const peek = this.dialect.preStreamErrorsAsEvents && options?.resumeAfterSeq === undefined;
+      return peek ? await opened(stream) : { ok: true, stream };
     } catch (error) {
       controller.abort();
       return failed(error);
@@ -59,7 +121,8 @@ export class JsonRpcDriver implements Driver {
   async probe(kind: ProbeKind): Promise<CallResult> {
     try {
       if (kind === 'unknown-method') return await this.call('NoSuchMethod', {});
-      const res = await this.post('{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{', undefined);
+      const { method } = this.dialect.request('SendMessage', {});
+      const res = await this.post(`{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":{`, undefined);
       return await unaryAnswer(res, null);
     } catch (error) {
       return failed(error);
@@ -67,7 +130,7 @@ export class JsonRpcDriver implements Driver {
   }
 
   agentCard(): Promise<CallResult> {
-    return fetchAgentCard(this.cardUrl);
+    return this.dialect.agentCard(this.cardUrl, this.endpoint);
   }
 
   close(): Promise<void> {
@@ -75,7 +138,7 @@ export class JsonRpcDriver implements Driver {
   }
 
   private post(body: string, options: CallOptions | undefined, signal?: AbortSignal): Promise<Response> {
-    const headers = mergeHeaders({ ...DEFAULT_HEADERS, 'Content-Type': 'application/json' }, options?.headers);
+    const headers = mergeHeaders({ ...this.dialect.defaultHeaders, 'Content-Type': 'application/json' }, this.dialect.headers(options?.headers));
     return fetch(this.endpoint, { method: 'POST', headers, body, signal });
   }
 }

@@ -1,4 +1,4 @@
-import { A2AError, A2AErrorCode, codeFromJsonRpc, operationByName, type Operation } from '@a2a-polyglot/core';
+import { A2AError, fromJsonRpcError, operationByName, type Operation } from '@a2a-polyglot/core';
 import * as v03 from '@a2a-polyglot/model/v03';
 import { failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type Driver, type OpenResult, type ProbeKind } from '../driver.js';
 import type { SseEvent } from '../sse.js';
@@ -108,11 +108,10 @@ export class RestV03Driver implements Driver {
   }
 }
 
-/** The A2AError of a v0.3 error body `{code, message}` (code: v0.3 JSON-RPC code). */
+/** The A2AError of a v0.3 error body `{code, message, data}`: the ErrorInfo reason in `data` first, else the v0.3 JSON-RPC code. */
 function v03Error(body: unknown, status: number): A2AError {
-  const { code, message } = (body ?? {}) as { code?: unknown; message?: unknown };
-  const a2a = typeof code === 'number' ? codeFromJsonRpc(code) : undefined;
-  return new A2AError(a2a ?? A2AErrorCode.Internal, typeof message === 'string' ? message : `HTTP ${status}`);
+  const error = fromJsonRpcError((body ?? {}) as { code?: unknown; message?: unknown; data?: unknown });
+  return typeof (body as { message?: unknown } | undefined)?.message === 'string' ? error : new A2AError(error.code, `HTTP ${status}`);
 }
 
 /** Reads a unary v0.3 REST answer: 2xx with a JSON body (204: none), or an error status with `{code, message}`. */

@@ -17,7 +17,7 @@ import {
   subscribeRequestToV03,
   taskPushConfigToV1,
   taskToV1,
-} from '@a2a-polyglot/v03';
+} from '@a2a-polyglot/v03/proto';
 
 /**
  * How the v0.3 drivers (gRPC and REST) carry an operation: the scenario's v1.0 request is

@@ -21,6 +21,7 @@ export function defaultConfig(): ExecutorConfig {
     websocketInCard: true,
     maxBodyBytes: 4 * 1024 * 1024,
     strictRequests: false,
+    cardCompat: 'merged',
     sseHeartbeatMs: 15_000,
     shutdownGraceMs: 10_000,
     logLevel: 'info',

@@ -20,6 +20,7 @@ export const ENV_VARS = {
   A2A_WEBSOCKET_IN_CARD: 'websocketInCard',
   A2A_MAX_BODY_BYTES: 'maxBodyBytes',
   A2A_STRICT_REQUESTS: 'strictRequests',
+  A2A_CARD_COMPAT: 'cardCompat',
   A2A_SSE_HEARTBEAT_MS: 'sseHeartbeatMs',
   A2A_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
   LOG_LEVEL: 'logLevel',

@@ -17,6 +17,7 @@ export const CLI_FLAGS = {
   '--agent-module': 'agentModule',
   '--log-level': 'logLevel',
   '--strict-requests': 'strictRequests',
+  '--card-compat': 'cardCompat',
 } as const;
 
 /** What the command line asked for. */

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { CARD_COMPAT_VALUES } from '@a2a-polyglot/server';
 import {
   absoluteUrl,
   agentId,
@@ -37,7 +38,7 @@ import type { ExecutorConfigInput, SkillConfig } from './types.js';
 export function parseConfigInput(raw: unknown, source: string, baseDir?: string): ExecutorConfigInput {
   const at = (key: string) => `${source}${key}`;
   const obj = record(raw, source.replace(/[: ]+$/, '') || 'configuration');
-  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'grpcPort', 'grpcHost', 'grpcPublicUrl', 'websocketInCard', 'maxBodyBytes', 'strictRequests', 'sseHeartbeatMs', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'agents', 'handlers', 'defaultAgent', 'auth', 'push', 'store', 'eventLog', 'instanceId', 'lease'], source);
+  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'grpcPort', 'grpcHost', 'grpcPublicUrl', 'websocketInCard', 'maxBodyBytes', 'strictRequests', 'cardCompat', 'sseHeartbeatMs', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'agents', 'handlers', 'defaultAgent', 'auth', 'push', 'store', 'eventLog', 'instanceId', 'lease'], source);
   const out: Record<string, unknown> = {};
   const take = <T>(key: string, check: Check<T>) => {
     if (obj[key] !== undefined) out[key] = check(obj[key], at(key));
@@ -53,6 +54,7 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
   take('websocketInCard', bool);
   take('maxBodyBytes', positiveBytes);
   take('strictRequests', bool);
+  take('cardCompat', oneOf(...CARD_COMPAT_VALUES));
   take('sseHeartbeatMs', nonNegativeMs);
   take('shutdownGraceMs', nonNegativeMs);
   take('logLevel', logLevel);

@@ -4,6 +4,8 @@
  * file, environment, flags, `startExecutor` callers) provides. Types only, no code.
  */
 
+import type { CardCompat } from '@a2a-polyglot/server';
+
 /** Log levels understood by `consoleLogger`. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -145,6 +147,12 @@ export interface ExecutorConfig {
    * fields, so clients on a newer protocol version keep working. Turn on to catch client bugs.
    */
   readonly strictRequests: boolean;
+  /**
+   * Which agent card a discovery request without `A2A-Version` gets: `merged` (v1.0 card plus
+   * the v0.3 top-level members, so clients of both generations resolve it unconfigured), `1.0`
+   * (pure, for strict v1.0 validators) or `0.3`. A request naming a version gets that one's card.
+   */
+  readonly cardCompat: CardCompat;
   /** SSE keep-alive comment interval; 0 disables it. */
   readonly sseHeartbeatMs: number;
   /** How long running tasks may finish on SIGINT/SIGTERM before they are failed. */
