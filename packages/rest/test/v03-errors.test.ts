@@ -7,7 +7,9 @@ describe('v03RestError', () => {
     expect(v03RestError(new A2AError(A2AErrorCode.MethodNotFound)).status).toBe(501);
     expect(v03RestError(new A2AError(A2AErrorCode.TaskNotCancelable)).status).toBe(400);
     expect(v03RestError(new A2AError(A2AErrorCode.InvalidAgentResponse))).toMatchObject({ status: 500, body: { code: -32006 } });
-    expect(v03RestError(new Error('secret detail'))).toEqual({ status: 500, body: { code: -32603, message: 'Internal error' }, headers: {} });
+    const hidden = v03RestError(new Error('secret detail'));
+    expect(hidden).toMatchObject({ status: 500, body: { code: -32603, message: 'Internal error' }, headers: {} });
+    expect(JSON.stringify(hidden)).not.toContain('secret detail');
   });
 
   it('uses the v0.3 code where v1.0 has none, lists invalid fields, and lets HTTP-only failures override the status', () => {
