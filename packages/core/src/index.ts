@@ -29,3 +29,4 @@ export { pinnedHttpTransport, systemResolver, type WebhookPost, type WebhookTran
 export * from './operations.js';
 export * from './readiness.js';
 export * from './observer.js';
+export * from './combine-observers.js';
