@@ -30,3 +30,4 @@ export * from './operations.js';
 export * from './readiness.js';
 export * from './observer.js';
 export * from './combine-observers.js';
+export * from './wrapped-task-store.js';
