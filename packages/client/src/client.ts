@@ -18,6 +18,7 @@ import type {
   Task,
   TaskPushNotificationConfig,
 } from '@a2a-polyglot/model';
+import { context, propagation } from '@opentelemetry/api';
 import { apiKeyAuth, bearerAuth, type Credential } from './auth.js';
 import { BINDING_IDS, BINDING_KEYS, type BindingKey } from './bindings.js';
 import { resolveAgentCard } from './card.js';
@@ -228,8 +229,16 @@ export class Client {
     return request;
   }
 
+  /**
+   * The call's headers: the caller's W3C trace context first (`traceparent`, `tracestate`,
+   * from the active OpenTelemetry context; nothing without an SDK), so the agent's spans
+   * continue the caller's trace on every binding (HTTP headers, gRPC metadata, WebSocket
+   * `serviceParams`); then the client's and the call's own headers, which win.
+   */
   private callInfo(operation: OperationName, request: unknown, options: RequestOptions | undefined): CallInfo {
-    const headers: Record<string, string> = { ...this.options.headers };
+    const headers: Record<string, string> = {};
+    propagation.inject(context.active(), headers);
+    Object.assign(headers, this.options.headers);
     if (this.options.extensions?.length) headers['A2A-Extensions'] = this.options.extensions.join(',');
     Object.assign(headers, options?.headers);
     return { operation, binding: this.binding, url: this.agentInterface.url, request, headers };
