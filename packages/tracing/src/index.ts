@@ -6,7 +6,7 @@
  * into spans with `@opentelemetry/api` (no-op without an SDK).
  */
 export { A2ATracing, TRACER_NAME, type A2ATracingOptions } from './a2a-tracing.js';
-export { A2A_ATTRIBUTES, operationSpanName, storeSpanName, TASK_RUN_SPAN, TASK_STATE_EVENT } from './attributes.js';
+export { A2A_ATTRIBUTES, operationSpanName, requestIds, resultIds, storeSpanName, TASK_RUN_SPAN, TASK_STATE_EVENT, type TaskIds } from './attributes.js';
 export { callerContext } from './trace-context.js';
 export { tracedTaskStore } from './traced-task-store.js';
 export { tracingObserver } from './tracing-observer.js';
