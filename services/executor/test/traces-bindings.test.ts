@@ -8,7 +8,7 @@ import { context, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { WebSocket } from 'ws';
 import { A2AErrorCode } from '@a2a-polyglot/core';
-import { Client, GRPC_BINDING, textMessage, WEBSOCKET_BINDING, webSocketTransportFactory, type ClientOptions, type WebSocketConstructor } from '@a2a-polyglot/client';
+import { Client, GRPC_BINDING, textMessage, WEBSOCKET_BINDING, WEBSOCKET_SUBPROTOCOL, webSocketTransportFactory, type ClientOptions, type WebSocketConstructor } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { A2A_ATTRIBUTES as A, TASK_RUN_SPAN, TASK_STATE_EVENT } from '@a2a-polyglot/tracing';
 import { startExecutor, type RunningExecutor } from '../src/index.js';
@@ -126,5 +126,27 @@ describe('traces: one span tree, whatever the binding', () => {
       const storeCalls = spans.filter((s) => s.parentSpanContext?.spanId === get.spanContext().spanId);
       expect(storeCalls.map((s) => s.name)).toContain('a2a.store.get');
     }
+  });
+});
+
+describe('traces: the WebSocket handshake', () => {
+  it('continues a traceparent given once at the upgrade for every call of the connection', async () => {
+    const traceId = 'aaaabbbbccccddddeeeeffff00001111';
+    const ws = new WebSocket(`${executor.url.replace('http:', 'ws:')}/a2a/ws`, [WEBSOCKET_SUBPROTOCOL], { headers: { 'A2A-Version': '1.0', traceparent: `00-${traceId}-1111222233334444-01` } });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      });
+      const answer = new Promise<any>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))));
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'missing' } }));
+      expect((await answer).error).toBeDefined();
+    } finally {
+      ws.terminate();
+    }
+    await waitFor(() => sdk.spansOf(traceId).length > 0);
+    const span = sdk.spansOf(traceId).find((s) => s.name === 'a2a.GetTask')!;
+    expect(span.parentSpanContext?.spanId).toBe('1111222233334444');
+    expect(span.attributes).toMatchObject({ [A.binding]: 'WEBSOCKET', [A.outcome]: 'TASK_NOT_FOUND' });
   });
 });
