@@ -4,7 +4,7 @@
  * a SendStreamingMessage, each run inside a test span whose trace context our client sends,
  * so each binding's spans form one trace of their own.
  */
-import { context, trace } from '@opentelemetry/api';
+import { context, SpanKind, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { WebSocket } from 'ws';
 import { A2AErrorCode } from '@a2a-polyglot/core';
@@ -53,15 +53,18 @@ async function scenario(binding: BindingKey): Promise<string> {
   return root.spanContext().traceId;
 }
 
-/** The server side of one trace, once every operation and run span has ended. */
-async function serverSpans(traceId: string): Promise<ReadableSpan[]> {
+/** One trace, once every client, operation and run span has ended. */
+async function traceSpans(traceId: string): Promise<ReadableSpan[]> {
   const done = () => {
     const spans = sdk.spansOf(traceId);
-    return spans.filter((s) => s.name.startsWith('a2a.') && s.name !== TASK_RUN_SPAN && !s.name.startsWith('a2a.store.')).length === 3 && spans.filter((s) => s.name === TASK_RUN_SPAN).length === 2;
+    return spans.filter((s) => s.kind === SpanKind.SERVER).length === 3 && spans.filter((s) => s.kind === SpanKind.CLIENT).length === 3 && spans.filter((s) => s.name === TASK_RUN_SPAN).length === 2;
   };
   await waitFor(done, 10_000);
   return sdk.spansOf(traceId);
 }
+
+/** The SERVER span (the executor's) of `name` in `spans`. */
+const serverSpan = (spans: readonly ReadableSpan[], name: string) => spans.find((s) => s.name === name && s.kind === SpanKind.SERVER)!;
 
 const notStore = (s: ReadableSpan) => !s.name.startsWith('a2a.store.');
 
@@ -72,26 +75,27 @@ describe('traces: one span tree, whatever the binding', () => {
   beforeAll(async () => {
     for (const binding of Object.keys(BINDINGS) as BindingKey[]) {
       const traceId = await scenario(binding);
-      const spans = await serverSpans(traceId);
+      const spans = await traceSpans(traceId);
       traces.set(binding, spans);
       roots.set(binding, spans.find((s) => s.name === `scenario ${binding}`)!);
     }
   });
 
-  it('has the same shape on every binding: three operation spans under the caller, a run under each send', () => {
+  it('has the same shape on every binding: client span → operation span under the caller, a run under each send', () => {
     const shapes = new Map<BindingKey, SpanShape>();
     for (const [binding, spans] of traces) shapes.set(binding, shapeOf(roots.get(binding)!, spans, notStore));
     const jsonrpc = shapes.get('jsonrpc')!;
     expect(jsonrpc.children.map((c) => c.name).sort()).toEqual(['a2a.GetTask', 'a2a.SendMessage', 'a2a.SendStreamingMessage']);
+    for (const client of jsonrpc.children) expect(client.children.map((c) => c.name)).toEqual([client.name]);
     for (const name of ['a2a.SendMessage', 'a2a.SendStreamingMessage']) {
-      expect(jsonrpc.children.find((c) => c.name === name)!.children.map((c) => c.name)).toContain(TASK_RUN_SPAN);
+      expect(jsonrpc.children.find((c) => c.name === name)!.children[0]!.children.map((c) => c.name)).toContain(TASK_RUN_SPAN);
     }
     for (const binding of ['rest', 'grpc', 'websocket'] as const) expect({ binding, shape: shapes.get(binding)!.children }).toEqual({ binding, shape: jsonrpc.children });
   });
 
   it('attributes operation spans the same way on every binding', () => {
     for (const [binding, spans] of traces) {
-      const byName = (name: string) => spans.find((s) => s.name === name)!;
+      const byName = (name: string) => serverSpan(spans, name);
       const common = { 'rpc.system': 'a2a', [A.binding]: BINDINGS[binding], [A.protocolVersion]: '1.0' };
 
       const send = byName('a2a.SendMessage');
@@ -113,7 +117,7 @@ describe('traces: one span tree, whatever the binding', () => {
   it('records task states as events on the run spans, and store calls as child spans', () => {
     for (const [binding, spans] of traces) {
       for (const name of ['a2a.SendMessage', 'a2a.SendStreamingMessage']) {
-        const operation = spans.find((s) => s.name === name)!;
+        const operation = serverSpan(spans, name);
         const run = spans.find((s) => s.name === TASK_RUN_SPAN && s.parentSpanContext?.spanId === operation.spanContext().spanId)!;
         // SUBMITTED is entered while the operation creates the task; the agent's states during its run.
         const states = [...operation.events, ...run.events].filter((e) => e.name === TASK_STATE_EVENT).map((e) => e.attributes?.[A.taskState]);
@@ -122,7 +126,7 @@ describe('traces: one span tree, whatever the binding', () => {
         const runChildren = spans.filter((s) => s.parentSpanContext?.spanId === run.spanContext().spanId).map((s) => s.name);
         expect(runChildren).toContain('a2a.store.save');
       }
-      const get = spans.find((s) => s.name === 'a2a.GetTask')!;
+      const get = serverSpan(spans, 'a2a.GetTask');
       const storeCalls = spans.filter((s) => s.parentSpanContext?.spanId === get.spanContext().spanId);
       expect(storeCalls.map((s) => s.name)).toContain('a2a.store.get');
     }
@@ -145,7 +149,7 @@ describe('traces: the WebSocket handshake', () => {
       ws.terminate();
     }
     await waitFor(() => sdk.spansOf(traceId).length > 0);
-    const span = sdk.spansOf(traceId).find((s) => s.name === 'a2a.GetTask')!;
+    const span = serverSpan(sdk.spansOf(traceId), 'a2a.GetTask');
     expect(span.parentSpanContext?.spanId).toBe('1111222233334444');
     expect(span.attributes).toMatchObject({ [A.binding]: 'WEBSOCKET', [A.outcome]: 'TASK_NOT_FOUND' });
   });

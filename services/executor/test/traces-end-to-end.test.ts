@@ -3,7 +3,7 @@
  * (operation span, the agent's run) into the openai-chat bridge's upstream request, whose
  * `traceparent` the fake OpenAI-compatible upstream records.
  */
-import { context, trace } from '@opentelemetry/api';
+import { context, SpanKind, trace } from '@opentelemetry/api';
 import { Client, GRPC_BINDING, textMessage, type ClientOptions } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { TASK_RUN_SPAN } from '@a2a-polyglot/tracing';
@@ -72,12 +72,17 @@ describe.each(['jsonrpc', 'grpc'] as const)('traces: client â†’ executor (%s) â†
     const sent = parseTraceparent(request.headers.traceparent);
     expect(sent.traceId).toBe(traceId);
 
-    await waitFor(() => sdk.spansOf(traceId).some((s) => s.name === TASK_RUN_SPAN));
+    await waitFor(() => sdk.spansOf(traceId).some((s) => s.name === TASK_RUN_SPAN) && sdk.spansOf(traceId).some((s) => s.kind === SpanKind.CLIENT && s.name === 'a2a.SendMessage'));
     const spans = sdk.spansOf(traceId);
     const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
     const chain: string[] = [];
     for (let span = byId.get(sent.parentId); span; span = span.parentSpanContext && byId.get(span.parentSpanContext.spanId)) chain.push(span.name);
-    expect(chain).toEqual(['POST', TASK_RUN_SPAN, 'a2a.SendMessage', 'caller']);
+    expect(chain).toEqual(['POST', TASK_RUN_SPAN, 'a2a.SendMessage', 'a2a.SendMessage', 'caller']);
+    // The two a2a.SendMessage spans: the executor's SERVER span under our client's CLIENT span.
+    const operations = spans.filter((s) => s.name === 'a2a.SendMessage');
+    expect(operations.map((s) => s.kind).sort()).toEqual([SpanKind.CLIENT, SpanKind.SERVER].sort());
+    const client = operations.find((s) => s.kind === SpanKind.CLIENT)!;
+    expect(client.attributes).toMatchObject({ 'a2a.operation': 'SendMessage', 'a2a.outcome': 'ok', 'rpc.system': 'a2a' });
     const upstreamSpan = byId.get(sent.parentId)!;
     expect(upstreamSpan.attributes).toMatchObject({ 'a2a.bridge': 'openai-chat', 'http.request.method': 'POST', 'http.response.status_code': 200, 'url.full': `${upstream.url}/v1/chat/completions` });
   });
