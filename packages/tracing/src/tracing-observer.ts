@@ -8,8 +8,8 @@ import { callerContext } from './trace-context.js';
  * A CallObserver that traces: one SERVER span per A2A operation, named and attributed the
  * same way on every binding (they all report through core's OPERATIONS table), continuing
  * the caller's W3C trace context; one span per agent run, child of the operation that
- * started it; an event per task state change on whichever span is active (the run's, or the
- * operation's for SUBMITTED and for a cancel). Operations and runs execute inside their span's
+ * started it; an event per task state change on whichever span is active (the run's while
+ * the agent runs, the operation's for what a call does outside a run). Operations and runs execute inside their span's
  * context, so store calls, push deliveries and upstream requests nest under them.
  *
  * A streaming operation's span lasts until its stream ends, so its state events land on it.
