@@ -1,4 +1,5 @@
 import type { Logger } from '@a2a-polyglot/core';
+import { diag, DiagLogLevel, type DiagLogger } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 
 /** The OpenTelemetry SDK of the process, when {@link startTelemetry} started one. */
@@ -36,6 +37,9 @@ export function tracesWanted(env: Readonly<Record<string, string | undefined>>):
  */
 export function startTelemetry(logger: Logger, env: Readonly<Record<string, string | undefined>> = process.env): Telemetry | undefined {
   if (!tracesWanted(env)) return undefined;
+  // The SDK's own warnings (an unreachable collector, a bad variable) reach the service log,
+  // unless OTEL_LOG_LEVEL asks for the SDK's console logger instead.
+  if (!env.OTEL_LOG_LEVEL) diag.setLogger(diagToLogger(logger), DiagLogLevel.WARN);
   const named = Boolean(env.OTEL_SERVICE_NAME?.trim()) || /(^|,)\s*service\.name\s*=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
   const sdk = new NodeSDK({
     ...(named ? {} : { serviceName: DEFAULT_SERVICE_NAME }),
@@ -53,4 +57,22 @@ export function startTelemetry(logger: Logger, env: Readonly<Record<string, stri
         logger.warn('flushing OpenTelemetry traces failed', { error: (error as Error).message });
       }),
   };
+}
+
+/** The SDK's diagnostics as service log lines (warnings and errors only), for `diag.setLogger`. */
+export function diagToLogger(logger: Logger): DiagLogger {
+  const ignore = () => undefined;
+  const warn = (message: string, ...args: unknown[]) => logger.warn(`OpenTelemetry: ${oneLine(message)}`, args.length > 0 ? { details: args.map(String) } : undefined);
+  return { error: warn, warn, info: ignore, debug: ignore, verbose: ignore };
+}
+
+/** The SDK reports export failures as a serialized error (`{"stack":…,"message":…}`): keep its message. */
+function oneLine(message: string): string {
+  if (!message.startsWith('{')) return message;
+  try {
+    const parsed = JSON.parse(message) as { message?: unknown };
+    return typeof parsed.message === 'string' ? parsed.message : message;
+  } catch {
+    return message;
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tracesWanted } from '../src/telemetry.js';
+import { diagToLogger, tracesWanted } from '../src/telemetry.js';
 import { postJson, rpc, userMessage } from './helpers.js';
 import { listeningUrl, spawnExecutor, type ExecutorProcess } from './spawn-executor.js';
 
@@ -71,5 +71,21 @@ describe('tracesWanted', () => {
     expect(tracesWanted({ OTEL_TRACES_EXPORTER: 'console' })).toBe(true);
     expect(tracesWanted({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toBe(false);
     expect(tracesWanted({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toBe(false);
+  });
+});
+
+describe('diagToLogger', () => {
+  it('turns the SDK warnings and errors into one-line service warnings, and drops the chatter', () => {
+    const lines: Array<[string, unknown]> = [];
+    const record = (message: string, fields?: unknown) => void lines.push([message, fields]);
+    const diagLogger = diagToLogger({ debug: record, info: record, warn: record, error: record });
+    diagLogger.error(JSON.stringify({ stack: 'Error: connect ECONNREFUSED 127.0.0.1:9\n    at …', message: 'connect ECONNREFUSED 127.0.0.1:9' }));
+    diagLogger.warn('Unrecognized OTEL_TRACES_EXPORTER value: x.');
+    diagLogger.info('ignored');
+    diagLogger.debug('ignored');
+    expect(lines).toEqual([
+      ['OpenTelemetry: connect ECONNREFUSED 127.0.0.1:9', undefined],
+      ['OpenTelemetry: Unrecognized OTEL_TRACES_EXPORTER value: x.', undefined],
+    ]);
   });
 });
