@@ -1,3 +1,4 @@
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { BridgeError } from './bridge-error.js';
 import { safeUrl } from './redact.js';
 
@@ -28,6 +29,15 @@ export interface UpstreamResponse {
   explain(error: unknown): unknown;
 }
 
+/** Upstream request spans (a no-op tracer until an OpenTelemetry SDK registers a provider). */
+const tracer = trace.getTracer('@a2a-polyglot/bridges');
+
+/** Ends an upstream span when the response headers arrived (or the request failed): a stream's body is the run's, not the request's. */
+function endSpan(span: Span, failure: string | undefined): void {
+  if (failure !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: failure });
+  span.end();
+}
+
 /** Largest error body read to find the upstream's error message. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -36,6 +46,10 @@ const ERROR_BODY_LIMIT = 64 * 1024;
  * {@link BridgeError} with a message a client may see: unreachable (with the network error
  * code), no answer within `timeoutMs`, or `HTTP <status>: <the upstream's own error message>`.
  * A caller abort rethrows the abort reason, so cancellation stays cancellation.
+ *
+ * Each call is a CLIENT span (`POST`/`GET`, child of the agent's run) until the response
+ * headers arrive, and sends its W3C `traceparent`, so the upstream's trace continues the
+ * A2A task's. Both are no-ops without an OpenTelemetry SDK.
  */
 export async function openUpstream(request: UpstreamRequest): Promise<UpstreamResponse> {
   const { bridge, signal } = request;
@@ -52,22 +66,29 @@ export async function openUpstream(request: UpstreamRequest): Promise<UpstreamRe
     return new BridgeError(`The connection to the ${bridge} upstream broke (${networkCode(error) ?? 'read error'})`, { url: safeUrl(request.url), error: String(error) });
   };
 
+  const method = request.method ?? 'POST';
+  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': method, 'url.full': safeUrl(request.url), 'a2a.bridge': bridge } });
+  const traceHeaders: Record<string, string> = {};
+  propagation.inject(trace.setSpan(context.active(), span), traceHeaders);
   let response: Response;
   try {
     response = await request.fetch(request.url, {
-      method: request.method ?? 'POST',
-      headers: { accept: 'application/json, text/event-stream', ...(request.body !== undefined && { 'content-type': 'application/json' }), ...request.headers },
+      method,
+      headers: { accept: 'application/json, text/event-stream', ...(request.body !== undefined && { 'content-type': 'application/json' }), ...traceHeaders, ...request.headers },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: controller.signal,
     });
   } catch (error) {
     settle();
     signal.removeEventListener('abort', onAbort);
+    endSpan(span, String(networkCode(error) ?? error));
     if (signal.aborted || controller.signal.aborted) throw explain(error);
     const code = networkCode(error);
     throw new BridgeError(`The ${bridge} upstream is unreachable (${code ?? 'network error'})`, { url: safeUrl(request.url), error: String(error) });
   }
 
+  span.setAttribute('http.response.status_code', response.status);
+  endSpan(span, response.ok ? undefined : `HTTP ${response.status}`);
   if (!response.ok) {
     let message: string | undefined;
     try {

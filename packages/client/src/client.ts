@@ -20,6 +20,7 @@ import type {
 } from '@a2a-polyglot/model';
 import { apiKeyAuth, bearerAuth, type Credential } from './auth.js';
 import { BINDING_IDS, BINDING_KEYS, type BindingKey } from './bindings.js';
+import { startCallSpan } from './call-span.js';
 import { resolveAgentCard } from './card.js';
 import type { CallInfo, Interceptor } from './interceptors.js';
 import { backoffDelay, DEFAULT_RESUME, DEFAULT_RETRY, isTransient, sleep, type RetryPolicy } from './retry.js';
@@ -228,8 +229,15 @@ export class Client {
     return request;
   }
 
-  private callInfo(operation: OperationName, request: unknown, options: RequestOptions | undefined): CallInfo {
-    const headers: Record<string, string> = { ...this.options.headers };
+  /**
+   * The call's headers: the W3C trace context of its span first (`traceparent`, `tracestate`;
+   * nothing without an OpenTelemetry SDK), so the agent's spans continue the caller's trace
+   * on every binding (HTTP headers, gRPC metadata, WebSocket `serviceParams`); then the
+   * client's and the call's own headers, which win.
+   */
+  private callInfo(operation: OperationName, request: unknown, options: RequestOptions | undefined, traceHeaders: Readonly<Record<string, string>>): CallInfo {
+    const headers: Record<string, string> = { ...traceHeaders };
+    Object.assign(headers, this.options.headers);
     if (this.options.extensions?.length) headers['A2A-Extensions'] = this.options.extensions.join(',');
     Object.assign(headers, options?.headers);
     return { operation, binding: this.binding, url: this.agentInterface.url, request, headers };
@@ -251,16 +259,19 @@ export class Client {
     const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
     const retries = SAFE_READS.has(name) ? this.retry.attempts : 0;
     for (let attempt = 0; ; attempt++) {
-      const info = this.callInfo(name, request, options);
+      const span = startCallSpan(name, BINDING_IDS[this.binding], this.agentInterface.url);
+      const info = this.callInfo(name, request, options, span.traceHeaders);
       const started = Date.now();
       try {
         await this.before(info);
         const remaining = deadline === undefined ? undefined : Math.max(1, deadline - Date.now());
         const result = await this.transport.unary(op, info.request, { signal: options.signal, timeoutMs: remaining, headers: info.headers });
+        span.end(undefined);
         await this.after(info, result, undefined, started);
         return result;
       } catch (thrown) {
         const error = A2AError.from(thrown);
+        span.end(error);
         await this.after(info, undefined, error, started);
         const delay = backoffDelay(this.retry, attempt + 1);
         const timeLeft = deadline === undefined || Date.now() + delay < deadline;
@@ -299,7 +310,8 @@ export class Client {
 
   /** One underlying stream call with its interceptors (each resubscribe is a call of its own). */
   private async *intercepted(name: OperationName, op: StreamOperation<unknown>, request: unknown, options: RequestOptions, resumeAfterSeq: number | undefined): AsyncGenerator<ClientEvent> {
-    const info = this.callInfo(name, request, options);
+    const span = startCallSpan(name, BINDING_IDS[this.binding], this.agentInterface.url);
+    const info = this.callInfo(name, request, options, span.traceHeaders);
     const started = Date.now();
     let failure: A2AError | undefined;
     try {
@@ -315,6 +327,7 @@ export class Client {
       failure = A2AError.from(thrown);
       throw failure;
     } finally {
+      span.end(failure);
       await this.after(info, undefined, failure, started);
     }
   }

@@ -29,3 +29,5 @@ export { pinnedHttpTransport, systemResolver, type WebhookPost, type WebhookTran
 export * from './operations.js';
 export * from './readiness.js';
 export * from './observer.js';
+export * from './combine-observers.js';
+export * from './wrapped-task-store.js';

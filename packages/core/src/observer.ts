@@ -5,27 +5,57 @@ import { A2AErrorCode } from './error-code.js';
 import type { EventStream } from './event-stream.js';
 import type { LoggedEvent } from './event-log.js';
 import type { OperationName } from './operations.js';
+import type { TaskRef } from './task-store.js';
 
 /** How an operation ended: `ok`, or the error code it failed with (the ErrorInfo reason). */
 export type OperationOutcome = 'ok' | A2AErrorCode;
+
+/** Which task a run or a state change belongs to (traces attach the ids to spans). */
+export interface ObservedTask extends TaskRef {
+  readonly contextId: string;
+}
+
+/** One observed operation, from {@link CallObserver.operationStarted}. */
+export interface OperationObservation {
+  /**
+   * Runs the operation. A tracer runs it inside its span's context, so everything the call
+   * causes (store calls, the agent's run, push deliveries, upstream requests) nests under
+   * it. Absent: the operation is called directly.
+   */
+  run?<T>(call: () => T): T;
+  /**
+   * Called exactly once: when a unary operation answered or failed, or when a streaming
+   * operation opened its stream (or failed to). `result` is the response of a unary call that
+   * succeeded (undefined for streams and Empty responses), so task and context ids created by
+   * the call can be read from it.
+   */
+  done(outcome: OperationOutcome, result?: unknown): void;
+  /** A stream was handed to the binding (after `done('ok')`); the returned function is called once when it ends. */
+  streamOpened?(): () => void;
+}
+
+/** One observed task run (an agent executing for one message), from {@link CallObserver.taskRunStarted}. */
+export interface TaskRunObservation {
+  /** Runs the agent (see {@link OperationObservation.run}); absent: called directly. */
+  run?<T>(call: () => T): T;
+  /** The run ended: the task settled (terminal or interrupted) or the run lost it. `failure`: what the agent threw. */
+  ended(failure?: unknown): void;
+}
 
 /**
  * Watches the core at work, for metrics and traces, without the core knowing either: every
  * operation on every binding passes through the OPERATIONS table, which reports here, so
  * each binding is observed the same way and none carries instrumentation code. Without an
- * observer (the default) the operations run exactly as before.
+ * observer (the default) the operations run exactly as before. Several observers are
+ * composed with {@link combineObservers}.
  */
 export interface CallObserver {
-  /**
-   * An operation began on a binding. The returned function is called exactly once: when a
-   * unary operation answered or failed, or when a streaming operation opened its stream (or
-   * failed to).
-   */
-  operationStarted(operation: OperationName, ctx: CallContext): (outcome: OperationOutcome) => void;
-  /** A stream was handed to the binding; the returned function is called once when it ends. */
-  streamOpened?(operation: OperationName, ctx: CallContext): () => void;
+  /** An operation began on a binding; `request` is the decoded request message. */
+  operationStarted(operation: OperationName, ctx: CallContext, request: unknown): OperationObservation;
+  /** An agent is about to execute for a task. */
+  taskRunStarted?(task: ObservedTask): TaskRunObservation | undefined;
   /** A task entered `state` (each applied status change, SUBMITTED on creation included). */
-  taskStateEntered?(state: TaskState): void;
+  taskStateEntered?(state: TaskState, task: ObservedTask): void;
 }
 
 /** The outcome label of a failure: its A2A code, or Internal for anything that is not an A2AError. */
@@ -34,32 +64,38 @@ export function outcomeOf(error: unknown): OperationOutcome {
 }
 
 /** Runs a unary operation under `observer`. */
-export function observeUnary<T>(observer: CallObserver, operation: OperationName, ctx: CallContext, run: () => Promise<T>): Promise<T> {
-  const done = observer.operationStarted(operation, ctx);
+export function observeUnary<T>(observer: CallObserver, operation: OperationName, ctx: CallContext, request: unknown, run: () => Promise<T>): Promise<T> {
+  const observation = observer.operationStarted(operation, ctx, request);
+  return observed(observation, run, true);
+}
+
+/** Opens a stream operation under `observer`; the stream reports its end. */
+export async function observeStream(observer: CallObserver, operation: OperationName, ctx: CallContext, request: unknown, open: () => Promise<EventStream>): Promise<EventStream> {
+  const observation = observer.operationStarted(operation, ctx, request);
+  const stream = await observed(observation, open, false);
+  const ended = observation.streamOpened?.();
+  return ended ? new ObservedStream(stream, ended) : stream;
+}
+
+/** Calls `run` (inside the observation's context, when it has one) and reports how it ended. */
+function observed<T>(observation: OperationObservation, run: () => Promise<T>, reportResult: boolean): Promise<T> {
   let result: Promise<T>;
   try {
-    result = run();
+    result = observation.run ? observation.run(run) : run();
   } catch (error) {
-    done(outcomeOf(error));
+    observation.done(outcomeOf(error));
     return Promise.reject(error);
   }
   return result.then(
     (value) => {
-      done('ok');
+      observation.done('ok', reportResult ? value : undefined);
       return value;
     },
     (error: unknown) => {
-      done(outcomeOf(error));
+      observation.done(outcomeOf(error));
       throw error;
     },
   );
-}
-
-/** Opens a stream operation under `observer`; the stream reports its end. */
-export async function observeStream(observer: CallObserver, operation: OperationName, ctx: CallContext, open: () => Promise<EventStream>): Promise<EventStream> {
-  const stream = await observeUnary(observer, operation, ctx, open);
-  const ended = observer.streamOpened?.(operation, ctx);
-  return ended ? new ObservedStream(stream, ended) : stream;
 }
 
 /** An EventStream that calls `onEnd` once, when it runs out or is closed. */

@@ -78,7 +78,7 @@ function unary<Req, Res>(
   // The observer (metrics, traces) is looked up per call, so an unobserved handler pays one property read.
   const observed = (h: RequestHandler, req: Req, ctx: CallContext): Promise<Res> => {
     const observer = h.observer;
-    return observer ? observeUnary(observer, name, ctx, () => invoke(h, req, ctx)) : invoke(h, req, ctx);
+    return observer ? observeUnary(observer, name, ctx, req, () => invoke(h, req, ctx)) : invoke(h, req, ctx);
   };
   return { kind: 'unary', name, requestType, request, response, invoke: observed, encodeJson };
 }
@@ -86,7 +86,7 @@ function unary<Req, Res>(
 function stream<Req>(name: OperationName, request: MessageFns<Req>, requestType: string, open: StreamOperation<Req>['open']): StreamOperation<Req> {
   const observed: StreamOperation<Req>['open'] = (h, req, ctx, after) => {
     const observer = h.observer;
-    return observer ? observeStream(observer, name, ctx, () => open(h, req, ctx, after)) : open(h, req, ctx, after);
+    return observer ? observeStream(observer, name, ctx, req, () => open(h, req, ctx, after)) : open(h, req, ctx, after);
   };
   return { kind: 'stream', name, requestType, request, open: observed };
 }

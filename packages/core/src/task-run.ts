@@ -5,7 +5,7 @@ import type { Principal } from './auth.js';
 import { Deferred } from './deferred.js';
 import { A2AErrorCode } from './error-code.js';
 import { taskLogKey, type EventLog } from './event-log.js';
-import type { CallObserver } from './observer.js';
+import type { CallObserver, ObservedTask } from './observer.js';
 import type { Logger } from './logger.js';
 import type { PushDispatcher } from './push/push-dispatcher.js';
 import { agentMessage, artifactEvent, eventState, foldEvent, messageText, newTask, statusEvent, taskView } from './task-events.js';
@@ -26,7 +26,7 @@ export interface RunDeps {
    * (events logged at once, the task saved on state changes only).
    */
   readonly lease?: TaskLease;
-  /** Told of every state the task enters (metrics). */
+  /** Told of every run and every state the task enters (metrics, traces). */
   readonly observer?: CallObserver;
 }
 
@@ -185,8 +185,32 @@ export class TaskRun implements ExecutionContext {
     });
   }
 
-  /** Runs the executor to completion and settles the task however it ends. */
-  async execute(executor: AgentExecutor): Promise<void> {
+  /**
+   * Runs the executor to completion and settles the task however it ends; an observer sees
+   * the run (a tracer runs it inside a span of its own, so the agent's work nests under it).
+   * Resolves with what the agent threw, if it did (already handled: logged, task failed).
+   */
+  execute(executor: AgentExecutor): Promise<unknown> {
+    const observation = this.deps.observer?.taskRunStarted?.(this.ref());
+    if (!observation) return this.executeToEnd(executor);
+    const run = () =>
+      this.executeToEnd(executor).then(
+        (failure) => observation.ended(failure),
+        (error: unknown) => {
+          observation.ended(error);
+          throw error;
+        },
+      );
+    return observation.run ? observation.run(run) : run();
+  }
+
+  /** Which task this run serves, for observers. */
+  private ref(): ObservedTask {
+    return { taskId: this.taskId, contextId: this.contextId, tenant: this.tenant };
+  }
+
+  /** Runs the executor and settles the task; resolves with what the agent threw, if it did. */
+  private async executeToEnd(executor: AgentExecutor): Promise<unknown> {
     let failure: unknown;
     try {
       await executor.execute(this);
@@ -203,6 +227,7 @@ export class TaskRun implements ExecutionContext {
     this.executionEnded = true;
     await this.releaseLease();
     this.finish();
+    return failure;
   }
 
   /** Durable mode: an interrupted task keeps the lease until its run ends; let it go now. */
@@ -467,7 +492,7 @@ export class TaskRun implements ExecutionContext {
   }
 
   private announce(event: StreamResponse, state: TaskState | undefined, creating: boolean): boolean {
-    if (state !== undefined) this.deps.observer?.taskStateEntered?.(state);
+    if (state !== undefined) this.deps.observer?.taskStateEntered?.(state, this.ref());
     this.deps.push.dispatch(this.tenant, this.taskId, event);
     if (creating) this.first.resolve({ kind: 'task' });
     if (!creating && state !== undefined && isSettled(state)) {

@@ -91,16 +91,18 @@ export class A2AMetrics {
       operationStarted(operation: OperationName, ctx: CallContext) {
         const version = ctx.wireVersion ?? '1.0';
         const end = latency.startTimer({ operation, binding: ctx.binding, version });
-        return (outcome: OperationOutcome) => {
-          end();
-          requests.inc({ operation, binding: ctx.binding, version, outcome });
+        return {
+          done(outcome: OperationOutcome) {
+            end();
+            requests.inc({ operation, binding: ctx.binding, version, outcome });
+          },
+          streamOpened() {
+            const labels = { operation, binding: ctx.binding };
+            streamsOpened.inc(labels);
+            openStreams.inc(labels);
+            return () => openStreams.dec(labels);
+          },
         };
-      },
-      streamOpened(operation: OperationName, ctx: CallContext) {
-        const labels = { operation, binding: ctx.binding };
-        streamsOpened.inc(labels);
-        openStreams.inc(labels);
-        return () => openStreams.dec(labels);
       },
       taskStateEntered(state: TaskState) {
         states.inc({ state: TaskState[state] ?? String(state) });

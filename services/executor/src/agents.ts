@@ -1,5 +1,4 @@
 import { InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
-import type { A2AMetrics } from '@a2a-polyglot/metrics';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
 import type { AgentCard } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
@@ -7,6 +6,7 @@ import { authenticationFor } from './authentication.js';
 import { buildAgentCard } from './card.js';
 import { ConfigError, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
+import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
 
 /** One served agent: its request handler (own task store), executor and where it is mounted. */
 export interface ServedAgent {
@@ -20,8 +20,8 @@ export interface ServedAgent {
 /** What {@link createAgents} needs besides the configuration. */
 export interface CreateAgentsOptions {
   readonly logger: Logger;
-  /** Every agent reports into the service's one set of metrics. */
-  readonly metrics: A2AMetrics;
+  /** Every agent reports into the service's one set of metrics (and traces, when on). */
+  readonly instrumentation: ServiceInstrumentation;
   /** Handlers agents may name; default: the framework bridges plus `demo` and `module`. */
   readonly registry?: BridgeRegistry;
   /** The fallback layer of handler settings. */
@@ -71,14 +71,13 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
         card,
         executor,
         logger: options.logger,
-        observer: options.metrics.observer,
-        taskStore: options.metrics.taskStore(new InMemoryTaskStore()),
+        ...instrumentHandler(options.instrumentation, new InMemoryTaskStore()),
         authenticator,
         extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath) : undefined,
         allowPrivateWebhooks: config.push.allowPrivateNetworks,
         strictRequests: config.strictRequests,
       });
-      options.metrics.watch(handler);
+      options.instrumentation.metrics.watch(handler);
       served.push({ id: entry.id, mountPath, handler, executor });
     }
   } catch (error) {

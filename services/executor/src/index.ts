@@ -12,3 +12,4 @@ export * from './load-agent.js';
 export * from './start-executor.js';
 export * from './agents.js';
 export * from './builtin-handlers.js';
+export * from './telemetry.js';

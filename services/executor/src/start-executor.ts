@@ -2,6 +2,7 @@ import { checkReadiness, consoleLogger, InMemoryTaskStore, RequestHandler, SUPPO
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
+import { A2ATracing } from '@a2a-polyglot/tracing';
 import { cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2AServer } from '@a2a-polyglot/server';
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
@@ -11,7 +12,9 @@ import { openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
 import { ConfigError, eventLogKind, grpcListenAddress, resolveConfig, storeKind, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
 import { createDemoAgent } from './demo-agent.js';
+import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
 import { loadAgentModule } from './load-agent.js';
+import { startTelemetry, type Telemetry } from './telemetry.js';
 
 /** Extras for {@link startExecutor} that have no place in a config file. */
 export interface StartExecutorOptions {
@@ -25,6 +28,12 @@ export interface StartExecutorOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** HTTP transport the bridges use to reach upstreams; default the global fetch. */
   readonly fetch?: typeof fetch;
+  /**
+   * Trace requests with the globally registered OpenTelemetry provider even when no `OTEL_*`
+   * variable starts the executor's own SDK: for an embedding application (or a test) that
+   * registered its SDK itself. Default: traces are on exactly when the SDK was started.
+   */
+  readonly tracing?: boolean;
 }
 
 /** Where one agent is served, relative to {@link RunningExecutor.url}. */
@@ -66,7 +75,29 @@ export interface RunningExecutor {
 export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig = {}, options: StartExecutorOptions = {}): Promise<RunningExecutor> {
   const resolved = resolveConfig(config);
   const logger = options.logger ?? consoleLogger(resolved.logLevel);
-  if (resolved.agents.length > 0) return startAgents(resolved, options, logger);
+  const telemetry = startTelemetry(logger);
+  try {
+    const running = await (resolved.agents.length > 0 ? startAgents(resolved, options, logger, telemetry) : startAgent(resolved, options, logger, telemetry));
+    return telemetry ? { ...running, close: closeThen(running.close, () => telemetry.shutdown()) } : running;
+  } catch (error) {
+    await telemetry?.shutdown();
+    throw error;
+  }
+}
+
+/** The service's metrics, plus traces when the SDK runs or the embedder asked for them. */
+function serviceInstrumentation(options: StartExecutorOptions, telemetry: Telemetry | undefined): ServiceInstrumentation {
+  return { metrics: new A2AMetrics(), tracing: (options.tracing ?? telemetry !== undefined) ? new A2ATracing() : undefined };
+}
+
+/** `close`, then `after` (once, however often the result is called). */
+function closeThen(close: () => Promise<void>, after: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close().finally(after));
+}
+
+/** One agent (the demo agent, an agent module or `options.executor`) at the root. */
+async function startAgent(resolved: ExecutorConfig, options: StartExecutorOptions, logger: Logger, telemetry: Telemetry | undefined): Promise<RunningExecutor> {
   const executor =
     options.executor ??
     (resolved.agentModule
@@ -79,11 +110,11 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
 
   const card = buildAgentCard(resolved);
   const backends = await openBackends(resolved, logger);
-  const metrics = new A2AMetrics();
+  const instrumentation = serviceInstrumentation(options, telemetry);
+  const { metrics } = instrumentation;
   const handler = new RequestHandler({
     ...backends.handlerOptions,
-    taskStore: metrics.taskStore(backends.handlerOptions.taskStore ?? new InMemoryTaskStore()),
-    observer: metrics.observer,
+    ...instrumentHandler(instrumentation, backends.handlerOptions.taskStore ?? new InMemoryTaskStore()),
     card,
     executor,
     logger,
@@ -147,12 +178,13 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
  * Several agents on one listener: each of `agents` under `/agents/{id}` with its own card,
  * JSON-RPC and REST endpoints and its own RequestHandler; the default agent also at the root.
  */
-async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptions, logger: Logger): Promise<RunningExecutor> {
+async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptions, logger: Logger, telemetry: Telemetry | undefined): Promise<RunningExecutor> {
   if (storeKind(resolved) !== 'memory' || eventLogKind(resolved) !== 'memory') {
     throw new ConfigError('Invalid configuration: durable stores (store, eventLog) serve a single agent for now; with "agents", run one executor per agent or use the in-memory store');
   }
-  const metrics = new A2AMetrics();
-  const agents: ServedAgent[] = await createAgents(resolved, { logger, metrics, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch });
+  const instrumentation = serviceInstrumentation(options, telemetry);
+  const { metrics } = instrumentation;
+  const agents: ServedAgent[] = await createAgents(resolved, { logger, instrumentation, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch });
   const root = defaultAgentOf(resolved, agents);
   const common = listenerOptions(resolved, logger);
   let grpc: RunningGrpcServer | undefined;

@@ -1,4 +1,5 @@
 import { StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { sleep } from '../util.js';
@@ -62,8 +63,19 @@ export class HttpPushSender implements PushSender {
     this.transport = options.transport ?? pinnedHttpTransport;
   }
 
-  async send(config: TaskPushNotificationConfig, event: StreamResponse): Promise<void> {
+  /**
+   * One delivery in a CLIENT span (`a2a.push.deliver`, child of the task's run or operation)
+   * whose W3C trace context travels in the POST's `traceparent`, so the receiver's trace
+   * continues the task's. No-op spans and no header without an OpenTelemetry SDK.
+   */
+  send(config: TaskPushNotificationConfig, event: StreamResponse): Promise<void> {
+    const attributes = { 'a2a.task.id': config.taskId, 'a2a.push.config.id': config.id, 'http.request.method': 'POST', 'url.full': urlWithoutQuery(config.url) };
+    return tracer.startActiveSpan('a2a.push.deliver', { kind: SpanKind.CLIENT, attributes }, (span) => this.deliver(config, event, span).finally(() => span.end()));
+  }
+
+  private async deliver(config: TaskPushNotificationConfig, event: StreamResponse, span: Span): Promise<void> {
     const headers: Record<string, string> = { 'content-type': 'application/a2a+json' };
+    propagation.inject(context.active(), headers);
     if (config.authentication?.scheme) {
       headers.authorization = `${config.authentication.scheme} ${config.authentication.credentials}`.trim();
     }
@@ -74,7 +86,12 @@ export class HttpPushSender implements PushSender {
       try {
         const target = await pinWebhookTarget(config.url, this.allowPrivateNetworks, this.resolve);
         const status = await this.transport(target, { headers, body, timeoutMs: this.timeoutMs });
-        if (status >= 200 && status < 300) return;
+        span.setAttributes({ 'http.response.status_code': status, 'a2a.push.attempts': attempt });
+        if (status >= 200 && status < 300) {
+          if (attempt > 1) span.setStatus({ code: SpanStatusCode.OK });
+          return;
+        }
+        failed(span, `HTTP ${status}`);
         if (status >= 300 && status < 400) {
           this.logger.warn('push delivery failed: the webhook redirected, and redirects are not followed', { ...ids, status });
           return;
@@ -85,6 +102,7 @@ export class HttpPushSender implements PushSender {
         }
         this.logger.warn('push delivery failed', { ...ids, status, attempt });
       } catch (error) {
+        failed(span, (error as Error).message);
         if (error instanceof WebhookRefused) {
           this.logger.warn('push delivery refused', { ...ids, reason: error.message });
           return;
@@ -94,5 +112,23 @@ export class HttpPushSender implements PushSender {
       if (attempt < this.attempts) await sleep(this.backoffMs * 2 ** (attempt - 1));
     }
     this.logger.error('push delivery gave up', ids);
+  }
+}
+
+/** The push sender's spans (a no-op tracer until an OpenTelemetry SDK registers a provider). */
+const tracer = trace.getTracer('@a2a-polyglot/core');
+
+/** Marks a delivery span failed (a later successful attempt clears it). */
+function failed(span: Span, message: string): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
+/** A webhook URL as a span may show it: query and credentials dropped (they may hold tokens). */
+function urlWithoutQuery(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '';
   }
 }

@@ -1,0 +1,60 @@
+import type { TaskState } from '@a2a-polyglot/model';
+import type { CallContext } from './call-context.js';
+import type { CallObserver, OperationObservation, OperationOutcome, ObservedTask, TaskRunObservation } from './observer.js';
+import type { OperationName } from './operations.js';
+
+/**
+ * One observer that reports to each of `observers` (metrics and traces together), so the
+ * RequestHandler keeps a single `observer` and knows neither. Undefined entries are skipped;
+ * none left ⇒ undefined, so an unobserved handler stays on the unobserved fast path; one left
+ * ⇒ that observer itself. Runs nest in order: the first observer's context is the outermost.
+ */
+export function combineObservers(...observers: ReadonlyArray<CallObserver | undefined>): CallObserver | undefined {
+  const all = observers.filter((o): o is CallObserver => o !== undefined);
+  if (all.length <= 1) return all[0];
+  const stateWatchers = all.filter((o) => o.taskStateEntered);
+  return {
+    operationStarted(operation: OperationName, ctx: CallContext, request: unknown): OperationObservation {
+      const observations = all.map((o) => o.operationStarted(operation, ctx, request));
+      return {
+        run: nestedRun(observations),
+        done(outcome: OperationOutcome, result?: unknown) {
+          for (const observation of observations) observation.done(outcome, result);
+        },
+        streamOpened() {
+          const ends = observations.map((o) => o.streamOpened?.());
+          return () => {
+            for (const end of ends) end?.();
+          };
+        },
+      };
+    },
+    taskRunStarted(task: ObservedTask): TaskRunObservation | undefined {
+      const observations = all.map((o) => o.taskRunStarted?.(task)).filter((o): o is TaskRunObservation => o !== undefined);
+      if (observations.length === 0) return undefined;
+      return {
+        run: nestedRun(observations),
+        ended(failure?: unknown) {
+          for (const observation of observations) observation.ended(failure);
+        },
+      };
+    },
+    taskStateEntered(state: TaskState, task: ObservedTask) {
+      for (const observer of stateWatchers) observer.taskStateEntered!(state, task);
+    },
+  };
+}
+
+/** Runs a call inside every observation's `run`, the first outermost. */
+function nestedRun(observations: ReadonlyArray<{ run?<T>(call: () => T): T }>): <T>(call: () => T) => T {
+  return <T>(call: () => T): T => {
+    let wrapped = call;
+    for (let i = observations.length - 1; i >= 0; i--) {
+      const observation = observations[i]!;
+      if (!observation.run) continue;
+      const inner = wrapped;
+      wrapped = () => observation.run!(inner);
+    }
+    return wrapped();
+  };
+}

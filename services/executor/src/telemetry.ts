@@ -1,0 +1,78 @@
+import type { Logger } from '@a2a-polyglot/core';
+import { diag, DiagLogLevel, type DiagLogger } from '@opentelemetry/api';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+
+/** The OpenTelemetry SDK of the process, when {@link startTelemetry} started one. */
+export interface Telemetry {
+  /** Exports the spans still buffered and stops the SDK (executor close). */
+  shutdown(): Promise<void>;
+}
+
+/** The service name spans carry when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names one. */
+export const DEFAULT_SERVICE_NAME = 'a2a-executor';
+
+/**
+ * True when the standard OpenTelemetry variables ask for traces: an OTLP endpoint
+ * (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) or a traces exporter
+ * (`OTEL_TRACES_EXPORTER`, other than `none`), and the SDK is not disabled
+ * (`OTEL_SDK_DISABLED=true`). Opt-in, so an executor without them runs no SDK at all.
+ */
+export function tracesWanted(env: Readonly<Record<string, string | undefined>>): boolean {
+  if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return false;
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (exporters.length > 0) return !exporters.every((e) => e === 'none');
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
+/**
+ * Starts `@opentelemetry/sdk-node` for traces when {@link tracesWanted}, else returns
+ * undefined. Everything else comes from the standard variables, read by the SDK itself
+ * (exporter and protocol, endpoint and headers, sampler, propagators, resource). Metrics and
+ * logs stay off unless `OTEL_METRICS_EXPORTER` / `OTEL_LOGS_EXPORTER` ask for them: the
+ * service's metrics are Prometheus (`GET /metrics`), and the SDK's default would otherwise
+ * push empty metric and log exports to the trace collector.
+ *
+ * The SDK reads `process.env`, so the variables are the process's (they are process-wide by
+ * nature: one SDK, one set of global providers, per process).
+ */
+export function startTelemetry(logger: Logger, env: Readonly<Record<string, string | undefined>> = process.env): Telemetry | undefined {
+  if (!tracesWanted(env)) return undefined;
+  // The SDK's own warnings (an unreachable collector, a bad variable) reach the service log,
+  // unless OTEL_LOG_LEVEL asks for the SDK's console logger instead.
+  if (!env.OTEL_LOG_LEVEL) diag.setLogger(diagToLogger(logger), DiagLogLevel.WARN);
+  const named = Boolean(env.OTEL_SERVICE_NAME?.trim()) || /(^|,)\s*service\.name\s*=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
+  const sdk = new NodeSDK({
+    ...(named ? {} : { serviceName: DEFAULT_SERVICE_NAME }),
+    ...(env.OTEL_METRICS_EXPORTER ? {} : { metricReaders: [] }),
+    ...(env.OTEL_LOGS_EXPORTER ? {} : { logRecordProcessors: [] }),
+  });
+  sdk.start();
+  logger.info('OpenTelemetry traces on', {
+    exporter: env.OTEL_TRACES_EXPORTER ?? 'otlp',
+    endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
+  return {
+    shutdown: () =>
+      sdk.shutdown().catch((error: unknown) => {
+        logger.warn('flushing OpenTelemetry traces failed', { error: (error as Error).message });
+      }),
+  };
+}
+
+/** The SDK's diagnostics as service log lines (warnings and errors only), for `diag.setLogger`. */
+export function diagToLogger(logger: Logger): DiagLogger {
+  const ignore = () => undefined;
+  const warn = (message: string, ...args: unknown[]) => logger.warn(`OpenTelemetry: ${oneLine(message)}`, args.length > 0 ? { details: args.map(String) } : undefined);
+  return { error: warn, warn, info: ignore, debug: ignore, verbose: ignore };
+}
+
+/** The SDK reports export failures as a serialized error (`{"stack":…,"message":…}`): keep its message. */
+function oneLine(message: string): string {
+  if (!message.startsWith('{')) return message;
+  try {
+    const parsed = JSON.parse(message) as { message?: unknown };
+    return typeof parsed.message === 'string' ? parsed.message : message;
+  } catch {
+    return message;
+  }
+}
