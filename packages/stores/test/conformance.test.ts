@@ -1,17 +1,21 @@
 /**
  * The conformance scenarios on every store: each scenario runs (in-process binding) on the
- * in-memory reference, on SQLite in durable mode, and on PostgreSQL + Redis in durable mode,
+ * in-memory reference, on SQLite and on DynamoDB (dynalite) in durable mode, and on
+ * PostgreSQL + Redis in durable mode,
  * and every run must both pass and produce the same normalized outcome as the reference.
  */
 import { LocalTaskSignals } from '@a2a-polyglot/core';
 import { crossBindingDiffs, inProcessBinding, loadScenarios, runScenario, type ScenarioBackend, type ScenarioRun } from '@a2a-polyglot/conformance';
+import { DynamoPushConfigStore, DynamoTaskStore, migrateDynamo } from '@a2a-polyglot/stores/dynamodb';
 import { createPostgresPool, migratePostgres, PostgresPushConfigStore, PostgresTaskStore } from '@a2a-polyglot/stores/postgres';
 import { RedisEventLog, RedisTaskSignals, type RedisConnections } from '@a2a-polyglot/stores/redis';
 import { migrateSqlite, openSqlite, SqlitePushConfigStore, SqliteTaskStore } from '@a2a-polyglot/stores/sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Pool } from 'pg';
+import { startDynalite, type LocalDynamo } from './dynalite.js';
 import { deleteKeys, POSTGRES_URL, REDIS_URL, redisConnections, uniqueName } from './services.js';
 
 const scenarios = loadScenarios();
@@ -32,6 +36,22 @@ function sqliteBackend(): Promise<ScenarioBackend> {
       rmSync(dir, { recursive: true, force: true });
     },
   });
+}
+
+let dynamo: LocalDynamo | undefined;
+
+/** A fresh table per scenario on the suite's dynalite, one instance in durable mode. */
+async function dynamoBackend(): Promise<ScenarioBackend> {
+  const table = uniqueName('a2a_conf');
+  await migrateDynamo(dynamo!.client, { table });
+  return {
+    handlerOptions: {
+      taskStore: new DynamoTaskStore(dynamo!.client, { table }),
+      pushConfigStore: new DynamoPushConfigStore(dynamo!.client, { table }),
+      cluster: { instanceId: 'dynamo-1', signals: new LocalTaskSignals() },
+    },
+    close: async () => void (await dynamo!.client.send(new DeleteTableCommand({ TableName: table }))),
+  };
 }
 
 let pool: Pool | undefined;
@@ -59,11 +79,13 @@ async function postgresRedisBackend(): Promise<ScenarioBackend> {
 const backends: Array<[name: string, factory: (() => Promise<ScenarioBackend>) | undefined]> = [
   ['memory', undefined],
   ['sqlite', sqliteBackend],
+  ['dynamodb', dynamoBackend],
 ];
 if (POSTGRES_URL && REDIS_URL) backends.push(['postgres+redis', postgresRedisBackend]);
 else console.warn('\n!!! A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL not set: conformance on PostgreSQL + Redis is SKIPPED\n');
 
 beforeAll(async () => {
+  dynamo = await startDynalite();
   if (!POSTGRES_URL || !REDIS_URL) return;
   pool = createPostgresPool({ url: POSTGRES_URL, maxConnections: 4 });
   redis = await redisConnections();
@@ -72,6 +94,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.end();
   await redis?.close();
+  await dynamo?.close();
 });
 
 describe.each(backends)('%s', (name, backend) => {
