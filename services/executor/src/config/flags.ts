@@ -17,6 +17,10 @@ export const CLI_FLAGS = {
   '--agent-module': 'agentModule',
   '--log-level': 'logLevel',
   '--strict-requests': 'strictRequests',
+  '--store': 'store.kind',
+  '--dynamodb-table': 'store.table',
+  '--dynamodb-endpoint': 'store.endpoint',
+  '--dynamodb-region': 'store.region',
 } as const;
 
 /** What the command line asked for. */

@@ -53,6 +53,7 @@ const KIND: Record<string, TextKind> = {
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',
   'store.maxConnections': 'int',
+  'store.retentionMs': 'int',
   'eventLog.retentionMs': 'int',
   'eventLog.maxEventsPerTask': 'int',
   'lease.ttlMs': 'int',

@@ -1,0 +1,65 @@
+/**
+ * The executor on a DynamoDB task store (dynalite on 127.0.0.1): the table is created at
+ * startup, tasks survive a restart, ListTasks and readiness work. AWS credentials and region
+ * are dummies from the environment and the configuration, so the SDK looks nowhere else.
+ */
+import { silentLogger } from '@a2a-polyglot/core';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { startDynalite, type LocalDynamo } from '../../../packages/stores/test/dynalite.js';
+import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
+import { json, postJson, userMessage, V1 } from './helpers.js';
+
+const AWS_ENV = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_EC2_METADATA_DISABLED: 'true' };
+const saved: Record<string, string | undefined> = {};
+let dynamo: LocalDynamo;
+beforeAll(async () => {
+  for (const [name, value] of Object.entries(AWS_ENV)) {
+    saved[name] = process.env[name];
+    process.env[name] = value;
+  }
+  dynamo = await startDynalite();
+});
+afterAll(async () => {
+  await dynamo.close();
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+const started: RunningExecutor[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((r) => r.close()));
+});
+
+async function start(table: string): Promise<RunningExecutor> {
+  const running = await startExecutor(
+    { host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, instanceId: 'dyn-1', store: { kind: 'dynamodb', table, endpoint: dynamo.endpoint, region: 'local' } },
+    { logger: silentLogger },
+  );
+  started.push(running);
+  return running;
+}
+
+describe('executor on DynamoDB', () => {
+  it('creates the table, keeps tasks across a restart, lists them and reports ready', async () => {
+    const table = `a2a-exec-${process.pid}-${Date.now().toString(36)}`;
+    const first = await start(table);
+    const sent = await json(await postJson(`${first.url}/a2a/message:send`, { message: userMessage('hello dynamo') }));
+    expect(sent.task.status.state).toBe('TASK_STATE_COMPLETED');
+    const id: string = sent.task.id;
+    await first.close();
+
+    const second = await start(table);
+    const got = await json(await fetch(`${second.url}/a2a/tasks/${id}`, { headers: V1 }));
+    expect(got).toMatchObject({ id, status: { state: 'TASK_STATE_COMPLETED' } });
+    expect(got.artifacts[0].parts.map((p: { text: string }) => p.text).join('')).toBe('Echo: hello dynamo');
+    const listed = await json(await fetch(`${second.url}/a2a/tasks`, { headers: V1 }));
+    expect(listed.tasks.map((t: { id: string }) => t.id)).toEqual([id]);
+    expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
+
+    // The finished task carries the TTL attribute (default retention 30 days).
+    const { Item } = await dynamo.client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: JSON.stringify(['', id]) }, sk: { S: 'task' } } }));
+    expect(Number(Item?.expires_at?.N) * 1000).toBeGreaterThan(Date.now() + 29 * 24 * 3600_000);
+  });
+});
