@@ -17,3 +17,4 @@ export * from './codec.js';
 export * from './errors.js';
 export * from './list-query.js';
 export * from './migration.js';
+export * from './dynamodb/table-name.js';

@@ -1,4 +1,5 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DYNAMO_TABLE_NAME, DYNAMO_TABLE_NAME_RULE } from './table-name.js';
 
 /** How to reach DynamoDB. */
 export interface DynamoOptions {
@@ -35,8 +36,8 @@ export function createDynamoClient(options: Omit<DynamoOptions, 'table'>): Dynam
   return new DynamoDBClient(config);
 }
 
-/** A table name DynamoDB accepts: 3 to 255 letters, digits, `_`, `-` and `.`. */
+/** Returns `table`, or throws when DynamoDB would refuse the name (see {@link DYNAMO_TABLE_NAME}). */
 export function checkTableName(table: string): string {
-  if (!/^[A-Za-z0-9_.-]{3,255}$/.test(table)) throw new Error(`Invalid DynamoDB table name ${JSON.stringify(table)}: use 3 to 255 letters, digits, _, - and .`);
+  if (!DYNAMO_TABLE_NAME.test(table)) throw new Error(`Invalid DynamoDB table name ${JSON.stringify(table)}: use ${DYNAMO_TABLE_NAME_RULE}`);
   return table;
 }

@@ -1,5 +1,6 @@
-import { A2AError, A2AErrorCode, decodePageToken, type TaskQuery } from '@a2a-polyglot/core';
+import type { TaskQuery } from '@a2a-polyglot/core';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { pageCursor } from '../list-query.js';
 import { ATTR, contextKey, INDEX, listSortKey, stateKey, tenantKey } from './schema.js';
 
 /** One DynamoDB Query of ListTasks: which index, which key range, which filters. */
@@ -58,10 +59,7 @@ export function listPlan(query: TaskQuery): ListPlan {
   const base = { index, keyCondition, filter, names, values };
   if (!query.pageToken) return { ...base, page: { keyCondition, values } };
 
-  const cursor = decodePageToken(query.pageToken);
-  if (!cursor) {
-    throw new A2AError(A2AErrorCode.InvalidParams, 'Invalid pageToken', { fieldViolations: [{ field: 'pageToken', description: 'not a token this server issued' }] });
-  }
+  const cursor = pageCursor(query.pageToken);
   const before = listSortKey(cursor.timestamp, cursor.id);
   if (!after) return { ...base, page: { keyCondition: '#p = :p AND #k < :before', values: { ...values, ':before': { S: before } } } };
   if (before < after) return { ...base, page: undefined };
