@@ -69,8 +69,8 @@ async function main(): Promise<void> {
   }
   try {
     if (target.kind === 'postgres') {
-      // Loaded here so the SQLite path does not need `pg` installed, and the other way round.
-      const { createPostgresPool, migratePostgres } = await import('./postgres.js');
+      // Loaded here (require: also from sources in tests) so each path needs only its own driver.
+      const { createPostgresPool, migratePostgres } = require('./postgres.js') as typeof import('./postgres.js');
       const pool = createPostgresPool({ url: target.url, maxConnections: 1 });
       try {
         report(`PostgreSQL ${redactUrl(target.url)} schema ${target.schema}`, await migratePostgres(pool, { schema: target.schema }));
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
         await pool.end();
       }
     } else if (target.kind === 'dynamodb') {
-      const { createDynamoClient, migrateDynamo } = await import('./dynamodb.js');
+      const { createDynamoClient, migrateDynamo } = require('./dynamodb.js') as typeof import('./dynamodb.js');
       const client = createDynamoClient({ region: target.region, endpoint: target.endpoint });
       try {
         const result = await migrateDynamo(client, { table: target.table });
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
         client.destroy();
       }
     } else {
-      const { openSqlite, migrateSqlite } = await import('./sqlite.js');
+      const { openSqlite, migrateSqlite } = require('./sqlite.js') as typeof import('./sqlite.js');
       const db = openSqlite(target.path);
       try {
         report(`SQLite ${target.path}`, migrateSqlite(db));

@@ -95,6 +95,8 @@ describe('DynamoDB unreachable', () => {
     try {
       const failure = new DynamoTaskStore(client, { table: 'a2a-tasks' }).get('', 't1');
       await expect(failure).rejects.toMatchObject({ code: A2AErrorCode.Unavailable, message: 'The task store (DynamoDB) is unavailable; retry later' });
+      // At startup the migration reports the real cause instead.
+      await expect(migrateDynamo(client, { table: 'a2a-tasks' })).rejects.toThrow(/ECONNREFUSED/);
     } finally {
       client.destroy();
     }

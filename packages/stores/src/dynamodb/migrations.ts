@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { pendingMigrations, type Migration, type MigrationResult } from '../migration.js';
 import { checkTableName } from './client.js';
-import { dynamoError, guardedDynamo, isConditionFailed } from './errors.js';
+import { isConditionFailed } from './errors.js';
 import { ATTR, INDEX, SCHEMA_KEY } from './schema.js';
 
 /** The table's schema steps (DynamoDB has no SQL: `statements` name what each step creates). */
@@ -58,7 +58,9 @@ const INDEXES: GlobalSecondaryIndex[] = [
  * (`expires_at`), and records the schema version in the table. Idempotent and safe when
  * several instances start together (a concurrent CreateTable is waited for, not repeated).
  * Refuses a table whose recorded version is newer than this build, or that lacks the indexes
- * (a table made by something else: use another table name).
+ * (a table made by something else: use another table name). Errors are the SDK's own (not
+ * mapped to A2A errors): this runs at startup, where the operator needs the real cause
+ * ("Region is missing", ECONNREFUSED, AccessDenied).
  */
 export async function migrateDynamo(client: DynamoDBClient, options: { readonly table: string }): Promise<DynamoMigrationResult> {
   const table = checkTableName(options.table);
@@ -82,7 +84,7 @@ export async function migrateDynamo(client: DynamoDBClient, options: { readonly 
       );
     } catch (error) {
       // Another instance created it first: wait for that one instead.
-      if ((error as { name?: unknown }).name !== 'ResourceInUseException') throw dynamoError(error);
+      if ((error as { name?: unknown }).name !== 'ResourceInUseException') throw error;
     }
   }
   description = await waitActive(client, table);
@@ -91,7 +93,7 @@ export async function migrateDynamo(client: DynamoDBClient, options: { readonly 
   if (missing.length > 0) throw new Error(`DynamoDB table ${table} exists without the index(es) ${missing.join(', ')}: it was not made by A2A Polyglot; use another table name`);
 
   const where = `DynamoDB table ${table}`;
-  const stored = await guardedDynamo(() => client.send(new GetItemCommand({ TableName: table, Key: schemaKey(), ConsistentRead: true })));
+  const stored = await client.send(new GetItemCommand({ TableName: table, Key: schemaKey(), ConsistentRead: true }));
   const from = Number(stored.Item?.version?.N ?? 0);
   const pending = pendingMigrations(DYNAMO_MIGRATIONS, from, where);
   const ttlEnabled = await enableTtl(client, table);
@@ -109,7 +111,7 @@ export async function migrateDynamo(client: DynamoDBClient, options: { readonly 
       );
     } catch (error) {
       // A concurrent run recorded it (or a newer one): both are fine for this build.
-      if (!isConditionFailed(error)) throw dynamoError(error);
+      if (!isConditionFailed(error)) throw error;
     }
   }
   return { from, to, ttlEnabled };
@@ -124,7 +126,7 @@ async function describe(client: DynamoDBClient, table: string): Promise<TableDes
     return (await client.send(new DescribeTableCommand({ TableName: table }))).Table;
   } catch (error) {
     if ((error as { name?: unknown }).name === 'ResourceNotFoundException') return undefined;
-    throw dynamoError(error);
+    throw error;
   }
 }
 
@@ -152,6 +154,6 @@ async function enableTtl(client: DynamoDBClient, table: string): Promise<boolean
     if (name === 'UnknownOperationException') return false;
     // Two instances enabling it at once: the other one's call is in progress.
     if (name === 'ValidationException' && /already enabled|in progress/i.test((error as Error).message)) return true;
-    throw dynamoError(error);
+    throw error;
   }
 }
