@@ -1,13 +1,15 @@
 /**
  * The executor on a DynamoDB task store (dynalite on 127.0.0.1): the table is created at
- * startup, tasks survive a restart, ListTasks and readiness work. AWS credentials and region
+ * startup, tasks survive a restart, ListTasks and readiness work, and two instances share
+ * tasks through it with Redis carrying events and cancels. AWS credentials and region
  * are dummies from the environment and the configuration, so the SDK looks nowhere else.
  */
 import { silentLogger } from '@a2a-polyglot/core';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { startDynalite, type LocalDynamo } from '../../../packages/stores/test/dynalite.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
-import { json, postJson, userMessage, V1 } from './helpers.js';
+import { REDIS_URL } from './durable-services.js';
+import { json, postJson, readSse, userMessage, V1 } from './helpers.js';
 
 const AWS_ENV = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_EC2_METADATA_DISABLED: 'true' };
 const saved: Record<string, string | undefined> = {};
@@ -32,9 +34,9 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((r) => r.close()));
 });
 
-async function start(table: string): Promise<RunningExecutor> {
+async function start(table: string, extra: Parameters<typeof startExecutor>[0] = {}): Promise<RunningExecutor> {
   const running = await startExecutor(
-    { host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, instanceId: 'dyn-1', store: { kind: 'dynamodb', table, endpoint: dynamo.endpoint, region: 'local' } },
+    { host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, instanceId: 'dyn-1', store: { kind: 'dynamodb', table, endpoint: dynamo.endpoint, region: 'local' }, ...extra },
     { logger: silentLogger },
   );
   started.push(running);
@@ -61,5 +63,28 @@ describe('executor on DynamoDB', () => {
     // The finished task carries the TTL attribute (default retention 30 days).
     const { Item } = await dynamo.client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: JSON.stringify(['', id]) }, sk: { S: 'task' } } }));
     expect(Number(Item?.expires_at?.N) * 1000).toBeGreaterThan(Date.now() + 29 * 24 * 3600_000);
+  });
+
+  const withRedis = REDIS_URL ? it : it.skip;
+  if (!REDIS_URL) console.warn('\n!!! A2A_TEST_REDIS_URL is not set: two executors on DynamoDB + Redis are SKIPPED\n');
+  withRedis('two instances on DynamoDB + Redis: a task running on A is followed and canceled on B', async () => {
+    const table = `a2a-two-${process.pid}-${Date.now().toString(36)}`;
+    const eventLog = { url: REDIS_URL!, prefix: `a2a-dyn-${process.pid}-${Date.now().toString(36)}`, retentionMs: 1000 };
+    const a = await start(table, { instanceId: 'dyn-a', eventLog });
+    const b = await start(table, { instanceId: 'dyn-b', eventLog });
+    const started = await json(await postJson(`${a.url}/a2a/message:send`, { message: userMessage('slow'), configuration: { returnImmediately: true } }));
+    const id: string = started.task.id;
+    const subscribe = (url: string) => fetch(`${url}/a2a/tasks/${id}:subscribe`, { method: 'POST', headers: { ...V1, accept: 'text/event-stream' } });
+    // B follows A's run: the snapshot, then ticks that A produces.
+    const onB = await readSse(await subscribe(b.url), { until: (_e, all) => all.filter((e) => e.data.artifactUpdate).length >= 2, timeoutMs: 15_000 });
+    expect(onB[0]!.data.task.id).toBe(id);
+    const followA = subscribe(a.url).then((res) => readSse(res, { timeoutMs: 15_000 }));
+    const canceled = await json(await fetch(`${b.url}/a2a/tasks/${id}:cancel`, { method: 'POST', headers: V1 }));
+    expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
+    // A's stream ends with the cancel made on B, and both instances read the same task.
+    const events = await followA;
+    expect(events[events.length - 1]!.data.statusUpdate.status.state).toBe('TASK_STATE_CANCELED');
+    const [onTaskA, onTaskB] = await Promise.all([a, b].map(async (r) => json(await fetch(`${r.url}/a2a/tasks/${id}`, { headers: V1 }))));
+    expect(onTaskA).toEqual(onTaskB);
   });
 });
