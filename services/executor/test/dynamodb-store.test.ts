@@ -65,6 +65,11 @@ describe('executor on DynamoDB', () => {
     expect(Number(Item?.expires_at?.N) * 1000).toBeGreaterThan(Date.now() + 29 * 24 * 3600_000);
   });
 
+  it('refuses to start with one line naming the table and the cause when DynamoDB cannot be reached', async () => {
+    const failed = startExecutor({ host: '127.0.0.1', port: 0, grpcPort: false, store: { kind: 'dynamodb', table: 'a2a-tasks', endpoint: 'http://127.0.0.1:1', region: 'local' } }, { logger: silentLogger });
+    await expect(failed).rejects.toThrow(/^Cannot prepare the DynamoDB task store table a2a-tasks at http:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/);
+  });
+
   const withRedis = REDIS_URL ? it : it.skip;
   if (!REDIS_URL) console.warn('\n!!! A2A_TEST_REDIS_URL is not set: two executors on DynamoDB + Redis are SKIPPED\n');
   withRedis('two instances on DynamoDB + Redis: a task running on A is followed and canceled on B', async () => {
