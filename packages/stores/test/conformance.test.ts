@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Pool } from 'pg';
-import { startDynalite, type LocalDynamo } from './dynalite.js';
+import { useDynalite } from './dynalite.js';
 import { deleteKeys, POSTGRES_URL, REDIS_URL, redisConnections, uniqueName } from './services.js';
 
 const scenarios = loadScenarios();
@@ -38,19 +38,20 @@ function sqliteBackend(): Promise<ScenarioBackend> {
   });
 }
 
-let dynamo: LocalDynamo | undefined;
+const local = useDynalite();
 
 /** A fresh table per scenario on the suite's dynalite, one instance in durable mode. */
 async function dynamoBackend(): Promise<ScenarioBackend> {
   const table = uniqueName('a2a_conf');
-  await migrateDynamo(dynamo!.client, { table });
+  const dynamo = local();
+  await migrateDynamo(dynamo.client, { table });
   return {
     handlerOptions: {
-      taskStore: new DynamoTaskStore(dynamo!.client, { table }),
-      pushConfigStore: new DynamoPushConfigStore(dynamo!.client, { table }),
+      taskStore: new DynamoTaskStore(dynamo.client, { table }),
+      pushConfigStore: new DynamoPushConfigStore(dynamo.client, { table }),
       cluster: { instanceId: 'dynamo-1', signals: new LocalTaskSignals() },
     },
-    close: async () => void (await dynamo!.client.send(new DeleteTableCommand({ TableName: table }))),
+    close: async () => void (await dynamo.client.send(new DeleteTableCommand({ TableName: table }))),
   };
 }
 
@@ -85,7 +86,6 @@ if (POSTGRES_URL && REDIS_URL) backends.push(['postgres+redis', postgresRedisBac
 else console.warn('\n!!! A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL not set: conformance on PostgreSQL + Redis is SKIPPED\n');
 
 beforeAll(async () => {
-  dynamo = await startDynalite();
   if (!POSTGRES_URL || !REDIS_URL) return;
   pool = createPostgresPool({ url: POSTGRES_URL, maxConnections: 4 });
   redis = await redisConnections();
@@ -94,7 +94,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.end();
   await redis?.close();
-  await dynamo?.close();
 });
 
 describe.each(backends)('%s', (name, backend) => {

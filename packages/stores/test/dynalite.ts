@@ -42,3 +42,21 @@ export async function startDynalite(): Promise<LocalDynamo> {
   };
 }
 
+
+/**
+ * Starts dynalite before the suite (or the enclosing describe) and stops it after; the
+ * returned getter gives the running one inside tests and hooks.
+ */
+export function useDynalite(): () => LocalDynamo {
+  let dynamo: LocalDynamo | undefined;
+  beforeAll(async () => {
+    dynamo = await startDynalite();
+  });
+  afterAll(async () => {
+    await dynamo?.close();
+  });
+  return () => {
+    if (!dynamo) throw new Error('dynalite is not running (useDynalite() hooks run around tests only)');
+    return dynamo;
+  };
+}

@@ -8,43 +8,37 @@ import { TaskState } from '@a2a-polyglot/model';
 import { createDynamoClient, DynamoTaskStore, migrateDynamo } from '@a2a-polyglot/stores/dynamodb';
 import { CreateTableCommand, DescribeTableCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { createServer } from 'node:net';
-import { startDynalite, type LocalDynamo } from './dynalite.js';
+import { useDynalite } from './dynalite.js';
 import { stored } from './fixtures.js';
 import { uniqueName } from './services.js';
 
-let dynamo: LocalDynamo;
-beforeAll(async () => {
-  dynamo = await startDynalite();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
+const local = useDynalite();
 
 describe('migrateDynamo', () => {
   it('creates the table with its indexes once, then finds it up to date', async () => {
     const table = uniqueName('a2a');
     // dynalite has no TTL API: the run says so instead of failing.
-    expect(await migrateDynamo(dynamo.client, { table })).toEqual({ from: 0, to: 1, ttlEnabled: false });
-    expect(await migrateDynamo(dynamo.client, { table })).toEqual({ from: 1, to: 1, ttlEnabled: false });
-    const { Table } = await dynamo.client.send(new DescribeTableCommand({ TableName: table }));
+    expect(await migrateDynamo(local().client, { table })).toEqual({ from: 0, to: 1, ttlEnabled: false });
+    expect(await migrateDynamo(local().client, { table })).toEqual({ from: 1, to: 1, ttlEnabled: false });
+    const { Table } = await local().client.send(new DescribeTableCommand({ TableName: table }));
     expect(Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName).sort()).toEqual(['by_context', 'by_lease', 'by_state', 'by_tenant']);
     expect(Table?.BillingModeSummary?.BillingMode).toBe('PAY_PER_REQUEST');
   });
 
   it('lets instances that start together migrate at once', async () => {
     const table = uniqueName('a2a');
-    const results = await Promise.all([1, 2, 3].map(() => migrateDynamo(dynamo.client, { table })));
+    const results = await Promise.all([1, 2, 3].map(() => migrateDynamo(local().client, { table })));
     expect(results.every((r) => r.to === 1)).toBe(true);
   });
 
   it('refuses a table with a newer schema, or one it did not make', async () => {
     const table = uniqueName('a2a');
-    await migrateDynamo(dynamo.client, { table });
-    await dynamo.client.send(new PutItemCommand({ TableName: table, Item: { pk: { S: '["a2a-schema"]' }, sk: { S: 'schema' }, version: { N: '99' } } }));
-    await expect(migrateDynamo(dynamo.client, { table })).rejects.toThrow(/schema version 99, newer than this build knows/);
+    await migrateDynamo(local().client, { table });
+    await local().client.send(new PutItemCommand({ TableName: table, Item: { pk: { S: '["a2a-schema"]' }, sk: { S: 'schema' }, version: { N: '99' } } }));
+    await expect(migrateDynamo(local().client, { table })).rejects.toThrow(/schema version 99, newer than this build knows/);
 
     const foreign = uniqueName('other');
-    await dynamo.client.send(
+    await local().client.send(
       new CreateTableCommand({
         TableName: foreign,
         BillingMode: 'PAY_PER_REQUEST',
@@ -52,19 +46,19 @@ describe('migrateDynamo', () => {
         KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
       }),
     );
-    await expect(migrateDynamo(dynamo.client, { table: foreign })).rejects.toThrow(/without the index\(es\) by_tenant, by_context, by_state, by_lease/);
-    await expect(migrateDynamo(dynamo.client, { table: 'x' })).rejects.toThrow(/Invalid DynamoDB table name/);
+    await expect(migrateDynamo(local().client, { table: foreign })).rejects.toThrow(/without the index\(es\) by_tenant, by_context, by_state, by_lease/);
+    await expect(migrateDynamo(local().client, { table: 'x' })).rejects.toThrow(/Invalid DynamoDB table name/);
   });
 });
 
 describe('DynamoTaskStore TTL', () => {
   it('sets expires_at on finished tasks only, retention after the save', async () => {
     const table = uniqueName('a2a');
-    await migrateDynamo(dynamo.client, { table });
+    await migrateDynamo(local().client, { table });
     const retentionMs = 7 * 24 * 3600_000;
-    const store = new DynamoTaskStore(dynamo.client, { table, retentionMs });
+    const store = new DynamoTaskStore(local().client, { table, retentionMs });
     const expiresAt = async (id: string) => {
-      const { Item } = await dynamo.client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: JSON.stringify(['', id]) }, sk: { S: 'task' } } }));
+      const { Item } = await local().client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: JSON.stringify(['', id]) }, sk: { S: 'task' } } }));
       return Item?.expires_at?.N === undefined ? undefined : Number(Item.expires_at.N);
     };
     await store.save(stored('running', '2026-01-01T00:00:00.000Z', { state: TaskState.TASK_STATE_WORKING }));
@@ -80,7 +74,7 @@ describe('DynamoTaskStore TTL', () => {
       expect(at).toBeLessThanOrEqual(Math.ceil((Date.now() + retentionMs) / 1000));
     }
     // Without a retention, finished tasks are kept.
-    await new DynamoTaskStore(dynamo.client, { table }).save(stored('kept', '2026-01-01T00:00:00.000Z'));
+    await new DynamoTaskStore(local().client, { table }).save(stored('kept', '2026-01-01T00:00:00.000Z'));
     expect(await expiresAt('kept')).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { startDynalite, type LocalDynamo } from './dynalite.js';
+import { useDynalite } from './dynalite.js';
 import { uniqueName } from './services.js';
 
 const ROOT = join(__dirname, '../../..');
@@ -22,21 +22,15 @@ function migrate(args: string[], env: Record<string, string> = {}): Promise<{ co
   });
 }
 
-let dynamo: LocalDynamo;
-beforeAll(async () => {
-  dynamo = await startDynalite();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
+const local = useDynalite();
 
 describe('a2a-migrate --dynamodb', () => {
   it('creates the table once, from flags or from the executor variables', async () => {
     const table = uniqueName('a2a');
-    const first = await migrate(['--dynamodb', table, '--endpoint', dynamo.endpoint, '--region', 'local']);
+    const first = await migrate(['--dynamodb', table, '--endpoint', local().endpoint, '--region', 'local']);
     expect(first).toMatchObject({ code: 0, stderr: '' });
     expect(first.stdout).toBe(`DynamoDB table ${table}: migrated from schema version 0 to 1\nNote: this endpoint has no TTL API; finished tasks will not expire\n`);
-    const again = await migrate([], { A2A_STORE: 'dynamodb', A2A_DYNAMODB_TABLE: table, A2A_DYNAMODB_ENDPOINT: dynamo.endpoint, A2A_DYNAMODB_REGION: 'local' });
+    const again = await migrate([], { A2A_STORE: 'dynamodb', A2A_DYNAMODB_TABLE: table, A2A_DYNAMODB_ENDPOINT: local().endpoint, A2A_DYNAMODB_REGION: 'local' });
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`^DynamoDB table ${table}: already at schema version 1\\n`));
   });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { startDynalite, type LocalDynamo } from './dynalite.js';
+import { useDynalite } from './dynalite.js';
 import { describeWithPostgres, freshSchema, uniqueName } from './services.js';
 import { storeContract } from './task-store-contract.js';
 
@@ -39,15 +39,10 @@ describeWithPostgres('PostgreSQL store', () => {
 });
 
 describe('DynamoDB store (dynalite)', () => {
-  let dynamo: LocalDynamo;
-  beforeAll(async () => {
-    dynamo = await startDynalite();
-  });
-  afterAll(async () => {
-    await dynamo.close();
-  });
+  const local = useDynalite();
   storeContract(async () => {
     const table = uniqueName('a2a');
+    const dynamo = local();
     await migrateDynamo(dynamo.client, { table });
     return {
       tasks: new DynamoTaskStore(dynamo.client, { table }),

@@ -6,23 +6,21 @@
  */
 import { silentLogger } from '@a2a-polyglot/core';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { startDynalite, type LocalDynamo } from '../../../packages/stores/test/dynalite.js';
+import { useDynalite } from '../../../packages/stores/test/dynalite.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { REDIS_URL } from './durable-services.js';
 import { json, postJson, readSse, userMessage, V1 } from './helpers.js';
 
 const AWS_ENV = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_EC2_METADATA_DISABLED: 'true' };
 const saved: Record<string, string | undefined> = {};
-let dynamo: LocalDynamo;
-beforeAll(async () => {
+beforeAll(() => {
   for (const [name, value] of Object.entries(AWS_ENV)) {
     saved[name] = process.env[name];
     process.env[name] = value;
   }
-  dynamo = await startDynalite();
 });
-afterAll(async () => {
-  await dynamo.close();
+const local = useDynalite();
+afterAll(() => {
   for (const [name, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
@@ -36,7 +34,7 @@ afterEach(async () => {
 
 async function start(table: string, extra: Parameters<typeof startExecutor>[0] = {}): Promise<RunningExecutor> {
   const running = await startExecutor(
-    { host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, instanceId: 'dyn-1', store: { kind: 'dynamodb', table, endpoint: dynamo.endpoint, region: 'local' }, ...extra },
+    { host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, instanceId: 'dyn-1', store: { kind: 'dynamodb', table, endpoint: local().endpoint, region: 'local' }, ...extra },
     { logger: silentLogger },
   );
   started.push(running);
@@ -61,7 +59,7 @@ describe('executor on DynamoDB', () => {
     expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
 
     // The finished task carries the TTL attribute (default retention 30 days).
-    const { Item } = await dynamo.client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: JSON.stringify(['', id]) }, sk: { S: 'task' } } }));
+    const { Item } = await local().client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: JSON.stringify(['', id]) }, sk: { S: 'task' } } }));
     expect(Number(Item?.expires_at?.N) * 1000).toBeGreaterThan(Date.now() + 29 * 24 * 3600_000);
   });
 
