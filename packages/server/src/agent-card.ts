@@ -10,6 +10,11 @@ import { notModified } from './conditional-get.js';
 export const WELL_KNOWN_CARD_PATH = '/.well-known/agent-card.json';
 /** Card path used up to A2A v0.2.x (spec §0 item 17). */
 export const LEGACY_CARD_PATH = '/.well-known/agent.json';
+/**
+ * Last-resort card path: minimal servers and tutorials serve the card at `/agent.json`, so
+ * some clients try it after the well-known paths. Serving it too costs nothing.
+ */
+export const FALLBACK_CARD_PATH = '/agent.json';
 
 /** How long clients and proxies may cache the card. */
 const CARD_MAX_AGE_SECONDS = 300;

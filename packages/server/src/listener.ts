@@ -4,7 +4,7 @@ import { A2AError, A2AErrorCode, checkReadiness, silentLogger } from '@a2a-polyg
 import { responseMediaType, routingPath, sendJson } from '@a2a-polyglot/http';
 import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
-import { cardInterfaces, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH } from './agent-card.js';
+import { cardInterfaces, FALLBACK_CARD_PATH, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH } from './agent-card.js';
 import { CardClock } from './card-clock.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
 import { type ReadinessSource, serveHealth } from './health.js';
@@ -18,8 +18,8 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
 
 /**
  * One node:http listener for a whole A2A agent: the agent card at
- * `/.well-known/agent-card.json` (also under `basePath` and at the legacy
- * `/.well-known/agent.json`), JSON-RPC at `${basePath}/rpc`, REST under `basePath`, the
+ * `/.well-known/agent-card.json` (also under `basePath`, at the legacy
+ * `/.well-known/agent.json` and at the last-resort `/agent.json`), JSON-RPC at `${basePath}/rpc`, REST under `basePath`, the
  * `/healthz`, `/readyz` and (when given a source) `/metrics` (root listener only), and a 404
  * error body for anything else. Every path is also served with one trailing slash
  * (`/a2a/rpc/`, `/a2a/tasks/`, the card paths): see `routingPath`. Usable with any
@@ -33,7 +33,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const basePath = normalizeBasePath(options.basePath);
   const mount = normalizeMountPath(options.mountPath);
   const cors = options.cors ?? true;
-  const cardPaths = new Set([WELL_KNOWN_CARD_PATH, LEGACY_CARD_PATH, `${basePath}${WELL_KNOWN_CARD_PATH}`].map((p) => `${mount}${p}`));
+  const cardPaths = new Set([WELL_KNOWN_CARD_PATH, LEGACY_CARD_PATH, FALLBACK_CARD_PATH, `${basePath}${WELL_KNOWN_CARD_PATH}`].map((p) => `${mount}${p}`));
   const apiPath = `${mount}${basePath}`;
   const rpcPath = `${apiPath}/rpc`;
   const common = {

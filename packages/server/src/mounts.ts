@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestPath } from '@a2a-polyglot/http';
+import { requestPath, routingPath } from '@a2a-polyglot/http';
+import { serveAgentIndex } from './agent-index.js';
 import { createA2ARequestListener, type A2ARequestListener } from './listener.js';
 import { normalizeMountPath, type A2AHttpOptions } from './options.js';
 
@@ -8,8 +9,10 @@ import { normalizeMountPath, type A2AHttpOptions } from './options.js';
  * `mountPath`) gets the requests under its prefix, the longest prefix winning; everything
  * else goes to `root`. Why here and not in each host: the card URLs, the JSON-RPC path and
  * the REST routes of an agent all depend on its prefix, and only the listener builds them.
+ * With `indexPath` (e.g. `/agents`), `GET indexPath` lists the mounted agents (see
+ * `serveAgentIndex`).
  */
-export function createMountedListener(root: A2AHttpOptions, mounts: readonly A2AHttpOptions[]): A2ARequestListener {
+export function createMountedListener(root: A2AHttpOptions, mounts: readonly A2AHttpOptions[], options: { readonly indexPath?: string } = {}): A2ARequestListener {
   const rootListener = createA2ARequestListener(root);
   const byPrefix = mounts
     .map((options) => {
@@ -23,7 +26,9 @@ export function createMountedListener(root: A2AHttpOptions, mounts: readonly A2A
     if (seen.has(prefix)) throw new Error(`Two mounted agents share the mountPath ${prefix}`);
     seen.add(prefix);
   }
+  const index = options.indexPath === undefined ? undefined : { path: normalizeMountPath(options.indexPath), root, mounts };
   return (req: IncomingMessage, res: ServerResponse) => {
+    if (index && serveAgentIndex(req, res, routingPath(req.url), index)) return;
     const path = requestPath(req.url);
     const mounted = byPrefix.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
     (mounted?.listener ?? rootListener)(req, res);

@@ -18,6 +18,11 @@ export interface StartA2AServerOptions extends A2AHttpOptions {
    * mount go to it, everything else to the agent of these options. They share the shutdown.
    */
   readonly mounts?: readonly A2AHttpOptions[];
+  /**
+   * With `mounts`: where `GET` lists them for operators (`{"agents": [{id, name, cardUrl,
+   * default}]}`), e.g. `/agents`. Default: no listing.
+   */
+  readonly agentIndexPath?: string;
 }
 
 /** A listening A2A server. */
@@ -50,7 +55,7 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
   const { signal: shutdownSignal } = linkSignals(options.shutdownSignal, shutdown.signal);
   const server = createServer(
     options.mounts?.length
-      ? createMountedListener({ ...options, shutdownSignal }, options.mounts.map((m) => ({ ...m, shutdownSignal })))
+      ? createMountedListener({ ...options, shutdownSignal }, options.mounts.map((m) => ({ ...m, shutdownSignal })), { indexPath: options.agentIndexPath })
       : createA2ARequestListener({ ...options, shutdownSignal }),
   );
   const upgrades = createA2AUpgradeHandler({ ...options, shutdownSignal });

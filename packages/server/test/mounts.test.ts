@@ -66,6 +66,41 @@ describe('mounts: several agents on one server', () => {
     expect((await fetch(`${running.url}/agents/beta/v1/tasks/`, { headers: V })).status).toBe(200);
   });
 
+  it('serves each card at the last-resort /agent.json too', async () => {
+    expect((await getJson(`${running.url}/agent.json`)).name).toBe('root agent');
+    expect((await getJson(`${running.url}/agents/alpha/agent.json`)).name).toBe('alpha agent');
+  });
+
+  it('lists the mounted agents at the index path only when asked to', async () => {
+    // This server has no index path: /agents is nobody's.
+    expect((await fetch(`${running.url}/agents`)).status).toBe(404);
+    const indexed = await startA2AServer({
+      handler: alpha,
+      publicBaseUrl: 'https://agents.example.com/x',
+      mounts: [
+        { handler: alpha, mountPath: '/agents/alpha' },
+        { handler: beta, mountPath: '/agents/beta/' },
+      ],
+      agentIndexPath: '/agents',
+    });
+    try {
+      const res = await fetch(`${indexed.url}/agents/`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await res.json()).toEqual({
+        agents: [
+          { id: 'alpha', name: 'alpha agent', cardUrl: 'https://agents.example.com/x/agents/alpha/.well-known/agent-card.json', default: true },
+          { id: 'beta', name: 'beta agent', cardUrl: 'https://agents.example.com/x/agents/beta/.well-known/agent-card.json', default: false },
+        ],
+      });
+      const post = await fetch(`${indexed.url}/agents`, { method: 'POST' });
+      expect(post.status).toBe(405);
+      expect(post.headers.get('allow')).toBe('GET, HEAD');
+    } finally {
+      await indexed.close();
+    }
+  });
+
   it('answers 404 for paths no agent serves', async () => {
     expect((await fetch(`${running.url}/agents/alpha/nothing`)).status).toBe(404);
     expect((await fetch(`${running.url}/agents/gamma/.well-known/agent-card.json`)).status).toBe(404);

@@ -24,8 +24,8 @@ describe('agent card', () => {
   });
   afterAll(() => s.close());
 
-  it('is served at the well-known, base-path and legacy URLs without a version header', async () => {
-    for (const path of ['/.well-known/agent-card.json', '/a2a/.well-known/agent-card.json', '/.well-known/agent.json']) {
+  it('is served at the well-known, base-path, legacy and last-resort URLs without a version header', async () => {
+    for (const path of ['/.well-known/agent-card.json', '/a2a/.well-known/agent-card.json', '/.well-known/agent.json', '/agent.json']) {
       const res = await fetch(`${s.url}${path}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -153,7 +153,7 @@ describe('a trailing slash', () => {
   });
 
   it('is tolerated on the card paths', async () => {
-    for (const path of ['/.well-known/agent-card.json/', '/a2a/.well-known/agent-card.json/', '/.well-known/agent.json/']) {
+    for (const path of ['/.well-known/agent-card.json/', '/a2a/.well-known/agent-card.json/', '/.well-known/agent.json/', '/agent.json/']) {
       const res = await fetch(`${s.url}${path}`);
       expect(res.status).toBe(200);
       expect(((await res.json()) as any).name).toBe('test agent');

@@ -6,6 +6,8 @@
  *   needs `better-sqlite3` 12).
  * - `@a2a-polyglot/stores/postgres`: tasks, push configs and leases shared by several
  *   instances (needs `pg`).
+ * - `@a2a-polyglot/stores/dynamodb`: the same in one DynamoDB table (needs
+ *   `@aws-sdk/client-dynamodb` v3).
  * - `@a2a-polyglot/stores/redis`: the cross-instance event log on Redis Streams and the
  *   cancel signals on Redis pub/sub (needs `ioredis`).
  *
@@ -15,3 +17,4 @@ export * from './codec.js';
 export * from './errors.js';
 export * from './list-query.js';
 export * from './migration.js';
+export * from './dynamodb/table-name.js';

@@ -11,6 +11,18 @@ export interface ListFilter {
 }
 
 /**
+ * The sort key a ListTasks page token carries, or InvalidParams for a token this server did
+ * not issue: one rule for every durable store.
+ */
+export function pageCursor(token: string): { timestamp: string; id: string } {
+  const cursor = decodePageToken(token);
+  if (!cursor) {
+    throw new A2AError(A2AErrorCode.InvalidParams, 'Invalid pageToken', { fieldViolations: [{ field: 'pageToken', description: 'not a token this server issued' }] });
+  }
+  return cursor;
+}
+
+/**
  * Builds the ListTasks filter exactly as the in-memory store applies it: tenant always; owner
  * when set; contextId and the state when given; status timestamp ≥ `statusTimestampAfter`
  * (string order, like the in-memory store); and for a page token, the rows strictly after the
@@ -31,10 +43,7 @@ export function listFilter(query: TaskQuery, placeholder: (n: number) => string)
   if (query.statusTimestampAfter) add((p) => `status_ts >= ${p}`, query.statusTimestampAfter);
   const where = conditions.join(' AND ');
   if (!query.pageToken) return { where, params, pageWhere: where, pageParams: params };
-  const cursor = decodePageToken(query.pageToken);
-  if (!cursor) {
-    throw new A2AError(A2AErrorCode.InvalidParams, 'Invalid pageToken', { fieldViolations: [{ field: 'pageToken', description: 'not a token this server issued' }] });
-  }
+  const cursor = pageCursor(query.pageToken);
   const pageParams = [...params, cursor.timestamp, cursor.timestamp, cursor.id];
   const [a, b, c] = [params.length + 1, params.length + 2, params.length + 3].map(placeholder);
   return { where, params, pageWhere: `${where} AND (status_ts < ${a} OR (status_ts = ${b} AND id < ${c}))`, pageParams };

@@ -6,17 +6,26 @@
  *
  *   a2a-migrate --postgres postgres://user@host/db [--schema name]
  *   a2a-migrate --sqlite ./a2a.db
+ *   a2a-migrate --dynamodb a2a-tasks [--region eu-west-1] [--endpoint http://127.0.0.1:8000]
  *
- * Without flags it reads the executor's variables: A2A_STORE (sqlite|postgres),
- * A2A_SQLITE_PATH, A2A_POSTGRES_URL, A2A_POSTGRES_SCHEMA. Exit codes: 0 done, 1 the database
- * refused or could not be reached, 2 usage error.
+ * Without flags it reads the executor's variables: A2A_STORE (sqlite|postgres|dynamodb),
+ * A2A_SQLITE_PATH, A2A_POSTGRES_URL, A2A_POSTGRES_SCHEMA, A2A_DYNAMODB_TABLE,
+ * A2A_DYNAMODB_REGION, A2A_DYNAMODB_ENDPOINT. DynamoDB credentials come from the AWS SDK's
+ * usual chain. Exit codes: 0 done, 1 the database refused or could not be reached, 2 usage
+ * error.
  */
 import { redactUrl } from './errors.js';
 
-const USAGE = `Usage: a2a-migrate --postgres <url> [--schema <name>] | --sqlite <file>
-Without flags: A2A_STORE=postgres|sqlite with A2A_POSTGRES_URL [A2A_POSTGRES_SCHEMA] or A2A_SQLITE_PATH.`;
+const USAGE = `Usage: a2a-migrate --postgres <url> [--schema <name>] | --sqlite <file> | --dynamodb <table> [--region <region>] [--endpoint <url>]
+Without flags: A2A_STORE=postgres|sqlite|dynamodb with A2A_POSTGRES_URL [A2A_POSTGRES_SCHEMA], A2A_SQLITE_PATH
+or A2A_DYNAMODB_TABLE [A2A_DYNAMODB_REGION] [A2A_DYNAMODB_ENDPOINT].`;
 
-type Target = { kind: 'postgres'; url: string; schema: string } | { kind: 'sqlite'; path: string };
+type Target =
+  | { kind: 'postgres'; url: string; schema: string }
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'dynamodb'; table: string; region?: string; endpoint?: string };
+
+const TARGETS = ['--postgres', '--sqlite', '--dynamodb'];
 
 function parse(argv: readonly string[], env: NodeJS.ProcessEnv): Target | 'help' {
   const flags = new Map<string, string>();
@@ -25,18 +34,22 @@ function parse(argv: readonly string[], env: NodeJS.ProcessEnv): Target | 'help'
     if (arg === '--help' || arg === '-h') return 'help';
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!['--postgres', '--sqlite', '--schema'].includes(name)) throw new UsageError(`Unknown argument ${JSON.stringify(arg)}`);
+    if (![...TARGETS, '--schema', '--region', '--endpoint'].includes(name)) throw new UsageError(`Unknown argument ${JSON.stringify(arg)}`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (!value) throw new UsageError(`Missing value for ${name}`);
     flags.set(name, value);
   }
   const schema = flags.get('--schema') ?? (env.A2A_POSTGRES_SCHEMA || 'public');
-  if (flags.has('--postgres') && flags.has('--sqlite')) throw new UsageError('Give either --postgres or --sqlite, not both');
+  if (TARGETS.filter((t) => flags.has(t)).length > 1) throw new UsageError('Give one of --postgres, --sqlite or --dynamodb');
+  const region = flags.get('--region') ?? (env.A2A_DYNAMODB_REGION || undefined);
+  const endpoint = flags.get('--endpoint') ?? (env.A2A_DYNAMODB_ENDPOINT || undefined);
   if (flags.has('--postgres')) return { kind: 'postgres', url: flags.get('--postgres')!, schema };
   if (flags.has('--sqlite')) return { kind: 'sqlite', path: flags.get('--sqlite')! };
+  if (flags.has('--dynamodb')) return { kind: 'dynamodb', table: flags.get('--dynamodb')!, region, endpoint };
   if (env.A2A_STORE === 'postgres' && env.A2A_POSTGRES_URL) return { kind: 'postgres', url: env.A2A_POSTGRES_URL, schema };
   if (env.A2A_STORE === 'sqlite' && env.A2A_SQLITE_PATH) return { kind: 'sqlite', path: env.A2A_SQLITE_PATH };
-  throw new UsageError('Nothing to migrate: give --postgres or --sqlite (or set A2A_STORE with its URL or path)');
+  if (env.A2A_STORE === 'dynamodb' && env.A2A_DYNAMODB_TABLE) return { kind: 'dynamodb', table: env.A2A_DYNAMODB_TABLE, region, endpoint };
+  throw new UsageError('Nothing to migrate: give --postgres, --sqlite or --dynamodb (or set A2A_STORE with its URL, path or table)');
 }
 
 class UsageError extends Error {}
@@ -56,16 +69,26 @@ async function main(): Promise<void> {
   }
   try {
     if (target.kind === 'postgres') {
-      // Loaded here so the SQLite path does not need `pg` installed, and the other way round.
-      const { createPostgresPool, migratePostgres } = await import('./postgres.js');
+      // Loaded here (require: also from sources in tests) so each path needs only its own driver.
+      const { createPostgresPool, migratePostgres } = require('./postgres.js') as typeof import('./postgres.js');
       const pool = createPostgresPool({ url: target.url, maxConnections: 1 });
       try {
         report(`PostgreSQL ${redactUrl(target.url)} schema ${target.schema}`, await migratePostgres(pool, { schema: target.schema }));
       } finally {
         await pool.end();
       }
+    } else if (target.kind === 'dynamodb') {
+      const { createDynamoClient, migrateDynamo } = require('./dynamodb.js') as typeof import('./dynamodb.js');
+      const client = createDynamoClient({ region: target.region, endpoint: target.endpoint });
+      try {
+        const result = await migrateDynamo(client, { table: target.table });
+        report(`DynamoDB table ${target.table}`, result);
+        if (!result.ttlEnabled) console.log('Note: this endpoint has no TTL API; finished tasks will not expire');
+      } finally {
+        client.destroy();
+      }
     } else {
-      const { openSqlite, migrateSqlite } = await import('./sqlite.js');
+      const { openSqlite, migrateSqlite } = require('./sqlite.js') as typeof import('./sqlite.js');
       const db = openSqlite(target.path);
       try {
         report(`SQLite ${target.path}`, migrateSqlite(db));

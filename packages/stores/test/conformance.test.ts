@@ -1,17 +1,21 @@
 /**
  * The conformance scenarios on every store: each scenario runs (in-process binding) on the
- * in-memory reference, on SQLite in durable mode, and on PostgreSQL + Redis in durable mode,
+ * in-memory reference, on SQLite and on DynamoDB (dynalite) in durable mode, and on
+ * PostgreSQL + Redis in durable mode,
  * and every run must both pass and produce the same normalized outcome as the reference.
  */
 import { LocalTaskSignals } from '@a2a-polyglot/core';
 import { crossBindingDiffs, inProcessBinding, loadScenarios, runScenario, type ScenarioBackend, type ScenarioRun } from '@a2a-polyglot/conformance';
 import { createPostgresPool, migratePostgres, PostgresPushConfigStore, PostgresTaskStore } from '@a2a-polyglot/stores/postgres';
+import { DynamoPushConfigStore, DynamoTaskStore, migrateDynamo } from '@a2a-polyglot/stores/dynamodb';
 import { RedisEventLog, RedisTaskSignals, type RedisConnections } from '@a2a-polyglot/stores/redis';
 import { migrateSqlite, openSqlite, SqlitePushConfigStore, SqliteTaskStore } from '@a2a-polyglot/stores/sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pool } from 'pg';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { useDynalite } from './dynalite.js';
 import { deleteKeys, describeWithPostgresAndRedis, POSTGRES_URL, redisConnections, uniqueName } from './services.js';
 
 const scenarios = loadScenarios();
@@ -32,6 +36,23 @@ function sqliteBackend(): Promise<ScenarioBackend> {
       rmSync(dir, { recursive: true, force: true });
     },
   });
+}
+
+const local = useDynalite();
+
+/** A fresh table per scenario on the suite's dynalite, so ListTasks sees only the scenario's tasks. */
+async function dynamoBackend(): Promise<ScenarioBackend> {
+  const table = uniqueName('a2a_conf');
+  const dynamo = local();
+  await migrateDynamo(dynamo.client, { table });
+  return {
+    handlerOptions: {
+      taskStore: new DynamoTaskStore(dynamo.client, { table }),
+      pushConfigStore: new DynamoPushConfigStore(dynamo.client, { table }),
+      cluster: { instanceId: 'dynamo-1', signals: new LocalTaskSignals() },
+    },
+    close: async () => void (await dynamo.client.send(new DeleteTableCommand({ TableName: table }))),
+  };
 }
 
 let pool: Pool | undefined;
@@ -67,6 +88,7 @@ function scenarioTests(name: string, backend: (() => Promise<ScenarioBackend>) |
 
 describe('memory', () => scenarioTests('memory', undefined));
 describe('sqlite', () => scenarioTests('sqlite', sqliteBackend));
+describe('dynamodb', () => scenarioTests('dynamodb', dynamoBackend));
 describeWithPostgresAndRedis('postgres+redis', () => {
   beforeAll(async () => {
     pool = createPostgresPool({ url: POSTGRES_URL!, maxConnections: 4 });

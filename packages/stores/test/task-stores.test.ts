@@ -1,10 +1,13 @@
 import { InMemoryPushConfigStore, InMemoryTaskStore } from '@a2a-polyglot/core';
+import { DynamoPushConfigStore, DynamoTaskStore, migrateDynamo } from '@a2a-polyglot/stores/dynamodb';
 import { migratePostgres, PostgresPushConfigStore, PostgresTaskStore } from '@a2a-polyglot/stores/postgres';
 import { migrateSqlite, openSqlite, SqlitePushConfigStore, SqliteTaskStore } from '@a2a-polyglot/stores/sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeWithPostgres, freshSchema } from './services.js';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { useDynalite } from './dynalite.js';
+import { describeWithPostgres, freshSchema, uniqueName } from './services.js';
 import { storeContract } from './task-store-contract.js';
 
 describe('in-memory store (the reference)', () => {
@@ -32,5 +35,19 @@ describeWithPostgres('PostgreSQL store', () => {
     const { schema, pool, drop } = await freshSchema();
     await migratePostgres(pool, { schema });
     return { tasks: new PostgresTaskStore(pool, { schema }), pushConfigs: new PostgresPushConfigStore(pool, { schema }), close: drop };
+  });
+});
+
+describe('DynamoDB store (dynalite)', () => {
+  const local = useDynalite();
+  storeContract(async () => {
+    const table = uniqueName('a2a');
+    const dynamo = local();
+    await migrateDynamo(dynamo.client, { table });
+    return {
+      tasks: new DynamoTaskStore(dynamo.client, { table }),
+      pushConfigs: new DynamoPushConfigStore(dynamo.client, { table }),
+      close: async () => void (await dynamo.client.send(new DeleteTableCommand({ TableName: table }))),
+    };
   });
 });

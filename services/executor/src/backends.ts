@@ -2,6 +2,7 @@ import { LocalTaskSignals, type Logger, type ReadinessCheck, type RequestHandler
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { eventLogKind, storeKind, type ExecutorConfig } from './config.js';
+import { openDynamoStore, openPostgresStore } from './shared-store.js';
 
 /** The stores a configuration selects, opened and migrated, ready for the RequestHandler. */
 export interface Backends {
@@ -21,8 +22,8 @@ export interface Backends {
  * - memory (default): core's in-memory stores, no durable mode, nothing to open.
  * - sqlite: one file, durable mode for one instance (leases let a restart fail the tasks
  *   the previous process was running).
- * - postgres [+ redis]: durable mode for several instances; Redis carries the event log and
- *   the cancel signals between them.
+ * - postgres or dynamodb [+ redis]: durable mode for several instances; Redis carries the
+ *   event log and the cancel signals between them (without it: one instance, like SQLite).
  *
  * Drivers are loaded only when selected, so the in-memory default never loads them.
  */
@@ -57,28 +58,14 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
     };
   }
 
-  const postgres = require('@a2a-polyglot/stores/postgres') as typeof import('@a2a-polyglot/stores/postgres');
-  const { redactUrl } = require('@a2a-polyglot/stores') as typeof import('@a2a-polyglot/stores');
-  const schema = config.store.schema;
-  const pool = postgres.createPostgresPool({ url: config.store.url!, maxConnections: config.store.maxConnections, logger });
-  try {
-    await postgres.migratePostgres(pool, { schema });
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw new Error(`Cannot prepare the PostgreSQL task store at ${redactUrl(config.store.url!)} (schema ${schema}): ${(error as Error).message}`);
-  }
+  const shared = store === 'postgres' ? await openPostgresStore(config, logger) : await openDynamoStore(config, logger);
   const instanceId = config.instanceId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
-  const storeCheck: ReadinessCheck = { name: 'store', probe: async () => void (await pool.query('SELECT 1')) };
-  const base = {
-    taskStore: new postgres.PostgresTaskStore(pool, { schema }),
-    pushConfigStore: new postgres.PostgresPushConfigStore(pool, { schema }),
-  };
   if (log === 'memory') {
     return {
-      handlerOptions: { ...base, cluster: { instanceId, signals: new LocalTaskSignals(), ...lease } },
-      checks: [storeCheck],
-      description: `PostgreSQL task store (schema ${schema}), in-memory event log: one instance only (instance ${instanceId})`,
-      close: () => pool.end(),
+      handlerOptions: { ...shared.stores, cluster: { instanceId, signals: new LocalTaskSignals(), ...lease } },
+      checks: [shared.check],
+      description: `${shared.description}, in-memory event log: one instance only (instance ${instanceId})`,
+      close: () => shared.close(),
     };
   }
 
@@ -87,18 +74,18 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
   try {
     connections = await redis.RedisConnections.connect({ url: config.eventLog.url!, logger });
   } catch (error) {
-    await pool.end().catch(() => undefined);
+    await shared.close().catch(() => undefined);
     throw error;
   }
   const prefix = config.eventLog.prefix;
   const eventLog = new redis.RedisEventLog(connections, { prefix, retentionMs: config.eventLog.retentionMs, maxEventsPerTask: config.eventLog.maxEventsPerTask, logger });
   return {
-    handlerOptions: { ...base, eventLog, cluster: { instanceId, signals: new redis.RedisTaskSignals(connections, { prefix, logger }), ...lease } },
-    checks: [storeCheck, { name: 'event-log', probe: async () => void (await connections.commands.ping()) }],
-    description: `PostgreSQL task store (schema ${schema}) + Redis event log (prefix ${prefix}), instance ${instanceId}`,
+    handlerOptions: { ...shared.stores, eventLog, cluster: { instanceId, signals: new redis.RedisTaskSignals(connections, { prefix, logger }), ...lease } },
+    checks: [shared.check, { name: 'event-log', probe: async () => void (await connections.commands.ping()) }],
+    description: `${shared.description} + Redis event log (prefix ${prefix}), instance ${instanceId}`,
     close: async () => {
       eventLog.close();
-      await Promise.all([connections.close(), pool.end()]);
+      await Promise.all([connections.close(), shared.close()]);
     },
   };
 }

@@ -174,6 +174,9 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
   };
 }
 
+/** Where operators list the served agents (ids, names, card URLs) when there are several. */
+const AGENT_INDEX_PATH = '/agents';
+
 /**
  * Several agents on one listener: each of `agents` under `/agents/{id}` with its own card,
  * JSON-RPC and REST endpoints and its own RequestHandler; the default agent also at the root.
@@ -205,6 +208,7 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
       host: resolved.host,
       port: resolved.port,
       mounts: agents.map((a) => ({ ...common, handler: a.handler, mountPath: a.mountPath })),
+      agentIndexPath: AGENT_INDEX_PATH,
     });
   } catch (error) {
     await grpc?.close(0);

@@ -104,6 +104,27 @@ describe('executor: several agents routed to handlers', () => {
     expect((await fetch(`${running.url}/agents/nobody/.well-known/agent-card.json`)).status).toBe(404);
   });
 
+  it('lists the agents for operators at GET /agents, and serves each card at /agent.json too', async () => {
+    const running = await start({ ...threeAgents(), defaultAgent: 'demo' });
+    const res = await fetch(`${running.url}/agents`);
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({
+      agents: [
+        { id: 'writer', name: 'Writer', cardUrl: `${running.url}/agents/writer/.well-known/agent-card.json`, default: false },
+        { id: 'demo', name: 'Demo Echo', cardUrl: `${running.url}/agents/demo/.well-known/agent-card.json`, default: true },
+        { id: 'shout', name: 'Shouter', cardUrl: `${running.url}/agents/shout/.well-known/agent-card.json`, default: false },
+      ],
+    });
+    expect((await fetch(`${running.url}/agents/`)).status).toBe(200);
+    expect((await fetch(`${running.url}/agents`, { method: 'POST' })).status).toBe(405);
+    expect((await json(await fetch(`${running.url}/agent.json`))).name).toBe('Demo Echo');
+    expect((await json(await fetch(`${running.url}/agents/shout/agent.json`))).name).toBe('Shouter');
+    // A single agent has no listing.
+    const single = await start({});
+    expect((await fetch(`${single.url}/agents`)).status).toBe(404);
+    expect((await json(await fetch(`${single.url}/agent.json`))).name).toBe('A2A Polyglot Demo Agent');
+  });
+
   it('routes JSON-RPC and REST calls to the right handler, each agent with its own task store', async () => {
     const running = await start(threeAgents());
     const stream = await postJson(`${running.url}/agents/writer/a2a/rpc`, rpc('SendStreamingMessage', { message: userMessage('hello') }), { Accept: 'text/event-stream' });

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, DEFAULT_GRPC_PORT, defaultConfig, grpcListenAddress, loadConfig, parseArgs, resolveConfig } from '../src/config.js';
+import { ConfigError, DEFAULT_GRPC_PORT, defaultConfig, eventLogKind, grpcListenAddress, loadConfig, parseArgs, resolveConfig, storeKind } from '../src/config.js';
 
 function tempConfig(json: unknown, name = 'config.json'): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'executor-config-'));
@@ -185,6 +185,23 @@ describe('loadConfig', () => {
 
   it('prints help without failing', () => {
     expect(loadConfig({ argv: ['--help'], env: {}, cwd }).help).toBe(true);
+  });
+
+  it('selects DynamoDB from a file, the environment (A2A_DYNAMODB_TABLE alone) or flags', () => {
+    const { file } = tempConfig({ store: { kind: 'dynamodb', table: 'from-file', region: 'eu-west-1', retentionMs: 0 } });
+    expect(loadConfig({ argv: ['--config', file], env: {}, cwd }).config.store).toMatchObject({ kind: 'dynamodb', table: 'from-file', region: 'eu-west-1', retentionMs: 0 });
+    const env = { A2A_DYNAMODB_TABLE: 'a2a-tasks', A2A_DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000/', A2A_DYNAMODB_REGION: 'us-east-1', A2A_DYNAMODB_RETENTION_MS: '3600000' };
+    const fromEnv = loadConfig({ argv: [], env, cwd }).config;
+    expect(storeKind(fromEnv)).toBe('dynamodb');
+    expect(fromEnv.store).toMatchObject({ table: 'a2a-tasks', endpoint: 'http://127.0.0.1:8000', region: 'us-east-1', retentionMs: 3_600_000 });
+    expect(defaultConfig().store.retentionMs).toBe(30 * 24 * 3600_000);
+    const fromFlags = loadConfig({ argv: ['--store', 'dynamodb', '--dynamodb-table', 'flag-table', '--dynamodb-region', 'ap-south-1', '--dynamodb-endpoint', 'http://localhost:4567'], env: {}, cwd }).config;
+    expect(fromFlags.store).toMatchObject({ kind: 'dynamodb', table: 'flag-table', region: 'ap-south-1', endpoint: 'http://localhost:4567' });
+    // A Redis event log may share a DynamoDB store between instances.
+    expect(eventLogKind(loadConfig({ argv: [], env: { ...env, A2A_REDIS_URL: 'redis://127.0.0.1:6379' }, cwd }).config)).toBe('redis');
+    expect(configError({ argv: [], env: { A2A_STORE: 'dynamodb' }, cwd })).toBe('Invalid configuration: store.kind is dynamodb but store.table (A2A_DYNAMODB_TABLE) is not set');
+    expect(configError({ argv: [], env: { A2A_DYNAMODB_TABLE: 'no' }, cwd })).toBe('Invalid configuration: A2A_DYNAMODB_TABLE must be a DynamoDB table name (3 to 255 letters, digits, _, - and .) (got "no")');
+    expect(configError({ argv: [], env: { A2A_DYNAMODB_REGION: 'EU West' }, cwd })).toBe('Invalid configuration: A2A_DYNAMODB_REGION must be an AWS region such as "eu-west-1" (got "EU West")');
   });
 
   describe('fails fast with one clear line', () => {

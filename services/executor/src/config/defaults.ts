@@ -4,6 +4,8 @@
  */
 import type { ExecutorConfig } from './types.js';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** The gRPC port when none is configured (the conventional gRPC port, as in `@a2a-polyglot/grpc`). */
 export const DEFAULT_GRPC_PORT = 50051;
 
@@ -50,7 +52,7 @@ export function defaultConfig(): ExecutorConfig {
     defaultAgent: undefined,
     auth: { apiKeys: {}, header: 'x-api-key' },
     push: { allowPrivateNetworks: false },
-    store: { kind: undefined, path: undefined, url: undefined, schema: 'public', maxConnections: 10 },
+    store: { kind: undefined, path: undefined, url: undefined, schema: 'public', maxConnections: 10, table: undefined, endpoint: undefined, region: undefined, retentionMs: 30 * DAY_MS },
     eventLog: { kind: undefined, url: undefined, prefix: 'a2a', retentionMs: 5 * 60_000, maxEventsPerTask: 4096 },
     instanceId: undefined,
     lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },

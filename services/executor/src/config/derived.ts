@@ -16,8 +16,8 @@ export function grpcListenAddress(config: Pick<ExecutorConfig, 'host' | 'port' |
 }
 
 /** The task store a configuration selects (see {@link StoreConfig.kind}). */
-export function storeKind(config: ExecutorConfig): 'memory' | 'sqlite' | 'postgres' {
-  return config.store.kind ?? (config.store.url ? 'postgres' : config.store.path ? 'sqlite' : 'memory');
+export function storeKind(config: ExecutorConfig): 'memory' | 'sqlite' | 'postgres' | 'dynamodb' {
+  return config.store.kind ?? (config.store.url ? 'postgres' : config.store.path ? 'sqlite' : config.store.table ? 'dynamodb' : 'memory');
 }
 
 /** The event log a configuration selects (see {@link EventLogConfig.kind}). */

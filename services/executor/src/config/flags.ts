@@ -18,6 +18,10 @@ export const CLI_FLAGS = {
   '--log-level': 'logLevel',
   '--strict-requests': 'strictRequests',
   '--card-compat': 'cardCompat',
+  '--store': 'store.kind',
+  '--dynamodb-table': 'store.table',
+  '--dynamodb-endpoint': 'store.endpoint',
+  '--dynamodb-region': 'store.region',
 } as const;
 
 /** What the command line asked for. */

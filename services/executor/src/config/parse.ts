@@ -3,6 +3,7 @@
  * environment variable or flag) into a checked, typed partial configuration: known keys only,
  * every value checked, relative paths resolved.
  */
+import { DYNAMO_TABLE_NAME, DYNAMO_TABLE_NAME_RULE } from '@a2a-polyglot/stores';
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { CARD_COMPAT_VALUES } from '@a2a-polyglot/server';
@@ -102,11 +103,15 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
     out[key] = parsed;
   };
   section('store', {
-    kind: oneOf('memory', 'sqlite', 'postgres'),
+    kind: oneOf('memory', 'sqlite', 'postgres', 'dynamodb'),
     path: (v, where) => resolve(baseDir ?? process.cwd(), nonEmpty(v, where)),
     url: connectionUrl('postgres:', 'postgresql:'),
     schema: (v, where) => (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v) ? v : fail(where, 'a schema name (letters, digits, _)', v)),
     maxConnections: intIn(1, 1000),
+    table: (v, where) => (typeof v === 'string' && DYNAMO_TABLE_NAME.test(v) ? v : fail(where, `a DynamoDB table name (${DYNAMO_TABLE_NAME_RULE})`, v)),
+    endpoint: absoluteUrl,
+    region: (v, where) => (typeof v === 'string' && /^[a-z0-9-]{1,64}$/.test(v) ? v : fail(where, 'an AWS region such as "eu-west-1"', v)),
+    retentionMs: intIn(0, 10 * 365 * 24 * 60 * 60 * 1000),
   });
   section('eventLog', {
     kind: oneOf('memory', 'redis'),

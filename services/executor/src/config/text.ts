@@ -54,6 +54,7 @@ const KIND: Record<string, TextKind> = {
   'auth.apiKeys': 'keys',
   'auth.jwtClockToleranceSec': 'int',
   'store.maxConnections': 'int',
+  'store.retentionMs': 'int',
   'eventLog.retentionMs': 'int',
   'eventLog.maxEventsPerTask': 'int',
   'lease.ttlMs': 'int',

@@ -58,8 +58,8 @@ export interface AuthConfig {
 
 /** Where tasks and push configs live: see README "Durable tasks and several instances". */
 export interface StoreConfig {
-  /** Unset: `postgres` when `url` is set, `sqlite` when `path` is set, else `memory`. */
-  readonly kind?: 'memory' | 'sqlite' | 'postgres';
+  /** Unset: `postgres` when `url` is set, `sqlite` when `path` is set, `dynamodb` when `table` is set, else `memory`. */
+  readonly kind?: 'memory' | 'sqlite' | 'postgres' | 'dynamodb';
   /** SQLite file (resolved like `agentModule`). Default `a2a-tasks.db` in the working directory. */
   readonly path?: string;
   /** PostgreSQL URL. */
@@ -68,6 +68,14 @@ export interface StoreConfig {
   readonly schema: string;
   /** Most PostgreSQL connections per instance. */
   readonly maxConnections: number;
+  /** DynamoDB table (created with its indexes at startup when missing). */
+  readonly table?: string;
+  /** DynamoDB endpoint URL (DynamoDB Local, a VPC endpoint). Unset: the region's AWS endpoint. */
+  readonly endpoint?: string;
+  /** AWS region of the table. Unset: the AWS SDK's own resolution (`AWS_REGION`, shared config). */
+  readonly region?: string;
+  /** DynamoDB: how long a finished task is kept (TTL attribute); 0 keeps finished tasks forever. */
+  readonly retentionMs: number;
 }
 
 /** Where task events are logged for streams and resumes. */
@@ -181,7 +189,7 @@ export interface ExecutorConfig {
   readonly push: { readonly allowPrivateNetworks: boolean };
   readonly store: StoreConfig;
   readonly eventLog: EventLogConfig;
-  /** This instance's id (lease owner). Unset: the host name for SQLite, host name + pid + random for PostgreSQL. */
+  /** This instance's id (lease owner). Unset: the host name for SQLite, host name + pid + random for PostgreSQL and DynamoDB. */
   readonly instanceId?: string;
   readonly lease: LeaseConfig;
 }

@@ -1,6 +1,7 @@
 /**
  * Cross-field checks on a merged configuration, which no single layer can make (duplicate
- * ids, a default agent that does not exist, a Redis event log without a shared store).
+ * ids, a default agent that does not exist, a store kind without its URL or table, a Redis
+ * event log without a shared store).
  */
 import { fail } from './checks.js';
 import { eventLogKind, storeKind } from './derived.js';
@@ -33,9 +34,10 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
   const store = storeKind(config);
   const log = eventLogKind(config);
   if (store === 'postgres' && !config.store.url) throw new ConfigError('Invalid configuration: store.kind is postgres but store.url (A2A_POSTGRES_URL) is not set');
+  if (store === 'dynamodb' && !config.store.table) throw new ConfigError('Invalid configuration: store.kind is dynamodb but store.table (A2A_DYNAMODB_TABLE) is not set');
   if (log === 'redis' && !config.eventLog.url) throw new ConfigError('Invalid configuration: eventLog.kind is redis but eventLog.url (A2A_REDIS_URL) is not set');
-  if (log === 'redis' && store !== 'postgres') {
-    throw new ConfigError(`Invalid configuration: the Redis event log serves several instances, which need a shared store: use store.kind postgres (got ${store})`);
+  if (log === 'redis' && store !== 'postgres' && store !== 'dynamodb') {
+    throw new ConfigError(`Invalid configuration: the Redis event log serves several instances, which need a shared store: use store.kind postgres or dynamodb (got ${store})`);
   }
   return config;
 }

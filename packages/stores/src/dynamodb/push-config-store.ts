@@ -1,0 +1,97 @@
+import type { PushConfigStore } from '@a2a-polyglot/core';
+import type { TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { BatchWriteItemCommand, DeleteItemCommand, GetItemCommand, QueryCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient, type WriteRequest } from '@aws-sdk/client-dynamodb';
+import { decodePushConfig, encodePushConfig } from '../codec.js';
+import { guardedDynamo } from './errors.js';
+import { ATTR, PUSH_SK_PREFIX, taskPk } from './schema.js';
+
+/** BatchWriteItem takes at most this many requests. */
+const BATCH = 25;
+
+/**
+ * Webhook registrations in the tasks' DynamoDB table: one item per config, in the task's
+ * partition (`sk` = `push#<config id>`), so listing a task's configs is one strongly
+ * consistent Query. Replacing a config keeps its place in the registration order (the
+ * `position` written the first time, a time-based number), as the in-memory store does.
+ */
+export class DynamoPushConfigStore implements PushConfigStore {
+  private readonly table: string;
+  private lastPosition = 0;
+
+  constructor(
+    private readonly client: DynamoDBClient,
+    options: { readonly table: string },
+  ) {
+    this.table = options.table;
+  }
+
+  async put(tenant: string, config: TaskPushNotificationConfig): Promise<void> {
+    // Strictly increasing within this process; across instances, registration time orders.
+    this.lastPosition = Math.max(this.lastPosition + 1, Date.now() * 1000);
+    await guardedDynamo(() =>
+      this.client.send(
+        new UpdateItemCommand({
+          TableName: this.table,
+          Key: pushKey(tenant, config.taskId, config.id),
+          UpdateExpression: 'SET #c = :c, #pos = if_not_exists(#pos, :pos)',
+          ExpressionAttributeNames: { '#c': 'config', '#pos': 'position' },
+          ExpressionAttributeValues: { ':c': { S: encodePushConfig(config) }, ':pos': { N: String(this.lastPosition) } },
+        }),
+      ),
+    );
+  }
+
+  async get(tenant: string, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
+    const out = await guardedDynamo(() => this.client.send(new GetItemCommand({ TableName: this.table, Key: pushKey(tenant, taskId, id), ConsistentRead: true })));
+    return out.Item?.config?.S === undefined ? undefined : decodePushConfig(out.Item.config.S);
+  }
+
+  async list(tenant: string, taskId: string): Promise<TaskPushNotificationConfig[]> {
+    const items = await this.items(tenant, taskId);
+    items.sort((a, b) => Number(a.position?.N) - Number(b.position?.N));
+    return items.map((item) => decodePushConfig(item.config?.S ?? '{}'));
+  }
+
+  async delete(tenant: string, taskId: string, id: string): Promise<void> {
+    await guardedDynamo(() => this.client.send(new DeleteItemCommand({ TableName: this.table, Key: pushKey(tenant, taskId, id) })));
+  }
+
+  async deleteAll(tenant: string, taskId: string): Promise<void> {
+    const keys = (await this.items(tenant, taskId)).map((item) => ({ [ATTR.pk]: item[ATTR.pk]!, [ATTR.sk]: item[ATTR.sk]! }));
+    for (let i = 0; i < keys.length; i += BATCH) {
+      let requests: WriteRequest[] = keys.slice(i, i + BATCH).map((Key) => ({ DeleteRequest: { Key } }));
+      // BatchWriteItem may leave some requests unprocessed under throttling: send them again.
+      while (requests.length > 0) {
+        const out = await guardedDynamo(() => this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.table]: requests } })));
+        requests = out.UnprocessedItems?.[this.table] ?? [];
+      }
+    }
+  }
+
+  /** Every config item of a task (all Query pages). */
+  private async items(tenant: string, taskId: string): Promise<Array<Record<string, AttributeValue>>> {
+    const items: Array<Record<string, AttributeValue>> = [];
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const out = await guardedDynamo(() =>
+        this.client.send(
+          new QueryCommand({
+            TableName: this.table,
+            KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :push)',
+            ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
+            ExpressionAttributeValues: { ':pk': { S: taskPk(tenant, taskId) }, ':push': { S: PUSH_SK_PREFIX } },
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
+        ),
+      );
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+}
+
+function pushKey(tenant: string, taskId: string, id: string): Record<string, AttributeValue> {
+  return { [ATTR.pk]: { S: taskPk(tenant, taskId) }, [ATTR.sk]: { S: `${PUSH_SK_PREFIX}${id}` } };
+}

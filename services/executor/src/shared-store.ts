@@ -1,0 +1,63 @@
+import type { Logger, ReadinessCheck, RequestHandlerOptions } from '@a2a-polyglot/core';
+import type { ExecutorConfig } from './config.js';
+
+/** A store that several instances share (PostgreSQL or DynamoDB), opened and migrated. */
+export interface SharedStore {
+  readonly stores: Required<Pick<RequestHandlerOptions, 'taskStore' | 'pushConfigStore'>>;
+  /** The `store` probe of `/readyz`. */
+  readonly check: ReadinessCheck;
+  /** For the startup log, e.g. `PostgreSQL task store (schema public)`. */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the PostgreSQL pool and migrates the schema. The driver is loaded only here, so a
+ * deployment on another store never needs `pg`.
+ */
+export async function openPostgresStore(config: ExecutorConfig, logger: Logger): Promise<SharedStore> {
+  const postgres = require('@a2a-polyglot/stores/postgres') as typeof import('@a2a-polyglot/stores/postgres');
+  const { redactUrl } = require('@a2a-polyglot/stores') as typeof import('@a2a-polyglot/stores');
+  const schema = config.store.schema;
+  const pool = postgres.createPostgresPool({ url: config.store.url!, maxConnections: config.store.maxConnections, logger });
+  try {
+    await postgres.migratePostgres(pool, { schema });
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`Cannot prepare the PostgreSQL task store at ${redactUrl(config.store.url!)} (schema ${schema}): ${(error as Error).message}`);
+  }
+  return {
+    stores: { taskStore: new postgres.PostgresTaskStore(pool, { schema }), pushConfigStore: new postgres.PostgresPushConfigStore(pool, { schema }) },
+    check: { name: 'store', probe: async () => void (await pool.query('SELECT 1')) },
+    description: `PostgreSQL task store (schema ${schema})`,
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * Opens a DynamoDB client and creates the table when missing. The AWS SDK is loaded only
+ * here; credentials come from its default chain (environment, shared config, instance or
+ * task role), the region and endpoint from the configuration when set.
+ */
+export async function openDynamoStore(config: ExecutorConfig, logger: Logger): Promise<SharedStore> {
+  const dynamo = require('@a2a-polyglot/stores/dynamodb') as typeof import('@a2a-polyglot/stores/dynamodb');
+  const table = config.store.table!;
+  const client = dynamo.createDynamoClient({ region: config.store.region, endpoint: config.store.endpoint });
+  let ttlEnabled: boolean;
+  try {
+    ttlEnabled = (await dynamo.migrateDynamo(client, { table })).ttlEnabled;
+  } catch (error) {
+    client.destroy();
+    throw new Error(`Cannot prepare the DynamoDB task store table ${table}${config.store.endpoint ? ` at ${config.store.endpoint}` : ''}: ${(error as Error).message}`);
+  }
+  const retentionMs = config.store.retentionMs;
+  if (!ttlEnabled && retentionMs > 0) logger.warn('This DynamoDB endpoint has no TTL: finished tasks will not expire', { table });
+  const taskStore = new dynamo.DynamoTaskStore(client, { table, retentionMs });
+  return {
+    stores: { taskStore, pushConfigStore: new dynamo.DynamoPushConfigStore(client, { table }) },
+    // A strongly consistent read of a key that never exists: the data plane, not DescribeTable.
+    check: { name: 'store', probe: async () => void (await taskStore.get('', 'a2a-readiness-probe')) },
+    description: `DynamoDB task store (table ${table}${retentionMs > 0 && ttlEnabled ? `, finished tasks kept ${Math.round(retentionMs / 3_600_000)} h` : ''})`,
+    close: async () => client.destroy(),
+  };
+}
