@@ -4,11 +4,9 @@
  * (`/a2a/v1/…`): send, stream, get, cancel (running and finished), unknown task, multi-turn
  * input-required, push config set/get/list/delete, resubscribe to a running task.
  *
- * The client is built from an explicit v0.3 card object (`url` + `preferredTransport`).
- * TODO(integrator): once the served card carries the v0.3 keys (`url`, `preferredTransport`,
- * `additionalInterfaces`, derived from supportedInterfaces), switch to
- * `new ClientFactory({ transports: [...] }).createFromUrl(running.url)` so the card path is
- * covered too.
+ * No configuration beyond the defaults: the SDK resolves the executor's served card (the
+ * merged card: its v0.3 `additionalInterfaces` name the REST base and the gRPC address) and,
+ * given only the transport under test, picks that interface itself.
  *
  * Loading notes: CJS build via `require` (jest runs CommonJS), ESM types with
  * `resolution-mode`; 0.3.14 does not import `jose`, so nothing is stubbed.
@@ -59,30 +57,13 @@ beforeAll(async () => {
 });
 afterAll(() => running.close());
 
-/** A v0.3 card naming one transport, as a v0.3 agent would publish it. */
-function v03Card(transport: 'GRPC' | 'HTTP+JSON'): Sdk.AgentCard {
-  const url = transport === 'GRPC' ? `127.0.0.1:${running.grpc!.port}` : `${running.url}/a2a`;
-  return {
-    protocolVersion: '0.3.0',
-    name: 'a2a-polyglot executor',
-    description: 'demo',
-    url,
-    preferredTransport: transport,
-    version: '1.0.0',
-    capabilities: { streaming: true, pushNotifications: true },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [],
-  };
-}
-
 describe.each([
   ['GRPC', () => new GrpcTransportFactory()],
   ['HTTP+JSON', () => new RestTransportFactory()],
 ] as const)('official @a2a-js/sdk 0.3.14 client over v0.3 %s', (transport, factory) => {
   let client: SdkClient.Client;
   beforeAll(async () => {
-    client = await new ClientFactory({ transports: [factory()] }).createFromAgentCard(v03Card(transport));
+    client = await new ClientFactory({ transports: [factory()] }).createFromUrl(running.url);
   });
 
   it('uses the transport under test', () => {
