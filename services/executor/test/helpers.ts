@@ -52,6 +52,7 @@ export async function readSse(res: Response, options: { until?: (e: SseEvent, al
 }
 
 export { waitFor } from '@a2a-polyglot/testing';
+
 /**
  * Reads an SDK client's stream to its end, calling `onEvent` after each event (to act mid-stream,
  * e.g. cancel), bounded by `timeoutMs` so a stream that never ends fails the test.
@@ -76,32 +77,7 @@ export async function collectStream<T>(stream: AsyncIterable<T>, onEvent?: (e: T
   return events;
 }
 
-
 /** The text of every text part, concatenated. */
 export function partsText(parts: ReadonlyArray<{ text?: string }> | undefined): string {
   return (parts ?? []).map((p) => p.text ?? '').join('');
-}
-
-/**
- * Collects a client's event stream; `onEvent` may act (e.g. cancel) as events arrive. Bounded
- * by `timeoutMs`, so a stream that never ends fails the test instead of hanging it.
- */
-export async function collect<T>(stream: AsyncIterable<T>, onEvent?: (e: T, all: T[]) => Promise<void> | void, timeoutMs = 10_000): Promise<T[]> {
-  const events: T[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`stream not finished after ${timeoutMs} ms`)), timeoutMs)));
-  try {
-    await Promise.race([
-      (async () => {
-        for await (const e of stream) {
-          events.push(e);
-          await onEvent?.(e, events);
-        }
-      })(),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return events;
 }

@@ -13,7 +13,7 @@ import type * as V03Client from 'a2a-sdk-v03/client' with { 'resolution-mode': '
 import type * as V03 from 'a2a-sdk-v03' with { 'resolution-mode': 'import' };
 import { silentLogger } from '@a2a-polyglot/core';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
-import { collect } from './helpers.js';
+import { collectStream } from './helpers.js';
 
 const { A2AClient, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, TaskNotCancelableError, TaskNotFoundError } = require('a2a-sdk-v03/client') as typeof V03Client;
 
@@ -83,7 +83,7 @@ describe('official @a2a-js/sdk 0.3.14 client over JSON-RPC (default configuratio
   });
 
   it('sendMessageStream delivers task, working, ordered chunks, completed with final', async () => {
-    const events = await collect(client.sendMessageStream({ message: message('one two three four five six seven') }));
+    const events = await collectStream(client.sendMessageStream({ message: message('one two three four five six seven') }));
     expect(events[0]!.kind).toBe('task');
     expect(stateOf(events[1]!)).toBe('working');
     const last = events.at(-1)!;
@@ -126,7 +126,7 @@ describe('official @a2a-js/sdk 0.3.14 client over JSON-RPC (default configuratio
 
   it('resubscribes to a running task: snapshot first, then its events until canceled', async () => {
     const started = (await client.sendMessage({ message: message('slow'), configuration: { blocking: false } })) as Task;
-    const events = await collect(client.resubscribeTask({ id: started.id }), async (e, all) => {
+    const events = await collectStream(client.resubscribeTask({ id: started.id }), async (e, all) => {
       if (all.length === 2) await client.cancelTask({ id: started.id });
     });
     expect(events[0]).toMatchObject({ kind: 'task', id: started.id });
