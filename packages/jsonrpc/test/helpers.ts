@@ -1,20 +1,8 @@
 import { type AgentExecutor, RequestHandler } from '@a2a-polyglot/core';
+import { testAgentCard } from '@a2a-polyglot/testing';
 
 /** A card with streaming on, push notifications and the extended card off. */
-const card = {
-  name: 't',
-  description: 't',
-  supportedInterfaces: [],
-  provider: undefined,
-  version: '1',
-  capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] },
-  securitySchemes: {},
-  securityRequirements: [],
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
-  signatures: [],
-};
+const card = testAgentCard({ capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] } });
 
 /** Echoes the message text back as one artifact and completes. */
 const echo: AgentExecutor = {

@@ -1,20 +1,9 @@
 import { callContext, InMemoryTaskStore, OPERATIONS, RequestHandler, type AgentExecutor, type UnaryOperation } from '@a2a-polyglot/core';
-import { type AgentCard, Role, SendMessageRequest } from '@a2a-polyglot/model';
+import { Role, SendMessageRequest } from '@a2a-polyglot/model';
+import { testAgentCard } from '@a2a-polyglot/testing';
 import { A2AMetrics } from '../src/index.js';
 
-const card = {
-  name: 'metrics test',
-  description: 'd',
-  version: '1',
-  supportedInterfaces: [],
-  capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] },
-  securitySchemes: {},
-  securityRequirements: [],
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
-  signatures: [],
-} as unknown as AgentCard;
+const card = testAgentCard({ capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] } });
 
 const echo: AgentExecutor = {
   async execute(ctx) {

@@ -20,3 +20,4 @@ export {
   type TestService,
 } from './service-suites.js';
 export { TestIdentityProvider, type TestSigningKey } from './identity-provider.js';
+export { testAgentCard } from './agent-card.js';
