@@ -49,23 +49,6 @@ async function main(): Promise<void> {
     return exitWith(message, exitCode);
   }
 
-  const { url, endpoints, grpc } = running;
-  const publicBase = config.publicBaseUrl;
-  const rootName = config.agents.length > 0 ? config.agents.find((a) => a.id === (config.defaultAgent ?? config.agents[0]!.id))!.name : config.agent.name;
-  const grpcText = grpc ? `, gRPC ${grpc.url}` : ', gRPC off';
-  logger.info(`A2A agent "${rootName}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}${grpcText}`, {
-    url,
-    card: `${url}${endpoints.card}`,
-    jsonRpc: `${url}${endpoints.jsonRpc}`,
-    rest: `${url}${endpoints.rest}`,
-    grpc: grpc ? grpc.url : false,
-    ...(publicBase && { publicBaseUrl: publicBase }),
-    ...(config.agents.length > 0
-      ? { agents: config.agents.map((a) => ({ id: a.id, handler: a.handler, card: `${url}/agents/${a.id}/.well-known/agent-card.json` })) }
-      : { agent: config.agentModule ?? 'built-in demo agent' }),
-    ...(loaded.configFile && { configFile: loaded.configFile }),
-  });
-
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -85,8 +68,27 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Before the listening line: whoever waits for that line may signal at once.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+
+  const { url, endpoints, grpc } = running;
+  const publicBase = config.publicBaseUrl;
+  const rootName = config.agents.length > 0 ? config.agents.find((a) => a.id === (config.defaultAgent ?? config.agents[0]!.id))!.name : config.agent.name;
+  const grpcText = grpc ? `, gRPC ${grpc.url}` : ', gRPC off';
+  logger.info(`A2A agent "${rootName}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}${grpcText}`, {
+    url,
+    card: `${url}${endpoints.card}`,
+    jsonRpc: `${url}${endpoints.jsonRpc}`,
+    rest: `${url}${endpoints.rest}`,
+    grpc: grpc ? grpc.url : false,
+    ...(publicBase && { publicBaseUrl: publicBase }),
+    ...(config.agents.length > 0
+      ? { agents: config.agents.map((a) => ({ id: a.id, handler: a.handler, card: `${url}/agents/${a.id}/.well-known/agent-card.json` })) }
+      : { agent: config.agentModule ?? 'built-in demo agent' }),
+    ...(loaded.configFile && { configFile: loaded.configFile }),
+  });
+
 }
 
 function exitWith(message: string, code: number): void {
