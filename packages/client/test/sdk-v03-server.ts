@@ -14,8 +14,8 @@
  * The agent, by the first word of the user's text:
  * - `echo X…`: answers with a Message `echo X…`, no task;
  * - `steps N`: a task, working, N artifacts `chunk-i`, completed;
- * - `ask`: a task that stops in input-required; the follow-up message completes it with
- *   `got <text>`;
+ * - `ask`: a task that stops in input-required (`what next?`); the follow-up message
+ *   completes it with an artifact `got <text>`;
  * - `hang`: a task that works until canceled;
  * - `gate K N`: like `steps N`, after the test opens gate K.
  */
@@ -134,7 +134,8 @@ function scriptedAgent(gate: (key: string) => { promise: Promise<void> }, runnin
           status: { state, timestamp: now(), message: reply === undefined ? undefined : agentMessage(reply, taskId, contextId) },
         });
       if (ctx.task?.status.state === 'input-required') {
-        status('completed', true, `got ${text}`);
+        bus.publish({ kind: 'artifact-update', taskId, contextId, artifact: { artifactId: 'answer', name: 'answer', parts: [{ kind: 'text', text: `got ${text}` }] }, lastChunk: true });
+        status('completed', true);
         return bus.finished();
       }
       const [command = '', ...args] = text.trim().split(/\s+/);
