@@ -24,6 +24,8 @@ export { V1_JSONRPC, type JsonRpcDialect } from './transports/jsonrpc-dialect.js
 export { V03_JSONRPC } from './transports/jsonrpc-v03.js';
 export { cardJsonOfAnyVersion, isV03Card } from './card-v03.js';
 export { RestTransport, restTransportFactory, restRequest, type RestRequest } from './transports/rest.js';
+export { V1_REST, type RestDialect, type RestOperation, type Verb } from './transports/rest-dialect.js';
+export { V03_REST } from './transports/rest-v03.js';
 export {
   WebSocketTransport,
   webSocketTransportFactory,
