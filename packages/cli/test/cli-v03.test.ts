@@ -44,7 +44,7 @@ describe('a2a → @a2a-js/sdk 0.3.14 server', () => {
     expect(run.stdout).toMatch(/what next\?.*\ngot teal\n$/);
   });
 
-  it.each([['jsonrpc'], ['rest']])('send --binding %s', async (binding) => {
+  it.each([['jsonrpc'], ['rest'], ['grpc']])('send --binding %s', async (binding) => {
     const run = await a2a(['send', server.url, 'hi', '--binding', binding]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('chunk 0\n');

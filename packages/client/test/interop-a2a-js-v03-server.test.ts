@@ -11,7 +11,7 @@ import { grpcTransportFactory } from '../src/grpc.js';
 import { collect } from './helpers.js';
 import { startSdkV03Server, type SdkV03Server } from './sdk-v03-server.js';
 
-const BINDINGS: BindingKey[] = ['jsonrpc', 'rest'];
+const BINDINGS: BindingKey[] = ['jsonrpc', 'rest', 'grpc'];
 
 function lastState(events: readonly ClientEvent[]): TaskState | undefined {
   const p = events.at(-1)?.event.payload;
