@@ -44,6 +44,12 @@ describe('a2a → @a2a-js/sdk 0.3.14 server', () => {
     expect(run.stdout).toMatch(/what next\?.*\ngot teal\n$/);
   });
 
+  it('list: v0.3 has no ListTasks, one line and exit 5', async () => {
+    const run = await a2a(['list', server.url]);
+    expect(run.code).toBe(5);
+    expect(run.stderr).toMatch(/ListTasks does not exist in A2A v0\.3/);
+  });
+
   it.each([['jsonrpc'], ['rest'], ['grpc']])('send --binding %s', async (binding) => {
     const run = await a2a(['send', server.url, 'hi', '--binding', binding]);
     expect(run.code).toBe(0);
