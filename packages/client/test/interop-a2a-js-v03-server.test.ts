@@ -6,17 +6,12 @@
  */
 import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { TaskState, type Message, type Task } from '@a2a-polyglot/model';
-import { Client, GRPC_BINDING, textMessage, type BindingKey, type ClientEvent } from '../src/index.js';
-import { grpcTransportFactory } from '../src/grpc.js';
-import { collect } from './helpers.js';
+import { Client, textMessage, type BindingKey, type ClientEvent } from '../src/index.js';
+import { collect, connectInterop, lastState } from './helpers.js';
 import { startSdkV03Server, type SdkV03Server } from './sdk-v03-server.js';
 
 const BINDINGS: BindingKey[] = ['jsonrpc', 'rest', 'grpc'];
 
-function lastState(events: readonly ClientEvent[]): TaskState | undefined {
-  const p = events.at(-1)?.event.payload;
-  return p?.$case === 'task' || p?.$case === 'statusUpdate' ? p.value.status?.state : undefined;
-}
 
 function textOf(message: Message | undefined): string {
   return (message?.parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
@@ -47,7 +42,7 @@ describe('card resolution against the SDK v0.3 server', () => {
 describe.each(BINDINGS)('our client → @a2a-js/sdk 0.3.14 server over %s', (binding) => {
   let client: Client;
   beforeAll(async () => {
-    client = await Client.connect(server.url, { bindings: [binding], transports: { [GRPC_BINDING]: grpcTransportFactory }, timeoutMs: 5000, resume: { initialDelayMs: 20, maxDelayMs: 100 } });
+    client = await connectInterop(server.url, binding);
   });
   afterAll(async () => {
     await client?.close();
