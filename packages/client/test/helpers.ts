@@ -155,6 +155,27 @@ export function connectInterop(url: string, binding: BindingKey): Promise<Client
   return Client.connect(url, { bindings: [binding], transports: { [GRPC_BINDING]: grpcTransportFactory }, timeoutMs: 5000, resume: { initialDelayMs: 20, maxDelayMs: 100 } });
 }
 
+/**
+ * Plays a stream and cuts its connection once, after the second event (`cut` drops it, e.g. a
+ * TCP proxy's `cutAll`, and lets the agent go on while the client is away): what the resume
+ * tests against servers that number no events check.
+ */
+export async function collectWithCut(stream: AsyncIterable<ClientEvent>, cut: () => void): Promise<ClientEvent[]> {
+  const events: ClientEvent[] = [];
+  for await (const event of stream) {
+    events.push(event);
+    if (events.length === 2) cut();
+  }
+  return events;
+}
+
+/** Artifact names as streamed (in order), and all seen, counting Task snapshots after the first event. */
+export function artifactNames(events: readonly ClientEvent[]): { streamed: string[]; all: string[] } {
+  const streamed = events.flatMap((e) => (e.event.payload?.$case === 'artifactUpdate' ? [e.event.payload.value.artifact!.name] : []));
+  const snapshots = events.slice(1).flatMap((e) => (e.event.payload?.$case === 'task' ? e.event.payload.value.artifacts.map((a) => a.name) : []));
+  return { streamed, all: [...new Set([...streamed, ...snapshots])].sort() };
+}
+
 /** Collects an async iterable (bounded by the jest timeout). */
 export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

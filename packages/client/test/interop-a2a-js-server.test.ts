@@ -18,7 +18,7 @@ import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, textMessage, type BindingKey, type ClientEvent } from '../src/index.js';
-import { collect, connectInterop, lastState } from './helpers.js';
+import { artifactNames, collect, collectWithCut, connectInterop, lastState } from './helpers.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 jest.mock('jose', () => ({}));
@@ -221,21 +221,16 @@ describe.each(BINDINGS)('a cut stream against the SDK server (%s): resumed from 
     const client = await connectInterop(server.url, binding);
     const key = `cut-${binding}`;
     const stream = client.sendStreamingMessage({ message: textMessage(`gate ${key} 3`) });
-    const events: ClientEvent[] = [];
-    for await (const event of stream) {
-      events.push(event);
-      if (events.length === 2) {
-        (binding === 'grpc' ? server.grpcProxy : server.proxy).cutAll();
-        gates.get(key)?.(); // chunks are produced while the client is away
-      }
-    }
+    const events = await collectWithCut(stream, () => {
+      (binding === 'grpc' ? server.grpcProxy : server.proxy).cutAll();
+      gates.get(key)?.(); // chunks are produced while the client is away
+    });
     expect(stream.resumes).toBe(1);
     expect(stream.end).toBe('terminal');
     expect(lastState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
-    const streamed = events.flatMap((e) => (e.event.payload?.$case === 'artifactUpdate' ? [e.event.payload.value.artifact!.name] : []));
-    const snapshots = events.slice(1).flatMap((e) => (e.event.payload?.$case === 'task' ? e.event.payload.value.artifacts.map((a) => a.name) : []));
+    const { streamed, all } = artifactNames(events);
     expect(new Set(streamed).size).toBe(streamed.length);
-    expect([...new Set([...streamed, ...snapshots])].sort()).toEqual(['chunk-0', 'chunk-1', 'chunk-2']);
+    expect(all).toEqual(['chunk-0', 'chunk-1', 'chunk-2']);
     await client.close();
   });
 });

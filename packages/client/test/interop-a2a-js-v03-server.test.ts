@@ -7,7 +7,7 @@
 import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { TaskState, type Message, type Task } from '@a2a-polyglot/model';
 import { Client, textMessage, type BindingKey, type ClientEvent } from '../src/index.js';
-import { collect, connectInterop, lastState } from './helpers.js';
+import { artifactNames, collect, collectWithCut, connectInterop, lastState } from './helpers.js';
 import { startSdkV03Server, type SdkV03Server } from './sdk-v03-server.js';
 
 const BINDINGS: BindingKey[] = ['jsonrpc', 'rest', 'grpc'];
@@ -131,5 +131,22 @@ describe.each(BINDINGS)('our client → @a2a-js/sdk 0.3.14 server over %s', (bin
     const list = await client.listTasks({}).catch((e: unknown) => e);
     expect((list as A2AError).code).toBe(A2AErrorCode.UnsupportedOperation);
     expect((list as A2AError).message).toMatch(/ListTasks does not exist in A2A v0\.3/);
+  });
+});
+
+describe.each(BINDINGS)('a cut stream against the SDK v0.3 server (%s): resumed with a fresh resubscribe', (binding) => {
+  it('resubscribes by itself; the task ends completed and every artifact arrives, as an event or in a snapshot', async () => {
+    const client = await connectInterop(server.url, binding);
+    const key = `cut-${binding}`;
+    const stream = client.sendStreamingMessage({ message: textMessage(`gate ${key} 3`) });
+    const events = await collectWithCut(stream, () => {
+      (binding === 'grpc' ? server.grpcProxy : server.proxy).cutAll();
+      server.openGate(key); // chunks are produced while the client is away
+    });
+    expect(stream.resumes).toBe(1);
+    expect(stream.end).toBe('terminal');
+    expect(lastState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactNames(events).all).toEqual(['chunk-0', 'chunk-1', 'chunk-2']);
+    await client.close();
   });
 });

@@ -2,7 +2,8 @@
  * The official TypeScript SDK's A2A v0.3 server (@a2a-js/sdk 0.3.14, installed as
  * `a2a-sdk-v03`) with a tiny scripted agent, for interop tests of our client and CLI against a
  * real v0.3 peer: a v0.3 card (top-level `url`, `preferredTransport`, `additionalInterfaces`),
- * JSON-RPC and REST on express, gRPC (`a2a.v1.A2AService`) on grpc-js.
+ * JSON-RPC and REST on express, gRPC (`a2a.v1.A2AService`) on grpc-js, each behind a TCP proxy
+ * the tests can cut.
  *
  * Loading notes: the SDK's type declarations are ESM, so they are imported with
  * `resolution-mode: "import"`. Its CommonJS entries each bundle their own copy of the SDK's
@@ -27,6 +28,7 @@ import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 /** The SDK's `dist/` (its package exports name the entries, not the directory). */
 const dist = path.dirname(require.resolve('a2a-sdk-v03'));
@@ -48,6 +50,10 @@ export interface SdkV03Server {
   readonly restUrl: string;
   /** `host:port` of the gRPC server. */
   readonly grpcAddress: string;
+  /** In front of the HTTP server (JSON-RPC, REST): the tests can cut its connections. */
+  readonly proxy: TcpProxy;
+  /** In front of the gRPC server. */
+  readonly grpcProxy: TcpProxy;
   /** Opens gate `key` (see the `gate` command). */
   openGate(key: string): void;
   close(): Promise<void>;
@@ -99,18 +105,24 @@ export async function startSdkV03Server(preferred: V03Transport = 'JSONRPC'): Pr
   const http: HttpServer = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
-  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const proxy = await startTcpProxy({ host: '127.0.0.1', port: (http.address() as AddressInfo).port });
+  base = `http://${proxy.address}`;
   const grpc = new GrpcServer();
   grpc.addService(sdkGrpc.A2AService, sdkGrpc.grpcService({ requestHandler: handler, userBuilder: sdkGrpc.UserBuilder.noAuthentication }));
   const port = await new Promise<number>((resolve, reject) => grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
-  grpcAddress = `127.0.0.1:${port}`;
+  const grpcProxy = await startTcpProxy({ host: '127.0.0.1', port });
+  grpcAddress = grpcProxy.address;
   return {
     url: base,
     rpcUrl: `${base}/rpc`,
     restUrl: `${base}/rest`,
     grpcAddress,
+    proxy,
+    grpcProxy,
     openGate: (key) => gate(key).open(),
     async close() {
+      await proxy.close();
+      await grpcProxy.close();
       for (const release of running.values()) release();
       for (const g of gates.values()) g.open();
       http.closeAllConnections();
