@@ -172,6 +172,12 @@ describe('interface selection', () => {
     expect(() => selectInterface(other, ['jsonrpc', 'rest'])).toThrow(/offers JSONRPC \(0\.2\), GRPC \(0\.3\); none matches what this client may use \(JSONRPC, HTTP\+JSON, A2A 1\.0 or 0\.3\)/);
   });
 
+  it('a v0.3 card that prefers gRPC: without a gRPC transport, its JSON-RPC interface is used', () => {
+    const v03 = validateAgentCard({ name: 'old', url: 'x:50051', preferredTransport: 'GRPC', additionalInterfaces: [{ url: 'x:50051', transport: 'GRPC' }, { url: 'http://x/rpc', transport: 'JSONRPC' }], capabilities: {} });
+    expect(selectInterface(v03, ['grpc', 'jsonrpc']).agentInterface.url).toBe('x:50051');
+    expect(selectInterface(v03, ['jsonrpc', 'rest']).agentInterface).toMatchObject({ url: 'http://x/rpc', protocolVersion: '0.3' });
+  });
+
   it('protocolGeneration: 1.x and unset are v1.0, 0.3 and 0.3.x are v0.3, others unknown', () => {
     expect(['', '1.0', '1.2', undefined].map(protocolGeneration)).toEqual(['1.0', '1.0', '1.0', '1.0']);
     expect(['0.3', '0.3.0', '0.3.14'].map(protocolGeneration)).toEqual(['0.3', '0.3', '0.3']);
