@@ -12,8 +12,11 @@ module.exports = {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
     // ES-module-only dependencies, compiled to CommonJS like our sources.
     '/node_modules/eventsource-parser/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+    // The ES-module build of the v0.3 SDK (its CommonJS entries each bundle their own A2AError
+    // class, so errors lose their codes across entries); only .js files, the .cjs stay as they are.
+    '/node_modules/a2a-sdk-v03/dist/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!eventsource-parser/)'],
+  transformIgnorePatterns: ['/node_modules/(?!eventsource-parser/|a2a-sdk-v03/dist/.+\\.js$)'],
   moduleNameMapper: {
     '^@a2a-polyglot/executor$': '<rootDir>/services/executor/src/index.ts',
     '^@a2a-polyglot/([a-z0-9-]+)$': '<rootDir>/packages/$1/src/index.ts',

@@ -25,7 +25,8 @@ Commands:
   lite parse|format|run A2A-Lite chat messages: parse, format, delegate to an agent
 
 URL is the agent's base URL, with http:// or https:// (its card is read from
-/.well-known/agent-card.json).
+/.well-known/agent-card.json). The card decides the protocol version: A2A 1.0, or
+0.3 for an agent whose card offers only 0.3.
 
 ${COMMON}
 

@@ -37,7 +37,7 @@ export async function run(argv: readonly string[], io: Io, signal: AbortSignal):
       return EXIT.ok;
     }
     if (parsed.kind === 'version') {
-      io.stdout.write(`a2a ${VERSION} (A2A protocol 1.0)\n`);
+      io.stdout.write(`a2a ${VERSION} (A2A protocol 1.0, and 0.3 for v0.3 agents)\n`);
       return EXIT.ok;
     }
     const ctx: CommandContext = {

@@ -1,5 +1,6 @@
 import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { AgentCard } from '@a2a-polyglot/model';
+import { cardJsonOfAnyVersion, isV03Card } from './card-v03.js';
 import { clientError, notA2A } from './failures.js';
 import { callHeaders, describeBody, isJsonMedia, mediaType, openHttp, readText, tryParseJson } from './http.js';
 
@@ -80,23 +81,21 @@ export async function resolveAgentCard(input: string, options: ResolveCardOption
 /**
  * Checks what the client relies on before decoding leniently (cards may carry fields of
  * other versions): a name, a non-empty `supportedInterfaces` whose entries have a URL and a
- * binding, and a `capabilities` object. A v0.3 card (`url` + `preferredTransport`) gets a
- * message that says so.
+ * binding, and a `capabilities` object. A v0.3 card (`url` + `preferredTransport`, no
+ * `supportedInterfaces`) is read through the v0.3 codec first (see `cardJsonOfAnyVersion`), so
+ * its interfaces come out marked `protocolVersion: "0.3"`.
  */
 export function validateAgentCard(json: unknown, source = 'the agent card'): AgentCard {
   const problems: string[] = [];
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw badCard(source, ['it is not a JSON object']);
-  const card = json as Record<string, unknown>;
+  const raw = json as Record<string, unknown>;
+  const card = cardJsonOfAnyVersion(raw);
   if (typeof card.name !== 'string' || card.name.trim() === '') problems.push('"name" is missing or empty');
   const interfaces = card.supportedInterfaces ?? card.supported_interfaces;
   if (interfaces === undefined) {
-    if (typeof card.url === 'string' && ('preferredTransport' in card || 'protocolVersion' in card)) {
-      const version = typeof card.protocolVersion === 'string' ? ` ${card.protocolVersion}` : '';
-      throw badCard(source, [`it is an A2A v0.3-style card (protocolVersion${version}, "url"/"preferredTransport"); this client speaks A2A v1.0 and needs "supportedInterfaces"`]);
-    }
     problems.push('"supportedInterfaces" is missing');
   } else if (!Array.isArray(interfaces) || interfaces.length === 0) {
-    problems.push('"supportedInterfaces" must be a non-empty array');
+    problems.push(isV03Card(raw) ? 'the v0.3 card names no usable "url"' : '"supportedInterfaces" must be a non-empty array');
   } else {
     interfaces.forEach((entry, i) => {
       const e = entry as Record<string, unknown> | null;
@@ -107,7 +106,8 @@ export function validateAgentCard(json: unknown, source = 'the agent card'): Age
       return undefined;
     });
   }
-  if (typeof card.capabilities !== 'object' || card.capabilities === null || Array.isArray(card.capabilities)) problems.push('"capabilities" is missing or not an object');
+  // Checked on the card as served: the v0.3 translation always yields a capabilities object.
+  if (typeof raw.capabilities !== 'object' || raw.capabilities === null || Array.isArray(raw.capabilities)) problems.push('"capabilities" is missing or not an object');
   if (problems.length > 0) throw badCard(source, problems);
   try {
     return AgentCard.fromJSON(card);

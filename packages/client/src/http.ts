@@ -32,12 +32,28 @@ export interface OpenHttp {
   close(): void;
 }
 
-/** Default headers of every HTTP call: the version, then the caller's, never overriding the version. */
-export function callHeaders(extra: Readonly<Record<string, string>> | undefined, own: Readonly<Record<string, string>>): Headers {
+/** The extensions header of A2A v0.3 (v1.0 dropped the `X-`, spec §0 item 14). */
+export const V03_EXTENSIONS_HEADER = 'X-A2A-Extensions';
+
+/**
+ * Default headers of every HTTP call: the caller's, then the transport's own, then the
+ * version, which nothing overrides. A v0.3 call carries no `A2A-Version` (v0.3 servers read
+ * its absence as 0.3, spec §12.4) and names the extensions header the v0.3 way.
+ */
+export function callHeaders(extra: Readonly<Record<string, string>> | undefined, own: Readonly<Record<string, string>>, wire: 'v1' | 'v03' = 'v1'): Headers {
   const headers = new Headers();
   for (const [k, v] of Object.entries(extra ?? {})) headers.set(k, v);
   for (const [k, v] of Object.entries(own)) headers.set(k, v);
-  headers.set(VERSION_HEADER, A2A_VERSION);
+  if (wire === 'v1') {
+    headers.set(VERSION_HEADER, A2A_VERSION);
+    return headers;
+  }
+  headers.delete(VERSION_HEADER);
+  const extensions = headers.get('A2A-Extensions');
+  if (extensions !== null) {
+    headers.delete('A2A-Extensions');
+    headers.set(V03_EXTENSIONS_HEADER, extensions);
+  }
   return headers;
 }
 

@@ -2,7 +2,7 @@
 import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cardCandidates, Client, resolveAgentCard, selectInterface, validateAgentCard, WEBSOCKET_BINDING } from '../src/index.js';
+import { cardCandidates, Client, protocolGeneration, resolveAgentCard, selectInterface, validateAgentCard, WEBSOCKET_BINDING } from '../src/index.js';
 import { cardJson, sendJson, startFakeServer, type FakeServer } from './fake-server.js';
 
 async function failure(promise: Promise<unknown>): Promise<A2AError> {
@@ -70,16 +70,50 @@ describe('card resolution', () => {
     expect(error.message).toMatch(pattern);
   });
 
-  it('a v0.3 card is recognised as such', () => {
-    const error = (() => {
-      try {
-        validateAgentCard({ name: 'old', url: 'http://x/rpc', preferredTransport: 'JSONRPC', protocolVersion: '0.3.0', capabilities: {} });
-      } catch (e) {
-        return e as A2AError;
-      }
-      return undefined;
-    })();
-    expect(error?.message).toMatch(/A2A v0\.3-style card \(protocolVersion 0\.3\.0/);
+  it('a v0.3 card becomes interfaces marked 0.3: the preferred transport first, then additionalInterfaces', () => {
+    const card = validateAgentCard({
+      name: 'old',
+      protocolVersion: '0.3.0',
+      url: 'http://x/rpc',
+      preferredTransport: 'JSONRPC',
+      additionalInterfaces: [
+        { url: 'http://x/rpc', transport: 'JSONRPC' },
+        { url: 'http://x/rest', transport: 'HTTP+JSON' },
+        { url: 'x:50051', transport: 'GRPC' },
+      ],
+      supportsAuthenticatedExtendedCard: true,
+      capabilities: { streaming: true },
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [],
+    });
+    expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.url, i.protocolVersion])).toEqual([
+      ['JSONRPC', 'http://x/rpc', '0.3'],
+      ['HTTP+JSON', 'http://x/rest', '0.3'],
+      ['GRPC', 'x:50051', '0.3'],
+    ]);
+    expect(card.capabilities?.extendedAgentCard).toBe(true);
+  });
+
+  it('a v0.3 card without preferredTransport defaults to JSON-RPC; one without capabilities is still malformed', () => {
+    const card = validateAgentCard({ name: 'old', url: 'http://x/a2a', protocolVersion: '0.3.0', capabilities: {} });
+    expect(card.supportedInterfaces).toEqual([expect.objectContaining({ url: 'http://x/a2a', protocolBinding: 'JSONRPC', protocolVersion: '0.3' })]);
+    expect(() => validateAgentCard({ name: 'old', url: 'http://x/a2a', protocolVersion: '0.3.0' })).toThrow(/"capabilities" is missing/);
+  });
+
+  it('a merged card keeps its supportedInterfaces and adds v0.3 endpoints it names only at the top level', () => {
+    const card = validateAgentCard({
+      ...cardJson('http://x'),
+      protocolVersion: '0.3.0',
+      url: 'http://x/rpc',
+      preferredTransport: 'JSONRPC',
+      additionalInterfaces: [{ url: 'http://x/rpc', transport: 'JSONRPC' }, { url: 'x:50051', transport: 'GRPC' }],
+    });
+    const v1 = cardJson('http://x').supportedInterfaces as Array<{ url: string; protocolBinding: string }>;
+    expect(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.url} ${i.protocolVersion}`)).toEqual([
+      ...v1.map((i) => `${i.protocolBinding} ${i.url} 1.0`),
+      'GRPC x:50051 0.3',
+    ]);
   });
 
   it('an unreachable host says so', async () => {
@@ -117,16 +151,37 @@ describe('interface selection', () => {
     ],
   });
 
-  it("follows the server's order among the allowed bindings and skips v0.3 interfaces", () => {
+  it("follows the server's order among the allowed v1.0 bindings; a v0.3 interface only when no v1.0 one is allowed", () => {
     expect(selectInterface(card, ['jsonrpc', 'rest']).agentInterface.url).toBe('http://x/rest');
     expect(selectInterface(card, ['jsonrpc']).agentInterface.url).toBe('http://x/rpc');
     expect(selectInterface(card, ['grpc', 'rest']).binding).toBe('grpc');
     expect(selectInterface(card, ['websocket']).agentInterface.url).toBe('ws://x/ws');
+    const older = validateAgentCard({
+      ...cardJson('http://x'),
+      supportedInterfaces: [
+        { url: 'http://x/rpc03', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+        { url: 'http://x/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ],
+    });
+    expect(selectInterface(older, ['jsonrpc', 'rest']).agentInterface.url).toBe('http://x/rest');
+    expect(selectInterface(older, ['jsonrpc']).agentInterface).toMatchObject({ url: 'http://x/rpc03', protocolVersion: '0.3' });
   });
 
   it('no usable interface: the error lists what the card offers', () => {
-    const only03 = validateAgentCard({ ...cardJson('http://x'), supportedInterfaces: [{ url: 'http://x', protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] });
-    expect(() => selectInterface(only03, ['jsonrpc', 'rest'])).toThrow(/offers JSONRPC \(0\.3\); none matches what this client may use \(JSONRPC, HTTP\+JSON, A2A 1\.0\)/);
+    const other = validateAgentCard({ ...cardJson('http://x'), supportedInterfaces: [{ url: 'http://x', protocolBinding: 'JSONRPC', protocolVersion: '0.2' }, { url: 'x:1', protocolBinding: 'GRPC', protocolVersion: '0.3' }] });
+    expect(() => selectInterface(other, ['jsonrpc', 'rest'])).toThrow(/offers JSONRPC \(0\.2\), GRPC \(0\.3\); none matches what this client may use \(JSONRPC, HTTP\+JSON, A2A 1\.0 or 0\.3\)/);
+  });
+
+  it('a v0.3 card that prefers gRPC: without a gRPC transport, its JSON-RPC interface is used', () => {
+    const v03 = validateAgentCard({ name: 'old', url: 'x:50051', preferredTransport: 'GRPC', additionalInterfaces: [{ url: 'x:50051', transport: 'GRPC' }, { url: 'http://x/rpc', transport: 'JSONRPC' }], capabilities: {} });
+    expect(selectInterface(v03, ['grpc', 'jsonrpc']).agentInterface.url).toBe('x:50051');
+    expect(selectInterface(v03, ['jsonrpc', 'rest']).agentInterface).toMatchObject({ url: 'http://x/rpc', protocolVersion: '0.3' });
+  });
+
+  it('protocolGeneration: 1.x and unset are v1.0, 0.3 and 0.3.x are v0.3, others unknown', () => {
+    expect(['', '1.0', '1.2', undefined].map(protocolGeneration)).toEqual(['1.0', '1.0', '1.0', '1.0']);
+    expect(['0.3', '0.3.0', '0.3.14'].map(protocolGeneration)).toEqual(['0.3', '0.3', '0.3']);
+    expect(['0.2.5', '2.0', '0.30'].map(protocolGeneration)).toEqual([undefined, undefined, undefined]);
   });
 
   it('asking for gRPC without its transport points at the subpath export', () => {

@@ -6,7 +6,7 @@ import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { TaskState, type Task } from '@a2a-polyglot/model';
 import { Client, GRPC_BINDING, textMessage, type BindingKey, type ClientEvent } from '../src/index.js';
 import { grpcTransportFactory } from '../src/grpc.js';
-import { collect, startTestAgent, type TestAgent } from './helpers.js';
+import { collect, lastState, startTestAgent, type TestAgent } from './helpers.js';
 
 const BINDINGS: BindingKey[] = ['jsonrpc', 'rest', 'grpc'];
 
@@ -14,10 +14,6 @@ function cases(events: readonly ClientEvent[]): string[] {
   return events.map((e) => e.event.payload?.$case ?? '?');
 }
 
-function lastState(events: readonly ClientEvent[]): TaskState | undefined {
-  const last = events.at(-1)?.event.payload;
-  return last?.$case === 'statusUpdate' || last?.$case === 'task' ? last.value.status?.state : undefined;
-}
 
 describe.each(BINDINGS)('Client over %s', (binding) => {
   let agent: TestAgent;

@@ -3,6 +3,8 @@ import { RequestHandler, silentLogger, type AgentExecutor, type RequestHandlerOp
 import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { TaskState, type AgentCard } from '@a2a-polyglot/model';
 import { startA2AServer, type RunningA2AServer } from '@a2a-polyglot/server';
+import { grpcTransportFactory } from '../src/grpc.js';
+import { Client, GRPC_BINDING, type BindingKey, type ClientEvent } from '../src/index.js';
 
 /** A card with streaming and push on; interfaces are filled in by the server per request. */
 export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
@@ -140,6 +142,38 @@ export async function startTestAgent(
       await handler.shutdown(0);
     },
   };
+}
+
+/** The state of the last event, when it is a Task or a status update: where a stream left the task. */
+export function lastState(events: readonly ClientEvent[]): TaskState | undefined {
+  const last = events.at(-1)?.event.payload;
+  return last?.$case === 'statusUpdate' || last?.$case === 'task' ? last.value.status?.state : undefined;
+}
+
+/** A client of an SDK server for the interop tests: one binding (gRPC registered), bounded calls, quick resumes. */
+export function connectInterop(url: string, binding: BindingKey): Promise<Client> {
+  return Client.connect(url, { bindings: [binding], transports: { [GRPC_BINDING]: grpcTransportFactory }, timeoutMs: 5000, resume: { initialDelayMs: 20, maxDelayMs: 100 } });
+}
+
+/**
+ * Plays a stream and cuts its connection once, after the second event (`cut` drops it, e.g. a
+ * TCP proxy's `cutAll`, and lets the agent go on while the client is away): what the resume
+ * tests against servers that number no events check.
+ */
+export async function collectWithCut(stream: AsyncIterable<ClientEvent>, cut: () => void): Promise<ClientEvent[]> {
+  const events: ClientEvent[] = [];
+  for await (const event of stream) {
+    events.push(event);
+    if (events.length === 2) cut();
+  }
+  return events;
+}
+
+/** Artifact names as streamed (in order), and all seen, counting Task snapshots after the first event. */
+export function artifactNames(events: readonly ClientEvent[]): { streamed: string[]; all: string[] } {
+  const streamed = events.flatMap((e) => (e.event.payload?.$case === 'artifactUpdate' ? [e.event.payload.value.artifact!.name] : []));
+  const snapshots = events.slice(1).flatMap((e) => (e.event.payload?.$case === 'task' ? e.event.payload.value.artifacts.map((a) => a.name) : []));
+  return { streamed, all: [...new Set([...streamed, ...snapshots])].sort() };
 }
 
 /** Collects an async iterable (bounded by the jest timeout). */

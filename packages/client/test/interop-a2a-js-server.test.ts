@@ -17,9 +17,8 @@ import { TaskState, type Task } from '@a2a-polyglot/model';
 import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, GRPC_BINDING, textMessage, type BindingKey, type ClientEvent } from '../src/index.js';
-import { grpcTransportFactory } from '../src/grpc.js';
-import { collect } from './helpers.js';
+import { Client, textMessage, type BindingKey, type ClientEvent } from '../src/index.js';
+import { artifactNames, collect, collectWithCut, connectInterop, lastState } from './helpers.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 jest.mock('jose', () => ({}));
@@ -143,10 +142,6 @@ async function startSdkServer(): Promise<SdkServer> {
 
 const BINDINGS: BindingKey[] = ['jsonrpc', 'rest', 'grpc'];
 
-function lastState(events: readonly ClientEvent[]): TaskState | undefined {
-  const p = events.at(-1)?.event.payload;
-  return p?.$case === 'task' || p?.$case === 'statusUpdate' ? p.value.status?.state : undefined;
-}
 
 let server: SdkServer;
 beforeAll(async () => {
@@ -161,7 +156,7 @@ afterAll(async () => {
 describe.each(BINDINGS)('our client → @a2a-js/sdk 1.3.0 server over %s', (binding) => {
   let client: Client;
   beforeAll(async () => {
-    client = await Client.connect(server.url, { bindings: [binding], transports: { [GRPC_BINDING]: grpcTransportFactory }, timeoutMs: 5000, resume: { initialDelayMs: 20, maxDelayMs: 100 } });
+    client = await connectInterop(server.url, binding);
   });
   afterAll(async () => {
     await client?.close();
@@ -223,24 +218,19 @@ describe.each(BINDINGS)('our client → @a2a-js/sdk 1.3.0 server over %s', (bind
 
 describe.each(BINDINGS)('a cut stream against the SDK server (%s): resumed from the snapshot', (binding) => {
   it('resubscribes without a resume point; every artifact arrives once, as an event or in the snapshot after the cut', async () => {
-    const client = await Client.connect(server.url, { bindings: [binding], transports: { [GRPC_BINDING]: grpcTransportFactory }, timeoutMs: 5000, resume: { initialDelayMs: 20, maxDelayMs: 100 } });
+    const client = await connectInterop(server.url, binding);
     const key = `cut-${binding}`;
     const stream = client.sendStreamingMessage({ message: textMessage(`gate ${key} 3`) });
-    const events: ClientEvent[] = [];
-    for await (const event of stream) {
-      events.push(event);
-      if (events.length === 2) {
-        (binding === 'grpc' ? server.grpcProxy : server.proxy).cutAll();
-        gates.get(key)?.(); // chunks are produced while the client is away
-      }
-    }
+    const events = await collectWithCut(stream, () => {
+      (binding === 'grpc' ? server.grpcProxy : server.proxy).cutAll();
+      gates.get(key)?.(); // chunks are produced while the client is away
+    });
     expect(stream.resumes).toBe(1);
     expect(stream.end).toBe('terminal');
     expect(lastState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
-    const streamed = events.flatMap((e) => (e.event.payload?.$case === 'artifactUpdate' ? [e.event.payload.value.artifact!.name] : []));
-    const snapshots = events.slice(1).flatMap((e) => (e.event.payload?.$case === 'task' ? e.event.payload.value.artifacts.map((a) => a.name) : []));
+    const { streamed, all } = artifactNames(events);
     expect(new Set(streamed).size).toBe(streamed.length);
-    expect([...new Set([...streamed, ...snapshots])].sort()).toEqual(['chunk-0', 'chunk-1', 'chunk-2']);
+    expect(all).toEqual(['chunk-0', 'chunk-1', 'chunk-2']);
     await client.close();
   });
 });

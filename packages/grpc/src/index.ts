@@ -31,7 +31,7 @@ export { METADATA, metadataHeaders } from './metadata.js';
 export { fromGrpcError, readStatusDetails, rpcStatusOf, STATUS_DETAILS_KEY, toGrpcError, type GrpcErrorStatus } from './grpc-error.js';
 export * from './status-details.js';
 export { A2A_VERSION, type GrpcCallOptions, type GrpcClientOptions } from './client/channel.js';
-export { GrpcTransport, type GrpcEventStream, type GrpcStreamEvent, type SubscribeOptions } from './client/grpc-transport.js';
+export { GrpcTransport, type GrpcEventStream, type GrpcMethod, type GrpcStreamEvent, type SubscribeOptions } from './client/grpc-transport.js';
 export {
   errorFromFrame,
   GrpcSessionClient,

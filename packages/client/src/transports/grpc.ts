@@ -1,9 +1,25 @@
-import { A2AError, A2AErrorCode, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type OperationName, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
 import { GrpcTransport as GrpcClient, type GrpcCallOptions, type GrpcClientOptions, type GrpcEventStream } from '@a2a-polyglot/grpc';
 import { aborted, clientError, timedOut, unreachable } from '../failures.js';
+import { isV03Interface } from '../select-interface.js';
 import type { CallOptions, ClientEvent, StreamOptions, Transport, TransportFactory } from '../transport.js';
+import { V03_GRPC } from './grpc-v03.js';
 
 type UnaryCall = (client: GrpcClient, request: any, options: GrpcCallOptions) => Promise<unknown>;
+
+/**
+ * How one generation of A2A calls the gRPC service: v1.0 `lf.a2a.v1.A2AService`, or v0.3
+ * `a2a.v1.A2AService`. Requests go in, and answers come out, as v1.0 messages; the channel,
+ * deadlines, aborts and errors are the transport's, the same for both.
+ */
+export interface GrpcDialect {
+  /** `false`: no `a2a-version` metadata (v0.3). */
+  readonly versionMetadata: boolean;
+  /** One unary call; resolves to the v1.0 response. */
+  unary(client: GrpcClient, operation: OperationName, request: unknown, options: GrpcCallOptions): Promise<unknown>;
+  /** Opens a stream of v1.0 events. */
+  stream(client: GrpcClient, operation: OperationName, request: unknown, options: GrpcCallOptions, resumeAfterSeq: number | undefined): GrpcEventStream;
+}
 
 /** Operation name → the typed method of the gRPC client (`lf.a2a.v1.A2AService`). */
 const UNARY: Readonly<Record<string, UnaryCall>> = {
@@ -16,6 +32,20 @@ const UNARY: Readonly<Record<string, UnaryCall>> = {
   ListTaskPushNotificationConfigs: (c, r, o) => c.listTaskPushNotificationConfigs(r, o),
   DeleteTaskPushNotificationConfig: (c, r, o) => c.deleteTaskPushNotificationConfig(r, o),
   GetExtendedAgentCard: (c, r, o) => c.getExtendedAgentCard(r, o),
+};
+
+/** A2A v1.0 over gRPC (`lf.a2a.v1.A2AService`), through `@a2a-polyglot/grpc`'s typed client. */
+export const V1_GRPC: GrpcDialect = {
+  versionMetadata: true,
+  unary(client, operation, request, options) {
+    const call = UNARY[operation];
+    if (!call) throw new A2AError(A2AErrorCode.MethodNotFound, `${operation} is not a unary gRPC method`);
+    return call(client, request, options);
+  },
+  stream: (client, operation, request, options, resumeAfterSeq) =>
+    operation === 'SubscribeToTask'
+      ? client.subscribeToTask(request as never, { ...options, lastEventId: resumeAfterSeq })
+      : client.sendStreamingMessage(request as never, options),
 };
 
 /** grpc-js's texts for "nothing is listening there" (its UNAVAILABLE carries no ErrorInfo). */
@@ -31,16 +61,18 @@ export class GrpcClientTransport implements Transport {
   readonly binding = 'GRPC' as const;
   private readonly client: GrpcClient;
 
-  constructor(private readonly url: string, options: Omit<GrpcClientOptions, 'url'> = {}) {
-    this.client = new GrpcClient({ ...options, url });
+  constructor(
+    private readonly url: string,
+    options: Omit<GrpcClientOptions, 'url'> = {},
+    private readonly dialect: GrpcDialect = V1_GRPC,
+  ) {
+    this.client = new GrpcClient({ versionMetadata: dialect.versionMetadata, ...options, url });
   }
 
   async unary<Req, Res>(op: UnaryOperation<Req, Res>, request: Req, options: CallOptions = {}): Promise<Res> {
-    const call = UNARY[op.name];
-    if (!call) throw new A2AError(A2AErrorCode.MethodNotFound, `${op.name} is not a unary gRPC method`);
     const what = `${op.name} at ${this.url}`;
     try {
-      return (await call(this.client, request, { signal: options.signal, timeoutMs: options.timeoutMs, headers: lower(options.headers) })) as Res;
+      return (await this.dialect.unary(this.client, op.name, request, { signal: options.signal, timeoutMs: options.timeoutMs, headers: lower(options.headers) })) as Res;
     } catch (error) {
       throw this.refine(error, what, options);
     }
@@ -58,10 +90,7 @@ export class GrpcClientTransport implements Transport {
     const what = `${op.name} at ${this.url}`;
     if (options.signal?.aborted) throw aborted(what);
     const callOptions: GrpcCallOptions = { signal: options.signal, headers: lower(options.headers) };
-    const stream: GrpcEventStream =
-      op.name === 'SubscribeToTask'
-        ? this.client.subscribeToTask(request as never, { ...callOptions, lastEventId: options.resumeAfterSeq })
-        : this.client.sendStreamingMessage(request as never, callOptions);
+    const stream = this.dialect.stream(this.client, op.name, request, callOptions, options.resumeAfterSeq);
     // The open deadline runs until the first event, the idle timeout between events.
     let failure: A2AError | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -106,5 +135,9 @@ function lower(headers: Readonly<Record<string, string>> | undefined): Record<st
   return out;
 }
 
-/** {@link TransportFactory} of the gRPC binding (plaintext for `host:port`/`http://`, TLS for `https://`). */
-export const grpcTransportFactory: TransportFactory = ({ agentInterface }) => new GrpcClientTransport(agentInterface.url);
+/**
+ * {@link TransportFactory} of the gRPC binding (plaintext for `host:port`/`http://`, TLS for
+ * `https://`): v1.0, or v0.3 (`a2a.v1.A2AService`) for an interface marked `protocolVersion` 0.3.
+ */
+export const grpcTransportFactory: TransportFactory = ({ agentInterface }) =>
+  new GrpcClientTransport(agentInterface.url, {}, isV03Interface(agentInterface) ? V03_GRPC : V1_GRPC);

@@ -1,14 +1,18 @@
-import { A2AError, A2AErrorCode, fromHttpError, fromJsonRpcError, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, fromHttpError, fromJsonRpcError, type OperationName, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
 import { decodeStreamEvent, decodeUnaryResult } from '../decode.js';
 import { notA2A } from '../failures.js';
 import { callHeaders, describeBody, isJsonMedia, mediaType, openHttp, readText, tryParseJson, type OpenHttp } from '../http.js';
+import { isV03Interface } from '../select-interface.js';
 import { readOpenSse, seqOf } from '../sse.js';
 import type { CallOptions, ClientEvent, StreamOptions, Transport, TransportFactory } from '../transport.js';
+import { V1_JSONRPC, type JsonRpcDialect } from './jsonrpc-dialect.js';
+import { V03_JSONRPC } from './jsonrpc-v03.js';
 
 /**
  * The JSON-RPC 2.0 binding, client side (spec §3.3): every call is a POST of one envelope to
  * the interface URL; streams come back as SSE whose `data:` lines are JSON-RPC responses.
- * Uses only fetch, so it runs in browsers.
+ * The dialect decides the generation spoken (v1.0, or v0.3 for v0.3 interfaces); envelopes,
+ * SSE and errors are handled here once for both. Uses only fetch, so it runs in browsers.
  */
 export class JsonRpcTransport implements Transport {
   readonly binding = 'JSONRPC' as const;
@@ -17,6 +21,7 @@ export class JsonRpcTransport implements Transport {
   constructor(
     private readonly url: string,
     private readonly fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+    private readonly dialect: JsonRpcDialect = V1_JSONRPC,
   ) {}
 
   async unary<Req, Res>(op: UnaryOperation<Req, Res>, request: Req, options: CallOptions = {}): Promise<Res> {
@@ -25,7 +30,7 @@ export class JsonRpcTransport implements Transport {
     const envelope = this.envelope(open.response, text, what);
     if (envelope.error !== undefined) throw fromJsonRpcError(envelope.error as Record<string, unknown>);
     checkId(envelope, id, what);
-    return decodeUnaryResult(op as UnaryOperation<unknown, Res>, envelope.result);
+    return decodeUnaryResult(op as UnaryOperation<unknown, Res>, this.dialect.result(op.name, envelope.result, what));
   }
 
   stream<Req>(op: StreamOperation<Req>, request: Req, options: StreamOptions = {}): AsyncIterable<ClientEvent> {
@@ -53,15 +58,16 @@ export class JsonRpcTransport implements Transport {
       if (!isRecord(envelope)) throw new A2AError(A2AErrorCode.InvalidAgentResponse, `${what}: a stream event is not JSON`);
       if (envelope.error !== undefined) throw fromJsonRpcError(envelope.error as Record<string, unknown>);
       if (!('result' in envelope)) throw new A2AError(A2AErrorCode.InvalidAgentResponse, `${what}: a stream event has neither result nor error`);
-      yield { seq: seqOf(message), event: decodeStreamEvent(envelope.result) };
+      yield { seq: seqOf(message), event: decodeStreamEvent(this.dialect.result(op.name, envelope.result, what)) };
     }
   }
 
-  private async post(method: string, params: unknown, options: CallOptions, accept: string, timeoutMs: number | undefined): Promise<{ open: OpenHttp; id: number; what: string }> {
+  private async post(operation: OperationName, json: unknown, options: CallOptions, accept: string, timeoutMs: number | undefined): Promise<{ open: OpenHttp; id: number; what: string }> {
+    const { method, params } = this.dialect.request(operation, json);
     const id = this.nextId++;
     const what = `${method} at ${this.url}`;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params: params ?? {} });
-    const headers = callHeaders(options.headers, { 'Content-Type': 'application/json', Accept: accept });
+    const headers = callHeaders(options.headers, { 'Content-Type': 'application/json', Accept: accept }, this.dialect.wire);
     const open = await openHttp(this.fetchImpl, { url: this.url, method: 'POST', headers, body, signal: options.signal, timeoutMs, what });
     return { open, id, what };
   }
@@ -90,5 +96,6 @@ function checkId(envelope: Record<string, unknown>, id: number, what: string): v
   }
 }
 
-/** {@link TransportFactory} of the JSON-RPC binding. */
-export const jsonRpcTransportFactory: TransportFactory = ({ agentInterface, fetch }) => new JsonRpcTransport(agentInterface.url, fetch);
+/** {@link TransportFactory} of the JSON-RPC binding: v1.0, or v0.3 for an interface marked `protocolVersion` 0.3. */
+export const jsonRpcTransportFactory: TransportFactory = ({ agentInterface, fetch }) =>
+  new JsonRpcTransport(agentInterface.url, fetch, isV03Interface(agentInterface) ? V03_JSONRPC : V1_JSONRPC);

@@ -1,10 +1,8 @@
-import { V03_CARD_MEMBERS, V03_METHODS, type V03Method } from '@a2a-polyglot/v03/json';
+import type { OperationName } from '@a2a-polyglot/core';
+import { V03_CARD_MEMBERS, v03MethodFor } from '@a2a-polyglot/v03/json';
 import { failed, type CallOptions, type CallResult, type Binding } from '../driver.js';
 import { readJson, startServerUnderTest, wireViolation } from './http-common.js';
 import { JsonRpcDriver, type JsonRpcDialect } from './jsonrpc.js';
-
-/** The v0.3 method of each v1.0 operation (ListTasks has none). */
-const BY_OPERATION = new Map<string, V03Method>(Object.values(V03_METHODS).map((m) => [m.operation, m]));
 
 /**
  * A2A v0.3 on the JSON-RPC endpoint, as a v0.3 client speaks it: slash method names
@@ -17,11 +15,11 @@ export const V03_DIALECT: JsonRpcDialect = {
   binding: 'jsonrpc-v03',
   defaultHeaders: {},
   request(operation, request) {
-    const method = BY_OPERATION.get(operation);
+    const method = v03MethodFor(operation as OperationName);
     return method ? { method: method.name, params: method.paramsToV03(request) } : { method: operation, params: request };
   },
   result(operation, result) {
-    const method = BY_OPERATION.get(operation);
+    const method = v03MethodFor(operation as OperationName);
     return method ? method.resultFromV03(result) : result;
   },
   headers(overrides: CallOptions['headers']) {

@@ -1,44 +1,10 @@
-import { A2AError, fromJsonRpcError, operationByName, type Operation } from '@a2a-polyglot/core';
+import { A2AError, fromJsonRpcError, operationByName, type Operation, type OperationName } from '@a2a-polyglot/core';
+import { V03_REST_ROUTES, type V03RestRequest } from '@a2a-polyglot/v03/proto';
 import * as v03 from '@a2a-polyglot/model/v03';
 import { failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type Driver, type OpenResult, type ProbeKind } from '../driver.js';
 import type { SseEvent } from '../sse.js';
 import { fetchAgentCard, mediaTypeOf, openSseStream, parseData, readJson, seqOf, startServerUnderTest, wireViolation } from './http-common.js';
 import { v03EventToJson, v03Translation } from './v03-translate.js';
-
-/** One v0.3 REST request: verb, path under the base URL (with `/v1`), query, JSON body. */
-interface V03HttpRequest {
-  readonly verb: 'GET' | 'POST' | 'DELETE';
-  readonly path: string;
-  readonly query?: Readonly<Record<string, string>>;
-  readonly body?: unknown;
-}
-
-const seg = (value: unknown): string => encodeURIComponent(typeof value === 'string' ? value : '');
-
-/**
- * The v0.3 REST routes (spec §12.1) of each operation, from the decoded v1.0 request: the
- * body is the ProtoJSON of the v0.3 request (or config), path ids come from the request.
- */
-const ROUTES: Readonly<Record<string, (request: any, v03Request: any) => V03HttpRequest>> = {
-  SendMessage: (_r, q) => ({ verb: 'POST', path: '/v1/message:send', body: v03.SendMessageRequest.toJSON(q) }),
-  SendStreamingMessage: (_r, q) => ({ verb: 'POST', path: '/v1/message:stream', body: v03.SendMessageRequest.toJSON(q) }),
-  GetTask: (r, q: v03.GetTaskRequest) => ({ verb: 'GET', path: `/v1/tasks/${seg(r.id)}`, query: q.historyLength ? { historyLength: String(q.historyLength) } : undefined }),
-  CancelTask: (r) => ({ verb: 'POST', path: `/v1/tasks/${seg(r.id)}:cancel` }),
-  SubscribeToTask: (r) => ({ verb: 'POST', path: `/v1/tasks/${seg(r.id)}:subscribe` }),
-  CreateTaskPushNotificationConfig: (r, q: v03.CreateTaskPushNotificationConfigRequest) => ({
-    verb: 'POST',
-    path: `/v1/tasks/${seg(r.taskId)}/pushNotificationConfigs`,
-    body: v03.TaskPushNotificationConfig.toJSON(q.config!),
-  }),
-  GetTaskPushNotificationConfig: (r) => ({ verb: 'GET', path: `/v1/tasks/${seg(r.taskId)}/pushNotificationConfigs/${seg(r.id)}` }),
-  ListTaskPushNotificationConfigs: (r, q: v03.ListTaskPushNotificationConfigRequest) => ({
-    verb: 'GET',
-    path: `/v1/tasks/${seg(r.taskId)}/pushNotificationConfigs`,
-    query: { ...(q.pageSize ? { pageSize: String(q.pageSize) } : {}), ...(q.pageToken ? { pageToken: q.pageToken } : {}) },
-  }),
-  DeleteTaskPushNotificationConfig: (r) => ({ verb: 'DELETE', path: `/v1/tasks/${seg(r.taskId)}/pushNotificationConfigs/${seg(r.id)}` }),
-  GetExtendedAgentCard: () => ({ verb: 'GET', path: '/v1/card' }),
-};
 
 /**
  * The A2A v0.3 REST driver, as a v0.3 client calls it: routes under `/v1/` with no
@@ -93,14 +59,14 @@ export class RestV03Driver implements Driver {
 
   private async send(operation: string, request: unknown, options: CallOptions | undefined, signal?: AbortSignal): Promise<{ op: Operation; decoded: unknown; res: Response }> {
     const op = operationByName(operation);
-    const route = ROUTES[operation];
+    const route = V03_REST_ROUTES[operation as OperationName];
     if (!route) throw new Error(`A2A v0.3 REST has no route for ${operation}`);
     const decoded = op.request.fromJSON(request ?? {});
     const res = await this.fetch(route(decoded, v03Translation(operation).toV03(decoded)), options, signal);
     return { op, decoded, res };
   }
 
-  private fetch(req: V03HttpRequest, options: CallOptions | undefined, signal?: AbortSignal, rawBody?: string): Promise<Response> {
+  private fetch(req: V03RestRequest, options: CallOptions | undefined, signal?: AbortSignal, rawBody?: string): Promise<Response> {
     const body = rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
     const defaults: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
     const qs = new URLSearchParams(req.query ?? {}).toString();

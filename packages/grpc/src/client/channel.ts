@@ -21,6 +21,11 @@ export interface GrpcClientOptions {
   readonly extensions?: readonly string[];
   /** grpc-js channel options (`grpc.max_receive_message_length`, keepalive, ...). */
   readonly channelOptions?: Readonly<Record<string, string | number>>;
+  /**
+   * `false` sends no `a2a-version` metadata: A2A v0.3 had none, and servers read its absence as
+   * 0.3 (the client's v0.3 transport). Default: `a2a-version: 1.0` on every call.
+   */
+  readonly versionMetadata?: boolean;
 }
 
 /** Per-call options. */
@@ -54,7 +59,7 @@ export function resolveTarget(url: string, explicit?: ChannelCredentials): { tar
 export function requestMetadata(client: GrpcClientOptions, call: GrpcCallOptions = {}, extra: Record<string, string> = {}): Metadata {
   const md = new Metadata();
   for (const [k, v] of Object.entries({ ...client.headers, ...call.headers, ...extra })) md.set(k.toLowerCase(), v);
-  md.set(METADATA.version, A2A_VERSION);
+  if (client.versionMetadata !== false) md.set(METADATA.version, A2A_VERSION);
   const extensions = call.extensions ?? client.extensions ?? [];
   if (extensions.length > 0) md.set(METADATA.extensions, extensions.join(','));
   return md;

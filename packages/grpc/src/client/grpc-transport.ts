@@ -31,18 +31,18 @@ type RequestOf<K extends keyof Methods> = Parameters<Methods[K]['requestSerializ
 type ResponseOf<K extends keyof Methods> = ReturnType<Methods[K]['responseDeserialize']>;
 
 /** One event of a stream, with its event number when the client can know it. */
-export interface GrpcStreamEvent {
+export interface GrpcStreamEvent<E = StreamResponse> {
   /**
    * The event's number in the task's event log (resume with `lastEventId`). Derived from the
    * server's `a2a-stream-first-seq` metadata by counting; undefined if the server sent none,
    * or after a mid-stream Task snapshot (the server resynchronised, numbering jumped).
    */
   readonly seq: number | undefined;
-  readonly event: StreamResponse;
+  readonly event: E;
 }
 
 /** A server stream as an async iterable; iterate once. */
-export interface GrpcEventStream extends AsyncIterable<GrpcStreamEvent> {
+export interface GrpcEventStream<E = StreamResponse> extends AsyncIterable<GrpcStreamEvent<E>> {
   /** Stops delivery (iteration ends quietly). The task keeps running. */
   cancel(): void;
   /** Number of the last event received, when known (see {@link GrpcStreamEvent.seq}). */
@@ -122,23 +122,26 @@ export class GrpcTransport {
     this.client.close();
   }
 
-  private unary<K extends UnaryKey>(key: K, request: RequestOf<K>, opts: GrpcCallOptions = {}): Promise<ResponseOf<K>> {
-    const method = A2AServiceService[key];
+  /**
+   * Calls a unary method of another service on this channel, with the same metadata, abort and
+   * error handling: the A2A v0.3 service `a2a.v1.A2AService`, for clients of v0.3 agents.
+   */
+  callUnary<Req, Res>(method: GrpcMethod<Req, Res>, request: Req, opts: GrpcCallOptions = {}): Promise<Res> {
     return new Promise((resolve, reject) => {
       if (opts.signal?.aborted) return reject(abortedError());
       let aborted = false;
       const call = this.client.makeUnaryRequest(
         method.path,
-        method.requestSerialize as (value: RequestOf<K>) => Buffer,
-        method.responseDeserialize as (bytes: Buffer) => ResponseOf<K>,
+        method.requestSerialize,
+        method.responseDeserialize,
         request,
         requestMetadata(this.options, opts),
         callOptions(opts),
-        (error: ServiceError | null, response?: ResponseOf<K>) => {
+        (error: ServiceError | null, response?: Res) => {
           opts.signal?.removeEventListener('abort', onAbort);
           if (aborted) reject(abortedError());
           else if (error) reject(fromGrpcError(error));
-          else resolve(response as ResponseOf<K>);
+          else resolve(response as Res);
         },
       );
       const onAbort = () => {
@@ -149,22 +152,30 @@ export class GrpcTransport {
     });
   }
 
+  /** Opens a server-streaming method of another service on this channel (see {@link callUnary}). */
+  callStream<Req, E>(method: GrpcMethod<Req, E>, request: Req, opts: GrpcCallOptions = {}, extra: Record<string, string> = {}): GrpcEventStream<E> {
+    const call = this.client.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, request, requestMetadata(this.options, opts, extra), callOptions(opts));
+    return new ClientEventStream<E>(call, opts.signal);
+  }
+
+  private unary<K extends UnaryKey>(key: K, request: RequestOf<K>, opts: GrpcCallOptions = {}): Promise<ResponseOf<K>> {
+    return this.callUnary(A2AServiceService[key] as unknown as GrpcMethod<RequestOf<K>, ResponseOf<K>>, request, opts);
+  }
+
   private stream<K extends StreamKey>(key: K, request: RequestOf<K>, opts: GrpcCallOptions = {}, extra: Record<string, string> = {}): GrpcEventStream {
-    const method = A2AServiceService[key];
-    const call = this.client.makeServerStreamRequest(
-      method.path,
-      method.requestSerialize as (value: RequestOf<K>) => Buffer,
-      method.responseDeserialize as (bytes: Buffer) => StreamResponse,
-      request,
-      requestMetadata(this.options, opts, extra),
-      callOptions(opts),
-    );
-    return new ClientEventStream(call, opts.signal);
+    return this.callStream(A2AServiceService[key] as unknown as GrpcMethod<RequestOf<K>, StreamResponse>, request, opts, extra);
   }
 }
 
+/** What {@link GrpcTransport.callUnary} needs of a generated method definition. */
+export interface GrpcMethod<Req, Res> {
+  readonly path: string;
+  readonly requestSerialize: (value: Req) => Buffer;
+  readonly responseDeserialize: (bytes: Buffer) => Res;
+}
+
 /** Wraps a grpc-js server-stream call: numbering, quiet cancel, A2AError on failure. */
-class ClientEventStream implements GrpcEventStream {
+class ClientEventStream<E> implements GrpcEventStream<E> {
   private firstSeq: number | undefined;
   private headers: Metadata | undefined;
   private cancelled = false;
@@ -173,7 +184,7 @@ class ClientEventStream implements GrpcEventStream {
   lastSeq: number | undefined;
 
   constructor(
-    private readonly call: ClientReadableStream<StreamResponse>,
+    private readonly call: ClientReadableStream<E>,
     private readonly signal: AbortSignal | undefined,
   ) {
     call.on('metadata', (md: Metadata) => {
@@ -200,16 +211,16 @@ class ClientEventStream implements GrpcEventStream {
     this.call.cancel();
   };
 
-  async *[Symbol.asyncIterator](): AsyncIterator<GrpcStreamEvent> {
+  async *[Symbol.asyncIterator](): AsyncIterator<GrpcStreamEvent<E>> {
     let index = 0;
     let counting = true;
     try {
-      for await (const event of this.call as AsyncIterable<StreamResponse>) {
+      for await (const event of this.call as AsyncIterable<E>) {
         let seq: number | undefined;
         if (counting && this.firstSeq !== undefined) {
           // A Task snapshot after the first event means the server resynchronised (the
           // client fell behind the log's retention): numbering is no longer consecutive.
-          if (index > 0 && event.payload?.$case === 'task') counting = false;
+          if (index > 0 && (event as { payload?: { $case?: string } }).payload?.$case === 'task') counting = false;
           else seq = this.firstSeq + index;
         }
         index++;

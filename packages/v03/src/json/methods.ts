@@ -102,3 +102,13 @@ export const V03_METHODS: Readonly<Record<V03MethodName, V03Method>> = {
 export function v03Method(name: string): V03Method | undefined {
   return Object.prototype.hasOwnProperty.call(V03_METHODS, name) ? V03_METHODS[name as V03MethodName] : undefined;
 }
+
+const BY_OPERATION = new Map<OperationName, V03Method>(Object.values(V03_METHODS).map((m) => [m.operation, m]));
+
+/**
+ * The v0.3 method that carries a v1.0 operation, for v0.3 clients and drivers (undefined for
+ * ListTasks, which v0.3 cannot express).
+ */
+export function v03MethodFor(operation: OperationName): V03Method | undefined {
+  return BY_OPERATION.get(operation);
+}

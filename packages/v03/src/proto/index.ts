@@ -5,7 +5,9 @@
  */
 export * from './agent-card.js';
 export * from './message.js';
+export * from './operations.js';
 export * from './push-config.js';
 export * from './requests.js';
 export * from './resource-names.js';
+export * from './rest-routes.js';
 export * from './task.js';
