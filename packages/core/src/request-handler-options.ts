@@ -53,6 +53,13 @@ export interface RequestHandlerOptions {
   /** How long the agent's cancel hook may take before the task is marked CANCELED anyway. Default 5 s. */
   readonly cancelHookTimeoutMs?: number;
   /**
+   * The most bytes of encoded task JSON one ListTasks page carries, on top of the item cap
+   * (`pageSize`): a page of big tasks ends early with a `nextPageToken` that continues right
+   * after its last task, so one call cannot answer with hundreds of megabytes. A page always
+   * holds at least one task, however large. Default {@link DEFAULT_LIST_TASKS_MAX_BYTES} (4 MiB).
+   */
+  readonly listTasksMaxBytes?: number;
+  /**
    * Durable mode, for stores that outlive the process or are shared by several instances
    * (SQLite, PostgreSQL). Off when undefined: the in-process fast path.
    */
@@ -90,3 +97,9 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 /** The largest page either list operation returns, so one call cannot load a whole store. */
 export const MAX_PAGE_SIZE = 100;
+
+/**
+ * Default of {@link RequestHandlerOptions.listTasksMaxBytes}: 4 MiB of encoded task JSON per
+ * ListTasks page (a full page of 100 tasks with artifacts once answered 138 MB).
+ */
+export const DEFAULT_LIST_TASKS_MAX_BYTES = 4 * 1024 * 1024;

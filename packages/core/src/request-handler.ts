@@ -43,7 +43,7 @@ import { newId, sleep } from './util.js';
 
 export { ABANDONED_TASK_MESSAGE } from './cluster-coordinator.js';
 export type { ClusterOptions, RequestHandlerOptions } from './request-handler-options.js';
-export { MAX_PAGE_SIZE } from './request-handler-options.js';
+export { DEFAULT_LIST_TASKS_MAX_BYTES, MAX_PAGE_SIZE } from './request-handler-options.js';
 
 /** How long a follow-up waits for the previous run of an interrupted task to return. */
 const FOLLOW_UP_WAIT_MS = 1000;
@@ -96,7 +96,7 @@ export class RequestHandler {
     const allowPrivateNetworks = options.allowPrivateWebhooks ?? false;
     const pushSender = options.pushSender ?? new HttpPushSender({ logger: this.logger, allowPrivateNetworks });
     this.push = new PushDispatcher(pushConfigStore, pushSender, this.logger);
-    this.tasks = new TaskQueries(this.store, this.log, this.runs);
+    this.tasks = new TaskQueries(this.store, this.log, this.runs, options.listTasksMaxBytes);
     this.pushConfigs = new PushConfigOperations(pushConfigStore, this.tasks, allowPrivateNetworks);
     const { executor, store, runs, logger } = this;
     const cancelHookTimeoutMs = options.cancelHookTimeoutMs ?? DEFAULT_CANCEL_HOOK_TIMEOUT_MS;

@@ -1,16 +1,16 @@
-import { TaskState, type GetTaskRequest, type ListTasksRequest, type ListTasksResponse, type SubscribeToTaskRequest, type Task } from '@a2a-polyglot/model';
+import { Task as TaskCodec, TaskState, type GetTaskRequest, type ListTasksRequest, type ListTasksResponse, type SubscribeToTaskRequest, type Task } from '@a2a-polyglot/model';
 import { errors } from './a2a-error.js';
 import type { CallContext } from './call-context.js';
 import { taskLogKey, type EventLog } from './event-log.js';
 import { followTask, type EventStream } from './event-stream.js';
 import type { RequestHandler } from './request-handler.js';
 import { requireId, runKey, type Caller } from './request-handler-helpers.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './request-handler-options.js';
+import { DEFAULT_LIST_TASKS_MAX_BYTES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './request-handler-options.js';
 import { validateHistoryLength } from './request-validation.js';
 import { taskView } from './task-events.js';
 import type { TaskRun } from './task-run.js';
 import { isTerminal } from './task-state.js';
-import type { StoredTask, TaskStore } from './task-store.js';
+import { encodePageToken, type StoredTask, type TaskStore } from './task-store.js';
 
 /** How long a resume waits for the log to catch up with a snapshot that is ahead of it. */
 const LOG_CATCH_UP_MS = 1000;
@@ -30,6 +30,8 @@ export class TaskQueries {
     private readonly store: TaskStore,
     private readonly log: EventLog,
     private readonly runs: ReadonlyMap<string, TaskRun>,
+    /** Byte budget of one ListTasks page; see {@link RequestHandlerOptions.listTasksMaxBytes}. */
+    private readonly listMaxBytes: number = DEFAULT_LIST_TASKS_MAX_BYTES,
   ) {}
 
   /** GetTask with `historyLength` semantics of spec §7. */
@@ -62,10 +64,21 @@ export class TaskQueries {
       pageToken: request.pageToken,
     });
     const includeArtifacts = request.includeArtifacts ?? false;
-    const tasks = page.tasks.map((stored) => {
+    const tasks: Task[] = [];
+    let bytes = 0;
+    for (const [index, stored] of page.tasks.entries()) {
       const live = this.run(caller.tenant, stored.task.id)?.view();
-      return taskView(live?.task ?? stored.task, historyLength, includeArtifacts);
-    });
+      const task = taskView(live?.task ?? stored.task, historyLength, includeArtifacts);
+      bytes += encodedSize(task);
+      if (tasks.length > 0 && bytes > this.listMaxBytes) {
+        // Over the byte budget: end the page after the previous task. The cursor is the store's
+        // sort key of that task (its stored timestamp, not the live one), so the next page
+        // starts exactly at this task: none skipped, none repeated.
+        const last = page.tasks[index - 1]!.task;
+        return { tasks, nextPageToken: encodePageToken(last.status?.timestamp ?? '', last.id), pageSize, totalSize: page.totalSize };
+      }
+      tasks.push(task);
+    }
     return { tasks, nextPageToken: page.nextPageToken, pageSize, totalSize: page.totalSize };
   }
 
@@ -144,4 +157,9 @@ export class TaskQueries {
     const stored = await this.loadStored(caller, taskId);
     return { task: taskView(stored.task), seq: stored.version };
   }
+}
+
+/** Bytes of a task's ProtoJSON, as the JSON bindings put it on the wire (about its gRPC size too). */
+function encodedSize(task: Task): number {
+  return Buffer.byteLength(JSON.stringify(TaskCodec.toJSON(task)));
 }

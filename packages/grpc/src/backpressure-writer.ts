@@ -5,6 +5,14 @@ export interface WritableCall<T> {
   off(event: 'drain', listener: () => void): unknown;
 }
 
+/** The stall guard of a {@link BackpressureWriter}. */
+export interface StallGuard {
+  /** How long the writer may stay blocked (client not reading) before `onStall` runs. 0 = never. */
+  readonly stallTimeoutMs: number;
+  /** Runs once when the writer stayed blocked for `stallTimeoutMs`. */
+  readonly onStall: () => void;
+}
+
 /**
  * Writes frames to a grpc-js server stream without ever letting them pile up.
  *
@@ -15,12 +23,18 @@ export interface WritableCall<T> {
  * growing a queue. Two conditions must hold to be ready: the stream did not report
  * backpressure, and fewer than `maxPending` writes are unflushed (our own, explicit bound,
  * independent of the stream's internal high-water mark).
+ *
+ * Pausing is not enough for a reader that never reads again: its frames would sit in HTTP/2
+ * buffers for good. With a {@link StallGuard}, a writer that stays blocked for longer than
+ * the stall timeout calls `onStall` (the binding then ends the call), as the WebSocket
+ * binding closes a stalled socket.
  */
 export class BackpressureWriter<T> {
   private pending = 0;
   private blocked = false;
   private closed = false;
   private waiters: Array<() => void> = [];
+  private stallTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly onDrain = () => {
     this.blocked = false;
     this.wake();
@@ -33,6 +47,7 @@ export class BackpressureWriter<T> {
   constructor(
     private readonly call: WritableCall<T>,
     private readonly maxPendingFrames: number,
+    private readonly stall?: StallGuard,
   ) {
     call.on('drain', this.onDrain);
   }
@@ -61,6 +76,7 @@ export class BackpressureWriter<T> {
       this.wake();
     });
     if (!ok) this.blocked = true;
+    if (!this.writable) this.armStall();
   }
 
   /** Resolves when a frame may be written (or the writer was closed). Never rejects. */
@@ -80,6 +96,7 @@ export class BackpressureWriter<T> {
     if (this.closed) return;
     this.closed = true;
     this.call.off('drain', this.onDrain);
+    this.disarmStall();
     this.wake();
   }
 
@@ -89,8 +106,23 @@ export class BackpressureWriter<T> {
 
   private wake(): void {
     if (!this.closed && !this.writable) return;
+    this.disarmStall();
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w();
+  }
+
+  private armStall(): void {
+    if (!this.stall || this.stall.stallTimeoutMs <= 0 || this.stallTimer || this.closed) return;
+    this.stallTimer = setTimeout(() => {
+      this.stallTimer = undefined;
+      if (!this.closed && !this.writable) this.stall!.onStall();
+    }, this.stall.stallTimeoutMs);
+    this.stallTimer.unref?.();
+  }
+
+  private disarmStall(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = undefined;
   }
 }

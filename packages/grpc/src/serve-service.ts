@@ -1,3 +1,4 @@
+import { constants as http2Constants } from 'node:http2';
 import {
   A2AError,
   A2AErrorCode,
@@ -36,7 +37,19 @@ export interface A2AServiceOptions {
    * BackpressureWriter). Default 16.
    */
   readonly maxBufferedMessages?: number;
+  /**
+   * How long a server stream may stay blocked on a client that does not read (HTTP/2 flow
+   * control, unflushed messages at the bound) before the call is ended: the client gets
+   * RESOURCE_EXHAUSTED (the HTTP/2 stream is reset with ENHANCE_YOUR_CALM, since a status
+   * cannot pass the unread messages), the event-log cursor is released, and the task keeps
+   * running; the client can resubscribe. Default {@link DEFAULT_GRPC_STALL_TIMEOUT_MS} (30 s),
+   * as the WebSocket binding; 0 disables.
+   */
+  readonly streamStallTimeoutMs?: number;
 }
+
+/** Default of {@link A2AServiceOptions.streamStallTimeoutMs}: 30 s, like the WebSocket binding. */
+export const DEFAULT_GRPC_STALL_TIMEOUT_MS = 30_000;
 
 /** Handle on a registered service: shutdown and introspection. */
 export interface A2AServiceBinding {
@@ -89,12 +102,13 @@ function rpcName(path: string): string {
 export function serveService(server: Server, service: ServiceDefinition, handler: RequestHandler, wire: ServiceWire, options: A2AServiceOptions = {}): A2AServiceBinding {
   const logger = options.logger ?? consoleLogger('warn');
   const highWater = options.maxBufferedMessages ?? 16;
+  const stallTimeoutMs = options.streamStallTimeoutMs ?? DEFAULT_GRPC_STALL_TIMEOUT_MS;
   const open = new Set<(error: A2AError) => void>();
   const implementation: UntypedServiceImplementation = {};
   for (const [key, method] of Object.entries(service)) {
     const route = wire.route(rpcName(method.path));
     implementation[key] =
-      route.op.kind === 'unary' ? unaryHandler(route.op, route, handler, logger, wire) : streamHandler(route.op, route, handler, logger, highWater, open, wire);
+      route.op.kind === 'unary' ? unaryHandler(route.op, route, handler, logger, wire) : streamHandler(route.op, route, handler, logger, { highWater, stallTimeoutMs }, open, wire);
   }
   server.addService(withSafeDeserializers(service), implementation);
   return {
@@ -165,9 +179,15 @@ function unaryHandler(op: UnaryOperation, route: RpcRoute, handler: RequestHandl
   };
 }
 
-function streamHandler(op: StreamOperation, route: RpcRoute, handler: RequestHandler, logger: Logger, highWater: number, open: Set<(error: A2AError) => void>, wire: ServiceWire) {
+/** Flow limits of one server stream: unflushed messages, and how long it may stay blocked. */
+interface StreamLimits {
+  readonly highWater: number;
+  readonly stallTimeoutMs: number;
+}
+
+function streamHandler(op: StreamOperation, route: RpcRoute, handler: RequestHandler, logger: Logger, limits: StreamLimits, open: Set<(error: A2AError) => void>, wire: ServiceWire) {
   return (call: ServerWritableStream<unknown, unknown>): void => {
-    void serveStream(op, route, handler, logger, highWater, open, wire, call);
+    void serveStream(op, route, handler, logger, limits, open, wire, call);
   };
 }
 
@@ -182,7 +202,7 @@ async function serveStream(
   route: RpcRoute,
   handler: RequestHandler,
   logger: Logger,
-  highWater: number,
+  limits: StreamLimits,
   open: Set<(error: A2AError) => void>,
   wire: ServiceWire,
   call: ServerWritableStream<unknown, unknown>,
@@ -214,7 +234,14 @@ async function serveStream(
     ctx = contextOf(call.metadata, controller.signal, wire);
     stream = await op.open(handler, route.toCore(request), ctx, resumeAfterSeq);
     if (controller.signal.aborted || stopError) stream.close();
-    writer = new BackpressureWriter(call, highWater);
+    writer = new BackpressureWriter(call, limits.highWater, {
+      stallTimeoutMs: limits.stallTimeoutMs,
+      onStall: () => {
+        logger.warn('gRPC stream ended: the client stopped reading', { operation: op.name, stallTimeoutMs: limits.stallTimeoutMs });
+        stop(new A2AError(A2AErrorCode.Unavailable, `The client read nothing for ${limits.stallTimeoutMs} ms; the stream was ended (the task continues: resubscribe to follow it)`));
+        resetStalledCall(call);
+      },
+    });
     let lastSeq: number | undefined;
     pump: for (;;) {
       await writer.ready();
@@ -246,5 +273,25 @@ async function serveStream(
     release();
     open.delete(stop);
     call.off('cancelled', onCancelled);
+  }
+}
+
+/**
+ * Resets the HTTP/2 stream of a call whose client stopped reading, with ENHANCE_YOUR_CALM
+ * (grpc-js clients report RESOURCE_EXHAUSTED). Needed because a status travels in trailers,
+ * which HTTP/2 sends only after the unread messages, that is never; the reset drops those
+ * buffers. grpc-js has no public way to reach the stream, so this walks its call chain and
+ * does nothing when the shape is not the expected one (the status then ends the call if the
+ * client ever reads again).
+ */
+function resetStalledCall(call: ServerWritableStream<unknown, unknown>): void {
+  let link: unknown = (call as unknown as { call?: unknown }).call;
+  for (let depth = 0; depth < 8 && link && typeof link === 'object'; depth++) {
+    const stream = (link as { stream?: { close?: (code: number) => void; destroyed?: boolean } }).stream;
+    if (stream && typeof stream.close === 'function') {
+      if (!stream.destroyed) stream.close(http2Constants.NGHTTP2_ENHANCE_YOUR_CALM);
+      return;
+    }
+    link = (link as { nextCall?: unknown }).nextCall;
   }
 }

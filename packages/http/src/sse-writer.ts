@@ -9,7 +9,20 @@ export interface SseWriterOptions {
   readonly heartbeatMs?: number;
   /** Extra response headers (for example `A2A-Extensions`, CORS). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * How long a write may wait for the socket to drain (the client stopped reading) before the
+   * response is destroyed: backpressure alone would keep a reader that never reads, and its
+   * queued socket buffers, forever. The stream then closes (its event-log cursor is released);
+   * the task goes on and the client can resume with `Last-Event-ID`. 0 disables. Default
+   * {@link DEFAULT_SSE_STALL_TIMEOUT_MS} (30 s, as the WebSocket binding).
+   */
+  readonly stallTimeoutMs?: number;
+  /** Called once when the stall timeout ended the stream (logging, metrics). */
+  readonly onStall?: () => void;
 }
+
+/** Default of {@link SseWriterOptions.stallTimeoutMs}: 30 s, like the WebSocket binding. */
+export const DEFAULT_SSE_STALL_TIMEOUT_MS = 30_000;
 
 /** Fields of one SSE event besides its data. */
 export interface SseEventFields {
@@ -47,10 +60,15 @@ export function sseFrame(data: string, id?: number | string, event?: string): st
  * than we produce. {@link event} resolves only once the socket accepted the data (after
  * `'drain'` when the buffer is over its high-water mark), so the caller pulls the next event
  * from the event log only when the client can take it: a slow client costs a log cursor,
- * not server memory. Heartbeat comments are skipped while the buffer is full.
+ * not server memory. Heartbeat comments are skipped while the buffer is full. A client that
+ * does not drain the socket within `stallTimeoutMs` has its response destroyed, also after
+ * {@link end} (the response's last bytes would otherwise wait for it forever).
  */
 export class SseWriter {
   private readonly heartbeatMs: number;
+  private readonly stallTimeoutMs: number;
+  private readonly onStall: (() => void) | undefined;
+  private stallTimer: ReturnType<typeof setTimeout> | undefined;
   private heartbeat: ReturnType<typeof setTimeout> | undefined;
   private wroteSinceTick = false;
   /** Something was written (the headers went with it). */
@@ -65,6 +83,8 @@ export class SseWriter {
     options: SseWriterOptions = {},
   ) {
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_SSE_STALL_TIMEOUT_MS;
+    this.onStall = options.onStall;
     res.writeHead(200, { ...SSE_HEADERS, ...options.headers });
     // The headers leave with the first event (one packet, one wake-up of the client instead
     // of two), or on the next turn when no event is ready by then.
@@ -120,7 +140,15 @@ export class SseWriter {
     if (this.isClosed) return;
     this.handleClose();
     if (!this.res.writableEnded) this.res.end();
+    if (this.blocked && !this.res.writableFinished) {
+      // Still unread: the stall timer (armed by the blocked write) destroys the response
+      // unless the client drains it; until then the 'drain' and 'close' hooks stay on.
+      this.res.on('drain', this.onDrain);
+      this.res.once('close', this.disarmStallOnClose);
+    }
   }
+
+  private readonly disarmStallOnClose = (): void => this.disarmStall();
 
   private async write(chunk: string): Promise<boolean> {
     while (this.blocked && !this.isClosed) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
@@ -130,6 +158,7 @@ export class SseWriter {
     this.armHeartbeat();
     if (!flushed) {
       this.blocked = true;
+      this.armStall();
       await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
     }
     return !this.isClosed;
@@ -160,16 +189,40 @@ export class SseWriter {
 
   private readonly onDrain = (): void => {
     this.blocked = false;
+    this.disarmStall();
     this.releaseWaiters();
   };
 
-  private readonly onResponseClose = (): void => this.handleClose();
+  private armStall(): void {
+    if (this.stallTimeoutMs <= 0 || this.stallTimer) return;
+    this.stallTimer = setTimeout(this.onStallTimer, this.stallTimeoutMs);
+    this.stallTimer.unref();
+  }
+
+  private disarmStall(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = undefined;
+  }
+
+  private readonly onStallTimer = (): void => {
+    this.stallTimer = undefined;
+    if (!this.blocked || this.res.destroyed) return;
+    this.handleClose();
+    this.res.destroy();
+    this.onStall?.();
+  };
+
+  private readonly onResponseClose = (): void => {
+    this.disarmStall();
+    this.handleClose();
+  };
 
   private handleClose(): void {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.heartbeat) clearTimeout(this.heartbeat);
     this.heartbeat = undefined;
+    if (!this.blocked) this.disarmStall();
     this.res.off('drain', this.onDrain);
     this.res.off('close', this.onResponseClose);
     this.releaseWaiters();

@@ -123,6 +123,50 @@ describe('pipeEventStream', () => {
     }
   });
 
+  it('ends a stream whose client stopped reading once the stall timeout passes, and closes its source', async () => {
+    const source = endless();
+    const frame = JSON.stringify({ pad: 'x'.repeat(16 * 1024) });
+    let stalls = 0;
+    let response: ServerResponse | undefined;
+    let piping: Promise<void> | undefined;
+    const { server, port } = await serve((_req, res) => {
+      response = res;
+      const sse = new SseWriter(res, { heartbeatMs: 0, stallTimeoutMs: 100, onStall: () => stalls++ });
+      piping = pipeEventStream(source.stream, sse, { encode: () => frame, onError: () => undefined });
+    });
+    try {
+      const client = rawClient(port);
+      client.socket.pause();
+      await waitFor(() => source.closed(), { what: 'the stalled stream to be closed' });
+      await piping;
+      expect(stalls).toBe(1);
+      expect(response!.destroyed).toBe(true);
+      client.socket.destroy();
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('destroys a response ended while its client still does not read, after the stall timeout', async () => {
+    let stalls = 0;
+    let response: ServerResponse | undefined;
+    const { server, port } = await serve((_req, res) => {
+      response = res;
+      const sse = new SseWriter(res, { heartbeatMs: 0, stallTimeoutMs: 100, onStall: () => stalls++ });
+      void sse.raw(`data: ${'x'.repeat(32 * 1024 * 1024)}\n\n`);
+      sse.end();
+    });
+    try {
+      const client = rawClient(port);
+      client.socket.pause();
+      await waitFor(() => stalls === 1, { what: 'the stall timeout to destroy the ended response' });
+      expect(response!.destroyed).toBe(true);
+      client.socket.destroy();
+    } finally {
+      await stop(server);
+    }
+  });
+
   it('closes the stream when the client disconnects while it waits for the next event', async () => {
     let closed = false;
     let release: () => void = () => undefined;

@@ -12,6 +12,11 @@ export interface JsonRpcHandlerOptions {
   readonly maxBodyBytes?: number;
   /** Idle time before an SSE heartbeat comment. Default 15000; 0 disables. */
   readonly heartbeatMs?: number;
+  /**
+   * How long an SSE stream may wait on a client that does not read before the response is
+   * destroyed (the task continues; the client may resume). Default 30000; 0 disables.
+   */
+  readonly sseStallTimeoutMs?: number;
   /** Most requests in one batch. Default 64. */
   readonly maxBatchSize?: number;
   /** Aborting it ends every open stream of this handler (server shutdown). */
@@ -94,7 +99,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       outcome.stream.close();
       return;
     }
-    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, headers });
+    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => logger.warn('SSE stream ended: the client stopped reading', { stallTimeoutMs: options.sseStallTimeoutMs }), headers });
     await pipeEventStream(outcome.stream, sse, {
       encode: (event) => JSON.stringify(outcome.encodeEvent(event)),
       onError: (error, writer) => writer.event(JSON.stringify(outcome.encodeError(error))),

@@ -38,6 +38,11 @@ export interface RestHandlerOptions {
   readonly maxBodyBytes?: number;
   /** Idle time before an SSE heartbeat comment. Default 15000; 0 disables. */
   readonly heartbeatMs?: number;
+  /**
+   * How long an SSE stream may wait on a client that does not read before the response is
+   * destroyed (the task continues; the client may resume). Default 30000; 0 disables.
+   */
+  readonly sseStallTimeoutMs?: number;
   /** Aborting it ends every open stream of this handler (server shutdown). */
   readonly shutdownSignal?: AbortSignal;
   readonly logger?: Logger;
@@ -180,7 +185,7 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
 
   async function pipe(res: ServerResponse, dialect: RestDialect, stream: EventStream, signal: AbortSignal, headers: Record<string, string>): Promise<void> {
     if (res.destroyed) return stream.close();
-    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, headers });
+    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => logger.warn('SSE stream ended: the client stopped reading', { stallTimeoutMs: options.sseStallTimeoutMs }), headers });
     await pipeEventStream(stream, sse, {
       encode: dialect.encodeEvent,
       onError: (error, writer) => writer.event(JSON.stringify(dialect.error(error).body), { event: 'error' }),

@@ -39,6 +39,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const common = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     heartbeatMs: options.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
+    sseStallTimeoutMs: options.sseStallTimeoutMs ?? DEFAULTS.sseStallTimeoutMs,
     shutdownSignal: options.shutdownSignal,
     logger,
   };

@@ -45,6 +45,13 @@ export interface A2AHttpOptions {
   /** Idle time before an SSE heartbeat comment. Default 15000. */
   readonly sseHeartbeatMs?: number;
   /**
+   * How long an SSE stream may stay blocked on a client that does not read (socket not
+   * draining) before its response is destroyed and its event-log cursor released; the task
+   * continues and the client can resume with `Last-Event-ID`. Default 30000 (as the WebSocket
+   * binding's `stallTimeoutMs`); 0 disables.
+   */
+  readonly sseStallTimeoutMs?: number;
+  /**
    * Browser access, default true: `Access-Control-Allow-Origin: *` on every response, OPTIONS
    * preflights answered with 204, A2A headers allowed and `A2A-Extensions` exposed.
    */
@@ -80,6 +87,7 @@ export const DEFAULTS = {
   basePath: '/a2a',
   maxBodyBytes: 4 * 1024 * 1024,
   sseHeartbeatMs: 15_000,
+  sseStallTimeoutMs: 30_000,
 } as const;
 
 /** `basePath` without trailing slashes, with a leading one; the root is `''`. */

@@ -76,6 +76,7 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
         extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath) : undefined,
         allowPrivateWebhooks: config.push.allowPrivateNetworks,
         strictRequests: config.strictRequests,
+        listTasksMaxBytes: config.listTasksMaxBytes,
       });
       options.instrumentation.metrics.watch(handler);
       served.push({ id: entry.id, mountPath, handler, executor });

@@ -122,6 +122,7 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
     extendedCard: resolved.agent.capabilities.extendedAgentCard ? () => extendedCard(card, resolved, grpcInterfaces) : undefined,
     allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
     strictRequests: resolved.strictRequests,
+    listTasksMaxBytes: resolved.listTasksMaxBytes,
   });
   metrics.watch(handler);
 
@@ -140,7 +141,7 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
       ...listenerOptions(resolved, logger),
       readiness,
       metrics: () => metrics.scrape(),
-      websocket: { listInCard: resolved.websocketInCard },
+      websocket: { listInCard: resolved.websocketInCard, stallTimeoutMs: resolved.streamStallTimeoutMs },
       extraInterfaces: grpcInterfaces,
       host: resolved.host,
       port: resolved.port,
@@ -203,7 +204,7 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
       ...common,
       readiness,
       metrics: () => metrics.scrape(),
-      websocket: { listInCard: resolved.websocketInCard },
+      websocket: { listInCard: resolved.websocketInCard, stallTimeoutMs: resolved.streamStallTimeoutMs },
       extraInterfaces: grpcInterfaces,
       host: resolved.host,
       port: resolved.port,
@@ -244,6 +245,7 @@ function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2AHttpOp
     trustProxy: config.trustProxy,
     maxBodyBytes: config.maxBodyBytes,
     sseHeartbeatMs: config.sseHeartbeatMs,
+    sseStallTimeoutMs: config.streamStallTimeoutMs,
     cardCompat: config.cardCompat,
     logger,
   };
@@ -288,7 +290,7 @@ async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger
   const address = grpcListenAddress(config);
   if (!address) return undefined;
   try {
-    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness });
+    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs });
   } catch (error) {
     throw new GrpcListenError(address.host, address.port, error);
   }

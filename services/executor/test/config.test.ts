@@ -160,6 +160,15 @@ describe('loadConfig', () => {
     expect(configError({ argv: ['--strict-requests', 'maybe'], env: {}, cwd })).toMatch(/--strict-requests must be true or false/);
   });
 
+  it('reads the stream stall timeout (default 30 s) and the ListTasks page byte budget (default 4 MiB) from the file and the environment', () => {
+    const load = (env: Record<string, string> = {}, file?: unknown) =>
+      loadConfig({ argv: file === undefined ? [] : ['--config', tempConfig(file).file], env, cwd }).config;
+    expect(load()).toMatchObject({ streamStallTimeoutMs: 30_000, listTasksMaxBytes: 4 * 1024 * 1024 });
+    expect(load({}, { streamStallTimeoutMs: 0, listTasksMaxBytes: 65536 })).toMatchObject({ streamStallTimeoutMs: 0, listTasksMaxBytes: 65536 });
+    expect(load({ A2A_STREAM_STALL_TIMEOUT_MS: '5000', A2A_LIST_TASKS_MAX_BYTES: '1048576' }, { streamStallTimeoutMs: 1 })).toMatchObject({ streamStallTimeoutMs: 5000, listTasksMaxBytes: 1048576 });
+    expect(configError({ argv: [], env: { A2A_LIST_TASKS_MAX_BYTES: '0' }, cwd })).toMatch(/A2A_LIST_TASKS_MAX_BYTES/);
+  });
+
   it('treats empty environment variables as unset', () => {
     expect(loadConfig({ argv: [], env: { PORT: '', HOST: '' }, cwd }).config).toMatchObject({ port: 8080, host: '127.0.0.1' });
   });

@@ -149,6 +149,24 @@ describe('startExecutor (e2e over real sockets)', () => {
     });
   });
 
+  it('caps ListTasks pages at listTasksMaxBytes: paging returns every task once', async () => {
+    const running = await start({ listTasksMaxBytes: 2000 });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const body = await json(await postJson(`${running.url}/a2a/message:send`, { message: userMessage(`task ${i} ${'word '.repeat(300)}`) }));
+      ids.push(body.task.id);
+    }
+    const seen: string[] = [];
+    let token = '';
+    do {
+      const page = await json(await fetch(`${running.url}/a2a/tasks?pageSize=100&includeArtifacts=true${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`, { headers: V1 }));
+      expect(page.tasks).toHaveLength(1); // each task alone is over the 2000-byte budget
+      seen.push(...page.tasks.map((t: { id: string }) => t.id));
+      token = page.nextPageToken;
+    } while (token !== '' && seen.length < 10);
+    expect(seen.sort()).toEqual(ids.sort());
+  });
+
   it('requires an API key when keys are configured (card stays public)', async () => {
     const running = await start({ auth: { apiKeys: { 's3cret': 'alice' } } });
     expect((await fetch(`${running.url}/.well-known/agent-card.json`)).status).toBe(200);

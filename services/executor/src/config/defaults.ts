@@ -25,6 +25,8 @@ export function defaultConfig(): ExecutorConfig {
     strictRequests: false,
     cardCompat: 'merged',
     sseHeartbeatMs: 15_000,
+    streamStallTimeoutMs: 30_000,
+    listTasksMaxBytes: 4 * 1024 * 1024,
     shutdownGraceMs: 10_000,
     logLevel: 'info',
     agent: {

@@ -22,6 +22,8 @@ export const ENV_VARS = {
   A2A_STRICT_REQUESTS: 'strictRequests',
   A2A_CARD_COMPAT: 'cardCompat',
   A2A_SSE_HEARTBEAT_MS: 'sseHeartbeatMs',
+  A2A_STREAM_STALL_TIMEOUT_MS: 'streamStallTimeoutMs',
+  A2A_LIST_TASKS_MAX_BYTES: 'listTasksMaxBytes',
   A2A_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
   LOG_LEVEL: 'logLevel',
   A2A_AGENT_MODULE: 'agentModule',

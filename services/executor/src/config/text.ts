@@ -45,6 +45,8 @@ const KIND: Record<string, TextKind> = {
   grpcPort: 'portOrOff',
   maxBodyBytes: 'int',
   sseHeartbeatMs: 'int',
+  streamStallTimeoutMs: 'int',
+  listTasksMaxBytes: 'int',
   shutdownGraceMs: 'int',
   'demo.chunkDelayMs': 'int',
   trustProxy: 'bool',

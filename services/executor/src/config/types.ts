@@ -163,6 +163,13 @@ export interface ExecutorConfig {
   readonly cardCompat: CardCompat;
   /** SSE keep-alive comment interval; 0 disables it. */
   readonly sseHeartbeatMs: number;
+  /**
+   * How long an SSE, gRPC or WebSocket stream may stay blocked on a client that stopped
+   * reading before the server ends it (the task continues; the client can resume). 0 disables.
+   */
+  readonly streamStallTimeoutMs: number;
+  /** The most bytes of task JSON one ListTasks page carries (a page ends early past it). */
+  readonly listTasksMaxBytes: number;
   /** How long running tasks may finish on SIGINT/SIGTERM before they are failed. */
   readonly shutdownGraceMs: number;
   readonly logLevel: LogLevel;
