@@ -1,5 +1,5 @@
 import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
-import { A2AErrorCode, ApiKeyAuthenticator, callContext, RequestHandler, silentLogger, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
+import { A2AErrorCode, ApiKeyAuthenticator, callContext, InMemoryEventLog, InMemoryTaskStore, RequestHandler, silentLogger, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
 import { testCard } from './fixtures.js';
 
 const v1 = { 'a2a-version': '1.0' };
@@ -169,5 +169,18 @@ describe('bounded memory and fairness', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+});
+
+describe('streaming send with the event log unreachable', () => {
+  it('answers Unavailable before anything is stored or executed (a retry is safe)', async () => {
+    const store = new InMemoryTaskStore();
+    const log = new InMemoryEventLog();
+    log.lastSeq = () => Promise.reject(new Error('connection refused'));
+    let executed = 0;
+    const h = new RequestHandler({ card: testCard(), executor: { async execute(c) { executed++; c.complete(c.text); } }, taskStore: store, eventLog: log, logger: silentLogger });
+    await expect(h.sendStreamingMessage(msg('x'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
+    expect(executed).toBe(0);
+    expect((await store.list({ tenant: '', pageSize: 10, pageToken: '' })).tasks).toHaveLength(0);
   });
 });
