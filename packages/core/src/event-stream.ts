@@ -156,6 +156,8 @@ class TaskFollower extends BatchedStream {
   private cursor: number;
   private first: LoggedEvent | undefined;
   private ended = false;
+  /** True once any event went out (a failing log is then reported as is). */
+  private emitted = false;
   /** Aborts a pending wait on the log; made for the first wait (streams whose events are all ready never wait). */
   private waitAbort: AbortController | undefined;
 
@@ -173,6 +175,12 @@ class TaskFollower extends BatchedStream {
   }
 
   async nextBatch(): Promise<readonly LoggedEvent[] | undefined> {
+    const out = await this.readBatch();
+    if (out && out.length > 0) this.emitted = true;
+    return out;
+  }
+
+  private async readBatch(): Promise<readonly LoggedEvent[] | undefined> {
     // The caller's signal is listened to only while waiting; between waits it is checked here.
     if (this.signal?.aborted) this.close();
     const out: LoggedEvent[] = [];
@@ -185,8 +193,23 @@ class TaskFollower extends BatchedStream {
         this.close();
         break;
       }
-      const pending = this.log.readAfter(this.taskId, this.cursor);
-      const read: LogRead = isThenable(pending) ? await pending : pending;
+      let read: LogRead;
+      try {
+        const pending = this.log.readAfter(this.taskId, this.cursor);
+        read = isThenable(pending) ? await pending : pending;
+      } catch (error) {
+        // The log failed before this stream said anything (it went down after the send was
+        // accepted): name the task first, from the store, so the client learns its id and
+        // is not tempted to send again; the next read reports the failure.
+        if (this.emitted || out.length > 0) throw error;
+        const snap = await this.snapshot().catch(() => undefined);
+        if (!snap || this.ended) throw error;
+        this.cursor = snap.seq;
+        this.emitted = true;
+        const state = snap.task.status?.state;
+        if (state !== undefined && isSettled(state)) this.finish();
+        return [{ seq: snap.seq, event: { payload: { $case: 'task', value: snap.task } } }];
+      }
       if (this.ended) break;
       if (read.gap) {
         const snap = await this.snapshot();

@@ -202,6 +202,11 @@ export class RequestHandler {
       contextId = message.contextId || newId();
     }
 
+    // A stream is read from the event log: with the log unreachable the client would get an
+    // error and no task id while the task ran anyway (and its retry ran it twice). Refuse
+    // before anything is stored or executed.
+    if (streaming) await this.requireEventLog(caller.tenant, taskId);
+
     const newRun = (stored: StoredTask | undefined) =>
       new TaskRun(this.deps(), {
         tenant: caller.tenant,
@@ -241,6 +246,20 @@ export class RequestHandler {
       });
     }
     return { run, start };
+  }
+
+  /**
+   * Answers Unavailable unless the event log answers a read of the task's log now. Streaming
+   * sends call it before any work, so a client refused for an unreachable log (e.g. Redis down)
+   * knows that nothing was stored or executed and can retry safely.
+   */
+  private async requireEventLog(tenant: string, taskId: string): Promise<void> {
+    try {
+      await this.log.lastSeq(taskLogKey(tenant, taskId));
+    } catch (error) {
+      if (error instanceof A2AError) throw error;
+      throw new A2AError(A2AErrorCode.Unavailable, 'The event log is unavailable; retry later', { cause: error });
+    }
   }
 
   /**

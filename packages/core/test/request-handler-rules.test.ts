@@ -1,5 +1,5 @@
 import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
-import { A2AErrorCode, ApiKeyAuthenticator, callContext, RequestHandler, silentLogger, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
+import { A2AError, A2AErrorCode, ApiKeyAuthenticator, callContext, InMemoryEventLog, InMemoryTaskStore, RequestHandler, silentLogger, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
 import { testCard } from './fixtures.js';
 
 const v1 = { 'a2a-version': '1.0' };
@@ -169,5 +169,52 @@ describe('bounded memory and fairness', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+});
+
+describe('streaming send with the event log unreachable', () => {
+  it('answers Unavailable before anything is stored or executed (a retry is safe)', async () => {
+    const store = new InMemoryTaskStore();
+    const log = new InMemoryEventLog();
+    log.lastSeq = () => Promise.reject(new Error('connection refused'));
+    let executed = 0;
+    const h = new RequestHandler({ card: testCard(), executor: { async execute(c) { executed++; c.complete(c.text); } }, taskStore: store, eventLog: log, logger: silentLogger });
+    await expect(h.sendStreamingMessage(msg('x'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
+    expect(executed).toBe(0);
+    expect((await store.list({ tenant: '', pageSize: 10, pageToken: '' })).tasks).toHaveLength(0);
+  });
+});
+
+describe('streaming send when the event log fails after the send was accepted', () => {
+  it('names the task (from the store) before reporting the failure, so the client learns its id', async () => {
+    const store = new InMemoryTaskStore();
+    const log = new InMemoryEventLog();
+    log.readAfter = () => {
+      throw new A2AError(A2AErrorCode.Unavailable, 'The event log is unavailable; retry later');
+    };
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const slow: AgentExecutor = {
+      async execute(c) {
+        c.working();
+        await released;
+        c.complete(c.text);
+      },
+    };
+    const h = new RequestHandler({ card: testCard(), executor: slow, taskStore: store, eventLog: log, logger: silentLogger });
+    const stream = await h.sendStreamingMessage(msg('x'), ctx());
+    const seen: string[] = [];
+    let failure: unknown;
+    try {
+      for await (const { event } of stream) seen.push(event.payload!.$case === 'task' ? `task ${event.payload!.value.id}` : event.payload!.$case);
+    } catch (error) {
+      failure = error;
+    }
+    release();
+    const stored = (await store.list({ tenant: '', pageSize: 10, pageToken: '' })).tasks.map((t) => t.task.id);
+    expect(stored).toHaveLength(1);
+    expect(seen).toEqual([`task ${stored[0]}`]);
+    expect(failure).toMatchObject({ code: A2AErrorCode.Unavailable });
+    await h.shutdown(1000);
   });
 });

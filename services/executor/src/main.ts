@@ -8,7 +8,11 @@ import { consoleLogger } from '@a2a-polyglot/core';
 import { logVerbosity, setLogVerbosity } from '@grpc/grpc-js';
 import { CLI_FLAGS, ConfigError, ENV_VARS, loadConfig, type LoadedConfig } from './config.js';
 import { startExecutor, type RunningExecutor } from './start-executor.js';
+import { shutdownDeadlineMs } from './shutdown-deadline.js';
 import { startupFailure } from './startup-failure.js';
+
+/** How long past the shutdown deadline the process waits for close() before exiting 1 anyway. */
+const BACKSTOP_SLACK_MS = 1000;
 
 const USAGE = `Usage: node dist/main.js [--config file.json] [flags]
 
@@ -57,6 +61,13 @@ async function main(): Promise<void> {
     }
     stopping = true;
     logger.info(`Received ${signal}; shutting down (running tasks get ${config.shutdownGraceMs} ms)`);
+    // The backstop: close() bounds each of its steps by this deadline; should anything else
+    // still hold it, the process exits 1 shortly after rather than waiting for a second signal.
+    const deadlineMs = shutdownDeadlineMs(config.shutdownGraceMs);
+    setTimeout(() => {
+      logger.error(`Shutdown did not finish within ${deadlineMs} ms; exiting`);
+      process.exit(1);
+    }, deadlineMs + BACKSTOP_SLACK_MS).unref();
     running.close().then(
       () => {
         logger.info('Stopped');

@@ -14,6 +14,7 @@ import { ConfigError, eventLogKind, grpcListenAddress, resolveConfig, storeKind,
 import { createDemoAgent } from './demo-agent.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
 import { loadAgentModule } from './load-agent.js';
+import { closeSteps, shutdownDeadlineMs } from './shutdown-deadline.js';
 import { startTelemetry, type Telemetry } from './telemetry.js';
 
 /** Extras for {@link startExecutor} that have no place in a config file. */
@@ -158,9 +159,17 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
     (closing ??= (async () => {
       // The handler first (refuse new calls, let tasks finish or fail them, flush pushes),
       // so streams on every binding see the final events; then the listeners, then storage.
-      await handler.shutdown(resolved.shutdownGraceMs);
-      await Promise.all([running.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)]);
-      await backends.close();
+      // Each step is bounded by the shutdown deadline, so an unreachable backend cannot hang it.
+      const deadline = Date.now() + shutdownDeadlineMs(resolved.shutdownGraceMs);
+      await closeSteps(
+        [
+          ['the request handler', () => handler.shutdown(resolved.shutdownGraceMs)],
+          ['the listeners', () => Promise.all([running.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
+          ['the stores', () => backends.close()],
+        ],
+        deadline,
+        logger,
+      );
     })());
 
   return {
@@ -220,9 +229,16 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await Promise.all(agents.map((a) => a.handler.shutdown(resolved.shutdownGraceMs)));
-      await Promise.all(agents.map((a) => closeExecutor(a.executor)));
-      await Promise.all([server.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)]);
+      const deadline = Date.now() + shutdownDeadlineMs(resolved.shutdownGraceMs);
+      await closeSteps(
+        [
+          ['the request handlers', () => Promise.all(agents.map((a) => a.handler.shutdown(resolved.shutdownGraceMs)))],
+          ['the agents', () => Promise.all(agents.map((a) => closeExecutor(a.executor)))],
+          ['the listeners', () => Promise.all([server.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
+        ],
+        deadline,
+        logger,
+      );
     })());
 
   return {

@@ -61,8 +61,30 @@ export class RedisConnections {
     return new RedisConnections(commands, new RedisSubscriber(subscriberConnection, logger), subscriberConnection);
   }
 
-  /** Closes both connections (pending commands are flushed first). */
-  async close(): Promise<void> {
-    await Promise.all([this.commands.quit().catch(() => this.commands.disconnect()), this.subscriberConnection.quit().catch(() => this.subscriberConnection.disconnect())]);
+  /**
+   * Closes both connections, never waiting on an unreachable Redis: a connected one gets QUIT
+   * (pending commands are flushed first) for at most `quitTimeoutMs`, then is dropped; one that
+   * is down or reconnecting is dropped at once. (QUIT on the subscriber, whose offline queue is
+   * on, would otherwise wait for a reconnect that may never come, and hang the shutdown.)
+   */
+  async close(quitTimeoutMs = 1000): Promise<void> {
+    await Promise.all([closeConnection(this.commands, quitTimeoutMs), closeConnection(this.subscriberConnection, quitTimeoutMs)]);
+  }
+}
+
+/** QUIT when connected (bounded by `timeoutMs`), otherwise, or after that, disconnect. */
+async function closeConnection(connection: Redis, timeoutMs: number): Promise<void> {
+  if (connection.status !== 'ready') {
+    connection.disconnect();
+    return;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([connection.quit(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('QUIT timed out')), timeoutMs)))]);
+  } catch {
+    // Unanswered or failed: drop the socket.
+    connection.disconnect();
+  } finally {
+    clearTimeout(timer);
   }
 }
