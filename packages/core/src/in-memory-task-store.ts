@@ -2,7 +2,7 @@ import { A2AError } from './a2a-error.js';
 import { A2AErrorCode } from './error-code.js';
 import {
   decodePageToken,
-  encodePageToken,
+  pageTokenAfter,
   versionConflict,
   type StoredTask,
   type TaskLease,
@@ -155,7 +155,7 @@ export class InMemoryTaskStore implements TaskStore {
     const more = start + page.length < matches.length;
     return {
       tasks: page.map((t) => deepCopy(t)),
-      nextPageToken: more && last ? encodePageToken(last.task.status?.timestamp ?? '', last.task.id) : '',
+      nextPageToken: more && last ? pageTokenAfter(last.task) : '',
       totalSize: matches.length,
     };
   }

@@ -10,7 +10,7 @@ import { validateHistoryLength } from './request-validation.js';
 import { taskView } from './task-events.js';
 import type { TaskRun } from './task-run.js';
 import { isTerminal } from './task-state.js';
-import { encodePageToken, type StoredTask, type TaskStore } from './task-store.js';
+import { pageTokenAfter, type StoredTask, type TaskStore } from './task-store.js';
 
 /** How long a resume waits for the log to catch up with a snapshot that is ahead of it. */
 const LOG_CATCH_UP_MS = 1000;
@@ -75,7 +75,7 @@ export class TaskQueries {
         // sort key of that task (its stored timestamp, not the live one), so the next page
         // starts exactly at this task: none skipped, none repeated.
         const last = page.tasks[index - 1]!.task;
-        return { tasks, nextPageToken: encodePageToken(last.status?.timestamp ?? '', last.id), pageSize, totalSize: page.totalSize };
+        return { tasks, nextPageToken: pageTokenAfter(last), pageSize, totalSize: page.totalSize };
       }
       tasks.push(task);
     }

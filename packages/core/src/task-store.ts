@@ -104,6 +104,15 @@ export function encodePageToken(timestamp: string, id: string): string {
   return base64url(JSON.stringify([timestamp, id]));
 }
 
+/**
+ * The cursor of a page that ends with `task`: its sort key (status timestamp, id) as every
+ * store orders ListTasks, so the next page starts right after it. One rule for all stores and
+ * for pages the core ends early.
+ */
+export function pageTokenAfter(task: Task): string {
+  return encodePageToken(task.status?.timestamp ?? '', task.id);
+}
+
 /** Decodes a cursor made by {@link encodePageToken}; undefined when malformed. */
 export function decodePageToken(token: string): { timestamp: string; id: string } | undefined {
   try {

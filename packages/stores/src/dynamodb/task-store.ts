@@ -1,5 +1,5 @@
 import {
-  encodePageToken,
+  pageTokenAfter,
   isTerminal,
   versionConflict,
   type StoredTask,
@@ -127,7 +127,7 @@ export class DynamoTaskStore implements TaskStore {
     const more = items.length > pageSize;
     const tasks = items.slice(0, pageSize).map(storedFromItem);
     const last = tasks[tasks.length - 1];
-    return { tasks, nextPageToken: more && last ? encodePageToken(last.task.status?.timestamp ?? '', last.task.id) : '', totalSize };
+    return { tasks, nextPageToken: more && last ? pageTokenAfter(last.task) : '', totalSize };
   }
 
   async delete(tenant: string, taskId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import {
-  encodePageToken,
+  pageTokenAfter,
   versionConflict,
   type StoredTask,
   type TaskLease,
@@ -79,7 +79,7 @@ export class PostgresTaskStore implements TaskStore {
     const last = tasks[tasks.length - 1];
     return {
       tasks,
-      nextPageToken: more && last ? encodePageToken(last.task.status?.timestamp ?? '', last.task.id) : '',
+      nextPageToken: more && last ? pageTokenAfter(last.task) : '',
       totalSize: Number(count[0]?.n ?? 0),
     };
   }

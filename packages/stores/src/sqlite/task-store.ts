@@ -1,5 +1,5 @@
 import {
-  encodePageToken,
+  pageTokenAfter,
   versionConflict,
   type StoredTask,
   type TaskLease,
@@ -92,7 +92,7 @@ export class SqliteTaskStore implements TaskStore {
     const more = rows.length > query.pageSize;
     const tasks = rows.slice(0, query.pageSize).map(toStored);
     const last = tasks[tasks.length - 1];
-    return { tasks, nextPageToken: more && last ? encodePageToken(last.task.status?.timestamp ?? '', last.task.id) : '', totalSize: total };
+    return { tasks, nextPageToken: more && last ? pageTokenAfter(last.task) : '', totalSize: total };
   }
 
   async delete(tenant: string, taskId: string): Promise<void> {
