@@ -3,7 +3,7 @@ import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
 import { A2ATracing } from '@a2a-polyglot/tracing';
-import { cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2AServer } from '@a2a-polyglot/server';
+import { cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2AServer, type StartA2AServerOptions } from '@a2a-polyglot/server';
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
 import { createAgents, defaultAgentOf, type ServedAgent } from './agents.js';
@@ -137,16 +137,7 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
     // gRPC first: the card lists its port, so it must be bound before the first card request.
     const readiness = () => checkReadiness({ draining: () => handler.draining, checks: backends.checks });
     grpc = await startGrpc(handler, resolved, logger, readiness);
-    running = await startA2AServer({
-      handler,
-      ...listenerOptions(resolved, logger),
-      readiness,
-      metrics: () => metrics.scrape(),
-      websocket: { listInCard: resolved.websocketInCard, stallTimeoutMs: resolved.streamStallTimeoutMs },
-      extraInterfaces: grpcInterfaces,
-      host: resolved.host,
-      port: resolved.port,
-    });
+    running = await startA2AServer({ handler, ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces }) });
   } catch (error) {
     await grpc?.close(0);
     await handler.shutdown(0);
@@ -210,13 +201,7 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
     grpc = await startGrpc(root.handler, resolved, logger, readiness);
     server = await startA2AServer({
       handler: root.handler,
-      ...common,
-      readiness,
-      metrics: () => metrics.scrape(),
-      websocket: { listInCard: resolved.websocketInCard, stallTimeoutMs: resolved.streamStallTimeoutMs },
-      extraInterfaces: grpcInterfaces,
-      host: resolved.host,
-      port: resolved.port,
+      ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces }),
       mounts: agents.map((a) => ({ ...common, handler: a.handler, mountPath: a.mountPath })),
       agentIndexPath: AGENT_INDEX_PATH,
     });
@@ -264,6 +249,27 @@ function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2AHttpOp
     sseStallTimeoutMs: config.streamStallTimeoutMs,
     cardCompat: config.cardCompat,
     logger,
+  };
+}
+
+/**
+ * What the root listener adds to the shared listener options: the service-wide probes and
+ * metrics, the WebSocket binding, the gRPC interfaces in the card, and where to listen.
+ * Mounted agents get only {@link listenerOptions}.
+ */
+function rootListenerOptions(
+  config: ExecutorConfig,
+  logger: Logger,
+  service: { readonly readiness: () => Promise<ReadinessReport>; readonly metrics: A2AMetrics; readonly grpcInterfaces: (publicBase: string) => AgentInterface[] },
+): Omit<StartA2AServerOptions, 'handler'> {
+  return {
+    ...listenerOptions(config, logger),
+    readiness: service.readiness,
+    metrics: () => service.metrics.scrape(),
+    websocket: { listInCard: config.websocketInCard, stallTimeoutMs: config.streamStallTimeoutMs },
+    extraInterfaces: service.grpcInterfaces,
+    host: config.host,
+    port: config.port,
   };
 }
 
