@@ -1,12 +1,12 @@
 import { join, resolve } from 'node:path';
 
 /** Scenario names, in the order a full run executes them. */
-export const SCENARIO_NAMES = ['unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained', 'durable'] as const;
+export const SCENARIO_NAMES = ['core', 'unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained', 'durable'] as const;
 /**
  * What runs without SCENARIOS: everything but `durable`, which needs PostgreSQL and Redis and
  * would push the default run past 15 minutes on 2 cores. `SCENARIOS=all` runs every scenario.
  */
-export const DEFAULT_SCENARIOS: readonly ScenarioName[] = ['unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained'];
+export const DEFAULT_SCENARIOS: readonly ScenarioName[] = ['core', 'unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained'];
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /**
@@ -49,6 +49,8 @@ export interface BenchConfig {
   readonly latencyTasks: number;
   readonly latencyK: number;
   readonly latencyPauseMs: number;
+  /** Calls per measured window of the core budget's unary cases. `CORE_CALLS`, default 20000. */
+  readonly coreCalls: number;
   /** Pin server to CPU 0 and load to CPU 1 with taskset. `PIN=off` disables. */
   readonly pin: boolean;
   /** Where report.md and results.json go. `OUT_DIR`, default `<repo>/bench-results`. */
@@ -132,6 +134,7 @@ export function loadConfig(env: Env = process.env): BenchConfig {
     targets: words(env, 'TARGETS'),
     unaryConcurrency: list(env, 'CONC', [1, 16, 64], 1024),
     streamConcurrency: list(env, 'STREAM_CONC', [1, 16], 1024),
+    coreCalls: num(env, 'CORE_CALLS', 20_000, { min: 100, max: 10_000_000, integer: true }),
     streamK: num(env, 'STREAM_K', 100, { min: 1, max: 100_000, integer: true }),
     kList: list(env, 'K_LIST', [10, 100, 1000], 100_000),
     ttfeK: num(env, 'TTFE_K', 10, { min: 1, max: 10_000, integer: true }),

@@ -29,3 +29,6 @@ export { startRawHttpServer } from './servers/raw-http-server.js';
 export { startOursServer, type OursStorage } from './servers/ours-server.js';
 export { startRawGrpcServer, RAW_GRPC_STREAM, RAW_GRPC_UNARY } from './servers/raw-grpc-server.js';
 export { durableUrls } from './scenarios/durable.js';
+export { CORE_CASES, STREAM_CHUNKS, type CoreCase } from './core/cases.js';
+export { measureCase, type CoreCaseFigures } from './core/measure.js';
+export { coreGoals, renderCore } from './report/core.js';

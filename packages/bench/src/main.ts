@@ -11,7 +11,8 @@ import { BenchConfigError, loadConfig, type BenchConfig } from './config.js';
 import type { RunContext } from './orchestrator/context.js';
 import { detectPinning } from './pinning.js';
 import { renderReport } from './report/render.js';
-import type { BenchRun, CellResult, DurableResult, IdleMemoryResult, SustainedResult } from './results.js';
+import type { BenchRun, CellResult, CoreBudgetResult, DurableResult, IdleMemoryResult, SustainedResult } from './results.js';
+import { runCoreBudget } from './scenarios/core.js';
 import { runDurable } from './scenarios/durable.js';
 import { runIdleTarget } from './scenarios/idle.js';
 import { estimateSeconds, planCells, scenarioTargets } from './scenarios/plan.js';
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
   const idle: IdleMemoryResult[] = [];
   let sustained: SustainedResult | undefined;
   let durable: DurableResult | undefined;
+  let core: CoreBudgetResult | undefined;
   const write = () => {
     const run: BenchRun = {
       startedAt: new Date(started).toISOString(),
@@ -105,6 +107,7 @@ async function main(): Promise<void> {
       idle,
       sustained,
       durable,
+      core,
     };
     const report = renderReport(run);
     mkdirSync(config.outDir, { recursive: true });
@@ -116,7 +119,10 @@ async function main(): Promise<void> {
   for (const scenario of config.scenarios) {
     const t0 = Date.now();
     ctx.log(`== ${scenario}`);
-    if (scenario === 'idle') {
+    if (scenario === 'core') {
+      core = await runCoreBudget(ctx);
+      if (core.failure) ctx.notice(`core: ${core.failure}`);
+    } else if (scenario === 'idle') {
       const targets = scenarioTargets(scenario, config).filter((t) => !t.pending);
       for (let rep = 0; rep < config.reps; rep++) for (const t of rep % 2 ? [...targets].reverse() : targets) idle.push(await runIdleTarget(ctx, t, rep));
       for (const r of idle) if (r.failure) ctx.notice(`idle ${r.targetId} rep ${r.rep + 1}: ${r.failure}`);

@@ -1,3 +1,4 @@
+import type { CoreBudgetChildRow } from './core/core-main.js';
 import type { BenchConfig, ScenarioName } from './config.js';
 import type { Binding, Family } from './targets.js';
 
@@ -115,6 +116,14 @@ export interface DurableResult {
   readonly failure?: string;
 }
 
+/** The core budget: CPU per unit of every core case, on the bare core and on the executor's handler. */
+export interface CoreBudgetResult {
+  /** Calls per measured window of the unary cases. */
+  readonly calls: number;
+  readonly rows: readonly CoreBudgetChildRow[];
+  readonly failure?: string;
+}
+
 /** Everything one `npm run bench` produced: written as results.json. */
 export interface BenchRun {
   readonly startedAt: string;
@@ -129,4 +138,5 @@ export interface BenchRun {
   readonly idle: readonly IdleMemoryResult[];
   readonly sustained?: SustainedResult;
   readonly durable?: DurableResult;
+  readonly core?: CoreBudgetResult;
 }

@@ -1,4 +1,5 @@
 import type { BenchRun } from '../results.js';
+import { coreGoals, renderCore } from './core.js';
 import { renderDurable } from './durable.js';
 import { summarizeCells, summarizeIdle, type CellSummary } from './aggregate.js';
 import { fmtInt, fmtNum, fmtPct, fmtRatio, mdTable } from './format.js';
@@ -45,7 +46,7 @@ export function renderReport(run: BenchRun): string {
 
   out.push('## Targets (pass/fail, informational)');
   out.push('');
-  const goals = evaluateGoals(cells, idle, run.sustained, cfg.streamK);
+  const goals = [...coreGoals(run.core), ...evaluateGoals(cells, idle, run.sustained, cfg.streamK)];
   const measurable = goals.filter((g) => !g.pending);
   out.push(mdTable(['goal', 'target', 'measured', 'threshold', 'result'], measurable.map((g) => [g.goal, g.target, g.measured, g.threshold, passText(g.pass)]), ['l', 'l', 'r', 'r', 'l']));
   out.push('');
@@ -54,6 +55,8 @@ export function renderReport(run: BenchRun): string {
     out.push(`Not measurable yet (their goals are not shown): ${pending.map(([t, why]) => `${t} (${why})`).join('; ')}.`);
     out.push('');
   }
+
+  out.push(...renderCore(run.core));
 
   const unary = cells.filter((c) => c.scenario === 'unary').sort(byOrder);
   if (unary.length > 0) {

@@ -15,6 +15,7 @@ export interface CellPlan {
 
 /** Targets each scenario measures (ids, in run order). */
 export const SCENARIO_TARGETS: Readonly<Record<ScenarioName, readonly string[]>> = {
+  core: [],
   unary: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-rest', 'sdk-rest', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'ours-grpc-session', 'raw-ws', 'ours-ws'],
   stream: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-rest', 'sdk-rest', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'ours-grpc-session', 'raw-ws', 'ours-ws'],
   kscale: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-grpc'],
@@ -76,6 +77,9 @@ export function estimateSeconds(scenario: ScenarioName, config: BenchConfig): nu
   const perCell = (config.warmupMs + config.durationMs) / 1000 + 0.15;
   const warmups = scenario === 'unary' ? targets.reduce((n, t) => n + (t.family === 'ceiling' ? 1 : 2), 0) : targets.length;
   switch (scenario) {
+    case 'core':
+      // ~6 windows of `coreCalls` calls at ~60 µs each per repetition, plus warm-ups.
+      return (config.reps * 6 + 3) * config.coreCalls * 60e-6 + 2;
     case 'idle':
       return targets.length * 4.5 * config.reps;
     case 'sustained':
