@@ -6,11 +6,12 @@ import {
   decodeJsonRequest,
   type EventStream,
   type Logger,
+  findOperation,
   OPERATIONS,
-  type Operation,
   type OperationName,
   type ProtocolVersion,
   type RequestHandler,
+  resumeCursor,
   silentLogger,
   type StreamOperation,
   type UnaryOperation,
@@ -19,7 +20,6 @@ import { v03Method, type V03Method } from '@a2a-polyglot/v03/json';
 import { JSONRPCServer, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { encodeStreamEvent, type JsonRpcFailure, type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse, type JsonRpcSuccess, validateEnvelope } from './codec.js';
 import { jsonRpcFailure } from './errors.js';
-import { checkResume } from './resume-point.js';
 import { V03JsonRpcDispatch } from './v03-dispatch.js';
 
 /**
@@ -31,10 +31,11 @@ export type JsonRpcContextFactory = (request: JsonRpcRequest, wireVersion?: Prot
 /** Per-message inputs that do not come from the JSON-RPC envelope. */
 export interface JsonRpcCallOptions {
   /**
-   * SubscribeToTask resume point: replay the events after this seq (SSE `Last-Event-ID`, a
-   * WebSocket resume field). Must be a non-negative integer; anything else is InvalidParams.
+   * SubscribeToTask resume point: replay the events after this seq (SSE `Last-Event-ID` text,
+   * a WebSocket resume number). Read by core `resumeCursor`: a non-negative integer, anything
+   * else is InvalidParams.
    */
-  readonly resumeAfterSeq?: number;
+  readonly resumeAfterSeq?: number | string;
 }
 
 /** Settings of {@link JsonRpcDispatcher}. */
@@ -126,7 +127,7 @@ export class JsonRpcDispatcher {
       const { request } = checked;
       const legacy = this.served03(request.method);
       if (legacy && OPERATIONS[legacy.operation].kind === 'stream') return await this.v03!.openStream(legacy, request, contextFor, options);
-      const op = lookup(request.method);
+      const op = findOperation(request.method);
       if (op?.kind === 'stream') return await this.openStream(op, request, contextFor, options);
       const response = await this.callUnary(request, contextFor);
       return response ? { kind: 'response', response } : { kind: 'none' };
@@ -144,7 +145,7 @@ export class JsonRpcDispatcher {
         if (!checked.ok) return jsonRpcFailure(checked.id, checked.error, this.logger);
         const { request } = checked;
         const legacy = this.served03(request.method);
-        if ((legacy ? OPERATIONS[legacy.operation] : lookup(request.method))?.kind === 'stream') {
+        if ((legacy ? OPERATIONS[legacy.operation] : findOperation(request.method))?.kind === 'stream') {
           const error = new A2AError(A2AErrorCode.InvalidRequest, `${request.method} streams its answer and cannot be part of a batch`);
           return jsonRpcFailure(request.id ?? null, error, this.logger);
         }
@@ -158,7 +159,7 @@ export class JsonRpcDispatcher {
     if (request.id === undefined) return this.reject(null, `${request.method} streams its answer, so it needs an id (it cannot be a notification)`);
     const id = request.id;
     try {
-      const resume = op.name === 'SubscribeToTask' ? checkResume(options.resumeAfterSeq) : undefined;
+      const resume = op.name === 'SubscribeToTask' ? resumeCursor(options.resumeAfterSeq, 'Last-Event-ID') : undefined;
       const decoded = decodeJsonRequest(op, request.params, { strict: this.handler.strictRequests });
       const stream = await op.open(this.handler, decoded, contextFor(request), resume);
       return {
@@ -209,10 +210,6 @@ export function dispatchJsonRpc(
   options: JsonRpcCallOptions & JsonRpcDispatcherOptions = {},
 ): Promise<JsonRpcOutcome> {
   return new JsonRpcDispatcher(handler, options).dispatch(message, contextFor, options);
-}
-
-function lookup(method: string): Operation | undefined {
-  return Object.prototype.hasOwnProperty.call(OPERATIONS, method) ? OPERATIONS[method as OperationName] : undefined;
 }
 
 /** MethodNotFound, saying so when the name is an A2A v0.3 method this endpoint does not serve. */
