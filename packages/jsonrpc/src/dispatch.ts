@@ -17,7 +17,7 @@ import {
   type UnaryOperation,
 } from '@a2a-polyglot/core';
 import { v03Method, type V03Method } from '@a2a-polyglot/v03/json';
-import { JSONRPCServer, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
+import { JSONRPCServer, type JSONRPCRequest } from 'json-rpc-2.0';
 import { encodeStreamEvent, type JsonRpcFailure, type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse, type JsonRpcSuccess, validateEnvelope } from './codec.js';
 import { jsonRpcFailure } from './errors.js';
 import { V03JsonRpcDispatch } from './v03-dispatch.js';
@@ -87,10 +87,16 @@ interface ServerParams {
  * Both the HTTP binding and the WebSocket binding (same framing over text frames) feed it
  * parsed JSON messages and get a {@link JsonRpcOutcome} back; neither knows the operations.
  * Unary methods are dispatched by a `json-rpc-2.0` JSONRPCServer (one method per operation,
- * thrown A2AErrors mapped through core's table by `toJsonRpcError`); streaming methods are
- * intercepted first because they answer with a stream, not a result. Batches are handled
- * here, not by the library, because JSON-RPC 2.0 wants an array back even for one answer and
- * streaming methods cannot be batched.
+ * thrown A2AErrors mapped through core's table by `toJsonRpcError`; it also turns a
+ * notification's answer into none); streaming methods are intercepted first because they
+ * answer with a stream, not a result.
+ *
+ * The envelope and batches stay here, not in the library: json-rpc-2.0 1.8.1 unwraps a batch
+ * with one answer into a bare object (JSON-RPC 2.0 §6 wants an array), rejects a whole batch
+ * with a TypeError when one entry is `null`, runs calls whose id is an object or whose method
+ * is not a string, and answers an invalid envelope with a bare "Invalid Request" without the
+ * ErrorInfo an A2A error carries in `data`. test/library-limits.test.ts shows each case next
+ * to our answer (and fails when a library upgrade fixes one, so the split can be revisited).
  */
 export class JsonRpcDispatcher {
   private readonly server: JSONRPCServer<ServerParams>;
@@ -107,9 +113,9 @@ export class JsonRpcDispatcher {
     this.v03 = options.v03Methods ? new V03JsonRpcDispatch(handler, this.logger) : undefined;
     // Logging happens in the mapper, once per failure; the library's default listener is console.warn.
     this.server = new JSONRPCServer<ServerParams>({ errorListener: () => undefined });
-    this.server.mapErrorToJSONRPCErrorResponse = (id, error) => jsonRpcFailure(id, error, this.logger) as JSONRPCResponse & JsonRpcFailure;
+    this.server.mapErrorToJSONRPCErrorResponse = (id, error) => jsonRpcFailure(id, error, this.logger);
     this.server.handleMethodNotFound = async (request: JSONRPCRequest) =>
-      request.id === undefined ? null : (jsonRpcFailure(request.id, methodNotFound(request.method), this.logger) as JSONRPCResponse);
+      request.id === undefined ? null : jsonRpcFailure(request.id, methodNotFound(request.method), this.logger);
     for (const op of Object.values(OPERATIONS)) {
       if (op.kind === 'unary') this.server.addMethod(op.name, (params, { ctx }) => this.invokeUnary(op, params, ctx));
     }
@@ -183,8 +189,7 @@ export class JsonRpcDispatcher {
   private async callUnary(request: JsonRpcRequest, contextFor: JsonRpcContextFactory): Promise<JsonRpcResponse | null> {
     const legacy = this.served03(request.method);
     if (legacy) return this.v03!.call(legacy, request, contextFor);
-    const response = await this.server.receive(request as JSONRPCRequest, { ctx: contextFor(request) });
-    return response as JsonRpcResponse | null;
+    return this.server.receive(request, { ctx: contextFor(request) });
   }
 
   private async invokeUnary(op: UnaryOperation, params: unknown, ctx: CallContext): Promise<unknown> {
