@@ -1,4 +1,4 @@
-import { A2AError, A2AErrorCode, isInterrupted, isTerminal } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, eventState, isInterrupted, isTerminal } from '@a2a-polyglot/core';
 import { TaskState, type StreamResponse, type Task, type TaskStatus } from '@a2a-polyglot/model';
 import { aborted, clientError } from './failures.js';
 import { backoffDelay, isTransient, sleep, type RetryPolicy } from './retry.js';
@@ -206,9 +206,8 @@ export class TaskStream implements AsyncIterable<ClientEvent> {
 
 /** Whether an event ends its stream (spec §3.5, §7: message-only answer, terminal or interrupted state). */
 export function endOf(event: StreamResponse): StreamEnd | undefined {
-  const payload = event.payload;
-  if (payload?.$case === 'message') return 'message';
-  const state = payload?.$case === 'task' || payload?.$case === 'statusUpdate' ? payload.value.status?.state : undefined;
+  if (event.payload?.$case === 'message') return 'message';
+  const state = eventState(event);
   if (state === undefined) return undefined;
   if (isTerminal(state)) return 'terminal';
   if (isInterrupted(state)) return 'interrupted';

@@ -120,9 +120,18 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
   GetExtendedAgentCard: unary('GetExtendedAgentCard', GetExtendedAgentCardRequest, AgentCard, (h, r, c) => h.getExtendedAgentCard(r, c)),
 };
 
+/**
+ * The operation of that method name, or undefined: an own-property lookup, so names such as
+ * `toString` or `__proto__` never resolve to something that is not an operation. For
+ * bindings that answer an unknown name in their own terms.
+ */
+export function findOperation(name: string): Operation | undefined {
+  return Object.prototype.hasOwnProperty.call(OPERATIONS, name) ? OPERATIONS[name as OperationName] : undefined;
+}
+
 /** Looks an operation up by its method name; unknown ⇒ MethodNotFound. */
 export function operationByName(name: string): Operation {
-  const op = Object.prototype.hasOwnProperty.call(OPERATIONS, name) ? OPERATIONS[name as OperationName] : undefined;
+  const op = findOperation(name);
   if (!op) throw new A2AError(A2AErrorCode.MethodNotFound, `Method ${name} not found`);
   return op;
 }

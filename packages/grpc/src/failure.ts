@@ -1,4 +1,4 @@
-import { A2AError, A2AErrorCode, type CallContext, type Logger } from '@a2a-polyglot/core';
+import { A2AError, type CallContext, type Logger, logFailure } from '@a2a-polyglot/core';
 import { toGrpcError, type GrpcErrorStatus } from './grpc-error.js';
 import { extensionsMetadata } from './metadata.js';
 
@@ -18,11 +18,9 @@ export function failure(
   return toGrpcError(a2a, extensionsMetadata(ctx?.activatedExtensions), statusMessage?.(a2a));
 }
 
-/** {@link A2AError.from}, logging the cause of failures that are our fault. */
+/** {@link A2AError.from}, logged by core's one rule (`logFailure`: server faults with their cause). */
 export function asA2AError(logger: Logger, error: unknown, where: string): A2AError {
   const a2a = A2AError.from(error);
-  if (a2a.code === A2AErrorCode.Internal || a2a.code === A2AErrorCode.InvalidAgentResponse) {
-    logger.error(`${where} failed`, { code: a2a.code, error: a2a.cause ?? a2a });
-  }
+  logFailure(logger, a2a, where);
   return a2a;
 }

@@ -1,33 +1,28 @@
 import { A2AError, A2AErrorCode, codeFromGrpcStatus, codeFromReason, ERROR_TABLE, errorDomain, GrpcStatus, type FieldViolation } from '@a2a-polyglot/core';
+import { type Any, BadRequest, ErrorInfo, Status } from '@a2a-polyglot/model/rpc';
 import { Metadata, type ServiceError, type StatusObject } from '@grpc/grpc-js';
-import {
-  BAD_REQUEST_TYPE_URL,
-  decodeBadRequest,
-  decodeErrorInfo,
-  decodeStatus,
-  encodeBadRequest,
-  encodeErrorInfo,
-  encodeStatus,
-  ERROR_INFO_TYPE_URL,
-  type AnyMessage,
-  type RpcStatus,
-  typeNameOf,
-} from './status-details.js';
 
 /** The binary trailer that carries the full `google.rpc.Status` of a failed call. */
 export const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
+
+/** `type_url` of a packed ErrorInfo. */
+export const ERROR_INFO_TYPE_URL = 'type.googleapis.com/google.rpc.ErrorInfo';
+/** `type_url` of a packed BadRequest. */
+export const BAD_REQUEST_TYPE_URL = 'type.googleapis.com/google.rpc.BadRequest';
 
 /**
  * The `google.rpc.Status` of an A2AError: the gRPC code from {@link ERROR_TABLE}, the message,
  * an ErrorInfo always (A2A requires it on gRPC so clients can tell apart errors that share a
  * status code), and a BadRequest when the error names invalid fields.
  */
-export function rpcStatusOf(error: A2AError, message = error.message): RpcStatus {
-  const details: AnyMessage[] = [
-    { typeUrl: ERROR_INFO_TYPE_URL, value: encodeErrorInfo({ reason: error.reason, domain: errorDomain(error.code), metadata: error.metadata }) },
-  ];
+export function rpcStatusOf(error: A2AError, message = error.message): Status {
+  // Metadata in key order, so the same error always encodes to the same bytes.
+  const metadata = Object.fromEntries(Object.entries(error.metadata).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const info = ErrorInfo.fromPartial({ reason: error.reason, domain: errorDomain(error.code), metadata });
+  const details: Any[] = [{ typeUrl: ERROR_INFO_TYPE_URL, value: ErrorInfo.encode(info).finish() }];
   if (error.fieldViolations.length > 0) {
-    details.push({ typeUrl: BAD_REQUEST_TYPE_URL, value: encodeBadRequest({ fieldViolations: error.fieldViolations }) });
+    const badRequest = BadRequest.fromPartial({ fieldViolations: error.fieldViolations.map((v) => ({ field: v.field, description: v.description })) });
+    details.push({ typeUrl: BAD_REQUEST_TYPE_URL, value: BadRequest.encode(badRequest).finish() });
   }
   return { code: ERROR_TABLE[error.code].grpc, message, details };
 }
@@ -48,7 +43,7 @@ export interface GrpcErrorStatus {
 export function toGrpcError(error: A2AError, extra?: Metadata, message?: string): GrpcErrorStatus {
   const status = rpcStatusOf(error, message);
   const metadata = extra ? extra.clone() : new Metadata();
-  metadata.set(STATUS_DETAILS_KEY, Buffer.from(encodeStatus(status)));
+  metadata.set(STATUS_DETAILS_KEY, Buffer.from(Status.encode(status).finish()));
   return { code: status.code, details: status.message, message: status.message, metadata };
 }
 
@@ -73,11 +68,11 @@ export function fromGrpcError(error: Partial<StatusObject> & { message?: string;
     try {
       const type = typeNameOf(detail.typeUrl);
       if (type === 'google.rpc.ErrorInfo') {
-        const info = decodeErrorInfo(detail.value);
+        const info = ErrorInfo.decode(detail.value);
         reason = info.reason;
         metadata = { ...info.metadata };
       } else if (type === 'google.rpc.BadRequest') {
-        fieldViolations.push(...decodeBadRequest(detail.value).fieldViolations);
+        for (const v of BadRequest.decode(detail.value).fieldViolations) fieldViolations.push({ field: v.field, description: v.description });
       }
     } catch {
       // An undecodable detail is ignored; the status code still tells the story.
@@ -94,11 +89,11 @@ export function fromGrpcError(error: Partial<StatusObject> & { message?: string;
 }
 
 /** Reads and decodes the `grpc-status-details-bin` trailer, if present and well-formed. */
-export function readStatusDetails(metadata: Metadata | undefined): RpcStatus | undefined {
+export function readStatusDetails(metadata: Metadata | undefined): Status | undefined {
   const raw = metadata?.get(STATUS_DETAILS_KEY)[0];
   if (!raw || typeof raw === 'string') return undefined;
   try {
-    return decodeStatus(raw);
+    return Status.decode(raw);
   } catch {
     return undefined;
   }
@@ -107,4 +102,9 @@ export function readStatusDetails(metadata: Metadata | undefined): RpcStatus | u
 /** True for grpc-js ServiceError objects (what client callbacks and streams reject with). */
 export function isServiceError(value: unknown): value is ServiceError {
   return typeof value === 'object' && value !== null && typeof (value as ServiceError).code === 'number' && 'metadata' in value;
+}
+
+/** Strips the host part of a type URL (`type.googleapis.com/google.rpc.ErrorInfo` → `google.rpc.ErrorInfo`). */
+function typeNameOf(typeUrl: string): string {
+  return typeUrl.slice(typeUrl.lastIndexOf('/') + 1);
 }

@@ -1,4 +1,4 @@
-import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
+import { resumeCursor } from '@a2a-polyglot/core';
 import { Metadata } from '@grpc/grpc-js';
 
 /**
@@ -47,17 +47,10 @@ export function extensionsMetadata(activated: readonly string[] | undefined): Me
 }
 
 /**
- * Parses the `a2a-last-event-id` resume cursor: absent ⇒ undefined, otherwise a
- * non-negative integer or InvalidParams (a client bug worth reporting, not ignoring).
+ * Parses the `a2a-last-event-id` resume cursor with core's one rule (`resumeCursor`): absent ⇒
+ * undefined, otherwise a non-negative integer or InvalidParams (a client bug worth reporting,
+ * not ignoring).
  */
 export function parseLastEventId(metadata: Metadata): number | undefined {
-  const raw = metadata.get(METADATA.lastEventId)[0];
-  if (raw === undefined) return undefined;
-  const text = typeof raw === 'string' ? raw.trim() : '';
-  if (!/^\d{1,15}$/.test(text)) {
-    throw new A2AError(A2AErrorCode.InvalidParams, `${METADATA.lastEventId} must be a non-negative integer event number`, {
-      fieldViolations: [{ field: METADATA.lastEventId, description: 'not a non-negative integer' }],
-    });
-  }
-  return Number(text);
+  return resumeCursor(metadata.get(METADATA.lastEventId)[0], METADATA.lastEventId);
 }

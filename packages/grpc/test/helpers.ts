@@ -1,16 +1,12 @@
 import { RequestHandler, silentLogger, textPart, type AgentExecutor, type PushSender, type RequestHandlerOptions } from '@a2a-polyglot/core';
 import { Role, TaskState, type AgentCard, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
+import { BadRequest, ErrorInfo, Status } from '@a2a-polyglot/model/rpc';
 import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import {
   BAD_REQUEST_TYPE_URL,
-  decodeBadRequest,
-  decodeErrorInfo,
-  decodeStatus,
   ERROR_INFO_TYPE_URL,
   startGrpcServer,
   STATUS_DETAILS_KEY,
-  type BadRequest,
-  type ErrorInfo,
   type GrpcServerOptions,
   type RunningGrpcServer,
 } from '../src/index.js';
@@ -234,11 +230,11 @@ export function rawUnary(url: string, path: string, bytes: Buffer, metadata: Rec
 export function detailsOf(error: ServiceError): { code: number; message: string; info?: ErrorInfo; badRequest?: BadRequest } {
   const raw = error.metadata.get(STATUS_DETAILS_KEY)[0];
   if (!Buffer.isBuffer(raw)) throw new Error('no grpc-status-details-bin trailer');
-  const status = decodeStatus(raw);
+  const status = Status.decode(raw);
   const out: { code: number; message: string; info?: ErrorInfo; badRequest?: BadRequest } = { code: status.code, message: status.message };
   for (const d of status.details) {
-    if (d.typeUrl === ERROR_INFO_TYPE_URL) out.info = decodeErrorInfo(d.value);
-    if (d.typeUrl === BAD_REQUEST_TYPE_URL) out.badRequest = decodeBadRequest(d.value);
+    if (d.typeUrl === ERROR_INFO_TYPE_URL) out.info = ErrorInfo.decode(d.value);
+    if (d.typeUrl === BAD_REQUEST_TYPE_URL) out.badRequest = BadRequest.decode(d.value);
   }
   return out;
 }

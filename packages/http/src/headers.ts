@@ -36,10 +36,13 @@ export function extensionsHeader(activated: readonly string[] | undefined, name:
   return activated && activated.length > 0 ? { [name]: activated.join(', ') } : {};
 }
 
-/** Parsed `Last-Event-ID`: a non-negative integer, `undefined` when absent, `null` when malformed. */
-export function lastEventId(req: IncomingMessage): number | undefined | null {
-  const value = headerValue(req, 'last-event-id');
-  if (value === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(value)) return null;
-  return Number(value);
+/**
+ * The headers an HTTP error status needs on every A2A HTTP binding (JSON-RPC and REST, both
+ * generations): a `WWW-Authenticate` challenge with a 401, so clients and proxies run their
+ * auth flow, and `Connection: close` with a 413, whose unread body would poison keep-alive.
+ */
+export function errorStatusHeaders(status: number): Record<string, string> {
+  if (status === 401) return { 'www-authenticate': 'Bearer' };
+  if (status === 413) return { connection: 'close' };
+  return {};
 }

@@ -1,5 +1,5 @@
 import type { StreamResponse } from '@a2a-polyglot/model';
-import { A2AError, type EventStream, type LoggedEvent, type Logger, silentLogger } from '@a2a-polyglot/core';
+import { A2AError, type EventStream, type LoggedEvent, type Logger, logFailure, silentLogger } from '@a2a-polyglot/core';
 import { allowManyListeners } from './abort-signal.js';
 import { sseFrame, type SseWriter } from './sse-writer.js';
 
@@ -75,7 +75,7 @@ export async function pipeEventStream(stream: EventStream, sse: SseWriter, optio
     }
   } catch (thrown) {
     const error = A2AError.from(thrown);
-    logStreamError(logger, error);
+    logFailure(logger, error, 'event stream');
     if (!sse.closed) {
       try {
         await options.onError(error, sse);
@@ -93,8 +93,3 @@ export async function pipeEventStream(stream: EventStream, sse: SseWriter, optio
 
 /** A batch is written in pieces of about this many characters, so one write never holds a whole large batch. */
 const GROUP_CHARS = 64 * 1024;
-
-function logStreamError(logger: Logger, error: A2AError): void {
-  if (error.cause !== undefined) logger.error('event stream failed', { code: error.code, error: error.cause });
-  else logger.warn('event stream ended with an error', { code: error.code, message: error.message });
-}

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { A2AErrorCode } from '@a2a-polyglot/core';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { isJsonContentType, lastEventId, linkSignals, mediaType, nodeCallContext, readJsonBody } from '../src/index.js';
+import { errorStatusHeaders, isJsonContentType, linkSignals, mediaType, nodeCallContext, readJsonBody } from '../src/index.js';
 
 function fakeRequest(headers: Record<string, string>, chunks: string[] = [], url = '/'): IncomingMessage {
   const stream = new PassThrough();
@@ -45,12 +45,11 @@ describe('headers and call context', () => {
     expect(mediaType(' text/html ; q=1')).toBe('text/html');
   });
 
-  it('parses Last-Event-ID', () => {
-    const req = (v?: string) => ({ headers: v === undefined ? {} : { 'last-event-id': v } }) as IncomingMessage;
-    expect(lastEventId(req())).toBeUndefined();
-    expect(lastEventId(req('17'))).toBe(17);
-    expect(lastEventId(req('-1'))).toBeNull();
-    expect(lastEventId(req('abc'))).toBeNull();
+  it('adds the challenge to a 401 and closes the connection after a 413, nothing else', () => {
+    expect(errorStatusHeaders(401)).toEqual({ 'www-authenticate': 'Bearer' });
+    expect(errorStatusHeaders(413)).toEqual({ connection: 'close' });
+    expect(errorStatusHeaders(400)).toEqual({});
+    expect(errorStatusHeaders(500)).toEqual({});
   });
 
   it('fills a2a-version from the query parameter only when the header is absent', () => {

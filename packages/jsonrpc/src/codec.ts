@@ -1,8 +1,16 @@
 import type { StreamResponse } from '@a2a-polyglot/model';
 import { A2AError, A2AErrorCode, streamEventToJson } from '@a2a-polyglot/core';
+import type { JSONRPCID } from 'json-rpc-2.0';
 
-/** A JSON-RPC 2.0 request id. `null` is allowed by the spec (discouraged); absent = notification. */
-export type JsonRpcId = string | number | null;
+/** A JSON-RPC 2.0 request id (json-rpc-2.0's). `null` is allowed by the spec (discouraged); absent = notification. */
+export type JsonRpcId = JSONRPCID;
+
+/*
+ * The envelope types below are read-only views of json-rpc-2.0's (`JSONRPCRequest`,
+ * `JSONRPCResponse`, ...) with `unknown` where the library says `any`, so strict code must check
+ * what it reads. They stay assignable both ways, so the dispatcher hands them to the library
+ * and takes its answers back without casts: the compiler checks the fit.
+ */
 
 /** A request envelope that passed {@link validateEnvelope}. */
 export interface JsonRpcRequest {

@@ -6,20 +6,20 @@ import {
   decodeJsonRequest,
   type EventStream,
   type Logger,
+  findOperation,
   OPERATIONS,
-  type Operation,
   type OperationName,
   type ProtocolVersion,
   type RequestHandler,
+  resumeCursor,
   silentLogger,
   type StreamOperation,
   type UnaryOperation,
 } from '@a2a-polyglot/core';
 import { v03Method, type V03Method } from '@a2a-polyglot/v03/json';
-import { JSONRPCServer, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
+import { JSONRPCServer, type JSONRPCRequest } from 'json-rpc-2.0';
 import { encodeStreamEvent, type JsonRpcFailure, type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse, type JsonRpcSuccess, validateEnvelope } from './codec.js';
 import { jsonRpcFailure } from './errors.js';
-import { checkResume } from './resume-point.js';
 import { V03JsonRpcDispatch } from './v03-dispatch.js';
 
 /**
@@ -31,10 +31,11 @@ export type JsonRpcContextFactory = (request: JsonRpcRequest, wireVersion?: Prot
 /** Per-message inputs that do not come from the JSON-RPC envelope. */
 export interface JsonRpcCallOptions {
   /**
-   * SubscribeToTask resume point: replay the events after this seq (SSE `Last-Event-ID`, a
-   * WebSocket resume field). Must be a non-negative integer; anything else is InvalidParams.
+   * SubscribeToTask resume point: replay the events after this seq (SSE `Last-Event-ID` text,
+   * a WebSocket resume number). Read by core `resumeCursor`: a non-negative integer, anything
+   * else is InvalidParams.
    */
-  readonly resumeAfterSeq?: number;
+  readonly resumeAfterSeq?: number | string;
 }
 
 /** Settings of {@link JsonRpcDispatcher}. */
@@ -86,10 +87,16 @@ interface ServerParams {
  * Both the HTTP binding and the WebSocket binding (same framing over text frames) feed it
  * parsed JSON messages and get a {@link JsonRpcOutcome} back; neither knows the operations.
  * Unary methods are dispatched by a `json-rpc-2.0` JSONRPCServer (one method per operation,
- * thrown A2AErrors mapped through core's table by `toJsonRpcError`); streaming methods are
- * intercepted first because they answer with a stream, not a result. Batches are handled
- * here, not by the library, because JSON-RPC 2.0 wants an array back even for one answer and
- * streaming methods cannot be batched.
+ * thrown A2AErrors mapped through core's table by `toJsonRpcError`; it also turns a
+ * notification's answer into none); streaming methods are intercepted first because they
+ * answer with a stream, not a result.
+ *
+ * The envelope and batches stay here, not in the library: json-rpc-2.0 1.8.1 unwraps a batch
+ * with one answer into a bare object (JSON-RPC 2.0 §6 wants an array), rejects a whole batch
+ * with a TypeError when one entry is `null`, runs calls whose id is an object or whose method
+ * is not a string, and answers an invalid envelope with a bare "Invalid Request" without the
+ * ErrorInfo an A2A error carries in `data`. test/library-limits.test.ts shows each case next
+ * to our answer (and fails when a library upgrade fixes one, so the split can be revisited).
  */
 export class JsonRpcDispatcher {
   private readonly server: JSONRPCServer<ServerParams>;
@@ -106,9 +113,9 @@ export class JsonRpcDispatcher {
     this.v03 = options.v03Methods ? new V03JsonRpcDispatch(handler, this.logger) : undefined;
     // Logging happens in the mapper, once per failure; the library's default listener is console.warn.
     this.server = new JSONRPCServer<ServerParams>({ errorListener: () => undefined });
-    this.server.mapErrorToJSONRPCErrorResponse = (id, error) => jsonRpcFailure(id, error, this.logger) as JSONRPCResponse & JsonRpcFailure;
+    this.server.mapErrorToJSONRPCErrorResponse = (id, error) => jsonRpcFailure(id, error, this.logger);
     this.server.handleMethodNotFound = async (request: JSONRPCRequest) =>
-      request.id === undefined ? null : (jsonRpcFailure(request.id, methodNotFound(request.method), this.logger) as JSONRPCResponse);
+      request.id === undefined ? null : jsonRpcFailure(request.id, methodNotFound(request.method), this.logger);
     for (const op of Object.values(OPERATIONS)) {
       if (op.kind === 'unary') this.server.addMethod(op.name, (params, { ctx }) => this.invokeUnary(op, params, ctx));
     }
@@ -126,7 +133,7 @@ export class JsonRpcDispatcher {
       const { request } = checked;
       const legacy = this.served03(request.method);
       if (legacy && OPERATIONS[legacy.operation].kind === 'stream') return await this.v03!.openStream(legacy, request, contextFor, options);
-      const op = lookup(request.method);
+      const op = findOperation(request.method);
       if (op?.kind === 'stream') return await this.openStream(op, request, contextFor, options);
       const response = await this.callUnary(request, contextFor);
       return response ? { kind: 'response', response } : { kind: 'none' };
@@ -144,7 +151,7 @@ export class JsonRpcDispatcher {
         if (!checked.ok) return jsonRpcFailure(checked.id, checked.error, this.logger);
         const { request } = checked;
         const legacy = this.served03(request.method);
-        if ((legacy ? OPERATIONS[legacy.operation] : lookup(request.method))?.kind === 'stream') {
+        if ((legacy ? OPERATIONS[legacy.operation] : findOperation(request.method))?.kind === 'stream') {
           const error = new A2AError(A2AErrorCode.InvalidRequest, `${request.method} streams its answer and cannot be part of a batch`);
           return jsonRpcFailure(request.id ?? null, error, this.logger);
         }
@@ -158,7 +165,7 @@ export class JsonRpcDispatcher {
     if (request.id === undefined) return this.reject(null, `${request.method} streams its answer, so it needs an id (it cannot be a notification)`);
     const id = request.id;
     try {
-      const resume = op.name === 'SubscribeToTask' ? checkResume(options.resumeAfterSeq) : undefined;
+      const resume = op.name === 'SubscribeToTask' ? resumeCursor(options.resumeAfterSeq, 'Last-Event-ID') : undefined;
       const decoded = decodeJsonRequest(op, request.params, { strict: this.handler.strictRequests });
       const stream = await op.open(this.handler, decoded, contextFor(request), resume);
       return {
@@ -182,8 +189,7 @@ export class JsonRpcDispatcher {
   private async callUnary(request: JsonRpcRequest, contextFor: JsonRpcContextFactory): Promise<JsonRpcResponse | null> {
     const legacy = this.served03(request.method);
     if (legacy) return this.v03!.call(legacy, request, contextFor);
-    const response = await this.server.receive(request as JSONRPCRequest, { ctx: contextFor(request) });
-    return response as JsonRpcResponse | null;
+    return this.server.receive(request, { ctx: contextFor(request) });
   }
 
   private async invokeUnary(op: UnaryOperation, params: unknown, ctx: CallContext): Promise<unknown> {
@@ -209,10 +215,6 @@ export function dispatchJsonRpc(
   options: JsonRpcCallOptions & JsonRpcDispatcherOptions = {},
 ): Promise<JsonRpcOutcome> {
   return new JsonRpcDispatcher(handler, options).dispatch(message, contextFor, options);
-}
-
-function lookup(method: string): Operation | undefined {
-  return Object.prototype.hasOwnProperty.call(OPERATIONS, method) ? OPERATIONS[method as OperationName] : undefined;
 }
 
 /** MethodNotFound, saying so when the name is an A2A v0.3 method this endpoint does not serve. */

@@ -1,4 +1,4 @@
-import { A2AError, A2AErrorCode, codeFromJsonRpc, type Logger, toJsonRpcError } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, codeFromJsonRpc, type Logger, logFailure, toJsonRpcError } from '@a2a-polyglot/core';
 import { toV03JsonRpcError } from '@a2a-polyglot/v03/json';
 import type { JsonRpcErrorObject, JsonRpcFailure, JsonRpcId, JsonRpcResponse } from './codec.js';
 
@@ -9,7 +9,7 @@ import type { JsonRpcErrorObject, JsonRpcFailure, JsonRpcId, JsonRpcResponse } f
  */
 export function jsonRpcFailure(id: JsonRpcId, thrown: unknown, logger?: Logger, encode: JsonRpcErrorEncoder = toJsonRpcError): JsonRpcFailure {
   const error = A2AError.from(thrown);
-  if (logger) logFailure(logger, error);
+  if (logger) logFailure(logger, error, 'JSON-RPC call');
   return { jsonrpc: '2.0', id, error: encode(error) };
 }
 
@@ -19,15 +19,6 @@ export type JsonRpcErrorEncoder = (error: A2AError) => JsonRpcErrorObject;
 /** {@link jsonRpcFailure} in the v0.3 form (spec §12.3), for calls made with v0.3 method names. */
 export function v03JsonRpcFailure(id: JsonRpcId, thrown: unknown, logger?: Logger): JsonRpcFailure {
   return jsonRpcFailure(id, thrown, logger, toV03JsonRpcError);
-}
-
-/** Logs a failure at the level it deserves: our bugs as errors, client mistakes as debug. */
-export function logFailure(logger: Logger, error: A2AError): void {
-  if (error.code === A2AErrorCode.Internal || error.code === A2AErrorCode.InvalidAgentResponse) {
-    logger.error('JSON-RPC call failed', { code: error.code, message: error.message, error: error.cause ?? error });
-  } else {
-    logger.debug('JSON-RPC call rejected', { code: error.code, message: error.message });
-  }
 }
 
 /** The A2A error code behind a JSON-RPC error response (undefined for success). */
@@ -45,11 +36,4 @@ export function httpStatusFor(response: JsonRpcResponse): number {
   if (code === A2AErrorCode.Unauthenticated) return 401;
   if (code === A2AErrorCode.PayloadTooLarge) return 413;
   return 200;
-}
-
-/** Headers that go with a status from {@link httpStatusFor}: the 401 challenge, 413 connection close. */
-export function failureHeaders(status: number): Record<string, string> {
-  if (status === 401) return { 'www-authenticate': 'Bearer' };
-  if (status === 413) return { connection: 'close' };
-  return {};
 }

@@ -1,17 +1,17 @@
 import type { IncomingMessage } from 'node:http';
-import { extensionsHeader, lastEventId } from '@a2a-polyglot/http';
+import { extensionsHeader, headerValue } from '@a2a-polyglot/http';
 import type { CallContext } from '@a2a-polyglot/core';
 
 /** Default content type of non-streaming JSON-RPC responses (spec §3.1); a client that sends `application/a2a+json` gets that back. */
 export const JSON_RPC_CONTENT_TYPE = 'application/json';
 
 /**
- * The SubscribeToTask resume point from `Last-Event-ID`. A malformed value becomes NaN so
- * the dispatcher rejects it as InvalidParams with the request's id (known only after parsing).
+ * The SubscribeToTask resume point from `Last-Event-ID`, as sent: the dispatcher validates it
+ * (core `resumeCursor`) so a malformed value is InvalidParams with the request's id, known
+ * only after parsing.
  */
-export function resumeAfterSeq(req: IncomingMessage): number | undefined {
-  const parsed = lastEventId(req);
-  return parsed === null ? Number.NaN : parsed;
+export function resumeAfterSeq(req: IncomingMessage): string | undefined {
+  return headerValue(req, 'last-event-id');
 }
 
 /**

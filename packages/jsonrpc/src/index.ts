@@ -10,7 +10,6 @@
 export * from './codec.js';
 export * from './errors.js';
 export * from './dispatch.js';
-export * from './resume-point.js';
 export * from './v03-dispatch.js';
 export * from './headers.js';
 export * from './handler.js';

@@ -7,6 +7,7 @@ import {
   type Logger,
   OPERATIONS,
   type RequestHandler,
+  resumeCursor,
   streamEventToJson,
   type StreamOperation,
   type UnaryOperation,
@@ -15,7 +16,6 @@ import { inV03Terms, type V03Method } from '@a2a-polyglot/v03/json';
 import { jsonRpcSuccess, type JsonRpcRequest, type JsonRpcResponse } from './codec.js';
 import type { JsonRpcCallOptions, JsonRpcContextFactory, JsonRpcOutcome } from './dispatch.js';
 import { v03JsonRpcFailure } from './errors.js';
-import { checkResume } from './resume-point.js';
 
 /**
  * The A2A v0.3 methods (`message/send`, `tasks/get`, ...) on the JSON-RPC endpoint, as a codec
@@ -57,7 +57,7 @@ export class V03JsonRpcDispatch {
     const id = request.id;
     let stream: EventStream;
     try {
-      const resume = op.name === 'SubscribeToTask' ? checkResume(options.resumeAfterSeq) : undefined;
+      const resume = op.name === 'SubscribeToTask' ? resumeCursor(options.resumeAfterSeq, 'Last-Event-ID') : undefined;
       stream = await op.open(this.handler, decode(method, op, request.params, this.handler.strictRequests), contextFor(request, '0.3'), resume);
     } catch (error) {
       stream = failedEventStream(error);

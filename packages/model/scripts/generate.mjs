@@ -70,7 +70,7 @@ const SCALARS = {
 
 const messages = new Map(); // full name -> descriptor (all files, incl. map entries)
 const enums = new Map(); // full name -> { values }
-const ownMessages = []; // full names of messages declared outside google/protobuf, in file order
+const ownMessages = []; // full names of messages declared outside google/, in file order
 const ownEnums = [];
 
 function collect(prefix, msgs, own) {
@@ -86,7 +86,8 @@ function collect(prefix, msgs, own) {
   }
 }
 for (const file of image.file) {
-  const own = !file.name.startsWith('google/protobuf/');
+  // google/* (well-known types, google.rpc error details) are not A2A messages: no ProtoJSON table.
+  const own = !file.name.startsWith('google/');
   for (const e of file.enumType ?? []) {
     const full = `${file.package}.${e.name}`;
     enums.set(full, e);

@@ -30,6 +30,10 @@ describe('entry points', () => {
     expect([...imports].sort()).toEqual(['@bufbuild/protobuf/wire']);
   });
 
+  it('the ./rpc entry (google.rpc error details) imports only the protobuf runtime', () => {
+    expect([...packageImports('rpc.ts')].sort()).toEqual(['@bufbuild/protobuf/wire']);
+  });
+
   it('the ./grpc entry imports @grpc/grpc-js', () => {
     expect(packageImports('grpc.ts')).toContain('@grpc/grpc-js');
   });

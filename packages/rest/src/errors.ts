@@ -1,4 +1,5 @@
-import { A2AError, A2AErrorCode, ERROR_TABLE, type Logger, toHttpErrorBody } from '@a2a-polyglot/core';
+import { A2AError, ERROR_TABLE, type Logger, logFailure, toHttpErrorBody } from '@a2a-polyglot/core';
+import { errorStatusHeaders } from '@a2a-polyglot/http';
 
 /**
  * A REST error response: status, body (v1.0: `{"error": google.rpc.Status}`, spec §11.6;
@@ -18,25 +19,8 @@ export interface RestErrorResponse<B = ReturnType<typeof toHttpErrorBody>> {
  */
 export function restError(thrown: unknown, logger?: Logger, status?: number): RestErrorResponse {
   const error = A2AError.from(thrown);
-  if (logger) logFailure(logger, error);
+  if (logger) logFailure(logger, error, 'REST call');
   const httpStatus = status ?? ERROR_TABLE[error.code].http;
   const body = toHttpErrorBody(error);
-  return { status: httpStatus, body: { error: { ...body.error, code: httpStatus } }, headers: errorHeaders(httpStatus) };
-}
-
-/** Headers an error status needs on every REST generation: a challenge on 401, no keep-alive after a 413. */
-export function errorHeaders(status: number): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (status === 401) headers['www-authenticate'] = 'Bearer';
-  if (status === 413) headers.connection = 'close';
-  return headers;
-}
-
-/** Logs a failure at the level it deserves: our bugs as errors, client mistakes as debug. */
-export function logFailure(logger: Logger, error: A2AError): void {
-  if (error.code === A2AErrorCode.Internal || error.code === A2AErrorCode.InvalidAgentResponse) {
-    logger.error('REST call failed', { code: error.code, message: error.message, error: error.cause ?? error });
-  } else {
-    logger.debug('REST call rejected', { code: error.code, message: error.message });
-  }
+  return { status: httpStatus, body: { error: { ...body.error, code: httpStatus } }, headers: errorStatusHeaders(httpStatus) };
 }

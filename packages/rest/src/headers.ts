@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
-import { lastEventId } from '@a2a-polyglot/http';
+import { resumeCursor } from '@a2a-polyglot/core';
+import { headerValue } from '@a2a-polyglot/http';
 
 /** Default content type of REST response bodies (spec §3.1, v1.0.1); a client that uses `application/json` gets that back. */
 export const REST_CONTENT_TYPE = 'application/a2a+json';
@@ -10,13 +10,7 @@ export const REST_CONTENT_TYPE = 'application/a2a+json';
  * @throws A2AError(InvalidParams) when it is not a non-negative integer.
  */
 export function resumeAfterSeq(req: IncomingMessage): number | undefined {
-  const parsed = lastEventId(req);
-  if (parsed === null) {
-    throw new A2AError(A2AErrorCode.InvalidParams, 'Last-Event-ID must be a non-negative integer event id', {
-      fieldViolations: [{ field: 'Last-Event-ID', description: 'must be a non-negative integer event id' }],
-    });
-  }
-  return parsed;
+  return resumeCursor(headerValue(req, 'last-event-id'), 'Last-Event-ID');
 }
 
 /** The query parameters of a request (the REST handler receives the path separately, relative to its base). */

@@ -1,6 +1,7 @@
-import { A2AError, ERROR_TABLE, type ErrorDetailJson, type Logger } from '@a2a-polyglot/core';
+import { A2AError, ERROR_TABLE, type ErrorDetailJson, type Logger, logFailure } from '@a2a-polyglot/core';
 import { toV03JsonRpcError } from '@a2a-polyglot/v03/json';
-import { errorHeaders, logFailure, type RestErrorResponse } from './errors.js';
+import { errorStatusHeaders } from '@a2a-polyglot/http';
+import type { RestErrorResponse } from './errors.js';
 
 /**
  * The body of a v0.3 REST error: the v0.3 JSON-RPC error object, bare (a2a-js compat layer),
@@ -21,8 +22,8 @@ export interface V03RestErrorBody {
  */
 export function v03RestError(thrown: unknown, logger?: Logger, status?: number): RestErrorResponse<V03RestErrorBody> {
   const error = A2AError.from(thrown);
-  if (logger) logFailure(logger, error);
+  if (logger) logFailure(logger, error, 'REST call');
   const row = ERROR_TABLE[error.code];
   const httpStatus = status ?? row.v03.http ?? row.http;
-  return { status: httpStatus, body: toV03JsonRpcError(error), headers: errorHeaders(httpStatus) };
+  return { status: httpStatus, body: toV03JsonRpcError(error), headers: errorStatusHeaders(httpStatus) };
 }

@@ -1,4 +1,4 @@
-import { A2AError, A2AErrorCode, type FieldViolation } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type FieldViolation, resumeCursor } from '@a2a-polyglot/core';
 import { isJsonRpcId, type JsonRpcId } from '@a2a-polyglot/jsonrpc';
 import type { StreamEndFrame, StreamEndReason, StreamStartFrame } from './protocol.js';
 
@@ -46,16 +46,20 @@ export function parseInbound(text: string): InboundFrame {
 
   const params = readServiceParams(envelope.serviceParams);
   if (typeof params === 'string') return invalid(id, A2AErrorCode.InvalidRequest, params);
-  const resume = envelope.resumeAfterSeq;
-  if (resume !== undefined && (typeof resume !== 'number' || !Number.isSafeInteger(resume) || resume < 0)) {
-    return invalid(id, A2AErrorCode.InvalidParams, 'resumeAfterSeq must be a non-negative integer', [{ field: 'resumeAfterSeq', description: 'must be a non-negative integer event seq' }]);
+  // A JSON number only: the text form core's rule also reads is for headers and metadata.
+  const raw = envelope.resumeAfterSeq;
+  let resume: number | undefined;
+  try {
+    resume = resumeCursor(typeof raw === 'string' ? null : raw, 'resumeAfterSeq');
+  } catch (error) {
+    return { kind: 'invalid', id, error: error as A2AError };
   }
   return {
     kind: 'request',
     message: envelope,
     id: hasId ? id : undefined,
     serviceParams: params,
-    ...(resume === undefined ? {} : { resumeAfterSeq: resume as number }),
+    ...(resume === undefined ? {} : { resumeAfterSeq: resume }),
   };
 }
 

@@ -1,5 +1,5 @@
 import { type StreamResponse, taskStateToJSON } from '@a2a-polyglot/model';
-import { A2AError, type LoggedEvent, type Logger } from '@a2a-polyglot/core';
+import { A2AError, eventState, type LoggedEvent, type Logger, logFailure } from '@a2a-polyglot/core';
 import type { JsonRpcStreamOutcome } from '@a2a-polyglot/jsonrpc';
 import { streamEndFrame, streamStartFrame } from './frames.js';
 import type { Outbox } from './outbox.js';
@@ -82,8 +82,7 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
       outbox.send(streamEndFrame(outcome.id, stopped ?? 'done', state, lastSeq));
     } catch (thrown) {
       const error = A2AError.from(thrown);
-      if (error.cause !== undefined) logger.error('WebSocket stream failed', { method: outcome.method, code: error.code, error: error.cause });
-      else logger.debug('WebSocket stream ended with an error', { method: outcome.method, code: error.code, message: error.message });
+      logFailure(logger, error, 'WebSocket stream', { method: outcome.method });
       outbox.send(outcome.encodeError(error));
     } finally {
       outcome.stream.close();
@@ -96,9 +95,8 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
 /** Most bytes of frames sent with one write (a batch larger than this goes out in several). */
 const GROUP_BYTES = 64 * 1024;
 
-/** The task state an event reports, as its ProtoJSON enum name. */
+/** The task state an event reports (core's `eventState`), as its ProtoJSON enum name. */
 function eventStateName(event: StreamResponse): string | undefined {
-  const p = event.payload;
-  const state = p?.$case === 'task' ? p.value.status?.state : p?.$case === 'statusUpdate' ? p.value.status?.state : undefined;
+  const state = eventState(event);
   return state === undefined ? undefined : taskStateToJSON(state);
 }

@@ -58,6 +58,7 @@ describe('parseInbound', () => {
     const frame = parseInbound('{"jsonrpc":"2.0","id":2,"method":"SubscribeToTask","params":{"id":"t"},"serviceParams":{"A2A-Version":"1.0"},"resumeAfterSeq":7}');
     expect(frame).toMatchObject({ kind: 'request', serviceParams: { 'a2a-version': '1.0' }, resumeAfterSeq: 7 });
     expect(parseInbound('{"id":2,"method":"X","resumeAfterSeq":1.5}')).toMatchObject({ kind: 'invalid', error: { code: 'INVALID_PARAMS' } });
+    expect(parseInbound('{"id":2,"method":"X","resumeAfterSeq":"7"}')).toMatchObject({ kind: 'invalid', id: 2, error: { code: 'INVALID_PARAMS', fieldViolations: [{ field: 'resumeAfterSeq' }] } });
     expect(parseInbound('{"id":2,"method":"X","serviceParams":[]}')).toMatchObject({ kind: 'invalid', error: { code: 'INVALID_REQUEST' } });
     expect(parseInbound('{"id":2,"method":"X","serviceParams":{"Sec-WebSocket-Key":"x"}}')).toMatchObject({ kind: 'invalid' });
   });

@@ -35,17 +35,5 @@ export function errorFrame(correlationId: string, error: A2AError): SessionRespo
   return { correlationId, frame: { $case: 'error', value } };
 }
 
-/** The task state an event reports, if any (Task snapshot or status update). */
-export function stateOf(event: StreamResponse): TaskState | undefined {
-  switch (event.payload?.$case) {
-    case 'task':
-      return event.payload.value.status?.state;
-    case 'statusUpdate':
-      return event.payload.value.status?.state;
-    default:
-      return undefined;
-  }
-}
-
 /** Initial `end` state for a stream that has carried no state yet. */
 export const NO_STATE = TaskState.TASK_STATE_UNSPECIFIED;

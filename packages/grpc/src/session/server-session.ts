@@ -2,12 +2,14 @@ import {
   A2AError,
   A2AErrorCode,
   callContext,
+  eventState,
   OPERATIONS,
   type CallContext,
   type EventStream,
   type Logger,
   type OperationName,
   type RequestHandler,
+  resumeCursor,
   type StreamOperation,
   type UnaryOperation,
 } from '@a2a-polyglot/core';
@@ -26,7 +28,7 @@ import { asA2AError } from '../failure.js';
 import { toGrpcError } from '../grpc-error.js';
 import { extensionsMetadata, metadataHeaders } from '../metadata.js';
 import { UndecodableRequest } from '../safe-decode.js';
-import { endFrame, errorFrame, eventFrame, NO_STATE, resultFrame, stateOf } from './frames.js';
+import { endFrame, errorFrame, eventFrame, NO_STATE, resultFrame } from './frames.js';
 
 /** The core's unary operation of that name (the table is the single dispatch point). */
 function unaryOp(name: OperationName): UnaryOperation {
@@ -241,7 +243,7 @@ export class ServerSession {
       case 'subscribe': {
         const request = operation.value.request ?? SubscribeToTaskRequest.fromPartial({});
         const after = operation.value.resumeAfterSeq;
-        return this.pump(op, streamOp('SubscribeToTask').open(h, request, ctx, after === undefined ? undefined : Number(after)), ctx);
+        return this.pump(op, streamOp('SubscribeToTask').open(h, request, ctx, resumeCursor(after, 'resumeAfterSeq')), ctx);
       }
       case 'cancel': {
         const task = await unaryOp('CancelTask').invoke(h, operation.value ?? CancelTaskRequest.fromPartial({}), ctx);
@@ -275,7 +277,7 @@ export class ServerSession {
         if (!this.writer.writable) await this.writer.ready();
         if (op.finished) return;
         op.lastSeq = seq;
-        op.lastState = stateOf(event) ?? op.lastState;
+        op.lastState = eventState(event) ?? op.lastState;
         this.sendMetadataOnce(ctx);
         if (!this.writeFor(op, eventFrame(op.id, event, seq))) return;
       }

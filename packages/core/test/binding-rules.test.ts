@@ -1,0 +1,69 @@
+import { TaskState } from '@a2a-polyglot/model';
+import { A2AError, A2AErrorCode, eventState, findOperation, isServerFault, type Logger, logFailure, OPERATIONS, resumeCursor } from '../src/index.js';
+
+/** The protocol rules every binding calls instead of spelling them out again. */
+describe('rules the bindings share', () => {
+  describe('resumeCursor', () => {
+    it('keeps absent absent and reads a non-negative integer as a number or as text', () => {
+      expect(resumeCursor(undefined, 'Last-Event-ID')).toBeUndefined();
+      expect(resumeCursor(0, 'resumeAfterSeq')).toBe(0);
+      expect(resumeCursor(17, 'resumeAfterSeq')).toBe(17);
+      expect(resumeCursor('17', 'Last-Event-ID')).toBe(17);
+      expect(resumeCursor(' 4 ', 'a2a-last-event-id')).toBe(4);
+      expect(resumeCursor('999999999999999', 'Last-Event-ID')).toBe(999_999_999_999_999);
+    });
+
+    it.each([-1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1, '-1', 'abc', '1e3', '', '1234567890123456', null, true, {}])(
+      'refuses %p as InvalidParams naming the field it came in',
+      (raw) => {
+        let thrown: unknown;
+        try {
+          resumeCursor(raw, 'Last-Event-ID');
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown).toBeInstanceOf(A2AError);
+        expect(thrown).toMatchObject({ code: A2AErrorCode.InvalidParams, fieldViolations: [{ field: 'Last-Event-ID' }] });
+      },
+    );
+  });
+
+  describe('isServerFault / logFailure', () => {
+    it('blames the server for bugs, broken agents and failed dependencies, not for refusals', () => {
+      expect(isServerFault(new A2AError(A2AErrorCode.Internal))).toBe(true);
+      expect(isServerFault(A2AError.from(new Error('boom')))).toBe(true);
+      expect(isServerFault(new A2AError(A2AErrorCode.InvalidAgentResponse))).toBe(true);
+      expect(isServerFault(new A2AError(A2AErrorCode.Unavailable, 'redis down', { cause: new Error('ECONNREFUSED') }))).toBe(true);
+      expect(isServerFault(new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down'))).toBe(false);
+      expect(isServerFault(new A2AError(A2AErrorCode.InvalidParams))).toBe(false);
+      // A client that aborts is not our fault, although the abort is kept as the cause.
+      expect(isServerFault(A2AError.from(Object.assign(new Error('x'), { name: 'AbortError' })))).toBe(false);
+    });
+
+    it('logs faults as errors with their cause and the rest at debug', () => {
+      const lines: Array<[string, string, Record<string, unknown> | undefined]> = [];
+      const record = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push([level, message, fields]);
+      const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
+      const cause = new Error('secret detail');
+      logFailure(logger, A2AError.from(cause), 'REST call', { method: 'GetTask' });
+      logFailure(logger, new A2AError(A2AErrorCode.TaskNotFound), 'REST call');
+      expect(lines).toEqual([
+        ['error', 'REST call failed', { method: 'GetTask', code: A2AErrorCode.Internal, message: 'Internal error', error: cause }],
+        ['debug', 'REST call rejected', { code: A2AErrorCode.TaskNotFound, message: 'Task not found' }],
+      ]);
+    });
+  });
+
+  it('findOperation resolves own operation names only', () => {
+    expect(findOperation('GetTask')).toBe(OPERATIONS.GetTask);
+    expect(findOperation('toString')).toBeUndefined();
+    expect(findOperation('__proto__')).toBeUndefined();
+    expect(findOperation('tasks/get')).toBeUndefined();
+  });
+
+  it('eventState reads the state of a task snapshot or a status update, nothing else', () => {
+    const status = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined };
+    expect(eventState({ payload: { $case: 'statusUpdate', value: { taskId: 't', contextId: 'c', status, metadata: undefined } } })).toBe(TaskState.TASK_STATE_WORKING);
+    expect(eventState({ payload: undefined })).toBeUndefined();
+  });
+});
