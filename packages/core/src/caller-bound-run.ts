@@ -21,13 +21,13 @@ import type { TaskRun } from './task-run.js';
  * Why UnsupportedOperation and not InvalidParams: the request is well formed and valid per
  * the spec; it asks for an execution mode this agent does not offer, which is how the spec
  * answers every other optional feature an agent lacks (streaming, push, extended card). The
- * message names `configuration.returnImmediately`, which the v0.3 codecs rename to
- * `configuration.blocking`.
+ * message names the member in both generations (v1.0 `returnImmediately`, v0.3 `blocking`):
+ * the v0.3 codecs rename only InvalidParams field paths.
  */
 export function refuseReturnImmediately(request: SendMessageRequest): void {
   if (request.configuration?.returnImmediately) {
     throw errors.unsupported(
-      'This agent runs tasks only while their caller waits (background execution is off): configuration.returnImmediately is not supported; send a blocking request or use SendStreamingMessage',
+      'This agent runs tasks only while their caller waits (background execution is off): non-blocking sends (configuration.returnImmediately; v0.3 configuration.blocking: false) are not supported; send a blocking request or use SendStreamingMessage',
     );
   }
 }
