@@ -6,7 +6,7 @@
 import { WebSocket } from 'ws';
 import { silentLogger, type AgentExecutor } from '@a2a-polyglot/core';
 import { BridgeRegistry, defineBridge } from '@a2a-polyglot/bridges';
-import { GrpcTransport } from '@a2a-polyglot/grpc';
+import { GrpcSessionClient, GrpcTransport } from '@a2a-polyglot/grpc';
 import { Role } from '@a2a-polyglot/model';
 import { WEBSOCKET_SUBPROTOCOL } from '@a2a-polyglot/client';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
@@ -93,12 +93,54 @@ describe('backgroundExecution: false, the client leaves during a send', () => {
     await expectCanceled('rest mounted');
   });
 
+  it('HTTP+JSON: a message:stream (SSE) whose stream is dropped', async () => {
+    await postThenLeave(`${running.url}/a2a/message:stream`, { message: userMessage('rest stream') }, 'rest stream', { Accept: 'text/event-stream' });
+    await expectCanceled('rest stream');
+  });
+
+  it('gRPC: a SendStreamingMessage the client cancels', async () => {
+    const client = new GrpcTransport({ url: running.grpc!.url });
+    try {
+      const abort = new AbortController();
+      const text = 'grpc stream';
+      const stream = client.sendStreamingMessage({ message: grpcMessage(text) }, { signal: abort.signal });
+      const reading = (async () => {
+        for await (const _ of stream) void _;
+      })();
+      await taskStartedBy(text);
+      abort.abort();
+      await reading.catch(() => undefined);
+      await expectCanceled(text);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('gRPC session service: the session is dropped during a send, or a streaming send is unsubscribed', async () => {
+    const session = new GrpcSessionClient({ url: running.grpc!.url });
+    const pending = session.send({ message: grpcMessage('session blocking') });
+    await taskStartedBy('session blocking');
+    session.destroy();
+    await expect(pending).rejects.toThrow();
+    await expectCanceled('session blocking');
+
+    const session2 = new GrpcSessionClient({ url: running.grpc!.url });
+    try {
+      const stream = session2.sendStreaming({ message: grpcMessage('session stream') });
+      await taskStartedBy('session stream');
+      session2.unsubscribe(stream);
+      await expectCanceled('session stream');
+    } finally {
+      session2.destroy();
+    }
+  });
+
   it('gRPC: a SendMessage the client cancels', async () => {
     const client = new GrpcTransport({ url: running.grpc!.url });
     try {
       const abort = new AbortController();
       const text = 'grpc blocking';
-      const pending = client.sendMessage({ message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text } }] } }, { signal: abort.signal, timeoutMs: 10_000 });
+      const pending = client.sendMessage({ message: grpcMessage(text) }, { signal: abort.signal, timeoutMs: 10_000 });
       await taskStartedBy(text);
       abort.abort();
       await expect(pending).rejects.toThrow();
@@ -158,6 +200,11 @@ describe('backgroundExecution: true (the default)', () => {
     expect(hooked).not.toContain(taskId);
   });
 });
+
+/** A user text message in the gRPC client's (proto) form. */
+function grpcMessage(text: string) {
+  return { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text' as const, value: text } }] };
+}
 
 function openSocket(): Promise<WebSocket> {
   const ws = new WebSocket(`${running.url.replace('http:', 'ws:')}/a2a/ws`, [WEBSOCKET_SUBPROTOCOL], { headers: { 'A2A-Version': '1.0' } });

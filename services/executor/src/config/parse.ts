@@ -131,7 +131,7 @@ const CARD_KEYS = ['name', 'description', 'version', 'provider', 'documentationU
 
 function parseAgentEntry(raw: unknown, where: string, baseDir: string | undefined): NonNullable<ExecutorConfigInput['agents']>[number] {
   const obj = record(raw, where);
-  knownKeys(obj, ['id', 'handler', 'settings', 'backgroundExecution', 'a2aLite', ...CARD_KEYS], where);
+  knownKeys(obj, ['id', 'handler', 'settings', ...CARD_KEYS, 'backgroundExecution', 'a2aLite'], where);
   const { id, handler, settings, backgroundExecution, a2aLite, ...card } = obj;
   const parsedSettings = settings === undefined ? {} : { ...record(settings, `${where}.settings`) };
   // The module handler's path resolves like agentModule: against the config file's directory.
