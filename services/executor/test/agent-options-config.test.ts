@@ -23,6 +23,10 @@ describe('agents[i].a2aLite', () => {
     expect(() => agent({ a2aLite: 'yes' })).toThrow('agents[0].a2aLite');
   });
 
+  it('is typed for startExecutor callers as in a config file', () => {
+    expect(resolveConfig({ agents: [{ id: 'a', handler: 'demo', a2aLite: true, backgroundExecution: false }] }).agents[0]).toMatchObject({ a2aLite: {}, backgroundExecution: false });
+  });
+
   it('resolves knownAgentsDir against the config file’s directory', () => {
     const dir = mkdtempSync(join(tmpdir(), 'a2a-lite-config-'));
     const file = join(dir, 'executor.json');
