@@ -4,7 +4,7 @@ import { isLiteState, isLiteType, KEY_PATTERN, LITE_REQUIRED, TYPE_PATTERN, type
 export interface LiteMessage {
   readonly type: string;
   readonly params: Readonly<Record<string, string>>;
-  /** Lines 2..n, trailing newlines dropped; `''` when there is none. */
+  /** Text after the tag on its line, then lines 2..n; trailing newlines dropped; `''` when there is none. */
   readonly body: string;
   /** Names from body lines like `[附件: report.md]` / `[attachment: report.md]`. */
   readonly attachments: readonly string[];
@@ -39,15 +39,35 @@ export function parseLite(text: string): ParsedLite {
   const newline = normalized.indexOf('\n');
   const first = (newline < 0 ? normalized : normalized.slice(0, newline)).trimEnd();
   if (!first.startsWith('[A2A:')) return { isA2A: false };
-  if (!first.endsWith(']')) return { isA2A: false, reason: 'the tag line does not end with "]"' };
-  const header = scanHeader(first.slice('[A2A:'.length, -1));
+  // The tag ends at its first "]" outside a quoted value; text after it on the same line
+  // starts the body (the skill's own example is `[A2A:task id=123]...` on one line).
+  let close = tagEnd(first);
+  if (close < 0) {
+    if (!first.endsWith(']')) return { isA2A: false, reason: 'the tag line does not end with "]"' };
+    close = first.length - 1; // an unterminated quote: scanHeader names it
+  }
+  const header = scanHeader(first.slice('[A2A:'.length, close));
   if ('reason' in header) return { isA2A: false, reason: header.reason };
-  const body = newline < 0 ? '' : normalized.slice(newline + 1).replace(/\n+$/, '');
+  const sameLine = first.slice(close + 1).trim();
+  const nextLines = newline < 0 ? '' : normalized.slice(newline + 1);
+  const body = (sameLine === '' ? nextLines : nextLines === '' ? sameLine : `${sameLine}\n${nextLines}`).replace(/\n+$/, '');
   const attachments = body
     .split('\n')
     .map((line) => ATTACHMENT.exec(line)?.[1])
     .filter((name): name is string => name !== undefined);
   return { isA2A: true, type: header.type, params: header.params, body, attachments };
+}
+
+/** Index of the "]" that closes the tag on its line (quotes and their escapes skipped), or -1. */
+function tagEnd(line: string): number {
+  let quoted = false;
+  for (let i = '[A2A:'.length; i < line.length; i++) {
+    const c = line[i];
+    if (quoted && c === '\\') i++;
+    else if (c === '"') quoted = !quoted;
+    else if (c === ']' && !quoted) return i;
+  }
+  return -1;
 }
 
 function scanHeader(inner: string): { type: string; params: Record<string, string> } | { reason: string } {

@@ -30,6 +30,15 @@ describe('parseLite', () => {
     expect(parseLite('[A2A:task stray id=1]')).toEqual({ isA2A: false, reason: 'unexpected "stray" before any key=value' });
   });
 
+  it("parses the skill's one-line example: text after the tag on its line starts the body", () => {
+    // scripts/parse_message.sh "[A2A:task id=123]..." (the skill's usage example).
+    expect(parseLite('[A2A:task id=123]...')).toEqual({ isA2A: true, type: 'task', params: { id: '123' }, body: '...', attachments: [] });
+    expect(parseLite('[A2A:task id=t-1 skill=research] Look into X.\nWithin a week.')).toMatchObject({ params: { id: 't-1', skill: 'research' }, body: 'Look into X.\nWithin a week.' });
+    expect(parseLite('[A2A:cancel task=t-1]   ')).toMatchObject({ type: 'cancel', body: '' });
+    // A "]" inside a quoted value does not end the tag.
+    expect(parseLite('[A2A:task id="a]b"] rest')).toMatchObject({ params: { id: 'a]b' }, body: 'rest' });
+  });
+
   it('tolerates CRLF, leading blank lines and trailing spaces on the tag line', () => {
     expect(parseLite('\r\n  [A2A:ack task=t1]  \r\nok\r\n')).toMatchObject({ isA2A: true, type: 'ack', params: { task: 't1' }, body: 'ok' });
   });

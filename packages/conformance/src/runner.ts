@@ -66,12 +66,13 @@ interface OpenStream {
   readonly saved: { id?: unknown; contextId?: unknown; lastSeq?: number };
 }
 
-/** Builds the handler a scenario runs against: its card, the scripted agent, private webhooks allowed. */
+/** Builds the handler a scenario runs against: its card and handler options, the scripted agent, private webhooks allowed. */
 export function createScenarioHandler(scenario: Scenario, executor: ScriptedExecutor, extra: ScenarioBackend['handlerOptions'] = {}): RequestHandler {
   const cardJson = mergeJson(DEFAULT_CARD_JSON, scenario.card ?? {}) as { [key: string]: Json };
   const extended = scenario.extendedCard;
   return new RequestHandler({
     ...extra,
+    ...scenario.handler,
     card: buildCard(cardJson, {}),
     executor,
     allowPrivateWebhooks: true,

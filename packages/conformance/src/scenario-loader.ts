@@ -20,7 +20,9 @@ const STEP_KEYS: Readonly<Record<string, readonly string[]>> = {
 };
 const EXPECT_KEYS = new Set(['error', 'result', 'events', 'ended', 'deliveries']);
 const SEND_KEYS = new Set(['text', 'script', 'taskId', 'contextId', 'messageId', 'configuration', 'tenant']);
-const SCENARIO_KEYS = new Set(['name', 'description', 'card', 'extendedCard', 'requestEncoding', 'protocolVersion', 'steps']);
+const SCENARIO_KEYS = new Set(['name', 'description', 'card', 'extendedCard', 'requestEncoding', 'protocolVersion', 'handler', 'steps']);
+/** The handler options a scenario may set (see ScenarioData.handler), with their JSON type. */
+const HANDLER_KEYS: Readonly<Record<string, 'boolean'>> = { backgroundExecution: 'boolean' };
 
 /**
  * Loads every `*.json` scenario file of a directory (default: the package's own), sorted by
@@ -66,6 +68,10 @@ export function checkFile(value: unknown, file: string): Scenario[] {
     if (s.extendedCard !== undefined && !isObject(s.extendedCard)) throw fail(`${where}.extendedCard`, 'must be an object');
     if (s.requestEncoding !== undefined && !REQUEST_ENCODINGS.includes(s.requestEncoding)) throw fail(`${where}.requestEncoding`, `must be one of ${REQUEST_ENCODINGS.join(', ')}`);
     if (s.protocolVersion !== undefined && !SUPPORTED_VERSIONS.includes(s.protocolVersion)) throw fail(`${where}.protocolVersion`, `must be one of ${SUPPORTED_VERSIONS.join(', ')}`);
+    if (s.handler !== undefined) {
+      if (!isObject(s.handler)) throw fail(`${where}.handler`, 'must be an object');
+      for (const [k, v] of Object.entries(s.handler)) if (HANDLER_KEYS[k] === undefined || typeof v !== HANDLER_KEYS[k]) throw fail(`${where}.handler.${k}`, `is not a handler option (known: ${Object.keys(HANDLER_KEYS).join(', ')}, booleans)`);
+    }
     if (!Array.isArray(s.steps) || s.steps.length === 0) throw fail(`${where}.steps`, 'must be a non-empty array');
     s.steps.forEach((step, j) => checkStep(step, `${where}.steps[${j}]`, fail));
     const listTasks = s.steps.findIndex((step) => isObject(step) && step['call'] === 'ListTasks');

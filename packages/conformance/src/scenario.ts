@@ -36,6 +36,12 @@ export interface ScenarioData {
    * every binding runs it.
    */
   readonly protocolVersion?: ProtocolVersion;
+  /**
+   * Handler options the scenario is about, for behaviour an operator turns on: today only
+   * `backgroundExecution` (false: a send's task follows its caller, `returnImmediately` is
+   * refused). Unset: the defaults.
+   */
+  readonly handler?: { readonly backgroundExecution?: boolean };
   readonly steps: readonly Step[];
 }
 

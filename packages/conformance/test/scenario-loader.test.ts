@@ -45,6 +45,17 @@ describe('protocolVersion of a scenario', () => {
   });
 });
 
+describe('handler options of a scenario', () => {
+  const scenario = (handler: unknown) => checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', handler, steps: [{ call: 'GetTask', request: {}, expect: {} }] }] }, 'x.json')[0]!;
+
+  it('accepts backgroundExecution and rejects anything else, naming the path', () => {
+    expect(scenario({ backgroundExecution: false }).handler).toEqual({ backgroundExecution: false });
+    expect(() => scenario({ backgroundExecution: 'no' })).toThrow('x.json: $.scenarios[0].handler.backgroundExecution: is not a handler option');
+    expect(() => scenario({ cluster: {} })).toThrow('$.scenarios[0].handler.cluster: is not a handler option (known: backgroundExecution, booleans)');
+    expect(() => scenario([])).toThrow('$.scenarios[0].handler: must be an object');
+  });
+});
+
 describe('parseScript', () => {
   it('accepts every documented step and rejects malformed ones', () => {
     expect(parseScript([{ submit: true }, { working: 'w' }, { artifact: { artifactId: 'a', text: 't', append: true } }, { gate: 'g' }, { complete: true }])).toHaveLength(5);

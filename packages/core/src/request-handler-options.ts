@@ -50,6 +50,18 @@ export interface RequestHandlerOptions {
    * unknown fields by design either way.
    */
   readonly strictRequests?: boolean;
+  /**
+   * Whether a task may outlive the call that started it. Default true, the A2A model: a
+   * blocking send whose client disconnects leaves its task running, and `returnImmediately`
+   * starts a background task. false, the run mode of OpenClaw.NET's A2A host (no background
+   * execution): a send's task follows its caller. If the client goes away (the call's
+   * `CallContext.signal` fires) before the task is terminal or interrupted, the task is
+   * canceled through the CancelTask path (the agent's cancel hook runs, the task ends
+   * CANCELED); this holds for SendMessage and for SendStreamingMessage, whose stream is its
+   * caller. `returnImmediately` is refused with UnsupportedOperation. SubscribeToTask callers
+   * are observers, not the caller: their leaving changes nothing.
+   */
+  readonly backgroundExecution?: boolean;
   /** How long the agent's cancel hook may take before the task is marked CANCELED anyway. Default 5 s. */
   readonly cancelHookTimeoutMs?: number;
   /**

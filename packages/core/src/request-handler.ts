@@ -30,6 +30,7 @@ import { InMemoryPushConfigStore } from './push/push-config-store.js';
 import { PushConfigOperations } from './push/push-config-operations.js';
 import { PushDispatcher } from './push/push-dispatcher.js';
 import { HttpPushSender } from './push/push-sender.js';
+import { cancelWhenCallerLeaves, DEFAULT_BACKGROUND_EXECUTION, refuseReturnImmediately } from './caller-bound-run.js';
 import { runKey, waitOrAbort, within, type Caller } from './request-handler-helpers.js';
 import { DEFAULT_CANCEL_HOOK_TIMEOUT_MS, type RequestHandlerOptions } from './request-handler-options.js';
 import { checkOutputModes, checkVersion, negotiateExtensions, validateHistoryLength, validateMessage } from './request-validation.js';
@@ -66,6 +67,8 @@ export class RequestHandler {
    * passes it to `decodeJsonRequest`.
    */
   readonly strictRequests: boolean;
+  /** {@link RequestHandlerOptions.backgroundExecution}: false ties each send's task to its caller. */
+  readonly backgroundExecution: boolean;
   private readonly executor: AgentExecutor;
   private readonly store: TaskStore;
   private readonly log: EventLog;
@@ -87,6 +90,7 @@ export class RequestHandler {
   constructor(private readonly options: RequestHandlerOptions) {
     this.card = options.card;
     this.strictRequests = options.strictRequests ?? false;
+    this.backgroundExecution = options.backgroundExecution ?? DEFAULT_BACKGROUND_EXECUTION;
     this.executor = options.executor;
     this.logger = options.logger ?? consoleLogger('warn');
     this.observer = options.observer;
@@ -121,10 +125,11 @@ export class RequestHandler {
 
   /** SendMessage: blocking by default, `returnImmediately` returns after the first answer. */
   async sendMessage(request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse> {
-    const { run } = await this.startRun(request, ctx, false);
+    const { run, caller } = await this.startRun(request, ctx, false);
     // An agent that answers at once has settled by now: no waiting, no abort listener.
     const first = run.first.value ?? (await run.first.promise);
     if (first.kind === 'message') return { payload: { $case: 'message', value: first.message } };
+    if (!this.backgroundExecution) this.followCaller(run, caller, ctx);
     if (!request.configuration?.returnImmediately && !run.settled.settled) await waitOrAbort(run.settled.promise, ctx.signal);
     return { payload: { $case: 'task', value: await this.runTask(run, request.configuration?.historyLength) } };
   }
@@ -145,9 +150,11 @@ export class RequestHandler {
    */
   async sendStreamingMessage(request: SendMessageRequest, ctx: CallContext): Promise<EventStream> {
     this.requireStreaming();
-    const { run, start } = await this.startRun(request, ctx, true);
+    const { run, start, caller } = await this.startRun(request, ctx, true);
     const first = await run.first.promise;
     if (first.kind === 'message') return singleEventStream({ payload: { $case: 'message', value: first.message } });
+    // The stream is the caller: a client that drops it is gone (see backgroundExecution).
+    if (!this.backgroundExecution) this.followCaller(run, caller, ctx);
     // The task could not even be created (store down): a plain error, before any stream.
     if (run.failure && !run.view() && !start) await this.runTask(run, undefined);
     const snapshot = () => this.tasks.snapshot(run.tenant, run.taskId);
@@ -156,9 +163,16 @@ export class RequestHandler {
     return followTask(this.log, key, { afterSeq: 0 }, snapshot, ctx.signal);
   }
 
+  /** Background execution off: the run's task is canceled, as by CancelTask, when the caller leaves first. */
+  private followCaller(run: TaskRun, caller: Caller, ctx: CallContext): void {
+    cancelWhenCallerLeaves(run, ctx.signal, () => this.canceler.cancel(caller, { tenant: run.tenant, id: run.taskId, metadata: undefined }), this.logger);
+  }
+
   /** Starts a run; for a follow-up, `start` is the task as the run found it (where its stream starts). */
-  private async startRun(request: SendMessageRequest, ctx: CallContext, streaming: boolean): Promise<{ run: TaskRun; start: { task: Task; seq: number } | undefined }> {
+  private async startRun(request: SendMessageRequest, ctx: CallContext, streaming: boolean): Promise<{ run: TaskRun; start: { task: Task; seq: number } | undefined; caller: Caller }> {
     const caller = await this.begin(ctx, request.tenant);
+    // Refused after authentication, before any work; streams ignore returnImmediately (spec).
+    if (!streaming && !this.backgroundExecution) refuseReturnImmediately(request);
     const message = validateMessage(request.message);
     validateHistoryLength(request.configuration?.historyLength, 'configuration.historyLength');
     checkOutputModes(request.configuration, this.card);
@@ -245,7 +259,7 @@ export class RequestHandler {
         if (first.kind === 'message') void this.pushConfigs.deleteAll(caller.tenant, taskId);
       });
     }
-    return { run, start };
+    return { run, start, caller };
   }
 
   /**

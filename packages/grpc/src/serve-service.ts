@@ -129,7 +129,8 @@ function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire): 
 
 /**
  * The CallContext of a unary call. Its signal (client cancel or deadline: the core stops
- * waiting; a running task is not canceled) is made when the core first reads it: most calls
+ * waiting; a running task is not canceled unless the handler runs with background execution
+ * off) is made when the core first reads it: most calls
  * are answered before anything waits, and then cost no AbortController.
  */
 function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWire): { ctx: CallContext; release: () => void } {
@@ -216,7 +217,8 @@ async function serveStream(
     stream?.close();
     writer?.close();
   };
-  // Client cancel, deadline or peer loss: stop delivery. The task itself keeps running.
+  // Client cancel, deadline or peer loss: stop delivery. The task itself keeps running (with
+  // background execution off, the core cancels a streaming send's task on this abort).
   const onCancelled = () => {
     controller.abort();
     release();

@@ -33,6 +33,12 @@ export class Connection {
   /** Aborted when the socket goes away: releases blocking calls and open streams. */
   private readonly gone = new AbortController();
   private readonly streams = new Map<string, PumpedStream>();
+  /**
+   * Per request id: the abort of that call's `CallContext.signal`, fired when the socket goes
+   * away or when `cancelStream` stops the stream. The core reads "the caller left" from it
+   * (a handler with background execution off then cancels the stream's task).
+   */
+  private readonly callAborts = new Map<string, AbortController>();
   /** Ids of requests dispatched but not yet answered (unary) or not yet opened (streams). */
   private readonly pending = new Set<string>();
   private readonly running = new Set<Promise<void>>();
@@ -119,9 +125,12 @@ export class Connection {
     switch (frame.kind) {
       case 'invalid':
         return this.fail(frame.id, frame.error);
-      case 'cancelStream':
+      case 'cancelStream': {
         // Unknown ids are ignored: the stream may have ended while the cancel was in flight.
-        return this.streams.get(idKey(frame.id))?.stop('canceled');
+        const stream = this.streams.get(idKey(frame.id));
+        if (stream) this.callAborts.get(idKey(frame.id))?.abort();
+        return stream?.stop('canceled');
+      }
       case 'request':
         return this.request(frame.message, frame.id, frame.serviceParams, frame.resumeAfterSeq);
     }
@@ -139,8 +148,9 @@ export class Connection {
     this.inFlight++;
     if (key !== undefined) this.pending.add(key);
     const contexts: CallContext[] = [];
+    const signal = key === undefined ? this.gone.signal : this.callSignal(key);
     const contextFor = (): CallContext => {
-      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal: this.gone.signal });
+      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal });
       contexts.push(ctx);
       return ctx;
     };
@@ -148,12 +158,14 @@ export class Connection {
       .dispatch(message, contextFor, { resumeAfterSeq })
       .then((outcome) => {
         if (key !== undefined) this.pending.delete(key);
+        if (key !== undefined && outcome.kind !== 'stream') this.callAborts.delete(key);
         this.deliver(outcome, key, responseParams(contexts));
       })
       .catch((error: unknown) => {
         // dispatch() never rejects; this is a bug guard.
         this.logger.error('WebSocket dispatch failed', { error });
         if (key !== undefined) this.pending.delete(key);
+        if (key !== undefined) this.callAborts.delete(key);
         this.inFlight--;
         this.fail(id ?? null, new A2AError(A2AErrorCode.Internal));
       });
@@ -175,6 +187,7 @@ export class Connection {
       case 'stream': {
         if (this.closing || key === undefined || this.gone.signal.aborted) {
           this.inFlight--;
+          if (key !== undefined) this.callAborts.delete(key);
           outcome.stream.close();
           return;
         }
@@ -183,6 +196,7 @@ export class Connection {
         this.track(
           pumped.done.then(() => {
             this.streams.delete(key);
+            this.callAborts.delete(key);
             this.inFlight--;
           }),
         );
@@ -194,9 +208,19 @@ export class Connection {
     this.outbox.send(jsonRpcFailure(id, error, this.logger));
   }
 
+  /** The signal of the call with request id `key`: aborts on `cancelStream` for it, or when the socket goes away. */
+  private callSignal(key: string): AbortSignal {
+    const abort = new AbortController();
+    if (this.gone.signal.aborted) abort.abort();
+    else this.callAborts.set(key, abort);
+    return abort.signal;
+  }
+
   private onClose(): void {
     this.closing = true;
     this.gone.abort();
+    for (const abort of this.callAborts.values()) abort.abort();
+    this.callAborts.clear();
     this.outbox.shutdown();
     for (const stream of this.streams.values()) stream.stop('canceled');
   }

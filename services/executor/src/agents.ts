@@ -1,7 +1,8 @@
-import { InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
+import { InMemoryTaskStore, type AgentExecutor, type Logger, type RequestHandler } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
 import type { AgentCard } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
+import { agentRequestHandler } from './a2a-lite/index.js';
 import { authenticationFor } from './authentication.js';
 import { buildAgentCard } from './card.js';
 import { ConfigError, type ExecutorConfig } from './config.js';
@@ -67,9 +68,10 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
       }
       const mountPath = `/agents/${entry.id}`;
       const card = buildAgentCard({ agent: entry, auth: config.auth });
-      const handler = new RequestHandler({
+      const handler = agentRequestHandler({
         card,
         executor,
+        backgroundExecution: entry.backgroundExecution,
         logger: options.logger,
         ...instrumentHandler(options.instrumentation, new InMemoryTaskStore()),
         authenticator,
@@ -77,7 +79,7 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
         allowPrivateWebhooks: config.push.allowPrivateNetworks,
         strictRequests: config.strictRequests,
         listTasksMaxBytes: config.listTasksMaxBytes,
-      });
+      }, entry.id, entry.a2aLite);
       options.instrumentation.metrics.watch(handler);
       served.push({ id: entry.id, mountPath, handler, executor });
     }

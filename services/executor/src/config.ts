@@ -17,6 +17,7 @@
  * - `config/resolve.ts`: {@link loadConfig} and {@link resolveConfig}, which put it together.
  */
 export type {
+  A2ALiteConfig,
   AgentCardConfig,
   AgentEntryConfig,
   AuthConfig,

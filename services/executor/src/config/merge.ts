@@ -38,6 +38,8 @@ function withAgentDefaults(entry: NonNullable<ExecutorConfigInput['agents']>[num
     id: entry.id,
     handler: entry.handler,
     settings: entry.settings ?? {},
+    backgroundExecution: entry.backgroundExecution ?? true,
+    ...(entry.a2aLite && { a2aLite: entry.a2aLite === true ? {} : entry.a2aLite }),
     name,
     description: entry.description ?? `${name}, served through the ${entry.handler} handler`,
     version: entry.version ?? '1.0.0',

@@ -30,7 +30,7 @@ import {
   strings,
   type Check,
 } from './checks.js';
-import type { ExecutorConfigInput, SkillConfig } from './types.js';
+import type { A2ALiteConfig, ExecutorConfigInput, SkillConfig } from './types.js';
 
 /**
  * Validates one layer (a config file's JSON, or a `startExecutor` argument) and returns it as
@@ -131,12 +131,27 @@ const CARD_KEYS = ['name', 'description', 'version', 'provider', 'documentationU
 
 function parseAgentEntry(raw: unknown, where: string, baseDir: string | undefined): NonNullable<ExecutorConfigInput['agents']>[number] {
   const obj = record(raw, where);
-  knownKeys(obj, ['id', 'handler', 'settings', ...CARD_KEYS], where);
-  const { id, handler, settings, ...card } = obj;
+  knownKeys(obj, ['id', 'handler', 'settings', ...CARD_KEYS, 'backgroundExecution', 'a2aLite'], where);
+  const { id, handler, settings, backgroundExecution, a2aLite, ...card } = obj;
   const parsedSettings = settings === undefined ? {} : { ...record(settings, `${where}.settings`) };
   // The module handler's path resolves like agentModule: against the config file's directory.
   if (handler === 'module' && typeof parsedSettings.path === 'string' && parsedSettings.path.trim() !== '') parsedSettings.path = resolveModulePath(parsedSettings.path, baseDir);
-  return { ...parseAgent(card, where), id: agentId(id, `${where}.id`), handler: nonEmpty(handler, `${where}.handler`), settings: parsedSettings };
+  return {
+    ...parseAgent(card, where),
+    id: agentId(id, `${where}.id`),
+    handler: nonEmpty(handler, `${where}.handler`),
+    settings: parsedSettings,
+    ...(backgroundExecution !== undefined && { backgroundExecution: bool(backgroundExecution, `${where}.backgroundExecution`) }),
+    ...(a2aLite !== undefined && { a2aLite: parseA2ALite(a2aLite, `${where}.a2aLite`, baseDir) }),
+  };
+}
+
+/** `a2aLite`: `true` / `false`, or `{ "knownAgentsDir": "…" }` (resolved like `store.path`); false is off. */
+function parseA2ALite(raw: unknown, where: string, baseDir: string | undefined): A2ALiteConfig | undefined {
+  if (typeof raw === 'boolean') return raw ? {} : undefined;
+  const obj = record(raw, where);
+  knownKeys(obj, ['knownAgentsDir'], where);
+  return obj.knownAgentsDir === undefined ? {} : { knownAgentsDir: resolve(baseDir ?? process.cwd(), nonEmpty(obj.knownAgentsDir, `${where}.knownAgentsDir`)) };
 }
 
 function parseAgent(raw: unknown, where: string): ExecutorConfigInput['agent'] {

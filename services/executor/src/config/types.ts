@@ -109,6 +109,26 @@ export interface AgentEntryConfig extends AgentCardConfig {
   readonly id: string;
   readonly handler: string;
   readonly settings: Readonly<Record<string, unknown>>;
+  /**
+   * Whether the agent's tasks may outlive the call that started them (default true). false is
+   * OpenClaw.NET's run mode: a send's task is canceled when its client disconnects or cancels
+   * the call, and `returnImmediately` (v0.3 `blocking: false`) is refused.
+   */
+  readonly backgroundExecution: boolean;
+  /**
+   * A2A-Lite on this agent: `[A2A:…]` tags in incoming text map to task operations and the
+   * agent's answers to Lite peers are tagged. Undefined: off.
+   */
+  readonly a2aLite?: A2ALiteConfig;
+}
+
+/** A2A-Lite options of one agent (`"a2aLite": true` is `{}`). */
+export interface A2ALiteConfig {
+  /**
+   * Directory of the known-agents cache (`<agent-id>.json`, the skill's
+   * `known-agents/` layout), already resolved. Unset: the cache lives in memory only.
+   */
+  readonly knownAgentsDir?: string;
 }
 
 /**
@@ -208,7 +228,7 @@ export type ExecutorConfigInput = {
     : K extends 'agent'
       ? AgentCardInput
       : K extends 'agents'
-        ? ReadonlyArray<AgentCardInput & { readonly id: string; readonly handler: string; readonly settings?: Readonly<Record<string, unknown>> }>
+        ? ReadonlyArray<AgentCardInput & { readonly id: string; readonly handler: string; readonly settings?: Readonly<Record<string, unknown>>; readonly backgroundExecution?: boolean; readonly a2aLite?: boolean | A2ALiteConfig }>
         : Partial<ExecutorConfig[K]>;
 };
 
