@@ -1,0 +1,36 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The three files of the page. */
+export interface InspectorAssets {
+  readonly html: string;
+  readonly css: string;
+  readonly js: string;
+}
+
+/** Where the package build writes the page (dist/web/), relative to this package's root. */
+export const BUILT_ASSETS_DIR = join('dist', 'web');
+
+/** Running from the TypeScript sources (jest, ts tools) rather than from the build. */
+const FROM_SOURCES = __filename.endsWith('.ts');
+
+let loading: Promise<InspectorAssets> | undefined;
+
+/**
+ * The page's files, loaded once per process. From the build they are read from dist/web/
+ * (made by `npm run build`; esbuild is not needed at run time). From the sources they are
+ * bundled on demand with esbuild, so a test always serves the page as the code is now.
+ */
+export function loadInspectorAssets(): Promise<InspectorAssets> {
+  return (loading ??= (FROM_SOURCES ? import('./bundle.js').then((m) => m.bundleInspector()) : readBuilt()).catch((error: unknown) => {
+    loading = undefined; // a later request may succeed (e.g. after a build)
+    throw error;
+  }));
+}
+
+async function readBuilt(): Promise<InspectorAssets> {
+  const dir = resolve(__dirname, '..', BUILT_ASSETS_DIR);
+  if (!existsSync(join(dir, 'inspector.js'))) throw new Error(`The inspector page is not built (${dir} is missing): run npm run build`);
+  const read = (name: string) => readFileSync(join(dir, name), 'utf8');
+  return { html: read('index.html'), css: read('inspector.css'), js: read('inspector.js') };
+}
