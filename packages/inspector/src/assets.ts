@@ -22,10 +22,19 @@ let loading: Promise<InspectorAssets> | undefined;
  * bundled on demand with esbuild, so a test always serves the page as the code is now.
  */
 export function loadInspectorAssets(): Promise<InspectorAssets> {
-  return (loading ??= (FROM_SOURCES ? import('./bundle.js').then((m) => m.bundleInspector()) : readBuilt()).catch((error: unknown) => {
+  return (loading ??= (FROM_SOURCES ? bundleFromSources() : readBuilt()).catch((error: unknown) => {
     loading = undefined; // a later request may succeed (e.g. after a build)
     throw error;
   }));
+}
+
+/**
+ * `require`, not `import()`: esbuild is needed only here, and every way of running the sources
+ * (jest, scripts/run-ts.js) resolves `./bundle.js` to the .ts file for `require` alone.
+ */
+function bundleFromSources(): Promise<InspectorAssets> {
+  const { bundleInspector } = require('./bundle.js') as typeof import('./bundle.js');
+  return bundleInspector();
 }
 
 async function readBuilt(): Promise<InspectorAssets> {

@@ -39,8 +39,13 @@ export class ArtifactAssembler {
 
   /** Replaces everything with a snapshot's artifacts (complete unless the task still runs). */
   snapshot(task: Task, running: boolean): void {
+    const before = new Map(this.byId);
     this.byId.clear();
-    for (const artifact of task.artifacts) this.byId.set(artifact.artifactId, assembled(artifact, !running));
+    for (const artifact of task.artifacts) {
+      const fresh = assembled(artifact, !running);
+      fresh.chunks = before.get(artifact.artifactId)?.chunks ?? 1; // chunks seen stay counted
+      this.byId.set(artifact.artifactId, fresh);
+    }
   }
 
   /** Every artifact, in order of first appearance. */

@@ -107,6 +107,7 @@ async function send(): Promise<void> {
   };
   const client = session.client;
   taskView.reset();
+  taskView.sent(message);
   say(`Sent over ${BINDING_LABELS[client.binding]}.`);
   if (byId<HTMLInputElement>('streaming').checked) {
     await taskView.follow((options) => client.sendStreamingMessage({ message }, options));

@@ -6,7 +6,7 @@
  */
 import { A2AError, isInterrupted, isTerminal } from '@a2a-polyglot/core';
 import { eventText, partsText, textMessage, type Client, type ClientEvent, type ResumeInfo, type TaskStream } from '@a2a-polyglot/client';
-import { Role, TaskState, type SendMessageResponse, type Task } from '@a2a-polyglot/model';
+import { Role, TaskState, type Message, type SendMessageResponse, type Task } from '@a2a-polyglot/model';
 import { ArtifactAssembler } from './artifacts.js';
 import { stateBadge } from './badges.js';
 import { byId, clock, fill, h, type Child } from './dom.js';
@@ -97,7 +97,7 @@ export class TaskView {
       return;
     }
     this.record({ seq: undefined, event: { payload: { $case: 'task', value: task } } });
-    for (const message of task.history) this.note(`${message.role === Role.ROLE_USER ? 'user' : 'agent'}: ${partsText(message.parts) || '(no text)'}`, 'history');
+    for (const message of task.history) this.timeline.append(h('li', { class: 'note history' }, h('span', {}, `${message.role === Role.ROLE_USER ? 'User' : 'Agent'}:`), ...message.parts.map(partView)));
     if (this.state !== undefined && !isTerminal(this.state) && !isInterrupted(this.state)) await this.resubscribe();
   }
 
@@ -107,10 +107,15 @@ export class TaskView {
     this.note(`${what} failed: ${describe(error)}`, 'error');
   }
 
+  /** Shows the message just sent, its parts as the agent will see them (files downloadable, data as a tree). */
+  sent(message: Message): void {
+    this.timeline.append(h('li', { class: 'note sent' }, h('span', {}, 'You sent:'), ...message.parts.map(partView)));
+  }
+
   /** Adds a plain note to the timeline. */
   note(text: string, kind: 'end' | 'error' | 'resume' | 'history' | 'info'): void {
     this.timeline.append(h('li', { class: `note ${kind}` }, text));
-    this.timeline.lastElementChild?.scrollIntoView({ block: 'nearest' });
+    this.followTail();
   }
 
   private async resubscribe(): Promise<void> {
@@ -196,9 +201,14 @@ export class TaskView {
         what = ['(empty event)'];
     }
     this.timeline.append(h('li', { class: 'event', 'data-seq': seq ?? '', 'data-kind': payload?.$case ?? '' }, h('span', { class: 'seq' }, seq !== undefined ? `#${seq}` : '—'), h('span', { class: 'time' }, clock(new Date())), h('span', { class: 'what' }, ...what)));
-    this.timeline.lastElementChild?.scrollIntoView({ block: 'nearest' });
+    this.followTail();
     this.renderArtifacts();
     this.renderHead();
+  }
+
+  /** Keeps the newest event in sight inside the timeline (only the list scrolls, never the window). */
+  private followTail(): void {
+    this.timeline.scrollTop = this.timeline.scrollHeight;
   }
 
   private adopt(taskId: string | undefined, contextId: string | undefined, state: TaskState | undefined): void {

@@ -84,7 +84,7 @@ if (!haveChromium && underCi()) {
       executablePath: CHROMIUM,
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      viewport: { width: 1100, height: 900 },
+      viewport: { width: 1280, height: 1000 },
       timeout: 30_000,
     });
     page = context.pages()[0] ?? (await context.newPage());
@@ -130,6 +130,35 @@ if (!haveChromium && underCi()) {
     await shot(page, '2-streamed');
   });
 
+  it('sends a file as bytes and JSON data, blocking over JSON-RPC; shows them downloadable and as a tree', async () => {
+    await page.selectOption('#binding', 'jsonrpc');
+    await page.uncheck('#streaming');
+    await page.click('#more-parts summary');
+    await page.fill('#data', '{"colour": ');
+    await page.waitForSelector('#data-error:has-text("not valid JSON")');
+    await page.fill('#data', '{"colour": "blue", "sizes": [1, 2]}');
+    expect(await page.textContent('#data-error')).toBe('');
+    await page.setInputFiles('#file', { name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('file body') });
+    await sendAndWait(page, 'with attachments', 'completed');
+    expect(await page.textContent('#status')).toContain('JSON-RPC');
+    await page.waitForSelector('#timeline li.sent details.tree summary:has-text("data {2}")');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#timeline li.sent a.file-part:has-text("Download note.txt")')]);
+    expect(download.suggestedFilename()).toBe('note.txt');
+    const taskId = (await page.textContent('#task-id'))!;
+    const client = await Client.connect(running.url, { bindings: ['rest'] });
+    const sent = (await client.getTask({ id: taskId, historyLength: 5 })).history[0]!;
+    await client.close();
+    expect(sent.parts.map((p) => p.content?.$case)).toEqual(['text', 'raw', 'data']);
+    expect(Buffer.from(sent.parts[1]!.content!.value as Uint8Array).toString()).toBe('file body');
+    await shot(page, '2b-file-and-data');
+    // Back to the defaults for what follows.
+    await page.setInputFiles('#file', []);
+    await page.fill('#data', '');
+    await page.selectOption('#binding', 'websocket');
+    await page.check('#streaming');
+    await page.click('#more-parts summary');
+  });
+
   it('answers input-required in place (Ctrl+Enter sends, Enter answers)', async () => {
     await page.fill('#text', 'ask');
     await page.press('#text', 'Control+Enter');
@@ -167,6 +196,13 @@ if (!haveChromium && underCi()) {
     await page.waitForSelector('#task-head .badge.canceled');
     await page.waitForSelector('#cancel:disabled');
     await shot(page, '5-canceled');
+    // The window as a person sees it, the cut and the resume in sight (docs/inspector.png).
+    await page.evaluate(() => {
+      const timeline = document.querySelector('#timeline');
+      timeline.scrollTop = document.querySelector('#timeline li.note.resume').offsetTop - timeline.offsetTop - 80;
+      window.scrollTo(0, 0);
+    });
+    await page.screenshot({ path: join(OUTPUT, 'overview.png') });
   });
 
   it('lists tasks with filters and paging, opens one, shows its push configs', async () => {

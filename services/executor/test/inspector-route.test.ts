@@ -6,6 +6,8 @@
 import { silentLogger } from '@a2a-polyglot/core';
 import { inspectorEnabled, loadConfig } from '../src/config.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
+import { waitFor } from '@a2a-polyglot/testing';
+import { listeningUrl, spawnExecutor } from './spawn-executor.js';
 
 const started: RunningExecutor[] = [];
 async function start(config: Parameters<typeof startExecutor>[0] = {}): Promise<RunningExecutor> {
@@ -56,5 +58,18 @@ describe('/inspector', () => {
     expect(loadConfig({ argv: [], env: { A2A_INSPECTOR: 'on' } }).config.inspector).toBe(true);
     expect(loadConfig({ argv: ['--inspector', 'false'], env: { A2A_INSPECTOR: 'on' } }).config.inspector).toBe(false);
     expect(() => loadConfig({ argv: [], env: { A2A_INSPECTOR: 'maybe' } })).toThrow('Invalid configuration: A2A_INSPECTOR must be true or false (got "maybe")');
+  });
+
+  it('the service says where the inspector is and serves it (a real process, from sources)', async () => {
+    const child = spawnExecutor({ PORT: '0', GRPC_PORT: 'off' });
+    try {
+      const url = await listeningUrl(child);
+      await waitFor(() => child.stdout.includes(`Inspector: open ${url}/inspector in a browser`), { what: 'the inspector line' });
+      const page = await fetch(`${url}/inspector/inspector.js`);
+      expect(page.status).toBe(200);
+    } finally {
+      child.process.kill('SIGTERM');
+      await child.exited;
+    }
   });
 });
