@@ -159,7 +159,8 @@ if (!haveChromium && underCi()) {
     await page.click('#more-parts summary');
   });
 
-  it('answers input-required in place (Ctrl+Enter sends, Enter answers)', async () => {
+  it('answers input-required in place, over REST + SSE (Ctrl+Enter sends, Enter answers)', async () => {
+    await page.selectOption('#binding', 'rest');
     await page.fill('#text', 'ask');
     await page.press('#text', 'Control+Enter');
     await page.waitForSelector('#answer:not([hidden])');
@@ -171,6 +172,8 @@ if (!haveChromium && underCi()) {
     await page.waitForSelector('#task-head .badge.completed');
     await page.waitForSelector('#artifacts pre:has-text("Echo: blue")');
     expect(await page.isHidden('#answer')).toBe(true);
+    expect(await page.textContent('#status')).toContain('REST');
+    await page.selectOption('#binding', 'websocket');
   });
 
   it('resumes after the WebSocket is dropped: the resume point is shown, no event twice', async () => {
@@ -230,6 +233,18 @@ if (!haveChromium && underCi()) {
     await page.waitForFunction((id) => document.querySelector('#tasks-table tbody tr')?.getAttribute('data-task-id') === id, first);
 
     await page.fill('#filter-size', '10');
+    await page.selectOption('#filter-state', { label: 'any' });
+    await page.fill('#filter-after', '2999-01-01T00:00');
+    await page.click('#tasks-form button[type=submit]');
+    await page.waitForSelector('#tasks-table tbody td:has-text("No tasks match.")');
+    await page.fill('#filter-after', '');
+    await page.click('#tasks-form button[type=submit]');
+    await page.click(`#tasks-table tr[data-task-id="${completed.id}"] td:nth-child(3) button`);
+    await page.waitForFunction((ctx) => {
+      const rows = [...document.querySelectorAll('#tasks-table tbody tr[data-task-id]')];
+      return document.querySelector('#filter-context').value === ctx && rows.length === 1;
+    }, completed.contextId);
+    await page.fill('#filter-context', '');
     await page.click('#tasks-form button[type=submit]');
     await page.click(`#tasks-table tr[data-task-id="${completed.id}"] button:has-text("Push configs")`);
     await page.waitForSelector('#push-configs li:has-text("ops-hook")');
@@ -239,6 +254,26 @@ if (!haveChromium && underCi()) {
     await page.waitForSelector('#task-head .badge.completed');
     await page.waitForSelector('#timeline li.note.history');
     await shot(page, '6-tasks');
+  });
+
+  it('with API keys: shows the scheme, says UNAUTHENTICATED without a token, works with one over WebSocket', async () => {
+    const secured = await startExecutor({ host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, auth: { apiKeys: { 'inspector-key': 'tester' } } }, { logger: silentLogger });
+    try {
+      await page.goto(`${running.url}/inspector?agent=${encodeURIComponent(secured.url)}`);
+      await page.waitForSelector('#card-body:has-text("API key in the header")');
+      await page.fill('#text', 'no key');
+      await page.click('#send');
+      await page.waitForSelector('#timeline li.note.error:has-text("UNAUTHENTICATED")');
+      await page.fill('#token', 'inspector-key');
+      await page.click('#connect');
+      await page.waitForSelector('#compose:not([hidden])');
+      expect(await page.inputValue('#binding')).toBe('websocket');
+      await sendAndWait(page, 'with a key', 'completed');
+      await page.waitForSelector('#artifacts pre:has-text("Echo: with a key")');
+      await shot(page, '7-api-key');
+    } finally {
+      await secured.close();
+    }
   });
 
   it('stays readable in a narrow window; card problems and a URL that is no agent are said plainly', async () => {
@@ -251,7 +286,7 @@ if (!haveChromium && underCi()) {
       await page.waitForSelector('#card-problems li.bad:has-text("does not answer from this page")');
       expect(await page.isHidden('#no-problems')).toBe(true);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
-      await shot(page, '7-narrow-card-problems');
+      await shot(page, '8-narrow-card-problems');
     } finally {
       await misconfigured.close();
     }
