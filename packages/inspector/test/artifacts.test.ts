@@ -25,6 +25,14 @@ describe('ArtifactAssembler', () => {
     expect(assembler.list().map((a) => a.artifactId)).toEqual(['a', 'b']);
   });
 
+  it('a snapshot keeps what the stream said of an artifact it has seen', () => {
+    const assembler = new ArtifactAssembler();
+    assembler.apply(update(artifact('a', [text('tick 1')]), false, false));
+    assembler.apply(update(artifact('a', [text(' tick 2')]), true, false));
+    assembler.snapshot({ artifacts: [artifact('a', [text('tick 1 tick 2')])] } as unknown as Task, false);
+    expect(assembler.list()).toEqual([{ artifactId: 'a', name: 'echo', parts: [text('tick 1 tick 2')], chunks: 2, complete: false }]);
+  });
+
   it('a task snapshot replaces everything (complete unless the task still runs)', () => {
     const assembler = new ArtifactAssembler();
     assembler.apply(update(artifact('a', [text('partial')]), false, false));

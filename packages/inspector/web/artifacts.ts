@@ -37,13 +37,20 @@ export class ArtifactAssembler {
     return fresh;
   }
 
-  /** Replaces everything with a snapshot's artifacts (complete unless the task still runs). */
+  /**
+   * Replaces everything with a snapshot's artifacts. One this view has not seen stream counts
+   * as complete unless the task still runs; one it has keeps its chunk count and completeness.
+   */
   snapshot(task: Task, running: boolean): void {
     const before = new Map(this.byId);
     this.byId.clear();
     for (const artifact of task.artifacts) {
       const fresh = assembled(artifact, !running);
-      fresh.chunks = before.get(artifact.artifactId)?.chunks ?? 1; // chunks seen stay counted
+      const seen = before.get(artifact.artifactId);
+      if (seen) {
+        fresh.chunks = seen.chunks; // chunks seen stay counted
+        fresh.complete = seen.complete; // a snapshot has no lastChunk: what the stream said stands
+      }
       this.byId.set(artifact.artifactId, fresh);
     }
   }

@@ -237,7 +237,7 @@ export class TaskView {
           'div',
           { class: 'artifact', 'data-artifact-id': a.artifactId, 'data-complete': String(a.complete) },
           h('strong', {}, a.name || a.artifactId),
-          h('span', { class: 'muted' }, ` · ${a.chunks} chunk(s) · ${a.complete ? 'complete' : 'streaming…'}`),
+          h('span', { class: 'muted' }, ` · ${a.chunks} chunk(s) · ${a.complete ? 'complete' : this.state !== undefined && isTerminal(this.state) ? 'incomplete: the task ended' : 'streaming…'}`),
           ...a.parts.map(partView),
         ),
       ),

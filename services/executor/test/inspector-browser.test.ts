@@ -198,6 +198,7 @@ if (!haveChromium && underCi()) {
     await page.click('#cancel');
     await page.waitForSelector('#task-head .badge.canceled');
     await page.waitForSelector('#cancel:disabled');
+    expect(await page.textContent('#artifacts .artifact')).toContain('incomplete: the task ended');
     await shot(page, '5-canceled');
     // The window as a person sees it, the cut and the resume in sight (docs/inspector.png).
     await page.evaluate(() => {
