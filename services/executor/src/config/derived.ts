@@ -3,7 +3,7 @@
  * log, where gRPC listens), computed in one place so the validation, the backends and the
  * listeners agree on them.
  */
-import ipaddr from 'ipaddr.js';
+import { isLoopbackAddress } from '@a2a-polyglot/core';
 import { DEFAULT_GRPC_PORT } from './defaults.js';
 import type { EventLogConfig, ExecutorConfig, StoreConfig } from './types.js';
 
@@ -36,8 +36,5 @@ export function inspectorEnabled(config: Pick<ExecutorConfig, 'host' | 'inspecto
 
 function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '');
-  if (bare.toLowerCase() === 'localhost') return true;
-  if (!ipaddr.isValid(bare)) return false;
-  const address = ipaddr.process(bare); // IPv4-mapped IPv6 counts as its IPv4 address
-  return address.range() === 'loopback';
+  return bare.toLowerCase() === 'localhost' || isLoopbackAddress(bare);
 }
