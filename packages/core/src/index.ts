@@ -25,7 +25,7 @@ export { textPart, dataPart, messageText, agentMessage, taskView, eventState } f
 export * from './push/push-config-store.js';
 export * from './push/push-sender.js';
 export { checkWebhookUrl, type CheckedWebhookUrl } from './push/webhook-url.js';
-export { addressRefusal, isIpAddress } from './push/address-policy.js';
+export { addressRefusal, isIpAddress, isLoopbackAddress } from './push/address-policy.js';
 export { pinWebhookTarget, WebhookRefused, type ResolvedAddress, type WebhookResolver, type WebhookTarget } from './push/webhook-target.js';
 export { pinnedHttpTransport, systemResolver, type WebhookPost, type WebhookTransport } from './push/webhook-http-client.js';
 export * from './operations.js';

@@ -55,6 +55,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     if (cardPaths.has(path)) return serveCard(req, res);
     if (mount === '' && (await serveHealth(req, res, path, readiness))) return;
     if (mount === '' && options.metrics && (await serveMetrics(req, res, path, options.metrics))) return;
+    if (mount === '' && options.extraRoutes && (await options.extraRoutes(req, res, path))) return;
     if (path === rpcPath) return jsonRpc(req, res);
     if (path.startsWith(`${apiPath}/`)) return rest(req, res, path.slice(apiPath.length));
     const error = restError(new A2AError(A2AErrorCode.MethodNotFound, `Nothing is served at ${path}`));

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentInterface } from '@a2a-polyglot/model';
 import type { Logger, RequestHandler } from '@a2a-polyglot/core';
 import type { WebSocketBindingOptions } from '@a2a-polyglot/websocket';
@@ -16,6 +17,9 @@ export interface A2AWebSocketOptions extends WebSocketBindingOptions {
    */
   readonly listInCard?: boolean;
 }
+
+/** See {@link A2AHttpOptions.extraRoutes}; `path` is the routing path (no query, one trailing slash dropped). */
+export type ExtraRoutes = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 
 /** Everything {@link createA2ARequestListener} needs; only `handler` is required. */
 export interface A2AHttpOptions {
@@ -77,6 +81,12 @@ export interface A2AHttpOptions {
   readonly readiness?: ReadinessSource;
   /** Serves `GET /metrics` from this source (root listener only). Off when undefined. */
   readonly metrics?: MetricsSource;
+  /**
+   * More routes of the root listener, tried before the A2A endpoints (e.g. the executor's
+   * `/inspector` page): answers and resolves true, or resolves false for a path it does not
+   * serve. The server knows no pages; the host hands them in, as it does the metrics.
+   */
+  readonly extraRoutes?: ExtraRoutes;
   /** Aborting it ends all open SSE streams (graceful shutdown; `startA2AServer` sets it up). */
   readonly shutdownSignal?: AbortSignal;
   readonly logger?: Logger;

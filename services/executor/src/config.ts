@@ -31,7 +31,7 @@ export type {
 } from './config/types.js';
 export { ConfigError } from './config/errors.js';
 export { DEFAULT_GRPC_PORT, defaultConfig } from './config/defaults.js';
-export { eventLogKind, grpcListenAddress, storeKind } from './config/derived.js';
+export { eventLogKind, grpcListenAddress, inspectorEnabled, storeKind } from './config/derived.js';
 export { parseConfigInput } from './config/parse.js';
 export { configFromEnv, ENV_VARS } from './config/env.js';
 export { CLI_FLAGS, parseArgs, type ParsedArgs } from './config/flags.js';

@@ -6,7 +6,7 @@
  */
 import { consoleLogger } from '@a2a-polyglot/core';
 import { logVerbosity, setLogVerbosity } from '@grpc/grpc-js';
-import { CLI_FLAGS, ConfigError, ENV_VARS, loadConfig, type LoadedConfig } from './config.js';
+import { CLI_FLAGS, ConfigError, ENV_VARS, inspectorEnabled, loadConfig, type LoadedConfig } from './config.js';
 import { startExecutor, type RunningExecutor } from './start-executor.js';
 import { shutdownDeadlineMs } from './shutdown-deadline.js';
 import { startupFailure } from './startup-failure.js';
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
       : { agent: config.agentModule ?? 'built-in demo agent' }),
     ...(loaded.configFile && { configFile: loaded.configFile }),
   });
-
+  if (inspectorEnabled(config)) logger.info(`Inspector: open ${url}/inspector in a browser`);
 }
 
 function exitWith(message: string, code: number): void {

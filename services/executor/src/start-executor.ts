@@ -6,11 +6,12 @@ import { A2ATracing } from '@a2a-polyglot/tracing';
 import { cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2AServer, type StartA2AServerOptions } from '@a2a-polyglot/server';
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
+import { inspectorRoute } from '@a2a-polyglot/inspector';
 import { createAgents, defaultAgentOf, type ServedAgent } from './agents.js';
 import { authenticationFor } from './authentication.js';
 import { openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
-import { ConfigError, eventLogKind, grpcListenAddress, resolveConfig, storeKind, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
+import { ConfigError, eventLogKind, grpcListenAddress, inspectorEnabled, resolveConfig, storeKind, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
 import { createDemoAgent } from './demo-agent.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
 import { loadAgentModule } from './load-agent.js';
@@ -254,7 +255,8 @@ function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2AHttpOp
 
 /**
  * What the root listener adds to the shared listener options: the service-wide probes and
- * metrics, the WebSocket binding, the gRPC interfaces in the card, and where to listen.
+ * metrics, the WebSocket binding, the gRPC interfaces in the card, the inspector page (when
+ * enabled), and where to listen.
  * Mounted agents get only {@link listenerOptions}.
  */
 function rootListenerOptions(
@@ -268,6 +270,7 @@ function rootListenerOptions(
     metrics: () => service.metrics.scrape(),
     websocket: { listInCard: config.websocketInCard, stallTimeoutMs: config.streamStallTimeoutMs },
     extraInterfaces: service.grpcInterfaces,
+    extraRoutes: inspectorEnabled(config) ? inspectorRoute() : undefined,
     host: config.host,
     port: config.port,
   };

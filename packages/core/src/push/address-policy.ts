@@ -26,6 +26,15 @@ export function isIpAddress(text: string): boolean {
   return ipaddr.IPv4.isValidFourPartDecimal(text) || ipaddr.IPv6.isValid(text);
 }
 
+/**
+ * True for a loopback address (127.0.0.0/8, `::1`, and IPv4-mapped IPv6 of 127/8): what only
+ * this machine can reach. Here, beside the webhook policy, so the service's other address
+ * decisions (e.g. what it serves by default on a loopback listener) use the same tables.
+ */
+export function isLoopbackAddress(text: string): boolean {
+  return isIpAddress(text) && ipaddr.process(text).range() === 'loopback';
+}
+
 function ipv4Refusal(ip: ipaddr.IPv4): string | undefined {
   const range = ip.range();
   return range === 'unicast' ? undefined : `${ip.toString()} is ${range}`;

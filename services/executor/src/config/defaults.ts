@@ -21,6 +21,7 @@ export function defaultConfig(): ExecutorConfig {
     grpcHost: undefined,
     grpcPublicUrl: undefined,
     websocketInCard: true,
+    inspector: undefined,
     maxBodyBytes: 4 * 1024 * 1024,
     strictRequests: false,
     cardCompat: 'merged',

@@ -3,6 +3,7 @@
  * log, where gRPC listens), computed in one place so the validation, the backends and the
  * listeners agree on them.
  */
+import { isLoopbackAddress } from '@a2a-polyglot/core';
 import { DEFAULT_GRPC_PORT } from './defaults.js';
 import type { EventLogConfig, ExecutorConfig, StoreConfig } from './types.js';
 
@@ -23,4 +24,17 @@ export function storeKind(config: ExecutorConfig): 'memory' | 'sqlite' | 'postgr
 /** The event log a configuration selects (see {@link EventLogConfig.kind}). */
 export function eventLogKind(config: ExecutorConfig): 'memory' | 'redis' {
   return config.eventLog.kind ?? (config.eventLog.url ? 'redis' : 'memory');
+}
+
+/**
+ * Whether `/inspector` is served: `inspector` when set, else exactly when the listener is on
+ * loopback (`localhost`, 127.0.0.0/8, ::1), where only this machine can open the page.
+ */
+export function inspectorEnabled(config: Pick<ExecutorConfig, 'host' | 'inspector'>): boolean {
+  return config.inspector ?? isLoopbackHost(config.host);
+}
+
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare.toLowerCase() === 'localhost' || isLoopbackAddress(bare);
 }

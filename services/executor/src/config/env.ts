@@ -18,6 +18,7 @@ export const ENV_VARS = {
   GRPC_HOST: 'grpcHost',
   A2A_GRPC_PUBLIC_URL: 'grpcPublicUrl',
   A2A_WEBSOCKET_IN_CARD: 'websocketInCard',
+  A2A_INSPECTOR: 'inspector',
   A2A_MAX_BODY_BYTES: 'maxBodyBytes',
   A2A_STRICT_REQUESTS: 'strictRequests',
   A2A_CARD_COMPAT: 'cardCompat',

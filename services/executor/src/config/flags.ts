@@ -14,6 +14,7 @@ export const CLI_FLAGS = {
   '--grpc-host': 'grpcHost',
   '--grpc-public-url': 'grpcPublicUrl',
   '--websocket-in-card': 'websocketInCard',
+  '--inspector': 'inspector',
   '--agent-module': 'agentModule',
   '--log-level': 'logLevel',
   '--strict-requests': 'strictRequests',

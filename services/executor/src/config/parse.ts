@@ -39,7 +39,7 @@ import type { A2ALiteConfig, ExecutorConfigInput, SkillConfig } from './types.js
 export function parseConfigInput(raw: unknown, source: string, baseDir?: string): ExecutorConfigInput {
   const at = (key: string) => `${source}${key}`;
   const obj = record(raw, source.replace(/[: ]+$/, '') || 'configuration');
-  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'grpcPort', 'grpcHost', 'grpcPublicUrl', 'websocketInCard', 'maxBodyBytes', 'strictRequests', 'cardCompat', 'sseHeartbeatMs', 'streamStallTimeoutMs', 'listTasksMaxBytes', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'agents', 'handlers', 'defaultAgent', 'auth', 'push', 'store', 'eventLog', 'instanceId', 'lease'], source);
+  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'grpcPort', 'grpcHost', 'grpcPublicUrl', 'websocketInCard', 'inspector', 'maxBodyBytes', 'strictRequests', 'cardCompat', 'sseHeartbeatMs', 'streamStallTimeoutMs', 'listTasksMaxBytes', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'agents', 'handlers', 'defaultAgent', 'auth', 'push', 'store', 'eventLog', 'instanceId', 'lease'], source);
   const out: Record<string, unknown> = {};
   const take = <T>(key: string, check: Check<T>) => {
     if (obj[key] !== undefined) out[key] = check(obj[key], at(key));
@@ -53,6 +53,7 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
   take('grpcHost', nonEmpty);
   take('grpcPublicUrl', grpcPublicUrl);
   take('websocketInCard', bool);
+  take('inspector', bool);
   take('maxBodyBytes', positiveBytes);
   take('strictRequests', bool);
   take('cardCompat', oneOf(...CARD_COMPAT_VALUES));

@@ -51,6 +51,7 @@ const KIND: Record<string, TextKind> = {
   'demo.chunkDelayMs': 'int',
   trustProxy: 'bool',
   websocketInCard: 'bool',
+  inspector: 'bool',
   strictRequests: 'bool',
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',

@@ -168,6 +168,12 @@ export interface ExecutorConfig {
    * endpoint keeps serving clients that know its URL.
    */
   readonly websocketInCard: boolean;
+  /**
+   * Serve the browser inspector at `/inspector`. Unset: on exactly when `host` is a loopback
+   * address (a laptop), off otherwise, since the page lets anyone who reaches it call the
+   * agent with the credentials they type. Resolve it with {@link inspectorEnabled}.
+   */
+  readonly inspector?: boolean;
   readonly maxBodyBytes: number;
   /**
    * Reject request members the A2A request message does not have (INVALID_PARAMS / 400)

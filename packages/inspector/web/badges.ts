@@ -1,0 +1,15 @@
+/** Task states as short labels and badges, one rule for the task view and the task list. */
+import { TaskState, taskStateToJSON } from '@a2a-polyglot/model';
+import { h } from './dom.js';
+
+/** `TASK_STATE_INPUT_REQUIRED` → `input-required`. */
+export function stateLabel(state: TaskState | undefined): string {
+  if (state === undefined) return 'unknown';
+  return taskStateToJSON(state).replace(/^TASK_STATE_/, '').toLowerCase().replaceAll('_', '-');
+}
+
+/** A coloured badge for a state. */
+export function stateBadge(state: TaskState | undefined): HTMLElement {
+  const label = stateLabel(state);
+  return h('span', { class: `badge ${label}` }, label);
+}
