@@ -3,30 +3,18 @@
  * playwright-core) loads a page whose script is the esbuild browser bundle of the client,
  * served by the same node:http server that serves the agent (card, JSON-RPC, REST and the
  * WebSocket upgrade). Covers card discovery, send, stream, cancel, and resume after the
- * server drops the socket. Skipped, loudly, when Chromium is not installed.
+ * server drops the socket. Without Chromium it is skipped loudly, and fails under CI.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { describeWithChromium, launchHeadlessChromium, type HeadlessChromium } from '@a2a-polyglot/testing';
 import { ApiKeyAuthenticator, RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import { createA2ARequestListener, createA2AUpgradeHandler, type A2AUpgradeHandler } from '@a2a-polyglot/server';
 import { WEBSOCKET_BINDING } from '../src/index.js';
 import { Gates, scriptedAgent, testCard, waitFor } from './helpers.js';
 import { bundleForBrowser } from './websocket-helpers.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  console.warn(
-    `\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n` +
-      `!!! SKIPPED: the WebSocket browser test needs Chromium at ${CHROMIUM}\n` +
-      `!!! (apt-get install -y chromium, or set CHROMIUM_PATH)\n` +
-      `!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n`,
-  );
-}
 
 /** Every wait on the page is bounded by this. */
 const WAIT_MS = 10_000;
@@ -95,25 +83,17 @@ async function waitForRun(page: Page, name: string, check: string): Promise<any>
   return call(page, 'run', name);
 }
 
-(haveChromium ? describe : describe.skip)('WebSocket client in headless Chromium', () => {
+describeWithChromium('WebSocket client in headless Chromium', () => {
   jest.setTimeout(60_000);
   let server: PageServer;
-  let context: BrowserContext;
+  let browser: HeadlessChromium;
   let page: Page;
-  let userDataDir: string;
 
   beforeAll(async () => {
     const { code } = await bundleForBrowser(join(__dirname, 'websocket-browser-page.ts'));
     server = await startPageServer(code);
-    userDataDir = mkdtempSync(join(tmpdir(), 'a2a-ws-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      timeout: 30_000,
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(WAIT_MS);
+    browser = await launchHeadlessChromium({ waitMs: WAIT_MS });
+    page = browser.page;
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${server.url}/`);
@@ -122,9 +102,8 @@ async function waitForRun(page: Page, name: string, check: string): Promise<any>
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   });
 
   it('fetches the card and picks the WebSocket interface (token in the auth subprotocol)', async () => {

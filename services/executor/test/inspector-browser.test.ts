@@ -7,31 +7,19 @@
  * is saved as a screenshot under test-output/inspector/. Without Chromium the suite is skipped
  * loudly, and fails under CI.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { silentLogger } from '@a2a-polyglot/core';
 import { Client } from '@a2a-polyglot/client';
-import { underCi } from '@a2a-polyglot/testing';
+import { describeWithChromium, launchHeadlessChromium, type HeadlessChromium } from '@a2a-polyglot/testing';
 import { DEMO_QUESTION } from '../src/demo-agent.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 
 // The callbacks of page.waitForFunction / evaluate run in the page, where these exist.
 declare const document: any;
 declare const window: any;
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  console.warn(
-    `\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n` +
-      `!!! ${underCi() ? 'FAILING' : 'SKIPPED'}: the inspector browser test needs Chromium at ${CHROMIUM}\n` +
-      `!!! (apt-get install -y chromium, or set CHROMIUM_PATH)\n` +
-      `!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n`,
-  );
-}
 
 /** Where the screenshots go (gitignored). */
 const OUTPUT = resolve(__dirname, '../../../test-output/inspector');
@@ -54,20 +42,11 @@ async function sendAndWait(page: Page, text: string, state: string): Promise<voi
   await page.waitForSelector(`#task-head .badge.${state}`);
 }
 
-if (!haveChromium && underCi()) {
-  describe('inspector in headless Chromium', () => {
-    it('needs Chromium under CI', () => {
-      throw new Error(`Chromium is not installed at ${CHROMIUM} (set CHROMIUM_PATH)`);
-    });
-  });
-}
-
-(haveChromium ? describe : describe.skip)('inspector in headless Chromium', () => {
+describeWithChromium('inspector in headless Chromium', () => {
   jest.setTimeout(60_000);
   let running: RunningExecutor;
-  let context: BrowserContext;
+  let browser: HeadlessChromium;
   let page: Page;
-  let userDataDir: string;
   const sockets = new Set<Socket>();
   const pageErrors: string[] = [];
 
@@ -79,23 +58,14 @@ if (!haveChromium && underCi()) {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
     });
-    userDataDir = mkdtempSync(join(tmpdir(), 'a2a-inspector-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      viewport: { width: 1280, height: 1000 },
-      timeout: 30_000,
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(WAIT_MS);
+    browser = await launchHeadlessChromium({ viewport: { width: 1280, height: 1000 }, waitMs: WAIT_MS });
+    page = browser.page;
     page.on('pageerror', (e) => pageErrors.push(e.message));
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await running?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   });
 
   afterEach(() => {
