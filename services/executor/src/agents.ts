@@ -4,7 +4,7 @@ import type { AgentCard } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
 import { authenticationFor } from './authentication.js';
 import { buildAgentCard } from './card.js';
-import { ConfigError, type ExecutorConfig } from './config.js';
+import { ConfigError, type AgentEntryConfig, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
 
@@ -45,47 +45,54 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
   for (const name of Object.keys(config.handlers)) {
     if (!registry.get(name)) throw new ConfigError(`Invalid configuration: handlers.${name} names no handler (known: ${registry.names().join(', ')})`);
   }
-  const { authenticator } = authenticationFor(config.auth);
   const served: ServedAgent[] = [];
   try {
-    for (const [i, entry] of config.agents.entries()) {
-      let executor: AgentExecutor;
-      try {
-        executor = await registry.create(entry.handler, {
-          agentId: entry.id,
-          agentName: entry.name,
-          agentSettings: entry.settings,
-          serviceSettings: config.handlers[entry.handler],
-          env: options.env,
-          layerNames: { agent: `agents[${i}].settings`, service: `handlers.${entry.handler}` },
-          logger: options.logger,
-          fetch: options.fetch,
-        });
-      } catch (error) {
-        if (error instanceof SettingsError) throw new ConfigError(`Invalid configuration: agent ${JSON.stringify(entry.id)}: ${error.message.replace(/^Invalid settings: /, '')}`);
-        throw error;
-      }
-      const mountPath = `/agents/${entry.id}`;
-      const card = buildAgentCard({ agent: entry, auth: config.auth });
-      const handler = new RequestHandler({
-        card,
-        executor,
-        logger: options.logger,
-        ...instrumentHandler(options.instrumentation, new InMemoryTaskStore()),
-        authenticator,
-        extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath) : undefined,
-        allowPrivateWebhooks: config.push.allowPrivateNetworks,
-        strictRequests: config.strictRequests,
-        listTasksMaxBytes: config.listTasksMaxBytes,
-      });
-      options.instrumentation.metrics.watch(handler);
-      served.push({ id: entry.id, mountPath, handler, executor });
-    }
+    for (const [i, entry] of config.agents.entries()) served.push(await createAgent(entry, `agents[${i}].settings`, config, { ...options, registry }));
   } catch (error) {
     await Promise.all(served.map((a) => closeExecutor(a.executor)));
     throw error;
   }
   return served;
+}
+
+/**
+ * Builds one agent (see {@link createAgents}): the config file's entries and the agent
+ * registry's rows go through here alike. `settingsName` names its settings in messages
+ * (`agents[0].settings`, `agent registry row "x" settings`).
+ */
+export async function createAgent(entry: AgentEntryConfig, settingsName: string, config: ExecutorConfig, options: CreateAgentsOptions): Promise<ServedAgent> {
+  const registry = options.registry ?? defaultRegistry(config);
+  let executor: AgentExecutor;
+  try {
+    executor = await registry.create(entry.handler, {
+      agentId: entry.id,
+      agentName: entry.name,
+      agentSettings: entry.settings,
+      serviceSettings: config.handlers[entry.handler],
+      env: options.env,
+      layerNames: { agent: settingsName, service: `handlers.${entry.handler}` },
+      logger: options.logger,
+      fetch: options.fetch,
+    });
+  } catch (error) {
+    if (error instanceof SettingsError) throw new ConfigError(`Invalid configuration: agent ${JSON.stringify(entry.id)}: ${error.message.replace(/^Invalid settings: /, '')}`);
+    throw error;
+  }
+  const mountPath = `/agents/${entry.id}`;
+  const card = buildAgentCard({ agent: entry, auth: config.auth });
+  const handler = new RequestHandler({
+    card,
+    executor,
+    logger: options.logger,
+    ...instrumentHandler(options.instrumentation, new InMemoryTaskStore()),
+    authenticator: authenticationFor(config.auth).authenticator,
+    extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath) : undefined,
+    allowPrivateWebhooks: config.push.allowPrivateNetworks,
+    strictRequests: config.strictRequests,
+    listTasksMaxBytes: config.listTasksMaxBytes,
+  });
+  options.instrumentation.metrics.watch(handler);
+  return { id: entry.id, mountPath, handler, executor };
 }
 
 /** The agent served at the root paths. */

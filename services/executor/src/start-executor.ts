@@ -1,12 +1,14 @@
 import { checkReadiness, consoleLogger, InMemoryTaskStore, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
-import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
+import { agentRouter, startGrpcServer, type CallRouter, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
 import { A2ATracing } from '@a2a-polyglot/tracing';
-import { cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2AServer, type StartA2AServerOptions } from '@a2a-polyglot/server';
+import { AgentMounts, cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2AServer, type StartA2AServerOptions } from '@a2a-polyglot/server';
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
+import { AgentDirectory } from './agent-directory.js';
 import { createAgents, defaultAgentOf, type ServedAgent } from './agents.js';
+import { startRegistrySync, type RegistrySync } from './registry-sync.js';
 import { authenticationFor } from './authentication.js';
 import { openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
@@ -179,8 +181,11 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
 const AGENT_INDEX_PATH = '/agents';
 
 /**
- * Several agents on one listener: each of `agents` under `/agents/{id}` with its own card,
- * JSON-RPC and REST endpoints and its own RequestHandler; the default agent also at the root.
+ * Several agents on one listener: each of `agents` (and of the agent registry, when
+ * configured) under `/agents/{id}` with its own card, RequestHandler and every binding:
+ * JSON-RPC and REST under its prefix, WebSocket at `/agents/{id}/a2a/ws`, gRPC on the shared
+ * port addressed by the request's `tenant` or the `a2a-agent` metadata (see `agentRouter`).
+ * The default agent is also served at the root, exactly as a single agent is.
  */
 async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptions, logger: Logger, telemetry: Telemetry | undefined): Promise<RunningExecutor> {
   if (storeKind(resolved) !== 'memory' || eventLogKind(resolved) !== 'memory') {
@@ -188,26 +193,40 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
   }
   const instrumentation = serviceInstrumentation(options, telemetry);
   const { metrics } = instrumentation;
-  const agents: ServedAgent[] = await createAgents(resolved, { logger, instrumentation, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch });
+  const createOptions = { logger, instrumentation, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch };
+  const agents: ServedAgent[] = await createAgents(resolved, createOptions);
   const root = defaultAgentOf(resolved, agents);
   const common = listenerOptions(resolved, logger);
   let grpc: RunningGrpcServer | undefined;
-  const grpcInterfaces = (publicBase: string): AgentInterface[] => (grpc ? grpcCardInterfaces(resolved, publicBase, grpc.port) : []);
+  const grpcInterfaces = (publicBase: string, tenant = ''): AgentInterface[] => (grpc ? grpcCardInterfaces(resolved, publicBase, grpc.port, tenant) : []);
+  const mounts = new AgentMounts();
+  const directory = new AgentDirectory({
+    mounts,
+    // The default agent's gRPC interface is the root one (no tenant); any other agent's names its id.
+    mountOptions: (agent) => ({ ...common, ...bindingOptions(resolved), handler: agent.handler, mountPath: agent.mountPath, extraInterfaces: (base) => grpcInterfaces(base, agent.id === root.id ? '' : agent.id) }),
+    defaultId: root.id,
+    removalGraceMs: resolved.shutdownGraceMs,
+    metrics,
+    logger,
+  });
+  for (const agent of agents) directory.add(agent);
   let server: RunningA2AServer;
+  let registry: RegistrySync | undefined;
   try {
-    // gRPC and WebSocket serve the root (default) agent; mounted agents use the HTTP bindings.
     // Draining is service-wide: every agent's handler shuts down together.
-    const readiness = () => checkReadiness({ draining: () => agents.some((a) => a.handler.draining) });
-    grpc = await startGrpc(root.handler, resolved, logger, readiness);
+    const readiness = () => checkReadiness({ draining: () => directory.list().some((a) => a.handler.draining) });
+    const router = agentRouter(root.handler, { byMetadata: (id) => directory.handler(id), byTenant: (id) => (id === root.id ? undefined : directory.handler(id)) });
+    grpc = await startGrpc(root.handler, resolved, logger, readiness, router);
     server = await startA2AServer({
       handler: root.handler,
       ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces }),
-      mounts: agents.map((a) => ({ ...common, handler: a.handler, mountPath: a.mountPath })),
+      mounts,
       agentIndexPath: AGENT_INDEX_PATH,
     });
+    if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, directory, createOptions);
   } catch (error) {
     await grpc?.close(0);
-    await Promise.all(agents.map((a) => closeExecutor(a.executor)));
+    await Promise.all(directory.list().map((a) => closeExecutor(a.executor)));
     throw error;
   }
 
@@ -217,8 +236,9 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
       const deadline = Date.now() + shutdownDeadlineMs(resolved.shutdownGraceMs);
       await closeSteps(
         [
-          ['the request handlers', () => Promise.all(agents.map((a) => a.handler.shutdown(resolved.shutdownGraceMs)))],
-          ['the agents', () => Promise.all(agents.map((a) => closeExecutor(a.executor)))],
+          ['the agent registry', async () => registry?.close()],
+          ['the request handlers', () => Promise.all(directory.list().map((a) => a.handler.shutdown(resolved.shutdownGraceMs)))],
+          ['the agents', () => Promise.all(directory.list().map((a) => closeExecutor(a.executor)))],
           ['the listeners', () => Promise.all([server.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
         ],
         deadline,
@@ -232,7 +252,9 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
     grpc: grpc && { host: grpc.host, port: grpc.port, url: grpc.url },
     config: resolved,
     handler: root.handler,
-    agents: agents.map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) })),
+    get agents() {
+      return directory.list().map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) }));
+    },
     server: server.server,
     close,
   };
@@ -252,6 +274,11 @@ function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2AHttpOp
   };
 }
 
+/** The WebSocket binding of an agent's listener (the root's and every mounted agent's). */
+function bindingOptions(config: ExecutorConfig): Pick<A2AHttpOptions, 'websocket'> {
+  return { websocket: { listInCard: config.websocketInCard, stallTimeoutMs: config.streamStallTimeoutMs } };
+}
+
 /**
  * What the root listener adds to the shared listener options: the service-wide probes and
  * metrics, the WebSocket binding, the gRPC interfaces in the card, and where to listen.
@@ -266,7 +293,7 @@ function rootListenerOptions(
     ...listenerOptions(config, logger),
     readiness: service.readiness,
     metrics: () => service.metrics.scrape(),
-    websocket: { listInCard: config.websocketInCard, stallTimeoutMs: config.streamStallTimeoutMs },
+    ...bindingOptions(config),
     extraInterfaces: service.grpcInterfaces,
     host: config.host,
     port: config.port,
@@ -307,12 +334,12 @@ export class GrpcListenError extends Error {
 /** How long gRPC calls still open after the handler's shutdown may drain before they are cut. */
 const GRPC_CLOSE_GRACE_MS = 3000;
 
-/** Starts the gRPC listener on the same RequestHandler, unless gRPC is off. */
-async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger: Logger, readiness: () => Promise<ReadinessReport>): Promise<RunningGrpcServer | undefined> {
+/** Starts the gRPC listener on the same RequestHandler (or, with `router`, on every agent), unless gRPC is off. */
+async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger: Logger, readiness: () => Promise<ReadinessReport>, router?: CallRouter): Promise<RunningGrpcServer | undefined> {
   const address = grpcListenAddress(config);
   if (!address) return undefined;
   try {
-    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs });
+    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs, router });
   } catch (error) {
     throw new GrpcListenError(address.host, address.port, error);
   }
@@ -323,16 +350,18 @@ async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger
  * host (the hostname of `publicBaseUrl`, or of the request's Host when that is unset) with
  * the bound gRPC port, in the `host:port` form the spec gives for GRPC.
  */
-export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number, protocolVersion: ProtocolVersion = '1.0'): AgentInterface {
+export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number, protocolVersion: ProtocolVersion = '1.0', tenant = ''): AgentInterface {
   const url = config.grpcPublicUrl ?? `${new URL(publicBase).hostname}:${port}`;
-  return { protocolBinding: 'GRPC', url, protocolVersion, tenant: '' };
+  return { protocolBinding: 'GRPC', url, protocolVersion, tenant };
 }
 
 /**
  * The card's GRPC interfaces: the one port serves both `lf.a2a.v1.A2AService` (1.0) and the
  * v0.3 service `a2a.v1.A2AService`, so it is listed once per version, 1.0 first (v0.3 clients
- * pick the entry naming 0.3).
+ * pick the entry naming 0.3). A mounted agent's entries carry its id as `tenant`: v1.0 clients
+ * copy it into every request, which is how the shared port tells the agents apart (v0.3
+ * requests have no tenant: v0.3 clients send the `a2a-agent` metadata instead).
  */
-export function grpcCardInterfaces(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number): AgentInterface[] {
-  return SUPPORTED_VERSIONS.map((version) => grpcInterface(config, publicBase, port, version));
+export function grpcCardInterfaces(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number, tenant = ''): AgentInterface[] {
+  return SUPPORTED_VERSIONS.map((version) => grpcInterface(config, publicBase, port, version, tenant));
 }

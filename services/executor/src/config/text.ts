@@ -61,6 +61,7 @@ const KIND: Record<string, TextKind> = {
   'eventLog.maxEventsPerTask': 'int',
   'lease.ttlMs': 'int',
   'lease.sweepIntervalMs': 'int',
+  'agentRegistry.resyncMs': 'int',
 };
 
 /**
