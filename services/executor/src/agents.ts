@@ -27,6 +27,12 @@ export interface CreateAgentsOptions {
   /** The fallback layer of handler settings. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly fetch?: typeof fetch;
+  /**
+   * Ready-made handlers by agent id, served instead of building one from the entry's handler
+   * and settings (tests, embedding: the conformance suite serves its scripted handler as a
+   * non-default agent this way). The entry's card fields are then unused.
+   */
+  readonly agentHandlers?: Readonly<Record<string, RequestHandler>>;
 }
 
 /** The registry the service uses when none is given: every framework bridge, `demo` and `module`. */
@@ -61,6 +67,9 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
  * (`agents[0].settings`, `agent registry row "x" settings`).
  */
 export async function createAgent(entry: AgentEntryConfig, settingsName: string, config: ExecutorConfig, options: CreateAgentsOptions): Promise<ServedAgent> {
+  const mountPath = `/agents/${entry.id}`;
+  const given = options.agentHandlers?.[entry.id];
+  if (given) return { id: entry.id, mountPath, handler: given, executor: { execute: async () => undefined } };
   const registry = options.registry ?? defaultRegistry(config);
   let executor: AgentExecutor;
   try {
@@ -78,7 +87,6 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
     if (error instanceof SettingsError) throw new ConfigError(`Invalid configuration: agent ${JSON.stringify(entry.id)}: ${error.message.replace(/^Invalid settings: /, '')}`);
     throw error;
   }
-  const mountPath = `/agents/${entry.id}`;
   const card = buildAgentCard({ agent: entry, auth: config.auth });
   const handler = new RequestHandler({
     card,

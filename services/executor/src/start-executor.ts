@@ -37,6 +37,11 @@ export interface StartExecutorOptions {
    * registered its SDK itself. Default: traces are on exactly when the SDK was started.
    */
   readonly tracing?: boolean;
+  /**
+   * With `agents`: ready-made RequestHandlers by agent id, served instead of building one from
+   * the entry (tests, embedding; see `CreateAgentsOptions.agentHandlers`).
+   */
+  readonly agentHandlers?: Readonly<Record<string, RequestHandler>>;
 }
 
 /** Where one agent is served, relative to {@link RunningExecutor.url}. */
@@ -193,7 +198,7 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
   }
   const instrumentation = serviceInstrumentation(options, telemetry);
   const { metrics } = instrumentation;
-  const createOptions = { logger, instrumentation, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch };
+  const createOptions = { logger, instrumentation, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch, agentHandlers: options.agentHandlers };
   const agents: ServedAgent[] = await createAgents(resolved, createOptions);
   const root = defaultAgentOf(resolved, agents);
   const common = listenerOptions(resolved, logger);
