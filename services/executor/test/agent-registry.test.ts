@@ -7,7 +7,7 @@
  * resync.
  */
 import { WEBSOCKET_BINDING } from '@a2a-polyglot/client';
-import { silentLogger } from '@a2a-polyglot/core';
+import { A2AErrorCode, silentLogger } from '@a2a-polyglot/core';
 import { GrpcTransport } from '@a2a-polyglot/grpc';
 import { Role } from '@a2a-polyglot/model';
 import { Client } from 'pg';
@@ -89,6 +89,24 @@ describeWithPostgres('agent registry in PostgreSQL, two instances', () => {
     await Promise.all([served(a, 'helper', false), served(b, 'helper', false)]);
     expect(Date.now() - deleted).toBeLessThan(1000);
     expect((await json(await fetch(`${a.url}/agents`))).agents.map((x: any) => x.id)).toEqual(['main']);
+    const grpc = new GrpcTransport({ url: a.grpc!.url });
+    try {
+      const message = { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text' as const, value: 'anyone?' } }] };
+      await expect(grpc.sendMessage({ message }, { headers: { 'a2a-agent': 'helper' } })).rejects.toMatchObject({ code: A2AErrorCode.InvalidParams });
+    } finally {
+      grpc.close();
+    }
+  });
+
+  it('hears of changes again after its listening connection was killed', async () => {
+    // Only this suite's listeners: their last statement is the LISTEN on this schema's channel.
+    const { rowCount } = await pg.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1', [`LISTEN "a2a_agents:${schema}"`]);
+    expect(rowCount).toBe(2);
+    await insert('survivor', 'demo');
+    // Reconnecting waits 1 s, then re-reads the table (the insert was not heard).
+    await Promise.all([served(a, 'survivor', true, 5000), served(b, 'survivor', true, 5000)]);
+    await pg.query(`DELETE FROM "${schema}".a2a_agents WHERE id = 'survivor'`);
+    await Promise.all([served(a, 'survivor', false), served(b, 'survivor', false)]);
   });
 
   it('serves only enabled rows, re-reads a changed row, and skips a bad row while serving the others', async () => {
