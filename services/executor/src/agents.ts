@@ -1,6 +1,6 @@
 import { InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
-import type { AgentCard } from '@a2a-polyglot/model';
+import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
 import { authenticationFor } from './authentication.js';
 import { buildAgentCard } from './card.js';
@@ -33,6 +33,12 @@ export interface CreateAgentsOptions {
    * non-default agent this way). The entry's card fields are then unused.
    */
   readonly agentHandlers?: Readonly<Record<string, RequestHandler>>;
+  /**
+   * The interfaces an agent is served over besides JSON-RPC and REST (WebSocket, gRPC) at a
+   * public base URL that includes its mount path: its extended card lists them as its public
+   * card does. Called per request, so it may depend on listeners started after the agents.
+   */
+  readonly extraInterfaces?: (agentBase: string, agentId: string) => AgentInterface[];
 }
 
 /** The registry the service uses when none is given: every framework bridge, `demo` and `module`. */
@@ -94,7 +100,7 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
     logger: options.logger,
     ...instrumentHandler(options.instrumentation, new InMemoryTaskStore()),
     authenticator: authenticationFor(config.auth).authenticator,
-    extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath) : undefined,
+    extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []) : undefined,
     allowPrivateWebhooks: config.push.allowPrivateNetworks,
     strictRequests: config.strictRequests,
     listTasksMaxBytes: config.listTasksMaxBytes,
@@ -109,7 +115,8 @@ export function defaultAgentOf(config: ExecutorConfig, agents: readonly ServedAg
 }
 
 /** Extended card of a mounted agent: its interfaces under its own prefix, when the public URL is known. */
-function extendedCard(card: AgentCard, config: ExecutorConfig, mountPath: string): AgentCard {
+function extendedCard(card: AgentCard, config: ExecutorConfig, mountPath: string, extra: (agentBase: string) => AgentInterface[]): AgentCard {
   if (!config.publicBaseUrl) return card;
-  return { ...card, supportedInterfaces: cardInterfaces(card, `${config.publicBaseUrl}${mountPath}`, config.basePath, []) };
+  const base = `${config.publicBaseUrl}${mountPath}`;
+  return { ...card, supportedInterfaces: cardInterfaces(card, base, config.basePath, extra(base)) };
 }

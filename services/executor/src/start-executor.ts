@@ -3,7 +3,7 @@ import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { agentRouter, startGrpcServer, type CallRouter, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
 import { A2ATracing } from '@a2a-polyglot/tracing';
-import { AgentMounts, cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2AServer, type StartA2AServerOptions } from '@a2a-polyglot/server';
+import { AgentMounts, cardInterfaces, startA2AServer, websocketCardInterfaces, type A2AHttpOptions, type RunningA2AServer, type StartA2AServerOptions } from '@a2a-polyglot/server';
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
 import { AgentDirectory } from './agent-directory.js';
@@ -198,29 +198,38 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
   }
   const instrumentation = serviceInstrumentation(options, telemetry);
   const { metrics } = instrumentation;
-  const createOptions = { logger, instrumentation, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch, agentHandlers: options.agentHandlers };
+  // Cards list what the listeners serve; both are set up below, after the agents exist.
+  let directory: AgentDirectory | undefined;
+  let grpc: RunningGrpcServer | undefined;
+  const defaultId = resolved.defaultAgent ?? resolved.agents[0]!.id;
+  const grpcInterfaces = (publicBase: string, tenant = ''): AgentInterface[] => (grpc ? grpcCardInterfaces(resolved, publicBase, grpc.port, tenant) : []);
+  const common = listenerOptions(resolved, logger);
+  // The default agent's gRPC interface is the root one (no tenant); any other agent's names its id.
+  const mountOptions = (agent: ServedAgent): A2AHttpOptions => ({
+    ...common,
+    ...bindingOptions(resolved),
+    handler: agent.handler,
+    mountPath: agent.mountPath,
+    extraInterfaces: (base) => grpcInterfaces(base, agent.id === defaultId ? '' : agent.id),
+  });
+  const extraInterfaces = (agentBase: string, id: string): AgentInterface[] => {
+    const agent = directory?.get(id);
+    const options = agent && mountOptions(agent);
+    return options ? [...websocketCardInterfaces(options, agentBase), ...(options.extraInterfaces?.(agentBase) ?? [])] : [];
+  };
+  const createOptions = { logger, instrumentation, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch, agentHandlers: options.agentHandlers, extraInterfaces };
   const agents: ServedAgent[] = await createAgents(resolved, createOptions);
   const root = defaultAgentOf(resolved, agents);
-  const common = listenerOptions(resolved, logger);
-  let grpc: RunningGrpcServer | undefined;
-  const grpcInterfaces = (publicBase: string, tenant = ''): AgentInterface[] => (grpc ? grpcCardInterfaces(resolved, publicBase, grpc.port, tenant) : []);
   const mounts = new AgentMounts();
-  const directory = new AgentDirectory({
-    mounts,
-    // The default agent's gRPC interface is the root one (no tenant); any other agent's names its id.
-    mountOptions: (agent) => ({ ...common, ...bindingOptions(resolved), handler: agent.handler, mountPath: agent.mountPath, extraInterfaces: (base) => grpcInterfaces(base, agent.id === root.id ? '' : agent.id) }),
-    defaultId: root.id,
-    removalGraceMs: resolved.shutdownGraceMs,
-    metrics,
-    logger,
-  });
-  for (const agent of agents) directory.add(agent);
+  const live = new AgentDirectory({ mounts, mountOptions, defaultId: root.id, removalGraceMs: resolved.shutdownGraceMs, metrics, logger });
+  directory = live;
+  for (const agent of agents) live.add(agent);
   let server: RunningA2AServer;
   let registry: RegistrySync | undefined;
   try {
     // Draining is service-wide: every agent's handler shuts down together.
-    const readiness = () => checkReadiness({ draining: () => directory.list().some((a) => a.handler.draining) });
-    const router = agentRouter(root.handler, { byMetadata: (id) => directory.handler(id), byTenant: (id) => (id === root.id ? undefined : directory.handler(id)) });
+    const readiness = () => checkReadiness({ draining: () => live.list().some((a) => a.handler.draining) });
+    const router = agentRouter(root.handler, { byMetadata: (id) => live.handler(id), byTenant: (id) => (id === root.id ? undefined : live.handler(id)) });
     grpc = await startGrpc(root.handler, resolved, logger, readiness, router);
     server = await startA2AServer({
       handler: root.handler,
@@ -228,10 +237,10 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
       mounts,
       agentIndexPath: AGENT_INDEX_PATH,
     });
-    if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, directory, createOptions);
+    if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, live, createOptions);
   } catch (error) {
     await grpc?.close(0);
-    await Promise.all(directory.list().map((a) => closeExecutor(a.executor)));
+    await Promise.all(live.list().map((a) => closeExecutor(a.executor)));
     throw error;
   }
 
@@ -242,8 +251,8 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
       await closeSteps(
         [
           ['the agent registry', async () => registry?.close()],
-          ['the request handlers', () => Promise.all(directory.list().map((a) => a.handler.shutdown(resolved.shutdownGraceMs)))],
-          ['the agents', () => Promise.all(directory.list().map((a) => closeExecutor(a.executor)))],
+          ['the request handlers', () => Promise.all(live.list().map((a) => a.handler.shutdown(resolved.shutdownGraceMs)))],
+          ['the agents', () => Promise.all(live.list().map((a) => closeExecutor(a.executor)))],
           ['the listeners', () => Promise.all([server.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
         ],
         deadline,
@@ -258,7 +267,7 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
     config: resolved,
     handler: root.handler,
     get agents() {
-      return directory.list().map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) }));
+      return live.list().map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) }));
     },
     server: server.server,
     close,

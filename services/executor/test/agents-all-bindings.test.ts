@@ -24,17 +24,18 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((r) => r.close()));
 });
 
-async function start(): Promise<RunningExecutor> {
+async function start(extra: Record<string, unknown> = {}): Promise<RunningExecutor> {
   const running = await startExecutor(
     {
       host: '127.0.0.1',
       port: 0,
       grpcPort: 0,
+      ...extra,
       shutdownGraceMs: 200,
       demo: { chunkDelayMs: 0 },
       agents: [
         { id: 'main', handler: 'demo', name: 'Main' },
-        { id: 'shout', handler: 'module', name: 'Shouter', settings: { path: join(EXAMPLES, 'echo-agent.js') } },
+        { id: 'shout', handler: 'module', name: 'Shouter', settings: { path: join(EXAMPLES, 'echo-agent.js') }, capabilities: { extendedAgentCard: true } },
       ],
     },
     { logger: silentLogger, env: {} },
@@ -70,6 +71,20 @@ describe('executor: a non-default agent on every binding', () => {
       ['JSONRPC', `http://${host}/a2a/rpc`, '0.3', ''],
       ['HTTP+JSON', `http://${host}/a2a`, '0.3', ''],
       ['GRPC', `127.0.0.1:${grpcPort}`, '0.3', ''],
+    ]);
+  });
+
+  it("lists the same interfaces in the agent's extended card (public URL configured)", async () => {
+    const running = await start({ publicBaseUrl: 'https://agents.example.com', grpcPublicUrl: 'grpc.example.com:443' });
+    const extended = await json(await fetch(`${running.url}/agents/shout/a2a/extendedAgentCard`, { headers: V1 }));
+    expect(extended.supportedInterfaces.map((i: any) => [i.protocolBinding, i.url, i.protocolVersion, i.tenant ?? ''])).toEqual([
+      ['JSONRPC', 'https://agents.example.com/agents/shout/a2a/rpc', '1.0', ''],
+      ['HTTP+JSON', 'https://agents.example.com/agents/shout/a2a', '1.0', ''],
+      [WEBSOCKET_BINDING, 'wss://agents.example.com/agents/shout/a2a/ws', '1.0', ''],
+      ['GRPC', 'grpc.example.com:443', '1.0', 'shout'],
+      ['JSONRPC', 'https://agents.example.com/agents/shout/a2a/rpc', '0.3', ''],
+      ['HTTP+JSON', 'https://agents.example.com/agents/shout/a2a', '0.3', ''],
+      ['GRPC', 'grpc.example.com:443', '0.3', 'shout'],
     ]);
   });
 
