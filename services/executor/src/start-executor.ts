@@ -86,7 +86,9 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
   const telemetry = startTelemetry(logger);
   try {
     const running = await (resolved.agents.length > 0 ? startAgents(resolved, options, logger, telemetry) : startAgent(resolved, options, logger, telemetry));
-    return telemetry ? { ...running, close: closeThen(running.close, () => telemetry.shutdown()) } : running;
+    // Replaced in place, not spread: `agents` is a live getter when an agent registry runs.
+    if (telemetry) Object.defineProperty(running, 'close', { value: closeThen(running.close, () => telemetry.shutdown()) });
+    return running;
   } catch (error) {
     await telemetry?.shutdown();
     throw error;

@@ -4,16 +4,21 @@
  * disappears from both, a disabled one is not served, a bad row is skipped while the others
  * serve, an agent removed with a running task fails that task visibly after the grace period,
  * and a change written without a notification (triggers off) arrives through the periodic
- * resync.
+ * resync. The same insert and delete are also checked on two executor processes configured
+ * through the environment (A2A_AGENT_REGISTRY_*).
  */
 import { WEBSOCKET_BINDING } from '@a2a-polyglot/client';
 import { A2AErrorCode, silentLogger } from '@a2a-polyglot/core';
 import { GrpcTransport } from '@a2a-polyglot/grpc';
 import { Role } from '@a2a-polyglot/model';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { describeWithPostgres, POSTGRES_URL, uniqueName } from '@a2a-polyglot/testing';
 import { json, partsText, postJson, readSse, userMessage, V1, waitFor } from './helpers.js';
+import { killHard, listeningUrl, spawnExecutor, type ExecutorProcess } from './spawn-executor.js';
 
 jest.setTimeout(30_000);
 
@@ -150,5 +155,44 @@ describeWithPostgres('agent registry in PostgreSQL, two instances', () => {
     // The next announced change makes them re-read the whole table, the quiet row included.
     await insert('loud', 'demo');
     await Promise.all([served(a, 'quiet', true), served(a, 'loud', true), served(b, 'quiet', true)]);
+  });
+});
+
+describeWithPostgres('agent registry in PostgreSQL, two executor processes', () => {
+  const schema = uniqueName('a2a_registry_proc');
+  const processes: ExecutorProcess[] = [];
+  let pg: Client;
+  let urls: string[];
+
+  beforeAll(async () => {
+    pg = new Client({ connectionString: POSTGRES_URL });
+    await pg.connect();
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-registry-'));
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ agents: [{ id: 'main', handler: 'demo' }] }));
+    for (let i = 0; i < 2; i++) {
+      processes.push(
+        spawnExecutor({ PORT: '0', GRPC_PORT: 'off', A2A_CONFIG: config, A2A_AGENT_REGISTRY_URL: POSTGRES_URL!, A2A_AGENT_REGISTRY_SCHEMA: schema, A2A_AGENT_REGISTRY_RESYNC_MS: '0', A2A_SHUTDOWN_GRACE_MS: '100' }),
+      );
+    }
+    urls = await Promise.all(processes.map((p) => listeningUrl(p)));
+  });
+  afterAll(async () => {
+    await Promise.all(processes.map(killHard));
+    await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pg.end();
+  });
+
+  const status = async (url: string, id: string) => (await fetch(`${url}/agents/${id}/.well-known/agent-card.json`)).status;
+
+  it('an inserted agent is reachable on both processes within a second, and a deleted one disappears the same way', async () => {
+    await pg.query(`INSERT INTO "${schema}".a2a_agents (id, handler, card) VALUES ('visitor', 'demo', '{"name": "Visitor"}')`);
+    await Promise.all(urls.map((url) => waitFor(async () => (await status(url, 'visitor')) === 200, { timeoutMs: 1000, what: `visitor served at ${url}` })));
+    for (const url of urls) {
+      const sent = await json(await postJson(`${url}/agents/visitor/a2a/message:send`, { message: userMessage('knock knock') }, V1));
+      expect(partsText(sent.task.artifacts[0].parts)).toContain('knock knock');
+    }
+    await pg.query(`DELETE FROM "${schema}".a2a_agents WHERE id = 'visitor'`);
+    await Promise.all(urls.map((url) => waitFor(async () => (await status(url, 'visitor')) === 404, { timeoutMs: 1000, what: `visitor gone at ${url}` })));
   });
 });
