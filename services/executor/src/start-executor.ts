@@ -65,7 +65,10 @@ export interface RunningExecutor {
   readonly config: ExecutorConfig;
   /** The root agent's handler (with `agents`, the default agent's). */
   readonly handler: RequestHandler;
-  /** Every agent of `agents` with its own handler and endpoints (empty in single-agent mode). */
+  /**
+   * Every agent served now, with its own handler and endpoints (empty in single-agent mode):
+   * those of `agents`, then those of the agent registry, which come and go while it runs.
+   */
   readonly agents: ReadonlyArray<{ readonly id: string; readonly handler: RequestHandler; readonly endpoints: AgentEndpoints }>;
   readonly server: Server;
   /**
