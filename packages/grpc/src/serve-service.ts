@@ -111,12 +111,10 @@ export function serveService(server: Server, service: ServiceDefinition, handler
   const stallTimeoutMs = options.streamStallTimeoutMs ?? DEFAULT_GRPC_STALL_TIMEOUT_MS;
   const open = new Set<(error: A2AError) => void>();
   const implementation: UntypedServiceImplementation = {};
+  const pick = target(handler, options.router);
   for (const [key, method] of Object.entries(service)) {
     const route = wire.route(rpcName(method.path));
-    implementation[key] =
-      route.op.kind === 'unary'
-        ? unaryHandler(route.op, route, target(handler, options.router), logger, wire)
-        : streamHandler(route.op, route, target(handler, options.router), logger, { highWater, stallTimeoutMs }, open, wire);
+    implementation[key] = route.op.kind === 'unary' ? unaryHandler(route.op, route, pick, logger, wire) : streamHandler(route.op, route, pick, logger, { highWater, stallTimeoutMs }, open, wire);
   }
   server.addService(withSafeDeserializers(service), implementation);
   return {
@@ -136,7 +134,7 @@ type Target = (metadata: Metadata, coreRequest: unknown) => { handler: RequestHa
 /** The {@link Target} of a service: the router's choice, or always `handler`. */
 function target(handler: RequestHandler, router: CallRouter | undefined): Target {
   if (!router) return () => ({ handler });
-  return (metadata, coreRequest) => router(metadata, (coreRequest as { tenant?: unknown } | undefined)?.tenant === undefined ? '' : String((coreRequest as { tenant: unknown }).tenant));
+  return (metadata, coreRequest) => router(metadata, (coreRequest as { tenant?: string } | undefined)?.tenant ?? '');
 }
 
 /** Builds the CallContext of one call from its metadata, aborting when the call ends early. */
