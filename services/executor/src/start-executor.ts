@@ -378,9 +378,12 @@ export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, pub
  * The card's GRPC interfaces: the one port serves both `lf.a2a.v1.A2AService` (1.0) and the
  * v0.3 service `a2a.v1.A2AService`, so it is listed once per version, 1.0 first (v0.3 clients
  * pick the entry naming 0.3). A mounted agent's entries carry its id as `tenant`: v1.0 clients
- * copy it into every request, which is how the shared port tells the agents apart (v0.3
- * requests have no tenant: v0.3 clients send the `a2a-agent` metadata instead).
+ * copy it into every request, which is how the shared port tells the agents apart. Such an
+ * agent gets no 0.3 entry: v0.3 requests have no tenant, so a v0.3 client that followed the
+ * entry would reach the default agent instead. v0.3 gRPC clients reach it with the
+ * `a2a-agent` metadata (documented, not advertised), or use its v0.3 JSON-RPC and REST entries.
  */
 export function grpcCardInterfaces(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number, tenant = ''): AgentInterface[] {
-  return SUPPORTED_VERSIONS.map((version) => grpcInterface(config, publicBase, port, version, tenant));
+  const versions = tenant === '' ? SUPPORTED_VERSIONS : SUPPORTED_VERSIONS.filter((version) => version !== '0.3');
+  return versions.map((version) => grpcInterface(config, publicBase, port, version, tenant));
 }

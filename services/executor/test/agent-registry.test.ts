@@ -75,7 +75,7 @@ describeWithPostgres('agent registry in PostgreSQL, two instances', () => {
     for (const running of [a, b]) {
       const card = await json(await fetch(`${running.url}/agents/helper/.well-known/agent-card.json`, { headers: V1 }));
       expect(card.name).toBe('Helper');
-      expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', WEBSOCKET_BINDING, 'GRPC', 'JSONRPC', 'HTTP+JSON', 'GRPC']);
+      expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', WEBSOCKET_BINDING, 'GRPC', 'JSONRPC', 'HTTP+JSON']);
       expect((await json(await fetch(`${running.url}/agents`))).agents.map((x: any) => x.id)).toEqual(['main', 'helper']);
       const sent = await json(await postJson(`${running.url}/agents/helper/a2a/message:send`, { message: userMessage('hi registry') }, V1));
       expect(partsText(sent.task.artifacts[0].parts)).toContain('hi registry');
