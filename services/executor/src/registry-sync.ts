@@ -1,5 +1,5 @@
 import { closeExecutor } from '@a2a-polyglot/bridges';
-import { createPostgresPool, migratePostgres, PostgresAgentRegistry, type AgentRegistryWatch, type AgentRow } from '@a2a-polyglot/stores/postgres';
+import type { AgentRegistryWatch, AgentRow, PostgresAgentRegistry } from '@a2a-polyglot/stores/postgres';
 import type { AgentDirectory } from './agent-directory.js';
 import { createAgent, type CreateAgentsOptions } from './agents.js';
 import type { ExecutorConfig } from './config.js';
@@ -30,10 +30,13 @@ export interface RegistrySync {
  * - a row that fails its checks is skipped with a warning (once per version); the others serve.
  */
 export async function startRegistrySync(config: ExecutorConfig, directory: AgentDirectory, options: CreateAgentsOptions): Promise<RegistrySync> {
+  // The driver is loaded only here (as for the task store), so a service without a registry never loads `pg`.
+  const postgres = require('@a2a-polyglot/stores/postgres') as typeof import('@a2a-polyglot/stores/postgres');
+  const { redactUrl } = require('@a2a-polyglot/stores') as typeof import('@a2a-polyglot/stores');
   const { url, schema, resyncMs } = config.agentRegistry;
   const logger = options.logger;
   // Two connections: one held for LISTEN, one for the reads.
-  const pool = createPostgresPool({ url: url!, schema, maxConnections: 2, logger });
+  const pool = postgres.createPostgresPool({ url: url!, maxConnections: 2, logger });
   const fileIds = new Set(config.agents.map((a) => a.id));
   /** What the registry serves now: row id → the row's updated_at it was built from. */
   const served = new Map<string, string>();
@@ -97,12 +100,13 @@ export async function startRegistrySync(config: ExecutorConfig, directory: Agent
 
   let registry: PostgresAgentRegistry;
   try {
-    await migratePostgres(pool, { schema });
-    registry = new PostgresAgentRegistry(pool, { schema, logger });
+    await postgres.migratePostgres(pool, { schema });
+    registry = new postgres.PostgresAgentRegistry(pool, { schema, logger });
     await apply(await registry.list());
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw error;
+    await Promise.all([...served.keys()].map((id) => directory.remove(id, 'the agent registry could not start')));
+    throw new Error(`Cannot open the agent registry at ${redactUrl(url!)} (schema ${schema}): ${(error as Error).message}`);
   }
   watch = registry.watch(() => void resync(), { resyncMs });
 

@@ -235,6 +235,8 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
     // Draining is service-wide: every agent's handler shuts down together.
     const readiness = () => checkReadiness({ draining: () => live.list().some((a) => a.handler.draining) });
     const router = agentRouter(root.handler, { byMetadata: (id) => live.handler(id), byTenant: (id) => (id === root.id ? undefined : live.handler(id)) });
+    // The registry's agents first, so the first request already finds them.
+    if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, live, createOptions);
     grpc = await startGrpc(root.handler, resolved, logger, readiness, router);
     server = await startA2AServer({
       handler: root.handler,
@@ -242,8 +244,8 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
       mounts,
       agentIndexPath: AGENT_INDEX_PATH,
     });
-    if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, live, createOptions);
   } catch (error) {
+    await registry?.close();
     await grpc?.close(0);
     await Promise.all(live.list().map((a) => closeExecutor(a.executor)));
     throw error;

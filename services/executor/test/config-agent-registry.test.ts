@@ -1,4 +1,4 @@
-/** The `agentRegistry` configuration keys: file, environment, defaults and cross-field checks. */
+/** The `agentRegistry` configuration keys (file, environment, defaults, cross-field checks), and a registry that cannot be reached at startup. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,5 +26,15 @@ describe('config: agentRegistry', () => {
     expect(() => resolveConfig({ agents, agentRegistry: { kind: 'postgres' } })).toThrow('agentRegistry.kind is postgres but agentRegistry.url (A2A_AGENT_REGISTRY_URL) is not set');
     expect(() => resolveConfig({ agentRegistry: { url: 'postgres://db/x' } })).toThrow('agentRegistry needs at least one entry in agents');
     expect(() => resolveConfig({ agents, agentRegistry: { url: 'postgres://db/x', extra: 1 } as never })).toThrow('unknown key agentRegistry.extra');
+  });
+});
+
+describe('startExecutor: an agent registry that cannot be reached', () => {
+  it('fails the start, before any listener opens, with one line naming the registry (password hidden)', async () => {
+    const { startExecutor } = await import('../src/start-executor.js');
+    const { silentLogger } = await import('@a2a-polyglot/core');
+    await expect(
+      startExecutor({ port: 0, grpcPort: 0, agents, agentRegistry: { url: 'postgres://gw:s3cret@127.0.0.1:1/nowhere' } }, { logger: silentLogger, env: {} }),
+    ).rejects.toThrow(/^Cannot open the agent registry at postgres:\/\/gw:\*\*\*@127\.0\.0\.1:1\/nowhere \(schema public\): .*ECONNREFUSED/);
   });
 });
