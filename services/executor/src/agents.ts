@@ -1,4 +1,4 @@
-import { InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
+import { InMemoryTaskStore, RequestHandler, type AgentExecutor, type Authenticator, type Logger } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
@@ -99,7 +99,7 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
     executor,
     logger: options.logger,
     ...instrumentHandler(options.instrumentation, new InMemoryTaskStore()),
-    authenticator: authenticationFor(config.auth).authenticator,
+    authenticator: sharedAuthenticator(config),
     extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []) : undefined,
     allowPrivateWebhooks: config.push.allowPrivateNetworks,
     strictRequests: config.strictRequests,
@@ -107,6 +107,16 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
   });
   options.instrumentation.metrics.watch(handler);
   return { id: entry.id, mountPath, handler, executor };
+}
+
+/**
+ * One authenticator per configuration, shared by every agent (the file's and the registry's),
+ * so a JWKS is fetched and cached once, not once per agent.
+ */
+const authenticators = new WeakMap<ExecutorConfig['auth'], Authenticator | undefined>();
+function sharedAuthenticator(config: ExecutorConfig): Authenticator | undefined {
+  if (!authenticators.has(config.auth)) authenticators.set(config.auth, authenticationFor(config.auth).authenticator);
+  return authenticators.get(config.auth);
 }
 
 /** The agent served at the root paths. */
