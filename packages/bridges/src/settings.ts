@@ -30,6 +30,12 @@ export interface FieldSpec<T> {
   readonly optional?: boolean;
   /** Never echoed in errors; removed from logs and task messages by the bridge's redactor. */
   readonly secret?: boolean;
+  /**
+   * Other names this setting is accepted under in the agent and service layers, e.g. the
+   * reference daemon's `hermes_api_url` for `baseUrl`, so its registry rows work unchanged.
+   * Same precedence as the key itself; setting both in one layer is an error.
+   */
+  readonly aliases?: readonly string[];
   /** Checks a value from a config layer (JSON). Throws a message fragment: `must be …`. */
   parse(value: unknown): T;
   /** Turns an environment variable's text into a value for {@link parse}. */
@@ -44,7 +50,7 @@ const must = (what: string): never => {
   throw new Invalid(`must be ${what}`);
 };
 
-type Options<T> = Pick<FieldSpec<T>, 'description' | 'env' | 'default' | 'optional' | 'secret'>;
+type Options<T> = Pick<FieldSpec<T>, 'description' | 'env' | 'default' | 'optional' | 'secret' | 'aliases'>;
 
 /** Field builders for the value kinds bridges need. */
 export const field = {
@@ -144,8 +150,9 @@ export interface LayerNames {
 /** Resolves and checks every field; throws {@link SettingsError} on the first problem. */
 export function resolveSettings<S>(schema: SettingsSchema<S>, layers: SettingsLayers, names: LayerNames = { agent: 'settings', service: 'service settings' }): S {
   const keys = Object.keys(schema) as Array<keyof S & string>;
-  checkKeys(layers.agent, keys, names.agent);
-  checkKeys(layers.service, keys, names.service);
+  const accepted = [...keys, ...keys.flatMap((key) => (schema[key] as FieldSpec<unknown>).aliases ?? [])];
+  checkKeys(layers.agent, accepted, names.agent);
+  checkKeys(layers.service, accepted, names.service);
   const out = {} as Record<string, unknown>;
   for (const key of keys) {
     const spec = schema[key] as FieldSpec<unknown>;
@@ -170,8 +177,11 @@ function resolveOne(key: string, spec: FieldSpec<unknown>, layers: SettingsLayer
       throw new SettingsError(`Invalid settings: ${where} ${error.message} (${got})`);
     }
   };
-  if (layers.agent?.[key] !== undefined) return check(layers.agent[key], `${names.agent}.${key}`);
-  if (layers.service?.[key] !== undefined) return check(layers.service[key], `${names.service}.${key}`);
+  for (const [layer, name] of [[layers.agent, names.agent], [layers.service, names.service]] as const) {
+    const set = [key, ...(spec.aliases ?? [])].filter((k) => layer?.[k] !== undefined);
+    if (set.length > 1) throw new SettingsError(`Invalid settings: ${name} sets ${set.join(' and ')}, which are one setting (${key}); keep one`);
+    if (set.length === 1) return check(layer![set[0]!], `${name}.${set[0]}`);
+  }
   for (const name of spec.env ?? []) {
     const text = layers.env?.[name];
     if (text !== undefined && text !== '') return check(spec.fromText(text), `environment variable ${name}`);

@@ -56,6 +56,29 @@ describe('resolveSettings: agent metadata → service settings → environment �
   });
 });
 
+describe('setting aliases (the reference daemon\'s names)', () => {
+  const aliased: SettingsSchema<{ baseUrl: string; historyMessages: number }> = {
+    baseUrl: field.url({ description: 'upstream', env: ['DEMO_URL'], default: 'http://default.invalid', aliases: ['hermes_api_url'] }),
+    historyMessages: field.int(0, 100, { description: 'turns', default: 20, aliases: ['num_of_messages'] }),
+  };
+
+  it('accepts an alias in the agent and service layers, with the precedence of the key itself', () => {
+    expect(resolveSettings(aliased, { agent: { hermes_api_url: 'http://agent.example' }, service: { baseUrl: 'http://service.example' } })).toEqual({ baseUrl: 'http://agent.example', historyMessages: 20 });
+    expect(resolveSettings(aliased, { service: { num_of_messages: 5 }, env: { DEMO_URL: 'http://env.example' } })).toEqual({ baseUrl: 'http://env.example', historyMessages: 5 });
+  });
+
+  it('checks an aliased value under the name it was given, and refuses both names in one layer', () => {
+    expect(() => resolveSettings(aliased, { agent: { num_of_messages: -1 } })).toThrow('Invalid settings: settings.num_of_messages must be an integer between 0 and 100 (got -1)');
+    expect(() => resolveSettings(aliased, { agent: { baseUrl: 'http://a.example', hermes_api_url: 'http://b.example' } })).toThrow('settings sets baseUrl and hermes_api_url, which are one setting (baseUrl); keep one');
+  });
+
+  it('gives the Hermes runs bridge the daemon-engine seed\'s setting names', () => {
+    const hermes = BUILTIN_BRIDGES.find((b) => b.name === 'hermes-runs')!;
+    const spec = hermes.settings as Record<string, { aliases?: readonly string[] }>;
+    expect([spec.baseUrl?.aliases, spec.apiKey?.aliases, spec.model?.aliases, spec.historyMessages?.aliases]).toEqual([['hermes_api_url'], ['hermes_api_key'], ['hermes_model'], ['num_of_messages']]);
+  });
+});
+
 describe('BridgeRegistry', () => {
   it('ships the three framework bridges, and refuses unknown handlers with the known list', async () => {
     const registry = new BridgeRegistry();

@@ -22,5 +22,8 @@ export * from './drivers/in-process.js';
 export * from './drivers/jsonrpc.js';
 export * from './drivers/jsonrpc-v03.js';
 export * from './drivers/rest.js';
+export { RestV03Driver } from './drivers/rest-v03.js';
+export { WebSocketDriver } from './drivers/websocket.js';
+export { GrpcDriver, V03_GRPC_WIRE, V1_GRPC_WIRE, type GrpcWire } from './drivers/grpc.js';
 export { startServerUnderTest, WIRE_VIOLATION, type HttpServerUnderTest } from './drivers/http-common.js';
 export * from './bindings.js';

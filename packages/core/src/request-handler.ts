@@ -371,9 +371,10 @@ export class RequestHandler {
 
   /**
    * Stops accepting work (new calls get Unavailable), gives running tasks `graceMs` to
-   * finish, then fails the rest visibly with a status message, and flushes push deliveries.
+   * finish, then fails the rest visibly with a status message (`reason`: a host that removes one
+   * agent says so instead of "the server shut down"), and flushes push deliveries.
    */
-  async shutdown(graceMs = 10_000): Promise<void> {
+  async shutdown(graceMs = 10_000, reason = 'The server shut down before the task finished'): Promise<void> {
     this.shuttingDown = true;
     this.cluster?.stop();
     // Cancel the race timers once settled, so a host that waits for the event loop to drain
@@ -383,7 +384,7 @@ export class RequestHandler {
     try {
       const running = [...this.runs.values()];
       await Promise.race([Promise.all(running.map((r) => r.ended.promise)), wait(graceMs)]);
-      await Promise.all([...this.runs.values()].map((r) => r.abort('The server shut down before the task finished')));
+      await Promise.all([...this.runs.values()].map((r) => r.abort(reason)));
       await Promise.race([this.push.idle(), wait(Math.min(graceMs, 5000))]);
     } finally {
       timers.abort();

@@ -10,6 +10,11 @@ export const METADATA = {
   version: 'a2a-version',
   /** A2A service parameter: requested extensions (request) / activated extensions (response). */
   extensions: 'a2a-extensions',
+  /**
+   * Our extension, request metadata: the id of the agent a multi-agent gateway should route
+   * the call to (see `agentRouter`). Without it, the request's `tenant` may name the agent.
+   */
+  agent: 'a2a-agent',
   /** Credentials, as declared by the agent card's security schemes. */
   authorization: 'authorization',
   /**

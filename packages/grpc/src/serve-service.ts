@@ -23,6 +23,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import type { CallRouter } from './agent-router.js';
 import { BackpressureWriter } from './backpressure-writer.js';
 import { failure } from './failure.js';
 import { extensionsMetadata, METADATA, metadataHeaders, parseLastEventId } from './metadata.js';
@@ -46,6 +47,11 @@ export interface A2AServiceOptions {
    * as the WebSocket binding; 0 disables.
    */
   readonly streamStallTimeoutMs?: number;
+  /**
+   * Several agents on one port: picks each call's handler (see `agentRouter`). Default: every
+   * call goes to the handler the service was registered with.
+   */
+  readonly router?: CallRouter;
 }
 
 /** Default of {@link A2AServiceOptions.streamStallTimeoutMs}: 30 s, like the WebSocket binding. */
@@ -105,10 +111,10 @@ export function serveService(server: Server, service: ServiceDefinition, handler
   const stallTimeoutMs = options.streamStallTimeoutMs ?? DEFAULT_GRPC_STALL_TIMEOUT_MS;
   const open = new Set<(error: A2AError) => void>();
   const implementation: UntypedServiceImplementation = {};
+  const pick = target(handler, options.router);
   for (const [key, method] of Object.entries(service)) {
     const route = wire.route(rpcName(method.path));
-    implementation[key] =
-      route.op.kind === 'unary' ? unaryHandler(route.op, route, handler, logger, wire) : streamHandler(route.op, route, handler, logger, { highWater, stallTimeoutMs }, open, wire);
+    implementation[key] = route.op.kind === 'unary' ? unaryHandler(route.op, route, pick, logger, wire) : streamHandler(route.op, route, pick, logger, { highWater, stallTimeoutMs }, open, wire);
   }
   server.addService(withSafeDeserializers(service), implementation);
   return {
@@ -122,9 +128,18 @@ export function serveService(server: Server, service: ServiceDefinition, handler
   };
 }
 
+/** Picks the handler (and the tenant it sees) of one call from its metadata and decoded core request. */
+type Target = (metadata: Metadata, coreRequest: unknown) => { handler: RequestHandler; tenant?: string };
+
+/** The {@link Target} of a service: the router's choice, or always `handler`. */
+function target(handler: RequestHandler, router: CallRouter | undefined): Target {
+  if (!router) return () => ({ handler });
+  return (metadata, coreRequest) => router(metadata, (coreRequest as { tenant?: string } | undefined)?.tenant ?? '');
+}
+
 /** Builds the CallContext of one call from its metadata, aborting when the call ends early. */
-function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire): CallContext {
-  return callContext('GRPC', metadataHeaders(metadata), { signal, wireVersion: wire.wireVersion });
+function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire, tenant: string | undefined): CallContext {
+  return callContext('GRPC', metadataHeaders(metadata), { signal, wireVersion: wire.wireVersion, pathTenant: tenant });
 }
 
 /**
@@ -133,8 +148,8 @@ function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire): 
  * off) is made when the core first reads it: most calls
  * are answered before anything waits, and then cost no AbortController.
  */
-function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWire): { ctx: CallContext; release: () => void } {
-  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion });
+function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWire, tenant: string | undefined): { ctx: CallContext; release: () => void } {
+  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion, pathTenant: tenant });
   let controller: AbortController | undefined;
   // Dropped once the call is answered: a context that outlives its call until the next full
   // GC must not keep the call (request, metadata, stream) alive with it.
@@ -154,21 +169,27 @@ function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWir
   return { ctx, release: () => (source = undefined) };
 }
 
-function unaryHandler(op: UnaryOperation, route: RpcRoute, handler: RequestHandler, logger: Logger, wire: ServiceWire) {
+function unaryHandler(op: UnaryOperation, route: RpcRoute, pick: Target, logger: Logger, wire: ServiceWire) {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
     const request = call.request;
     if (request instanceof UndecodableRequest) {
       callback(failure(logger, request.error, undefined, op.name, wire.statusMessage) as ServiceError);
       return;
     }
-    const { ctx, release } = lazyContextOf(call, wire);
-    // Converting may throw (bad v0.3 resource name): answered like any failed call.
+    let ctx: CallContext | undefined;
+    let release = () => undefined as void;
+    // Converting (bad v0.3 resource name) and routing (unknown agent) may throw: answered like any failed call.
     Promise.resolve()
-      .then(() => op.invoke(handler, route.toCore(request), ctx))
+      .then(() => {
+        const coreRequest = route.toCore(request);
+        const { handler, tenant } = pick(call.metadata, coreRequest);
+        ({ ctx, release } = lazyContextOf(call, wire, tenant));
+        return op.invoke(handler, coreRequest, ctx);
+      })
       .then(
         (response) => {
           release();
-          const md = extensionsMetadata(ctx.activatedExtensions);
+          const md = extensionsMetadata(ctx?.activatedExtensions);
           if (md && !call.cancelled) call.sendMetadata(md);
           callback(null, route.fromCore(response));
         },
@@ -186,9 +207,9 @@ interface StreamLimits {
   readonly stallTimeoutMs: number;
 }
 
-function streamHandler(op: StreamOperation, route: RpcRoute, handler: RequestHandler, logger: Logger, limits: StreamLimits, open: Set<(error: A2AError) => void>, wire: ServiceWire) {
+function streamHandler(op: StreamOperation, route: RpcRoute, pick: Target, logger: Logger, limits: StreamLimits, open: Set<(error: A2AError) => void>, wire: ServiceWire) {
   return (call: ServerWritableStream<unknown, unknown>): void => {
-    void serveStream(op, route, handler, logger, limits, open, wire, call);
+    void serveStream(op, route, pick, logger, limits, open, wire, call);
   };
 }
 
@@ -201,7 +222,7 @@ function streamHandler(op: StreamOperation, route: RpcRoute, handler: RequestHan
 async function serveStream(
   op: StreamOperation,
   route: RpcRoute,
-  handler: RequestHandler,
+  pick: Target,
   logger: Logger,
   limits: StreamLimits,
   open: Set<(error: A2AError) => void>,
@@ -233,8 +254,10 @@ async function serveStream(
     const request = call.request;
     if (request instanceof UndecodableRequest) throw request.error;
     const resumeAfterSeq = op.name === 'SubscribeToTask' ? parseLastEventId(call.metadata) : undefined;
-    ctx = contextOf(call.metadata, controller.signal, wire);
-    stream = await op.open(handler, route.toCore(request), ctx, resumeAfterSeq);
+    const coreRequest = route.toCore(request);
+    const { handler, tenant } = pick(call.metadata, coreRequest);
+    ctx = contextOf(call.metadata, controller.signal, wire, tenant);
+    stream = await op.open(handler, coreRequest, ctx, resumeAfterSeq);
     if (controller.signal.aborted || stopError) stream.close();
     writer = new BackpressureWriter(call, limits.highWater, {
       stallTimeoutMs: limits.stallTimeoutMs,

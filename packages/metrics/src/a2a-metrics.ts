@@ -115,6 +115,11 @@ export class A2AMetrics {
     this.handlers.add(handler);
   }
 
+  /** Stops reporting `handler` (an agent removed while the service runs). */
+  unwatch(handler: RequestHandler): void {
+    this.handlers.delete(handler);
+  }
+
   /** `store`, with each call timed into `a2a_store_operation_duration_seconds`. */
   taskStore(store: TaskStore): TaskStore {
     return timedTaskStore(store, (operation, seconds, ok) => this.storeLatency.observe({ operation, outcome: ok ? 'ok' : 'error' }, seconds));

@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { linkSignals } from '@a2a-polyglot/http';
-import type { WebSocketBinding } from '@a2a-polyglot/websocket';
+import { refuse, type WebSocketBinding } from '@a2a-polyglot/websocket';
+import { AgentMounts } from './agent-mounts.js';
 import { createA2ARequestListener } from './listener.js';
 import { createMountedListener } from './mounts.js';
 import type { A2AHttpOptions } from './options.js';
@@ -16,8 +18,10 @@ export interface StartA2AServerOptions extends A2AHttpOptions {
   /**
    * More agents on the same server, each under its own non-root `mountPath`; requests under a
    * mount go to it, everything else to the agent of these options. They share the shutdown.
+   * Pass an {@link AgentMounts} table to add and remove agents while the server runs. A mount
+   * with `websocket` on takes upgrades at `${mountPath}${websocketPath}` (`/agents/x/a2a/ws`).
    */
-  readonly mounts?: readonly A2AHttpOptions[];
+  readonly mounts?: readonly A2AHttpOptions[] | AgentMounts;
   /**
    * With `mounts`: where `GET` lists them for operators (`{"agents": [{id, name, cardUrl,
    * default}]}`), e.g. `/agents`. Default: no listing.
@@ -53,13 +57,22 @@ const IDLE_SWEEP_MS = 20;
 export async function startA2AServer(options: StartA2AServerOptions): Promise<RunningA2AServer> {
   const shutdown = new AbortController();
   const { signal: shutdownSignal } = linkSignals(options.shutdownSignal, shutdown.signal);
+  const table = options.mounts instanceof AgentMounts ? options.mounts : options.mounts?.length ? new AgentMounts(options.mounts) : undefined;
+  table?.useShutdownSignal(shutdownSignal);
   const server = createServer(
-    options.mounts?.length
-      ? createMountedListener({ ...options, shutdownSignal }, options.mounts.map((m) => ({ ...m, shutdownSignal })), { indexPath: options.agentIndexPath })
-      : createA2ARequestListener({ ...options, shutdownSignal }),
+    table ? createMountedListener({ ...options, shutdownSignal }, table, { indexPath: options.agentIndexPath }) : createA2ARequestListener({ ...options, shutdownSignal }),
   );
   const upgrades = createA2AUpgradeHandler({ ...options, shutdownSignal });
-  if (upgrades) server.on('upgrade', upgrades.listener);
+  if (table) {
+    // A mounted agent's WebSocket path first, then the root's (which refuses other paths).
+    server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
+      const mounted = table.match(req.url)?.upgrades;
+      if (mounted) return mounted.listener(req, socket, head);
+      if (upgrades) return upgrades.listener(req, socket, head);
+      socket.on('error', () => undefined);
+      refuse(socket, 404, 'No WebSocket endpoint here');
+    });
+  } else if (upgrades) server.on('upgrade', upgrades.listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {

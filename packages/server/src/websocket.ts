@@ -1,14 +1,14 @@
 import type { AgentInterface } from '@a2a-polyglot/model';
 import { silentLogger } from '@a2a-polyglot/core';
 import { createUpgradeListener, createWebSocketBinding, DEFAULT_WEBSOCKET_SUBPATH, type UpgradeListener, type WebSocketBinding, websocketInterface } from '@a2a-polyglot/websocket';
-import { type A2AHttpOptions, type A2AWebSocketOptions, DEFAULTS, normalizeBasePath } from './options.js';
+import { type A2AHttpOptions, type A2AWebSocketOptions, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
 
 /** The WebSocket side of an A2A server: the `upgrade` listener and the binding behind it. */
 export interface A2AUpgradeHandler {
   /** `server.on('upgrade', listener)`. */
   readonly listener: UpgradeListener;
   readonly binding: WebSocketBinding;
-  /** The upgrade path, e.g. `/a2a/ws`. */
+  /** The upgrade path from the server root, e.g. `/a2a/ws` (`/agents/x/a2a/ws` for a mounted agent). */
   readonly path: string;
 }
 
@@ -18,7 +18,11 @@ export function websocketOptions(options: A2AHttpOptions): A2AWebSocketOptions |
   return options.websocket === true ? {} : options.websocket;
 }
 
-/** The upgrade path: the configured one, or `${basePath}/ws`. */
+/**
+ * The upgrade path relative to the listener's `mountPath`: the configured one, or
+ * `${basePath}/ws`. (The card builds its URL from the mounted base; the upgrade handler
+ * prefixes the mount itself.)
+ */
 export function websocketPath(options: A2AHttpOptions): string {
   const configured = websocketOptions(options)?.path;
   if (configured !== undefined) return `/${configured.trim().replace(/^\/+/, '')}`;
@@ -40,7 +44,7 @@ export function websocketCardInterfaces(options: A2AHttpOptions, base: string): 
 export function createA2AUpgradeHandler(options: A2AHttpOptions): A2AUpgradeHandler | undefined {
   const ws = websocketOptions(options);
   if (!ws) return undefined;
-  const path = websocketPath(options);
+  const path = `${normalizeMountPath(options.mountPath)}${websocketPath(options)}`;
   const binding = createWebSocketBinding(options.handler, {
     maxPayload: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     logger: options.logger ?? silentLogger,

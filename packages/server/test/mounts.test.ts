@@ -1,5 +1,7 @@
 import { RequestHandler } from '@a2a-polyglot/core';
-import { createMountedListener, startA2AServer, type RunningA2AServer } from '../src/index.js';
+import { SUBPROTOCOL } from '@a2a-polyglot/websocket';
+import { WebSocket } from 'ws';
+import { AgentMounts, createMountedListener, startA2AServer, type RunningA2AServer } from '../src/index.js';
 import { Gate, testCard, testExecutor, V } from './helpers.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -109,5 +111,47 @@ describe('mounts: several agents on one server', () => {
   it('refuses a root or duplicate mountPath', () => {
     expect(() => createMountedListener({ handler: root }, [{ handler: alpha }])).toThrow(/non-root mountPath/);
     expect(() => createMountedListener({ handler: root }, [{ handler: alpha, mountPath: '/x' }, { handler: beta, mountPath: '/x/' }])).toThrow(/share the mountPath/);
+  });
+});
+
+describe('mounts: an AgentMounts table changed while the server runs', () => {
+  it('serves an added agent (HTTP, its own WebSocket path, the listing) at once and forgets a removed one', async () => {
+    const root = handlerNamed('root agent');
+    const gamma = handlerNamed('gamma agent');
+    const table = new AgentMounts();
+    const running = await startA2AServer({ handler: root, mounts: table, agentIndexPath: '/agents', websocket: true });
+    const wsStatus = (path: string) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(`${running.url.replace('http:', 'ws:')}${path}`, [SUBPROTOCOL]);
+        ws.once('open', () => {
+          ws.terminate();
+          resolve(101);
+        });
+        ws.once('unexpected-response', (_req, res) => {
+          ws.terminate();
+          resolve(res.statusCode ?? 0);
+        });
+        ws.once('error', () => undefined);
+      });
+    try {
+      expect((await fetch(`${running.url}/agents/gamma/.well-known/agent-card.json`)).status).toBe(404);
+      table.add({ handler: gamma, mountPath: '/agents/gamma', websocket: true });
+      const card = await getJson(`${running.url}/agents/gamma/.well-known/agent-card.json`);
+      expect(card.name).toBe('gamma agent');
+      expect(card.supportedInterfaces.map((i: any) => i.url)).toContain(`${running.url.replace('http:', 'ws:')}/agents/gamma/a2a/ws`);
+      expect((await getJson(`${running.url}/agents`)).agents.map((a: any) => a.id)).toEqual(['gamma']);
+      expect(await wsStatus('/agents/gamma/a2a/ws')).toBe(101);
+      expect(await wsStatus('/a2a/ws')).toBe(101);
+      expect(() => table.add({ handler: gamma, mountPath: '/agents/gamma/' })).toThrow('Two mounted agents share the mountPath /agents/gamma');
+
+      await table.remove('/agents/gamma');
+      expect((await fetch(`${running.url}/agents/gamma/.well-known/agent-card.json`)).status).toBe(404);
+      expect((await getJson(`${running.url}/agents`)).agents).toEqual([]);
+      expect(await wsStatus('/agents/gamma/a2a/ws')).toBe(404);
+      expect(table.remove('/agents/gamma')).toBeUndefined();
+    } finally {
+      await Promise.all([root, gamma].map((h) => h.shutdown(100)));
+      await running.close();
+    }
   });
 });

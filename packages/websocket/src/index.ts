@@ -9,7 +9,7 @@
  */
 export * from './protocol.js';
 export * from './options.js';
-export { createWebSocketBinding, type CreateWebSocketBindingOptions, type WebSocketBinding } from './binding.js';
+export { createWebSocketBinding, refuse, type CreateWebSocketBindingOptions, type WebSocketBinding } from './binding.js';
 export type { ConnectionStats } from './connection.js';
 export { createUpgradeListener, type UpgradeListener } from './upgrade.js';
 export { websocketExtraInterfaces, websocketInterface, websocketUrl } from './card.js';

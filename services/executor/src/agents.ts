@@ -1,11 +1,11 @@
-import { InMemoryTaskStore, type AgentExecutor, type Logger, type RequestHandler } from '@a2a-polyglot/core';
+import { InMemoryTaskStore, type AgentExecutor, type Authenticator, type Logger, type RequestHandler } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
-import type { AgentCard } from '@a2a-polyglot/model';
+import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
 import { agentRequestHandler } from './a2a-lite/index.js';
 import { authenticationFor } from './authentication.js';
 import { buildAgentCard } from './card.js';
-import { ConfigError, type ExecutorConfig } from './config.js';
+import { ConfigError, type AgentEntryConfig, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
 
@@ -28,6 +28,18 @@ export interface CreateAgentsOptions {
   /** The fallback layer of handler settings. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly fetch?: typeof fetch;
+  /**
+   * Ready-made handlers by agent id, served instead of building one from the entry's handler
+   * and settings (tests, embedding: the conformance suite serves its scripted handler as a
+   * non-default agent this way). The entry's card fields are then unused.
+   */
+  readonly agentHandlers?: Readonly<Record<string, RequestHandler>>;
+  /**
+   * The interfaces an agent is served over besides JSON-RPC and REST (WebSocket, gRPC) at a
+   * public base URL that includes its mount path: its extended card lists them as its public
+   * card does. Called per request, so it may depend on listeners started after the agents.
+   */
+  readonly extraInterfaces?: (agentBase: string, agentId: string) => AgentInterface[];
 }
 
 /** The registry the service uses when none is given: every framework bridge, `demo` and `module`. */
@@ -46,48 +58,67 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
   for (const name of Object.keys(config.handlers)) {
     if (!registry.get(name)) throw new ConfigError(`Invalid configuration: handlers.${name} names no handler (known: ${registry.names().join(', ')})`);
   }
-  const { authenticator } = authenticationFor(config.auth);
   const served: ServedAgent[] = [];
   try {
-    for (const [i, entry] of config.agents.entries()) {
-      let executor: AgentExecutor;
-      try {
-        executor = await registry.create(entry.handler, {
-          agentId: entry.id,
-          agentName: entry.name,
-          agentSettings: entry.settings,
-          serviceSettings: config.handlers[entry.handler],
-          env: options.env,
-          layerNames: { agent: `agents[${i}].settings`, service: `handlers.${entry.handler}` },
-          logger: options.logger,
-          fetch: options.fetch,
-        });
-      } catch (error) {
-        if (error instanceof SettingsError) throw new ConfigError(`Invalid configuration: agent ${JSON.stringify(entry.id)}: ${error.message.replace(/^Invalid settings: /, '')}`);
-        throw error;
-      }
-      const mountPath = `/agents/${entry.id}`;
-      const card = buildAgentCard({ agent: entry, auth: config.auth });
-      const handler = agentRequestHandler({
-        card,
-        executor,
-        backgroundExecution: entry.backgroundExecution,
-        logger: options.logger,
-        ...instrumentHandler(options.instrumentation, new InMemoryTaskStore()),
-        authenticator,
-        extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath) : undefined,
-        allowPrivateWebhooks: config.push.allowPrivateNetworks,
-        strictRequests: config.strictRequests,
-        listTasksMaxBytes: config.listTasksMaxBytes,
-      }, entry.id, entry.a2aLite);
-      options.instrumentation.metrics.watch(handler);
-      served.push({ id: entry.id, mountPath, handler, executor });
-    }
+    for (const [i, entry] of config.agents.entries()) served.push(await createAgent(entry, `agents[${i}].settings`, config, { ...options, registry }));
   } catch (error) {
     await Promise.all(served.map((a) => closeExecutor(a.executor)));
     throw error;
   }
   return served;
+}
+
+/**
+ * Builds one agent (see {@link createAgents}): the config file's entries and the agent
+ * registry's rows go through here alike. `settingsName` names its settings in messages
+ * (`agents[0].settings`, `agent registry row "x" settings`).
+ */
+export async function createAgent(entry: AgentEntryConfig, settingsName: string, config: ExecutorConfig, options: CreateAgentsOptions): Promise<ServedAgent> {
+  const mountPath = `/agents/${entry.id}`;
+  const given = options.agentHandlers?.[entry.id];
+  if (given) return { id: entry.id, mountPath, handler: given, executor: { execute: async () => undefined } };
+  const registry = options.registry ?? defaultRegistry(config);
+  let executor: AgentExecutor;
+  try {
+    executor = await registry.create(entry.handler, {
+      agentId: entry.id,
+      agentName: entry.name,
+      agentSettings: entry.settings,
+      serviceSettings: config.handlers[entry.handler],
+      env: options.env,
+      layerNames: { agent: settingsName, service: `handlers.${entry.handler}` },
+      logger: options.logger,
+      fetch: options.fetch,
+    });
+  } catch (error) {
+    if (error instanceof SettingsError) throw new ConfigError(`Invalid configuration: agent ${JSON.stringify(entry.id)}: ${error.message.replace(/^Invalid settings: /, '')}`);
+    throw error;
+  }
+  const card = buildAgentCard({ agent: entry, auth: config.auth });
+  const handler = agentRequestHandler({
+    card,
+    executor,
+    backgroundExecution: entry.backgroundExecution,
+    logger: options.logger,
+    ...instrumentHandler(options.instrumentation, new InMemoryTaskStore()),
+    authenticator: sharedAuthenticator(config),
+    extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []) : undefined,
+    allowPrivateWebhooks: config.push.allowPrivateNetworks,
+    strictRequests: config.strictRequests,
+    listTasksMaxBytes: config.listTasksMaxBytes,
+  }, entry.id, entry.a2aLite);
+  options.instrumentation.metrics.watch(handler);
+  return { id: entry.id, mountPath, handler, executor };
+}
+
+/**
+ * One authenticator per configuration, shared by every agent (the file's and the registry's),
+ * so a JWKS is fetched and cached once, not once per agent.
+ */
+const authenticators = new WeakMap<ExecutorConfig['auth'], Authenticator | undefined>();
+function sharedAuthenticator(config: ExecutorConfig): Authenticator | undefined {
+  if (!authenticators.has(config.auth)) authenticators.set(config.auth, authenticationFor(config.auth).authenticator);
+  return authenticators.get(config.auth);
 }
 
 /** The agent served at the root paths. */
@@ -96,7 +127,8 @@ export function defaultAgentOf(config: ExecutorConfig, agents: readonly ServedAg
 }
 
 /** Extended card of a mounted agent: its interfaces under its own prefix, when the public URL is known. */
-function extendedCard(card: AgentCard, config: ExecutorConfig, mountPath: string): AgentCard {
+function extendedCard(card: AgentCard, config: ExecutorConfig, mountPath: string, extra: (agentBase: string) => AgentInterface[]): AgentCard {
   if (!config.publicBaseUrl) return card;
-  return { ...card, supportedInterfaces: cardInterfaces(card, `${config.publicBaseUrl}${mountPath}`, config.basePath, []) };
+  const base = `${config.publicBaseUrl}${mountPath}`;
+  return { ...card, supportedInterfaces: cardInterfaces(card, base, config.basePath, extra(base)) };
 }

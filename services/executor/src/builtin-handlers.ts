@@ -20,10 +20,11 @@ export function serviceHandlers(config: ExecutorConfig): Bridge<any>[] {
     name: 'module',
     description: 'Your AgentExecutor module (a file path or a package name)',
     settings: { path: field.string({ description: 'module path or package name' }) },
-    // The module sees the service configuration with `agent` set to its own entry (its card).
+    // The module sees the service configuration with `agent` set to its own entry (its card);
+    // an agent of the registry has no entry in the file, so it gets its own name at least.
     create: (settings, env) => {
       const entry = config.agents.find((a) => a.id === env.agentId);
-      return loadAgentModule(settings.path, { config: entry ? { ...config, agent: entry } : config, logger: env.logger });
+      return loadAgentModule(settings.path, { config: { ...config, agent: entry ?? { ...config.agent, name: env.agentName } }, logger: env.logger });
     },
   });
   return [demo, module];

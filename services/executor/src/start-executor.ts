@@ -1,13 +1,15 @@
 import { checkReadiness, consoleLogger, InMemoryTaskStore, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
-import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
+import { agentRouter, startGrpcServer, type CallRouter, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
 import { A2ATracing } from '@a2a-polyglot/tracing';
-import { cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2AServer, type StartA2AServerOptions } from '@a2a-polyglot/server';
+import { AgentMounts, cardInterfaces, startA2AServer, websocketCardInterfaces, type A2AHttpOptions, type RunningA2AServer, type StartA2AServerOptions } from '@a2a-polyglot/server';
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
 import { inspectorRoute } from '@a2a-polyglot/inspector';
+import { AgentDirectory } from './agent-directory.js';
 import { createAgents, defaultAgentOf, type ServedAgent } from './agents.js';
+import { startRegistrySync, type RegistrySync } from './registry-sync.js';
 import { authenticationFor } from './authentication.js';
 import { openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
@@ -36,6 +38,11 @@ export interface StartExecutorOptions {
    * registered its SDK itself. Default: traces are on exactly when the SDK was started.
    */
   readonly tracing?: boolean;
+  /**
+   * With `agents`: ready-made RequestHandlers by agent id, served instead of building one from
+   * the entry (tests, embedding; see `CreateAgentsOptions.agentHandlers`).
+   */
+  readonly agentHandlers?: Readonly<Record<string, RequestHandler>>;
 }
 
 /** Where one agent is served, relative to {@link RunningExecutor.url}. */
@@ -59,7 +66,10 @@ export interface RunningExecutor {
   readonly config: ExecutorConfig;
   /** The root agent's handler (with `agents`, the default agent's). */
   readonly handler: RequestHandler;
-  /** Every agent of `agents` with its own handler and endpoints (empty in single-agent mode). */
+  /**
+   * Every agent served now, with its own handler and endpoints (empty in single-agent mode):
+   * those of `agents`, then those of the agent registry, which come and go while it runs.
+   */
   readonly agents: ReadonlyArray<{ readonly id: string; readonly handler: RequestHandler; readonly endpoints: AgentEndpoints }>;
   readonly server: Server;
   /**
@@ -80,7 +90,9 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
   const telemetry = startTelemetry(logger);
   try {
     const running = await (resolved.agents.length > 0 ? startAgents(resolved, options, logger, telemetry) : startAgent(resolved, options, logger, telemetry));
-    return telemetry ? { ...running, close: closeThen(running.close, () => telemetry.shutdown()) } : running;
+    // Replaced in place, not spread: `agents` is a live getter when an agent registry runs.
+    if (telemetry) Object.defineProperty(running, 'close', { value: closeThen(running.close, () => telemetry.shutdown()) });
+    return running;
   } catch (error) {
     await telemetry?.shutdown();
     throw error;
@@ -180,8 +192,11 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
 const AGENT_INDEX_PATH = '/agents';
 
 /**
- * Several agents on one listener: each of `agents` under `/agents/{id}` with its own card,
- * JSON-RPC and REST endpoints and its own RequestHandler; the default agent also at the root.
+ * Several agents on one listener: each of `agents` (and of the agent registry, when
+ * configured) under `/agents/{id}` with its own card, RequestHandler and every binding:
+ * JSON-RPC and REST under its prefix, WebSocket at `/agents/{id}/a2a/ws`, gRPC on the shared
+ * port addressed by the request's `tenant` or the `a2a-agent` metadata (see `agentRouter`).
+ * The default agent is also served at the root, exactly as a single agent is.
  */
 async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptions, logger: Logger, telemetry: Telemetry | undefined): Promise<RunningExecutor> {
   if (storeKind(resolved) !== 'memory' || eventLogKind(resolved) !== 'memory') {
@@ -189,26 +204,51 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
   }
   const instrumentation = serviceInstrumentation(options, telemetry);
   const { metrics } = instrumentation;
-  const agents: ServedAgent[] = await createAgents(resolved, { logger, instrumentation, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch });
-  const root = defaultAgentOf(resolved, agents);
-  const common = listenerOptions(resolved, logger);
+  // Cards list what the listeners serve; both are set up below, after the agents exist.
+  let directory: AgentDirectory | undefined;
   let grpc: RunningGrpcServer | undefined;
-  const grpcInterfaces = (publicBase: string): AgentInterface[] => (grpc ? grpcCardInterfaces(resolved, publicBase, grpc.port) : []);
+  const defaultId = resolved.defaultAgent ?? resolved.agents[0]!.id;
+  const grpcInterfaces = (publicBase: string, tenant = ''): AgentInterface[] => (grpc ? grpcCardInterfaces(resolved, publicBase, grpc.port, tenant) : []);
+  const common = listenerOptions(resolved, logger);
+  // The default agent's gRPC interface is the root one (no tenant); any other agent's names its id.
+  const mountOptions = (agent: ServedAgent): A2AHttpOptions => ({
+    ...common,
+    ...bindingOptions(resolved),
+    handler: agent.handler,
+    mountPath: agent.mountPath,
+    extraInterfaces: (base) => grpcInterfaces(base, agent.id === defaultId ? '' : agent.id),
+  });
+  const extraInterfaces = (agentBase: string, id: string): AgentInterface[] => {
+    const agent = directory?.get(id);
+    const options = agent && mountOptions(agent);
+    return options ? [...websocketCardInterfaces(options, agentBase), ...(options.extraInterfaces?.(agentBase) ?? [])] : [];
+  };
+  const createOptions = { logger, instrumentation, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch, agentHandlers: options.agentHandlers, extraInterfaces };
+  const agents: ServedAgent[] = await createAgents(resolved, createOptions);
+  const root = defaultAgentOf(resolved, agents);
+  const mounts = new AgentMounts();
+  const live = new AgentDirectory({ mounts, mountOptions, defaultId: root.id, removalGraceMs: resolved.shutdownGraceMs, metrics, logger });
+  directory = live;
+  for (const agent of agents) live.add(agent);
   let server: RunningA2AServer;
+  let registry: RegistrySync | undefined;
   try {
-    // gRPC and WebSocket serve the root (default) agent; mounted agents use the HTTP bindings.
     // Draining is service-wide: every agent's handler shuts down together.
-    const readiness = () => checkReadiness({ draining: () => agents.some((a) => a.handler.draining) });
-    grpc = await startGrpc(root.handler, resolved, logger, readiness);
+    const readiness = () => checkReadiness({ draining: () => live.list().some((a) => a.handler.draining) });
+    const router = agentRouter(root.handler, { byMetadata: (id) => live.handler(id), byTenant: (id) => (id === root.id ? undefined : live.handler(id)) });
+    // The registry's agents first, so the first request already finds them.
+    if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, live, createOptions);
+    grpc = await startGrpc(root.handler, resolved, logger, readiness, router);
     server = await startA2AServer({
       handler: root.handler,
       ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces }),
-      mounts: agents.map((a) => ({ ...common, handler: a.handler, mountPath: a.mountPath })),
+      mounts,
       agentIndexPath: AGENT_INDEX_PATH,
     });
   } catch (error) {
+    await registry?.close();
     await grpc?.close(0);
-    await Promise.all(agents.map((a) => closeExecutor(a.executor)));
+    await Promise.all(live.list().map((a) => closeExecutor(a.executor)));
     throw error;
   }
 
@@ -218,8 +258,9 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
       const deadline = Date.now() + shutdownDeadlineMs(resolved.shutdownGraceMs);
       await closeSteps(
         [
-          ['the request handlers', () => Promise.all(agents.map((a) => a.handler.shutdown(resolved.shutdownGraceMs)))],
-          ['the agents', () => Promise.all(agents.map((a) => closeExecutor(a.executor)))],
+          ['the agent registry', async () => registry?.close()],
+          ['the request handlers', () => Promise.all(live.list().map((a) => a.handler.shutdown(resolved.shutdownGraceMs)))],
+          ['the agents', () => Promise.all(live.list().map((a) => closeExecutor(a.executor)))],
           ['the listeners', () => Promise.all([server.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
         ],
         deadline,
@@ -233,7 +274,9 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
     grpc: grpc && { host: grpc.host, port: grpc.port, url: grpc.url },
     config: resolved,
     handler: root.handler,
-    agents: agents.map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) })),
+    get agents() {
+      return live.list().map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) }));
+    },
     server: server.server,
     close,
   };
@@ -253,6 +296,11 @@ function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2AHttpOp
   };
 }
 
+/** The WebSocket binding of an agent's listener (the root's and every mounted agent's). */
+function bindingOptions(config: ExecutorConfig): Pick<A2AHttpOptions, 'websocket'> {
+  return { websocket: { listInCard: config.websocketInCard, stallTimeoutMs: config.streamStallTimeoutMs } };
+}
+
 /**
  * What the root listener adds to the shared listener options: the service-wide probes and
  * metrics, the WebSocket binding, the gRPC interfaces in the card, the inspector page (when
@@ -268,7 +316,7 @@ function rootListenerOptions(
     ...listenerOptions(config, logger),
     readiness: service.readiness,
     metrics: () => service.metrics.scrape(),
-    websocket: { listInCard: config.websocketInCard, stallTimeoutMs: config.streamStallTimeoutMs },
+    ...bindingOptions(config),
     extraInterfaces: service.grpcInterfaces,
     extraRoutes: inspectorEnabled(config) ? inspectorRoute() : undefined,
     host: config.host,
@@ -310,12 +358,12 @@ export class GrpcListenError extends Error {
 /** How long gRPC calls still open after the handler's shutdown may drain before they are cut. */
 const GRPC_CLOSE_GRACE_MS = 3000;
 
-/** Starts the gRPC listener on the same RequestHandler, unless gRPC is off. */
-async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger: Logger, readiness: () => Promise<ReadinessReport>): Promise<RunningGrpcServer | undefined> {
+/** Starts the gRPC listener on the same RequestHandler (or, with `router`, on every agent), unless gRPC is off. */
+async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger: Logger, readiness: () => Promise<ReadinessReport>, router?: CallRouter): Promise<RunningGrpcServer | undefined> {
   const address = grpcListenAddress(config);
   if (!address) return undefined;
   try {
-    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs });
+    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs, router });
   } catch (error) {
     throw new GrpcListenError(address.host, address.port, error);
   }
@@ -326,16 +374,21 @@ async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger
  * host (the hostname of `publicBaseUrl`, or of the request's Host when that is unset) with
  * the bound gRPC port, in the `host:port` form the spec gives for GRPC.
  */
-export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number, protocolVersion: ProtocolVersion = '1.0'): AgentInterface {
+export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number, protocolVersion: ProtocolVersion = '1.0', tenant = ''): AgentInterface {
   const url = config.grpcPublicUrl ?? `${new URL(publicBase).hostname}:${port}`;
-  return { protocolBinding: 'GRPC', url, protocolVersion, tenant: '' };
+  return { protocolBinding: 'GRPC', url, protocolVersion, tenant };
 }
 
 /**
  * The card's GRPC interfaces: the one port serves both `lf.a2a.v1.A2AService` (1.0) and the
  * v0.3 service `a2a.v1.A2AService`, so it is listed once per version, 1.0 first (v0.3 clients
- * pick the entry naming 0.3).
+ * pick the entry naming 0.3). A mounted agent's entries carry its id as `tenant`: v1.0 clients
+ * copy it into every request, which is how the shared port tells the agents apart. Such an
+ * agent gets no 0.3 entry: v0.3 requests have no tenant, so a v0.3 client that followed the
+ * entry would reach the default agent instead. v0.3 gRPC clients reach it with the
+ * `a2a-agent` metadata (documented, not advertised), or use its v0.3 JSON-RPC and REST entries.
  */
-export function grpcCardInterfaces(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number): AgentInterface[] {
-  return SUPPORTED_VERSIONS.map((version) => grpcInterface(config, publicBase, port, version));
+export function grpcCardInterfaces(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number, tenant = ''): AgentInterface[] {
+  const versions = tenant === '' ? SUPPORTED_VERSIONS : SUPPORTED_VERSIONS.filter((version) => version !== '0.3');
+  return versions.map((version) => grpcInterface(config, publicBase, port, version, tenant));
 }

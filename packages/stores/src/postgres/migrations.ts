@@ -41,7 +41,45 @@ export function postgresMigrations(schema: string): Migration[] {
         )`,
       ],
     },
+    {
+      version: 2,
+      name: 'agent registry',
+      statements: [
+        // One row per agent a multi-agent executor serves besides its config file's agents.
+        `CREATE TABLE ${s}.a2a_agents (
+          id text COLLATE "C" PRIMARY KEY,
+          handler text NOT NULL,
+          settings jsonb NOT NULL DEFAULT '{}'::jsonb,
+          card jsonb NOT NULL DEFAULT '{}'::jsonb,
+          enabled boolean NOT NULL DEFAULT true,
+          updated_at timestamptz NOT NULL DEFAULT now()
+        )`,
+        // Every change is announced on a channel named after the schema, so each instance
+        // re-reads the table at once (LISTEN); the payload says which row, for the logs.
+        `CREATE FUNCTION ${s}.a2a_agents_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          PERFORM pg_notify(${agentChannelSql(schema)}, json_build_object('op', TG_OP, 'id', CASE WHEN TG_OP = 'DELETE' THEN OLD.id ELSE NEW.id END)::text);
+          RETURN NULL;
+        END $$`,
+        `CREATE TRIGGER a2a_agents_changed AFTER INSERT OR UPDATE OR DELETE ON ${s}.a2a_agents FOR EACH ROW EXECUTE FUNCTION ${s}.a2a_agents_notify()`,
+        `CREATE TRIGGER a2a_agents_truncated AFTER TRUNCATE ON ${s}.a2a_agents FOR EACH STATEMENT EXECUTE FUNCTION ${s}.a2a_agents_notify()`,
+      ],
+    },
   ];
+}
+
+/**
+ * The NOTIFY channel of the agent registry in `schema` (`a2a_agents:<schema>`): one per schema,
+ * so deployments sharing a database do not wake each other.
+ */
+export function agentChannel(schema: string): string {
+  return `a2a_agents:${schema}`;
+}
+
+/** {@link agentChannel} as an SQL string literal (schema names are letters, digits and `_`). */
+function agentChannelSql(schema: string): string {
+  quoteSchema(schema);
+  return `'${agentChannel(schema)}'`;
 }
 
 /**

@@ -53,6 +53,7 @@ export function defaultConfig(): ExecutorConfig {
     agents: [],
     handlers: {},
     defaultAgent: undefined,
+    agentRegistry: { kind: undefined, url: undefined, schema: 'public', resyncMs: 30_000 },
     auth: { apiKeys: {}, header: 'x-api-key' },
     push: { allowPrivateNetworks: false },
     store: { kind: undefined, path: undefined, url: undefined, schema: 'public', maxConnections: 10, table: undefined, endpoint: undefined, region: undefined, retentionMs: 30 * DAY_MS },

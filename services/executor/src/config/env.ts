@@ -55,6 +55,9 @@ export const ENV_VARS = {
   A2A_LEASE_MS: 'lease.ttlMs',
   A2A_LEASE_SWEEP_MS: 'lease.sweepIntervalMs',
   A2A_DEFAULT_AGENT: 'defaultAgent',
+  A2A_AGENT_REGISTRY_URL: 'agentRegistry.url',
+  A2A_AGENT_REGISTRY_SCHEMA: 'agentRegistry.schema',
+  A2A_AGENT_REGISTRY_RESYNC_MS: 'agentRegistry.resyncMs',
 } as const;
 
 /** Reads the environment layer. Empty values count as unset. */

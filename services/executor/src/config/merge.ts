@@ -8,7 +8,7 @@ import type { AgentEntryConfig, ExecutorConfig, ExecutorConfigInput } from './ty
 export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): ExecutorConfig {
   const defined = <T extends object>(o: T | undefined): Partial<T> =>
     Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, ...scalars } = over;
+  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, agentRegistry, ...scalars } = over;
   return {
     ...base,
     ...defined(scalars),
@@ -23,6 +23,7 @@ export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): Ex
     auth: { ...base.auth, ...defined(auth) },
     push: { ...base.push, ...defined(push) },
     store: { ...base.store, ...defined(store) },
+    agentRegistry: { ...base.agentRegistry, ...defined(agentRegistry) },
     eventLog: { ...base.eventLog, ...defined(eventLog) },
     lease: { ...base.lease, ...defined(lease) },
   } as ExecutorConfig;
@@ -32,7 +33,7 @@ export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): Ex
  * A configured agent with every card field filled: the name defaults to the id, a chat skill
  * and plain text modes are assumed, streaming is on and push notifications are off.
  */
-function withAgentDefaults(entry: NonNullable<ExecutorConfigInput['agents']>[number]): AgentEntryConfig {
+export function withAgentDefaults(entry: NonNullable<ExecutorConfigInput['agents']>[number]): AgentEntryConfig {
   const name = entry.name ?? entry.id;
   return {
     id: entry.id,

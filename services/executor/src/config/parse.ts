@@ -39,7 +39,7 @@ import type { A2ALiteConfig, ExecutorConfigInput, SkillConfig } from './types.js
 export function parseConfigInput(raw: unknown, source: string, baseDir?: string): ExecutorConfigInput {
   const at = (key: string) => `${source}${key}`;
   const obj = record(raw, source.replace(/[: ]+$/, '') || 'configuration');
-  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'grpcPort', 'grpcHost', 'grpcPublicUrl', 'websocketInCard', 'inspector', 'maxBodyBytes', 'strictRequests', 'cardCompat', 'sseHeartbeatMs', 'streamStallTimeoutMs', 'listTasksMaxBytes', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'agents', 'handlers', 'defaultAgent', 'auth', 'push', 'store', 'eventLog', 'instanceId', 'lease'], source);
+  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'grpcPort', 'grpcHost', 'grpcPublicUrl', 'websocketInCard', 'inspector', 'maxBodyBytes', 'strictRequests', 'cardCompat', 'sseHeartbeatMs', 'streamStallTimeoutMs', 'listTasksMaxBytes', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'agents', 'handlers', 'defaultAgent', 'auth', 'push', 'store', 'eventLog', 'instanceId', 'lease', 'agentRegistry'], source);
   const out: Record<string, unknown> = {};
   const take = <T>(key: string, check: Check<T>) => {
     if (obj[key] !== undefined) out[key] = check(obj[key], at(key));
@@ -116,6 +116,12 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
     region: (v, where) => (typeof v === 'string' && /^[a-z0-9-]{1,64}$/.test(v) ? v : fail(where, 'an AWS region such as "eu-west-1"', v)),
     retentionMs: intIn(0, 10 * 365 * 24 * 60 * 60 * 1000),
   });
+  section('agentRegistry', {
+    kind: oneOf('postgres'),
+    url: connectionUrl('postgres:', 'postgresql:'),
+    schema: (v, where) => (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v) ? v : fail(where, 'a schema name (letters, digits, _)', v)),
+    resyncMs: nonNegativeMs,
+  });
   section('eventLog', {
     kind: oneOf('memory', 'redis'),
     url: connectionUrl('redis:', 'rediss:'),
@@ -130,7 +136,8 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
 /** The card fields `agent` and each entry in `agents` accept. */
 const CARD_KEYS = ['name', 'description', 'version', 'provider', 'documentationUrl', 'iconUrl', 'skills', 'capabilities', 'defaultInputModes', 'defaultOutputModes'];
 
-function parseAgentEntry(raw: unknown, where: string, baseDir: string | undefined): NonNullable<ExecutorConfigInput['agents']>[number] {
+/** One entry of `agents` (also a row of the agent registry): id, handler, settings and card fields, checked. */
+export function parseAgentEntry(raw: unknown, where: string, baseDir: string | undefined): NonNullable<ExecutorConfigInput['agents']>[number] {
   const obj = record(raw, where);
   knownKeys(obj, ['id', 'handler', 'settings', ...CARD_KEYS, 'backgroundExecution', 'a2aLite'], where);
   const { id, handler, settings, backgroundExecution, a2aLite, ...card } = obj;

@@ -62,6 +62,7 @@ const KIND: Record<string, TextKind> = {
   'eventLog.maxEventsPerTask': 'int',
   'lease.ttlMs': 'int',
   'lease.sweepIntervalMs': 'int',
+  'agentRegistry.resyncMs': 'int',
 };
 
 /**

@@ -78,6 +78,22 @@ export interface StoreConfig {
   readonly retentionMs: number;
 }
 
+/**
+ * Agents kept in a PostgreSQL table (`a2a_agents`) besides `agents`: see README "Agent
+ * registry in PostgreSQL". Changes reach every instance through LISTEN/NOTIFY, with a
+ * periodic full resync as the fallback.
+ */
+export interface AgentRegistryConfig {
+  /** Only `postgres` for now; unset means `postgres` when `url` is set, else no registry. */
+  readonly kind?: 'postgres';
+  /** PostgreSQL URL of the registry. Unset: no registry. */
+  readonly url?: string;
+  /** Schema holding `a2a_agents` (created by the migrations). */
+  readonly schema: string;
+  /** How often every row is re-read, in case a notification was missed; 0 disables. */
+  readonly resyncMs: number;
+}
+
 /** Where task events are logged for streams and resumes. */
 export interface EventLogConfig {
   /** Unset: `redis` when `url` is set, else `memory`. */
@@ -217,6 +233,8 @@ export interface ExecutorConfig {
   readonly handlers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Id of the agent also served at the root paths; default the first of `agents`. */
   readonly defaultAgent?: string;
+  /** Agents read from PostgreSQL while the service runs (needs at least one entry in `agents`: the default one). */
+  readonly agentRegistry: AgentRegistryConfig;
   /** Who may call: API keys and/or OAuth2/OIDC JWTs. Neither configured ⇒ authentication off. */
   readonly auth: AuthConfig;
   readonly push: { readonly allowPrivateNetworks: boolean };

@@ -27,6 +27,10 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
   if (config.agents.length > 0 && config.agentModule !== undefined) {
     throw new ConfigError('Invalid configuration: agentModule serves the single agent; with agents, declare it as an agent with "handler": "module" and "settings": {"path": ...}');
   }
+  if (config.agentRegistry.kind === 'postgres' && !config.agentRegistry.url) throw new ConfigError('Invalid configuration: agentRegistry.kind is postgres but agentRegistry.url (A2A_AGENT_REGISTRY_URL) is not set');
+  if (config.agentRegistry.url && config.agents.length === 0) {
+    throw new ConfigError('Invalid configuration: agentRegistry needs at least one entry in agents (the default agent, served at the root); registry agents are served under /agents/{id}');
+  }
   const { jwksUrl, jwtIssuer, jwtAudience } = config.auth;
   if ((jwksUrl || jwtIssuer || jwtAudience) && !(jwksUrl && jwtIssuer && jwtAudience)) {
     throw new ConfigError('Invalid configuration: bearer JWTs need auth.jwksUrl, auth.jwtIssuer and auth.jwtAudience together (A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE)');

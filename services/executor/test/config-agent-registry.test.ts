@@ -1,0 +1,40 @@
+/** The `agentRegistry` configuration keys (file, environment, defaults, cross-field checks), and a registry that cannot be reached at startup. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, resolveConfig } from '../src/config.js';
+
+const agents = [{ id: 'main', handler: 'demo' }];
+
+describe('config: agentRegistry', () => {
+  it('is off by default, and reads url, schema and resyncMs from the file and the environment', () => {
+    expect(resolveConfig({}).agentRegistry).toEqual({ kind: undefined, url: undefined, schema: 'public', resyncMs: 30_000 });
+    expect(resolveConfig({ agents, agentRegistry: { url: 'postgres://db/x', schema: 'gw', resyncMs: 0 } }).agentRegistry).toMatchObject({ url: 'postgres://db/x', schema: 'gw', resyncMs: 0 });
+    const file = join(mkdtempSync(join(tmpdir(), 'a2a-registry-config-')), 'config.json');
+    writeFileSync(file, JSON.stringify({ agents, agentRegistry: { url: 'postgres://file/z', resyncMs: 1 } }));
+    expect(loadConfig({ argv: ['--config', file], env: {} }).config.agentRegistry).toMatchObject({ url: 'postgres://file/z', schema: 'public', resyncMs: 1 });
+    const { config } = loadConfig({
+      argv: ['--config', file],
+      env: { A2A_AGENT_REGISTRY_URL: 'postgresql://db/y', A2A_AGENT_REGISTRY_SCHEMA: 'agents_schema', A2A_AGENT_REGISTRY_RESYNC_MS: '5000' },
+    });
+    expect(config.agentRegistry).toMatchObject({ url: 'postgresql://db/y', schema: 'agents_schema', resyncMs: 5000 });
+  });
+
+  it('refuses bad values and a registry without a default agent in agents', () => {
+    expect(() => resolveConfig({ agents, agentRegistry: { url: 'mysql://db' } })).toThrow('agentRegistry.url must be a postgres:// or postgresql:// URL');
+    expect(() => resolveConfig({ agents, agentRegistry: { schema: 'no-dashes' } })).toThrow('agentRegistry.schema must be a schema name');
+    expect(() => resolveConfig({ agents, agentRegistry: { kind: 'postgres' } })).toThrow('agentRegistry.kind is postgres but agentRegistry.url (A2A_AGENT_REGISTRY_URL) is not set');
+    expect(() => resolveConfig({ agentRegistry: { url: 'postgres://db/x' } })).toThrow('agentRegistry needs at least one entry in agents');
+    expect(() => resolveConfig({ agents, agentRegistry: { url: 'postgres://db/x', extra: 1 } as never })).toThrow('unknown key agentRegistry.extra');
+  });
+});
+
+describe('startExecutor: an agent registry that cannot be reached', () => {
+  it('fails the start, before any listener opens, with one line naming the registry (password hidden)', async () => {
+    const { startExecutor } = await import('../src/start-executor.js');
+    const { silentLogger } = await import('@a2a-polyglot/core');
+    await expect(
+      startExecutor({ port: 0, grpcPort: 0, agents, agentRegistry: { url: 'postgres://gw:s3cret@127.0.0.1:1/nowhere' } }, { logger: silentLogger, env: {} }),
+    ).rejects.toThrow(/^Cannot open the agent registry at postgres:\/\/gw:\*\*\*@127\.0\.0\.1:1\/nowhere \(schema public\): .*ECONNREFUSED/);
+  });
+});
