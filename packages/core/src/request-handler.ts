@@ -25,7 +25,7 @@ import { InMemoryEventLog, taskLogKey, type EventLog } from './event-log.js';
 import { followTask, singleEventStream, type EventStream } from './event-stream.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
 import type { CallObserver } from './observer.js';
-import { consoleLogger, type Logger } from './logger.js';
+import { silentLogger, type Logger } from './logger.js';
 import { InMemoryPushConfigStore } from './push/push-config-store.js';
 import { PushConfigOperations } from './push/push-config-operations.js';
 import { PushDispatcher } from './push/push-dispatcher.js';
@@ -88,7 +88,7 @@ export class RequestHandler {
     this.card = options.card;
     this.strictRequests = options.strictRequests ?? false;
     this.executor = options.executor;
-    this.logger = options.logger ?? consoleLogger('warn');
+    this.logger = options.logger ?? silentLogger;
     this.observer = options.observer;
     this.store = options.taskStore ?? new InMemoryTaskStore();
     this.log = options.eventLog ?? new InMemoryEventLog();
@@ -236,7 +236,7 @@ export class RequestHandler {
     const start = existing ? run.view() : undefined;
     void run
       .execute(this.executor)
-      .catch((error: unknown) => this.logger.error('run failed', { taskId, error }))
+      .catch((error: unknown) => this.logger.error({ taskId, err: error }, 'run failed'))
       .finally(() => {
         if (this.runs.get(key) === run) this.runs.delete(key);
       });

@@ -22,7 +22,7 @@ export function failure(
 export function asA2AError(logger: Logger, error: unknown, where: string): A2AError {
   const a2a = A2AError.from(error);
   if (a2a.code === A2AErrorCode.Internal || a2a.code === A2AErrorCode.InvalidAgentResponse) {
-    logger.error(`${where} failed`, { code: a2a.code, error: a2a.cause ?? a2a });
+    logger.error({ code: a2a.code, err: a2a.cause ?? a2a }, `${where} failed`);
   }
   return a2a;
 }

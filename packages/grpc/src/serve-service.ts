@@ -3,7 +3,7 @@ import {
   A2AError,
   A2AErrorCode,
   callContext,
-  consoleLogger,
+  silentLogger,
   type CallContext,
   type EventStream,
   type Logger,
@@ -30,7 +30,7 @@ import { UndecodableRequest, withSafeDeserializers } from './safe-decode.js';
 
 /** Options of {@link addA2AService} (and of the v0.3 service beside it). */
 export interface A2AServiceOptions {
-  /** Where unexpected failures are logged. Default: JSON lines on the console, `warn` and up. */
+  /** Where unexpected failures are logged. Default: nowhere (silent); the executor passes its pino logger. */
   readonly logger?: Logger;
   /**
    * Unflushed messages a server stream may have before it stops pulling events (see
@@ -100,7 +100,7 @@ function rpcName(path: string): string {
  * ErrorInfo (grpc-js alone would answer INTERNAL).
  */
 export function serveService(server: Server, service: ServiceDefinition, handler: RequestHandler, wire: ServiceWire, options: A2AServiceOptions = {}): A2AServiceBinding {
-  const logger = options.logger ?? consoleLogger('warn');
+  const logger = options.logger ?? silentLogger;
   const highWater = options.maxBufferedMessages ?? 16;
   const stallTimeoutMs = options.streamStallTimeoutMs ?? DEFAULT_GRPC_STALL_TIMEOUT_MS;
   const open = new Set<(error: A2AError) => void>();
@@ -237,7 +237,7 @@ async function serveStream(
     writer = new BackpressureWriter(call, limits.highWater, {
       stallTimeoutMs: limits.stallTimeoutMs,
       onStall: () => {
-        logger.warn('gRPC stream ended: the client stopped reading', { operation: op.name, stallTimeoutMs: limits.stallTimeoutMs });
+        logger.warn({ operation: op.name, stallTimeoutMs: limits.stallTimeoutMs }, 'gRPC stream ended: the client stopped reading');
         stop(new A2AError(A2AErrorCode.Unavailable, `The client read nothing for ${limits.stallTimeoutMs} ms; the stream was ended (the task continues: resubscribe to follow it)`));
         resetStalledCall(call);
       },

@@ -80,7 +80,7 @@ export async function pipeEventStream(stream: EventStream, sse: SseWriter, optio
       try {
         await options.onError(error, sse);
       } catch (writeError) {
-        logger.error('failed to write the stream error event', { error: writeError });
+        logger.error({ err: writeError }, 'failed to write the stream error event');
       }
     }
   } finally {
@@ -95,6 +95,6 @@ export async function pipeEventStream(stream: EventStream, sse: SseWriter, optio
 const GROUP_CHARS = 64 * 1024;
 
 function logStreamError(logger: Logger, error: A2AError): void {
-  if (error.cause !== undefined) logger.error('event stream failed', { code: error.code, error: error.cause });
-  else logger.warn('event stream ended with an error', { code: error.code, message: error.message });
+  if (error.cause !== undefined) logger.error({ code: error.code, err: error.cause }, 'event stream failed');
+  else logger.warn({ code: error.code, message: error.message }, 'event stream ended with an error');
 }

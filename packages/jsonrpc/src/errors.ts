@@ -24,9 +24,9 @@ export function v03JsonRpcFailure(id: JsonRpcId, thrown: unknown, logger?: Logge
 /** Logs a failure at the level it deserves: our bugs as errors, client mistakes as debug. */
 export function logFailure(logger: Logger, error: A2AError): void {
   if (error.code === A2AErrorCode.Internal || error.code === A2AErrorCode.InvalidAgentResponse) {
-    logger.error('JSON-RPC call failed', { code: error.code, message: error.message, error: error.cause ?? error });
+    logger.error({ code: error.code, message: error.message, err: error.cause ?? error }, 'JSON-RPC call failed');
   } else {
-    logger.debug('JSON-RPC call rejected', { code: error.code, message: error.message });
+    logger.debug({ code: error.code, message: error.message }, 'JSON-RPC call rejected');
   }
 }
 

@@ -99,7 +99,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       outcome.stream.close();
       return;
     }
-    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => logger.warn('SSE stream ended: the client stopped reading', { stallTimeoutMs: options.sseStallTimeoutMs }), headers });
+    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => logger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
     await pipeEventStream(outcome.stream, sse, {
       encode: (event) => JSON.stringify(outcome.encodeEvent(event)),
       onError: (error, writer) => writer.event(JSON.stringify(outcome.encodeError(error))),
@@ -115,7 +115,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       await serve(req, res, type);
     } catch (error) {
       // Only a bug gets here; answer without internals if we still can.
-      logger.error('JSON-RPC handler failed', { error });
+      logger.error({ err: error }, 'JSON-RPC handler failed');
       if (!res.headersSent) sendJson(res, 500, internalFailure(), type);
       else res.destroy();
     }

@@ -35,8 +35,8 @@ export function errorHeaders(status: number): Record<string, string> {
 /** Logs a failure at the level it deserves: our bugs as errors, client mistakes as debug. */
 export function logFailure(logger: Logger, error: A2AError): void {
   if (error.code === A2AErrorCode.Internal || error.code === A2AErrorCode.InvalidAgentResponse) {
-    logger.error('REST call failed', { code: error.code, message: error.message, error: error.cause ?? error });
+    logger.error({ code: error.code, message: error.message, err: error.cause ?? error }, 'REST call failed');
   } else {
-    logger.debug('REST call rejected', { code: error.code, message: error.message });
+    logger.debug({ code: error.code, message: error.message }, 'REST call rejected');
   }
 }

@@ -185,7 +185,7 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
 
   async function pipe(res: ServerResponse, dialect: RestDialect, stream: EventStream, signal: AbortSignal, headers: Record<string, string>): Promise<void> {
     if (res.destroyed) return stream.close();
-    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => logger.warn('SSE stream ended: the client stopped reading', { stallTimeoutMs: options.sseStallTimeoutMs }), headers });
+    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => logger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
     await pipeEventStream(stream, sse, {
       encode: dialect.encodeEvent,
       onError: (error, writer) => writer.event(JSON.stringify(dialect.error(error).body), { event: 'error' }),
@@ -204,7 +204,7 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
       // Decoding failures land here (before a call context exists), and bugs.
       if (!res.headersSent) fail(res, dialect, type, error);
       else {
-        logger.error('REST handler failed after the response started', { error });
+        logger.error({ err: error }, 'REST handler failed after the response started');
         res.destroy();
       }
     }

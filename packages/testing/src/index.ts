@@ -21,3 +21,4 @@ export {
 } from './service-suites.js';
 export { TestIdentityProvider, type TestSigningKey } from './identity-provider.js';
 export { testAgentCard } from './agent-card.js';
+export { recordingLogger, type LogLevelName, type LogLine, type RecordingLogger } from './recording-logger.js';

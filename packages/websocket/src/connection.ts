@@ -56,7 +56,7 @@ export class Connection {
       highWaterMark: options.highWaterMark,
       stallTimeoutMs: options.stallTimeoutMs,
       onStall: () => {
-        logger.warn('WebSocket peer stopped reading; closing', { bufferedAmount: socket.bufferedAmount });
+        logger.warn({ bufferedAmount: socket.bufferedAmount }, 'WebSocket peer stopped reading; closing');
         this.close(CloseCode.TryAgainLater, 'send buffer full: the client is not reading');
       },
     });
@@ -66,7 +66,7 @@ export class Connection {
       this.alive = true;
     });
     socket.on('close', () => this.onClose());
-    socket.on('error', (error) => logger.debug('WebSocket error', { message: error.message }));
+    socket.on('error', (error) => logger.debug({ message: error.message }, 'WebSocket error'));
   }
 
   /** Monitoring snapshot. */
@@ -152,7 +152,7 @@ export class Connection {
       })
       .catch((error: unknown) => {
         // dispatch() never rejects; this is a bug guard.
-        this.logger.error('WebSocket dispatch failed', { error });
+        this.logger.error({ err: error }, 'WebSocket dispatch failed');
         if (key !== undefined) this.pending.delete(key);
         this.inFlight--;
         this.fail(id ?? null, new A2AError(A2AErrorCode.Internal));
@@ -211,7 +211,7 @@ export class Connection {
     try {
       fn();
     } catch (error) {
-      this.logger.error('WebSocket connection failed', { error });
+      this.logger.error({ err: error }, 'WebSocket connection failed');
       this.close(CloseCode.InternalError, 'internal error');
     }
   }

@@ -82,15 +82,15 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
       outbox.send(streamEndFrame(outcome.id, stopped ?? 'done', state, lastSeq));
     } catch (thrown) {
       const error = A2AError.from(thrown);
-      if (error.cause !== undefined) logger.error('WebSocket stream failed', { method: outcome.method, code: error.code, error: error.cause });
-      else logger.debug('WebSocket stream ended with an error', { method: outcome.method, code: error.code, message: error.message });
+      if (error.cause !== undefined) logger.error({ method: outcome.method, code: error.code, err: error.cause }, 'WebSocket stream failed');
+      else logger.debug({ method: outcome.method, code: error.code, message: error.message }, 'WebSocket stream ended with an error');
       outbox.send(outcome.encodeError(error));
     } finally {
       outcome.stream.close();
     }
   }
 
-  return { stop, done: run().catch((error: unknown) => logger.error('WebSocket stream pump failed', { error })) };
+  return { stop, done: run().catch((error: unknown) => logger.error({ err: error }, 'WebSocket stream pump failed')) };
 }
 
 /** Most bytes of frames sent with one write (a batch larger than this goes out in several). */
