@@ -207,8 +207,11 @@ export class RequestHandler {
     // before anything is stored or executed.
     if (streaming) await this.requireEventLog(caller.tenant, taskId);
 
+    // The run logs to the call that started it (binding, request id, trace id) and its task
+    // (already on the call's logger when the message named the task).
+    const runLogger = message.taskId && ctx.logger ? ctx.logger : (ctx.logger ?? this.logger).child({ taskId });
     const newRun = (stored: StoredTask | undefined) =>
-      new TaskRun(this.deps(), {
+      new TaskRun({ ...this.deps(), logger: runLogger }, {
         tenant: caller.tenant,
         owner: caller.owner,
         principal: caller.principal,
@@ -236,7 +239,7 @@ export class RequestHandler {
     const start = existing ? run.view() : undefined;
     void run
       .execute(this.executor)
-      .catch((error: unknown) => this.logger.error({ taskId, err: error }, 'run failed'))
+      .catch((error: unknown) => runLogger.error({ err: error }, 'run failed'))
       .finally(() => {
         if (this.runs.get(key) === run) this.runs.delete(key);
       });

@@ -123,8 +123,8 @@ export function serveService(server: Server, service: ServiceDefinition, handler
 }
 
 /** Builds the CallContext of one call from its metadata, aborting when the call ends early. */
-function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire): CallContext {
-  return callContext('GRPC', metadataHeaders(metadata), { signal, wireVersion: wire.wireVersion });
+function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire, logger: Logger): CallContext {
+  return callContext('GRPC', metadataHeaders(metadata), { signal, wireVersion: wire.wireVersion, logger });
 }
 
 /**
@@ -132,8 +132,8 @@ function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire): 
  * waiting; a running task is not canceled) is made when the core first reads it: most calls
  * are answered before anything waits, and then cost no AbortController.
  */
-function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWire): { ctx: CallContext; release: () => void } {
-  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion });
+function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWire, logger: Logger): { ctx: CallContext; release: () => void } {
+  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion, logger });
   let controller: AbortController | undefined;
   // Dropped once the call is answered: a context that outlives its call until the next full
   // GC must not keep the call (request, metadata, stream) alive with it.
@@ -160,7 +160,7 @@ function unaryHandler(op: UnaryOperation, route: RpcRoute, handler: RequestHandl
       callback(failure(logger, request.error, undefined, op.name, wire.statusMessage) as ServiceError);
       return;
     }
-    const { ctx, release } = lazyContextOf(call, wire);
+    const { ctx, release } = lazyContextOf(call, wire, logger);
     // Converting may throw (bad v0.3 resource name): answered like any failed call.
     Promise.resolve()
       .then(() => op.invoke(handler, route.toCore(request), ctx))
@@ -231,13 +231,13 @@ async function serveStream(
     const request = call.request;
     if (request instanceof UndecodableRequest) throw request.error;
     const resumeAfterSeq = op.name === 'SubscribeToTask' ? parseLastEventId(call.metadata) : undefined;
-    ctx = contextOf(call.metadata, controller.signal, wire);
+    ctx = contextOf(call.metadata, controller.signal, wire, logger);
     stream = await op.open(handler, route.toCore(request), ctx, resumeAfterSeq);
     if (controller.signal.aborted || stopError) stream.close();
     writer = new BackpressureWriter(call, limits.highWater, {
       stallTimeoutMs: limits.stallTimeoutMs,
       onStall: () => {
-        logger.warn({ operation: op.name, stallTimeoutMs: limits.stallTimeoutMs }, 'gRPC stream ended: the client stopped reading');
+        (ctx?.logger ?? logger).warn({ operation: op.name, stallTimeoutMs: limits.stallTimeoutMs }, 'gRPC stream ended: the client stopped reading');
         stop(new A2AError(A2AErrorCode.Unavailable, `The client read nothing for ${limits.stallTimeoutMs} ms; the stream was ended (the task continues: resubscribe to follow it)`));
         resetStalledCall(call);
       },

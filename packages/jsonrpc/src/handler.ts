@@ -72,7 +72,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
     const signal = lazyRequestSignal(req, res);
     const contexts: CallContext[] = [];
     const contextFor = (_request: unknown, wireVersion?: ProtocolVersion): CallContext => {
-      const ctx = nodeCallContext('JSONRPC', req, { signal, wireVersion });
+      const ctx = nodeCallContext('JSONRPC', req, { signal, wireVersion, logger });
       contexts.push(ctx);
       return ctx;
     };

@@ -136,7 +136,7 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   function fail(res: ServerResponse, dialect: RestDialect, type: string, thrown: unknown, ctx?: CallContext, status?: number, headers: Record<string, string> = {}): void {
-    const error = dialect.error(thrown, logger, status);
+    const error = dialect.error(thrown, ctx?.logger ?? logger, status);
     sendJson(res, error.status, error.body, type, { ...extensionsHeader(ctx?.activatedExtensions), ...headers, ...error.headers });
   }
 
@@ -162,7 +162,7 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
     }
     const request = dialect.decode(route, params, queryOf(req), body, { strict: handler.strictRequests });
     const signal = lazyRequestSignal(req, res);
-    const ctx = nodeCallContext('HTTP+JSON', req, { pathTenant: tenant, signal, wireVersion: dialect.wireVersion });
+    const ctx = nodeCallContext('HTTP+JSON', req, { pathTenant: tenant, signal, wireVersion: dialect.wireVersion, logger });
     try {
       if (op.kind === 'stream') {
         const resume = op.name === 'SubscribeToTask' ? resumeAfterSeq(req) : undefined;

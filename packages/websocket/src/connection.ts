@@ -140,7 +140,7 @@ export class Connection {
     if (key !== undefined) this.pending.add(key);
     const contexts: CallContext[] = [];
     const contextFor = (): CallContext => {
-      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal: this.gone.signal });
+      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal: this.gone.signal, logger: this.logger });
       contexts.push(ctx);
       return ctx;
     };
