@@ -90,22 +90,23 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       case 'response':
         return sendResponse(res, outcome.response, type, extensions);
       case 'stream':
-        return stream(res, outcome, streamSignal!, extensions);
+        // A stream is one request: its lines carry that call's fields.
+        return stream(res, outcome, streamSignal!, extensions, contexts[0]?.logger ?? logger);
     }
   }
 
-  async function stream(res: ServerResponse, outcome: JsonRpcStreamOutcome, signal: AbortSignal, headers: Record<string, string>): Promise<void> {
+  async function stream(res: ServerResponse, outcome: JsonRpcStreamOutcome, signal: AbortSignal, headers: Record<string, string>, callLogger: Logger): Promise<void> {
     if (res.destroyed) {
       outcome.stream.close();
       return;
     }
-    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => logger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
+    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
     await pipeEventStream(outcome.stream, sse, {
       encode: (event) => JSON.stringify(outcome.encodeEvent(event)),
       onError: (error, writer) => writer.event(JSON.stringify(outcome.encodeError(error))),
       signal,
       shutdownSignal: options.shutdownSignal,
-      logger,
+      logger: callLogger,
     });
   }
 

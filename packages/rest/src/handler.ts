@@ -169,7 +169,7 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
         const stream = await op.open(handler, request, ctx, resume);
         const streamSignal = signal();
         signal.release();
-        return await pipe(res, dialect, stream, streamSignal, extensionsHeader(ctx.activatedExtensions));
+        return await pipe(res, dialect, stream, streamSignal, extensionsHeader(ctx.activatedExtensions), ctx.logger ?? logger);
       }
       const result = await op.invoke(handler, request, ctx);
       signal.release();
@@ -183,15 +183,15 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
     }
   }
 
-  async function pipe(res: ServerResponse, dialect: RestDialect, stream: EventStream, signal: AbortSignal, headers: Record<string, string>): Promise<void> {
+  async function pipe(res: ServerResponse, dialect: RestDialect, stream: EventStream, signal: AbortSignal, headers: Record<string, string>, callLogger: Logger): Promise<void> {
     if (res.destroyed) return stream.close();
-    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => logger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
+    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
     await pipeEventStream(stream, sse, {
       encode: dialect.encodeEvent,
       onError: (error, writer) => writer.event(JSON.stringify(dialect.error(error).body), { event: 'error' }),
       signal,
       shutdownSignal: options.shutdownSignal,
-      logger,
+      logger: callLogger,
     });
   }
 
