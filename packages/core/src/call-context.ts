@@ -52,5 +52,6 @@ export function callContext(
   }
   const { logger, ...rest } = extra;
   const header = (name: string) => lower.get(name.toLowerCase());
-  return { binding, header, ...rest, ...(logger && { logger: requestLogger(logger, binding, header) }) };
+  const callLogger = logger && requestLogger(logger, binding, header);
+  return { binding, header, ...rest, ...(callLogger && { logger: callLogger }) };
 }

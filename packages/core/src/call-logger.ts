@@ -16,10 +16,11 @@ const REQUEST_ID_SHAPE = /^[\w.:/+=@-]+$/;
  * `reqId` (the caller's `X-Request-Id` when it sent a sane one, else a fresh UUID), so every
  * line about the call can be found together. The bindings build it when they build the
  * call's context; the core adds `operation`, `traceId` and `taskId` ({@link bindOperationLogger}).
- * A silent logger stays as it is: nothing to tag, no id to make.
+ * Undefined for a silent binding logger: the call then has no logger of its own and the core
+ * logs to its own (a handler given a logger behind a binding given none still logs).
  */
-export function requestLogger(logger: Logger, binding: BindingName, header: (name: string) => string | undefined): Logger {
-  if (logger === silentLogger) return logger;
+export function requestLogger(logger: Logger, binding: BindingName, header: (name: string) => string | undefined): Logger | undefined {
+  if (logger === silentLogger) return undefined;
   const sent = header(REQUEST_ID_HEADER);
   const reqId = sent && sent.length <= MAX_REQUEST_ID_LENGTH && REQUEST_ID_SHAPE.test(sent) ? sent : globalThis.crypto.randomUUID();
   return logger.child({ binding, reqId });

@@ -48,7 +48,8 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
       return key === 'a2a-version' ? versionFromQuery(url) : undefined;
     },
   };
-  if (options.logger) ctx.logger = requestLogger(options.logger, binding, (name) => ctx.header(name));
+  const callLogger = options.logger && requestLogger(options.logger, binding, (name) => ctx.header(name));
+  if (callLogger) ctx.logger = callLogger;
   return ctx;
 }
 

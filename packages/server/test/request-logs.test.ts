@@ -106,4 +106,17 @@ describe('library defaults', () => {
     }
     expect(written).toEqual([]);
   });
+
+  it('a handler given a logger behind a listener given none still logs its runs', async () => {
+    const logger = recordingLogger();
+    const handler = new RequestHandler({ card: testCard(), executor: failingAgent, logger });
+    const s = await startTestServer({ handler });
+    try {
+      await rpc(s.rpcUrl, 'SendMessage', sendParams('hi'));
+      await waitFor(() => logger.messages('error').includes('agent execution failed'), { what: 'the agent failure to be logged' });
+      expect(logger.lines.find((l) => l.msg === 'agent execution failed')!.fields).toEqual(expect.objectContaining({ taskId: expect.any(String) }));
+    } finally {
+      await s.close();
+    }
+  });
 });
