@@ -15,8 +15,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Directories (relative to the repo root) whose content is produced by `generate` scripts. */
-const GENERATED_DIRS = ['packages/model/src/gen'];
+/**
+ * Directories and files (relative to the repo root) whose content is produced by `generate`
+ * scripts: the model's generated code, and the executor's config JSON Schema (generated from
+ * its zod schema).
+ */
+const GENERATED_DIRS = ['packages/model/src/gen', 'services/executor/config.schema.json'];
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = (cmd, args, opts = {}) =>

@@ -44,10 +44,9 @@ function card(streaming: boolean): AgentCard {
   };
 }
 
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const servers: Array<{ handler: RequestHandler; server: RunningA2AServer }> = [];
 async function serve(streaming: boolean): Promise<string> {
-  const handler = new RequestHandler({ card: card(streaming), executor: agent, logger: quiet });
+  const handler = new RequestHandler({ card: card(streaming), executor: agent });
   const server = await startA2AServer({ handler });
   servers.push({ handler, server });
   return server.url;

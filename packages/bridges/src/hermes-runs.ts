@@ -178,7 +178,7 @@ class HermesRunsExecutor implements BridgeExecutor {
         this.release(run);
         throw error;
       }
-      this.env.logger.info(`${NAME} bridge: approval was no longer pending upstream`, { taskId: ctx.taskId });
+      this.env.logger.info({ taskId: ctx.taskId }, `${NAME} bridge: approval was no longer pending upstream`);
     }
     await this.drive(ctx, writer, signal, key, run);
   }
@@ -273,7 +273,7 @@ class HermesRunsExecutor implements BridgeExecutor {
     if (this.paused.get(key) !== run) return;
     this.paused.delete(key);
     this.release(run);
-    this.env.logger.info(`${NAME} bridge: no approval answer within ${this.settings.approvalTimeoutMs} ms; stopping the run`, { runId: run.runId });
+    this.env.logger.info({ runId: run.runId }, `${NAME} bridge: no approval answer within ${this.settings.approvalTimeoutMs} ms; stopping the run`);
     await this.stop(run.runId, undefined);
   }
 
@@ -289,7 +289,7 @@ class HermesRunsExecutor implements BridgeExecutor {
       const stopped = await openUpstream({ ...this.request(`/v1/runs/${encodeURIComponent(runId)}/stop`, AbortSignal.timeout(this.settings.timeoutMs + 1000)), body: {} });
       await readJsonBody(stopped, NAME);
     } catch (error) {
-      this.env.logger.warn(`${NAME} bridge: stopping the upstream run failed: ${error instanceof Error ? error.message : String(error)}`, { taskId, runId });
+      this.env.logger.warn({ taskId, runId }, `${NAME} bridge: stopping the upstream run failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -105,7 +105,7 @@ class OpenClawResponsesExecutor implements AgentExecutor {
         } catch (error) {
           // The gateway forgot the chain (restart, expiry): carry on with the `user` session.
           if (!(previous && error instanceof BridgeError && error.detail.status === 404)) throw error;
-          env.logger.info(`${NAME} bridge: previous response unknown upstream; continuing without it`, { taskId: ctx.taskId });
+          env.logger.info({ taskId: ctx.taskId }, `${NAME} bridge: previous response unknown upstream; continuing without it`);
           upstream = await call(undefined);
         }
         const outcome = isEventStream(upstream.response) ? await streamResponse(upstream, writer, settings.idleTimeoutMs) : finalResponse(await readJsonBody(upstream, NAME));

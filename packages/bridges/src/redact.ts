@@ -1,4 +1,4 @@
-import type { Logger } from '@a2a-polyglot/core';
+import type { LogFn, Logger } from '@a2a-polyglot/core';
 
 /** What replaces a secret wherever it would otherwise appear. */
 export const REDACTED = '[redacted]';
@@ -35,15 +35,22 @@ export class Redactor {
   }
 }
 
-/** A logger that redacts messages and fields before handing them on. */
+/**
+ * A logger that redacts messages and fields before handing them on, children included. This
+ * removes known secret VALUES wherever they appear (an upstream echoing a key inside an error
+ * text); the executor's pino `redact` paths remove secret FIELDS (authorization headers,
+ * tokens) by name. Both run on every line; neither can do the other's job.
+ */
 export function redactingLogger(logger: Logger, redactor: Redactor): Logger {
-  const wrap = (emit: Logger['info']) => (message: string, fields?: Record<string, unknown>) =>
-    emit(redactor.text(message), fields && (redactor.value(fields) as Record<string, unknown>));
+  const wrap = (emit: (fields: object, message?: string) => void): LogFn =>
+    ((first: object | string, message?: string) =>
+      typeof first === 'string' ? emit({}, redactor.text(first)) : emit(redactor.value(first) as object, message === undefined ? undefined : redactor.text(message))) as LogFn;
   return {
-    debug: wrap((m, f) => logger.debug(m, f)),
-    info: wrap((m, f) => logger.info(m, f)),
-    warn: wrap((m, f) => logger.warn(m, f)),
-    error: wrap((m, f) => logger.error(m, f)),
+    debug: wrap((f, m) => logger.debug(f, m)),
+    info: wrap((f, m) => logger.info(f, m)),
+    warn: wrap((f, m) => logger.warn(f, m)),
+    error: wrap((f, m) => logger.error(f, m)),
+    child: (bindings) => redactingLogger(logger.child(redactor.value(bindings) as Record<string, unknown>), redactor),
   };
 }
 

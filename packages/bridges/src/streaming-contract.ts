@@ -164,7 +164,7 @@ export async function runTurn(ctx: ExecutionContext, writer: TurnWriter, deps: T
     if (ctx.signal.aborted) return;
     const failure = BridgeError.from(error, deps.bridge);
     const message = deps.redactor.text(failure.message);
-    deps.logger.warn(`${deps.bridge} bridge: ${message}`, { taskId: ctx.taskId, ...failure.detail });
+    deps.logger.warn({ taskId: ctx.taskId, ...failure.detail }, `${deps.bridge} bridge: ${message}`);
     writer.fail(message);
   }
 }

@@ -1,4 +1,5 @@
-import { callContext, RequestHandler, textPart, type AgentExecutor, type LoggedEvent, type Logger } from '@a2a-polyglot/core';
+import { callContext, RequestHandler, textPart, type AgentExecutor, type LoggedEvent } from '@a2a-polyglot/core';
+import { recordingLogger, type RecordingLogger } from '@a2a-polyglot/testing';
 import { Role, StreamResponse, type AgentCard, type SendMessageRequest } from '@a2a-polyglot/model';
 import { BridgeRegistry } from '../src/index.js';
 
@@ -23,15 +24,12 @@ export function card(name = AGENT_NAME): AgentCard {
 }
 
 /** Collects log lines so tests can check what was logged (and that secrets were not). */
-export class MemoryLogger implements Logger {
-  readonly lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
-  debug = (message: string, fields?: Record<string, unknown>) => void this.lines.push({ level: 'debug', message, fields });
-  info = (message: string, fields?: Record<string, unknown>) => void this.lines.push({ level: 'info', message, fields });
-  warn = (message: string, fields?: Record<string, unknown>) => void this.lines.push({ level: 'warn', message, fields });
-  error = (message: string, fields?: Record<string, unknown>) => void this.lines.push({ level: 'error', message, fields });
-  text(): string {
-    return JSON.stringify(this.lines);
-  }
+export type MemoryLogger = RecordingLogger & { text(): string };
+
+/** A {@link MemoryLogger}: a recording logger whose `text()` is every line as JSON. */
+export function memoryLogger(): MemoryLogger {
+  const logger = recordingLogger();
+  return Object.assign(logger, { text: () => JSON.stringify(logger.lines) });
 }
 
 /** A bridged agent served by an in-process RequestHandler. */
@@ -43,7 +41,7 @@ export interface Bridged {
 }
 
 export async function bridged(handlerName: string, settings: Record<string, unknown>, env: Record<string, string> = {}): Promise<Bridged> {
-  const logger = new MemoryLogger();
+  const logger = memoryLogger();
   const executor = await new BridgeRegistry().create(handlerName, { agentId: 'test', agentName: AGENT_NAME, agentSettings: settings, env, logger });
   const handler = new RequestHandler({ card: card(), executor, logger, cancelHookTimeoutMs: 2000 });
   return {

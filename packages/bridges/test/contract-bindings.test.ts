@@ -2,7 +2,7 @@ import { RequestHandler, type AgentExecutor } from '@a2a-polyglot/core';
 import { JsonRpcDriver, Normalizer, RestDriver, type Driver } from '@a2a-polyglot/conformance';
 import { startA2AServer, type RunningA2AServer } from '@a2a-polyglot/server';
 import { BridgeRegistry, closeExecutor, FAILED_REPLY, fallbackText } from '../src/index.js';
-import { card, MemoryLogger, trace } from './a2a-side.js';
+import { card, memoryLogger, trace } from './a2a-side.js';
 import { FakeGateway, TOKEN } from './fake-openclaw.js';
 import { FakeHermes } from './fake-hermes.js';
 import { chatChunk, data, sendJson, sseHead, startFakeUpstream, writeFrames, type FakeUpstream } from './fake-upstream.js';
@@ -27,7 +27,7 @@ let gateway: FakeGateway;
 let server: RunningA2AServer;
 const handlers: RequestHandler[] = [];
 const executors: AgentExecutor[] = [];
-const logger = new MemoryLogger();
+const logger = memoryLogger();
 
 beforeAll(async () => {
   openai = await startFakeUpstream({
@@ -140,6 +140,6 @@ describe('cross-binding', () => {
     expect(logger.text()).not.toContain(OPENAI_KEY);
     expect(logger.text()).not.toContain(HERMES_KEY);
     expect(logger.text()).not.toContain(TOKEN);
-    expect(logger.lines.some((l) => l.message.includes('boom'))).toBe(true);
+    expect(logger.lines.some((l) => l.msg.includes('boom'))).toBe(true);
   });
 });

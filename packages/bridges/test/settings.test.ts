@@ -1,4 +1,5 @@
-import { BridgeRegistry, BUILTIN_BRIDGES, defineBridge, field, Redactor, resolveSettings, SettingsError, type SettingsSchema } from '../src/index.js';
+import { recordingLogger } from '@a2a-polyglot/testing';
+import { BridgeRegistry, BUILTIN_BRIDGES, defineBridge, field, redactingLogger, Redactor, resolveSettings, SettingsError, type SettingsSchema } from '../src/index.js';
 
 interface Demo {
   readonly baseUrl: string;
@@ -99,14 +100,13 @@ describe('BridgeRegistry', () => {
         },
       }),
     });
-    const lines: string[] = [];
-    const logger = { debug() {}, info: (m: string) => void lines.push(m), warn() {}, error() {} };
+    const logger = recordingLogger();
     const registry = new BridgeRegistry([echo]);
     const executor = await registry.create('echo', { agentId: 'e1', agentName: 'Echo', serviceSettings: { prefix: '>> ' }, env: { ECHO_PREFIX: 'env ' }, logger });
     let replied = '';
     await executor.execute({ text: 'hi', reply: (m: unknown) => (replied = String(m)) } as never);
     expect(replied).toBe('>> hi');
-    expect(lines).toEqual(['secret-value-999 used by e1']); // not a secret field: not redacted
+    expect(logger.messages()).toEqual(['secret-value-999 used by e1']); // not a secret field: not redacted
     expect(() => registry.register(echo)).toThrow(/already registered/);
   });
 
@@ -117,15 +117,25 @@ describe('BridgeRegistry', () => {
       settings: { key: field.string({ description: 'key', secret: true }), headers: field.headers({ description: 'h', default: {}, secret: true }) },
       create: (settings, env) => ({
         async execute() {
-          env.logger.warn(`calling with ${settings.key} and ${settings.headers['x-token']}`, { auth: `Bearer ${settings.key}` });
+          env.logger.warn({ auth: `Bearer ${settings.key}` }, `calling with ${settings.key} and ${settings.headers['x-token']}`);
         },
       }),
     });
-    const logged: unknown[] = [];
-    const logger = { debug() {}, info() {}, warn: (m: string, f?: unknown) => void logged.push(m, f), error() {} };
+    const logger = recordingLogger();
     const executor = await new BridgeRegistry([leaky]).create('leaky', { agentId: 'l', agentName: 'L', agentSettings: { key: 'k-1234567890', headers: { 'x-token': 'tkn-abcdef' } }, logger });
     await executor.execute({} as never);
-    expect(logged).toEqual(['calling with [redacted] and [redacted]', { auth: 'Bearer [redacted]' }]);
+    expect(logger.lines).toEqual([{ level: 'warn', msg: 'calling with [redacted] and [redacted]', fields: { auth: 'Bearer [redacted]' } }]);
+  });
+
+  it('redacts the lines of child loggers too (pino-shaped: child bindings and (fields, message) calls)', () => {
+    const logger = recordingLogger();
+    const redacting = redactingLogger(logger, new Redactor(['k-1234567890']));
+    redacting.child({ upstream: 'key k-1234567890' }).error({ detail: 'echoed k-1234567890' }, 'failed with k-1234567890');
+    redacting.info('plain k-1234567890');
+    expect(logger.lines).toEqual([
+      { level: 'error', msg: 'failed with [redacted]', fields: { upstream: 'key [redacted]', detail: 'echoed [redacted]' } },
+      { level: 'info', msg: 'plain [redacted]', fields: {} },
+    ]);
   });
 });
 

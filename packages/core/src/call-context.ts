@@ -1,3 +1,5 @@
+import { requestLogger } from './call-logger.js';
+import type { Logger } from './logger.js';
 import type { ProtocolVersion } from './protocol-version.js';
 
 /** The bindings the core knows by name (spec identifiers, plus our WebSocket binding URI). */
@@ -26,18 +28,30 @@ export interface CallContext {
    * `A2A-Extensions` response header / metadata.
    */
   activatedExtensions?: readonly string[];
+  /**
+   * The logger of this call ({@link requestLogger}: binding and request id), narrowed by the
+   * core to the operation (trace id, task id). Lines about the call go here, so they carry
+   * those fields on every binding. Absent: the core logs to its own logger.
+   */
+  logger?: Logger;
 }
 
-/** Builds a CallContext over a plain header record (keys compared case-insensitively). */
+/**
+ * Builds a CallContext over a plain header record (keys compared case-insensitively). With
+ * `logger` (the binding's), the context's logger is that logger's {@link requestLogger}.
+ */
 export function callContext(
   binding: BindingName,
   headers: Readonly<Record<string, string | string[] | undefined>>,
-  extra: { pathTenant?: string; signal?: AbortSignal; wireVersion?: ProtocolVersion } = {},
+  extra: { pathTenant?: string; signal?: AbortSignal; wireVersion?: ProtocolVersion; logger?: Logger } = {},
 ): CallContext {
   const lower = new Map<string, string>();
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;
     lower.set(k.toLowerCase(), Array.isArray(v) ? v.join(',') : v);
   }
-  return { binding, header: (name) => lower.get(name.toLowerCase()), ...extra };
+  const { logger, ...rest } = extra;
+  const header = (name: string) => lower.get(name.toLowerCase());
+  const callLogger = logger && requestLogger(logger, binding, header);
+  return { binding, header, ...rest, ...(callLogger && { logger: callLogger }) };
 }

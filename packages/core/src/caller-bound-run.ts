@@ -43,8 +43,8 @@ export function cancelWhenCallerLeaves(run: TaskRun, signal: AbortSignal | undef
   if (!signal || run.settled.settled) return;
   const onAbort = () => {
     if (run.settled.settled) return;
-    logger.info('the caller went away; canceling its task (background execution is off)', { taskId: run.taskId });
-    void cancel().catch((error: unknown) => logger.debug('canceling the task of a departed caller failed', { taskId: run.taskId, error }));
+    logger.info({ taskId: run.taskId }, 'the caller went away; canceling its task (background execution is off)');
+    void cancel().catch((error: unknown) => logger.debug({ taskId: run.taskId, err: error }, 'canceling the task of a departed caller failed'));
   };
   if (signal.aborted) return onAbort();
   signal.addEventListener('abort', onAbort, { once: true });

@@ -64,7 +64,7 @@ export class ClusterCoordinator {
   /** Tells the other instances a task was canceled here, so the one executing it stops. */
   announceCancel(tenant: string, taskId: string): void {
     const signals = this.deps.cluster.signals;
-    if (signals) void signals.publish({ kind: 'canceled', tenant, taskId, origin: this.lease.owner }).catch((error: unknown) => this.deps.logger.warn('publishing a cancel signal failed', { taskId, error }));
+    if (signals) void signals.publish({ kind: 'canceled', tenant, taskId, origin: this.lease.owner }).catch((error: unknown) => this.deps.logger.warn({ taskId, err: error }, 'publishing a cancel signal failed'));
   }
 
   /** See {@link RequestHandler.recoverAbandoned}; concurrent calls share one sweep. */
@@ -75,7 +75,7 @@ export class ClusterCoordinator {
   }
 
   private every(ms: number, job: () => Promise<unknown>): void {
-    const timer = setInterval(() => void job().catch((error: unknown) => this.deps.logger.warn('background task failed', { error })), ms);
+    const timer = setInterval(() => void job().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'background task failed')), ms);
     // Never keep a process alive for housekeeping.
     (timer as { unref?: () => void }).unref?.();
     this.timers.push(timer);
@@ -100,7 +100,7 @@ export class ClusterCoordinator {
               if (await run.abort(ABANDONED_TASK_MESSAGE)) {
                 failed++;
                 progressed = true;
-                logger.warn('failed a task whose instance stopped', { taskId: stored.task.id, tenant: stored.tenant });
+                logger.warn({ taskId: stored.task.id, tenant: stored.tenant }, 'failed a task whose instance stopped');
               }
             } finally {
               run.finish();

@@ -18,6 +18,8 @@ export * from './event-stream.js';
 export * from './agent-executor.js';
 export * from './auth.js';
 export * from './call-context.js';
+export * from './call-logger.js';
+export * from './request-ids.js';
 export * from './logger.js';
 export * from './request-handler.js';
 export * from './protocol-version.js';

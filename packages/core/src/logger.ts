@@ -1,30 +1,32 @@
 /**
- * The logging seam. The core logs through this interface only, so a host can route logs to
- * pino, OpenTelemetry or nowhere. Secrets are never passed to it.
+ * One way to log a line, in pino's call shape: `(fields, message)` or `(message)`. The same
+ * shape as pino's, so a pino logger (or any logger with that shape) is passed as is; the
+ * libraries never depend on pino itself.
+ */
+export interface LogFn {
+  (fields: object, message?: string): void;
+  (message: string): void;
+}
+
+/**
+ * The logging seam. The core and every binding, store and bridge log through this interface
+ * only, so a host routes logs to pino (the executor does), to OpenTelemetry, or nowhere.
+ * `child(bindings)` gives a logger whose every line carries those fields: the bindings and
+ * the core use it at the request and operation boundary (binding, request id, trace id, task
+ * id), instead of repeating the fields on each call. Secrets are never passed to it.
  */
 export interface Logger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
+  debug: LogFn;
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
+  child(bindings: Record<string, unknown>): Logger;
 }
 
-/** Discards everything; the default inside libraries and tests. */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const discard = (): void => undefined;
 
-/** One JSON line per entry on the console, at or above `level`. */
-export function consoleLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'info'): Logger {
-  const order = ['debug', 'info', 'warn', 'error'];
-  const min = order.indexOf(level);
-  const emit = (lvl: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) => {
-    if (order.indexOf(lvl) < min) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg: message, ...fields }, errorReplacer);
-    (lvl === 'error' || lvl === 'warn' ? console.error : console.log)(line);
-  };
-  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
-}
-
-function errorReplacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
-  return value;
-}
+/**
+ * Discards everything: the default of every library package, so a library logs nothing
+ * unless its host hands it a logger (the executor hands one pino logger to all of them).
+ */
+export const silentLogger: Logger = { debug: discard, info: discard, warn: discard, error: discard, child: () => silentLogger };

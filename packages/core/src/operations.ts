@@ -24,6 +24,7 @@ import { A2AError } from './a2a-error.js';
 import type { CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
 import type { EventStream } from './event-stream.js';
+import { bindOperationLogger } from './call-logger.js';
 import { observeStream, observeUnary } from './observer.js';
 import type { RequestHandler } from './request-handler.js';
 
@@ -76,9 +77,14 @@ function unary<Req, Res>(
   requestType: string = `${name}Request`,
 ): UnaryOperation<Req, Res> {
   // The observer (metrics, traces) is looked up per call, so an unobserved handler pays one property read.
+  // The call's logger is narrowed inside the observation, where the operation's span is active.
   const observed = (h: RequestHandler, req: Req, ctx: CallContext): Promise<Res> => {
     const observer = h.observer;
-    return observer ? observeUnary(observer, name, ctx, req, () => invoke(h, req, ctx)) : invoke(h, req, ctx);
+    const call = () => {
+      bindOperationLogger(ctx, name, req);
+      return invoke(h, req, ctx);
+    };
+    return observer ? observeUnary(observer, name, ctx, req, call) : call();
   };
   return { kind: 'unary', name, requestType, request, response, invoke: observed, encodeJson };
 }
@@ -86,7 +92,11 @@ function unary<Req, Res>(
 function stream<Req>(name: OperationName, request: MessageFns<Req>, requestType: string, open: StreamOperation<Req>['open']): StreamOperation<Req> {
   const observed: StreamOperation<Req>['open'] = (h, req, ctx, after) => {
     const observer = h.observer;
-    return observer ? observeStream(observer, name, ctx, req, () => open(h, req, ctx, after)) : open(h, req, ctx, after);
+    const call = () => {
+      bindOperationLogger(ctx, name, req);
+      return open(h, req, ctx, after);
+    };
+    return observer ? observeStream(observer, name, ctx, req, call) : call();
   };
   return { kind: 'stream', name, requestType, request, open: observed };
 }

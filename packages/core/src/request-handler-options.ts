@@ -34,6 +34,7 @@ export interface RequestHandlerOptions {
   readonly authenticator?: Authenticator;
   /** Builds the extended card for an authenticated caller. */
   readonly extendedCard?: (principal: Principal | undefined) => AgentCard | Promise<AgentCard>;
+  /** Where the core logs (pino-compatible; see Logger). Default: silent, as in every library package. */
   readonly logger?: Logger;
   /** Watches every operation, stream and task state change (metrics, traces). None by default. */
   readonly observer?: CallObserver;

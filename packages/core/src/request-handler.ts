@@ -25,7 +25,7 @@ import { InMemoryEventLog, taskLogKey, type EventLog } from './event-log.js';
 import { followTask, singleEventStream, type EventStream } from './event-stream.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
 import type { CallObserver } from './observer.js';
-import { consoleLogger, type Logger } from './logger.js';
+import { silentLogger, type Logger } from './logger.js';
 import { InMemoryPushConfigStore } from './push/push-config-store.js';
 import { PushConfigOperations } from './push/push-config-operations.js';
 import { PushDispatcher } from './push/push-dispatcher.js';
@@ -92,7 +92,7 @@ export class RequestHandler {
     this.strictRequests = options.strictRequests ?? false;
     this.backgroundExecution = options.backgroundExecution ?? DEFAULT_BACKGROUND_EXECUTION;
     this.executor = options.executor;
-    this.logger = options.logger ?? consoleLogger('warn');
+    this.logger = options.logger ?? silentLogger;
     this.observer = options.observer;
     this.store = options.taskStore ?? new InMemoryTaskStore();
     this.log = options.eventLog ?? new InMemoryEventLog();
@@ -221,8 +221,11 @@ export class RequestHandler {
     // before anything is stored or executed.
     if (streaming) await this.requireEventLog(caller.tenant, taskId);
 
+    // The run logs to the call that started it (binding, request id, trace id) and its task
+    // (already on the call's logger when the message named the task).
+    const runLogger = message.taskId && ctx.logger ? ctx.logger : (ctx.logger ?? this.logger).child({ taskId });
     const newRun = (stored: StoredTask | undefined) =>
-      new TaskRun(this.deps(), {
+      new TaskRun({ ...this.deps(), logger: runLogger }, {
         tenant: caller.tenant,
         owner: caller.owner,
         principal: caller.principal,
@@ -250,7 +253,7 @@ export class RequestHandler {
     const start = existing ? run.view() : undefined;
     void run
       .execute(this.executor)
-      .catch((error: unknown) => this.logger.error('run failed', { taskId, error }))
+      .catch((error: unknown) => runLogger.error({ err: error }, 'run failed'))
       .finally(() => {
         if (this.runs.get(key) === run) this.runs.delete(key);
       });

@@ -20,6 +20,6 @@ export function isServerFault(error: A2AError): boolean {
  * the call (`JSON-RPC call`, `REST call`, `WebSocket stream`, ...); `fields` adds context.
  */
 export function logFailure(logger: Logger, error: A2AError, what: string, fields: Record<string, unknown> = {}): void {
-  if (isServerFault(error)) logger.error(`${what} failed`, { ...fields, code: error.code, message: error.message, error: error.cause ?? error });
-  else logger.debug(`${what} rejected`, { ...fields, code: error.code, message: error.message });
+  if (isServerFault(error)) logger.error({ ...fields, code: error.code, message: error.message, err: error.cause ?? error }, `${what} failed`);
+  else logger.debug({ ...fields, code: error.code, message: error.message }, `${what} rejected`);
 }

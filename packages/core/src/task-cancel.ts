@@ -85,7 +85,7 @@ export class TaskCanceler {
 
 /** A run with no agent over a stored task: cancel of an idle task, failing an abandoned one. */
 export function idleRun(deps: RunDeps, stored: StoredTask, principal: Principal | undefined, metadata: Record<string, unknown> | undefined, extensions: readonly string[]): TaskRun {
-  return new TaskRun(deps, {
+  return new TaskRun({ ...deps, logger: deps.logger.child({ taskId: stored.task.id }) }, {
     tenant: stored.tenant,
     owner: stored.owner,
     principal,

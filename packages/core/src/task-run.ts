@@ -18,6 +18,7 @@ export interface RunDeps {
   readonly store: TaskStore;
   readonly log: EventLog;
   readonly push: PushDispatcher;
+  /** The run's logger, already carrying its `taskId` (the run's lines add no task id of their own). */
   readonly logger: Logger;
   /**
    * Durable mode (a store shared by several instances): every event is saved, under this
@@ -129,7 +130,7 @@ export class TaskRun implements ExecutionContext {
     this.persistedVersion = this.version;
     this.created = init.existing !== undefined;
     this.logKey = taskLogKey(init.tenant, init.taskId);
-    this.queue = new SerialQueue((error) => this.deps.logger.error('applying a task event failed', { taskId: this.taskId, error }));
+    this.queue = new SerialQueue((error) => this.deps.logger.error({ err: error }, 'applying a task event failed'));
     if (this.created) this.first.resolve({ kind: 'task' });
   }
 
@@ -216,7 +217,7 @@ export class TaskRun implements ExecutionContext {
       await executor.execute(this);
     } catch (error) {
       failure = error;
-      if (!this.signal.aborted) this.deps.logger.error('agent execution failed', { taskId: this.taskId, error });
+      if (!this.signal.aborted) this.deps.logger.error({ err: error }, 'agent execution failed');
     }
     // An agent that stops on abort returns while its cancel hook may still be stopping
     // upstream work; the task must end CANCELED, not COMPLETED or FAILED by that return.
@@ -236,7 +237,7 @@ export class TaskRun implements ExecutionContext {
     try {
       await this.persist(this.version);
     } catch (error) {
-      this.deps.logger.warn('releasing the task lease failed; it will run out', { taskId: this.taskId, error });
+      this.deps.logger.warn({ err: error }, 'releasing the task lease failed; it will run out');
     }
   }
 
@@ -318,7 +319,7 @@ export class TaskRun implements ExecutionContext {
    */
   private callCancelHook(executor: AgentExecutor | undefined, hookTimeoutMs: number): Promise<void> | undefined {
     if (!executor?.cancel) return undefined;
-    const failed = (error: unknown) => this.deps.logger.warn('agent cancel hook failed', { taskId: this.taskId, error });
+    const failed = (error: unknown) => this.deps.logger.warn({ err: error }, 'agent cancel hook failed');
     let result: unknown;
     try {
       result = executor.cancel(this);
@@ -440,11 +441,11 @@ export class TaskRun implements ExecutionContext {
       const to = eventState(event);
       const from = live.status?.state;
       if (from !== undefined && isTerminal(from)) {
-        this.deps.logger.debug('event after terminal state ignored', { taskId: this.taskId });
+        this.deps.logger.debug('event after terminal state ignored');
         return false;
       }
       if (to !== undefined && !canTransition(from, to)) {
-        this.deps.logger.warn('invalid state transition ignored', { taskId: this.taskId, from: TaskState[from ?? 0], to: TaskState[to] });
+        this.deps.logger.warn({ from: TaskState[from ?? 0], to: TaskState[to] }, 'invalid state transition ignored');
         return false;
       }
       foldEvent(live, event);
@@ -488,7 +489,7 @@ export class TaskRun implements ExecutionContext {
 
   private logAppendFailed(seq: number, error: unknown): void {
     // The store has the event; readers that miss it in the log resync from the store.
-    this.deps.logger.warn('appending to the event log failed', { taskId: this.taskId, seq, error });
+    this.deps.logger.warn({ seq, err: error }, 'appending to the event log failed');
   }
 
   private announce(event: StreamResponse, state: TaskState | undefined, creating: boolean): boolean {
@@ -541,8 +542,8 @@ export class TaskRun implements ExecutionContext {
 
   /** A write failed: a lost race (the task was taken over) or a store outage. Either way the run stops. */
   private lose(error: unknown): void {
-    if (isVersionConflict(error)) this.deps.logger.info('task changed elsewhere; this run stops', { taskId: this.taskId });
-    else this.deps.logger.error('saving the task failed; this run stops (the lease sweep fails the task if it stays unfinished)', { taskId: this.taskId, error });
+    if (isVersionConflict(error)) this.deps.logger.info('task changed elsewhere; this run stops');
+    else this.deps.logger.error({ err: error }, 'saving the task failed; this run stops (the lease sweep fails the task if it stays unfinished)');
     this.fence(A2AError.from(error));
   }
 

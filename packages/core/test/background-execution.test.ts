@@ -1,9 +1,9 @@
 import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
 import { waitFor } from '@a2a-polyglot/testing';
-import { A2AError, A2AErrorCode, callContext, RequestHandler, textPart, type AgentExecutor, type CallContext } from '../src/index.js';
+import { A2AError, A2AErrorCode, callContext, RequestHandler, textPart, type AgentExecutor, type CallContext, silentLogger } from '../src/index.js';
 import { testCard } from './fixtures.js';
 
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const quiet = silentLogger;
 
 /** A call context whose client can "disconnect" (abort its signal). */
 function caller(): { ctx: CallContext; leave: () => void } {

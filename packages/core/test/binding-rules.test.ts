@@ -1,5 +1,6 @@
+import { recordingLogger } from '@a2a-polyglot/testing';
 import { TaskState } from '@a2a-polyglot/model';
-import { A2AError, A2AErrorCode, eventState, findOperation, isServerFault, type Logger, logFailure, OPERATIONS, resumeCursor } from '../src/index.js';
+import { A2AError, A2AErrorCode, eventState, findOperation, isServerFault, logFailure, OPERATIONS, resumeCursor } from '../src/index.js';
 
 /** The protocol rules every binding calls instead of spelling them out again. */
 describe('rules the bindings share', () => {
@@ -41,15 +42,13 @@ describe('rules the bindings share', () => {
     });
 
     it('logs faults as errors with their cause and the rest at debug', () => {
-      const lines: Array<[string, string, Record<string, unknown> | undefined]> = [];
-      const record = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push([level, message, fields]);
-      const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
+      const logger = recordingLogger();
       const cause = new Error('secret detail');
       logFailure(logger, A2AError.from(cause), 'REST call', { method: 'GetTask' });
       logFailure(logger, new A2AError(A2AErrorCode.TaskNotFound), 'REST call');
-      expect(lines).toEqual([
-        ['error', 'REST call failed', { method: 'GetTask', code: A2AErrorCode.Internal, message: 'Internal error', error: cause }],
-        ['debug', 'REST call rejected', { code: A2AErrorCode.TaskNotFound, message: 'Task not found' }],
+      expect(logger.lines).toEqual([
+        { level: 'error', msg: 'REST call failed', fields: { method: 'GetTask', code: A2AErrorCode.Internal, message: 'Internal error', err: cause } },
+        { level: 'debug', msg: 'REST call rejected', fields: { code: A2AErrorCode.TaskNotFound, message: 'Task not found' } },
       ]);
     });
   });

@@ -53,7 +53,6 @@ describe('cancel hook', () => {
   it('a failing hook does not keep an idle task from being canceled', async () => {
     const h = new RequestHandler({
       card: testCard(),
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
       executor: {
         async execute(c) {
           c.requireInput('more?');

@@ -91,7 +91,7 @@ describe('combineObservers', () => {
         throw new Error('boom');
       },
     };
-    const handler = new RequestHandler({ card: testCard(), executor: failing, observer: recorder('a', log), logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const handler = new RequestHandler({ card: testCard(), executor: failing, observer: recorder('a', log) });
     await sendMessage.invoke(handler, send('hi'), ctx());
     await handler.shutdown(1000);
     expect(log).toContain('a run ended failed');

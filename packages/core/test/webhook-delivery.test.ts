@@ -6,6 +6,7 @@ import https from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { recordingLogger, type RecordingLogger } from '@a2a-polyglot/testing';
 import { Role, TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
 import { A2AErrorCode, callContext, HttpPushSender, pinnedHttpTransport, RequestHandler, silentLogger, systemResolver, textPart, type A2AError, type Logger, type WebhookResolver, type WebhookTransport } from '../src/index.js';
 import { testCard } from './fixtures.js';
@@ -39,9 +40,10 @@ async function receiver(answer: (res: http.ServerResponse) => void = (res) => re
 }
 
 /** Records warnings so a test can see why a delivery was dropped. */
-function recordingLogger(): Logger & { warnings: Array<{ message: string; fields?: Record<string, unknown> }> } {
-  const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
-  return { ...silentLogger, warn: (message, fields) => void warnings.push({ message, fields }), warnings };
+function warningLogger(): Logger & { readonly warnings: Array<{ message: string; fields?: Record<string, unknown> }> } {
+  const logger = recordingLogger();
+  const warnings = () => logger.lines.filter((l) => l.level === 'warn').map((l) => ({ message: l.msg, fields: l.fields }));
+  return Object.defineProperty(logger, 'warnings', { get: warnings }) as RecordingLogger & { readonly warnings: ReturnType<typeof warnings> };
 }
 
 /** The real transport, counting connections it is asked to make. */
@@ -77,7 +79,7 @@ describe('redirects are never followed', () => {
   it.each([301, 302, 303, 307, 308])('a %i is a failed delivery, even with private networks allowed', async (status) => {
     const target = await receiver();
     const redirector = await receiver((res) => res.writeHead(status, { location: target.url }).end());
-    const logger = recordingLogger();
+    const logger = warningLogger();
     const sender = new HttpPushSender({ allowPrivateNetworks: true, attempts: 3, backoffMs: 1, logger });
     try {
       await sender.send(configFor(redirector.url), event);
@@ -95,7 +97,7 @@ describe('host names are resolved at delivery, and the connection goes to the ch
     const hook = await receiver();
     const resolve = jest.fn<ReturnType<WebhookResolver>, Parameters<WebhookResolver>>(async () => [{ address: '127.0.0.1', family: 4 }]);
     const { transport, targets } = countingTransport();
-    const logger = recordingLogger();
+    const logger = warningLogger();
     try {
       await new HttpPushSender({ resolve, transport, logger, attempts: 3, backoffMs: 1 }).send(configFor(`http://hooks.example.test:${hook.port}/hook`), event);
       expect(resolve).toHaveBeenCalledTimes(1); // refused, not retried
@@ -156,7 +158,7 @@ describe('host names are resolved at delivery, and the connection goes to the ch
     const resolve: WebhookResolver = async () => [{ address: ++calls === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
     const targets: string[] = [];
     const transport: WebhookTransport = async (target) => (targets.push(target.address), 503);
-    const logger = recordingLogger();
+    const logger = warningLogger();
     await new HttpPushSender({ resolve, transport, logger, attempts: 3, backoffMs: 1 }).send(configFor('http://flip.example.test/hook'), event);
     expect(calls).toBe(2);
     expect(targets).toEqual(['93.184.216.34']);
@@ -187,12 +189,12 @@ describe('https webhooks keep TLS verification', () => {
     server.on('tlsClientError', (error) => clientErrors.push(error));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const logger = recordingLogger();
+    const logger = warningLogger();
     try {
       await new HttpPushSender({ resolve: async () => [{ address: '127.0.0.1' }], allowPrivateNetworks: true, attempts: 1, logger }).send(configFor(`https://hooks.example.test:${port}/hook`), event);
       expect(serverNames).toEqual(['hooks.example.test']);
       expect(requests).toBe(0);
-      expect(logger.warnings).toEqual([expect.objectContaining({ message: 'push delivery error', fields: expect.objectContaining({ error: expect.stringMatching(/self[- ]signed certificate/) }) })]);
+      expect(logger.warnings).toEqual([expect.objectContaining({ message: 'push delivery error', fields: expect.objectContaining({ err: expect.stringMatching(/self[- ]signed certificate/) }) })]);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

@@ -3,7 +3,7 @@ import {
   A2AError,
   A2AErrorCode,
   callContext,
-  consoleLogger,
+  silentLogger,
   type CallContext,
   type EventStream,
   type Logger,
@@ -31,7 +31,7 @@ import { UndecodableRequest, withSafeDeserializers } from './safe-decode.js';
 
 /** Options of {@link addA2AService} (and of the v0.3 service beside it). */
 export interface A2AServiceOptions {
-  /** Where unexpected failures are logged. Default: JSON lines on the console, `warn` and up. */
+  /** Where unexpected failures are logged. Default: nowhere (silent); the executor passes its pino logger. */
   readonly logger?: Logger;
   /**
    * Unflushed messages a server stream may have before it stops pulling events (see
@@ -106,7 +106,7 @@ function rpcName(path: string): string {
  * ErrorInfo (grpc-js alone would answer INTERNAL).
  */
 export function serveService(server: Server, service: ServiceDefinition, handler: RequestHandler, wire: ServiceWire, options: A2AServiceOptions = {}): A2AServiceBinding {
-  const logger = options.logger ?? consoleLogger('warn');
+  const logger = options.logger ?? silentLogger;
   const highWater = options.maxBufferedMessages ?? 16;
   const stallTimeoutMs = options.streamStallTimeoutMs ?? DEFAULT_GRPC_STALL_TIMEOUT_MS;
   const open = new Set<(error: A2AError) => void>();
@@ -138,8 +138,8 @@ function target(handler: RequestHandler, router: CallRouter | undefined): Target
 }
 
 /** Builds the CallContext of one call from its metadata, aborting when the call ends early. */
-function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire, tenant: string | undefined): CallContext {
-  return callContext('GRPC', metadataHeaders(metadata), { signal, wireVersion: wire.wireVersion, pathTenant: tenant });
+function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire, tenant: string | undefined, logger: Logger): CallContext {
+  return callContext('GRPC', metadataHeaders(metadata), { signal, wireVersion: wire.wireVersion, pathTenant: tenant, logger });
 }
 
 /**
@@ -148,8 +148,8 @@ function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire, t
  * off) is made when the core first reads it: most calls
  * are answered before anything waits, and then cost no AbortController.
  */
-function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWire, tenant: string | undefined): { ctx: CallContext; release: () => void } {
-  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion, pathTenant: tenant });
+function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWire, tenant: string | undefined, logger: Logger): { ctx: CallContext; release: () => void } {
+  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion, pathTenant: tenant, logger });
   let controller: AbortController | undefined;
   // Dropped once the call is answered: a context that outlives its call until the next full
   // GC must not keep the call (request, metadata, stream) alive with it.
@@ -183,7 +183,7 @@ function unaryHandler(op: UnaryOperation, route: RpcRoute, pick: Target, logger:
       .then(() => {
         const coreRequest = route.toCore(request);
         const { handler, tenant } = pick(call.metadata, coreRequest);
-        ({ ctx, release } = lazyContextOf(call, wire, tenant));
+        ({ ctx, release } = lazyContextOf(call, wire, tenant, logger));
         return op.invoke(handler, coreRequest, ctx);
       })
       .then(
@@ -256,13 +256,13 @@ async function serveStream(
     const resumeAfterSeq = op.name === 'SubscribeToTask' ? parseLastEventId(call.metadata) : undefined;
     const coreRequest = route.toCore(request);
     const { handler, tenant } = pick(call.metadata, coreRequest);
-    ctx = contextOf(call.metadata, controller.signal, wire, tenant);
+    ctx = contextOf(call.metadata, controller.signal, wire, tenant, logger);
     stream = await op.open(handler, coreRequest, ctx, resumeAfterSeq);
     if (controller.signal.aborted || stopError) stream.close();
     writer = new BackpressureWriter(call, limits.highWater, {
       stallTimeoutMs: limits.stallTimeoutMs,
       onStall: () => {
-        logger.warn('gRPC stream ended: the client stopped reading', { operation: op.name, stallTimeoutMs: limits.stallTimeoutMs });
+        (ctx?.logger ?? logger).warn({ operation: op.name, stallTimeoutMs: limits.stallTimeoutMs }, 'gRPC stream ended: the client stopped reading');
         stop(new A2AError(A2AErrorCode.Unavailable, `The client read nothing for ${limits.stallTimeoutMs} ms; the stream was ended (the task continues: resubscribe to follow it)`));
         resetStalledCall(call);
       },

@@ -1,6 +1,6 @@
-import { callContext, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
+import { callContext, type AgentExecutor } from '@a2a-polyglot/core';
 import { SendMessageRequest, TaskState } from '@a2a-polyglot/model';
-import { waitFor } from '@a2a-polyglot/testing';
+import { recordingLogger, waitFor } from '@a2a-polyglot/testing';
 import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { DEFAULT_GRPC_STALL_TIMEOUT_MS } from '../src/index.js';
 import { startTestServer, userMessage, type TestServer } from './helpers.js';
@@ -23,8 +23,7 @@ function floodingAgent(state: { released: boolean; taskIds: string[] }): AgentEx
 
 describe('gRPC server stream whose client stops reading', () => {
   const state = { released: false, taskIds: [] as string[] };
-  const warnings: string[] = [];
-  const logger: Logger = { debug() {}, info() {}, warn: (message: string) => void warnings.push(message), error() {} };
+  const logger = recordingLogger();
   let t: TestServer;
   let client: Client;
   beforeAll(async () => {
@@ -55,7 +54,7 @@ describe('gRPC server stream whose client stops reading', () => {
     call.on('data', () => undefined);
     call.pause();
     await waitFor(() => t.server.service.openStreams === 1, { what: 'the stream to open' });
-    await waitFor(() => warnings.some((w) => w.includes('client stopped reading')), { timeoutMs: 10_000, what: 'the stall to end the stream' });
+    await waitFor(() => logger.messages('warn').some((w) => w.includes('client stopped reading')), { timeoutMs: 10_000, what: 'the stall to end the stream' });
     await waitFor(() => t.server.service.openStreams === 0, { what: 'the stream to be released' });
     state.released = true;
     call.resume();

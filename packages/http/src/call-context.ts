@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { BindingName, CallContext, ProtocolVersion } from '@a2a-polyglot/core';
+import { requestLogger, type BindingName, type CallContext, type Logger, type ProtocolVersion } from '@a2a-polyglot/core';
 
 /** Name of the query parameter the spec allows in place of the `A2A-Version` header (§3.2). */
 export const VERSION_QUERY_PARAM = 'A2A-Version';
@@ -15,6 +15,8 @@ export interface NodeCallContextOptions {
   readonly signal?: () => AbortSignal;
   /** The generation of the codec that decoded the call (see `CallContext.wireVersion`). */
   readonly wireVersion?: ProtocolVersion;
+  /** The binding's logger; the context gets its request logger (binding, request id). */
+  readonly logger?: Logger;
 }
 
 /**
@@ -32,7 +34,7 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
   // buffers alive with it.
   const { headers, url } = req;
   const signal = options.signal;
-  return {
+  const ctx: CallContext = {
     binding,
     pathTenant: options.pathTenant,
     wireVersion: options.wireVersion,
@@ -46,6 +48,9 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
       return key === 'a2a-version' ? versionFromQuery(url) : undefined;
     },
   };
+  const callLogger = options.logger && requestLogger(options.logger, binding, (name) => ctx.header(name));
+  if (callLogger) ctx.logger = callLogger;
+  return ctx;
 }
 
 function versionFromQuery(url: string | undefined): string | undefined {

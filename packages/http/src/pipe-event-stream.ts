@@ -80,7 +80,7 @@ export async function pipeEventStream(stream: EventStream, sse: SseWriter, optio
       try {
         await options.onError(error, sse);
       } catch (writeError) {
-        logger.error('failed to write the stream error event', { error: writeError });
+        logger.error({ err: writeError }, 'failed to write the stream error event');
       }
     }
   } finally {

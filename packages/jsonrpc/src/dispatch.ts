@@ -103,6 +103,11 @@ export class JsonRpcDispatcher {
   private readonly logger: Logger;
   private readonly maxBatchSize: number;
   private readonly v03: V03JsonRpcDispatch | undefined;
+  /**
+   * The call logger of each failure thrown by a unary operation: the library maps the
+   * failure to a response without the call's context, so the failure remembers its call.
+   */
+  private readonly failedCalls = new WeakMap<A2AError, Logger>();
 
   constructor(
     private readonly handler: RequestHandler,
@@ -113,7 +118,7 @@ export class JsonRpcDispatcher {
     this.v03 = options.v03Methods ? new V03JsonRpcDispatch(handler, this.logger) : undefined;
     // Logging happens in the mapper, once per failure; the library's default listener is console.warn.
     this.server = new JSONRPCServer<ServerParams>({ errorListener: () => undefined });
-    this.server.mapErrorToJSONRPCErrorResponse = (id, error) => jsonRpcFailure(id, error, this.logger);
+    this.server.mapErrorToJSONRPCErrorResponse = (id, error) => jsonRpcFailure(id, error, this.callLogger(error));
     this.server.handleMethodNotFound = async (request: JSONRPCRequest) =>
       request.id === undefined ? null : jsonRpcFailure(request.id, methodNotFound(request.method), this.logger);
     for (const op of Object.values(OPERATIONS)) {
@@ -164,10 +169,12 @@ export class JsonRpcDispatcher {
   private async openStream(op: StreamOperation, request: JsonRpcRequest, contextFor: JsonRpcContextFactory, options: JsonRpcCallOptions): Promise<JsonRpcOutcome> {
     if (request.id === undefined) return this.reject(null, `${request.method} streams its answer, so it needs an id (it cannot be a notification)`);
     const id = request.id;
+    let ctx: CallContext | undefined;
     try {
       const resume = op.name === 'SubscribeToTask' ? resumeCursor(options.resumeAfterSeq, 'Last-Event-ID') : undefined;
       const decoded = decodeJsonRequest(op, request.params, { strict: this.handler.strictRequests });
-      const stream = await op.open(this.handler, decoded, contextFor(request), resume);
+      ctx = contextFor(request);
+      const stream = await op.open(this.handler, decoded, ctx, resume);
       return {
         kind: 'stream',
         id,
@@ -177,7 +184,7 @@ export class JsonRpcDispatcher {
         encodeError: (error) => jsonRpcFailure(id, error),
       };
     } catch (error) {
-      return { kind: 'response', response: jsonRpcFailure(id, error, this.logger) };
+      return { kind: 'response', response: jsonRpcFailure(id, error, ctx?.logger ?? this.logger) };
     }
   }
 
@@ -193,10 +200,21 @@ export class JsonRpcDispatcher {
   }
 
   private async invokeUnary(op: UnaryOperation, params: unknown, ctx: CallContext): Promise<unknown> {
-    const decoded: unknown = decodeJsonRequest(op, params, { strict: this.handler.strictRequests });
-    const result: unknown = await op.invoke(this.handler, decoded, ctx);
-    const json = op.encodeJson(result, decoded);
-    return json === undefined ? null : json;
+    try {
+      const decoded: unknown = decodeJsonRequest(op, params, { strict: this.handler.strictRequests });
+      const result: unknown = await op.invoke(this.handler, decoded, ctx);
+      const json = op.encodeJson(result, decoded);
+      return json === undefined ? null : json;
+    } catch (thrown) {
+      const error = A2AError.from(thrown);
+      if (ctx.logger) this.failedCalls.set(error, ctx.logger);
+      throw error;
+    }
+  }
+
+  /** Where a unary failure is logged: its call's logger, else the dispatcher's. */
+  private callLogger(error: unknown): Logger {
+    return (error instanceof A2AError && this.failedCalls.get(error)) || this.logger;
   }
 
   private reject(id: JsonRpcId, message: string): JsonRpcOutcome {

@@ -72,7 +72,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
     const signal = lazyRequestSignal(req, res);
     const contexts: CallContext[] = [];
     const contextFor = (_request: unknown, wireVersion?: ProtocolVersion): CallContext => {
-      const ctx = nodeCallContext('JSONRPC', req, { signal, wireVersion });
+      const ctx = nodeCallContext('JSONRPC', req, { signal, wireVersion, logger });
       contexts.push(ctx);
       return ctx;
     };
@@ -90,22 +90,23 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       case 'response':
         return sendResponse(res, outcome.response, type, extensions);
       case 'stream':
-        return stream(res, outcome, streamSignal!, extensions);
+        // A stream is one request: its lines carry that call's fields.
+        return stream(res, outcome, streamSignal!, extensions, contexts[0]?.logger ?? logger);
     }
   }
 
-  async function stream(res: ServerResponse, outcome: JsonRpcStreamOutcome, signal: AbortSignal, headers: Record<string, string>): Promise<void> {
+  async function stream(res: ServerResponse, outcome: JsonRpcStreamOutcome, signal: AbortSignal, headers: Record<string, string>, callLogger: Logger): Promise<void> {
     if (res.destroyed) {
       outcome.stream.close();
       return;
     }
-    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => logger.warn('SSE stream ended: the client stopped reading', { stallTimeoutMs: options.sseStallTimeoutMs }), headers });
+    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
     await pipeEventStream(outcome.stream, sse, {
       encode: (event) => JSON.stringify(outcome.encodeEvent(event)),
       onError: (error, writer) => writer.event(JSON.stringify(outcome.encodeError(error))),
       signal,
       shutdownSignal: options.shutdownSignal,
-      logger,
+      logger: callLogger,
     });
   }
 
@@ -115,7 +116,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       await serve(req, res, type);
     } catch (error) {
       // Only a bug gets here; answer without internals if we still can.
-      logger.error('JSON-RPC handler failed', { error });
+      logger.error({ err: error }, 'JSON-RPC handler failed');
       if (!res.headersSent) sendJson(res, 500, internalFailure(), type);
       else res.destroy();
     }

@@ -14,5 +14,5 @@ const echo: AgentExecutor = {
 
 /** The handler the dispatcher tests call: the echo agent behind the card above, silent. */
 export function echoHandler(): RequestHandler {
-  return new RequestHandler({ card, executor: echo, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+  return new RequestHandler({ card, executor: echo });
 }

@@ -33,7 +33,7 @@ describe('A2AMetrics', () => {
   let handler: RequestHandler;
   beforeEach(() => {
     metrics = new A2AMetrics();
-    handler = new RequestHandler({ card, executor: echo, observer: metrics.observer, taskStore: metrics.taskStore(new InMemoryTaskStore()), logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    handler = new RequestHandler({ card, executor: echo, observer: metrics.observer, taskStore: metrics.taskStore(new InMemoryTaskStore()) });
     metrics.watch(handler);
   });
   afterEach(() => handler.shutdown(0));
@@ -60,7 +60,7 @@ describe('A2AMetrics', () => {
   it('reports executing tasks of every watched handler', async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const waiting = new RequestHandler({ card, executor: { execute: async (ctx) => { ctx.working(); await released; ctx.complete(); } }, observer: metrics.observer, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const waiting = new RequestHandler({ card, executor: { execute: async (ctx) => { ctx.working(); await released; ctx.complete(); } }, observer: metrics.observer });
     metrics.watch(waiting);
     const request = SendMessageRequest.fromPartial({ ...send('w'), configuration: { returnImmediately: true } });
     await (OPERATIONS.SendMessage as UnaryOperation).invoke(waiting, request, callContext('JSONRPC', { 'a2a-version': '1.0' }));

@@ -136,7 +136,7 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   function fail(res: ServerResponse, dialect: RestDialect, type: string, thrown: unknown, ctx?: CallContext, status?: number, headers: Record<string, string> = {}): void {
-    const error = dialect.error(thrown, logger, status);
+    const error = dialect.error(thrown, ctx?.logger ?? logger, status);
     sendJson(res, error.status, error.body, type, { ...extensionsHeader(ctx?.activatedExtensions), ...headers, ...error.headers });
   }
 
@@ -162,14 +162,14 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
     }
     const request = dialect.decode(route, params, queryOf(req), body, { strict: handler.strictRequests });
     const signal = lazyRequestSignal(req, res);
-    const ctx = nodeCallContext('HTTP+JSON', req, { pathTenant: tenant, signal, wireVersion: dialect.wireVersion });
+    const ctx = nodeCallContext('HTTP+JSON', req, { pathTenant: tenant, signal, wireVersion: dialect.wireVersion, logger });
     try {
       if (op.kind === 'stream') {
         const resume = op.name === 'SubscribeToTask' ? resumeAfterSeq(req) : undefined;
         const stream = await op.open(handler, request, ctx, resume);
         const streamSignal = signal();
         signal.release();
-        return await pipe(res, dialect, stream, streamSignal, extensionsHeader(ctx.activatedExtensions));
+        return await pipe(res, dialect, stream, streamSignal, extensionsHeader(ctx.activatedExtensions), ctx.logger ?? logger);
       }
       const result = await op.invoke(handler, request, ctx);
       signal.release();
@@ -183,15 +183,15 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
     }
   }
 
-  async function pipe(res: ServerResponse, dialect: RestDialect, stream: EventStream, signal: AbortSignal, headers: Record<string, string>): Promise<void> {
+  async function pipe(res: ServerResponse, dialect: RestDialect, stream: EventStream, signal: AbortSignal, headers: Record<string, string>, callLogger: Logger): Promise<void> {
     if (res.destroyed) return stream.close();
-    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => logger.warn('SSE stream ended: the client stopped reading', { stallTimeoutMs: options.sseStallTimeoutMs }), headers });
+    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
     await pipeEventStream(stream, sse, {
       encode: dialect.encodeEvent,
       onError: (error, writer) => writer.event(JSON.stringify(dialect.error(error).body), { event: 'error' }),
       signal,
       shutdownSignal: options.shutdownSignal,
-      logger,
+      logger: callLogger,
     });
   }
 
@@ -204,7 +204,7 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
       // Decoding failures land here (before a call context exists), and bugs.
       if (!res.headersSent) fail(res, dialect, type, error);
       else {
-        logger.error('REST handler failed after the response started', { error });
+        logger.error({ err: error }, 'REST handler failed after the response started');
         res.destroy();
       }
     }

@@ -77,7 +77,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   }
 
   function onFailure(res: ServerResponse, error: unknown): void {
-    logger.error('A2A request listener failed', { error });
+    logger.error({ err: error }, 'A2A request listener failed');
     try {
       if (!res.headersSent) sendJson(res, 500, restError(new A2AError(A2AErrorCode.Internal)).body);
       else res.destroy();

@@ -116,7 +116,6 @@ export async function startTestServer(
       extendedCard: () => ({ ...card, name: 'extended test agent' }),
       authenticator: options.apiKeys ? new ApiKeyAuthenticator({ keys: options.apiKeys }) : undefined,
       strictRequests: options.strictRequests,
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
     });
   const running = await startA2AServer({ ...options, handler });
   const basePath = options.basePath ?? '/a2a';

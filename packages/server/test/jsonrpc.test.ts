@@ -1,4 +1,5 @@
 import { eventStreamFrom, RequestHandler, type EventStream } from '@a2a-polyglot/core';
+import { recordingLogger } from '@a2a-polyglot/testing';
 import type { GetTaskRequest, SendMessageRequest } from '@a2a-polyglot/model';
 import { EXT, postRaw, readSse, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, Gate, V, type TestServer } from './helpers.js';
 
@@ -381,9 +382,10 @@ describe('JSON-RPC limits, auth and failures', () => {
         });
       }
     }
-    const errors: unknown[] = [];
-    const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()), logger: { debug() {}, info() {}, warn() {}, error: (_m, f) => errors.push(f) } });
-    const s = await startTestServer({ handler, logger: { debug() {}, info() {}, warn() {}, error: (_m, f) => errors.push(f) } });
+    const logger = recordingLogger();
+    const errors = logger.lines;
+    const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()), logger });
+    const s = await startTestServer({ handler, logger });
     try {
       const res = await rpc(s.rpcUrl, 'GetTask', { id: 'x' });
       expect(res.body.error).toMatchObject({ code: -32603, message: 'Internal error' });

@@ -4,8 +4,7 @@ import { WebSocket } from 'ws';
 import { AgentMounts, createMountedListener, startA2AServer, type RunningA2AServer } from '../src/index.js';
 import { Gate, testCard, testExecutor, V } from './helpers.js';
 
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-const handlerNamed = (name: string) => new RequestHandler({ card: testCard({ name }), executor: testExecutor(new Gate()), logger: quiet });
+const handlerNamed = (name: string) => new RequestHandler({ card: testCard({ name }), executor: testExecutor(new Gate()) });
 const getJson = async (url: string, init?: RequestInit): Promise<any> => (await fetch(url, init)).json();
 const iface = (card: any, binding: string) => card.supportedInterfaces.find((i: any) => i.protocolBinding === binding)?.url;
 

@@ -314,7 +314,7 @@ describe('REST limits, auth and failures', () => {
         });
       }
     }
-    const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()), logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()) });
     const s = await startTestServer({ handler });
     try {
       const { events } = await readSse(await stream(s.restUrl, 'POST', '/message:stream', sendParams('x')));

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { recordingLogger } from '@a2a-polyglot/testing';
 import { RequestHandler } from '@a2a-polyglot/core';
 import { createA2ARequestListener } from '../src/index.js';
 import { Gate, readSse, rest, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V, type TestServer } from './helpers.js';
@@ -221,16 +222,16 @@ describe('routing, CORS and robustness', () => {
         throw new Error('secret internal detail');
       }
     }
-    const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()), logger: { debug() {}, info() {}, warn() {}, error() {} } });
-    const logged: unknown[] = [];
-    const b = await startTestServer({ handler, logger: { debug() {}, info() {}, warn() {}, error: (m) => logged.push(m) } });
+    const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()) });
+    const logger = recordingLogger();
+    const b = await startTestServer({ handler, logger });
     try {
       const res = await fetch(`${b.url}/.well-known/agent-card.json`);
       expect(res.status).toBe(500);
       const text = await res.text();
       expect(text).not.toContain('secret');
       expect(JSON.parse(text).error.code).toBe(500);
-      expect(logged).toHaveLength(1);
+      expect(logger.messages('error')).toHaveLength(1);
       expect((await rpc(b.rpcUrl, 'ListTasks', {})).body.result).toBeDefined();
     } finally {
       await b.close();

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
-import { callContext, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
+import { callContext, RequestHandler, type AgentExecutor } from '@a2a-polyglot/core';
 import { TaskState } from '@a2a-polyglot/model';
-import { waitFor } from '@a2a-polyglot/testing';
+import { recordingLogger, waitFor } from '@a2a-polyglot/testing';
 import { sendParams, startTestServer, testCard, V, type TestServer } from './helpers.js';
 
 /** An agent that reports 64 KiB artifacts until released, then completes: far more than socket buffers hold. */
@@ -35,8 +35,7 @@ function nonReadingClient(port: number, path: string, body: string): Socket {
 describe('SSE stream whose client stops reading', () => {
   let s: TestServer;
   const state = { released: false, taskIds: [] as string[] };
-  const warnings: string[] = [];
-  const logger: Logger = { debug() {}, info() {}, warn: (message: string) => void warnings.push(message), error() {} };
+  const logger = recordingLogger();
   beforeAll(async () => {
     const handler = new RequestHandler({ card: testCard(), executor: floodingAgent(state), logger });
     s = await startTestServer({ handler, logger, sseStallTimeoutMs: 200 });
@@ -44,16 +43,19 @@ describe('SSE stream whose client stops reading', () => {
   afterAll(() => s.close());
 
   it.each([
-    ['REST', '/a2a/message:stream', (p: Record<string, unknown>) => JSON.stringify(p)],
-    ['JSON-RPC', '/a2a/rpc', (p: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: p })],
-  ])('%s: the server ends the stalled stream, and the task still completes', async (_binding, path, body) => {
+    ['HTTP+JSON', '/a2a/message:stream', (p: Record<string, unknown>) => JSON.stringify(p)],
+    ['JSONRPC', '/a2a/rpc', (p: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: p })],
+  ])('%s: the server ends the stalled stream, and the task still completes', async (binding, path, body) => {
     state.released = false;
-    const before = warnings.length;
+    const before = logger.messages('warn').length;
     const tasksBefore = state.taskIds.length;
     const port = new URL(s.url).port;
     const client = nonReadingClient(Number(port), path, body(sendParams('flood')));
     const closed = new Promise<void>((resolve) => client.on('close', () => resolve()));
-    await waitFor(() => warnings.slice(before).some((w) => w.includes('client stopped reading')), { timeoutMs: 10_000, what: 'the stall to end the stream' });
+    await waitFor(() => logger.messages('warn').slice(before).some((w) => w.includes('client stopped reading')), { timeoutMs: 10_000, what: 'the stall to end the stream' });
+    // The stall is logged as a line about that request.
+    const stall = logger.lines.filter((l) => l.level === 'warn' && l.msg.includes('client stopped reading')).at(-1)!;
+    expect(stall.fields).toEqual(expect.objectContaining({ binding, operation: 'SendStreamingMessage', reqId: expect.any(String) }));
     state.released = true;
     // The stream is over: once the client reads again, it gets what was sent, then the end.
     client.resume();

@@ -57,7 +57,7 @@ describe('backpressure through the bindings', () => {
     ['JSON-RPC', '/a2a/rpc', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: sendParams('x') })],
     ['REST', '/a2a/message:stream', JSON.stringify(sendParams('x'))],
   ])('%s: a client that does not read does not make the server pull the whole stream', async (_binding, path, body) => {
-    const handler = new Endless({ card: testCard(), executor: testExecutor(new Gate()), logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const handler = new Endless({ card: testCard(), executor: testExecutor(new Gate()) });
     const s = await startTestServer({ handler, sseHeartbeatMs: 0 });
     try {
       const socket = rawPost(Number(new URL(s.url).port), path, body);

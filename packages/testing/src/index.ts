@@ -22,3 +22,4 @@ export {
 export { TestIdentityProvider, type TestSigningKey } from './identity-provider.js';
 export { testAgentCard } from './agent-card.js';
 export { CHROMIUM_PATH, describeWithChromium, launchHeadlessChromium, type HeadlessChromium } from './chromium.js';
+export { recordingLogger, type LogLevelName, type LogLine, type RecordingLogger } from './recording-logger.js';

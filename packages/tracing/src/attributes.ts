@@ -1,4 +1,4 @@
-import type { OperationName } from '@a2a-polyglot/core';
+import type { OperationName, TaskIds } from '@a2a-polyglot/core';
 
 /**
  * The span and attribute names of A2A traces, in one place: the tracing observer writes
@@ -35,25 +35,8 @@ export function storeSpanName(operation: string): string {
   return `a2a.store.${operation}`;
 }
 
-/** Task and context ids found in a request or a result, when it names them. */
-export interface TaskIds {
-  taskId?: string;
-  contextId?: string;
-  tenant?: string;
-}
-
-/** Operations whose request names its task by `id` (the others use `taskId`; `id` is then a config id). */
-const ID_IS_TASK = new Set<OperationName>(['GetTask', 'CancelTask', 'SubscribeToTask']);
-
-/** The ids a decoded request names (a follow-up message names its task and context; a new one none). */
-export function requestIds(operation: OperationName, request: unknown): TaskIds {
-  const r = (request ?? {}) as { tenant?: string; id?: string; taskId?: string; contextId?: string; message?: { taskId?: string; contextId?: string } };
-  return {
-    tenant: r.tenant || undefined,
-    taskId: (ID_IS_TASK.has(operation) ? r.id : (r.taskId ?? r.message?.taskId)) || undefined,
-    contextId: (r.contextId ?? r.message?.contextId) || undefined,
-  };
-}
+// TaskIds and requestIds live in core (the call logger needs them too); re-exported here for the tracing API.
+export { requestIds, type TaskIds } from '@a2a-polyglot/core';
 
 /** The ids a response names: a Task, a SendMessageResponse (task or message), a push config. */
 export function resultIds(result: unknown): TaskIds {

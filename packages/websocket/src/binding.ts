@@ -50,7 +50,7 @@ export function createWebSocketBinding(handler: RequestHandler, options: CreateW
     maxPayload: resolved.maxPayload,
     handleProtocols: (offered) => (offered.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
   });
-  wss.on('error', (error) => logger.error('WebSocket server error', { error }));
+  wss.on('error', (error) => logger.error({ err: error }, 'WebSocket server error'));
 
   let closing: Promise<void> | undefined;
   const heartbeat =
@@ -82,7 +82,7 @@ export function createWebSocketBinding(handler: RequestHandler, options: CreateW
         });
       });
     } catch (error) {
-      logger.error('WebSocket upgrade failed', { error });
+      logger.error({ err: error }, 'WebSocket upgrade failed');
       socket.destroy();
     }
   }

@@ -62,7 +62,7 @@ export class Connection {
       highWaterMark: options.highWaterMark,
       stallTimeoutMs: options.stallTimeoutMs,
       onStall: () => {
-        logger.warn('WebSocket peer stopped reading; closing', { bufferedAmount: socket.bufferedAmount });
+        logger.warn({ bufferedAmount: socket.bufferedAmount }, 'WebSocket peer stopped reading; closing');
         this.close(CloseCode.TryAgainLater, 'send buffer full: the client is not reading');
       },
     });
@@ -72,7 +72,7 @@ export class Connection {
       this.alive = true;
     });
     socket.on('close', () => this.onClose());
-    socket.on('error', (error) => logger.debug('WebSocket error', { message: error.message }));
+    socket.on('error', (error) => logger.debug({ message: error.message }, 'WebSocket error'));
   }
 
   /** Monitoring snapshot. */
@@ -150,7 +150,7 @@ export class Connection {
     const contexts: CallContext[] = [];
     const signal = key === undefined ? this.gone.signal : this.callSignal(key);
     const contextFor = (): CallContext => {
-      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal });
+      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal, logger: this.logger });
       contexts.push(ctx);
       return ctx;
     };
@@ -163,7 +163,7 @@ export class Connection {
       })
       .catch((error: unknown) => {
         // dispatch() never rejects; this is a bug guard.
-        this.logger.error('WebSocket dispatch failed', { error });
+        this.logger.error({ err: error }, 'WebSocket dispatch failed');
         if (key !== undefined) this.pending.delete(key);
         if (key !== undefined) this.callAborts.delete(key);
         this.inFlight--;
@@ -235,7 +235,7 @@ export class Connection {
     try {
       fn();
     } catch (error) {
-      this.logger.error('WebSocket connection failed', { error });
+      this.logger.error({ err: error }, 'WebSocket connection failed');
       this.close(CloseCode.InternalError, 'internal error');
     }
   }

@@ -89,7 +89,7 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
     }
   }
 
-  return { stop, done: run().catch((error: unknown) => logger.error('WebSocket stream pump failed', { error })) };
+  return { stop, done: run().catch((error: unknown) => logger.error({ err: error }, 'WebSocket stream pump failed')) };
 }
 
 /** Most bytes of frames sent with one write (a batch larger than this goes out in several). */

@@ -69,14 +69,14 @@ export class AgentDirectory {
     if (!agent || id === this.options.defaultId) return undefined;
     this.agents.delete(id);
     const sockets = this.options.mounts.remove(agent.mountPath);
-    this.options.logger.info('Agent removed', { agentId: id, reason: why });
+    this.options.logger.info({ agentId: id, reason: why }, 'Agent removed');
     const drained = (async () => {
       await sockets;
       await agent.handler.shutdown(this.options.removalGraceMs, `The agent ${id} was removed (${why}) before the task finished`);
       this.options.metrics.unwatch(agent.handler);
       await closeExecutor(agent.executor);
     })()
-      .catch((error: unknown) => this.options.logger.warn('Closing a removed agent failed', { agentId: id, error }))
+      .catch((error: unknown) => this.options.logger.warn({ agentId: id, err: error }, 'Closing a removed agent failed'))
       .finally(() => this.draining.delete(drained));
     this.draining.add(drained);
     return drained;

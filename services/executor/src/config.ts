@@ -8,8 +8,10 @@
  * - `config/errors.ts`: {@link ConfigError};
  * - `config/defaults.ts`: the built-in defaults;
  * - `config/derived.ts`: what a resolved configuration selects (store, event log, gRPC address);
- * - `config/checks.ts`: the value checkers every layer uses;
- * - `config/parse.ts`: one raw layer to a typed partial;
+ * - `config/schema/`: THE zod schema of a configuration layer (`config-file.ts`, one file per
+ *   section, value schemas in `values.ts`); `config.schema.json` is generated from it;
+ * - `config/schema-errors.ts`: schema issues as one-line errors naming the path;
+ * - `config/parse.ts`: one raw layer to a typed partial (schema, then relative paths);
  * - `config/text.ts`: converting environment and flag text into a layer;
  * - `config/env.ts`, `config/flags.ts`, `config/file.ts`: the three layers' sources;
  * - `config/merge.ts`: layering a partial onto a complete configuration;
@@ -33,6 +35,7 @@ export { ConfigError } from './config/errors.js';
 export { DEFAULT_GRPC_PORT, defaultConfig } from './config/defaults.js';
 export { eventLogKind, grpcListenAddress, inspectorEnabled, storeKind } from './config/derived.js';
 export { parseConfigInput } from './config/parse.js';
+export { CONFIG_SCHEMA_FILE, configFileSchema, configJsonSchema } from './config/schema/config-file.js';
 export { configFromEnv, ENV_VARS } from './config/env.js';
 export { CLI_FLAGS, parseArgs, type ParsedArgs } from './config/flags.js';
 export { configFromFile } from './config/file.js';

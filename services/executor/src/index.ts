@@ -13,3 +13,4 @@ export * from './start-executor.js';
 export * from './agents.js';
 export * from './builtin-handlers.js';
 export * from './telemetry.js';
+export * from './logger.js';

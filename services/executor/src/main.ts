@@ -4,9 +4,9 @@
  * configuration, serves the agent, and shuts down gracefully on SIGINT/SIGTERM. Every startup
  * problem ends in one line on stderr and a non-zero exit, never a stack trace.
  */
-import { consoleLogger } from '@a2a-polyglot/core';
 import { logVerbosity, setLogVerbosity } from '@grpc/grpc-js';
 import { CLI_FLAGS, ConfigError, ENV_VARS, inspectorEnabled, loadConfig, type LoadedConfig } from './config.js';
+import { createLogger } from './logger.js';
 import { startExecutor, type RunningExecutor } from './start-executor.js';
 import { shutdownDeadlineMs } from './shutdown-deadline.js';
 import { startupFailure } from './startup-failure.js';
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     return;
   }
   const { config } = loaded;
-  const logger = consoleLogger(config.logLevel);
+  const logger = createLogger(config.logLevel);
 
   let running: RunningExecutor;
   try {
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
         process.exit(0);
       },
       (error: unknown) => {
-        logger.error('Shutdown failed', { error });
+        logger.error({ err: error }, 'Shutdown failed');
         process.exit(1);
       },
     );
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const publicBase = config.publicBaseUrl;
   const rootName = config.agents.length > 0 ? config.agents.find((a) => a.id === (config.defaultAgent ?? config.agents[0]!.id))!.name : config.agent.name;
   const grpcText = grpc ? `, gRPC ${grpc.url}` : ', gRPC off';
-  logger.info(`A2A agent "${rootName}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}${grpcText}`, {
+  logger.info({
     url,
     card: `${url}${endpoints.card}`,
     jsonRpc: `${url}${endpoints.jsonRpc}`,
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       ? { agents: config.agents.map((a) => ({ id: a.id, handler: a.handler, card: `${url}/agents/${a.id}/.well-known/agent-card.json` })) }
       : { agent: config.agentModule ?? 'built-in demo agent' }),
     ...(loaded.configFile && { configFile: loaded.configFile }),
-  });
+  }, `A2A agent "${rootName}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}${grpcText}`);
   if (inspectorEnabled(config)) logger.info(`Inspector: open ${url}/inspector in a browser`);
 }
 

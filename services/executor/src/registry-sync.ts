@@ -66,7 +66,7 @@ export async function startRegistrySync(config: ExecutorConfig, directory: Agent
         directory.add(agent);
         served.set(row.id, row.updatedAt);
         rejected.delete(row.id);
-        logger.info('Agent added from the registry', { agentId: row.id, handler: row.handler });
+        logger.info({ agentId: row.id, handler: row.handler }, 'Agent added from the registry');
       } catch (error) {
         warnOnce(row, (error as Error)?.message ?? String(error));
       }
@@ -74,7 +74,7 @@ export async function startRegistrySync(config: ExecutorConfig, directory: Agent
   };
   const warnOnce = (row: AgentRow, why: string) => {
     rejected.set(row.id, row.updatedAt);
-    logger.warn('Agent registry row not served', { agentId: row.id, reason: why });
+    logger.warn({ agentId: row.id, reason: why }, 'Agent registry row not served');
   };
 
   // Coalesces bursts: one pass at a time, and at most one more queued behind it.
@@ -91,7 +91,7 @@ export async function startRegistrySync(config: ExecutorConfig, directory: Agent
         try {
           await apply(await registry.list());
         } catch (error) {
-          logger.warn('Agent registry: reading the table failed; keeping the agents served now', { error: (error as Error)?.message ?? String(error) });
+          logger.warn({ err: (error as Error)?.message ?? String(error) }, 'Agent registry: reading the table failed; keeping the agents served now');
         }
       } while (again);
     })().finally(() => (pass = undefined));

@@ -51,7 +51,7 @@ export async function openDynamoStore(config: ExecutorConfig, logger: Logger): P
     throw new Error(`Cannot prepare the DynamoDB task store table ${table}${config.store.endpoint ? ` at ${config.store.endpoint}` : ''}: ${(error as Error).message}`);
   }
   const retentionMs = config.store.retentionMs;
-  if (!ttlEnabled && retentionMs > 0) logger.warn('This DynamoDB endpoint has no TTL: finished tasks will not expire', { table });
+  if (!ttlEnabled && retentionMs > 0) logger.warn({ table }, 'This DynamoDB endpoint has no TTL: finished tasks will not expire');
   const taskStore = new dynamo.DynamoTaskStore(client, { table, retentionMs });
   return {
     stores: { taskStore, pushConfigStore: new dynamo.DynamoPushConfigStore(client, { table }) },

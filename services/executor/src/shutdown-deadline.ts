@@ -27,7 +27,7 @@ export async function closeSteps(steps: ReadonlyArray<readonly [name: string, ru
       const outcome = await Promise.race([Promise.resolve().then(run), timedOut]);
       if (outcome === 'timeout') logger.warn(`Shutdown: ${name} did not finish before the shutdown deadline; going on without it`);
     } catch (error) {
-      logger.warn(`Shutdown: ${name} failed`, { error: (error as Error)?.message ?? String(error) });
+      logger.warn({ err: (error as Error)?.message ?? String(error) }, `Shutdown: ${name} failed`);
     } finally {
       clearTimeout(timer);
     }

@@ -1,4 +1,4 @@
-import { checkReadiness, consoleLogger, InMemoryTaskStore, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
+import { checkReadiness, InMemoryTaskStore, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { agentRouter, startGrpcServer, type CallRouter, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
@@ -18,13 +18,14 @@ import { createDemoAgent } from './demo-agent.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
 import { loadAgentModule } from './load-agent.js';
 import { closeSteps, shutdownDeadlineMs } from './shutdown-deadline.js';
+import { createLogger } from './logger.js';
 import { startTelemetry, type Telemetry } from './telemetry.js';
 
 /** Extras for {@link startExecutor} that have no place in a config file. */
 export interface StartExecutorOptions {
   /** Use this agent instead of `agentModule` / the demo agent (tests, embedding). */
   readonly executor?: AgentExecutor;
-  /** Defaults to a console logger at `config.logLevel`. */
+  /** Defaults to the executor's pino logger (JSON lines on stdout) at `config.logLevel`. */
   readonly logger?: Logger;
   /** Handlers `agents` may name; default: the framework bridges plus `demo` and `module`. */
   readonly handlers?: BridgeRegistry;
@@ -86,7 +87,7 @@ export interface RunningExecutor {
  */
 export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig = {}, options: StartExecutorOptions = {}): Promise<RunningExecutor> {
   const resolved = resolveConfig(config);
-  const logger = options.logger ?? consoleLogger(resolved.logLevel);
+  const logger = options.logger ?? createLogger(resolved.logLevel);
   const telemetry = startTelemetry(logger);
   try {
     const running = await (resolved.agents.length > 0 ? startAgents(resolved, options, logger, telemetry) : startAgent(resolved, options, logger, telemetry));
@@ -145,7 +146,7 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
     if (backends.handlerOptions.cluster) {
       // The startup sweep: fail at once what this instance (same id) ran when it last stopped.
       const failed = await handler.recoverAbandoned({ includeOwn: true });
-      logger.info(`Storage: ${backends.description}`, failed > 0 ? { recoveredTasks: failed } : undefined);
+      logger.info(failed > 0 ? { recoveredTasks: failed } : {}, `Storage: ${backends.description}`);
     }
     // gRPC first: the card lists its port, so it must be bound before the first card request.
     const readiness = () => checkReadiness({ draining: () => handler.draining, checks: backends.checks });

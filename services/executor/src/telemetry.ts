@@ -47,14 +47,14 @@ export function startTelemetry(logger: Logger, env: Readonly<Record<string, stri
     ...(env.OTEL_LOGS_EXPORTER ? {} : { logRecordProcessors: [] }),
   });
   sdk.start();
-  logger.info('OpenTelemetry traces on', {
+  logger.info({
     exporter: env.OTEL_TRACES_EXPORTER ?? 'otlp',
     endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT,
-  });
+  }, 'OpenTelemetry traces on');
   return {
     shutdown: () =>
       sdk.shutdown().catch((error: unknown) => {
-        logger.warn('flushing OpenTelemetry traces failed', { error: (error as Error).message });
+        logger.warn({ err: (error as Error).message }, 'flushing OpenTelemetry traces failed');
       }),
   };
 }
@@ -62,7 +62,11 @@ export function startTelemetry(logger: Logger, env: Readonly<Record<string, stri
 /** The SDK's diagnostics as service log lines (warnings and errors only), for `diag.setLogger`. */
 export function diagToLogger(logger: Logger): DiagLogger {
   const ignore = () => undefined;
-  const warn = (message: string, ...args: unknown[]) => logger.warn(`OpenTelemetry: ${oneLine(message)}`, args.length > 0 ? { details: args.map(String) } : undefined);
+  const warn = (message: string, ...args: unknown[]) => {
+    const text = `OpenTelemetry: ${oneLine(message)}`;
+    if (args.length > 0) logger.warn({ details: args.map(String) }, text);
+    else logger.warn(text);
+  };
   return { error: warn, warn, info: ignore, debug: ignore, verbose: ignore };
 }
 

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { recordingLogger } from '@a2a-polyglot/testing';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
@@ -13,9 +14,8 @@ const OPENAI_KEY = 'sk-executor-test-secret-9f8e7d';
 
 /** Records every log line (to prove secrets never reach one). */
 function memoryLogger(): Logger & { text(): string } {
-  const lines: unknown[] = [];
-  const push = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
-  return { debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error'), text: () => JSON.stringify(lines, (_k, v) => (v instanceof Error ? { message: v.message } : v)) };
+  const logger = recordingLogger();
+  return Object.assign(logger, { text: () => JSON.stringify(logger.lines, (_k, v) => (v instanceof Error ? { message: v.message } : v)) });
 }
 
 /** A tiny OpenAI-compatible upstream: streams "Hi " + "there" or answers JSON; records requests. */

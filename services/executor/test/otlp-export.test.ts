@@ -4,6 +4,7 @@
  * can only arrive because SIGTERM's graceful close flushes the SDK.
  */
 import { createServer, type Server } from 'node:http';
+import { recordingLogger } from '@a2a-polyglot/testing';
 import type { AddressInfo } from 'node:net';
 import { diagToLogger, tracesWanted } from '../src/telemetry.js';
 import { postJson, rpc, userMessage } from './helpers.js';
@@ -76,16 +77,15 @@ describe('tracesWanted', () => {
 
 describe('diagToLogger', () => {
   it('turns the SDK warnings and errors into one-line service warnings, and drops the chatter', () => {
-    const lines: Array<[string, unknown]> = [];
-    const record = (message: string, fields?: unknown) => void lines.push([message, fields]);
-    const diagLogger = diagToLogger({ debug: record, info: record, warn: record, error: record });
+    const logger = recordingLogger();
+    const diagLogger = diagToLogger(logger);
     diagLogger.error(JSON.stringify({ stack: 'Error: connect ECONNREFUSED 127.0.0.1:9\n    at …', message: 'connect ECONNREFUSED 127.0.0.1:9' }));
     diagLogger.warn('Unrecognized OTEL_TRACES_EXPORTER value: x.');
     diagLogger.info('ignored');
     diagLogger.debug('ignored');
-    expect(lines).toEqual([
-      ['OpenTelemetry: connect ECONNREFUSED 127.0.0.1:9', undefined],
-      ['OpenTelemetry: Unrecognized OTEL_TRACES_EXPORTER value: x.', undefined],
+    expect(logger.lines).toEqual([
+      { level: 'warn', msg: 'OpenTelemetry: connect ECONNREFUSED 127.0.0.1:9', fields: {} },
+      { level: 'warn', msg: 'OpenTelemetry: Unrecognized OTEL_TRACES_EXPORTER value: x.', fields: {} },
     ]);
   });
 });

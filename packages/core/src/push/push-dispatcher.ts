@@ -30,7 +30,7 @@ export class PushDispatcher {
         const configs = await this.configs.list(tenant, taskId);
         for (const config of configs) this.enqueue(`${taskKey}\u0000${config.id}`, () => this.sender.send(config, event));
       })
-      .catch((error: unknown) => this.logger.error('push dispatch failed', { taskId, error }));
+      .catch((error: unknown) => this.logger.error({ taskId, err: error }, 'push dispatch failed'));
     this.taskChains.set(taskKey, next);
     void next.then(() => {
       if (this.taskChains.get(taskKey) === next) this.taskChains.delete(taskKey);

@@ -93,25 +93,25 @@ export class HttpPushSender implements PushSender {
         }
         failed(span, `HTTP ${status}`);
         if (status >= 300 && status < 400) {
-          this.logger.warn('push delivery failed: the webhook redirected, and redirects are not followed', { ...ids, status });
+          this.logger.warn({ ...ids, status }, 'push delivery failed: the webhook redirected, and redirects are not followed');
           return;
         }
         if (status < 500 && status !== 429) {
-          this.logger.warn('push delivery rejected', { ...ids, status });
+          this.logger.warn({ ...ids, status }, 'push delivery rejected');
           return;
         }
-        this.logger.warn('push delivery failed', { ...ids, status, attempt });
+        this.logger.warn({ ...ids, status, attempt }, 'push delivery failed');
       } catch (error) {
         failed(span, (error as Error).message);
         if (error instanceof WebhookRefused) {
-          this.logger.warn('push delivery refused', { ...ids, reason: error.message });
+          this.logger.warn({ ...ids, reason: error.message }, 'push delivery refused');
           return;
         }
-        this.logger.warn('push delivery error', { ...ids, attempt, error: (error as Error).message });
+        this.logger.warn({ ...ids, attempt, err: (error as Error).message }, 'push delivery error');
       }
       if (attempt < this.attempts) await sleep(this.backoffMs * 2 ** (attempt - 1));
     }
-    this.logger.error('push delivery gave up', ids);
+    this.logger.error(ids, 'push delivery gave up');
   }
 }
 

@@ -1,4 +1,4 @@
-import { A2AError, A2AErrorCode, consoleLogger, type Logger, type RequestHandler } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, silentLogger, type Logger, type RequestHandler } from '@a2a-polyglot/core';
 import { A2ASessionServiceService, SessionResponse } from '@a2a-polyglot/model/session';
 import type { Server, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { toGrpcError } from '../grpc-error.js';
@@ -18,7 +18,7 @@ export interface SessionServiceOptions {
    * over it fails only its own operation (PayloadTooLarge), not the whole session.
    */
   readonly maxSendMessageBytes?: number;
-  /** Where unexpected failures are logged. Default: console, `warn` and up. */
+  /** Where unexpected failures are logged. Default: nowhere (silent); the executor passes its pino logger. */
   readonly logger?: Logger;
 }
 
@@ -47,7 +47,7 @@ export interface A2ASessionBinding {
  * RequestHandler as the standard service.
  */
 export function addA2ASessionService(server: Server, handler: RequestHandler, options: SessionServiceOptions = {}): A2ASessionBinding {
-  const logger = options.logger ?? consoleLogger('warn');
+  const logger = options.logger ?? silentLogger;
   const maxSessions = options.maxSessions ?? 1000;
   const limits = {
     maxOperations: options.maxOperationsPerSession ?? 100,

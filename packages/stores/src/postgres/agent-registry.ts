@@ -104,7 +104,7 @@ export class PostgresAgentRegistry {
     const schedule = (error: unknown) => {
       if (closed) return;
       const delay = Math.min(1000 * 2 ** failures++, MAX_RELISTEN_DELAY_MS);
-      this.logger.warn('Agent registry: listening for changes failed; retrying', { error: (error as Error)?.message ?? String(error), retryInMs: delay });
+      this.logger.warn({ err: (error as Error)?.message ?? String(error), retryInMs: delay }, 'Agent registry: listening for changes failed; retrying');
       retry = setTimeout(() => void listen(), delay);
       retry.unref();
     };

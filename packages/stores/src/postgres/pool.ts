@@ -39,7 +39,7 @@ export function createPostgresPool(options: PostgresOptions): Pool {
     // One line per 5 s at most: a server restart drops every idle connection at once.
     if (Date.now() - lastWarn < 5000) return;
     lastWarn = Date.now();
-    logger.warn('PostgreSQL connection lost', { server: redactUrl(options.url), error: error.message });
+    logger.warn({ server: redactUrl(options.url), err: error.message }, 'PostgreSQL connection lost');
   });
   return pool;
 }

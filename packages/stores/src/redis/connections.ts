@@ -48,7 +48,7 @@ export class RedisConnections {
       connection.on('error', (error: Error) => {
         if (Date.now() - lastWarn < 5000) return;
         lastWarn = Date.now();
-        logger.warn('Redis connection error', { server, connection: name, error: error.message });
+        logger.warn({ server, connection: name, err: error.message }, 'Redis connection error');
       });
     }
     try {

@@ -154,7 +154,7 @@ export class RedisEventLog implements EventLog {
           );
         },
         // Subscriber down: the poll timer (and the reconnect wake-up) still end the wait.
-        (error: unknown) => this.logger.debug('subscribing for wake-ups failed', { error }),
+        (error: unknown) => this.logger.debug({ err: error }, 'subscribing for wake-ups failed'),
       );
     });
   }
@@ -162,7 +162,7 @@ export class RedisEventLog implements EventLog {
   seal(key: string): void {
     this.redis.commands.pexpire(this.streamKey(key), this.retentionMs).catch((error: unknown) => {
       // The idle expiry still bounds the log.
-      this.logger.warn('setting the retention of a finished task log failed', { key, error: (error as Error).message });
+      this.logger.warn({ key, err: (error as Error).message }, 'setting the retention of a finished task log failed');
     });
   }
 

@@ -38,7 +38,7 @@ export class RedisTaskSignals implements TaskSignals {
       })
       .then(
         (r) => (removed ? r() : (remove = r)),
-        (error: unknown) => this.logger.error('subscribing to task signals failed', { error }),
+        (error: unknown) => this.logger.error({ err: error }, 'subscribing to task signals failed'),
       );
     return () => {
       removed = true;

@@ -22,7 +22,7 @@ export class RedisSubscriber {
         try {
           listener(message);
         } catch (error) {
-          this.logger.error('Redis message listener failed', { channel, error });
+          this.logger.error({ channel, err: error }, 'Redis message listener failed');
         }
       }
     });

@@ -16,3 +16,15 @@ export class ConfigError extends Error {
     this.detail = detail;
   }
 }
+
+/**
+ * The {@link ConfigError} of a bad value, in the form every config error takes:
+ * `Invalid configuration: <where> must be <expectation> (<got>)`. Used where a value is
+ * checked outside the schema: text conversion of environment variables and flags, and the
+ * cross-field rules of the merged configuration. `shown` replaces the value when it is a
+ * secret.
+ */
+export function invalidValue(where: string, expectation: string, value: unknown, shown?: string): never {
+  const detail = `must be ${expectation} (${shown ?? `got ${JSON.stringify(value) ?? String(value)}`})`;
+  throw new ConfigError(`Invalid configuration: ${where} ${detail}`, detail);
+}

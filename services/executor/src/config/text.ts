@@ -1,11 +1,11 @@
 /**
  * Layers written as text (environment variables and CLI flags): each value is converted from
- * text (`"8080"` to 8080, `"true"` to true) and then checked like a config file value, with
- * errors naming the variable or flag the operator typed.
+ * text (`"8080"` to 8080, `"true"` to true) and then checked against the config schema like a
+ * config file value, with errors naming the variable or flag the operator typed.
  */
-import { fail, PORT_OR_OFF, SECRET } from './checks.js';
-import { ConfigError } from './errors.js';
+import { ConfigError, invalidValue as fail } from './errors.js';
 import { parseConfigInput } from './parse.js';
+import { PORT_OR_OFF } from './schema/values.js';
 import type { ExecutorConfigInput } from './types.js';
 
 /** Turns `"8080"` into 8080, `"true"` into true, etc., so one checker serves files and env alike. */
@@ -28,7 +28,7 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
       const out: Record<string, string> = {};
       for (const pair of text.split(',').map((s) => s.trim()).filter(Boolean)) {
         const eq = pair.indexOf('=');
-        if (eq <= 0 || eq === pair.length - 1) fail(where, 'a list like "key1=principal1,key2=principal2"', SECRET);
+        if (eq <= 0 || eq === pair.length - 1) fail(where, 'a list like "key1=principal1,key2=principal2"', undefined, 'the value is not shown: it holds API keys');
         out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
       }
       return out;

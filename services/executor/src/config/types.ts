@@ -6,7 +6,7 @@
 
 import type { CardCompat } from '@a2a-polyglot/server';
 
-/** Log levels understood by `consoleLogger`. */
+/** Log levels of the executor's pino logger (`logLevel`, `LOG_LEVEL`, `--log-level`). */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** One skill as written in configuration (every list optional). */

@@ -3,9 +3,8 @@
  * ids, a default agent that does not exist, a store kind without its URL or table, a Redis
  * event log without a shared store).
  */
-import { fail } from './checks.js';
 import { eventLogKind, storeKind } from './derived.js';
-import { ConfigError } from './errors.js';
+import { ConfigError, invalidValue as fail } from './errors.js';
 import type { ExecutorConfig, SkillConfig } from './types.js';
 
 /** Final cross-field checks on a merged configuration (each layer was type-checked already). */

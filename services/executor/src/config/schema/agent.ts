@@ -1,0 +1,53 @@
+/**
+ * The agent-card sections: `agent` (the single agent's card) and each entry of `agents` (an
+ * agent served through a handler, with the same card fields, flat).
+ */
+import { z } from 'zod';
+import { absoluteUrl, agentId, anyObject, bool, nonEmpty, section, str, strings } from './values.js';
+
+/** One skill of a card. */
+export const skillSchema = section({
+  id: nonEmpty,
+  name: nonEmpty,
+  description: str,
+  tags: strings.optional(),
+  examples: strings.optional(),
+  inputModes: strings.optional(),
+  outputModes: strings.optional(),
+});
+
+/** The card fields an operator configures (every one optional in a layer; defaults fill them). */
+export const cardShape = {
+  name: nonEmpty.optional().describe('The agent name on its card.'),
+  description: nonEmpty.optional(),
+  version: nonEmpty.optional(),
+  provider: section({ organization: nonEmpty, url: absoluteUrl }).optional(),
+  documentationUrl: absoluteUrl.optional(),
+  iconUrl: absoluteUrl.optional(),
+  skills: z.array(skillSchema, { error: 'an array of skills' }).optional(),
+  capabilities: section({ streaming: bool.optional(), pushNotifications: bool.optional(), extendedAgentCard: bool.optional() }).optional(),
+  defaultInputModes: strings.optional(),
+  defaultOutputModes: strings.optional(),
+};
+
+/** `agent`: the single agent's card. */
+export const agentSchema = section(cardShape).describe('The card of the single agent (without "agents").');
+
+/** One entry of `agents`: an id, a handler, its settings (checked by the handler) and the card fields. */
+export const agentEntrySchema = section({
+  id: agentId.describe('URL segment of /agents/{id}/...'),
+  handler: nonEmpty.describe('A handler name: openai-chat, hermes-runs, openclaw-responses, demo, module, or one you registered.'),
+  settings: anyObject.optional().describe("The handler's settings for this agent (highest precedence)."),
+  backgroundExecution: bool.optional().describe('false: a task follows the call that started it (a caller that leaves cancels it; returnImmediately is refused). Default true.'),
+  a2aLite: z
+    .union([bool, section({ knownAgentsDir: nonEmpty.optional().describe('Directory of the known-agents cache (relative to the config file).') })], { error: 'true, false or { "knownAgentsDir": "..." }' })
+    .optional()
+    .describe('Read A2A-Lite tags in incoming text and tag the answers for chat-channel peers.'),
+  ...cardShape,
+});
+
+/** `agents`: agents served through handlers, each under `/agents/{id}/...`. */
+export const agentsSchema = z.array(agentEntrySchema, { error: 'an array of agents' }).describe('Agents served through handlers, each under /agents/{id}/...');
+
+/** `handlers`: service-wide settings per handler name (below each agent's own `settings`). */
+export const handlersSchema = z.record(z.string(), anyObject, { error: 'an object' }).describe("Service-wide settings per handler name (below each agent's own settings).");

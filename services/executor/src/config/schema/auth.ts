@@ -1,0 +1,29 @@
+/** The `auth` section: API keys and/or bearer JWTs; and the `push` section. */
+import { z } from 'zod';
+import { absoluteUrl, bool, intIn, nonEmpty, section } from './values.js';
+
+/**
+ * API keys mapped to principal ids. The error formatter never shows its value nor the key
+ * an issue is about (`auth.apiKeys` is a secret path).
+ */
+export const apiKeysSchema = z.record(
+  z.string().refine((key) => key.trim() !== '', { error: 'a map of non-empty API keys to principal ids' }),
+  z.string({ error: 'a map of API keys to non-empty principal ids' }).refine((principal) => principal.trim() !== '', { error: 'a map of API keys to non-empty principal ids' }),
+  { error: 'an object mapping API keys to principal ids' },
+);
+
+/** `auth`: who may call. Neither API keys nor JWTs configured: authentication off. */
+export const authSchema = section({
+  apiKeys: apiKeysSchema.optional().describe('API keys mapped to the principal each authenticates as (A2A_API_KEYS).'),
+  header: nonEmpty.optional().describe('Header carrying a raw API key (default x-api-key).'),
+  jwksUrl: absoluteUrl.optional().describe("The identity provider's JWKS URL (with jwtIssuer and jwtAudience)."),
+  jwtIssuer: nonEmpty.optional(),
+  jwtAudience: nonEmpty.optional(),
+  jwtClockToleranceSec: intIn(0, 3600).optional(),
+  openIdConnectUrl: absoluteUrl.optional(),
+});
+
+/** `push`: webhook delivery rules. */
+export const pushSchema = section({
+  allowPrivateNetworks: bool.optional().describe('Deliver push notifications to private and loopback addresses (tests, in-cluster receivers).'),
+});

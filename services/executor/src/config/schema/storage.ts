@@ -1,0 +1,39 @@
+/** The durability sections: `store` (tasks, push configs), `eventLog` (streams, resumes), `lease`, and the `agentRegistry` table. */
+import { DYNAMO_TABLE_NAME, DYNAMO_TABLE_NAME_RULE } from '@a2a-polyglot/stores';
+import { absoluteUrl, connectionUrl, intIn, matching, nonEmpty, nonNegativeMs, oneOf, section } from './values.js';
+
+/** `store`: where tasks and push configs live. */
+export const storeSchema = section({
+  kind: oneOf(['memory', 'sqlite', 'postgres', 'dynamodb']).optional().describe('Unset: postgres with url, sqlite with path, dynamodb with table, else memory.'),
+  path: nonEmpty.optional().describe('SQLite file (relative to the config file).'),
+  url: connectionUrl('postgres:', 'postgresql:').optional().describe('PostgreSQL URL.'),
+  schema: matching(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'a schema name (letters, digits, _)').optional(),
+  maxConnections: intIn(1, 1000).optional(),
+  table: matching(DYNAMO_TABLE_NAME, `a DynamoDB table name (${DYNAMO_TABLE_NAME_RULE})`).optional(),
+  endpoint: absoluteUrl.optional(),
+  region: matching(/^[a-z0-9-]{1,64}$/, 'an AWS region such as "eu-west-1"').optional(),
+  retentionMs: intIn(0, 10 * 365 * 24 * 60 * 60 * 1000).optional(),
+});
+
+/** `eventLog`: where task events are logged for streams and resumes. */
+export const eventLogSchema = section({
+  kind: oneOf(['memory', 'redis']).optional().describe('Unset: redis with url, else memory.'),
+  url: connectionUrl('redis:', 'rediss:').optional(),
+  prefix: nonEmpty.optional(),
+  retentionMs: nonNegativeMs.optional(),
+  maxEventsPerTask: intIn(1, 1_000_000).optional(),
+});
+
+/** `lease`: leases of running tasks (durable stores only). */
+export const leaseSchema = section({
+  ttlMs: intIn(100, 24 * 60 * 60 * 1000).optional(),
+  sweepIntervalMs: intIn(10, 24 * 60 * 60 * 1000).optional(),
+});
+
+/** `agentRegistry`: agents kept in a PostgreSQL table, changes applied without a restart (LISTEN/NOTIFY). */
+export const agentRegistrySchema = section({
+  kind: oneOf(['postgres']).optional().describe('Only postgres; implied by url.'),
+  url: connectionUrl('postgres:', 'postgresql:').optional().describe('PostgreSQL URL of the registry (A2A_AGENT_REGISTRY_URL). Unset: no registry.'),
+  schema: matching(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'a schema name (letters, digits, _)').optional().describe('Schema of the a2a_agents table. Default public.'),
+  resyncMs: nonNegativeMs.optional().describe('Full re-read interval, the fallback to notifications; 0 turns it off. Default 30000.'),
+});
