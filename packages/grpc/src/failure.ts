@@ -4,7 +4,8 @@ import { extensionsMetadata } from './metadata.js';
 
 /**
  * Turns anything an operation threw into the gRPC status to send. Unexpected failures are
- * logged here with their cause (the client only ever sees the generic A2A message).
+ * logged here with their cause (the client only ever sees the generic A2A message), to the
+ * call's logger when it has one (binding, request id, trace id, task id).
  * `statusMessage` rewords the status text (the v0.3 service prefixes the error class name).
  */
 export function failure(
@@ -14,7 +15,7 @@ export function failure(
   where: string,
   statusMessage?: (error: A2AError) => string,
 ): GrpcErrorStatus {
-  const a2a = asA2AError(logger, error, where);
+  const a2a = asA2AError(ctx?.logger ?? logger, error, where);
   return toGrpcError(a2a, extensionsMetadata(ctx?.activatedExtensions), statusMessage?.(a2a));
 }
 

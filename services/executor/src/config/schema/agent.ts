@@ -38,12 +38,12 @@ export const agentEntrySchema = section({
   id: agentId.describe('URL segment of /agents/{id}/...'),
   handler: nonEmpty.describe('A handler name: openai-chat, hermes-runs, openclaw-responses, demo, module, or one you registered.'),
   settings: anyObject.optional().describe("The handler's settings for this agent (highest precedence)."),
+  ...cardShape,
   backgroundExecution: bool.optional().describe('false: a task follows the call that started it (a caller that leaves cancels it; returnImmediately is refused). Default true.'),
   a2aLite: z
     .union([bool, section({ knownAgentsDir: nonEmpty.optional().describe('Directory of the known-agents cache (relative to the config file).') })], { error: 'true, false or { "knownAgentsDir": "..." }' })
     .optional()
     .describe('Read A2A-Lite tags in incoming text and tag the answers for chat-channel peers.'),
-  ...cardShape,
 });
 
 /** `agents`: agents served through handlers, each under `/agents/{id}/...`. */
