@@ -1,8 +1,9 @@
-import { InMemoryTaskStore, RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
+import { RequestHandler, type AgentExecutor, type Logger } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
 import type { AgentCard } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
 import { authenticationFor } from './authentication.js';
+import { memoryTaskStore } from './backends.js';
 import { buildAgentCard } from './card.js';
 import { ConfigError, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
@@ -71,7 +72,7 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
         card,
         executor,
         logger: options.logger,
-        ...instrumentHandler(options.instrumentation, new InMemoryTaskStore()),
+        ...instrumentHandler(options.instrumentation, memoryTaskStore(config)),
         authenticator,
         extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath) : undefined,
         allowPrivateWebhooks: config.push.allowPrivateNetworks,

@@ -1,4 +1,4 @@
-import { checkReadiness, consoleLogger, InMemoryTaskStore, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
+import { checkReadiness, consoleLogger, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
@@ -8,7 +8,7 @@ import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
 import { createAgents, defaultAgentOf, type ServedAgent } from './agents.js';
 import { authenticationFor } from './authentication.js';
-import { openBackends } from './backends.js';
+import { memoryTaskStore, openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
 import { ConfigError, eventLogKind, grpcListenAddress, resolveConfig, storeKind, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
 import { createDemoAgent } from './demo-agent.js';
@@ -115,7 +115,7 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
   const { metrics } = instrumentation;
   const handler = new RequestHandler({
     ...backends.handlerOptions,
-    ...instrumentHandler(instrumentation, backends.handlerOptions.taskStore ?? new InMemoryTaskStore()),
+    ...instrumentHandler(instrumentation, backends.handlerOptions.taskStore ?? memoryTaskStore(resolved)),
     card,
     executor,
     logger,

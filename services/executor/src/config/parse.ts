@@ -114,6 +114,8 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
     endpoint: absoluteUrl,
     region: (v, where) => (typeof v === 'string' && /^[a-z0-9-]{1,64}$/.test(v) ? v : fail(where, 'an AWS region such as "eu-west-1"', v)),
     retentionMs: intIn(0, 10 * 365 * 24 * 60 * 60 * 1000),
+    memoryMaxBytes: intIn(1024 * 1024, 1024 ** 4),
+    memoryInterruptedIdleMs: intIn(0, 365 * 24 * 60 * 60 * 1000),
   });
   section('eventLog', {
     kind: oneOf('memory', 'redis'),
