@@ -30,7 +30,7 @@ export {
 export { addHealthService, HEALTH_SERVICE_NAMES, type HealthServiceBinding, type HealthServiceOptions } from './health-service.js';
 export { METADATA, metadataHeaders } from './metadata.js';
 export { fromGrpcError, readStatusDetails, rpcStatusOf, STATUS_DETAILS_KEY, toGrpcError, type GrpcErrorStatus } from './grpc-error.js';
-export { decompressionFailureAsInvalidArgument } from './decompression-failure.js';
+export { clientInputRejectionsAsInvalidArgument } from './client-input-rejections.js';
 export * from './status-details.js';
 export { A2A_VERSION, type GrpcCallOptions, type GrpcClientOptions } from './client/channel.js';
 export { GrpcTransport, type GrpcEventStream, type GrpcMethod, type GrpcStreamEvent, type SubscribeOptions } from './client/grpc-transport.js';

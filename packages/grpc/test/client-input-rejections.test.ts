@@ -17,7 +17,7 @@ function errorInfo(answer: RawGrpcAnswer): { reason: string; metadata: Record<st
   return detail && decodeErrorInfo(detail.value);
 }
 
-describe('gRPC messages flagged compressed', () => {
+describe('bad client input grpc-js rejects before our code: compressed flags, grpc-timeout', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer();
@@ -42,6 +42,17 @@ describe('gRPC messages flagged compressed', () => {
     const answer = await rawGrpcCall(t.url, GET_TASK, grpcFrame(Buffer.from([0x12, 0x7f, 0x41]), { compressed: true }), V1);
     expect(answer.grpcStatus).toBe(GrpcCode.INVALID_ARGUMENT);
     expect(errorInfo(answer)?.reason).toBe(A2AErrorCode.ParseError);
+  });
+
+  it('a malformed grpc-timeout → INVALID_ARGUMENT with ErrorInfo INVALID_REQUEST (grpc-js alone: INTERNAL, no ErrorInfo); a valid one passes', async () => {
+    const request = Buffer.from(GetTaskRequest.encode(GetTaskRequest.fromPartial({ id: 'no-such-task' })).finish());
+    for (const timeout of ['garbage', '', 'S5', '5 seconds']) {
+      const answer = await rawGrpcCall(t.url, GET_TASK, grpcFrame(request), { ...V1, 'grpc-timeout': timeout });
+      expect(answer.grpcStatus).toBe(GrpcCode.INVALID_ARGUMENT);
+      expect(errorInfo(answer)).toMatchObject({ reason: A2AErrorCode.InvalidRequest, metadata: { rpc: 'GetTask' } });
+    }
+    const answer = await rawGrpcCall(t.url, GET_TASK, grpcFrame(request), { ...V1, 'grpc-timeout': '5S' });
+    expect(answer.grpcStatus).toBe(GrpcCode.NOT_FOUND);
   });
 
   it('an encoding grpc-js does not support stays UNIMPLEMENTED (as the gRPC compression spec requires)', async () => {
