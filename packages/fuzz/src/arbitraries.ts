@@ -88,7 +88,11 @@ export function validParams(operation: Operation, known: readonly string[]): fc.
         {
           message: message(known),
           configuration: fc.record(
-            { acceptedOutputModes: fc.array(fc.constantFrom('text/plain', 'application/json', '*/*', 'x/y'), { maxLength: 3 }), historyLength, returnImmediately: fc.boolean() },
+            {
+              acceptedOutputModes: fc.oneof({ weight: 4, arbitrary: fc.constantFrom([], ['text/plain']) }, { weight: 1, arbitrary: fc.array(fc.constantFrom('text/plain', 'application/json', '*/*', 'x/y'), { maxLength: 3 }) }),
+              historyLength,
+              returnImmediately: fc.boolean(),
+            },
             { requiredKeys: [] },
           ),
           metadata: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }),
@@ -128,6 +132,11 @@ export function validParams(operation: Operation, known: readonly string[]): fc.
 /** One valid-shaped operation call: the operation and its parameters. */
 export function validCall(known: readonly string[]): fc.Arbitrary<{ operation: Operation; params: Record<string, unknown> }> {
   return fc.constantFrom(...OPERATIONS).chain((operation) => validParams(operation, known).map((params) => ({ operation, params })));
+}
+
+/** A valid-shaped call whose params have one value replaced or removed (see {@link mutated}). */
+export function mutatedCall(known: readonly string[]): fc.Arbitrary<{ operation: Operation; params: unknown }> {
+  return validCall(known).chain(({ operation, params }) => mutated(fc.constant(params)).map((wrong) => ({ operation, params: wrong })));
 }
 
 /**
@@ -173,5 +182,6 @@ export function garbageBody(): fc.Arbitrary<string | Uint8Array> {
 
 /** Values for the `A2A-Version` header (absent included). */
 export function versionHeader(): fc.Arbitrary<string | undefined> {
-  return fc.oneof(fc.constantFrom('1.0', '1.0', '0.3', undefined, '', '2.0', '1', 'x'), fc.string({ maxLength: 10 }));
+  // Mostly 1.0, so most inputs reach the operations; every other answer path is drawn too.
+  return fc.oneof({ weight: 8, arbitrary: fc.constant('1.0') }, { weight: 1, arbitrary: fc.constantFrom('0.3', undefined, '', '2.0', '1', 'x') }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
 }

@@ -12,7 +12,7 @@ import { runFuzz } from './run-fuzz.js';
 const { values } = parseArgs({
   options: {
     cases: { type: 'string', default: '2000' },
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '4' },
     seed: { type: 'string', default: String(Date.now() % 1_000_000_007) },
     'max-rss-growth-mb': { type: 'string', default: '64' },
   },

@@ -11,23 +11,27 @@ export interface RestInput {
   readonly body?: string | Uint8Array;
 }
 
-/** Path templates of the v1.0 routes, the v0.3 routes and the card; `{id}` and `{cid}` are filled in. */
-const PATHS = [
-  '/message:send',
-  '/message:stream',
-  '/tasks',
-  '/tasks/{id}',
-  '/tasks/{id}:cancel',
-  '/tasks/{id}:subscribe',
-  '/tasks/{id}/pushNotificationConfigs',
-  '/tasks/{id}/pushNotificationConfigs/{cid}',
-  '/extendedAgentCard',
-  '/{cid}/tasks/{id}',
-  '/{cid}/message:send',
-  '/v1/message:send',
-  '/v1/tasks/{id}',
-  '/v1/card',
-  '/../.well-known/agent-card.json',
+/** The routes (v1.0, tenant-prefixed, v0.3, the card) with their own verb; `{id}` and `{cid}` are filled in. */
+const ROUTES: ReadonlyArray<readonly [verb: string, template: string]> = [
+  ['POST', '/message:send'],
+  ['POST', '/message:send'],
+  ['POST', '/message:stream'],
+  ['GET', '/tasks'],
+  ['GET', '/tasks/{id}'],
+  ['POST', '/tasks/{id}:cancel'],
+  ['GET', '/tasks/{id}:subscribe'],
+  ['POST', '/tasks/{id}:subscribe'],
+  ['POST', '/tasks/{id}/pushNotificationConfigs'],
+  ['GET', '/tasks/{id}/pushNotificationConfigs'],
+  ['GET', '/tasks/{id}/pushNotificationConfigs/{cid}'],
+  ['DELETE', '/tasks/{id}/pushNotificationConfigs/{cid}'],
+  ['GET', '/extendedAgentCard'],
+  ['GET', '/{cid}/tasks/{id}'],
+  ['POST', '/{cid}/message:send'],
+  ['POST', '/v1/message:send'],
+  ['GET', '/v1/tasks/{id}'],
+  ['GET', '/v1/card'],
+  ['GET', '/../.well-known/agent-card.json'],
 ];
 
 /** Query parameters of ListTasks / GetTask, right or wrong. */
@@ -41,13 +45,12 @@ const query = fc.dictionary(
 export const restFuzzer: BindingFuzzer<RestInput> = {
   name: 'rest',
   inputs(known) {
-    const path = fc
-      .tuple(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...PATHS) }, { weight: 1, arbitrary: fc.webPath() }), anyId(known), anyId(known), query)
-      .map(([template, id, cid, q]) => {
-        const filled = template.replace('{id}', encodeURIComponent(id)).replace('{cid}', encodeURIComponent(cid));
-        const search = new URLSearchParams(q).toString();
-        return search ? `${filled}?${search}` : filled;
-      });
+    const route = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...ROUTES) }, { weight: 1, arbitrary: fc.webPath().map((p) => ['GET', p] as const) });
+    const path = fc.tuple(route, anyId(known), anyId(known), query).map(([[verb, template], id, cid, q]) => {
+      const filled = template.replace('{id}', encodeURIComponent(id)).replace('{cid}', encodeURIComponent(cid));
+      const search = new URLSearchParams(q).toString();
+      return { verb, path: search ? `${filled}?${search}` : filled };
+    });
     const sendBody = validParams('SendMessage', known);
     const body: fc.Arbitrary<string | Uint8Array | undefined> = fc.oneof(
       { weight: 2, arbitrary: sendBody.map((b) => JSON.stringify(b)) },
@@ -58,15 +61,20 @@ export const restFuzzer: BindingFuzzer<RestInput> = {
     );
     return fc
       .record({
-        method: fc.constantFrom('GET', 'GET', 'POST', 'POST', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD'),
+        // Mostly the route's own verb; any verb now and then.
+        otherVerb: fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD') }),
         path,
         version: versionHeader(),
-        contentType: fc.oneof(fc.constantFrom('application/json', 'application/json', 'application/a2a+json', 'text/plain', undefined), fc.string({ maxLength: 20 })),
+        contentType: fc.oneof(
+          { weight: 8, arbitrary: fc.constant('application/json') },
+          { weight: 1, arbitrary: fc.constantFrom('application/a2a+json', 'text/plain', undefined) },
+          { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+        ),
         body,
       })
-      .map(({ method, path, version, contentType, body }) => ({
-        method,
-        path: withoutSlowCommand(path),
+      .map(({ otherVerb, path, version, contentType, body }) => ({
+        method: otherVerb ?? path.verb,
+        path: withoutSlowCommand(path.path),
         body: typeof body === 'string' ? withoutSlowCommand(body) : body,
         headers: {
           ...(version !== undefined && { 'a2a-version': headerSafe(version) }),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import WebSocket from 'ws';
-import { garbageBody, mutated, validCall, withoutSlowCommand } from './arbitraries.js';
+import { garbageBody, mutated, mutatedCall, validCall, withoutSlowCommand } from './arbitraries.js';
 import type { BindingFuzzer } from './binding-fuzzer.js';
 import { abbreviate, hasInternalJsonRpcError, leaks, SLOW_ANSWER_MS, type Finding } from './oracle.js';
 import type { FuzzTarget } from './target.js';
@@ -66,7 +66,8 @@ export const webSocketFuzzer: BindingFuzzer<WebSocketInput> = {
       .map(({ call, ...rest }) => ({ ...rest, method: call.operation, params: call.params }));
     const frame: fc.Arbitrary<string | Buffer> = fc.oneof(
       { weight: 2, arbitrary: request.map((r) => JSON.stringify(r)) },
-      { weight: 4, arbitrary: mutated(request).map((r) => JSON.stringify(r) ?? 'null') },
+      { weight: 3, arbitrary: fc.tuple(mutatedCall(known), fc.nat()).map(([call, id]) => JSON.stringify({ jsonrpc: '2.0', id, method: call.operation, params: call.params })) },
+      { weight: 1, arbitrary: mutated(request).map((r) => JSON.stringify(r) ?? 'null') },
       { weight: 1, arbitrary: fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.nat(), fc.string()), cancelStream: fc.jsonValue({ maxDepth: 1 }) }).map((r) => JSON.stringify(r)) },
       { weight: 2, arbitrary: garbageBody().map((b) => (typeof b === 'string' ? b : Buffer.from(b))) },
     );
