@@ -4,23 +4,12 @@
  * those parameters with one value replaced or removed ("valid-shaped but wrong"), and random
  * JSON, text and bytes.
  */
+import { OPERATIONS as CORE_OPERATIONS, type OperationName } from '@a2a-polyglot/core';
 import fc from 'fast-check';
 
-/** The v1.0 operations (JSON-RPC method names, gRPC method names). */
-export const OPERATIONS = [
-  'SendMessage',
-  'SendStreamingMessage',
-  'GetTask',
-  'ListTasks',
-  'CancelTask',
-  'SubscribeToTask',
-  'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'DeleteTaskPushNotificationConfig',
-  'GetExtendedAgentCard',
-] as const;
-export type Operation = (typeof OPERATIONS)[number];
+/** The v1.0 operations (JSON-RPC and gRPC method names): core's table of them. */
+export const OPERATIONS = Object.keys(CORE_OPERATIONS) as OperationName[];
+export type Operation = OperationName;
 
 /** The A2A v0.3 JSON-RPC methods the server also serves. */
 export const V03_METHODS = ['message/send', 'message/stream', 'tasks/get', 'tasks/cancel', 'tasks/resubscribe', 'tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'agent/getAuthenticatedExtendedCard'] as const;
