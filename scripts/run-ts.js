@@ -4,7 +4,8 @@
  * real child process (the CLI, signals, exit codes) without depending on a prior build:
  *   node scripts/run-ts.js services/executor/src/main.ts [args...]
  * `.ts` files are compiled on load with @swc/core (already used by jest), and imports are
- * resolved the way the jest config does: `@a2a-polyglot/<name>` → packages/<name>/src/index.ts,
+ * resolved the way the jest config does: `@a2a-polyglot/<name>` → packages/<name>/src/index.ts
+ * (or services/<name>/src/index.ts),
  * relative `./x.js` → `./x.ts`.
  */
 const fs = require('node:fs');
@@ -17,8 +18,10 @@ const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, ...rest) {
   const pkg = /^@a2a-polyglot\/([a-z0-9-]+)(?:\/(.+))?$/.exec(request);
   if (pkg) {
-    const file = path.join(root, 'packages', pkg[1], 'src', `${pkg[2] ?? 'index'}.ts`);
-    if (fs.existsSync(file)) return file;
+    for (const dir of ['packages', 'services']) {
+      const file = path.join(root, dir, pkg[1], 'src', `${pkg[2] ?? 'index'}.ts`);
+      if (fs.existsSync(file)) return file;
+    }
   }
   if (request.startsWith('.') && request.endsWith('.js') && parent && parent.filename && parent.filename.endsWith('.ts')) {
     const file = path.resolve(path.dirname(parent.filename), request.replace(/\.js$/, '.ts'));

@@ -24,6 +24,7 @@ import { A2AErrorCode } from './error-code.js';
 import { InMemoryEventLog, taskLogKey, type EventLog } from './event-log.js';
 import { followTask, singleEventStream, type EventStream } from './event-stream.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
+import { estimateBytes } from './estimate-size.js';
 import type { CallObserver } from './observer.js';
 import { silentLogger, type Logger } from './logger.js';
 import { InMemoryPushConfigStore } from './push/push-config-store.js';
@@ -220,6 +221,8 @@ export class RequestHandler {
     // error and no task id while the task ran anyway (and its retry ran it twice). Refuse
     // before anything is stored or executed.
     if (streaming) await this.requireEventLog(caller.tenant, taskId);
+    // A bounded store full of running tasks refuses a new one here, before it has an id anywhere.
+    if (!existing) this.store.admitNewTask?.(caller.tenant, estimateBytes(message));
 
     // The run logs to the call that started it (binding, request id, trace id) and its task
     // (already on the call's logger when the message named the task).

@@ -84,6 +84,13 @@ export interface TaskStore {
    * sweep) every task still leased by `owner`, i.e. by this instance before it restarted.
    */
   abandoned?(options: { readonly owner?: string; readonly limit: number }): Promise<StoredTask[]>;
+  /**
+   * Optional (bounded stores): throws an {@link A2AError} (RESOURCE_EXHAUSTED) when the store
+   * has no room for a new task whose first message is about `bytes`. The core calls it before
+   * a new task exists anywhere, so a full store answers the client an error rather than the
+   * id of a task it then cannot hold.
+   */
+  admitNewTask?(tenant: string, bytes: number): void;
 }
 
 /**

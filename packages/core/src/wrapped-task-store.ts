@@ -10,7 +10,8 @@ export type TaskStoreWrapper = <R>(operation: TaskStoreCall, call: () => Promise
  * `store` with each request-path call run through `around`. A decorator rather than code in
  * each store, so SQLite, PostgreSQL, in-memory and custom stores are measured and traced the
  * same way, and one decorator serves metrics (timings) and traces (spans) alike. The optional
- * lease methods pass through unwrapped (they run on timers, not on requests).
+ * lease methods pass through unwrapped (they run on timers, not on requests), and so does the
+ * synchronous admission check.
  */
 export function wrapTaskStore(store: TaskStore, around: TaskStoreWrapper): TaskStore {
   const wrapped =
@@ -24,5 +25,6 @@ export function wrapTaskStore(store: TaskStore, around: TaskStoreWrapper): TaskS
     delete: wrapped('delete', store.delete.bind(store)),
     ...(store.renewLeases ? { renewLeases: store.renewLeases.bind(store) } : {}),
     ...(store.abandoned ? { abandoned: store.abandoned.bind(store) } : {}),
+    ...(store.admitNewTask ? { admitNewTask: store.admitNewTask.bind(store) } : {}),
   };
 }

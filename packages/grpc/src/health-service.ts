@@ -1,6 +1,8 @@
 import type { ReadinessReport } from '@a2a-polyglot/core';
 import { type HealthCheckRequest, HealthCheckResponse, HealthCheckResponse_ServingStatus as Status, type HealthServer, HealthService } from '@a2a-polyglot/model/grpc';
-import { type sendUnaryData, type Server, type ServerUnaryCall, type ServerWritableStream, status as GrpcCode } from '@grpc/grpc-js';
+import { type sendUnaryData, type Server, type ServerUnaryCall, type ServerWritableStream, type ServiceError, type UntypedServiceImplementation, status as GrpcCode } from '@grpc/grpc-js';
+import { toGrpcError } from './grpc-error.js';
+import { UndecodableRequest, withSafeDeserializers } from './safe-decode.js';
 
 /** The service names the health service answers for; `''` is the server as a whole. */
 export const HEALTH_SERVICE_NAMES: readonly string[] = ['', 'lf.a2a.v1.A2AService', 'lf.a2a.v1.A2ASessionService', 'a2a.v1.A2AService'];
@@ -42,6 +44,11 @@ export function addHealthService(server: Server, options: HealthServiceOptions):
 
   const implementation: HealthServer = {
     check(call: ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>, callback: sendUnaryData<HealthCheckResponse>) {
+      const request: HealthCheckRequest | UndecodableRequest = call.request;
+      if (request instanceof UndecodableRequest) {
+        callback(toGrpcError(request.error) as ServiceError);
+        return;
+      }
       if (!names.has(call.request.service)) {
         callback({ code: GrpcCode.NOT_FOUND, details: `Unknown service ${call.request.service}` });
         return;
@@ -52,6 +59,11 @@ export function addHealthService(server: Server, options: HealthServiceOptions):
       );
     },
     watch(call: ServerWritableStream<HealthCheckRequest, HealthCheckResponse>) {
+      const request: HealthCheckRequest | UndecodableRequest = call.request;
+      if (request instanceof UndecodableRequest) {
+        call.emit('error', toGrpcError(request.error));
+        return;
+      }
       watches.add(call);
       let last: Status | undefined;
       const send = async () => {
@@ -72,7 +84,8 @@ export function addHealthService(server: Server, options: HealthServiceOptions):
       void send();
     },
   };
-  server.addService(HealthService, implementation);
+  // Malformed request bytes answer INVALID_ARGUMENT like on the A2A services (grpc-js alone: INTERNAL).
+  server.addService(withSafeDeserializers(HealthService), implementation as unknown as UntypedServiceImplementation);
   return {
     shutdown() {
       for (const call of watches) {

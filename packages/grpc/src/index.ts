@@ -40,6 +40,7 @@ export {
   toGrpcError,
   type GrpcErrorStatus,
 } from './grpc-error.js';
+export { clientInputRejectionsAsInvalidArgument } from './client-input-rejections.js';
 export { A2A_VERSION, type GrpcCallOptions, type GrpcClientOptions } from './client/channel.js';
 export { GrpcTransport, type GrpcEventStream, type GrpcMethod, type GrpcStreamEvent, type SubscribeOptions } from './client/grpc-transport.js';
 export {

@@ -1,5 +1,6 @@
 import { checkReadiness, type ReadinessReport, type RequestHandler } from '@a2a-polyglot/core';
 import { Server, ServerCredentials, type ServerOptions } from '@grpc/grpc-js';
+import { clientInputRejectionsAsInvalidArgument } from './client-input-rejections.js';
 import { addA2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
 import { addHealthService, type HealthServiceBinding } from './health-service.js';
 import { addV03A2AService } from './v03-service.js';
@@ -56,6 +57,8 @@ export interface A2AGrpcServer {
 export function createGrpcServer(handler: RequestHandler, options: GrpcServerOptions = {}): A2AGrpcServer {
   const server = new Server({
     ...options.serverOptions,
+    // First, so it receives grpc-js's base call (see clientInputRejectionsAsInvalidArgument).
+    interceptors: [clientInputRejectionsAsInvalidArgument, ...(options.serverOptions?.interceptors ?? [])],
     'grpc.max_receive_message_length': options.maxReceiveMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': options.maxSendMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
   });

@@ -1,7 +1,9 @@
 import { checkReadiness } from '@a2a-polyglot/core';
 import { HealthCheckResponse, HealthCheckResponse_ServingStatus as Status, HealthClient } from '@a2a-polyglot/model/grpc';
 import { credentials, type ServiceError, status as GrpcCode } from '@grpc/grpc-js';
-import { waitFor } from '@a2a-polyglot/testing';
+import { grpcFrame, rawGrpcCall, waitFor } from '@a2a-polyglot/testing';
+import { ErrorInfo, Status as RpcStatus } from '@a2a-polyglot/model/rpc';
+import { ERROR_INFO_TYPE_URL } from '../src/index.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 function check(client: InstanceType<typeof HealthClient>, service: string): Promise<HealthCheckResponse> {
@@ -65,5 +67,16 @@ describe('grpc.health.v1.Health', () => {
     await t.server.close(1000);
     await ended;
     expect(all).toEqual([Status.SERVING, Status.NOT_SERVING]);
+  });
+
+  it('malformed request bytes answer INVALID_ARGUMENT with ErrorInfo PARSE_ERROR on Check and Watch (grpc-js alone: INTERNAL)', async () => {
+    t = await startTestServer();
+    // Field 1 (service), length-delimited, claims 127 bytes but carries 1: truncated.
+    for (const rpc of ['Check', 'Watch']) {
+      const answer = await rawGrpcCall(t.url, `/grpc.health.v1.Health/${rpc}`, grpcFrame(Buffer.from([0x0a, 0x7f, 0x41])));
+      expect(answer.grpcStatus).toBe(GrpcCode.INVALID_ARGUMENT);
+      const info = RpcStatus.decode(answer.statusDetails!).details.find((d: { typeUrl: string }) => d.typeUrl === ERROR_INFO_TYPE_URL);
+      expect(ErrorInfo.decode(info!.value)).toMatchObject({ reason: 'PARSE_ERROR', metadata: { rpc } });
+    }
   });
 });

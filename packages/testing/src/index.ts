@@ -23,3 +23,4 @@ export { TestIdentityProvider, type TestSigningKey } from './identity-provider.j
 export { testAgentCard } from './agent-card.js';
 export { CHROMIUM_PATH, describeWithChromium, launchHeadlessChromium, type HeadlessChromium } from './chromium.js';
 export { recordingLogger, type LogLevelName, type LogLine, type RecordingLogger } from './recording-logger.js';
+export { grpcFrame, rawGrpcCall, type RawGrpcAnswer } from './raw-grpc.js';

@@ -1,9 +1,10 @@
-import { InMemoryTaskStore, type AgentExecutor, type Authenticator, type Logger, type RequestHandler } from '@a2a-polyglot/core';
+import type { AgentExecutor, Authenticator, Logger, RequestHandler } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
 import { agentRequestHandler } from './a2a-lite/index.js';
 import { authenticationFor } from './authentication.js';
+import { memoryTaskStore } from './backends.js';
 import { buildAgentCard } from './card.js';
 import { ConfigError, type AgentEntryConfig, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
@@ -100,7 +101,7 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
     executor,
     backgroundExecution: entry.backgroundExecution,
     logger: options.logger,
-    ...instrumentHandler(options.instrumentation, new InMemoryTaskStore()),
+    ...instrumentHandler(options.instrumentation, memoryTaskStore(config)),
     authenticator: sharedAuthenticator(config),
     extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []) : undefined,
     allowPrivateWebhooks: config.push.allowPrivateNetworks,

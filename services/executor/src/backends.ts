@@ -1,4 +1,4 @@
-import { LocalTaskSignals, type Logger, type ReadinessCheck, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import { InMemoryTaskStore, LocalTaskSignals, type Logger, type ReadinessCheck, type RequestHandlerOptions } from '@a2a-polyglot/core';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { eventLogKind, storeKind, type ExecutorConfig } from './config.js';
@@ -14,6 +14,14 @@ export interface Backends {
   readonly description: string;
   /** Closes connections and files (after the handler has shut down). */
   close(): Promise<void>;
+}
+
+/**
+ * The in-memory task store with the configured bounds (`store.memoryMaxBytes`,
+ * `store.memoryInterruptedIdleMs`): the store of the `memory` kind and of every agent in `agents`.
+ */
+export function memoryTaskStore(config: ExecutorConfig): InMemoryTaskStore {
+  return new InMemoryTaskStore({ maxBytes: config.store.memoryMaxBytes, interruptedIdleMs: config.store.memoryInterruptedIdleMs });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { checkReadiness, InMemoryTaskStore, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
+import { checkReadiness, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { agentRouter, startGrpcServer, type CallRouter, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
@@ -11,7 +11,7 @@ import { AgentDirectory } from './agent-directory.js';
 import { createAgents, defaultAgentOf, type ServedAgent } from './agents.js';
 import { startRegistrySync, type RegistrySync } from './registry-sync.js';
 import { authenticationFor } from './authentication.js';
-import { openBackends } from './backends.js';
+import { memoryTaskStore, openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
 import { ConfigError, eventLogKind, grpcListenAddress, inspectorEnabled, resolveConfig, storeKind, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
 import { createDemoAgent } from './demo-agent.js';
@@ -129,7 +129,7 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
   const { metrics } = instrumentation;
   const handler = new RequestHandler({
     ...backends.handlerOptions,
-    ...instrumentHandler(instrumentation, backends.handlerOptions.taskStore ?? new InMemoryTaskStore()),
+    ...instrumentHandler(instrumentation, backends.handlerOptions.taskStore ?? memoryTaskStore(resolved)),
     card,
     executor,
     logger,

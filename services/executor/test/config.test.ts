@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { memoryTaskStore } from '../src/backends.js';
 import { ConfigError, DEFAULT_GRPC_PORT, defaultConfig, eventLogKind, grpcListenAddress, loadConfig, parseArgs, resolveConfig, storeKind } from '../src/config.js';
 
 function tempConfig(json: unknown, name = 'config.json'): { dir: string; file: string } {
@@ -167,6 +168,19 @@ describe('loadConfig', () => {
     expect(load({}, { streamStallTimeoutMs: 0, listTasksMaxBytes: 65536 })).toMatchObject({ streamStallTimeoutMs: 0, listTasksMaxBytes: 65536 });
     expect(load({ A2A_STREAM_STALL_TIMEOUT_MS: '5000', A2A_LIST_TASKS_MAX_BYTES: '1048576' }, { streamStallTimeoutMs: 1 })).toMatchObject({ streamStallTimeoutMs: 5000, listTasksMaxBytes: 1048576 });
     expect(configError({ argv: [], env: { A2A_LIST_TASKS_MAX_BYTES: '0' }, cwd })).toMatch(/A2A_LIST_TASKS_MAX_BYTES/);
+  });
+
+  it('reads the in-memory store bounds (default 256 MiB, interrupted tasks idle 1 h) and builds the store with them', () => {
+    const load = (env: Record<string, string> = {}, file?: unknown) =>
+      loadConfig({ argv: file === undefined ? [] : ['--config', tempConfig(file).file], env, cwd }).config;
+    expect(load().store).toMatchObject({ memoryMaxBytes: 256 * 1024 * 1024, memoryInterruptedIdleMs: 3_600_000 });
+    expect(load({}, { store: { memoryMaxBytes: 2_097_152, memoryInterruptedIdleMs: 0 } }).store).toMatchObject({ memoryMaxBytes: 2_097_152, memoryInterruptedIdleMs: 0 });
+    const config = load({ A2A_MEMORY_STORE_MAX_BYTES: '1048576', A2A_MEMORY_STORE_INTERRUPTED_IDLE_MS: '60000' });
+    expect(config.store).toMatchObject({ memoryMaxBytes: 1_048_576, memoryInterruptedIdleMs: 60_000 });
+    expect(configError({ argv: [], env: { A2A_MEMORY_STORE_MAX_BYTES: '1000' }, cwd })).toMatch(/A2A_MEMORY_STORE_MAX_BYTES/);
+    // The store the executor builds holds that budget: a task bigger than 1 MiB is refused.
+    expect(() => memoryTaskStore(config).admitNewTask('', 2 * 1024 * 1024)).toThrow(/full of running tasks/);
+    expect(() => memoryTaskStore(config).admitNewTask('', 1024)).not.toThrow();
   });
 
   it('treats empty environment variables as unset', () => {

@@ -2,6 +2,7 @@
  * The built-in defaults: the lowest layer of the configuration, what a laptop run gets with no
  * file, variable or flag.
  */
+import { DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES } from '@a2a-polyglot/core';
 import type { ExecutorConfig } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -56,7 +57,7 @@ export function defaultConfig(): ExecutorConfig {
     agentRegistry: { kind: undefined, url: undefined, schema: 'public', resyncMs: 30_000 },
     auth: { apiKeys: {}, header: 'x-api-key' },
     push: { allowPrivateNetworks: false },
-    store: { kind: undefined, path: undefined, url: undefined, schema: 'public', maxConnections: 10, table: undefined, endpoint: undefined, region: undefined, retentionMs: 30 * DAY_MS },
+    store: { kind: undefined, path: undefined, url: undefined, schema: 'public', maxConnections: 10, table: undefined, endpoint: undefined, region: undefined, retentionMs: 30 * DAY_MS, memoryMaxBytes: DEFAULT_MEMORY_STORE_MAX_BYTES, memoryInterruptedIdleMs: DEFAULT_INTERRUPTED_IDLE_MS },
     eventLog: { kind: undefined, url: undefined, prefix: 'a2a', retentionMs: 5 * 60_000, maxEventsPerTask: 4096 },
     instanceId: undefined,
     lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },

@@ -47,6 +47,8 @@ export const ENV_VARS = {
   A2A_DYNAMODB_ENDPOINT: 'store.endpoint',
   A2A_DYNAMODB_REGION: 'store.region',
   A2A_DYNAMODB_RETENTION_MS: 'store.retentionMs',
+  A2A_MEMORY_STORE_MAX_BYTES: 'store.memoryMaxBytes',
+  A2A_MEMORY_STORE_INTERRUPTED_IDLE_MS: 'store.memoryInterruptedIdleMs',
   A2A_EVENT_LOG: 'eventLog.kind',
   A2A_REDIS_URL: 'eventLog.url',
   A2A_REDIS_PREFIX: 'eventLog.prefix',

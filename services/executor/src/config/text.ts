@@ -58,6 +58,8 @@ const KIND: Record<string, TextKind> = {
   'auth.jwtClockToleranceSec': 'int',
   'store.maxConnections': 'int',
   'store.retentionMs': 'int',
+  'store.memoryMaxBytes': 'int',
+  'store.memoryInterruptedIdleMs': 'int',
   'eventLog.retentionMs': 'int',
   'eventLog.maxEventsPerTask': 'int',
   'lease.ttlMs': 'int',

@@ -76,6 +76,13 @@ export interface StoreConfig {
   readonly region?: string;
   /** DynamoDB: how long a finished task is kept (TTL attribute); 0 keeps finished tasks forever. */
   readonly retentionMs: number;
+  /**
+   * In-memory store: most estimated bytes of tasks held (finished tasks are evicted first,
+   * then interrupted ones; a new task is refused while running tasks alone fill it).
+   */
+  readonly memoryMaxBytes: number;
+  /** In-memory store: an input-required / auth-required task idle this long is dropped; 0 never. */
+  readonly memoryInterruptedIdleMs: number;
 }
 
 /**

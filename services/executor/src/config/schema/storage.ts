@@ -13,6 +13,10 @@ export const storeSchema = section({
   endpoint: absoluteUrl.optional(),
   region: matching(/^[a-z0-9-]{1,64}$/, 'an AWS region such as "eu-west-1"').optional(),
   retentionMs: intIn(0, 10 * 365 * 24 * 60 * 60 * 1000).optional(),
+  memoryMaxBytes: intIn(1024 * 1024, 1024 ** 4).optional().describe('In-memory store: most estimated bytes of tasks held (A2A_MEMORY_STORE_MAX_BYTES). Default 256 MiB.'),
+  memoryInterruptedIdleMs: intIn(0, 365 * 24 * 60 * 60 * 1000)
+    .optional()
+    .describe('In-memory store: an input-required / auth-required task idle this long is dropped; 0 never (A2A_MEMORY_STORE_INTERRUPTED_IDLE_MS). Default 1 h.'),
 });
 
 /** `eventLog`: where task events are logged for streams and resumes. */

@@ -1,0 +1,50 @@
+import { abbreviate, hasInternalJsonRpcError, leaks, SLOW_ANSWER_MS, type Finding } from './oracle.js';
+
+/** One HTTP request as a fuzzer sends it. */
+export interface HttpInput {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | Uint8Array;
+}
+
+/**
+ * Sends `input`, reads the whole answer (an SSE stream to its end) and judges it: 5xx,
+ * JSON-RPC -32603, leaked stacks or paths, slower than {@link SLOW_ANSWER_MS}, no answer.
+ */
+export async function exchangeAndJudge(binding: string, input: HttpInput): Promise<Finding[]> {
+  const request = `${input.method} ${input.url} ${JSON.stringify(input.headers)} ${typeof input.body === 'string' ? input.body : input.body ? Buffer.from(input.body).toString('latin1') : ''}`;
+  const finding = (kind: Finding['kind'], detail: string): Finding => ({ binding, kind, detail, input: abbreviate(request) });
+  const started = performance.now();
+  let status: number;
+  let text: string;
+  try {
+    const response = await fetch(input.url, {
+      method: input.method,
+      headers: input.headers,
+      body: input.method === 'GET' || input.method === 'HEAD' ? undefined : input.body,
+      signal: AbortSignal.timeout(SLOW_ANSWER_MS + 2000),
+    });
+    status = response.status;
+    text = await response.text();
+  } catch (error) {
+    return [finding('no-answer', `${(error as Error).name}: ${(error as Error).message}`)];
+  }
+  const ms = performance.now() - started;
+  const findings: Finding[] = [];
+  if (status >= 500 && !isV03UnknownRoute(status, text)) findings.push(finding('server-error', `HTTP ${status}: ${abbreviate(text, 200)}`));
+  if (hasInternalJsonRpcError(text)) findings.push(finding('server-error', `JSON-RPC -32603: ${abbreviate(text, 200)}`));
+  const leaked = leaks(text, request);
+  if (leaked.length > 0) findings.push(finding('leak', leaked.slice(0, 3).join(' | ')));
+  if (ms > SLOW_ANSWER_MS) findings.push(finding('slow', `${Math.round(ms)} ms`));
+  return findings;
+}
+
+/**
+ * v0.3 REST answers a route it does not have with 501 and METHOD_NOT_FOUND, as the a2a-js
+ * v0.3 server does (clients of that generation expect it; see the REST package README): a
+ * deliberate answer about the request, not a server failure.
+ */
+function isV03UnknownRoute(status: number, text: string): boolean {
+  return status === 501 && /"reason"\s*:\s*"METHOD_NOT_FOUND"/.test(text);
+}

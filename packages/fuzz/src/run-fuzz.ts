@@ -1,0 +1,135 @@
+import fc from 'fast-check';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { BindingFuzzer } from './binding-fuzzer.js';
+import { grpcFuzzer } from './grpc-fuzzer.js';
+import { jsonRpcFuzzer } from './jsonrpc-fuzzer.js';
+import type { Finding } from './oracle.js';
+import { restFuzzer } from './rest-fuzzer.js';
+import { startFuzzTarget, type FuzzTarget } from './target.js';
+import { closeFuzzSocket, webSocketFuzzer } from './websocket-fuzzer.js';
+
+/** Every binding's fuzzer, in the order they run. */
+// Each fuzzer only ever runs the inputs it drew itself, so erasing the input type is safe.
+export const FUZZERS = [jsonRpcFuzzer, restFuzzer, grpcFuzzer, webSocketFuzzer] as unknown as ReadonlyArray<BindingFuzzer<unknown>>;
+
+/** How long a run is and what it tolerates. */
+export interface FuzzOptions {
+  /** Inputs per binding per round. */
+  readonly casesPerBinding: number;
+  /** Rounds; RSS at the end of the last is compared with the end of round 2 (round 1 with fewer than 3 rounds). */
+  readonly rounds: number;
+  /** fast-check seed: the same seed draws the same inputs. */
+  readonly seed: number;
+  /** Most RSS growth from the baseline round to the last round (see `rounds`; after a GC each). */
+  readonly maxRssGrowthBytes: number;
+  /** Progress lines (one per binding and round). */
+  readonly log?: (line: string) => void;
+}
+
+/** Memory after a round (after a forced GC when available). */
+export interface RoundMemory {
+  readonly round: number;
+  readonly rssBytes: number;
+  readonly heapUsedBytes: number;
+}
+
+/** What a run did and found. */
+export interface FuzzReport {
+  readonly seed: number;
+  readonly findings: readonly Finding[];
+  /** Inputs sent per binding (all rounds). */
+  readonly cases: Readonly<Record<string, number>>;
+  /** Time spent per binding (all rounds), ms. */
+  readonly durationMs: Readonly<Record<string, number>>;
+  readonly memory: readonly RoundMemory[];
+  /** RSS at the end of the last round minus at the end of the baseline round (see `rounds`). */
+  readonly rssGrowthBytes: number;
+}
+
+/**
+ * Runs every binding's fuzzer against one executor on loopback, `rounds` times
+ * `casesPerBinding` inputs each, and reports every finding: bad answers (see `oracle.ts`),
+ * errors the server logged, uncaught exceptions and rejections in the process, and RSS that
+ * keeps growing across rounds.
+ */
+export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
+  const gc = exposeGc();
+  const findings: Finding[] = [];
+  const crash = (kind: string) => (error: unknown) => findings.push({ binding: 'process', kind: 'crash', detail: `${kind}: ${String(error)}`, input: '' });
+  const onException = crash('uncaughtException');
+  const onRejection = crash('unhandledRejection');
+  process.on('uncaughtException', onException);
+  process.on('unhandledRejection', onRejection);
+  const target = await startFuzzTarget();
+  const cases: Record<string, number> = {};
+  const durationMs: Record<string, number> = {};
+  const memory: RoundMemory[] = [];
+  try {
+    const known = await seedTasks(target);
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const [index, fuzzer] of FUZZERS.entries()) {
+        const started = performance.now();
+        const inputs = fc.sample(fuzzer.inputs(known), { numRuns: options.casesPerBinding, seed: options.seed + round * 1000 + index });
+        let found = 0;
+        for (const input of inputs) {
+          const result = await fuzzer.run(input, target);
+          found += result.length;
+          findings.push(...result);
+        }
+        for (const line of target.loggedErrors.splice(0)) findings.push({ binding: fuzzer.name, kind: 'server-error', detail: `the server logged an error: ${line}`, input: '' });
+        const ms = performance.now() - started;
+        cases[fuzzer.name] = (cases[fuzzer.name] ?? 0) + inputs.length;
+        durationMs[fuzzer.name] = (durationMs[fuzzer.name] ?? 0) + ms;
+        options.log?.(`round ${round} ${fuzzer.name}: ${inputs.length} inputs, ${found} findings, ${Math.round(ms)} ms`);
+      }
+      gc?.();
+      const usage = process.memoryUsage();
+      memory.push({ round, rssBytes: usage.rss, heapUsedBytes: usage.heapUsed });
+      options.log?.(`round ${round} memory: rss ${mb(usage.rss)}, heap used ${mb(usage.heapUsed)}`);
+    }
+  } finally {
+    closeFuzzSocket(target);
+    await target.close();
+    process.off('uncaughtException', onException);
+    process.off('unhandledRejection', onRejection);
+  }
+  // The baseline is the end of round 2 when there are 3 rounds or more: the first rounds fill
+  // the store, the event log and the allocator's pools up to their working size.
+  const baseline = memory[memory.length >= 3 ? 1 : 0];
+  const rssGrowthBytes = baseline ? memory[memory.length - 1]!.rssBytes - baseline.rssBytes : 0;
+  if (baseline && rssGrowthBytes > options.maxRssGrowthBytes) {
+    findings.push({ binding: 'process', kind: 'memory', detail: `RSS grew ${mb(rssGrowthBytes)} from round ${baseline.round} to round ${options.rounds} (limit ${mb(options.maxRssGrowthBytes)})`, input: '' });
+  }
+  return { seed: options.seed, findings, cases, durationMs, memory, rssGrowthBytes };
+}
+
+/** Creates a finished, an interrupted and a failed task, so fuzzed ids can name real tasks. */
+async function seedTasks(target: FuzzTarget): Promise<string[]> {
+  const ids: string[] = [];
+  for (const text of ['hello', 'ask', 'fail']) {
+    const response = await fetch(target.jsonRpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: `seed-${text}`, role: 'ROLE_USER', parts: [{ text }] } } }),
+    });
+    const body = (await response.json()) as { result?: { task?: { id?: string; contextId?: string } } };
+    if (body.result?.task?.id) ids.push(body.result.task.id);
+    if (body.result?.task?.contextId) ids.push(body.result.task.contextId);
+  }
+  return ids;
+}
+
+/** `global.gc` without `--expose-gc` on the command line (jest workers have none). */
+function exposeGc(): (() => void) | undefined {
+  try {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
