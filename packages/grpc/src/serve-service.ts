@@ -25,6 +25,7 @@ import {
 } from '@grpc/grpc-js';
 import { BackpressureWriter } from './backpressure-writer.js';
 import { failure } from './failure.js';
+import { grpcPeer } from './peer.js';
 import { extensionsMetadata, METADATA, metadataHeaders, parseLastEventId } from './metadata.js';
 import { UndecodableRequest, withSafeDeserializers } from './safe-decode.js';
 
@@ -123,8 +124,8 @@ export function serveService(server: Server, service: ServiceDefinition, handler
 }
 
 /** Builds the CallContext of one call from its metadata, aborting when the call ends early. */
-function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire): CallContext {
-  return callContext('GRPC', metadataHeaders(metadata), { signal, wireVersion: wire.wireVersion });
+function contextOf(call: ServerWritableStream<unknown, unknown>, signal: AbortSignal, wire: ServiceWire): CallContext {
+  return callContext('GRPC', metadataHeaders(call.metadata), { signal, wireVersion: wire.wireVersion, ...grpcPeer(call) });
 }
 
 /**
@@ -133,7 +134,7 @@ function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire): 
  * are answered before anything waits, and then cost no AbortController.
  */
 function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWire): { ctx: CallContext; release: () => void } {
-  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion });
+  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion, ...grpcPeer(call) });
   let controller: AbortController | undefined;
   // Dropped once the call is answered: a context that outlives its call until the next full
   // GC must not keep the call (request, metadata, stream) alive with it.
@@ -231,7 +232,7 @@ async function serveStream(
     const request = call.request;
     if (request instanceof UndecodableRequest) throw request.error;
     const resumeAfterSeq = op.name === 'SubscribeToTask' ? parseLastEventId(call.metadata) : undefined;
-    ctx = contextOf(call.metadata, controller.signal, wire);
+    ctx = contextOf(call, controller.signal, wire);
     stream = await op.open(handler, route.toCore(request), ctx, resumeAfterSeq);
     if (controller.signal.aborted || stopError) stream.close();
     writer = new BackpressureWriter(call, limits.highWater, {

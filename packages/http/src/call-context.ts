@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { BindingName, CallContext, ProtocolVersion } from '@a2a-polyglot/core';
+import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import { clientCertificateOf, type BindingName, type CallContext, type ClientCertificate, type ProtocolVersion } from '@a2a-polyglot/core';
 
 /** Name of the query parameter the spec allows in place of the `A2A-Version` header (§3.2). */
 export const VERSION_QUERY_PARAM = 'A2A-Version';
@@ -36,6 +38,8 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
     binding,
     pathTenant: options.pathTenant,
     wireVersion: options.wireVersion,
+    remoteAddress: req.socket.remoteAddress,
+    clientCertificate: verifiedClientCertificate(req.socket),
     get signal(): AbortSignal | undefined {
       return signal?.();
     },
@@ -46,6 +50,15 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
       return key === 'a2a-version' ? versionFromQuery(url) : undefined;
     },
   };
+}
+
+/**
+ * The client certificate of a TLS socket whose handshake verified it against the listener's
+ * CA (mutual TLS); undefined on plain sockets and unverified peers.
+ */
+export function verifiedClientCertificate(socket: Socket): ClientCertificate | undefined {
+  if (!(socket instanceof TLSSocket) || !socket.authorized) return undefined;
+  return clientCertificateOf(socket.getPeerCertificate());
 }
 
 function versionFromQuery(url: string | undefined): string | undefined {

@@ -124,7 +124,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
 
 function sendResponse(res: ServerResponse, response: JsonRpcResponse, type: string, headers: Record<string, string>): void {
   const status = httpStatusFor(response);
-  sendJson(res, status, response, type, { ...headers, ...failureHeaders(status) });
+  sendJson(res, status, response, type, { ...headers, ...failureHeaders(status, response) });
 }
 
 function internalFailure(): JsonRpcFailure {

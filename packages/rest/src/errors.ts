@@ -1,4 +1,5 @@
 import { A2AError, A2AErrorCode, ERROR_TABLE, type Logger, toHttpErrorBody } from '@a2a-polyglot/core';
+import { errorHeaders } from '@a2a-polyglot/http';
 
 /**
  * A REST error response: status, body (v1.0: `{"error": google.rpc.Status}`, spec §11.6;
@@ -21,15 +22,7 @@ export function restError(thrown: unknown, logger?: Logger, status?: number): Re
   if (logger) logFailure(logger, error);
   const httpStatus = status ?? ERROR_TABLE[error.code].http;
   const body = toHttpErrorBody(error);
-  return { status: httpStatus, body: { error: { ...body.error, code: httpStatus } }, headers: errorHeaders(httpStatus) };
-}
-
-/** Headers an error status needs on every REST generation: a challenge on 401, no keep-alive after a 413. */
-export function errorHeaders(status: number): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (status === 401) headers['www-authenticate'] = 'Bearer';
-  if (status === 413) headers.connection = 'close';
-  return headers;
+  return { status: httpStatus, body: { error: { ...body.error, code: httpStatus } }, headers: errorHeaders(httpStatus, error) };
 }
 
 /** Logs a failure at the level it deserves: our bugs as errors, client mistakes as debug. */

@@ -1,6 +1,7 @@
 import { A2AError, ERROR_TABLE, type ErrorDetailJson, type Logger } from '@a2a-polyglot/core';
 import { toV03JsonRpcError } from '@a2a-polyglot/v03/json';
-import { errorHeaders, logFailure, type RestErrorResponse } from './errors.js';
+import { errorHeaders } from '@a2a-polyglot/http';
+import { logFailure, type RestErrorResponse } from './errors.js';
 
 /**
  * The body of a v0.3 REST error: the v0.3 JSON-RPC error object, bare (a2a-js compat layer),
@@ -24,5 +25,5 @@ export function v03RestError(thrown: unknown, logger?: Logger, status?: number):
   if (logger) logFailure(logger, error);
   const row = ERROR_TABLE[error.code];
   const httpStatus = status ?? row.v03.http ?? row.http;
-  return { status: httpStatus, body: toV03JsonRpcError(error), headers: errorHeaders(httpStatus) };
+  return { status: httpStatus, body: toV03JsonRpcError(error), headers: errorHeaders(httpStatus, error) };
 }

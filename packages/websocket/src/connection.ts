@@ -50,6 +50,8 @@ export class Connection {
     private readonly logger: Logger,
     /** The upgraded byte stream under `socket` (corked around batches of frames). */
     transport?: { cork(): void; uncork(): void },
+    /** The client's address and verified TLS certificate, from the upgrade request's socket. */
+    private readonly peer: Pick<CallContext, 'remoteAddress' | 'clientCertificate'> = {},
   ) {
     this.outbox = new Outbox(socket, {
       transport,
@@ -140,7 +142,7 @@ export class Connection {
     if (key !== undefined) this.pending.add(key);
     const contexts: CallContext[] = [];
     const contextFor = (): CallContext => {
-      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal: this.gone.signal });
+      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal: this.gone.signal, ...this.peer });
       contexts.push(ctx);
       return ctx;
     };
