@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { linkSignals } from '@a2a-polyglot/http';
 import type { WebSocketBinding } from '@a2a-polyglot/websocket';
@@ -23,6 +24,14 @@ export interface StartA2AServerOptions extends A2AHttpOptions {
    * default}]}`), e.g. `/agents`. Default: no listing.
    */
   readonly agentIndexPath?: string;
+  /**
+   * Serve HTTPS (and WSS for the WebSocket binding) with these `node:https` options: at least
+   * `key` and `cert` (PEM). Add `ca` with `requestCert: true` to ask clients for certificates
+   * (a verified one reaches authenticators as `CallContext.clientCertificate`); keep
+   * `rejectUnauthorized: false` then, or clients without one (browsers) cannot connect at all.
+   * Plain HTTP when undefined.
+   */
+  readonly tls?: HttpsServerOptions;
 }
 
 /** A listening A2A server. */
@@ -53,11 +62,10 @@ const IDLE_SWEEP_MS = 20;
 export async function startA2AServer(options: StartA2AServerOptions): Promise<RunningA2AServer> {
   const shutdown = new AbortController();
   const { signal: shutdownSignal } = linkSignals(options.shutdownSignal, shutdown.signal);
-  const server = createServer(
-    options.mounts?.length
-      ? createMountedListener({ ...options, shutdownSignal }, options.mounts.map((m) => ({ ...m, shutdownSignal })), { indexPath: options.agentIndexPath })
-      : createA2ARequestListener({ ...options, shutdownSignal }),
-  );
+  const listener = options.mounts?.length
+    ? createMountedListener({ ...options, shutdownSignal }, options.mounts.map((m) => ({ ...m, shutdownSignal })), { indexPath: options.agentIndexPath })
+    : createA2ARequestListener({ ...options, shutdownSignal });
+  const server: Server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
   const upgrades = createA2AUpgradeHandler({ ...options, shutdownSignal });
   if (upgrades) server.on('upgrade', upgrades.listener);
   await new Promise<void>((resolve, reject) => {
@@ -68,9 +76,10 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
     });
   });
   // Node's closeIdleConnections() skips sockets that never carried a request (clients such as
-  // fetch open spare ones), so track them and destroy those on close.
+  // fetch open spare ones), so track them and destroy those on close. Under TLS the request
+  // bytes arrive on the TLS socket, not on the TCP one under it.
   const fresh = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
+  server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     fresh.add(socket);
     socket.once('data', () => fresh.delete(socket));
     socket.once('close', () => fresh.delete(socket));
@@ -95,5 +104,5 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
       for (const socket of fresh) socket.destroy();
     }));
 
-  return { server, url: `http://${host}:${address.port}`, close, ...(upgrades ? { websocket: upgrades.binding } : {}) };
+  return { server, url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`, close, ...(upgrades ? { websocket: upgrades.binding } : {}) };
 }

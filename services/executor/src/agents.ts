@@ -3,6 +3,7 @@ import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@
 import type { AgentCard } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
 import { authenticationFor } from './authentication.js';
+import { rateLimiterFor } from './listener-security.js';
 import { buildAgentCard } from './card.js';
 import { ConfigError, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
@@ -45,7 +46,9 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
   for (const name of Object.keys(config.handlers)) {
     if (!registry.get(name)) throw new ConfigError(`Invalid configuration: handlers.${name} names no handler (known: ${registry.names().join(', ')})`);
   }
-  const { authenticator } = authenticationFor(config.auth);
+  const { authenticator } = authenticationFor(config.auth, config.tls.clientCertIdentity);
+  // One limiter for every agent: a client's budget is service-wide, whichever agent it calls.
+  const rateLimiter = rateLimiterFor(config);
   const served: ServedAgent[] = [];
   try {
     for (const [i, entry] of config.agents.entries()) {
@@ -73,6 +76,7 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
         logger: options.logger,
         ...instrumentHandler(options.instrumentation, new InMemoryTaskStore()),
         authenticator,
+        rateLimiter,
         extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath) : undefined,
         allowPrivateWebhooks: config.push.allowPrivateNetworks,
         strictRequests: config.strictRequests,

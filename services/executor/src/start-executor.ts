@@ -1,6 +1,7 @@
 import { checkReadiness, consoleLogger, InMemoryTaskStore, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
+import type { ServerCredentials } from '@grpc/grpc-js';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
 import { A2ATracing } from '@a2a-polyglot/tracing';
 import { cardInterfaces, startA2AServer, type A2AHttpOptions, type RunningA2AServer, type StartA2AServerOptions } from '@a2a-polyglot/server';
@@ -13,6 +14,7 @@ import { buildAgentCard } from './card.js';
 import { ConfigError, eventLogKind, grpcListenAddress, resolveConfig, storeKind, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
 import { createDemoAgent } from './demo-agent.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
+import { listenerTls, rateLimiterFor, type ListenerTls } from './listener-security.js';
 import { loadAgentModule } from './load-agent.js';
 import { closeSteps, shutdownDeadlineMs } from './shutdown-deadline.js';
 import { startTelemetry, type Telemetry } from './telemetry.js';
@@ -110,6 +112,7 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
   const grpcInterfaces = (publicBase: string): AgentInterface[] => (grpc ? grpcCardInterfaces(resolved, publicBase, grpc.port) : []);
 
   const card = buildAgentCard(resolved);
+  const tls = listenerTls(resolved);
   const backends = await openBackends(resolved, logger);
   const instrumentation = serviceInstrumentation(options, telemetry);
   const { metrics } = instrumentation;
@@ -119,7 +122,8 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
     card,
     executor,
     logger,
-    authenticator: authenticationFor(resolved.auth).authenticator,
+    authenticator: authenticationFor(resolved.auth, resolved.tls.clientCertIdentity).authenticator,
+    rateLimiter: rateLimiterFor(resolved, backends.redis),
     extendedCard: resolved.agent.capabilities.extendedAgentCard ? () => extendedCard(card, resolved, grpcInterfaces) : undefined,
     allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
     strictRequests: resolved.strictRequests,
@@ -136,8 +140,8 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
     }
     // gRPC first: the card lists its port, so it must be bound before the first card request.
     const readiness = () => checkReadiness({ draining: () => handler.draining, checks: backends.checks });
-    grpc = await startGrpc(handler, resolved, logger, readiness);
-    running = await startA2AServer({ handler, ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces }) });
+    grpc = await startGrpc(handler, resolved, logger, readiness, tls?.grpc);
+    running = await startA2AServer({ handler, ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces, tls }) });
   } catch (error) {
     await grpc?.close(0);
     await handler.shutdown(0);
@@ -186,6 +190,7 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
   if (storeKind(resolved) !== 'memory' || eventLogKind(resolved) !== 'memory') {
     throw new ConfigError('Invalid configuration: durable stores (store, eventLog) serve a single agent for now; with "agents", run one executor per agent or use the in-memory store');
   }
+  const tls = listenerTls(resolved);
   const instrumentation = serviceInstrumentation(options, telemetry);
   const { metrics } = instrumentation;
   const agents: ServedAgent[] = await createAgents(resolved, { logger, instrumentation, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch });
@@ -198,10 +203,10 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
     // gRPC and WebSocket serve the root (default) agent; mounted agents use the HTTP bindings.
     // Draining is service-wide: every agent's handler shuts down together.
     const readiness = () => checkReadiness({ draining: () => agents.some((a) => a.handler.draining) });
-    grpc = await startGrpc(root.handler, resolved, logger, readiness);
+    grpc = await startGrpc(root.handler, resolved, logger, readiness, tls?.grpc);
     server = await startA2AServer({
       handler: root.handler,
-      ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces }),
+      ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces, tls }),
       mounts: agents.map((a) => ({ ...common, handler: a.handler, mountPath: a.mountPath })),
       agentIndexPath: AGENT_INDEX_PATH,
     });
@@ -260,7 +265,7 @@ function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2AHttpOp
 function rootListenerOptions(
   config: ExecutorConfig,
   logger: Logger,
-  service: { readonly readiness: () => Promise<ReadinessReport>; readonly metrics: A2AMetrics; readonly grpcInterfaces: (publicBase: string) => AgentInterface[] },
+  service: { readonly readiness: () => Promise<ReadinessReport>; readonly metrics: A2AMetrics; readonly grpcInterfaces: (publicBase: string) => AgentInterface[]; readonly tls: ListenerTls | undefined },
 ): Omit<StartA2AServerOptions, 'handler'> {
   return {
     ...listenerOptions(config, logger),
@@ -270,6 +275,7 @@ function rootListenerOptions(
     extraInterfaces: service.grpcInterfaces,
     host: config.host,
     port: config.port,
+    tls: service.tls?.https,
   };
 }
 
@@ -308,11 +314,11 @@ export class GrpcListenError extends Error {
 const GRPC_CLOSE_GRACE_MS = 3000;
 
 /** Starts the gRPC listener on the same RequestHandler, unless gRPC is off. */
-async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger: Logger, readiness: () => Promise<ReadinessReport>): Promise<RunningGrpcServer | undefined> {
+async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger: Logger, readiness: () => Promise<ReadinessReport>, credentials: ServerCredentials | undefined): Promise<RunningGrpcServer | undefined> {
   const address = grpcListenAddress(config);
   if (!address) return undefined;
   try {
-    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs });
+    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs, credentials });
   } catch (error) {
     throw new GrpcListenError(address.host, address.port, error);
   }

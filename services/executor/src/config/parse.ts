@@ -39,7 +39,7 @@ import type { ExecutorConfigInput, SkillConfig } from './types.js';
 export function parseConfigInput(raw: unknown, source: string, baseDir?: string): ExecutorConfigInput {
   const at = (key: string) => `${source}${key}`;
   const obj = record(raw, source.replace(/[: ]+$/, '') || 'configuration');
-  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'grpcPort', 'grpcHost', 'grpcPublicUrl', 'websocketInCard', 'maxBodyBytes', 'strictRequests', 'cardCompat', 'sseHeartbeatMs', 'streamStallTimeoutMs', 'listTasksMaxBytes', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'agents', 'handlers', 'defaultAgent', 'auth', 'push', 'store', 'eventLog', 'instanceId', 'lease'], source);
+  knownKeys(obj, ['$schema', 'host', 'port', 'basePath', 'publicBaseUrl', 'trustProxy', 'grpcPort', 'grpcHost', 'grpcPublicUrl', 'websocketInCard', 'maxBodyBytes', 'strictRequests', 'cardCompat', 'sseHeartbeatMs', 'streamStallTimeoutMs', 'listTasksMaxBytes', 'shutdownGraceMs', 'logLevel', 'agent', 'agentModule', 'demo', 'agents', 'handlers', 'defaultAgent', 'auth', 'push', 'store', 'eventLog', 'instanceId', 'lease', 'rateLimit', 'tls'], source);
   const out: Record<string, unknown> = {};
   const take = <T>(key: string, check: Check<T>) => {
     if (obj[key] !== undefined) out[key] = check(obj[key], at(key));
@@ -123,6 +123,10 @@ export function parseConfigInput(raw: unknown, source: string, baseDir?: string)
     maxEventsPerTask: intIn(1, 1_000_000),
   });
   section('lease', { ttlMs: intIn(100, 24 * 60 * 60 * 1000), sweepIntervalMs: intIn(10, 24 * 60 * 60 * 1000) });
+  const window = intIn(1, 24 * 60 * 60);
+  section('rateLimit', { addressPoints: intIn(0, 1_000_000_000), addressWindowSec: window, identityPoints: intIn(0, 1_000_000_000), identityWindowSec: window });
+  const file = (v: unknown, where: string) => resolve(baseDir ?? process.cwd(), nonEmpty(v, where));
+  section('tls', { certFile: file, keyFile: file, clientCaFile: file, clientCertIdentity: bool });
   return out as ExecutorConfigInput;
 }
 

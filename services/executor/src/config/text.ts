@@ -61,6 +61,11 @@ const KIND: Record<string, TextKind> = {
   'eventLog.maxEventsPerTask': 'int',
   'lease.ttlMs': 'int',
   'lease.sweepIntervalMs': 'int',
+  'rateLimit.addressPoints': 'int',
+  'rateLimit.addressWindowSec': 'int',
+  'rateLimit.identityPoints': 'int',
+  'rateLimit.identityWindowSec': 'int',
+  'tls.clientCertIdentity': 'bool',
 };
 
 /**
