@@ -36,7 +36,7 @@ describe('startA2AServer with tls (HTTPS and WSS)', () => {
   beforeAll(async () => {
     pki = makeTestPki();
     s = await startTestServer({ tls: { key: pki.server.key, cert: pki.server.cert }, websocket: true });
-  });
+  }, 30_000);
   afterAll(() => s.close());
 
   it('listens on https and serves a JSON-RPC call to a client that trusts the CA', async () => {

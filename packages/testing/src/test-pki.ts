@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import forge from 'node-forge';
 
 /** A certificate and its private key, PEM-encoded. */
@@ -19,11 +20,12 @@ export interface TestPki {
 
 /**
  * Makes a CA and certificates at test time (node-forge), so no key material is committed and
- * nothing expires in the repository. RSA 2048 keeps it to a fraction of a second per key.
- * `options.ca` makes certificates from another, unrelated CA (a client the server must refuse).
+ * nothing expires in the repository. Keys come from node:crypto (node-forge's pure-JS RSA
+ * takes seconds per key); node-forge builds and signs the certificates.
+ * `options.caName` names the CA: a second PKI is an unrelated CA (a peer the other side must refuse).
  */
 export function makeTestPki(options: { readonly caName?: string } = {}): TestPki {
-  const caKeys = forge.pki.rsa.generateKeyPair(2048);
+  const caKeys = rsaKeyPair();
   const caName = [{ name: 'commonName', value: options.caName ?? 'a2a-polyglot test CA' }];
   const caCert = certificate(caKeys.publicKey, caName, caName, [
     { name: 'basicConstraints', cA: true, critical: true },
@@ -32,25 +34,38 @@ export function makeTestPki(options: { readonly caName?: string } = {}): TestPki
   caCert.sign(caKeys.privateKey, forge.md.sha256.create());
 
   const issue = (commonName: string, extensions: object[]): TestKeyPair => {
-    const keys = forge.pki.rsa.generateKeyPair(2048);
+    const keys = rsaKeyPair();
     const cert = certificate(keys.publicKey, [{ name: 'commonName', value: commonName }], caName, [{ name: 'basicConstraints', cA: false }, ...extensions]);
     cert.sign(caKeys.privateKey, forge.md.sha256.create());
     return { cert: forge.pki.certificateToPem(cert), key: forge.pki.privateKeyToPem(keys.privateKey) };
   };
   const issueClient = (commonName: string) => issue(commonName, [{ name: 'keyUsage', digitalSignature: true, keyEncipherment: true }, { name: 'extKeyUsage', clientAuth: true }]);
+  // Issued on first use: each key costs about a second on a busy machine.
+  let server: TestKeyPair | undefined;
+  let client: TestKeyPair | undefined;
   return {
     ca: { cert: forge.pki.certificateToPem(caCert), key: forge.pki.privateKeyToPem(caKeys.privateKey) },
-    server: issue('localhost', [
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
-    ]),
-    client: issueClient('client'),
+    get server() {
+      return (server ??= issue('localhost', [
+        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+        { name: 'extKeyUsage', serverAuth: true },
+        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+      ]));
+    },
+    get client() {
+      return (client ??= issueClient('client'));
+    },
     issueClient,
   };
 }
 
 let serial = 1;
+
+/** An RSA 2048 key pair generated natively, as node-forge keys. */
+function rsaKeyPair(): { publicKey: forge.pki.rsa.PublicKey; privateKey: forge.pki.rsa.PrivateKey } {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  return { publicKey: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey, privateKey: forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey };
+}
 
 function certificate(publicKey: forge.pki.PublicKey, subject: forge.pki.CertificateField[], issuer: forge.pki.CertificateField[], extensions: object[]): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
