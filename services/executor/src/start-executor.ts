@@ -327,10 +327,11 @@ async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger
 /**
  * The card's GRPC interface: `grpcPublicUrl` verbatim when configured, otherwise the public
  * host (the hostname of `publicBaseUrl`, or of the request's Host when that is unset) with
- * the bound gRPC port, in the `host:port` form the spec gives for GRPC.
+ * the bound gRPC port, in the `host:port` form the spec gives for GRPC; `https://host:port`
+ * when the listener serves TLS (`tls`), so clients know to open a TLS channel.
  */
-export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number, protocolVersion: ProtocolVersion = '1.0'): AgentInterface {
-  const url = config.grpcPublicUrl ?? `${new URL(publicBase).hostname}:${port}`;
+export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'> & { readonly tls?: Pick<ExecutorConfig['tls'], 'certFile'> }, publicBase: string, port: number, protocolVersion: ProtocolVersion = '1.0'): AgentInterface {
+  const url = config.grpcPublicUrl ?? `${config.tls?.certFile ? 'https://' : ''}${new URL(publicBase).hostname}:${port}`;
   return { protocolBinding: 'GRPC', url, protocolVersion, tenant: '' };
 }
 
@@ -339,6 +340,6 @@ export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, pub
  * v0.3 service `a2a.v1.A2AService`, so it is listed once per version, 1.0 first (v0.3 clients
  * pick the entry naming 0.3).
  */
-export function grpcCardInterfaces(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number): AgentInterface[] {
+export function grpcCardInterfaces(config: Parameters<typeof grpcInterface>[0], publicBase: string, port: number): AgentInterface[] {
   return SUPPORTED_VERSIONS.map((version) => grpcInterface(config, publicBase, port, version));
 }
