@@ -1,4 +1,5 @@
 import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
+import Redis from 'ioredis';
 import { createRateLimiter } from '../src/index.js';
 
 async function refusal(call: Promise<unknown>): Promise<A2AError> {
@@ -34,5 +35,19 @@ describe('createRateLimiter (rate-limiter-flexible, in memory)', () => {
     expect((await refusal(limiter.consume('identity', 'alice'))).metadata.scope).toBe('identity');
     await limiter.consume('identity', 'bob');
     for (let i = 0; i < 10; i++) await limiter.consume('address', 'alice');
+  });
+
+  it('keeps limiting in memory while its Redis is unreachable (insurance limiter)', async () => {
+    // Nothing listens on port 1: every Redis command fails at once (no offline queue).
+    const redis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    redis.on('error', () => undefined);
+    try {
+      const limiter = createRateLimiter({ perAddress: { points: 2, durationSeconds: 60 }, redis, keyPrefix: 'unit-down' })!;
+      await limiter.consume('address', '198.51.100.9');
+      await limiter.consume('address', '198.51.100.9');
+      expect((await refusal(limiter.consume('address', '198.51.100.9'))).code).toBe(A2AErrorCode.RateLimited);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

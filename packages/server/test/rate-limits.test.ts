@@ -48,6 +48,24 @@ describe('rate limits on the HTTP bindings', () => {
     expect(refused.body.error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
     expect(refused.body.error.details).toEqual([expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', metadata: expect.objectContaining({ scope: 'identity' }) })]);
     expect(refused.body.error.details[0]).toEqual(RATE_LIMITED_INFO);
+    // A2A v0.3 REST: the same status, the bare v0.3 error body.
+    const v03 = await rest(s.restUrl, 'GET', '/v1/tasks/x', undefined, { 'x-api-key': 'ka' });
+    expect(v03.status).toBe(429);
+    expect(v03.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(v03.body.code).toBe(-31430);
+  });
+
+  it('JSON-RPC batch: the refused entry gets the error, the batch keeps HTTP 200', async () => {
+    s = await limitedServer({ perAddress: { points: 1, durationSeconds: 60 } });
+    const res = await fetch(s.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...KEY },
+      body: JSON.stringify([1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'ListTasks', params: {} }))),
+    });
+    expect(res.status).toBe(200);
+    const [first, second] = ((await res.json()) as any[]).sort((a, b) => a.id - b.id);
+    expect(first.result).toBeDefined();
+    expect(second.error.code).toBe(-31430);
   });
 
   it('leaves card discovery unlimited', async () => {
