@@ -69,7 +69,7 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
         throw error;
       }
       const mountPath = `/agents/${entry.id}`;
-      const card = buildAgentCard({ agent: entry, auth: config.auth });
+      const card = buildAgentCard({ agent: entry, auth: config.auth, tls: config.tls });
       const handler = new RequestHandler({
         card,
         executor,

@@ -66,6 +66,7 @@ describe('the executor with tls and mutual TLS on gRPC', () => {
     const byBinding = Object.fromEntries(card.supportedInterfaces.map((i: any) => [i.protocolBinding, i.url]));
     expect(byBinding.JSONRPC).toBe(`${executor.url}/a2a/rpc`);
     expect(byBinding.GRPC).toBe(`https://127.0.0.1:${executor.grpc!.port}`);
+    expect(card.securitySchemes.mtls).toEqual({ mtlsSecurityScheme: { description: expect.stringContaining('client certificate') } });
   });
 
   it('accepts our client over gRPC with a CA-signed client certificate, whose CN owns the tasks', async () => {
