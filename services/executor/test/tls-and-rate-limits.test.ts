@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { A2AErrorCode } from '@a2a-polyglot/core';
 import { Client, GRPC_BINDING, textMessage } from '@a2a-polyglot/client';
 import { grpcTransportFactoryWith } from '@a2a-polyglot/client/grpc';
+import { AgentCard } from '@a2a-polyglot/model';
 import { makeTestPki, type TestPki } from '@a2a-polyglot/testing';
 import { credentials } from '@grpc/grpc-js';
 import { ConfigError, startExecutor, type RunningExecutor } from '../src/index.js';
@@ -56,7 +57,6 @@ describe('the executor with tls and mutual TLS on gRPC', () => {
     const card = await httpsJson(`${executor.url}/.well-known/agent-card.json`, pki.ca.cert);
     const ca = Buffer.from(pki.ca.cert);
     const creds = identity ? credentials.createSsl(ca, Buffer.from(identity.key), Buffer.from(identity.cert)) : credentials.createSsl(ca);
-    const { AgentCard } = await import('@a2a-polyglot/model');
     return new Client(AgentCard.fromJSON(card), { bindings: ['grpc'], transports: { [GRPC_BINDING]: grpcTransportFactoryWith({ credentials: creds }) }, timeoutMs: 5000, retry: { attempts: 0 } });
   }
 
@@ -94,6 +94,11 @@ describe('the executor with tls and mutual TLS on gRPC', () => {
   });
 });
 
+/** The card as served (with interface URLs), read without spending a rate-limit point. */
+async function cardOf(executor: RunningExecutor): Promise<AgentCard> {
+  return AgentCard.fromJSON(await (await fetch(`${executor.url}/.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } })).json());
+}
+
 describe('the executor with rate limits', () => {
   let executor: RunningExecutor;
   beforeAll(async () => {
@@ -108,6 +113,17 @@ describe('the executor with rate limits', () => {
     const refused = await call();
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Our client reads the refusal as RATE_LIMITED with the wait, whatever the HTTP binding.
+    for (const binding of ['jsonrpc', 'rest'] as const) {
+      const client = new Client(await cardOf(executor), { bindings: [binding], retry: { attempts: 0 } });
+      try {
+        const error = await client.listTasks({}).catch((e: unknown) => e);
+        expect(error).toMatchObject({ code: A2AErrorCode.RateLimited, metadata: { scope: 'address' } });
+        expect(Number((error as { metadata: Record<string, string> }).metadata.retryAfterSeconds)).toBeGreaterThanOrEqual(1);
+      } finally {
+        await client.close();
+      }
+    }
   });
 });
 
