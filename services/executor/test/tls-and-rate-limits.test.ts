@@ -13,7 +13,7 @@ import { grpcTransportFactoryWith } from '@a2a-polyglot/client/grpc';
 import { AgentCard } from '@a2a-polyglot/model';
 import { makeTestPki, type TestPki } from '@a2a-polyglot/testing';
 import { credentials } from '@grpc/grpc-js';
-import { ConfigError, startExecutor, type RunningExecutor } from '../src/index.js';
+import { ConfigError, configFromEnv, parseConfigInput, resolveConfig, startExecutor, type RunningExecutor } from '../src/index.js';
 
 const KEYS_MS = 30_000;
 
@@ -134,5 +134,26 @@ describe('tls configuration errors', () => {
     const error = await startExecutor({ port: 0, grpcPort: false, logLevel: 'error', tls: { certFile: '/nonexistent/cert.pem', keyFile: '/nonexistent/key.pem' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/tls\.certFile \/nonexistent\/cert\.pem cannot be read/);
+  });
+});
+
+describe('rateLimit and tls configuration keys', () => {
+  it('are read from the environment, typed, and paths resolve against the base directory', () => {
+    const layer = configFromEnv(
+      { A2A_RATE_LIMIT_ADDRESS_POINTS: '100', A2A_RATE_LIMIT_IDENTITY_WINDOW_SEC: '10', A2A_TLS_CERT_FILE: 'certs/server.pem', A2A_TLS_CLIENT_CERT_IDENTITY: 'yes' },
+      '/srv/a2a',
+    );
+    expect(layer.rateLimit).toEqual({ addressPoints: 100, identityWindowSec: 10 });
+    expect(layer.tls).toEqual({ certFile: '/srv/a2a/certs/server.pem', clientCertIdentity: true });
+    expect(parseConfigInput({ tls: { keyFile: 'k.pem' } }, 'config file x.json: ', '/etc/a2a').tls).toEqual({ keyFile: '/etc/a2a/k.pem' });
+    const defaults = resolveConfig({});
+    expect(defaults.rateLimit).toEqual({ addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60 });
+    expect(defaults.tls.clientCertIdentity).toBe(false);
+  });
+
+  it('refuses bad values with the key in the message', () => {
+    expect(() => configFromEnv({ A2A_RATE_LIMIT_ADDRESS_POINTS: 'many' }, '/')).toThrow(/A2A_RATE_LIMIT_ADDRESS_POINTS/);
+    expect(() => parseConfigInput({ rateLimit: { addressWindowSec: 0 } }, '')).toThrow(/rateLimit\.addressWindowSec/);
+    expect(() => parseConfigInput({ rateLimit: { perIp: 5 } }, '')).toThrow(/perIp/);
   });
 });
