@@ -34,12 +34,14 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
   // buffers alive with it.
   const { headers, url } = req;
   const signal = options.signal;
+  // Absent on hand-built requests (tests, adapters from other servers): no address then.
+  const socket = req.socket as Socket | null | undefined;
   return {
     binding,
     pathTenant: options.pathTenant,
     wireVersion: options.wireVersion,
-    remoteAddress: req.socket.remoteAddress,
-    clientCertificate: verifiedClientCertificate(req.socket),
+    remoteAddress: socket?.remoteAddress,
+    clientCertificate: socket ? verifiedClientCertificate(socket) : undefined,
     get signal(): AbortSignal | undefined {
       return signal?.();
     },
