@@ -1,6 +1,6 @@
 import { A2AError, A2AErrorCode, rateLimited, type RateLimiter, type RateLimitScope } from '@a2a-polyglot/core';
 import { status as GrpcCode } from '@grpc/grpc-js';
-import { GrpcTransport } from '../src/index.js';
+import { GrpcSessionClient, GrpcTransport } from '../src/index.js';
 import { collect, detailsOf, rawUnary, startTestServer, userMessage, type TestServer } from './helpers.js';
 
 /** Admits `budget` requests, then refuses every scope; records the keys it was asked about. */
@@ -47,5 +47,19 @@ describe('rate limits on the gRPC binding', () => {
     const error = await collect(client.sendStreamingMessage(userMessage('hello'))).catch((e: unknown) => e as A2AError);
     expect((error as A2AError).code).toBe(A2AErrorCode.RateLimited);
     expect(t.handler.activeRuns).toBe(0);
+  });
+
+  it('session service: the refused operation fails with RATE_LIMITED, the session keeps serving', async () => {
+    const session = new GrpcSessionClient({ url: t.url });
+    try {
+      await session.list({});
+      const error = await session.list({}).catch((e: unknown) => e as A2AError);
+      expect(error).toMatchObject({ code: A2AErrorCode.RateLimited, metadata: { scope: 'address' } });
+      expect(limiter.seen.map(([scope, key]) => `${scope}:${key}`)).toEqual(['address:127.0.0.1', 'address:127.0.0.1']);
+      // Still open: the next operation is answered (refused again, not cut).
+      expect(await session.list({}).catch((e: unknown) => (e as A2AError).code)).toBe(A2AErrorCode.RateLimited);
+    } finally {
+      await session.close();
+    }
   });
 });
