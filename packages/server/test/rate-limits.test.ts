@@ -33,6 +33,11 @@ describe('rate limits on the HTTP bindings', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused.body).toMatchObject({ jsonrpc: '2.0', error: { code: -31430 } });
     expect(refused.body.error.data).toEqual([RATE_LIMITED_INFO]);
+    // A streaming call is refused before any stream: the same plain answer, no SSE.
+    const stream = await rpc(s.rpcUrl, 'SendStreamingMessage', sendParams('hi'), KEY);
+    expect(stream.status).toBe(429);
+    expect(stream.headers.get('content-type')).toMatch(/json/);
+    expect(stream.body.error.code).toBe(-31430);
     // The v0.3 method names answer the same way (v0.3 column of the table).
     const v03 = await rpc(s.rpcUrl, 'tasks/get', { id: 'x' }, { 'x-api-key': 'ka' });
     expect(v03.status).toBe(429);
