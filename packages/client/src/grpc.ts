@@ -6,5 +6,5 @@
  *     import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
  *     const client = await Client.connect(url, { transports: { [GRPC_BINDING]: grpcTransportFactory } });
  */
-export { GrpcClientTransport, grpcTransportFactory, V1_GRPC, type GrpcDialect } from './transports/grpc.js';
+export { GrpcClientTransport, grpcTransportFactory, grpcTransportFactoryWith, V1_GRPC, type GrpcDialect } from './transports/grpc.js';
 export { V03_GRPC } from './transports/grpc-v03.js';

@@ -54,3 +54,18 @@ function constantTimeEqual(a: string, b: string): boolean {
   for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
   return diff === 0;
 }
+
+/**
+ * Mutual TLS as an identity: a caller whose client certificate the listener verified against
+ * its CA authenticates as the certificate's common name (else its whole subject). For
+ * service-to-service gRPC, where the certificate already proves who calls; combine it with
+ * other authenticators (`anyAuthenticator`) to accept keys or tokens from other callers.
+ * The listener, not this class, verifies the certificate: it only reads what was verified.
+ */
+export class ClientCertificateAuthenticator implements Authenticator {
+  async authenticate(ctx: CallContext): Promise<Principal> {
+    const cert = ctx.clientCertificate;
+    if (!cert) throw new A2AError(A2AErrorCode.Unauthenticated, 'Missing client certificate');
+    return { id: cert.commonName ?? cert.subject, attributes: { certificateSubject: cert.subject, ...(cert.fingerprint256 ? { certificateFingerprint256: cert.fingerprint256 } : {}) } };
+  }
+}

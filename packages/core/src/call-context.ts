@@ -24,6 +24,16 @@ export interface CallContext {
   /** Aborts when the client goes away or its deadline passes. */
   readonly signal?: AbortSignal;
   /**
+   * The client's network address as the binding's socket saw it (an IP, no port), for
+   * per-address rate limits. Undefined when the binding has none (in-process calls).
+   */
+  readonly remoteAddress?: string;
+  /**
+   * The TLS client certificate the listener verified against its CA (mutual TLS), for
+   * authenticators that take the certificate as the identity. Undefined without mTLS.
+   */
+  readonly clientCertificate?: ClientCertificate;
+  /**
    * Set by the core: the extensions activated for this call, which the binding echoes in its
    * `A2A-Extensions` response header / metadata.
    */
@@ -36,6 +46,30 @@ export interface CallContext {
   logger?: Logger;
 }
 
+/** A verified TLS client certificate, in transport-neutral terms. */
+export interface ClientCertificate {
+  /** The subject's common name (CN), when it has one. */
+  readonly commonName?: string;
+  /** The subject as one string (`CN=svc-a,O=Example`). */
+  readonly subject: string;
+  /** SHA-256 fingerprint of the certificate (hex pairs, colon-separated), to pin one exact certificate. */
+  readonly fingerprint256?: string;
+}
+
+/**
+ * A {@link ClientCertificate} from the shape Node's `tls.PeerCertificate` has (structurally,
+ * so the core imports nothing of `node:tls`): the one place the HTTP and gRPC listeners turn
+ * a verified peer certificate into what authenticators read.
+ */
+export function clientCertificateOf(cert: { readonly subject?: Readonly<Record<string, string | string[] | undefined>>; readonly fingerprint256?: string } | undefined): ClientCertificate | undefined {
+  if (!cert?.subject) return undefined;
+  const entries = Object.entries(cert.subject).filter(([, v]) => v !== undefined) as Array<[string, string | string[]]>;
+  if (entries.length === 0) return undefined;
+  const subject = entries.map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('+') : v}`).join(',');
+  const cn = cert.subject.CN;
+  return { subject, commonName: cn === undefined ? undefined : Array.isArray(cn) ? cn[0] : cn, fingerprint256: cert.fingerprint256 };
+}
+
 /**
  * Builds a CallContext over a plain header record (keys compared case-insensitively). With
  * `logger` (the binding's), the context's logger is that logger's {@link requestLogger}.
@@ -43,7 +77,7 @@ export interface CallContext {
 export function callContext(
   binding: BindingName,
   headers: Readonly<Record<string, string | string[] | undefined>>,
-  extra: { pathTenant?: string; signal?: AbortSignal; wireVersion?: ProtocolVersion; logger?: Logger } = {},
+  extra: { pathTenant?: string; signal?: AbortSignal; wireVersion?: ProtocolVersion; remoteAddress?: string; clientCertificate?: ClientCertificate; logger?: Logger } = {},
 ): CallContext {
   const lower = new Map<string, string>();
   for (const [k, v] of Object.entries(headers)) {

@@ -44,8 +44,14 @@ export enum A2AErrorCode {
   PermissionDenied = 'PERMISSION_DENIED',
   /** The request body or message exceeds the configured size limit. */
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
-  /** Too many requests or open streams for this peer. */
+  /** Too many open streams, sessions or operations at once for this peer (a concurrency cap). */
   ResourceExhausted = 'RESOURCE_EXHAUSTED',
+  /**
+   * Too many requests in a time window from this client address or identity (a rate limit).
+   * Kept apart from ResourceExhausted because the cure differs: waiting (ErrorInfo metadata
+   * `retryAfterSeconds`, HTTP `Retry-After`) rather than closing something.
+   */
+  RateLimited = 'RATE_LIMITED',
   /** A dependency (store, event log) is down, or the server is shutting down. Retry later. */
   Unavailable = 'UNAVAILABLE',
   /** The caller's deadline passed before the work finished. */

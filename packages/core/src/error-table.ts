@@ -67,6 +67,8 @@ export const ERROR_TABLE: Readonly<Record<A2AErrorCode, ErrorWireForms>> = {
   [A2AErrorCode.PermissionDenied]: { jsonRpc: -31403, http: 403, grpc: GrpcStatus.PERMISSION_DENIED, message: 'Permission denied', a2a: false, v03: { jsonRpc: -31403, name: 'PermissionDeniedError' } },
   [A2AErrorCode.PayloadTooLarge]: { jsonRpc: -31413, http: 413, grpc: GrpcStatus.RESOURCE_EXHAUSTED, message: 'Payload too large', a2a: false, v03: { jsonRpc: -31413, name: 'PayloadTooLargeError' } },
   [A2AErrorCode.ResourceExhausted]: { jsonRpc: -31429, http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED, message: 'Too many requests', a2a: false, v03: { jsonRpc: -31429, name: 'ResourceExhaustedError' } },
+  // -31429 is taken by ResourceExhausted (also HTTP 429): the rate limit takes the next code.
+  [A2AErrorCode.RateLimited]: { jsonRpc: -31430, http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED, message: 'Rate limit exceeded', a2a: false, v03: { jsonRpc: -31430, name: 'RateLimitedError' } },
   [A2AErrorCode.Unavailable]: { jsonRpc: -31503, http: 503, grpc: GrpcStatus.UNAVAILABLE, message: 'Service unavailable', a2a: false, v03: { jsonRpc: -31503, name: 'UnavailableError' } },
   [A2AErrorCode.DeadlineExceeded]: { jsonRpc: -31504, http: 504, grpc: GrpcStatus.DEADLINE_EXCEEDED, message: 'Deadline exceeded', a2a: false, v03: { jsonRpc: -31504, name: 'DeadlineExceededError' } },
 };

@@ -17,6 +17,7 @@ export * from './event-log.js';
 export * from './event-stream.js';
 export * from './agent-executor.js';
 export * from './auth.js';
+export * from './rate-limit.js';
 export * from './call-context.js';
 export * from './call-logger.js';
 export * from './request-ids.js';

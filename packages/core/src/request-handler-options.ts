@@ -11,6 +11,7 @@ import type { Logger } from './logger.js';
 import type { CallObserver } from './observer.js';
 import type { PushConfigStore } from './push/push-config-store.js';
 import type { PushSender } from './push/push-sender.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { RequestHandler } from './request-handler.js';
 import type { TaskSignals } from './task-signals.js';
 import type { TaskStore } from './task-store.js';
@@ -32,6 +33,11 @@ export interface RequestHandlerOptions {
   readonly pushSender?: PushSender;
   /** Authentication for every operation but card discovery. Off when undefined. */
   readonly authenticator?: Authenticator;
+  /**
+   * Rate limits for every operation but card discovery: the client address is counted before
+   * authentication, the authenticated identity after it. Off when undefined.
+   */
+  readonly rateLimiter?: RateLimiter;
   /** Builds the extended card for an authenticated caller. */
   readonly extendedCard?: (principal: Principal | undefined) => AgentCard | Promise<AgentCard>;
   /** Where the core logs (pino-compatible; see Logger). Default: silent, as in every library package. */

@@ -34,6 +34,7 @@ import { HttpPushSender } from './push/push-sender.js';
 import { cancelWhenCallerLeaves, DEFAULT_BACKGROUND_EXECUTION, refuseReturnImmediately } from './caller-bound-run.js';
 import { runKey, waitOrAbort, within, type Caller } from './request-handler-helpers.js';
 import { DEFAULT_CANCEL_HOOK_TIMEOUT_MS, type RequestHandlerOptions } from './request-handler-options.js';
+import { addressBudgetKey } from './rate-limit.js';
 import { checkOutputModes, checkVersion, negotiateExtensions, validateHistoryLength, validateMessage } from './request-validation.js';
 import { idleRun, TaskCanceler } from './task-cancel.js';
 import { taskView } from './task-events.js';
@@ -422,12 +423,19 @@ export class RequestHandler {
 
   // ---------------------------------------------------------------- helpers
 
-  /** The preamble of every operation: availability, version, extensions, authentication, tenant. */
+  /**
+   * The preamble of every operation: availability, version, extensions, rate limits and
+   * authentication, tenant. The address budget is spent before authentication (so bad
+   * credentials are limited too), the identity budget after it.
+   */
   private async begin(ctx: CallContext, requestTenant: string): Promise<Caller> {
     if (this.shuttingDown) throw new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down');
     checkVersion(ctx);
     const extensions = negotiateExtensions(ctx, this.card);
+    const limiter = this.options.rateLimiter;
+    if (limiter && ctx.remoteAddress) await limiter.consume('address', addressBudgetKey(ctx.remoteAddress));
     const principal = this.options.authenticator ? await this.options.authenticator.authenticate(ctx) : undefined;
+    if (limiter && principal) await limiter.consume('identity', principal.id);
     return { principal, owner: principal?.id, tenant: ctx.pathTenant ?? requestTenant ?? '', extensions };
   }
 

@@ -26,6 +26,7 @@ import {
 import type { CallRouter } from './agent-router.js';
 import { BackpressureWriter } from './backpressure-writer.js';
 import { failure } from './failure.js';
+import { grpcPeer } from './peer.js';
 import { extensionsMetadata, METADATA, metadataHeaders, parseLastEventId } from './metadata.js';
 import { UndecodableRequest, withSafeDeserializers } from './safe-decode.js';
 
@@ -138,8 +139,8 @@ function target(handler: RequestHandler, router: CallRouter | undefined): Target
 }
 
 /** Builds the CallContext of one call from its metadata, aborting when the call ends early. */
-function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire, tenant: string | undefined, logger: Logger): CallContext {
-  return callContext('GRPC', metadataHeaders(metadata), { signal, wireVersion: wire.wireVersion, pathTenant: tenant, logger });
+function contextOf(call: ServerWritableStream<unknown, unknown>, signal: AbortSignal, wire: ServiceWire, tenant: string | undefined, logger: Logger): CallContext {
+  return callContext('GRPC', metadataHeaders(call.metadata), { signal, wireVersion: wire.wireVersion, pathTenant: tenant, logger, ...grpcPeer(call) });
 }
 
 /**
@@ -149,7 +150,7 @@ function contextOf(metadata: Metadata, signal: AbortSignal, wire: ServiceWire, t
  * are answered before anything waits, and then cost no AbortController.
  */
 function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWire, tenant: string | undefined, logger: Logger): { ctx: CallContext; release: () => void } {
-  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion, pathTenant: tenant, logger });
+  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion, pathTenant: tenant, logger, ...grpcPeer(call) });
   let controller: AbortController | undefined;
   // Dropped once the call is answered: a context that outlives its call until the next full
   // GC must not keep the call (request, metadata, stream) alive with it.
@@ -256,7 +257,7 @@ async function serveStream(
     const resumeAfterSeq = op.name === 'SubscribeToTask' ? parseLastEventId(call.metadata) : undefined;
     const coreRequest = route.toCore(request);
     const { handler, tenant } = pick(call.metadata, coreRequest);
-    ctx = contextOf(call.metadata, controller.signal, wire, tenant, logger);
+    ctx = contextOf(call, controller.signal, wire, tenant, logger);
     stream = await op.open(handler, coreRequest, ctx, resumeAfterSeq);
     if (controller.signal.aborted || stopError) stream.close();
     writer = new BackpressureWriter(call, limits.highWater, {

@@ -7,7 +7,7 @@ import {
   ERROR_INFO_TYPE_URL,
   startGrpcServer,
   STATUS_DETAILS_KEY,
-  type GrpcServerOptions,
+  type StartGrpcServerOptions,
   type RunningGrpcServer,
 } from '../src/index.js';
 
@@ -142,7 +142,7 @@ export interface TestServer {
 
 /** Starts handler + gRPC server on 127.0.0.1, port 0. */
 export async function startTestServer(
-  options: { grpc?: GrpcServerOptions; handler?: Partial<RequestHandlerOptions> } = {},
+  options: { grpc?: Omit<StartGrpcServerOptions, 'handler'>; handler?: Partial<RequestHandlerOptions> } = {},
 ): Promise<TestServer> {
   const gates = new Gates();
   const handler = new RequestHandler({

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { requestLogger, type BindingName, type CallContext, type Logger, type ProtocolVersion } from '@a2a-polyglot/core';
+import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import { clientCertificateOf, requestLogger, type BindingName, type CallContext, type ClientCertificate, type Logger, type ProtocolVersion } from '@a2a-polyglot/core';
 
 /** Name of the query parameter the spec allows in place of the `A2A-Version` header (§3.2). */
 export const VERSION_QUERY_PARAM = 'A2A-Version';
@@ -34,10 +36,14 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
   // buffers alive with it.
   const { headers, url } = req;
   const signal = options.signal;
+  // Absent on hand-built requests (tests, adapters from other servers): no address then.
+  const socket = req.socket as Socket | null | undefined;
   const ctx: CallContext = {
     binding,
     pathTenant: options.pathTenant,
     wireVersion: options.wireVersion,
+    remoteAddress: socket?.remoteAddress,
+    clientCertificate: socket ? verifiedClientCertificate(socket) : undefined,
     get signal(): AbortSignal | undefined {
       return signal?.();
     },
@@ -51,6 +57,15 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
   const callLogger = options.logger && requestLogger(options.logger, binding, (name) => ctx.header(name));
   if (callLogger) ctx.logger = callLogger;
   return ctx;
+}
+
+/**
+ * The client certificate of a TLS socket whose handshake verified it against the listener's
+ * CA (mutual TLS); undefined on plain sockets and unverified peers.
+ */
+export function verifiedClientCertificate(socket: Socket): ClientCertificate | undefined {
+  if (!(socket instanceof TLSSocket) || !socket.authorized) return undefined;
+  return clientCertificateOf(socket.getPeerCertificate());
 }
 
 function versionFromQuery(url: string | undefined): string | undefined {

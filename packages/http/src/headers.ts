@@ -35,14 +35,3 @@ export function headerValue(req: IncomingMessage, name: string): string | undefi
 export function extensionsHeader(activated: readonly string[] | undefined, name: 'a2a-extensions' | 'x-a2a-extensions' = 'a2a-extensions'): Record<string, string> {
   return activated && activated.length > 0 ? { [name]: activated.join(', ') } : {};
 }
-
-/**
- * The headers an HTTP error status needs on every A2A HTTP binding (JSON-RPC and REST, both
- * generations): a `WWW-Authenticate` challenge with a 401, so clients and proxies run their
- * auth flow, and `Connection: close` with a 413, whose unread body would poison keep-alive.
- */
-export function errorStatusHeaders(status: number): Record<string, string> {
-  if (status === 401) return { 'www-authenticate': 'Bearer' };
-  if (status === 413) return { connection: 'close' };
-  return {};
-}

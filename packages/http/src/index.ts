@@ -12,3 +12,4 @@ export * from './send-json.js';
 export * from './headers.js';
 export * from './request-path.js';
 export * from './response-media-type.js';
+export * from './error-headers.js';

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { A2AErrorCode } from '@a2a-polyglot/core';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { errorStatusHeaders, isJsonContentType, linkSignals, mediaType, nodeCallContext, readJsonBody } from '../src/index.js';
+import { errorHeaders, isJsonContentType, linkSignals, mediaType, nodeCallContext, readJsonBody } from '../src/index.js';
 
 function fakeRequest(headers: Record<string, string>, chunks: string[] = [], url = '/'): IncomingMessage {
   const stream = new PassThrough();
@@ -46,10 +46,10 @@ describe('headers and call context', () => {
   });
 
   it('adds the challenge to a 401 and closes the connection after a 413, nothing else', () => {
-    expect(errorStatusHeaders(401)).toEqual({ 'www-authenticate': 'Bearer' });
-    expect(errorStatusHeaders(413)).toEqual({ connection: 'close' });
-    expect(errorStatusHeaders(400)).toEqual({});
-    expect(errorStatusHeaders(500)).toEqual({});
+    expect(errorHeaders(401)).toEqual({ 'www-authenticate': 'Bearer' });
+    expect(errorHeaders(413)).toEqual({ connection: 'close' });
+    expect(errorHeaders(400)).toEqual({});
+    expect(errorHeaders(500)).toEqual({});
   });
 
   it('fills a2a-version from the query parameter only when the header is absent', () => {

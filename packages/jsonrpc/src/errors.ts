@@ -1,4 +1,5 @@
-import { A2AError, A2AErrorCode, codeFromJsonRpc, type Logger, logFailure, toJsonRpcError } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, codeFromJsonRpc, fromJsonRpcError, type Logger, logFailure, toJsonRpcError } from '@a2a-polyglot/core';
+import { errorHeaders } from '@a2a-polyglot/http';
 import { toV03JsonRpcError } from '@a2a-polyglot/v03/json';
 import type { JsonRpcErrorObject, JsonRpcFailure, JsonRpcId, JsonRpcResponse } from './codec.js';
 
@@ -27,13 +28,22 @@ export function failureCode(response: JsonRpcResponse): A2AErrorCode | undefined
 }
 
 /**
- * HTTP status of a single JSON-RPC response. JSON-RPC errors travel with 200, except the two
+ * HTTP status of a single JSON-RPC response. JSON-RPC errors travel with 200, except the
  * failures HTTP infrastructure must see: missing credentials (401, so clients and proxies run
- * their auth flow) and an oversize body (413).
+ * their auth flow), an oversize body (413) and a rate-limit refusal (429 with `Retry-After`).
  */
 export function httpStatusFor(response: JsonRpcResponse): number {
   const code = failureCode(response);
   if (code === A2AErrorCode.Unauthenticated) return 401;
   if (code === A2AErrorCode.PayloadTooLarge) return 413;
+  if (code === A2AErrorCode.RateLimited) return 429;
   return 200;
+}
+
+/**
+ * Headers that go with a status from {@link httpStatusFor} (the 401 challenge, 413 connection
+ * close, 429 `Retry-After`), read from the error the response carries.
+ */
+export function failureHeaders(status: number, response: JsonRpcResponse): Record<string, string> {
+  return errorHeaders(status, status === 429 && 'error' in response ? fromJsonRpcError(response.error) : undefined);
 }

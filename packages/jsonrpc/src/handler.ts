@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, A2AErrorCode, type CallContext, type Logger, type ProtocolVersion, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
-import { errorStatusHeaders, isJsonContentType, lazyRequestSignal, nodeCallContext, pipeEventStream, readJsonBody, responseMediaType, sendEmpty, sendJson, SseWriter } from '@a2a-polyglot/http';
+import { isJsonContentType, lazyRequestSignal, nodeCallContext, pipeEventStream, readJsonBody, responseMediaType, sendEmpty, sendJson, SseWriter } from '@a2a-polyglot/http';
 import type { JsonRpcFailure, JsonRpcResponse } from './codec.js';
 import { JsonRpcDispatcher, type JsonRpcStreamOutcome } from './dispatch.js';
-import { httpStatusFor, jsonRpcFailure } from './errors.js';
+import { failureHeaders, httpStatusFor, jsonRpcFailure } from './errors.js';
 import { activatedExtensionsHeader, JSON_RPC_CONTENT_TYPE, resumeAfterSeq } from './headers.js';
 
 /** Settings of {@link createJsonRpcHandler}. */
@@ -125,7 +125,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
 
 function sendResponse(res: ServerResponse, response: JsonRpcResponse, type: string, headers: Record<string, string>): void {
   const status = httpStatusFor(response);
-  sendJson(res, status, response, type, { ...headers, ...errorStatusHeaders(status) });
+  sendJson(res, status, response, type, { ...headers, ...failureHeaders(status, response) });
 }
 
 function internalFailure(): JsonRpcFailure {

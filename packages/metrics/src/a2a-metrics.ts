@@ -1,4 +1,4 @@
-import { type CallContext, type CallObserver, type OperationName, type OperationOutcome, type RequestHandler, type TaskStore } from '@a2a-polyglot/core';
+import { A2AErrorCode, type CallContext, type CallObserver, type OperationName, type OperationOutcome, type RequestHandler, type TaskStore } from '@a2a-polyglot/core';
 import { TaskState } from '@a2a-polyglot/model';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { timedTaskStore } from './timed-task-store.js';
@@ -67,6 +67,12 @@ export class A2AMetrics {
       labelNames: ['state'] as const,
       registers: [registry],
     });
+    const refusals = new Counter({
+      name: 'a2a_rate_limit_refusals_total',
+      help: 'Operations refused by a rate limit (outcome RATE_LIMITED), by operation and binding.',
+      labelNames: ['operation', 'binding'] as const,
+      registers: [registry],
+    });
     const handlers = this.handlers;
     new Gauge({
       name: 'a2a_task_runs_active',
@@ -95,6 +101,7 @@ export class A2AMetrics {
           done(outcome: OperationOutcome) {
             end();
             requests.inc({ operation, binding: ctx.binding, version, outcome });
+            if (outcome === A2AErrorCode.RateLimited) refusals.inc({ operation, binding: ctx.binding });
           },
           streamOpened() {
             const labels = { operation, binding: ctx.binding };

@@ -1,4 +1,4 @@
-import { callContext, InMemoryTaskStore, OPERATIONS, RequestHandler, type AgentExecutor, type UnaryOperation } from '@a2a-polyglot/core';
+import { callContext, InMemoryTaskStore, OPERATIONS, rateLimited, RequestHandler, silentLogger, type AgentExecutor, type UnaryOperation } from '@a2a-polyglot/core';
 import { Role, SendMessageRequest } from '@a2a-polyglot/model';
 import { testAgentCard } from '@a2a-polyglot/testing';
 import { A2AMetrics } from '../src/index.js';
@@ -105,5 +105,15 @@ describe('A2AMetrics', () => {
     });
     await expect(failing.get('', 'x')).rejects.toThrow('down');
     expect(sample((await metrics.scrape()).body, 'a2a_store_operation_duration_seconds_count', { operation: 'get', outcome: 'error' })).toBe(1);
+  });
+
+  it('counts rate-limit refusals by operation and binding', async () => {
+    const limited = new RequestHandler({ card, executor: echo, observer: metrics.observer, rateLimiter: { consume: async (scope) => { throw rateLimited(scope, 1000); } }, logger: silentLogger });
+    const ctx = callContext('HTTP+JSON', { 'a2a-version': '1.0' }, { remoteAddress: '198.51.100.1' });
+    await expect((OPERATIONS.GetTask as UnaryOperation).invoke(limited, { tenant: '', id: 'x' }, ctx)).rejects.toThrow('Rate limit');
+    await expect((OPERATIONS.GetTask as UnaryOperation).invoke(limited, { tenant: '', id: 'x' }, ctx)).rejects.toThrow('Rate limit');
+    const text = (await metrics.scrape()).body;
+    expect(sample(text, 'a2a_rate_limit_refusals_total', { operation: 'GetTask', binding: 'HTTP+JSON' })).toBe(2);
+    expect(sample(text, 'a2a_requests_total', { operation: 'GetTask', outcome: 'RATE_LIMITED' })).toBe(2);
   });
 });

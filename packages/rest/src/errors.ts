@@ -1,5 +1,5 @@
 import { A2AError, ERROR_TABLE, type Logger, logFailure, toHttpErrorBody } from '@a2a-polyglot/core';
-import { errorStatusHeaders } from '@a2a-polyglot/http';
+import { errorHeaders } from '@a2a-polyglot/http';
 
 /**
  * A REST error response: status, body (v1.0: `{"error": google.rpc.Status}`, spec §11.6;
@@ -22,5 +22,5 @@ export function restError(thrown: unknown, logger?: Logger, status?: number): Re
   if (logger) logFailure(logger, error, 'REST call');
   const httpStatus = status ?? ERROR_TABLE[error.code].http;
   const body = toHttpErrorBody(error);
-  return { status: httpStatus, body: { error: { ...body.error, code: httpStatus } }, headers: errorStatusHeaders(httpStatus) };
+  return { status: httpStatus, body: { error: { ...body.error, code: httpStatus } }, headers: errorHeaders(httpStatus, error) };
 }

@@ -1,6 +1,6 @@
 import { A2AError, ERROR_TABLE, type ErrorDetailJson, type Logger, logFailure } from '@a2a-polyglot/core';
 import { toV03JsonRpcError } from '@a2a-polyglot/v03/json';
-import { errorStatusHeaders } from '@a2a-polyglot/http';
+import { errorHeaders } from '@a2a-polyglot/http';
 import type { RestErrorResponse } from './errors.js';
 
 /**
@@ -25,5 +25,5 @@ export function v03RestError(thrown: unknown, logger?: Logger, status?: number):
   if (logger) logFailure(logger, error, 'REST call');
   const row = ERROR_TABLE[error.code];
   const httpStatus = status ?? row.v03.http ?? row.http;
-  return { status: httpStatus, body: toV03JsonRpcError(error), headers: errorStatusHeaders(httpStatus) };
+  return { status: httpStatus, body: toV03JsonRpcError(error), headers: errorHeaders(httpStatus, error) };
 }

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { linkSignals } from '@a2a-polyglot/http';
@@ -27,6 +28,14 @@ export interface StartA2AServerOptions extends A2AHttpOptions {
    * default}]}`), e.g. `/agents`. Default: no listing.
    */
   readonly agentIndexPath?: string;
+  /**
+   * Serve HTTPS (and WSS for the WebSocket binding) with these `node:https` options: at least
+   * `key` and `cert` (PEM). Add `ca` with `requestCert: true` to ask clients for certificates
+   * (a verified one reaches authenticators as `CallContext.clientCertificate`); keep
+   * `rejectUnauthorized: false` then, or clients without one (browsers) cannot connect at all.
+   * Plain HTTP when undefined.
+   */
+  readonly tls?: HttpsServerOptions;
 }
 
 /** A listening A2A server. */
@@ -59,9 +68,8 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
   const { signal: shutdownSignal } = linkSignals(options.shutdownSignal, shutdown.signal);
   const table = options.mounts instanceof AgentMounts ? options.mounts : options.mounts?.length ? new AgentMounts(options.mounts) : undefined;
   table?.useShutdownSignal(shutdownSignal);
-  const server = createServer(
-    table ? createMountedListener({ ...options, shutdownSignal }, table, { indexPath: options.agentIndexPath }) : createA2ARequestListener({ ...options, shutdownSignal }),
-  );
+  const listener = table ? createMountedListener({ ...options, shutdownSignal }, table, { indexPath: options.agentIndexPath }) : createA2ARequestListener({ ...options, shutdownSignal });
+  const server: Server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
   const upgrades = createA2AUpgradeHandler({ ...options, shutdownSignal });
   if (table) {
     // A mounted agent's WebSocket path first, then the root's (which refuses other paths).
@@ -81,9 +89,10 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
     });
   });
   // Node's closeIdleConnections() skips sockets that never carried a request (clients such as
-  // fetch open spare ones), so track them and destroy those on close.
+  // fetch open spare ones), so track them and destroy those on close. Under TLS the request
+  // bytes arrive on the TLS socket, not on the TCP one under it.
   const fresh = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
+  server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     fresh.add(socket);
     socket.once('data', () => fresh.delete(socket));
     socket.once('close', () => fresh.delete(socket));
@@ -108,5 +117,5 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
       for (const socket of fresh) socket.destroy();
     }));
 
-  return { server, url: `http://${host}:${address.port}`, close, ...(upgrades ? { websocket: upgrades.binding } : {}) };
+  return { server, url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`, close, ...(upgrades ? { websocket: upgrades.binding } : {}) };
 }

@@ -24,3 +24,4 @@ export { testAgentCard } from './agent-card.js';
 export { CHROMIUM_PATH, describeWithChromium, launchHeadlessChromium, type HeadlessChromium } from './chromium.js';
 export { recordingLogger, type LogLevelName, type LogLine, type RecordingLogger } from './recording-logger.js';
 export { grpcFrame, rawGrpcCall, type RawGrpcAnswer } from './raw-grpc.js';
+export { makeTestPki, type TestKeyPair, type TestPki } from './test-pki.js';

@@ -2,6 +2,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { type RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { verifiedClientCertificate } from '@a2a-polyglot/http';
 import { JsonRpcDispatcher } from '@a2a-polyglot/jsonrpc';
 import { Connection, type ConnectionStats } from './connection.js';
 import { checkHandshake } from './handshake.js';
@@ -73,7 +74,8 @@ export function createWebSocketBinding(handler: RequestHandler, options: CreateW
           ws.close(1001, 'server shutting down');
           return;
         }
-        const connection = new Connection(ws, handshake.headers, dispatcher, resolved, logger, socket);
+        const peer = { remoteAddress: req.socket.remoteAddress, clientCertificate: verifiedClientCertificate(req.socket) };
+        const connection = new Connection(ws, handshake.headers, dispatcher, resolved, logger, socket, peer);
         connections.add(connection);
         sockets.add(ws);
         ws.once('close', () => {

@@ -56,6 +56,8 @@ export class Connection {
     private readonly logger: Logger,
     /** The upgraded byte stream under `socket` (corked around batches of frames). */
     transport?: { cork(): void; uncork(): void },
+    /** The client's address and verified TLS certificate, from the upgrade request's socket. */
+    private readonly peer: Pick<CallContext, 'remoteAddress' | 'clientCertificate'> = {},
   ) {
     this.outbox = new Outbox(socket, {
       transport,
@@ -150,7 +152,7 @@ export class Connection {
     const contexts: CallContext[] = [];
     const signal = key === undefined ? this.gone.signal : this.callSignal(key);
     const contextFor = (): CallContext => {
-      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal, logger: this.logger });
+      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal, logger: this.logger, ...this.peer });
       contexts.push(ctx);
       return ctx;
     };

@@ -1,10 +1,11 @@
-import type { AgentExecutor, Authenticator, Logger, RequestHandler } from '@a2a-polyglot/core';
+import type { AgentExecutor, Authenticator, Logger, RateLimiter, RequestHandler } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import { cardInterfaces } from '@a2a-polyglot/server';
 import { agentRequestHandler } from './a2a-lite/index.js';
 import { authenticationFor } from './authentication.js';
 import { memoryTaskStore } from './backends.js';
+import { rateLimiterFor } from './listener-security.js';
 import { buildAgentCard } from './card.js';
 import { ConfigError, type AgentEntryConfig, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
@@ -95,7 +96,7 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
     if (error instanceof SettingsError) throw new ConfigError(`Invalid configuration: agent ${JSON.stringify(entry.id)}: ${error.message.replace(/^Invalid settings: /, '')}`);
     throw error;
   }
-  const card = buildAgentCard({ agent: entry, auth: config.auth });
+  const card = buildAgentCard({ agent: entry, auth: config.auth, tls: config.tls });
   const handler = agentRequestHandler({
     card,
     executor,
@@ -103,6 +104,7 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
     logger: options.logger,
     ...instrumentHandler(options.instrumentation, memoryTaskStore(config)),
     authenticator: sharedAuthenticator(config),
+    rateLimiter: sharedRateLimiter(config),
     extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []) : undefined,
     allowPrivateWebhooks: config.push.allowPrivateNetworks,
     strictRequests: config.strictRequests,
@@ -118,8 +120,15 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
  */
 const authenticators = new WeakMap<ExecutorConfig['auth'], Authenticator | undefined>();
 function sharedAuthenticator(config: ExecutorConfig): Authenticator | undefined {
-  if (!authenticators.has(config.auth)) authenticators.set(config.auth, authenticationFor(config.auth).authenticator);
+  if (!authenticators.has(config.auth)) authenticators.set(config.auth, authenticationFor(config.auth, config.tls.clientCertIdentity).authenticator);
   return authenticators.get(config.auth);
+}
+
+/** One rate limiter per configuration: a client's budget is service-wide, whichever agent it calls. */
+const rateLimiters = new WeakMap<ExecutorConfig['rateLimit'], RateLimiter | undefined>();
+function sharedRateLimiter(config: ExecutorConfig): RateLimiter | undefined {
+  if (!rateLimiters.has(config.rateLimit)) rateLimiters.set(config.rateLimit, rateLimiterFor(config));
+  return rateLimiters.get(config.rateLimit);
 }
 
 /** The agent served at the root paths. */

@@ -1,4 +1,4 @@
-import { ApiKeyAuthenticator, type Authenticator } from '@a2a-polyglot/core';
+import { ApiKeyAuthenticator, ClientCertificateAuthenticator, type Authenticator } from '@a2a-polyglot/core';
 import { anyAuthenticator, JwtAuthenticator } from '@a2a-polyglot/auth-jwt';
 import type { SecurityScheme } from '@a2a-polyglot/model';
 import type { AuthConfig } from './config.js';
@@ -16,10 +16,11 @@ export const JWT_SCHEME = 'oauth2Bearer';
 
 /**
  * Builds the executor's authentication from `auth`: API keys, bearer JWTs verified against
- * the provider's JWKS, or both (a caller may use either). One place, so the single agent and
- * every agent of a multi-agent config authenticate alike.
+ * the provider's JWKS, a verified TLS client certificate (`clientCertIdentity`, mutual TLS),
+ * or several (a caller may use any). One place, so the single agent and every agent of a
+ * multi-agent config authenticate alike.
  */
-export function authenticationFor(auth: AuthConfig): Authentication {
+export function authenticationFor(auth: AuthConfig, clientCertIdentity = false): Authentication {
   const list: Authenticator[] = [];
   let jwtScheme: SecurityScheme | undefined;
   if (auth.jwksUrl && auth.jwtIssuer && auth.jwtAudience) {
@@ -34,5 +35,6 @@ export function authenticationFor(auth: AuthConfig): Authentication {
     jwtScheme = jwt.securityScheme();
   }
   if (Object.keys(auth.apiKeys).length > 0) list.push(new ApiKeyAuthenticator({ keys: auth.apiKeys, header: auth.header }));
+  if (clientCertIdentity) list.push(new ClientCertificateAuthenticator());
   return { authenticator: list.length > 0 ? anyAuthenticator(...list) : undefined, jwtScheme };
 }

@@ -12,6 +12,8 @@ export interface Backends {
   readonly checks: readonly ReadinessCheck[];
   /** One line for the startup log, e.g. `PostgreSQL (schema public) + Redis event log`. */
   readonly description: string;
+  /** The Redis command connection (ioredis) when Redis is configured: rate limits share budgets through it. */
+  readonly redis?: unknown;
   /** Closes connections and files (after the handler has shut down). */
   close(): Promise<void>;
 }
@@ -90,6 +92,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
   return {
     handlerOptions: { ...shared.stores, eventLog, cluster: { instanceId, signals: new redis.RedisTaskSignals(connections, { prefix, logger }), ...lease } },
     checks: [shared.check, { name: 'event-log', probe: async () => void (await connections.commands.ping()) }],
+    redis: connections.commands,
     description: `${shared.description} + Redis event log (prefix ${prefix}), instance ${instanceId}`,
     close: async () => {
       eventLog.close();

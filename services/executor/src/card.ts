@@ -6,6 +6,8 @@ import type { ExecutorConfig } from './config.js';
 export const API_KEY_SCHEME = 'apiKey';
 /** Name of the bearer-token alternative (the same keys, sent as `Authorization: Bearer`). */
 export const BEARER_SCHEME = 'bearer';
+/** Name of the mutual-TLS scheme (a client certificate as the identity, `tls.clientCertIdentity`). */
+export const MTLS_SCHEME = 'mtls';
 
 /**
  * Builds the public AgentCard from configuration. `supportedInterfaces` stays empty: the
@@ -13,7 +15,7 @@ export const BEARER_SCHEME = 'bearer';
  * request. With API keys or JWTs configured the card declares how to send them, so clients
  * learn the scheme from discovery instead of from a 401.
  */
-export function buildAgentCard(config: Pick<ExecutorConfig, 'agent' | 'auth'>): AgentCard {
+export function buildAgentCard(config: Pick<ExecutorConfig, 'agent' | 'auth'> & { readonly tls?: Pick<ExecutorConfig['tls'], 'clientCertIdentity'> }): AgentCard {
   const { agent, auth } = config;
   const keysOn = Object.keys(auth.apiKeys).length > 0;
   const jwtScheme = authenticationFor(auth).jwtScheme;
@@ -22,6 +24,9 @@ export function buildAgentCard(config: Pick<ExecutorConfig, 'agent' | 'auth'>): 
     ...(keysOn && {
       [API_KEY_SCHEME]: { scheme: { $case: 'apiKeySecurityScheme', value: { description: 'Static API key', location: 'header', name: auth.header } } },
       [BEARER_SCHEME]: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'The same API key as a bearer token', scheme: 'Bearer', bearerFormat: '' } } },
+    }),
+    ...(config.tls?.clientCertIdentity && {
+      [MTLS_SCHEME]: { scheme: { $case: 'mtlsSecurityScheme', value: { description: 'TLS client certificate signed by the service CA (gRPC); its common name is the caller' } } },
     }),
   };
   // Any one scheme satisfies the requirement (the list is an OR of alternatives).

@@ -27,9 +27,11 @@ export type {
   ExecutorConfig,
   ExecutorConfigInput,
   LeaseConfig,
+  RateLimitConfig,
   LogLevel,
   SkillConfig,
   StoreConfig,
+  TlsConfig,
 } from './config/types.js';
 export { ConfigError } from './config/errors.js';
 export { DEFAULT_GRPC_PORT, defaultConfig } from './config/defaults.js';

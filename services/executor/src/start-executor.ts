@@ -1,6 +1,7 @@
 import { checkReadiness, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { agentRouter, startGrpcServer, type CallRouter, type RunningGrpcServer } from '@a2a-polyglot/grpc';
+import type { ServerCredentials } from '@grpc/grpc-js';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
 import { A2ATracing } from '@a2a-polyglot/tracing';
 import { AgentMounts, cardInterfaces, startA2AServer, websocketCardInterfaces, type A2AHttpOptions, type RunningA2AServer, type StartA2AServerOptions } from '@a2a-polyglot/server';
@@ -16,6 +17,7 @@ import { buildAgentCard } from './card.js';
 import { ConfigError, eventLogKind, grpcListenAddress, inspectorEnabled, resolveConfig, storeKind, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
 import { createDemoAgent } from './demo-agent.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
+import { listenerTls, rateLimiterFor, type ListenerTls } from './listener-security.js';
 import { loadAgentModule } from './load-agent.js';
 import { closeSteps, shutdownDeadlineMs } from './shutdown-deadline.js';
 import { createLogger } from './logger.js';
@@ -124,6 +126,7 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
   const grpcInterfaces = (publicBase: string): AgentInterface[] => (grpc ? grpcCardInterfaces(resolved, publicBase, grpc.port) : []);
 
   const card = buildAgentCard(resolved);
+  const tls = listenerTls(resolved);
   const backends = await openBackends(resolved, logger);
   const instrumentation = serviceInstrumentation(options, telemetry);
   const { metrics } = instrumentation;
@@ -133,7 +136,8 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
     card,
     executor,
     logger,
-    authenticator: authenticationFor(resolved.auth).authenticator,
+    authenticator: authenticationFor(resolved.auth, resolved.tls.clientCertIdentity).authenticator,
+    rateLimiter: rateLimiterFor(resolved, backends.redis),
     extendedCard: resolved.agent.capabilities.extendedAgentCard ? () => extendedCard(card, resolved, grpcInterfaces) : undefined,
     allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
     strictRequests: resolved.strictRequests,
@@ -150,8 +154,8 @@ async function startAgent(resolved: ExecutorConfig, options: StartExecutorOption
     }
     // gRPC first: the card lists its port, so it must be bound before the first card request.
     const readiness = () => checkReadiness({ draining: () => handler.draining, checks: backends.checks });
-    grpc = await startGrpc(handler, resolved, logger, readiness);
-    running = await startA2AServer({ handler, ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces }) });
+    grpc = await startGrpc(handler, resolved, logger, readiness, tls?.grpc);
+    running = await startA2AServer({ handler, ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces, tls }) });
   } catch (error) {
     await grpc?.close(0);
     await handler.shutdown(0);
@@ -203,6 +207,7 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
   if (storeKind(resolved) !== 'memory' || eventLogKind(resolved) !== 'memory') {
     throw new ConfigError('Invalid configuration: durable stores (store, eventLog) serve a single agent for now; with "agents", run one executor per agent or use the in-memory store');
   }
+  const tls = listenerTls(resolved);
   const instrumentation = serviceInstrumentation(options, telemetry);
   const { metrics } = instrumentation;
   // Cards list what the listeners serve; both are set up below, after the agents exist.
@@ -239,10 +244,10 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
     const router = agentRouter(root.handler, { byMetadata: (id) => live.handler(id), byTenant: (id) => (id === root.id ? undefined : live.handler(id)) });
     // The registry's agents first, so the first request already finds them.
     if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, live, createOptions);
-    grpc = await startGrpc(root.handler, resolved, logger, readiness, router);
+    grpc = await startGrpc(root.handler, resolved, logger, readiness, tls?.grpc, router);
     server = await startA2AServer({
       handler: root.handler,
-      ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces }),
+      ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces, tls }),
       mounts,
       agentIndexPath: AGENT_INDEX_PATH,
     });
@@ -311,7 +316,7 @@ function bindingOptions(config: ExecutorConfig): Pick<A2AHttpOptions, 'websocket
 function rootListenerOptions(
   config: ExecutorConfig,
   logger: Logger,
-  service: { readonly readiness: () => Promise<ReadinessReport>; readonly metrics: A2AMetrics; readonly grpcInterfaces: (publicBase: string) => AgentInterface[] },
+  service: { readonly readiness: () => Promise<ReadinessReport>; readonly metrics: A2AMetrics; readonly grpcInterfaces: (publicBase: string) => AgentInterface[]; readonly tls: ListenerTls | undefined },
 ): Omit<StartA2AServerOptions, 'handler'> {
   return {
     ...listenerOptions(config, logger),
@@ -322,6 +327,7 @@ function rootListenerOptions(
     extraRoutes: inspectorEnabled(config) ? inspectorRoute() : undefined,
     host: config.host,
     port: config.port,
+    tls: service.tls?.https,
   };
 }
 
@@ -360,11 +366,18 @@ export class GrpcListenError extends Error {
 const GRPC_CLOSE_GRACE_MS = 3000;
 
 /** Starts the gRPC listener on the same RequestHandler (or, with `router`, on every agent), unless gRPC is off. */
-async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger: Logger, readiness: () => Promise<ReadinessReport>, router?: CallRouter): Promise<RunningGrpcServer | undefined> {
+async function startGrpc(
+  handler: RequestHandler,
+  config: ExecutorConfig,
+  logger: Logger,
+  readiness: () => Promise<ReadinessReport>,
+  credentials: ServerCredentials | undefined,
+  router?: CallRouter,
+): Promise<RunningGrpcServer | undefined> {
   const address = grpcListenAddress(config);
   if (!address) return undefined;
   try {
-    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs, router });
+    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs, credentials, router });
   } catch (error) {
     throw new GrpcListenError(address.host, address.port, error);
   }
@@ -373,10 +386,17 @@ async function startGrpc(handler: RequestHandler, config: ExecutorConfig, logger
 /**
  * The card's GRPC interface: `grpcPublicUrl` verbatim when configured, otherwise the public
  * host (the hostname of `publicBaseUrl`, or of the request's Host when that is unset) with
- * the bound gRPC port, in the `host:port` form the spec gives for GRPC.
+ * the bound gRPC port, in the `host:port` form the spec gives for GRPC; `https://host:port`
+ * when the listener serves TLS (`tls`), so clients know to open a TLS channel.
  */
-export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number, protocolVersion: ProtocolVersion = '1.0', tenant = ''): AgentInterface {
-  const url = config.grpcPublicUrl ?? `${new URL(publicBase).hostname}:${port}`;
+export function grpcInterface(
+  config: Pick<ExecutorConfig, 'grpcPublicUrl'> & { readonly tls?: Pick<ExecutorConfig['tls'], 'certFile'> },
+  publicBase: string,
+  port: number,
+  protocolVersion: ProtocolVersion = '1.0',
+  tenant = '',
+): AgentInterface {
+  const url = config.grpcPublicUrl ?? `${config.tls?.certFile ? 'https://' : ''}${new URL(publicBase).hostname}:${port}`;
   return { protocolBinding: 'GRPC', url, protocolVersion, tenant };
 }
 
@@ -389,7 +409,7 @@ export function grpcInterface(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, pub
  * entry would reach the default agent instead. v0.3 gRPC clients reach it with the
  * `a2a-agent` metadata (documented, not advertised), or use its v0.3 JSON-RPC and REST entries.
  */
-export function grpcCardInterfaces(config: Pick<ExecutorConfig, 'grpcPublicUrl'>, publicBase: string, port: number, tenant = ''): AgentInterface[] {
+export function grpcCardInterfaces(config: Parameters<typeof grpcInterface>[0], publicBase: string, port: number, tenant = ''): AgentInterface[] {
   const versions = tenant === '' ? SUPPORTED_VERSIONS : SUPPORTED_VERSIONS.filter((version) => version !== '0.3');
   return versions.map((version) => grpcInterface(config, publicBase, port, version, tenant));
 }

@@ -136,8 +136,18 @@ function lower(headers: Readonly<Record<string, string>> | undefined): Record<st
 }
 
 /**
- * {@link TransportFactory} of the gRPC binding (plaintext for `host:port`/`http://`, TLS for
- * `https://`): v1.0, or v0.3 (`a2a.v1.A2AService`) for an interface marked `protocolVersion` 0.3.
+ * A {@link TransportFactory} of the gRPC binding with channel options: `credentials` for a
+ * server whose certificate a private CA signed (`credentials.createSsl(ca)`), or for mutual
+ * TLS (`credentials.createSsl(ca, clientKey, clientCert)`); they replace the default of
+ * {@link grpcTransportFactory} whatever the interface's URL scheme says.
  */
-export const grpcTransportFactory: TransportFactory = ({ agentInterface }) =>
-  new GrpcClientTransport(agentInterface.url, {}, isV03Interface(agentInterface) ? V03_GRPC : V1_GRPC);
+export function grpcTransportFactoryWith(options: Omit<GrpcClientOptions, 'url' | 'versionMetadata'>): TransportFactory {
+  return ({ agentInterface }) => new GrpcClientTransport(agentInterface.url, options, isV03Interface(agentInterface) ? V03_GRPC : V1_GRPC);
+}
+
+/**
+ * {@link TransportFactory} of the gRPC binding (plaintext for `host:port`/`http://`, TLS with
+ * the system's CAs for `https://`): v1.0, or v0.3 (`a2a.v1.A2AService`) for an interface
+ * marked `protocolVersion` 0.3. For a private CA or mutual TLS use {@link grpcTransportFactoryWith}.
+ */
+export const grpcTransportFactory: TransportFactory = grpcTransportFactoryWith({});

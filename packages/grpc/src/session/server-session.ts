@@ -27,6 +27,7 @@ import { BackpressureWriter } from '../backpressure-writer.js';
 import { asA2AError } from '../failure.js';
 import { toGrpcError } from '../grpc-error.js';
 import { extensionsMetadata, metadataHeaders } from '../metadata.js';
+import { grpcPeer, type GrpcPeer } from '../peer.js';
 import { UndecodableRequest } from '../safe-decode.js';
 import { endFrame, errorFrame, eventFrame, NO_STATE, resultFrame } from './frames.js';
 
@@ -100,6 +101,8 @@ export class ServerSession {
   private readonly headers: Record<string, string>;
   /** Header lookup shared by the contexts of every operation (they carry the same service parameters). */
   private readonly headerOf: CallContext['header'];
+  /** The peer's address and verified certificate, shared by every operation's context. */
+  private readonly peer: GrpcPeer;
   private phase: 'open' | 'half-closed' | 'gone' = 'open';
   private metadataSent = false;
   private readingPaused = false;
@@ -113,6 +116,7 @@ export class ServerSession {
   ) {
     this.headers = metadataHeaders(call.metadata);
     this.headerOf = callContext('SESSION', this.headers).header;
+    this.peer = grpcPeer(call);
     this.writer = new BackpressureWriter(call, limits.maxBufferedFrames);
     call.on('data', (frame: SessionRequest | UndecodableRequest) => this.onFrame(frame));
     call.on('end', () => this.onHalfClose());
@@ -216,6 +220,7 @@ export class ServerSession {
     const ctx: CallContext = {
       binding: 'SESSION',
       header: this.headerOf,
+      ...this.peer,
       get signal(): AbortSignal {
         return (op.controller ??= new AbortController()).signal;
       },

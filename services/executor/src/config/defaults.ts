@@ -61,5 +61,7 @@ export function defaultConfig(): ExecutorConfig {
     eventLog: { kind: undefined, url: undefined, prefix: 'a2a', retentionMs: 5 * 60_000, maxEventsPerTask: 4096 },
     instanceId: undefined,
     lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },
+    rateLimit: { addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60 },
+    tls: { certFile: undefined, keyFile: undefined, clientCaFile: undefined, clientCertIdentity: false },
   };
 }

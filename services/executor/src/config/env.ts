@@ -60,6 +60,14 @@ export const ENV_VARS = {
   A2A_AGENT_REGISTRY_URL: 'agentRegistry.url',
   A2A_AGENT_REGISTRY_SCHEMA: 'agentRegistry.schema',
   A2A_AGENT_REGISTRY_RESYNC_MS: 'agentRegistry.resyncMs',
+  A2A_RATE_LIMIT_ADDRESS_POINTS: 'rateLimit.addressPoints',
+  A2A_RATE_LIMIT_ADDRESS_WINDOW_SEC: 'rateLimit.addressWindowSec',
+  A2A_RATE_LIMIT_IDENTITY_POINTS: 'rateLimit.identityPoints',
+  A2A_RATE_LIMIT_IDENTITY_WINDOW_SEC: 'rateLimit.identityWindowSec',
+  A2A_TLS_CERT_FILE: 'tls.certFile',
+  A2A_TLS_KEY_FILE: 'tls.keyFile',
+  A2A_TLS_CLIENT_CA_FILE: 'tls.clientCaFile',
+  A2A_TLS_CLIENT_CERT_IDENTITY: 'tls.clientCertIdentity',
 } as const;
 
 /** Reads the environment layer. Empty values count as unset. */

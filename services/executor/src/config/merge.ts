@@ -8,7 +8,7 @@ import type { AgentEntryConfig, ExecutorConfig, ExecutorConfigInput } from './ty
 export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): ExecutorConfig {
   const defined = <T extends object>(o: T | undefined): Partial<T> =>
     Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, agentRegistry, ...scalars } = over;
+  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, agentRegistry, rateLimit, tls, ...scalars } = over;
   return {
     ...base,
     ...defined(scalars),
@@ -26,6 +26,8 @@ export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): Ex
     agentRegistry: { ...base.agentRegistry, ...defined(agentRegistry) },
     eventLog: { ...base.eventLog, ...defined(eventLog) },
     lease: { ...base.lease, ...defined(lease) },
+    rateLimit: { ...base.rateLimit, ...defined(rateLimit) },
+    tls: { ...base.tls, ...defined(tls) },
   } as ExecutorConfig;
 }
 

@@ -38,7 +38,7 @@ export function parseAgentEntry(raw: unknown, where: string, baseDir: string | u
 
 /**
  * Resolves the layer's relative paths against `baseDir` (the config file's directory, else
- * the working directory): `agentModule`, `store.path`, and the `module` handler's
+ * the working directory): `agentModule`, `store.path`, the `tls` files, and the `module` handler's
  * `settings.path` of each agent (it resolves like `agentModule`).
  */
 function resolvePaths(layer: Omit<ConfigFileLayer, '$schema'>, baseDir: string | undefined): ExecutorConfigInput {
@@ -46,8 +46,15 @@ function resolvePaths(layer: Omit<ConfigFileLayer, '$schema'>, baseDir: string |
     ...layer,
     ...(layer.agentModule !== undefined && { agentModule: resolveModulePath(layer.agentModule, baseDir) }),
     ...(layer.store?.path !== undefined && { store: { ...layer.store, path: resolve(baseDir ?? process.cwd(), layer.store.path) } }),
+    ...(layer.tls !== undefined && { tls: resolveTlsPaths(layer.tls, baseDir) }),
     ...(layer.agents !== undefined && { agents: layer.agents.map((entry) => resolveEntryPaths(entry, baseDir)) }),
   };
+}
+
+/** The TLS files resolve against `baseDir`, like every path of a layer. */
+function resolveTlsPaths(tls: NonNullable<ExecutorConfigInput['tls']>, baseDir: string | undefined): NonNullable<ExecutorConfigInput['tls']> {
+  const file = (path: string | undefined) => path && resolve(baseDir ?? process.cwd(), path);
+  return { ...tls, ...(tls.certFile && { certFile: file(tls.certFile) }), ...(tls.keyFile && { keyFile: file(tls.keyFile) }), ...(tls.clientCaFile && { clientCaFile: file(tls.clientCaFile) }) };
 }
 
 /** An agent entry's paths: the `module` handler's `settings.path` (like `agentModule`), the A2A-Lite cache directory. */

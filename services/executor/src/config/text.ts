@@ -65,6 +65,11 @@ const KIND: Record<string, TextKind> = {
   'lease.ttlMs': 'int',
   'lease.sweepIntervalMs': 'int',
   'agentRegistry.resyncMs': 'int',
+  'rateLimit.addressPoints': 'int',
+  'rateLimit.addressWindowSec': 'int',
+  'rateLimit.identityPoints': 'int',
+  'rateLimit.identityWindowSec': 'int',
+  'tls.clientCertIdentity': 'bool',
 };
 
 /**

@@ -115,6 +115,36 @@ export interface EventLogConfig {
   readonly maxEventsPerTask: number;
 }
 
+/**
+ * Rate limits (README "Rate limits"): requests per window, per client address (IPv4, or IPv6
+ * /64) and per authenticated identity. Off by default (0): behind a proxy every client shares
+ * the proxy's address, so a default address limit would throttle all of them together.
+ */
+export interface RateLimitConfig {
+  /** Requests one client address may make per `addressWindowSec`; 0 turns the address limit off. */
+  readonly addressPoints: number;
+  readonly addressWindowSec: number;
+  /** Requests one identity may make per `identityWindowSec`; 0 turns the identity limit off. */
+  readonly identityPoints: number;
+  readonly identityWindowSec: number;
+}
+
+/**
+ * TLS on the listeners (README "TLS"): with `certFile` and `keyFile`, the HTTP listener serves
+ * HTTPS (and WSS) and the gRPC listener TLS; with `clientCaFile` too, gRPC requires a client
+ * certificate signed by that CA (mutual TLS).
+ */
+export interface TlsConfig {
+  /** Server certificate chain (PEM file). */
+  readonly certFile?: string;
+  /** Server private key (PEM file). */
+  readonly keyFile?: string;
+  /** CA bundle (PEM file) gRPC client certificates must chain to: set ⇒ gRPC requires mutual TLS. */
+  readonly clientCaFile?: string;
+  /** A verified client certificate authenticates as its common name (beside any API keys / JWTs). Default false. */
+  readonly clientCertIdentity: boolean;
+}
+
 /** Leases of running tasks (durable stores only). */
 export interface LeaseConfig {
   /** A task whose instance stops renewing for this long is failed by another instance. */
@@ -250,6 +280,8 @@ export interface ExecutorConfig {
   /** This instance's id (lease owner). Unset: the host name for SQLite, host name + pid + random for PostgreSQL and DynamoDB. */
   readonly instanceId?: string;
   readonly lease: LeaseConfig;
+  readonly rateLimit: RateLimitConfig;
+  readonly tls: TlsConfig;
 }
 
 /** A partial configuration: what a config file, `startExecutor` callers and overrides provide. */

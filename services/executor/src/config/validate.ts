@@ -34,6 +34,10 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
   if ((jwksUrl || jwtIssuer || jwtAudience) && !(jwksUrl && jwtIssuer && jwtAudience)) {
     throw new ConfigError('Invalid configuration: bearer JWTs need auth.jwksUrl, auth.jwtIssuer and auth.jwtAudience together (A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE)');
   }
+  const { certFile, keyFile, clientCaFile, clientCertIdentity } = config.tls;
+  if (Boolean(certFile) !== Boolean(keyFile)) throw new ConfigError('Invalid configuration: TLS needs tls.certFile and tls.keyFile together (A2A_TLS_CERT_FILE, A2A_TLS_KEY_FILE)');
+  if (clientCaFile && !certFile) throw new ConfigError('Invalid configuration: tls.clientCaFile (mutual TLS) needs TLS on: set tls.certFile and tls.keyFile');
+  if (clientCertIdentity && !clientCaFile) throw new ConfigError('Invalid configuration: tls.clientCertIdentity needs tls.clientCaFile (only certificates verified against it are identities)');
   const store = storeKind(config);
   const log = eventLogKind(config);
   if (store === 'postgres' && !config.store.url) throw new ConfigError('Invalid configuration: store.kind is postgres but store.url (A2A_POSTGRES_URL) is not set');
