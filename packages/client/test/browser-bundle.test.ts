@@ -5,6 +5,7 @@
  */
 import { build, type Plugin } from 'esbuild';
 import path from 'node:path';
+import { GRPC_ONLY_TEXT, isGrpcInput } from './grpc-code.js';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -39,13 +40,20 @@ describe('browser bundle', () => {
     const result = await bundle('packages/client/src/index.ts');
     expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.some((i) => i.includes('grpc-js') || i.includes('packages/grpc/'))).toBe(false);
+    expect(inputs.filter(isGrpcInput)).toEqual([]);
     expect(inputs.some((i) => i.startsWith('node:'))).toBe(false);
     const code = result.outputFiles[0]!.text;
     expect(code).toContain('A2A-Version');
+    expect(code).not.toMatch(GRPC_ONLY_TEXT);
   });
 
   it('the gRPC entry is Node-only: it does not bundle for the browser', async () => {
     await expect(bundle('packages/client/src/grpc.ts')).rejects.toThrow();
+  });
+
+  it('the gRPC markers do recognise gRPC code (so the checks above cannot pass vacuously)', async () => {
+    const result = await build({ entryPoints: [path.join(root, 'packages/model/src/grpc.ts')], bundle: true, platform: 'node', format: 'esm', write: false, metafile: true, logLevel: 'silent', plugins: [workspaceSources] });
+    expect(Object.keys(result.metafile.inputs).filter(isGrpcInput)).not.toEqual([]);
+    expect(result.outputFiles[0]!.text).toMatch(GRPC_ONLY_TEXT);
   });
 });
