@@ -21,3 +21,4 @@ export {
 } from './service-suites.js';
 export { TestIdentityProvider, type TestSigningKey } from './identity-provider.js';
 export { testAgentCard } from './agent-card.js';
+export { runReadmeExample, type ReadmeExampleOptions } from './readme-example.js';
