@@ -5,7 +5,7 @@
  */
 import { build, type Plugin } from 'esbuild';
 import path from 'node:path';
-import { GRPC_ONLY_TEXT, isGrpcInput } from './grpc-code.js';
+import { BROWSER_BUNDLE, GRPC_ONLY_TEXT, isGrpcInput } from './browser-bundle-checks.js';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -21,16 +21,7 @@ const workspaceSources: Plugin = {
 };
 
 async function bundle(entry: string) {
-  return build({
-    entryPoints: [path.join(root, entry)],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    plugins: [workspaceSources],
-  });
+  return build({ ...BROWSER_BUNDLE, entryPoints: [path.join(root, entry)], plugins: [workspaceSources] });
 }
 
 describe('browser bundle', () => {
@@ -52,7 +43,7 @@ describe('browser bundle', () => {
   });
 
   it('the gRPC markers do recognise gRPC code (so the checks above cannot pass vacuously)', async () => {
-    const result = await build({ entryPoints: [path.join(root, 'packages/model/src/grpc.ts')], bundle: true, platform: 'node', format: 'esm', write: false, metafile: true, logLevel: 'silent', plugins: [workspaceSources] });
+    const result = await build({ ...BROWSER_BUNDLE, platform: 'node', entryPoints: [path.join(root, 'packages/model/src/grpc.ts')], plugins: [workspaceSources] });
     expect(Object.keys(result.metafile.inputs).filter(isGrpcInput)).not.toEqual([]);
     expect(result.outputFiles[0]!.text).toMatch(GRPC_ONLY_TEXT);
   });

@@ -7,17 +7,17 @@
  * - a browser bundle of the installed client uses the ESM build and contains no gRPC code;
  * - every package ships the LICENSE.
  *
- * Needs the built packages (it runs turbo's build, a cache hit after `turbo run build`) and
- * the npm registry for the external dependencies unless they are in the npm cache
- * (`--prefer-offline`). Installing in a temp folder outside the repo never touches the
- * repo's node_modules.
+ * Needs the built packages: it runs turbo's build, a cache hit after `turbo run build` (which
+ * CI runs first), a few minutes when it has to build. Needs the npm registry for the external
+ * dependencies unless they are in the npm cache (`--prefer-offline`). Installing in a temp
+ * folder outside the repo never touches the repo's node_modules.
  */
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { GRPC_ONLY_TEXT, isGrpcInput } from './grpc-code.js';
+import { BROWSER_BUNDLE, GRPC_ONLY_TEXT, isGrpcInput } from './browser-bundle-checks.js';
 
 const root = path.resolve(__dirname, '../../..');
 /** The client and its workspace dependencies, i.e. what its `dependencies` name in this repo. */
@@ -42,7 +42,7 @@ beforeAll(() => {
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'client-consumer', private: true }));
   const tarballs = PACKAGES.map((name) => `./a2a-polyglot-${name}-0.1.0.tgz`);
   run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--loglevel=error', ...tarballs], project);
-}, 240_000);
+}, 600_000);
 
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
@@ -77,15 +77,7 @@ describe('the packed client installed in an empty folder', () => {
   });
 
   it('bundles for the browser from its ESM build, with no gRPC code', async () => {
-    const result = await build({
-      stdin: { contents: "export { Client } from '@a2a-polyglot/client';", resolveDir: project },
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
+    const result = await build({ ...BROWSER_BUNDLE, stdin: { contents: "export { Client } from '@a2a-polyglot/client';", resolveDir: project } });
     const inputs = Object.keys(result.metafile.inputs);
     const ours = inputs.filter((i) => i.includes('node_modules/@a2a-polyglot/'));
     expect(ours.length).toBeGreaterThan(0);

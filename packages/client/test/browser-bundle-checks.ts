@@ -1,3 +1,12 @@
+import type { BuildOptions } from 'esbuild';
+
+/**
+ * esbuild options of a browser bundle, as the browser-bundle checks (sources and the packed
+ * package) make it: `platform: 'browser'` fails the build on any Node built-in; the metafile
+ * lists every input, for the checks below.
+ */
+export const BROWSER_BUNDLE = { bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' } as const satisfies BuildOptions;
+
 /**
  * What "gRPC code" means for the browser-bundle checks (sources and the packed package):
  * grpc-js itself, our gRPC binding, the client's gRPC transport, or the model's generated gRPC
