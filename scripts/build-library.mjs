@@ -6,7 +6,7 @@
  * - `dist/`      CommonJS (tsconfig.build.json as it is): what `require()` and Node load.
  * - `dist/esm/`  ES modules with their own declarations, for bundlers and browsers
  *   (tree-shaking; the `import` condition outside Node). A `{"type":"module"}` marker makes
- *   Node and TypeScript read that folder as ESM.
+ *   Node and TypeScript read that folder as ESM (it repeats the package's `sideEffects`).
  * - `dist/<entry>.mjs` + `.d.mts` one line each, `export * from './<entry>.js'`: what Node's
  *   `import` loads. It re-exports the CommonJS build instead of loading the ESM one so that a
  *   process that both imports and requires a package (an ESM app on a CommonJS library of
@@ -26,9 +26,10 @@ const run = (...args) => execFileSync(process.execPath, [tsc, ...args], { stdio:
 
 run('-p', 'tsconfig.build.json');
 run('-p', 'tsconfig.build.json', '--module', 'es2022', '--moduleResolution', 'bundler', '--outDir', 'dist/esm');
-writeFileSync(path.join('dist', 'esm', 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
-
 const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+// Bundlers read `sideEffects` from the nearest package.json, which for dist/esm is this one.
+writeFileSync(path.join('dist', 'esm', 'package.json'), `${JSON.stringify({ type: 'module', sideEffects: manifest.sideEffects })}\n`);
+
 for (const subpath of Object.keys(manifest.exports ?? { '.': null })) {
   if (subpath === './package.json') continue;
   const entry = subpath === '.' ? 'index' : subpath.slice(2);
