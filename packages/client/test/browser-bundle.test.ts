@@ -5,6 +5,7 @@
  */
 import { build, type Plugin } from 'esbuild';
 import path from 'node:path';
+import { BROWSER_BUNDLE, GRPC_ONLY_TEXT, isGrpcInput } from './browser-bundle-checks.js';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -20,16 +21,7 @@ const workspaceSources: Plugin = {
 };
 
 async function bundle(entry: string) {
-  return build({
-    entryPoints: [path.join(root, entry)],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    plugins: [workspaceSources],
-  });
+  return build({ ...BROWSER_BUNDLE, entryPoints: [path.join(root, entry)], plugins: [workspaceSources] });
 }
 
 describe('browser bundle', () => {
@@ -39,13 +31,20 @@ describe('browser bundle', () => {
     const result = await bundle('packages/client/src/index.ts');
     expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.some((i) => i.includes('grpc-js') || i.includes('packages/grpc/'))).toBe(false);
+    expect(inputs.filter(isGrpcInput)).toEqual([]);
     expect(inputs.some((i) => i.startsWith('node:'))).toBe(false);
     const code = result.outputFiles[0]!.text;
     expect(code).toContain('A2A-Version');
+    expect(code).not.toMatch(GRPC_ONLY_TEXT);
   });
 
   it('the gRPC entry is Node-only: it does not bundle for the browser', async () => {
     await expect(bundle('packages/client/src/grpc.ts')).rejects.toThrow();
+  });
+
+  it('the gRPC markers do recognise gRPC code (so the checks above cannot pass vacuously)', async () => {
+    const result = await build({ ...BROWSER_BUNDLE, platform: 'node', entryPoints: [path.join(root, 'packages/model/src/grpc.ts')], plugins: [workspaceSources] });
+    expect(Object.keys(result.metafile.inputs).filter(isGrpcInput)).not.toEqual([]);
+    expect(result.outputFiles[0]!.text).toMatch(GRPC_ONLY_TEXT);
   });
 });

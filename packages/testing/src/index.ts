@@ -25,3 +25,4 @@ export { CHROMIUM_PATH, describeWithChromium, launchHeadlessChromium, type Headl
 export { recordingLogger, type LogLevelName, type LogLine, type RecordingLogger } from './recording-logger.js';
 export { grpcFrame, rawGrpcCall, type RawGrpcAnswer } from './raw-grpc.js';
 export { makeTestPki, type TestKeyPair, type TestPki } from './test-pki.js';
+export { runReadmeExample, type ReadmeExampleOptions } from './readme-example.js';

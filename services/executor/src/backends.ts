@@ -2,6 +2,7 @@ import { InMemoryTaskStore, LocalTaskSignals, type Logger, type ReadinessCheck, 
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { eventLogKind, storeKind, type ExecutorConfig } from './config.js';
+import { loadBackend } from './load-backend.js';
 import { openDynamoStore, openPostgresStore } from './shared-store.js';
 
 /** The stores a configuration selects, opened and migrated, ready for the RequestHandler. */
@@ -44,7 +45,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
   if (store === 'memory') return { handlerOptions: {}, checks: [], description: 'in-memory task store', close: async () => undefined };
 
   if (store === 'sqlite') {
-    const sqlite = require('@a2a-polyglot/stores/sqlite') as typeof import('@a2a-polyglot/stores/sqlite');
+    const sqlite = loadBackend('sqlite');
     const path = resolve(config.store.path ?? 'a2a-tasks.db');
     let db: ReturnType<typeof sqlite.openSqlite>;
     try {
@@ -79,7 +80,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
     };
   }
 
-  const redis = require('@a2a-polyglot/stores/redis') as typeof import('@a2a-polyglot/stores/redis');
+  const redis = loadBackend('redis');
   let connections: Awaited<ReturnType<typeof redis.RedisConnections.connect>>;
   try {
     connections = await redis.RedisConnections.connect({ url: config.eventLog.url!, logger });

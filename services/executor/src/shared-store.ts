@@ -1,5 +1,6 @@
 import type { Logger, ReadinessCheck, RequestHandlerOptions } from '@a2a-polyglot/core';
 import type { ExecutorConfig } from './config.js';
+import { loadBackend } from './load-backend.js';
 
 /** A store that several instances share (PostgreSQL or DynamoDB), opened and migrated. */
 export interface SharedStore {
@@ -16,7 +17,7 @@ export interface SharedStore {
  * deployment on another store never needs `pg`.
  */
 export async function openPostgresStore(config: ExecutorConfig, logger: Logger): Promise<SharedStore> {
-  const postgres = require('@a2a-polyglot/stores/postgres') as typeof import('@a2a-polyglot/stores/postgres');
+  const postgres = loadBackend('postgres');
   const { redactUrl } = require('@a2a-polyglot/stores') as typeof import('@a2a-polyglot/stores');
   const schema = config.store.schema;
   const pool = postgres.createPostgresPool({ url: config.store.url!, maxConnections: config.store.maxConnections, logger });
@@ -40,7 +41,7 @@ export async function openPostgresStore(config: ExecutorConfig, logger: Logger):
  * task role), the region and endpoint from the configuration when set.
  */
 export async function openDynamoStore(config: ExecutorConfig, logger: Logger): Promise<SharedStore> {
-  const dynamo = require('@a2a-polyglot/stores/dynamodb') as typeof import('@a2a-polyglot/stores/dynamodb');
+  const dynamo = loadBackend('dynamodb');
   const table = config.store.table!;
   const client = dynamo.createDynamoClient({ region: config.store.region, endpoint: config.store.endpoint });
   let ttlEnabled: boolean;
