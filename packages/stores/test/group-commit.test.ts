@@ -5,7 +5,7 @@
  * agree (every event, in order, the store at the log's last seq). Round trips are counted
  * through wrappers around the pg pool and the Redis command connection.
  */
-import { callContext, InMemoryEventLog, LocalTaskSignals, RequestHandler, silentLogger, taskLogKey, type AgentExecutor, type EventLog, type TaskStore } from '@a2a-polyglot/core';
+import { callContext, InMemoryEventLog, versionConflict, LocalTaskSignals, RequestHandler, silentLogger, taskLogKey, type AgentExecutor, type EventLog, type TaskStore } from '@a2a-polyglot/core';
 import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
 import { createPostgresPool, migratePostgres, PostgresTaskStore } from '@a2a-polyglot/stores/postgres';
 import { RedisConnections, RedisEventLog, RedisTaskSignals } from '@a2a-polyglot/stores/redis';
@@ -144,5 +144,34 @@ describe('group commit on SQLite', () => {
     console.log(`SQLite writes per burst task: ${saves}`);
     expect(saves).toBe(1);
     await expectConsistent(store, log, task);
+  });
+
+  it('a burst whose one save loses the version check is neither stored, logged nor announced', async () => {
+    const losing = new SqliteTaskStore(db);
+    const refused: string[] = [];
+    losing.save = async (stored) => {
+      refused.push(stored.task.id);
+      throw versionConflict(stored.task.id);
+    };
+    const lostLog = new InMemoryEventLog();
+    lostLog.seal = () => undefined;
+    const announced: unknown[] = [];
+    const lost = new RequestHandler({
+      card: CARD,
+      executor: burst,
+      logger: silentLogger,
+      taskStore: losing,
+      eventLog: lostLog,
+      cluster: { instanceId: 'lost', signals: new LocalTaskSignals() },
+      observer: { operationStarted: () => ({ done: () => undefined }), taskStateEntered: (state: TaskState) => announced.push(state) },
+    });
+    await lost.sendMessage(send('lost'), ctx()).catch(() => undefined);
+    await waitFor(() => lost.activeRuns === 0);
+    await lost.shutdown(0);
+    // One write for the four events; it lost, so the log has none of them and nobody heard of them.
+    expect(refused).toHaveLength(1);
+    expect((await lostLog.readAfter(taskLogKey('', refused[0]!), 0)).events).toEqual([]);
+    expect(announced).toEqual([]);
+    expect(await store.get('', refused[0]!)).toBeUndefined();
   });
 });
