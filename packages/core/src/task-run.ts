@@ -494,7 +494,8 @@ export class TaskRun implements ExecutionContext {
     this.deps.logger.warn('appending to the event log failed', { taskId: this.taskId, seq, error });
   }
 
-  private announce(event: StreamResponse, state: TaskState | undefined, creating: boolean): boolean {
+  /** `logSealed`: the append already sealed the log (durable group commit). */
+  private announce(event: StreamResponse, state: TaskState | undefined, creating: boolean, logSealed = false): boolean {
     if (state !== undefined) this.deps.observer?.taskStateEntered?.(state, this.ref());
     this.deps.push.dispatch(this.tenant, this.taskId, event);
     if (creating) this.first.resolve({ kind: 'task' });
@@ -502,7 +503,7 @@ export class TaskRun implements ExecutionContext {
       this.settledInRun = true;
       this.settled.resolve();
     }
-    if (state !== undefined && isTerminal(state)) this.deps.log.seal(this.logKey, { awaitingReader: this.streaming });
+    if (!logSealed && state !== undefined && isTerminal(state)) this.deps.log.seal(this.logKey, { awaitingReader: this.streaming });
     return true;
   }
 
@@ -548,9 +549,14 @@ export class TaskRun implements ExecutionContext {
       return;
     }
     const log = this.deps.log;
+    const lastState = group[group.length - 1]!.state;
+    let sealed = false;
     if (log.appendMany) {
+      // A group ending the task seals its log in the same step (no separate round trip).
+      const seal = lastState !== undefined && isTerminal(lastState) ? { awaitingReader: this.streaming } : undefined;
       try {
-        await log.appendMany(this.logKey, group);
+        await log.appendMany(this.logKey, group, { seal });
+        sealed = seal !== undefined;
       } catch (error) {
         this.logAppendFailed(group[0]!.seq, error);
       }
@@ -563,7 +569,7 @@ export class TaskRun implements ExecutionContext {
         }
       }
     }
-    for (const applied of group) this.announce(applied.event, applied.state, applied.creating);
+    for (const applied of group) this.announce(applied.event, applied.state, applied.creating, sealed);
   }
 
   /**

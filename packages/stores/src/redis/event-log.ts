@@ -1,4 +1,4 @@
-import { silentLogger, type EventLog, type LoggedEvent, type LogRead, type Logger } from '@a2a-polyglot/core';
+import { silentLogger, type EventLog, type LoggedEvent, type LogRead, type Logger, type SealOptions } from '@a2a-polyglot/core';
 import type { StreamResponse } from '@a2a-polyglot/model';
 import { decodeEvent, encodeEvent } from '../codec.js';
 import { unavailable } from '../errors.js';
@@ -22,8 +22,9 @@ export interface RedisEventLogOptions {
 /**
  * Appends events, each at a given seq (`ARGV[4]`, `ARGV[6]`, …; 0 means "next"), in one atomic
  * step: refuses a seq not above the stream's last id (a concurrent writer got there first),
- * trims to about `ARGV[1]` entries, renews the idle expiry (`ARGV[2]`) and wakes the task's
- * readers on every instance (`ARGV[3]`) once. Returns the last seq written, or 0.
+ * trims to about `ARGV[1]` entries, sets the expiry (`ARGV[2]`: the idle expiry, or the
+ * retention when the append seals the log) and wakes the task's readers on every instance
+ * (`ARGV[3]`) once. Returns the last seq written, or 0.
  */
 const APPEND = `
 local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
@@ -94,21 +95,26 @@ export class RedisEventLog implements EventLog {
   }
 
   async append(key: string, event: StreamResponse, seq?: number): Promise<number> {
-    return this.appendEncoded(key, [seq ?? 0, encodeEvent(event)]);
+    return this.appendEncoded(key, [seq ?? 0, encodeEvent(event)], this.idleTtlMs);
   }
 
-  /** A burst the writer saved with one store write: logged in one round trip, atomically. */
-  async appendMany(key: string, events: readonly LoggedEvent[]): Promise<void> {
+  /**
+   * A burst the writer saved with one store write: logged in one round trip, atomically; with
+   * `seal` (the burst ends the task) the expiry set is the retention, as {@link seal} sets it.
+   */
+  async appendMany(key: string, events: readonly LoggedEvent[], options?: { readonly seal?: SealOptions }): Promise<void> {
     const args: Array<string | number> = [];
     for (const logged of events) args.push(logged.seq, encodeEvent(logged.event));
-    if (args.length > 0) await this.appendEncoded(key, args);
+    const written = args.length === 0 ? 0 : await this.appendEncoded(key, args, options?.seal ? this.retentionMs : this.idleTtlMs);
+    // Nothing written (a concurrent writer got there first): the script set no expiry.
+    if (written === 0 && options?.seal) this.seal(key);
   }
 
-  /** Runs {@link APPEND} on `seq, encoded event` pairs and wakes this process's readers. */
-  private async appendEncoded(key: string, pairs: ReadonlyArray<string | number>): Promise<number> {
+  /** Runs {@link APPEND} on `seq, encoded event` pairs, expiry `expiryMs`, and wakes this process's readers. */
+  private async appendEncoded(key: string, pairs: ReadonlyArray<string | number>, expiryMs: number): Promise<number> {
     let written: number;
     try {
-      written = Number(await this.redis.commands.eval(APPEND, 1, this.streamKey(key), this.maxEvents, this.idleTtlMs, this.wakeChannel(key), ...pairs));
+      written = Number(await this.redis.commands.eval(APPEND, 1, this.streamKey(key), this.maxEvents, expiryMs, this.wakeChannel(key), ...pairs));
     } catch (error) {
       throw unavailable(SERVICE, error);
     }
