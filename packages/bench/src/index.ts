@@ -24,6 +24,7 @@ export type * from './results.js';
 export { summarizeCells, summarizeIdle, type CellSummary, type IdleSummary } from './report/aggregate.js';
 export { evaluateGoals, type GoalRow } from './report/goals.js';
 export { renderReport } from './report/render.js';
+export { renderDurable } from './report/durable.js';
 export { fmtInt, fmtNum, fmtPct, fmtRatio, mdTable } from './report/format.js';
 export { startRawHttpServer } from './servers/raw-http-server.js';
 export { startOursServer, type OursStorage } from './servers/ours-server.js';

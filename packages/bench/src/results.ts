@@ -86,10 +86,13 @@ export interface SustainedResult {
   readonly failure?: string;
 }
 
+/** The storages the durable scenario compares: in memory, one SQLite file, PostgreSQL + Redis. */
+export type DurableStorage = 'memory' | 'sqlite' | 'postgres';
+
 /** Tasks/s of one storage in one repetition of the durable scenario. */
 export interface DurableThroughput {
   readonly rep: number;
-  readonly storage: 'memory' | 'durable';
+  readonly storage: DurableStorage;
   readonly tasksPerS: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
@@ -98,7 +101,7 @@ export interface DurableThroughput {
   readonly check: string;
 }
 
-/** The durable scenario: in-memory vs PostgreSQL + Redis, and the cross-instance event latency. */
+/** The durable scenario: in memory vs SQLite vs PostgreSQL + Redis, and the cross-instance event latency. */
 export interface DurableResult {
   readonly concurrency: number;
   readonly throughput: readonly DurableThroughput[];

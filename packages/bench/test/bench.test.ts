@@ -22,6 +22,7 @@ import {
   RAW_GRPC_STREAM,
   RAW_GRPC_UNARY,
   RawHttpConnection,
+  renderDurable,
   renderReport,
   runClosedLoop,
   runJob,
@@ -265,6 +266,21 @@ describe('durable scenario knobs', () => {
     expect(() => loadConfig({ LAT_K: '0' })).toThrow(/LAT_K/);
     expect(durableUrls({ A2A_TEST_POSTGRES_URL: 'postgres://p', A2A_BENCH_REDIS_URL: 'redis://r' })).toEqual({ postgres: 'postgres://p', redis: 'redis://r' });
     expect(durableUrls({ A2A_BENCH_POSTGRES_URL: 'postgres://p' })).toBeUndefined();
+  });
+
+  it('reports in memory, SQLite and PostgreSQL + Redis side by side, with min–max and ratios within each repetition', () => {
+    const cell = (rep: number, storage: 'memory' | 'sqlite' | 'postgres', tasksPerS: number, cpuUsPerOp: number) => ({ rep, storage, tasksPerS, cpuUsPerOp, p50Ms: 1, p99Ms: 2, errors: 0, check: 'ok' });
+    const md = renderDurable({
+      concurrency: 16,
+      throughput: [cell(0, 'memory', 4000, 200), cell(0, 'sqlite', 2000, 400), cell(0, 'postgres', 1000, 600), cell(1, 'postgres', 1500, 500), cell(1, 'sqlite', 3000, 300), cell(1, 'memory', 6000, 150)],
+    }).join('\n');
+    const row = (label: string) => md.split('\n').find((line) => line.startsWith(`| ${label} |`));
+    // Medians of two repetitions, their min–max, and the ratio taken per repetition (0.5 both times for SQLite).
+    expect(row('in memory')).toBe('| in memory | 5,000 | 4,000–6,000 | 175 | 150–200 | 1.00 | 2.00 | 1 |  |');
+    expect(row('SQLite')).toBe('| SQLite | 2,500 | 2,000–3,000 | 350 | 300–400 | 1.00 | 2.00 | 0.500 [0.500-0.500] |  |');
+    expect(row('PostgreSQL + Redis')).toBe('| PostgreSQL + Redis | 1,250 | 1,000–1,500 | 550 | 500–600 | 1.00 | 2.00 | 0.250 [0.250-0.250] |  |');
+    // Without PostgreSQL and Redis the row is left out rather than shown empty.
+    expect(renderDurable({ concurrency: 16, throughput: [cell(0, 'memory', 4000, 200)] }).join('\n')).not.toContain('PostgreSQL + Redis |');
   });
 });
 

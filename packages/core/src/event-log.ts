@@ -42,6 +42,15 @@ export interface EventLog {
    * next event in the same turn, with no promise per event.
    */
   append(key: string, event: StreamResponse, seq?: number): number | Promise<number>;
+  /**
+   * Optional: appends events the writer numbered (`seq` ascending) as one atomic step, each
+   * under the rules of `append` with a `seq`. Durable mode saves a burst of events (an agent
+   * reporting submitted → working → artifact → completed in one turn) with one store write,
+   * and logs them with this in one round trip; a log without it gets them one by one. With
+   * `seal`, the last event is terminal and the log is sealed in the same step, as `seal` would
+   * (the writer then does not call `seal`).
+   */
+  appendMany?(key: string, events: readonly LoggedEvent[], options?: { readonly seal?: SealOptions }): void | Promise<void>;
   /** Events after `afterSeq` (at most `max`). May answer synchronously, as the in-memory log does. */
   readAfter(key: string, afterSeq: number, max?: number): LogRead | Promise<LogRead>;
   /** Highest sequence number written for the task (0 if none). */

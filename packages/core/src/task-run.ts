@@ -58,11 +58,13 @@ export type FirstAnswer = { readonly kind: 'message'; readonly message: Message 
  * seq, hand to push delivery. Nothing here waits for a subscriber. With the in-memory store
  * and log nothing here waits at all: every report is applied before the agent's call returns.
  *
- * Persisting: in durable mode every event is saved, under the lease, before it is logged. In
- * the in-process mode the task is saved after state changes, once per burst of reports: a save
- * is scheduled for the end of the current turn and saves the task as it is then, so an agent
- * that goes submitted → working → completed at once costs one save, not three. Readers never
- * miss the difference: while the run lives, GetTask, streams and cancel read its live task.
+ * Persisting: in durable mode every event is saved, under the lease, before it is logged, and
+ * a burst is saved together (group commit): the events applied in one turn are saved with one
+ * store write at the end of the turn (one version check covers them all), then logged in order
+ * (one append where the log can), then announced. In the in-process mode the task is saved after
+ * state changes, once per burst of reports the same way, but logged at once. So an agent that
+ * goes submitted → working → completed at once costs one save, not three. Readers never miss
+ * the difference: while the run lives, GetTask, streams and cancel read its live task.
  *
  * A run can lose its task: the store refuses a stale write (another instance canceled it, or
  * a sweep failed it), or the store is down. The run then stops for good ("fenced"): the agent
@@ -95,8 +97,10 @@ export class TaskRun implements ExecutionContext {
   private replied = false;
   private settledInRun = false;
   private readonly queue: SerialQueue;
-  /** In-process mode: a save of the live task is scheduled for the end of this turn. */
+  /** A save of the live task is scheduled for the end of this turn. */
   private saveScheduled = false;
+  /** Durable mode: events applied to the live task this turn, saved and logged together. */
+  private unsaved: AppliedEvent[] = [];
   /** Set while cancel() runs, so an executor that returns on abort does not settle the task first. */
   private canceling: Promise<void> | undefined;
   /** Made on first use: most agents that finish at once never look at their signal. */
@@ -291,6 +295,8 @@ export class TaskRun implements ExecutionContext {
         canceled = await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_CANCELED));
       });
       await this.drain();
+      // Durable mode saves the CANCELED status with its group: it counts only if that save won.
+      if (this.lostBy) canceled = false;
       // A lost race with another writer: the caller reloads the task and tries again.
       if (!canceled && this.lostBy && isVersionConflict(this.lostBy)) throw this.lostBy;
       if (!canceled) throw notCancelable(this.taskId);
@@ -339,7 +345,7 @@ export class TaskRun implements ExecutionContext {
       failed = await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_FAILED, agentMessage(reason, this.taskId, this.contextId)));
     });
     await this.drain();
-    return failed;
+    return failed && !this.lostBy;
   }
 
   // ---- ExecutionContext: what the agent calls ----
@@ -455,13 +461,10 @@ export class TaskRun implements ExecutionContext {
     const seq = ++this.version;
     const state = eventState(event);
     if (this.deps.lease) {
-      return this.persist(seq).then(
-        () => this.publish(event, seq, state, creating),
-        (error: unknown) => {
-          this.lose(error);
-          return false;
-        },
-      );
+      // Group commit: saved, logged and announced with the rest of this turn's events.
+      this.unsaved.push({ event, seq, state, creating });
+      this.scheduleSave();
+      return true;
     }
     if (state !== undefined) this.scheduleSave();
     return this.publish(event, seq, state, creating);
@@ -492,7 +495,8 @@ export class TaskRun implements ExecutionContext {
     this.deps.logger.warn({ seq, err: error }, 'appending to the event log failed');
   }
 
-  private announce(event: StreamResponse, state: TaskState | undefined, creating: boolean): boolean {
+  /** `logSealed`: the append already sealed the log (durable group commit). */
+  private announce(event: StreamResponse, state: TaskState | undefined, creating: boolean, logSealed = false): boolean {
     if (state !== undefined) this.deps.observer?.taskStateEntered?.(state, this.ref());
     this.deps.push.dispatch(this.tenant, this.taskId, event);
     if (creating) this.first.resolve({ kind: 'task' });
@@ -500,11 +504,11 @@ export class TaskRun implements ExecutionContext {
       this.settledInRun = true;
       this.settled.resolve();
     }
-    if (state !== undefined && isTerminal(state)) this.deps.log.seal(this.logKey, { awaitingReader: this.streaming });
+    if (!logSealed && state !== undefined && isTerminal(state)) this.deps.log.seal(this.logKey, { awaitingReader: this.streaming });
     return true;
   }
 
-  /** In-process mode: saves the live task at the end of this turn (once, however many state changes it saw). */
+  /** Saves the live task at the end of this turn (once, however many events it saw). */
   private scheduleSave(): void {
     if (this.saveScheduled) return;
     this.saveScheduled = true;
@@ -516,6 +520,7 @@ export class TaskRun implements ExecutionContext {
     if (!this.saveScheduled) return;
     this.saveScheduled = false;
     this.enqueue(() => {
+      if (this.deps.lease) return this.commitGroup();
       if (this.lostBy || !this.live || this.version === this.persistedVersion) return;
       try {
         const saved = this.persist(this.version);
@@ -525,6 +530,47 @@ export class TaskRun implements ExecutionContext {
       }
       return undefined;
     });
+  }
+
+  /**
+   * Durable mode: saves the live task once for every event applied since the last save (the
+   * store's version check covers them all: a lost race loses the whole group, and none of it
+   * is logged or announced), then logs them in order and announces each. The store is never
+   * behind the log: a crash between the two leaves the log short, and its readers resync from
+   * the store.
+   */
+  private async commitGroup(): Promise<void> {
+    const group = this.unsaved;
+    this.unsaved = [];
+    if (group.length === 0 || this.lostBy) return;
+    try {
+      await this.persist(group[group.length - 1]!.seq);
+    } catch (error) {
+      this.lose(error);
+      return;
+    }
+    const log = this.deps.log;
+    const lastState = group[group.length - 1]!.state;
+    let sealed = false;
+    if (log.appendMany) {
+      // A group ending the task seals its log in the same step (no separate round trip).
+      const seal = lastState !== undefined && isTerminal(lastState) ? { awaitingReader: this.streaming } : undefined;
+      try {
+        await log.appendMany(this.logKey, group, { seal });
+        sealed = seal !== undefined;
+      } catch (error) {
+        this.logAppendFailed(group[0]!.seq, error);
+      }
+    } else {
+      for (const applied of group) {
+        try {
+          await log.append(this.logKey, applied.event, applied.seq);
+        } catch (error) {
+          this.logAppendFailed(applied.seq, error);
+        }
+      }
+    }
+    for (const applied of group) this.announce(applied.event, applied.state, applied.creating, sealed);
   }
 
   /**
@@ -554,6 +600,14 @@ export class TaskRun implements ExecutionContext {
     this.first.resolve({ kind: 'task' });
     this.settled.resolve();
   }
+}
+
+/** An event applied to the live task, waiting (durable mode) to be saved with its group. */
+interface AppliedEvent {
+  readonly event: StreamResponse;
+  readonly seq: number;
+  readonly state: TaskState | undefined;
+  readonly creating: boolean;
 }
 
 function notCancelable(taskId: string): A2AError {

@@ -1,35 +1,48 @@
-import type { DurableResult } from '../results.js';
-import { median, spread, summarizeRatios } from '../stats.js';
-import { fmtInt, fmtNum, fmtPct, fmtRatio, mdTable } from './format.js';
+import type { DurableResult, DurableStorage, DurableThroughput } from '../results.js';
+import { median, minMax, summarizeRatios } from '../stats.js';
+import { fmtInt, fmtNum, fmtRatio, mdTable } from './format.js';
+
+/** Row labels, in the order the table lists the storages. */
+const STORAGE_LABELS: ReadonlyArray<readonly [DurableStorage, string]> = [
+  ['memory', 'in memory'],
+  ['sqlite', 'SQLite'],
+  ['postgres', 'PostgreSQL + Redis'],
+];
 
 /**
- * The durable scenario's section: tasks/s per storage (median over repetitions, spread), the
- * durable / in-memory ratio taken within each repetition (the two ran back to back), and the
- * cross-instance event latency. Empty when the scenario did not run.
+ * The durable scenario's section: per storage, tasks/s and server CPU per task (median over
+ * repetitions with min–max), latency, and tasks/s relative to in memory taken within each
+ * repetition (the storages ran back to back). Then the cross-instance event latency. Empty
+ * when the scenario did not run.
  */
 export function renderDurable(result: DurableResult | undefined): string[] {
   if (!result) return [];
-  const out: string[] = [`## Durable storage: SendMessage → Task at c=${result.concurrency}, in memory vs PostgreSQL + Redis (ours JSON-RPC)`, ''];
-  if (result.throughput.length > 0) {
-    const rows = (['memory', 'durable'] as const).map((storage) => {
-      const list = result.throughput.filter((t) => t.storage === storage);
-      const rates = list.map((t) => t.tasksPerS);
-      const ratio = storage === 'memory' ? '1' : fmtRatio(summarizeRatios(list.map((d) => ratioInRep(result, d.rep))));
-      const checks = [...new Set(list.map((t) => t.check).filter((c) => c !== 'ok'))];
-      const errors = list.reduce((n, t) => n + t.errors, 0);
-      const notes = [...checks.map((c) => `check: ${c}`), ...(errors > 0 ? [`${errors} errors`] : [])].join('; ');
-      return [
-        storage === 'memory' ? 'in memory' : 'PostgreSQL + Redis',
-        fmtInt(median(rates)),
-        fmtPct(spread(rates)),
+  const out: string[] = [`## Durable storage: SendMessage → Task at c=${result.concurrency}, in memory vs SQLite vs PostgreSQL + Redis (ours JSON-RPC)`, ''];
+  const rows = STORAGE_LABELS.flatMap(([storage, label]) => {
+    const list = result.throughput.filter((t) => t.storage === storage);
+    if (list.length === 0) return [];
+    const checks = [...new Set(list.map((t) => t.check).filter((c) => c !== 'ok'))];
+    const errors = list.reduce((n, t) => n + t.errors, 0);
+    const notes = [...checks.map((c) => `check: ${c}`), ...(errors > 0 ? [`${errors} errors`] : [])].join('; ');
+    const ratio = storage === 'memory' ? '1' : fmtRatio(summarizeRatios(list.map((d) => ratioInRep(result, d))));
+    return [
+      [
+        label,
+        fmtInt(median(list.map((t) => t.tasksPerS))),
+        fmtRange(list.map((t) => t.tasksPerS), fmtInt),
+        fmtNum(median(list.map((t) => t.cpuUsPerOp))),
+        fmtRange(list.map((t) => t.cpuUsPerOp), fmtNum),
         fmtNum(median(list.map((t) => t.p50Ms))),
         fmtNum(median(list.map((t) => t.p99Ms))),
-        fmtNum(median(list.map((t) => t.cpuUsPerOp))),
         ratio,
         notes,
-      ];
-    });
-    out.push(mdTable(['storage', 'tasks/s', 'spread', 'p50 ms', 'p99 ms', 'srv CPU µs/op', 'vs in memory', 'notes'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l']));
+      ],
+    ];
+  });
+  if (rows.length > 0) {
+    out.push(
+      mdTable(['storage', 'tasks/s', 'min–max', 'srv CPU µs/task', 'min–max', 'p50 ms', 'p99 ms', 'tasks/s vs in memory', 'notes'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
+    );
     out.push('');
   }
   const lat = result.latency;
@@ -49,8 +62,16 @@ export function renderDurable(result: DurableResult | undefined): string[] {
   return out;
 }
 
-function ratioInRep(result: DurableResult, rep: number): number | undefined {
-  const memory = result.throughput.find((t) => t.rep === rep && t.storage === 'memory');
-  const durable = result.throughput.find((t) => t.rep === rep && t.storage === 'durable');
-  return memory && durable && memory.tasksPerS > 0 ? durable.tasksPerS / memory.tasksPerS : undefined;
+/** `min–max` of the repetitions, or `-` with fewer than two. */
+function fmtRange(values: readonly number[], fmt: (v: number) => string): string {
+  const finite = values.filter((v) => Number.isFinite(v));
+  if (finite.length < 2) return '-';
+  const { min, max } = minMax(finite);
+  return `${fmt(min)}–${fmt(max)}`;
+}
+
+/** tasks/s of `cell` ÷ in-memory tasks/s of the same repetition. */
+function ratioInRep(result: DurableResult, cell: DurableThroughput): number | undefined {
+  const memory = result.throughput.find((t) => t.rep === cell.rep && t.storage === 'memory');
+  return memory && memory.tasksPerS > 0 ? cell.tasksPerS / memory.tasksPerS : undefined;
 }

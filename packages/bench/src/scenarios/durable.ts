@@ -1,11 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readSse } from '@a2a-polyglot/sse';
 import { readStamp, wallClockUs } from '../agents/agent-mode.js';
 import type { LoadJob, LoadResult } from '../load/job.js';
 import type { RunContext } from '../orchestrator/context.js';
 import { startLoadProcess, startServerProcess, type ServerProcess } from '../orchestrator/server-process.js';
 import { BASE_PATH, buildRequest } from '../requests.js';
-import type { DurableResult, DurableThroughput } from '../results.js';
+import type { DurableResult, DurableStorage, DurableThroughput } from '../results.js';
 import type { OursStorage } from '../servers/ours-server.js';
 import { LOOPBACK } from '../servers/started-server.js';
 import { summarizeLatencies } from '../stats.js';
@@ -22,44 +25,50 @@ export function durableUrls(env: Readonly<Record<string, string | undefined>> = 
 }
 
 /**
- * The durable scenario (issue 6): SendMessage → Task at c = `DURABLE_CONC` on in-memory storage
- * and on PostgreSQL + Redis, back to back in each repetition (fresh servers, the order
- * alternating), then the cross-instance event latency: two executor processes on the same
- * PostgreSQL + Redis, a subscriber on B, tasks sent to A whose agent stamps each chunk with its
- * emit time; latency = receive time on B's stream − emit time on A (one machine clock).
- * Everything lives in a fresh schema and key prefix, removed at the end.
+ * The durable scenario (issues 6 and 14): SendMessage → Task at c = `DURABLE_CONC` in memory,
+ * on one SQLite file, and on PostgreSQL + Redis, back to back in each repetition (fresh
+ * servers, the order reversed every other repetition), then the cross-instance event latency:
+ * two executor processes on the same PostgreSQL + Redis, a subscriber on B, tasks sent to A
+ * whose agent stamps each chunk with its emit time; latency = receive time on B's stream −
+ * emit time on A (one machine clock). Everything lives in a fresh schema, key prefix and
+ * temporary directory, removed at the end. Without PostgreSQL and Redis, only in memory and
+ * SQLite run.
  */
 export async function runDurable(ctx: RunContext): Promise<DurableResult | undefined> {
   const urls = durableUrls();
-  if (!urls) {
-    ctx.notice('durable skipped: set A2A_BENCH_POSTGRES_URL and A2A_BENCH_REDIS_URL (or A2A_TEST_POSTGRES_URL and A2A_TEST_REDIS_URL)');
-    return undefined;
-  }
+  if (!urls) ctx.notice('durable: PostgreSQL + Redis skipped (in memory and SQLite only): set A2A_BENCH_POSTGRES_URL and A2A_BENCH_REDIS_URL (or A2A_TEST_POSTGRES_URL and A2A_TEST_REDIS_URL)');
   const name = `a2a_bench_${process.pid}_${Date.now().toString(36)}`;
-  const storage = (instanceId: string): OursStorage => ({
-    store: { kind: 'postgres', url: urls.postgres, schema: name },
-    eventLog: { kind: 'redis', url: urls.redis, prefix: name },
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-bench-sqlite-'));
+  const shared = (pg: { postgres: string; redis: string }, instanceId: string): OursStorage => ({
+    store: { kind: 'postgres', url: pg.postgres, schema: name },
+    eventLog: { kind: 'redis', url: pg.redis, prefix: name },
     instanceId,
   });
+  const storages: DurableStorage[] = urls ? ['memory', 'sqlite', 'postgres'] : ['memory', 'sqlite'];
+  const option = (storage: DurableStorage, rep: number): OursStorage | undefined => {
+    if (storage === 'sqlite') return { store: { kind: 'sqlite', path: join(dir, `tasks-${rep}.db`) } };
+    return storage === 'postgres' && urls ? shared(urls, `${name}_tp`) : undefined;
+  };
   const throughput: DurableThroughput[] = [];
   let latency: DurableResult['latency'];
   let failure: string | undefined;
   try {
     for (let rep = 0; rep < ctx.config.reps; rep++) {
-      const order: Array<'memory' | 'durable'> = rep % 2 ? ['durable', 'memory'] : ['memory', 'durable'];
-      for (const storageKind of order) throughput.push(await measureThroughput(ctx, rep, storageKind, storageKind === 'durable' ? storage(`${name}_tp`) : undefined));
+      const order = rep % 2 ? [...storages].reverse() : storages;
+      for (const storage of order) throughput.push(await measureThroughput(ctx, rep, storage, option(storage, rep)));
     }
-    latency = await measureCrossInstance(ctx, storage(`${name}_a`), storage(`${name}_b`));
+    if (urls) latency = await measureCrossInstance(ctx, shared(urls, `${name}_a`), shared(urls, `${name}_b`));
   } catch (error) {
     failure = (error as Error).message;
     ctx.notice(`durable: ${failure}`);
   } finally {
-    await cleanUp(urls, name).catch((error: Error) => ctx.notice(`durable: could not remove schema/prefix ${name}: ${error.message}`));
+    rmSync(dir, { recursive: true, force: true });
+    if (urls) await cleanUp(urls, name).catch((error: Error) => ctx.notice(`durable: could not remove schema/prefix ${name}: ${error.message}`));
   }
   return { concurrency: ctx.config.durableConcurrency, throughput, latency, failure };
 }
 
-async function measureThroughput(ctx: RunContext, rep: number, storage: 'memory' | 'durable', option: OursStorage | undefined): Promise<DurableThroughput> {
+async function measureThroughput(ctx: RunContext, rep: number, storage: DurableStorage, option: OursStorage | undefined): Promise<DurableThroughput> {
   const cfg = ctx.config;
   const target = targetById('ours-jsonrpc')!;
   const server = await startServerProcess(ctx, 'ours', option);

@@ -85,8 +85,8 @@ export function estimateSeconds(scenario: ScenarioName, config: BenchConfig): nu
     case 'sustained':
       return Math.min(config.sustainedMaxMs / 1000, config.sustainedTasks / 2500) + 4;
     case 'durable':
-      // Two fresh servers per repetition, then two instances streaming the stamped tasks.
-      return config.reps * 2 * ((config.serverWarmupMs + config.warmupMs + config.durationMs) / 1000 + 2) + 3 + (config.latencyTasks + 1) * (0.3 + (config.latencyK * config.latencyPauseMs) / 1000);
+      // Three fresh servers per repetition (in memory, SQLite, PostgreSQL + Redis), then two instances streaming the stamped tasks.
+      return config.reps * 3 * ((config.serverWarmupMs + config.warmupMs + config.durationMs) / 1000 + 2) + 3 + (config.latencyTasks + 1) * (0.3 + (config.latencyK * config.latencyPauseMs) / 1000);
     default: {
       const cells = planCells(scenario, config, 0).length;
       const slow = scenario === 'kscale' && targets.some((t) => t.family === 'sdk') ? 8 : 0; // SDK streams at K=1000 take seconds each

@@ -1,4 +1,4 @@
-import { silentLogger, type EventLog, type LoggedEvent, type LogRead, type Logger } from '@a2a-polyglot/core';
+import { silentLogger, type EventLog, type LoggedEvent, type LogRead, type Logger, type SealOptions } from '@a2a-polyglot/core';
 import type { StreamResponse } from '@a2a-polyglot/model';
 import { decodeEvent, encodeEvent } from '../codec.js';
 import { unavailable } from '../errors.js';
@@ -20,20 +20,30 @@ export interface RedisEventLogOptions {
 }
 
 /**
- * Appends at a given seq (`ARGV[1]`, or 0 for "next"): refuses a seq not above the stream's
- * last id (a concurrent writer got there first), trims to about `ARGV[3]` entries, renews the
- * idle expiry and wakes the task's readers on every instance, all in one atomic step.
+ * Appends events, each at a given seq (`ARGV[4]`, `ARGV[6]`, …; 0 means "next"), in one atomic
+ * step: refuses a seq not above the stream's last id (a concurrent writer got there first),
+ * trims to about `ARGV[1]` entries, sets the expiry (`ARGV[2]`: the idle expiry, or the
+ * retention when the append seals the log) and wakes the task's readers on every instance
+ * (`ARGV[3]`) once. Returns the last seq written, or 0.
  */
 const APPEND = `
 local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local last = 0
 if #top > 0 then last = tonumber(string.match(top[1][1], '^(%d+)')) end
-local seq = tonumber(ARGV[1])
-if seq == 0 then seq = last + 1 elseif seq <= last then return 0 end
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], seq .. '-0', 'e', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-redis.call('PUBLISH', ARGV[5], seq)
-return seq
+local written = 0
+for i = 4, #ARGV, 2 do
+  local seq = tonumber(ARGV[i])
+  if seq == 0 then seq = last + 1 end
+  if seq > last then
+    redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], seq .. '-0', 'e', ARGV[i + 1])
+    last = seq
+    written = seq
+  end
+end
+if written == 0 then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PUBLISH', ARGV[3], written)
+return written
 `;
 
 const SERVICE = 'event log (Redis)';
@@ -85,9 +95,26 @@ export class RedisEventLog implements EventLog {
   }
 
   async append(key: string, event: StreamResponse, seq?: number): Promise<number> {
+    return this.appendEncoded(key, [seq ?? 0, encodeEvent(event)], this.idleTtlMs);
+  }
+
+  /**
+   * A burst the writer saved with one store write: logged in one round trip, atomically; with
+   * `seal` (the burst ends the task) the expiry set is the retention, as {@link seal} sets it.
+   */
+  async appendMany(key: string, events: readonly LoggedEvent[], options?: { readonly seal?: SealOptions }): Promise<void> {
+    const args: Array<string | number> = [];
+    for (const logged of events) args.push(logged.seq, encodeEvent(logged.event));
+    const written = args.length === 0 ? 0 : await this.appendEncoded(key, args, options?.seal ? this.retentionMs : this.idleTtlMs);
+    // Nothing written (a concurrent writer got there first): the script set no expiry.
+    if (written === 0 && options?.seal) this.seal(key);
+  }
+
+  /** Runs {@link APPEND} on `seq, encoded event` pairs, expiry `expiryMs`, and wakes this process's readers. */
+  private async appendEncoded(key: string, pairs: ReadonlyArray<string | number>, expiryMs: number): Promise<number> {
     let written: number;
     try {
-      written = Number(await this.redis.commands.eval(APPEND, 1, this.streamKey(key), seq ?? 0, encodeEvent(event), this.maxEvents, this.idleTtlMs, this.wakeChannel(key)));
+      written = Number(await this.redis.commands.eval(APPEND, 1, this.streamKey(key), this.maxEvents, expiryMs, this.wakeChannel(key), ...pairs));
     } catch (error) {
       throw unavailable(SERVICE, error);
     }
