@@ -377,7 +377,7 @@ async function startGrpc(
   const address = grpcListenAddress(config);
   if (!address) return undefined;
   try {
-    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs, credentials, router });
+    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs, maxReceiveMessageBytes: config.maxBodyBytes, credentials, router });
   } catch (error) {
     throw new GrpcListenError(address.host, address.port, error);
   }

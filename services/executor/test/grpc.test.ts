@@ -53,6 +53,14 @@ async function collect(stream: AsyncIterable<{ seq: number | undefined; event: S
 }
 
 describe('the executor over gRPC', () => {
+  it('caps gRPC request messages at maxBodyBytes, the one request-size limit of every binding', async () => {
+    const running = await start({ maxBodyBytes: 4096 });
+    const client = grpcClient(running.grpc!.url);
+    const small = await client.sendMessage(userMessage('fits'), { timeoutMs: 5000 });
+    expect(small.payload?.$case).toBe('task');
+    await expect(client.sendMessage(userMessage('x'.repeat(8192)), { timeoutMs: 5000 })).rejects.toMatchObject({ code: A2AErrorCode.PayloadTooLarge });
+  });
+
   it('serves lf.a2a.v1.A2AService on grpcPort from the same handler as HTTP', async () => {
     const running = await start();
     expect(running.grpc).toMatchObject({ host: '127.0.0.1', url: `127.0.0.1:${running.grpc!.port}` });
