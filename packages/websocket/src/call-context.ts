@@ -8,22 +8,34 @@ import type { CallContext } from '@a2a-polyglot/core';
  * Why not core's `callContext`: that copies every header into a fresh Map per call, and the
  * binding would make an AbortController per call up front. A socket serves many calls with
  * the same headers, and most unary calls are answered before anything listens for the caller
- * leaving; per call this costs one object and one closure instead.
+ * leaving; per call this costs one small object. (A class, not an object literal with a
+ * getter: such a literal is built by the runtime, slowly, on every call.)
  */
 export function webSocketCallContext(
   headers: Readonly<Record<string, string>>,
   serviceParams: Readonly<Record<string, string>>,
   signal: () => AbortSignal,
 ): CallContext {
-  return {
-    binding: 'WEBSOCKET',
-    get signal(): AbortSignal {
-      return signal();
-    },
-    header(name: string): string | undefined {
-      const key = name.toLowerCase();
-      if (Object.hasOwn(serviceParams, key)) return serviceParams[key];
-      return Object.hasOwn(headers, key) ? headers[key] : undefined;
-    },
-  };
+  return new WebSocketCallContext(headers, serviceParams, signal);
+}
+
+class WebSocketCallContext implements CallContext {
+  readonly binding = 'WEBSOCKET';
+  activatedExtensions?: readonly string[];
+
+  constructor(
+    private readonly headers: Readonly<Record<string, string>>,
+    private readonly serviceParams: Readonly<Record<string, string>>,
+    private readonly signalOf: () => AbortSignal,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.signalOf();
+  }
+
+  header(name: string): string | undefined {
+    const key = name.toLowerCase();
+    if (Object.hasOwn(this.serviceParams, key)) return this.serviceParams[key];
+    return Object.hasOwn(this.headers, key) ? this.headers[key] : undefined;
+  }
 }
