@@ -31,8 +31,10 @@ export interface ConnectionStats {
 export class Connection {
   private readonly outbox: Outbox;
   private readonly bucket: TokenBucket;
-  /** Aborted when the socket goes away: releases blocking calls and open streams. */
-  private readonly gone = new AbortController();
+  /** The socket went away: releases blocking calls and open streams. */
+  private isGone = false;
+  /** Aborted when the socket goes away; made only for a notification that reads its signal. */
+  private gone: AbortController | undefined;
   private readonly streams = new Map<string, PumpedStream>();
   /**
    * Per request id: the abort of that call's `CallContext.signal`, fired when the socket goes
@@ -157,7 +159,7 @@ export class Connection {
     this.inFlight++;
     if (key !== undefined) this.pending.add(key);
     const contexts: CallContext[] = [];
-    const signal = key === undefined ? () => this.gone.signal : () => this.callSignal(key);
+    const signal = key === undefined ? () => this.goneSignal() : () => this.callSignal(key);
     const contextFor = (): CallContext => {
       const ctx = webSocketCallContext(this.headers, serviceParams, signal);
       contexts.push(ctx);
@@ -194,7 +196,7 @@ export class Connection {
         this.inFlight--;
         return this.outbox.send(serviceParams ? { ...outcome.response, serviceParams } : outcome.response);
       case 'stream': {
-        if (this.closing || key === undefined || this.gone.signal.aborted) {
+        if (this.closing || key === undefined || this.isGone) {
           this.inFlight--;
           if (key !== undefined) this.callAborts.delete(key);
           outcome.stream.close();
@@ -226,9 +228,18 @@ export class Connection {
     const made = this.callAborts.get(key);
     if (made) return made.signal;
     const abort = new AbortController();
-    if (this.gone.signal.aborted || !(this.pending.has(key) || this.streams.has(key))) abort.abort();
+    if (this.isGone || !(this.pending.has(key) || this.streams.has(key))) abort.abort();
     else this.callAborts.set(key, abort);
     return abort.signal;
+  }
+
+  /** The signal of calls without an id (notifications): aborts when the socket goes away. */
+  private goneSignal(): AbortSignal {
+    if (!this.gone) {
+      this.gone = new AbortController();
+      if (this.isGone) this.gone.abort();
+    }
+    return this.gone.signal;
   }
 
   /** Aborts the call's signal, or, when nobody read it yet, leaves an aborted one for the next read. */
@@ -242,7 +253,8 @@ export class Connection {
 
   private onClose(): void {
     this.closing = true;
-    this.gone.abort();
+    this.isGone = true;
+    this.gone?.abort();
     for (const abort of this.callAborts.values()) abort.abort();
     this.callAborts.clear();
     this.outbox.shutdown();
