@@ -58,6 +58,17 @@ export interface EventLog {
   /** Resolves once an event after `afterSeq` exists, or when `signal` aborts (never rejects). */
   waitFor(key: string, afterSeq: number, signal: AbortSignal): Promise<void>;
   /**
+   * Optional, the cheap form of {@link waitFor} for a log that can call its readers back
+   * directly (the in-memory one): calls `wake` once, when an event after `afterSeq` is
+   * appended, and returns true; returns false without registering when one exists already.
+   * Why: an idle stream waits for its whole life, and a wait through `waitFor` costs an
+   * AbortController, its signal and listeners, a promise and a closure per stream; this costs
+   * a set entry. {@link removeWaiter} undoes it (the stream closed first).
+   */
+  addWaiter?(key: string, afterSeq: number, wake: () => void): boolean;
+  /** Undoes {@link addWaiter} (no-op when `wake` already ran or was never added). */
+  removeWaiter?(key: string, wake: () => void): void;
+  /**
    * The task reached a terminal state: the log may be dropped after its retention time. A
    * log that no stream ever read may go at once (see {@link SealOptions}): event numbers reach
    * clients only through streams, so nobody can hold a cursor into it.
@@ -200,6 +211,18 @@ export class InMemoryEventLog implements EventLog {
       (log.waiters ??= new Set()).add(done);
       signal.addEventListener('abort', done, { once: true });
     });
+  }
+
+  addWaiter(taskId: string, afterSeq: number, wake: () => void): boolean {
+    const log = this.log(taskId);
+    log.read = true;
+    if (log.lastSeq > afterSeq) return false;
+    (log.waiters ??= new Set()).add(wake);
+    return true;
+  }
+
+  removeWaiter(taskId: string, wake: () => void): void {
+    this.logs.get(taskId)?.waiters?.delete(wake);
   }
 
   seal(taskId: string, options: SealOptions = {}): void {

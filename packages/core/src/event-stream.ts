@@ -160,6 +160,10 @@ class TaskFollower extends BatchedStream {
   private emitted = false;
   /** Aborts a pending wait on the log; made for the first wait (streams whose events are all ready never wait). */
   private waitAbort: AbortController | undefined;
+  /** Resolves the pending wait of a log with {@link EventLog.addWaiter}. */
+  private resolveWait: (() => void) | undefined;
+  /** The caller's signal has our abort listener (added on the first wait). */
+  private listening = false;
 
   constructor(
     private readonly log: EventLog,
@@ -174,13 +178,8 @@ class TaskFollower extends BatchedStream {
     if (signal?.aborted) this.ended = true;
   }
 
+  /** (Reads directly, with no wrapping async frame: an idle stream keeps one suspended read for its whole life.) */
   async nextBatch(): Promise<readonly LoggedEvent[] | undefined> {
-    const out = await this.readBatch();
-    if (out && out.length > 0) this.emitted = true;
-    return out;
-  }
-
-  private async readBatch(): Promise<readonly LoggedEvent[] | undefined> {
     // The caller's signal is listened to only while waiting; between waits it is checked here.
     if (this.signal?.aborted) this.close();
     const out: LoggedEvent[] = [];
@@ -221,7 +220,7 @@ class TaskFollower extends BatchedStream {
         out.push({ seq: snap.seq, event: { payload: { $case: 'task', value: snap.task } } });
         const state = snap.task.status?.state;
         if (state !== undefined && isSettled(state)) this.finish();
-        return out;
+        return this.emit(out);
       }
       for (const logged of read.events) {
         this.cursor = logged.seq;
@@ -230,19 +229,52 @@ class TaskFollower extends BatchedStream {
         const state = payload?.$case === 'statusUpdate' ? payload.value.status?.state : undefined;
         if (state !== undefined && isSettled(state)) {
           this.finish();
-          return out;
+          return this.emit(out);
         }
       }
-      if (out.length > 0) return out;
-      await this.log.waitFor(this.taskId, this.cursor, this.waitSignal());
+      if (out.length > 0) return this.emit(out);
+      await this.waitForNext();
     }
-    return out.length > 0 ? out : undefined;
+    return out.length > 0 ? this.emit(out) : undefined;
+  }
+
+  /** Notes that events went out (a failing log is then reported as is) and passes them on. */
+  private emit(out: LoggedEvent[]): LoggedEvent[] {
+    this.emitted = true;
+    return out;
   }
 
   close(): void {
     if (this.ended) return;
     this.finish();
     this.waitAbort?.abort(CLOSED);
+    this.stopWaiting();
+  }
+
+  /**
+   * Waits for the next event after the cursor (or close). A log that can call back
+   * ({@link EventLog.addWaiter}) is waited on with one set entry and one promise; others
+   * through `waitFor` and an AbortController made on the first wait.
+   */
+  private waitForNext(): Promise<void> {
+    const log = this.log;
+    if (!log.addWaiter || !log.removeWaiter) return log.waitFor(this.taskId, this.cursor, this.waitSignal());
+    this.listenToOuterSignal();
+    if (this.ended || !log.addWaiter(this.taskId, this.cursor, this.onWake)) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.resolveWait = resolve));
+  }
+
+  /** Wakes a pending {@link waitForNext} (woken by the log, or closed). */
+  private readonly onWake = (): void => {
+    const resolve = this.resolveWait;
+    this.resolveWait = undefined;
+    resolve?.();
+  };
+
+  private stopWaiting(): void {
+    if (!this.resolveWait) return;
+    this.log.removeWaiter?.(this.taskId, this.onWake);
+    this.onWake();
   }
 
   private finish(): void {
@@ -253,10 +285,17 @@ class TaskFollower extends BatchedStream {
   private waitSignal(): AbortSignal {
     if (!this.waitAbort) {
       this.waitAbort = new AbortController();
-      this.signal?.addEventListener('abort', this.onOuterAbort, { once: true });
-      if (this.signal?.aborted) this.close();
+      this.listenToOuterSignal();
     }
     return this.waitAbort.signal;
+  }
+
+  /** From the first wait on, the caller's signal closes the stream (added once). */
+  private listenToOuterSignal(): void {
+    if (this.listening) return;
+    this.listening = true;
+    this.signal?.addEventListener('abort', this.onOuterAbort, { once: true });
+    if (this.signal?.aborted) this.close();
   }
 
   private readonly onOuterAbort = (): void => this.close();

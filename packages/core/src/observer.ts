@@ -109,11 +109,15 @@ class ObservedStream implements EventStream {
     this.onEnd = onEnd;
   }
 
-  async nextBatch(): Promise<readonly LoggedEvent[] | undefined> {
-    const batch = await this.inner.nextBatch();
+  /** (A `then`, not an async frame: an idle stream keeps its pending read for its whole life.) */
+  nextBatch(): Promise<readonly LoggedEvent[] | undefined> {
+    return this.inner.nextBatch().then(this.onBatch);
+  }
+
+  private readonly onBatch = (batch: readonly LoggedEvent[] | undefined): readonly LoggedEvent[] | undefined => {
     if (batch === undefined) this.end();
     return batch;
-  }
+  };
 
   close(): void {
     this.inner.close();

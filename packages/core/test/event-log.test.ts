@@ -103,6 +103,53 @@ describe('followTask', () => {
     stream.close();
     await expect(pending).resolves.toMatchObject({ done: true });
   });
+
+  it('waits on a log that can call back with a waiter entry, no AbortController, and drops the entry on close', async () => {
+    const log = new InMemoryEventLog();
+    await log.append('t', ev(1));
+    const waitFor = jest.spyOn(log, 'waitFor');
+    const removeWaiter = jest.spyOn(log, 'removeWaiter');
+    const caller = new AbortController();
+    const stream = followTask(log, 't', { afterSeq: 1 }, async () => undefined, caller.signal);
+    const next = stream.nextBatch();
+    await log.append('t', ev(2));
+    expect((await next)?.map((e) => e.seq)).toEqual([2]);
+    const idle = stream.nextBatch();
+    caller.abort();
+    await expect(idle).resolves.toBeUndefined();
+    expect(removeWaiter).toHaveBeenCalledTimes(1);
+    expect(waitFor).not.toHaveBeenCalled();
+  });
+
+  it('follows a log without addWaiter through waitFor', async () => {
+    const inner = new InMemoryEventLog();
+    const log = { append: inner.append.bind(inner), readAfter: inner.readAfter.bind(inner), lastSeq: inner.lastSeq.bind(inner), waitFor: inner.waitFor.bind(inner), seal: inner.seal.bind(inner) };
+    await log.append('t', ev(1));
+    const stream = followTask(log, 't', { afterSeq: 1 }, async () => undefined);
+    const next = stream.nextBatch();
+    await log.append('t', ev(2));
+    expect((await next)?.map((e) => e.seq)).toEqual([2]);
+    const idle = stream.nextBatch();
+    stream.close();
+    await expect(idle).resolves.toBeUndefined();
+  });
+});
+
+describe('InMemoryEventLog.addWaiter', () => {
+  it('calls the waiter once on the next append, not when an event is there already, and not after removeWaiter', async () => {
+    const log = new InMemoryEventLog();
+    const wake = jest.fn();
+    expect(log.addWaiter('t', 0, wake)).toBe(true);
+    log.append('t', ev(1));
+    log.append('t', ev(2));
+    expect(wake).toHaveBeenCalledTimes(1);
+    expect(log.addWaiter('t', 1, wake)).toBe(false);
+    const removed = jest.fn();
+    expect(log.addWaiter('t', 2, removed)).toBe(true);
+    log.removeWaiter('t', removed);
+    log.append('t', ev(3));
+    expect(removed).not.toHaveBeenCalled();
+  });
 });
 
 describe('InMemoryEventLog: logs no stream read', () => {

@@ -55,7 +55,7 @@ export async function pipeEventStream(stream: EventStream, sse: SseWriter, optio
   try {
     while (!halted) {
       const pending = stream.nextBatch();
-      pending.catch(() => undefined); // if we stop first, a late rejection is not unhandled
+      // (`then(resolve, reject)` also handles a late rejection after we stopped: no extra catch.)
       const batch = await new Promise<readonly LoggedEvent[] | undefined | 'stopped'>((resolve, reject) => {
         wake = resolve;
         pending.then(resolve, reject);

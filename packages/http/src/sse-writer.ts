@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { heartbeatClock, type HeartbeatClock, type HeartbeatMember } from './heartbeat-clock.js';
 
 /** Options of {@link SseWriter}. */
 export interface SseWriterOptions {
@@ -64,12 +65,13 @@ export function sseFrame(data: string, id?: number | string, event?: string): st
  * does not drain the socket within `stallTimeoutMs` has its response destroyed, also after
  * {@link end} (the response's last bytes would otherwise wait for it forever).
  */
-export class SseWriter {
+export class SseWriter implements HeartbeatMember {
   private readonly heartbeatMs: number;
   private readonly stallTimeoutMs: number;
   private readonly onStall: (() => void) | undefined;
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
-  private heartbeat: ReturnType<typeof setTimeout> | undefined;
+  /** The shared clock this stream is on (from its first write until it closes). */
+  private heartbeat: HeartbeatClock | undefined;
   private wroteSinceTick = false;
   /** Something was written (the headers went with it). */
   private wroteAny = false;
@@ -144,11 +146,10 @@ export class SseWriter {
       // Still unread: the stall timer (armed by the blocked write) destroys the response
       // unless the client drains it; until then the 'drain' and 'close' hooks stay on.
       this.res.on('drain', this.onDrain);
-      this.res.once('close', this.disarmStallOnClose);
+      this.res.once('close', () => this.disarmStall());
     }
   }
 
-  private readonly disarmStallOnClose = (): void => this.disarmStall();
 
   private async write(chunk: string): Promise<boolean> {
     while (this.blocked && !this.isClosed) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
@@ -165,27 +166,27 @@ export class SseWriter {
   }
 
   /**
-   * One timer per stream, armed once: a write only sets {@link wroteSinceTick}, and the timer,
-   * when it fires, pings only if nothing was written since its last tick (so a quiet stream
-   * gets a comment after one to two heartbeat periods). Re-arming a timer on every write
-   * cost more than writing the event.
+   * Joins the shared {@link HeartbeatClock} of this period once: a write only sets
+   * {@link wroteSinceTick}, and a tick pings only if nothing was written since the previous
+   * tick (so a quiet stream gets a comment after one to two heartbeat periods). Re-arming a
+   * timer on every write cost more than writing the event, and a timer per stream cost more
+   * memory than the rest of an idle stream's writer.
    */
   private armHeartbeat(): void {
     if (this.heartbeatMs <= 0 || this.isClosed) return;
-    if (this.heartbeat) {
-      this.wroteSinceTick = true;
-      return;
-    }
-    this.heartbeat = setTimeout(this.onHeartbeat, this.heartbeatMs);
-    this.heartbeat.unref();
+    // Set on joining too: the clock's first tick may come at once, and must not ping yet.
+    this.wroteSinceTick = true;
+    if (this.heartbeat) return;
+    this.heartbeat = heartbeatClock(this.heartbeatMs);
+    this.heartbeat.join(this);
   }
 
-  private readonly onHeartbeat = (): void => {
-    if (this.isClosed || !this.heartbeat) return;
+  /** @internal Called by the shared clock once per period. */
+  heartbeatTick(): void {
+    if (this.isClosed) return;
     if (!this.wroteSinceTick && !this.blocked) void this.comment('ping');
     this.wroteSinceTick = false;
-    this.heartbeat.refresh();
-  };
+  }
 
   private readonly onDrain = (): void => {
     this.blocked = false;
@@ -195,7 +196,8 @@ export class SseWriter {
 
   private armStall(): void {
     if (this.stallTimeoutMs <= 0 || this.stallTimer) return;
-    this.stallTimer = setTimeout(this.onStallTimer, this.stallTimeoutMs);
+    // (Closures made here, when needed: an idle stream that never blocks carries none.)
+    this.stallTimer = setTimeout(() => this.onStallTimer(), this.stallTimeoutMs);
     this.stallTimer.unref();
   }
 
@@ -204,13 +206,13 @@ export class SseWriter {
     this.stallTimer = undefined;
   }
 
-  private readonly onStallTimer = (): void => {
+  private onStallTimer(): void {
     this.stallTimer = undefined;
     if (!this.blocked || this.res.destroyed) return;
     this.handleClose();
     this.res.destroy();
     this.onStall?.();
-  };
+  }
 
   private readonly onResponseClose = (): void => {
     this.disarmStall();
@@ -220,7 +222,7 @@ export class SseWriter {
   private handleClose(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    if (this.heartbeat) clearTimeout(this.heartbeat);
+    this.heartbeat?.leave(this);
     this.heartbeat = undefined;
     if (!this.blocked) this.disarmStall();
     this.res.off('drain', this.onDrain);

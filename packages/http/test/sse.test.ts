@@ -3,6 +3,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { eventStreamFrom, type EventStream, type LoggedEvent } from '@a2a-polyglot/core';
 import type { StreamResponse } from '@a2a-polyglot/model';
 import { waitFor, waitForSteady } from '@a2a-polyglot/testing';
+import { heartbeatClock, HeartbeatClock } from '../src/heartbeat-clock.js';
 import { pipeEventStream, SseWriter } from '../src/index.js';
 
 const EVENT: StreamResponse = { payload: { $case: 'message', value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] } } };
@@ -81,6 +82,48 @@ describe('SseWriter', () => {
       await waitFor(() => writer?.closed === true);
     } finally {
       await stop(server);
+    }
+  });
+});
+
+describe('SseWriter heartbeats on one shared clock', () => {
+  it('puts every open stream of a period on one clock, and takes each off when it closes', async () => {
+    const writers: SseWriter[] = [];
+    const clock = heartbeatClock(25);
+    const { server, port } = await serve((_req, res) => {
+      writers.push(new SseWriter(res, { heartbeatMs: 25 }));
+    });
+    try {
+      const clients = [rawClient(port), rawClient(port), rawClient(port)];
+      await waitFor(() => clock.size === 3);
+      await waitFor(() => clients.every((c) => c.text().includes(': ping\n\n')));
+      clients[0]!.socket.destroy();
+      await waitFor(() => clock.size === 2);
+      writers[1]!.end();
+      writers[2]!.end();
+      expect(clock.size).toBe(0);
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('ticks every member once per period and stops its timer when empty', () => {
+    jest.useFakeTimers();
+    try {
+      const clock = new HeartbeatClock(1000);
+      const a = { heartbeatTick: jest.fn() };
+      const b = { heartbeatTick: jest.fn() };
+      clock.join(a);
+      clock.join(b);
+      expect(jest.getTimerCount()).toBe(1);
+      jest.advanceTimersByTime(2000);
+      expect(a.heartbeatTick).toHaveBeenCalledTimes(2);
+      expect(b.heartbeatTick).toHaveBeenCalledTimes(2);
+      clock.leave(a);
+      clock.leave(b);
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
     }
   });
 });

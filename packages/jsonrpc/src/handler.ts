@@ -95,13 +95,14 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
     }
   }
 
-  async function stream(res: ServerResponse, outcome: JsonRpcStreamOutcome, signal: AbortSignal, headers: Record<string, string>, callLogger: Logger): Promise<void> {
+  /** (Not async: it hands back the pipe's promise, so an idle stream keeps no frame of its own here.) */
+  function stream(res: ServerResponse, outcome: JsonRpcStreamOutcome, signal: AbortSignal, headers: Record<string, string>, callLogger: Logger): Promise<void> {
     if (res.destroyed) {
       outcome.stream.close();
-      return;
+      return Promise.resolve();
     }
     const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
-    await pipeEventStream(outcome.stream, sse, {
+    return pipeEventStream(outcome.stream, sse, {
       encode: (event) => JSON.stringify(outcome.encodeEvent(event)),
       onError: (error, writer) => writer.event(JSON.stringify(outcome.encodeError(error))),
       signal,

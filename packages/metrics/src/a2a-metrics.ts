@@ -1,6 +1,6 @@
 import { A2AErrorCode, type CallContext, type CallObserver, type OperationName, type OperationOutcome, type RequestHandler, type TaskStore } from '@a2a-polyglot/core';
 import { TaskState } from '@a2a-polyglot/model';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, type LabelValues, Registry } from 'prom-client';
 import { timedTaskStore } from './timed-task-store.js';
 
 /** Options of {@link A2AMetrics}. */
@@ -107,7 +107,7 @@ export class A2AMetrics {
             const labels = { operation, binding: ctx.binding };
             streamsOpened.inc(labels);
             openStreams.inc(labels);
-            return () => openStreams.dec(labels);
+            return gaugeDecrement(openStreams, labels);
           },
         };
       },
@@ -136,4 +136,13 @@ export class A2AMetrics {
   async scrape(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/**
+ * `() => gauge.dec(labels)`, made outside the observation's closures: a closure made inside them
+ * would keep their whole scope (the call context, the latency timer) alive for as long as the
+ * stream stays open, about 1 KB per idle stream.
+ */
+function gaugeDecrement<T extends string>(gauge: Gauge<T>, labels: LabelValues<T>): () => void {
+  return () => gauge.dec(labels);
 }

@@ -186,7 +186,8 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
   async function pipe(res: ServerResponse, dialect: RestDialect, stream: EventStream, signal: AbortSignal, headers: Record<string, string>, callLogger: Logger): Promise<void> {
     if (res.destroyed) return stream.close();
     const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
-    await pipeEventStream(stream, sse, {
+    // Returned, not awaited: an idle stream then keeps no suspended frame of its own here.
+    return pipeEventStream(stream, sse, {
       encode: dialect.encodeEvent,
       onError: (error, writer) => writer.event(JSON.stringify(dialect.error(error).body), { event: 'error' }),
       signal,

@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
-import { A2AError, A2AErrorCode, callContext, type CallContext, type Logger } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type CallContext, type Logger } from '@a2a-polyglot/core';
 import { jsonRpcFailure, type JsonRpcDispatcher, type JsonRpcId, type JsonRpcOutcome } from '@a2a-polyglot/jsonrpc';
+import { webSocketCallContext } from './call-context.js';
 import { idKey, parseInbound } from './frames.js';
 import type { ResolvedWebSocketOptions } from './options.js';
 import { Outbox } from './outbox.js';
@@ -30,8 +31,10 @@ export interface ConnectionStats {
 export class Connection {
   private readonly outbox: Outbox;
   private readonly bucket: TokenBucket;
-  /** Aborted when the socket goes away: releases blocking calls and open streams. */
-  private readonly gone = new AbortController();
+  /** The socket went away: releases blocking calls and open streams. */
+  private isGone = false;
+  /** Aborted when the socket goes away; made only for a notification that reads its signal. */
+  private gone: AbortController | undefined;
   private readonly streams = new Map<string, PumpedStream>();
   /**
    * Per request id: the abort of that call's `CallContext.signal`, fired when the socket goes
@@ -69,7 +72,14 @@ export class Connection {
       },
     });
     this.bucket = new TokenBucket(options.maxMessagesPerSecond, options.messageBurst);
-    socket.on('message', (data, isBinary) => this.guard(() => this.onMessage(data, isBinary)));
+    socket.on('message', (data, isBinary) => {
+      // (The guard written out: a closure per frame showed in the unary profile.)
+      try {
+        this.onMessage(data, isBinary);
+      } catch (error) {
+        this.failed(error);
+      }
+    });
     socket.on('pong', () => {
       this.alive = true;
     });
@@ -129,8 +139,9 @@ export class Connection {
         return this.fail(frame.id, frame.error);
       case 'cancelStream': {
         // Unknown ids are ignored: the stream may have ended while the cancel was in flight.
-        const stream = this.streams.get(idKey(frame.id));
-        if (stream) this.callAborts.get(idKey(frame.id))?.abort();
+        const key = idKey(frame.id);
+        const stream = this.streams.get(key);
+        if (stream) this.abortCall(key);
         return stream?.stop('canceled');
       }
       case 'request':
@@ -150,9 +161,9 @@ export class Connection {
     this.inFlight++;
     if (key !== undefined) this.pending.add(key);
     const contexts: CallContext[] = [];
-    const signal = key === undefined ? this.gone.signal : this.callSignal(key);
+    const signal = key === undefined ? () => this.goneSignal() : () => this.callSignal(key);
     const contextFor = (): CallContext => {
-      const ctx = callContext('WEBSOCKET', { ...this.headers, ...serviceParams }, { signal, logger: this.logger, ...this.peer });
+      const ctx = webSocketCallContext(this.headers, serviceParams, signal, { ...this.peer, logger: this.logger });
       contexts.push(ctx);
       return ctx;
     };
@@ -185,9 +196,9 @@ export class Connection {
         return;
       case 'response':
         this.inFlight--;
-        return this.outbox.send({ ...outcome.response, ...(serviceParams ? { serviceParams } : {}) });
+        return this.outbox.send(serviceParams ? { ...outcome.response, serviceParams } : outcome.response);
       case 'stream': {
-        if (this.closing || key === undefined || this.gone.signal.aborted) {
+        if (this.closing || key === undefined || this.isGone) {
           this.inFlight--;
           if (key !== undefined) this.callAborts.delete(key);
           outcome.stream.close();
@@ -210,17 +221,42 @@ export class Connection {
     this.outbox.send(jsonRpcFailure(id, error, this.logger));
   }
 
-  /** The signal of the call with request id `key`: aborts on `cancelStream` for it, or when the socket goes away. */
+  /**
+   * The signal of the call with request id `key`: aborts on `cancelStream` for it, or when the
+   * socket goes away. Made when the call's context first reads it (most unary calls never do);
+   * the same signal on every later read while the call runs.
+   */
   private callSignal(key: string): AbortSignal {
+    const made = this.callAborts.get(key);
+    if (made) return made.signal;
     const abort = new AbortController();
-    if (this.gone.signal.aborted) abort.abort();
+    if (this.isGone || !(this.pending.has(key) || this.streams.has(key))) abort.abort();
     else this.callAborts.set(key, abort);
     return abort.signal;
   }
 
+  /** The signal of calls without an id (notifications): aborts when the socket goes away. */
+  private goneSignal(): AbortSignal {
+    if (!this.gone) {
+      this.gone = new AbortController();
+      if (this.isGone) this.gone.abort();
+    }
+    return this.gone.signal;
+  }
+
+  /** Aborts the call's signal, or, when nobody read it yet, leaves an aborted one for the next read. */
+  private abortCall(key: string): void {
+    const made = this.callAborts.get(key);
+    if (made) return made.abort();
+    const aborted = new AbortController();
+    aborted.abort();
+    this.callAborts.set(key, aborted);
+  }
+
   private onClose(): void {
     this.closing = true;
-    this.gone.abort();
+    this.isGone = true;
+    this.gone?.abort();
     for (const abort of this.callAborts.values()) abort.abort();
     this.callAborts.clear();
     this.outbox.shutdown();
@@ -237,9 +273,14 @@ export class Connection {
     try {
       fn();
     } catch (error) {
-      this.logger.error({ err: error }, 'WebSocket connection failed');
-      this.close(CloseCode.InternalError, 'internal error');
+      this.failed(error);
     }
+  }
+
+  /** A bug in socket work: log it and close only this socket. */
+  private failed(error: unknown): void {
+    this.logger.error({ err: error }, 'WebSocket connection failed');
+    this.close(CloseCode.InternalError, 'internal error');
   }
 }
 
@@ -248,6 +289,7 @@ export class Connection {
  * activated extensions, carried by the answer or the `streamStart` frame.
  */
 function responseParams(contexts: readonly CallContext[]): Record<string, string> | undefined {
+  if (!contexts.some((ctx) => ctx.activatedExtensions?.length)) return undefined;
   const uris = new Set<string>();
   for (const ctx of contexts) for (const uri of ctx.activatedExtensions ?? []) uris.add(uri);
   return uris.size === 0 ? undefined : { 'A2A-Extensions': [...uris].join(', ') };

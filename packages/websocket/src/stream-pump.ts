@@ -70,7 +70,7 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
           continue;
         }
         const pending = outcome.stream.nextBatch();
-        pending.catch(() => undefined); // a late rejection after we stopped is not unhandled
+        // (`then(resolve, reject)` also handles a late rejection after we stopped: no extra catch.)
         const batch = await new Promise<readonly LoggedEvent[] | undefined | 'stopped'>((resolve, reject) => {
           wake = resolve;
           pending.then(resolve, reject);

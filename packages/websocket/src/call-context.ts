@@ -1,0 +1,59 @@
+import { requestLogger, type CallContext, type ClientCertificate, type Logger } from '@a2a-polyglot/core';
+
+/** What a call knows of its socket besides the headers: the peer's address and verified certificate, and the binding's logger. */
+export interface WebSocketCallExtras {
+  readonly remoteAddress?: string;
+  readonly clientCertificate?: ClientCertificate;
+  /** The binding's logger; the call gets its {@link requestLogger} child (binding, reqId). */
+  readonly logger?: Logger;
+}
+
+/**
+ * The {@link CallContext} of one WebSocket request: the message's `serviceParams` over the
+ * upgrade request's headers (both already lower-case), and the call's abort signal made only
+ * when somebody reads it.
+ *
+ * Why not core's `callContext`: that copies every header into a fresh Map per call, and the
+ * binding would make an AbortController per call up front. A socket serves many calls with
+ * the same headers, and most unary calls are answered before anything listens for the caller
+ * leaving; per call this costs one small object. (A class, not an object literal with a
+ * getter: such a literal is built by the runtime, slowly, on every call.)
+ */
+export function webSocketCallContext(
+  headers: Readonly<Record<string, string>>,
+  serviceParams: Readonly<Record<string, string>>,
+  signal: () => AbortSignal,
+  extras: WebSocketCallExtras = {},
+): CallContext {
+  return new WebSocketCallContext(headers, serviceParams, signal, extras);
+}
+
+class WebSocketCallContext implements CallContext {
+  readonly binding = 'WEBSOCKET';
+  readonly remoteAddress: string | undefined;
+  readonly clientCertificate: ClientCertificate | undefined;
+  activatedExtensions?: readonly string[];
+  logger?: Logger;
+
+  constructor(
+    private readonly headers: Readonly<Record<string, string>>,
+    private readonly serviceParams: Readonly<Record<string, string>>,
+    private readonly signalOf: () => AbortSignal,
+    extras: WebSocketCallExtras,
+  ) {
+    this.remoteAddress = extras.remoteAddress;
+    this.clientCertificate = extras.clientCertificate;
+    const logger = extras.logger && requestLogger(extras.logger, 'WEBSOCKET', (name) => this.header(name));
+    if (logger) this.logger = logger;
+  }
+
+  get signal(): AbortSignal {
+    return this.signalOf();
+  }
+
+  header(name: string): string | undefined {
+    const key = name.toLowerCase();
+    if (Object.hasOwn(this.serviceParams, key)) return this.serviceParams[key];
+    return Object.hasOwn(this.headers, key) ? this.headers[key] : undefined;
+  }
+}
