@@ -40,6 +40,7 @@ import { TaskRun, type RunDeps } from './task-run.js';
 import { isInterrupted, isTerminal } from './task-state.js';
 import { isVersionConflict, type StoredTask, type TaskStore } from './task-store.js';
 import { newId, sleep } from './util.js';
+import { isThenable } from './serial-queue.js';
 
 export { ABANDONED_TASK_MESSAGE } from './cluster-coordinator.js';
 export type { ClusterOptions, RequestHandlerOptions } from './request-handler-options.js';
@@ -158,7 +159,8 @@ export class RequestHandler {
 
   /** Starts a run; for a follow-up, `start` is the task as the run found it (where its stream starts). */
   private async startRun(request: SendMessageRequest, ctx: CallContext, streaming: boolean): Promise<{ run: TaskRun; start: { task: Task; seq: number } | undefined }> {
-    const caller = await this.begin(ctx, request.tenant);
+    const begun = this.begin(ctx, request.tenant);
+    const caller = isThenable(begun) ? await begun : begun;
     const message = validateMessage(request.message);
     validateHistoryLength(request.configuration?.historyLength, 'configuration.historyLength');
     checkOutputModes(request.configuration, this.card);
@@ -234,12 +236,14 @@ export class RequestHandler {
       }
     }
     const start = existing ? run.view() : undefined;
-    void run
-      .execute(this.executor)
-      .catch((error: unknown) => this.logger.error('run failed', { taskId, error }))
-      .finally(() => {
-        if (this.runs.get(key) === run) this.runs.delete(key);
-      });
+    // One reaction for both outcomes (catch + finally cost two more promises per request).
+    const forget = (): void => {
+      if (this.runs.get(key) === run) this.runs.delete(key);
+    };
+    void run.execute(this.executor).then(forget, (error: unknown) => {
+      this.logger.error('run failed', { taskId, error });
+      forget();
+    });
     if (inlinePush) {
       void run.first.promise.then((first) => {
         if (first.kind === 'message') void this.pushConfigs.deleteAll(caller.tenant, taskId);
@@ -401,13 +405,19 @@ export class RequestHandler {
 
   // ---------------------------------------------------------------- helpers
 
-  /** The preamble of every operation: availability, version, extensions, authentication, tenant. */
-  private async begin(ctx: CallContext, requestTenant: string): Promise<Caller> {
+  /**
+   * The preamble of every operation: availability, version, extensions, authentication, tenant.
+   * Answers synchronously (or throws) without an authenticator: no promise on that path. Only
+   * async methods call it, so a throw here still reaches the caller as a rejection.
+   */
+  private begin(ctx: CallContext, requestTenant: string): Caller | Promise<Caller> {
     if (this.shuttingDown) throw new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down');
     checkVersion(ctx);
     const extensions = negotiateExtensions(ctx, this.card);
-    const principal = this.options.authenticator ? await this.options.authenticator.authenticate(ctx) : undefined;
-    return { principal, owner: principal?.id, tenant: ctx.pathTenant ?? requestTenant ?? '', extensions };
+    const tenant = ctx.pathTenant ?? requestTenant ?? '';
+    const authenticator = this.options.authenticator;
+    if (!authenticator) return { principal: undefined, owner: undefined, tenant, extensions };
+    return authenticator.authenticate(ctx).then((principal) => ({ principal, owner: principal?.id, tenant, extensions }));
   }
 
   private requireStreaming(): void {

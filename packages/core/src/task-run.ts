@@ -221,11 +221,15 @@ export class TaskRun implements ExecutionContext {
     // An agent that stops on abort returns while its cancel hook may still be stopping
     // upstream work; the task must end CANCELED, not COMPLETED or FAILED by that return.
     if (this.canceling) await this.canceling;
-    await this.drain();
+    // Awaited only when something is pending: a run whose reports all applied at once (or
+    // that replied with a message) ends in this turn, with no promise per step.
+    let pending = this.drain();
+    if (pending) await pending;
     this.settleAfterExecution(failure);
-    await this.drain();
+    pending = this.drain();
+    if (pending) await pending;
     this.executionEnded = true;
-    await this.releaseLease();
+    if (this.holdsLease) await this.releaseLease();
     this.finish();
     return failure;
   }
@@ -416,9 +420,16 @@ export class TaskRun implements ExecutionContext {
 
   /**
    * Resolves once every queued report is applied and the task saved: the scheduled save runs
-   * now, and so does one that a report applied meanwhile scheduled.
+   * now, and so does one that a report applied meanwhile scheduled. Undefined when that is
+   * already so (nothing scheduled, nothing pending): the caller need not wait a turn.
    */
-  private async drain(): Promise<void> {
+  private drain(): Promise<void> | undefined {
+    this.saveNow();
+    if (!this.saveScheduled && !this.queue.busy) return undefined;
+    return this.drainPending();
+  }
+
+  private async drainPending(): Promise<void> {
     do {
       this.saveNow();
       await this.queue.idle();
