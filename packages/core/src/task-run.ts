@@ -481,6 +481,8 @@ export class TaskRun implements ExecutionContext {
   private publish(event: StreamResponse, seq: number, state: TaskState | undefined, creating: boolean): boolean | Promise<boolean> {
     let appended: number | Promise<number> | undefined;
     try {
+      // Nobody follows an unstreamed run (see EventLog.isFollowed): its seq is counted, not logged.
+      if (!this.streaming && !this.deps.lease && this.deps.log.isFollowed?.(this.logKey) === false) return this.announce(event, state, creating);
       appended = this.deps.log.append(this.logKey, event, seq);
     } catch (error) {
       this.logAppendFailed(seq, error);
