@@ -116,6 +116,8 @@ export class TaskQueries {
     }
     const snapshotState = snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     if (isTerminal(snapshotState)) throw errors.unsupported(`Task ${request.id} is ${TaskState[snapshotState]}; terminal tasks cannot be subscribed to`);
+    // An interrupted task with no run here: its next run (a follow-up) must log for this reader.
+    this.log.follow?.(key);
     return followTask(this.log, key, { first: { seq: snapshot.seq, event: { payload: { $case: 'task', value: snapshot.task } } }, afterSeq: snapshot.seq }, snapshotSource, ctx.signal);
   }
 

@@ -1,5 +1,6 @@
 import { Role, TaskState, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
 import { A2AError, A2AErrorCode, callContext, InMemoryEventLog, InMemoryTaskStore, RequestHandler, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
+import { waitFor } from '@a2a-polyglot/testing';
 import { testCard } from './fixtures.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
@@ -174,6 +175,28 @@ describe('RequestHandler', () => {
     expect(events.map((e) => e.seq)).toEqual([3, 4, 5]);
     const replay = await collect(await h.subscribeToTask({ tenant: '', id }, ctx(), 3));
     expect(replay.map((e) => e.seq)).toEqual([4, 5]);
+  });
+
+  it('serves a subscriber of an interrupted task the events of its plain follow-up', async () => {
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          if (!c.task) return c.requireInput('which city?');
+          c.complete(`weather in ${c.text}`);
+        },
+      },
+    });
+    const first = await h.sendMessage(send('weather'), ctx());
+    const id = (first.payload as { value: any }).value.id;
+    // The run has ended: the subscriber reads the task from the store, with no run to follow.
+    await waitFor(() => h.activeRuns === 0);
+    const followed = collect(await h.subscribeToTask({ tenant: '', id }, ctx()));
+    await h.sendMessage(send('Paris', { taskId: id }), ctx());
+    const events = await followed;
+    expect(kinds(events)).toEqual(['task', 'statusUpdate']);
+    expect(events[1]!.seq).toBe(events[0]!.seq + 1);
+    expect((events[1]!.event.payload as any).value.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it('rejects unknown tasks, missing versions and bad params', async () => {
