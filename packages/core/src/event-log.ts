@@ -74,6 +74,20 @@ export interface EventLog {
    * clients only through streams, so nobody can hold a cursor into it.
    */
   seal(key: string, options?: SealOptions): void;
+  /**
+   * Optional hint for the writer of a run no stream was promised to (a plain SendMessage):
+   * false only when no reader follows the task's log and none can hold a cursor into it, so
+   * the writer may skip the append and just count the seq. Why: most tasks are never
+   * streamed, and logging their events only to drop them at the seal costs every request.
+   * A log shared between processes leaves it out (a reader may be anywhere): all is appended.
+   */
+  isFollowed?(key: string): boolean;
+  /**
+   * Optional, with {@link isFollowed}: a reader is about to follow the task of a live run
+   * from a snapshot; from now on the task's events are appended. Called in the same turn as
+   * the snapshot is taken, so no event falls between the snapshot and the log.
+   */
+  follow?(key: string): void;
 }
 
 /** What the writer knows about readers when it seals a log. */
@@ -192,6 +206,14 @@ export class InMemoryEventLog implements EventLog {
     if (afterSeq + 1 < log.firstSeq) return { events: [], gap: true };
     const start = afterSeq + 1 - log.firstSeq;
     return { events: log.events.slice(start, start + max), gap: false };
+  }
+
+  isFollowed(taskId: string): boolean {
+    return this.logs.has(taskId);
+  }
+
+  follow(taskId: string): void {
+    this.log(taskId).read = true;
   }
 
   async lastSeq(taskId: string): Promise<number> {

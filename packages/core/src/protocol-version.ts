@@ -22,6 +22,8 @@ export const DEFAULT_PROTOCOL_VERSION: ProtocolVersion = '0.3';
  * @throws A2AError VersionNotSupported for anything else (`2.0`, `1`, `abc`).
  */
 export function negotiateVersion(raw: string | undefined): ProtocolVersion {
+  // The header every v1.0 call carries, spelled as clients send it: no trim, no regex.
+  if (raw === '1.0') return '1.0';
   const value = raw?.trim() ?? '';
   if (value === '') return DEFAULT_PROTOCOL_VERSION;
   const match = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(value);

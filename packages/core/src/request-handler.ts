@@ -33,6 +33,7 @@ import { PushDispatcher } from './push/push-dispatcher.js';
 import { HttpPushSender } from './push/push-sender.js';
 import { cancelWhenCallerLeaves, DEFAULT_BACKGROUND_EXECUTION, refuseReturnImmediately } from './caller-bound-run.js';
 import { runKey, waitOrAbort, within, type Caller } from './request-handler-helpers.js';
+import type { Principal } from './auth.js';
 import { DEFAULT_CANCEL_HOOK_TIMEOUT_MS, type RequestHandlerOptions } from './request-handler-options.js';
 import { addressBudgetKey } from './rate-limit.js';
 import { checkOutputModes, checkVersion, negotiateExtensions, validateHistoryLength, validateMessage } from './request-validation.js';
@@ -43,6 +44,7 @@ import { TaskRun, type RunDeps } from './task-run.js';
 import { isInterrupted, isTerminal } from './task-state.js';
 import { isVersionConflict, type StoredTask, type TaskStore } from './task-store.js';
 import { newId, sleep } from './util.js';
+import { isThenable } from './serial-queue.js';
 
 export { ABANDONED_TASK_MESSAGE } from './cluster-coordinator.js';
 export type { ClusterOptions, RequestHandlerOptions } from './request-handler-options.js';
@@ -172,7 +174,8 @@ export class RequestHandler {
 
   /** Starts a run; for a follow-up, `start` is the task as the run found it (where its stream starts). */
   private async startRun(request: SendMessageRequest, ctx: CallContext, streaming: boolean): Promise<{ run: TaskRun; start: { task: Task; seq: number } | undefined; caller: Caller }> {
-    const caller = await this.begin(ctx, request.tenant);
+    const begun = this.begin(ctx, request.tenant);
+    const caller = isThenable(begun) ? await begun : begun;
     // Refused after authentication, before any work; streams ignore returnImmediately (spec).
     if (!streaming && !this.backgroundExecution) refuseReturnImmediately(request);
     const message = validateMessage(request.message);
@@ -255,12 +258,14 @@ export class RequestHandler {
       }
     }
     const start = existing ? run.view() : undefined;
-    void run
-      .execute(this.executor)
-      .catch((error: unknown) => runLogger.error({ err: error }, 'run failed'))
-      .finally(() => {
-        if (this.runs.get(key) === run) this.runs.delete(key);
-      });
+    // One reaction for both outcomes (catch + finally cost two more promises per request).
+    const forget = (): void => {
+      if (this.runs.get(key) === run) this.runs.delete(key);
+    };
+    void run.execute(this.executor).then(forget, (error: unknown) => {
+      runLogger.error({ err: error }, 'run failed');
+      forget();
+    });
     if (inlinePush) {
       void run.first.promise.then((first) => {
         if (first.kind === 'message') void this.pushConfigs.deleteAll(caller.tenant, taskId);
@@ -425,18 +430,29 @@ export class RequestHandler {
 
   /**
    * The preamble of every operation: availability, version, extensions, rate limits and
-   * authentication, tenant. The address budget is spent before authentication (so bad
-   * credentials are limited too), the identity budget after it.
+   * authentication, tenant. Answers synchronously (or throws) when there is neither an
+   * authenticator nor a rate limiter: no promise on that path. Only async methods call it, so
+   * a throw here still reaches the caller as a rejection.
    */
-  private async begin(ctx: CallContext, requestTenant: string): Promise<Caller> {
+  private begin(ctx: CallContext, requestTenant: string): Caller | Promise<Caller> {
     if (this.shuttingDown) throw new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down');
     checkVersion(ctx);
     const extensions = negotiateExtensions(ctx, this.card);
+    const tenant = ctx.pathTenant ?? requestTenant ?? '';
+    if (!this.options.authenticator && !this.options.rateLimiter) return { principal: undefined, owner: undefined, tenant, extensions };
+    return this.admit(ctx).then((principal) => ({ principal, owner: principal?.id, tenant, extensions }));
+  }
+
+  /**
+   * Rate limits and authentication of one call: the address budget is spent before
+   * authentication (so bad credentials are limited too), the identity budget after it.
+   */
+  private async admit(ctx: CallContext): Promise<Principal | undefined> {
     const limiter = this.options.rateLimiter;
     if (limiter && ctx.remoteAddress) await limiter.consume('address', addressBudgetKey(ctx.remoteAddress));
     const principal = this.options.authenticator ? await this.options.authenticator.authenticate(ctx) : undefined;
     if (limiter && principal) await limiter.consume('identity', principal.id);
-    return { principal, owner: principal?.id, tenant: ctx.pathTenant ?? requestTenant ?? '', extensions };
+    return principal;
   }
 
   private requireStreaming(): void {

@@ -28,6 +28,9 @@ export function checkVersion(ctx: CallContext): void {
  * `required`, and records the activated set on the context so the binding can echo it.
  */
 export function negotiateExtensions(ctx: CallContext, card: AgentCard): readonly string[] {
+  // An agent that declares no extension activates none, whatever the client asks for: no
+  // header to read or split on every call (the common case, and every call pays this).
+  if (!card.capabilities?.extensions?.length) return (ctx.activatedExtensions = NO_EXTENSIONS);
   const raw = ctx.header('a2a-extensions') ?? ctx.header('x-a2a-extensions') ?? '';
   const requested = new Set(raw.split(',').map((s) => s.trim()).filter(Boolean));
   const declared = card.capabilities?.extensions ?? [];
@@ -41,9 +44,14 @@ export function negotiateExtensions(ctx: CallContext, card: AgentCard): readonly
   return activated;
 }
 
+/** The activated set of a call to an agent without extensions (shared: the set is read-only). */
+const NO_EXTENSIONS: readonly string[] = Object.freeze([]);
+
 /** Semantic checks of an incoming message beyond ProtoJSON shape (spec §5.2 REQUIRED fields). */
 export function validateMessage(message: Message | undefined): Message {
   if (!message) throw errors.invalidParams('message is required', [{ field: 'message', description: 'required' }]);
+  // One look at the fields a valid message has; the list of violations is built only for a bad one.
+  if (message.messageId && message.role !== Role.ROLE_UNSPECIFIED && message.parts.length > 0 && message.parts.every(hasContent)) return message;
   const violations: FieldViolation[] = [];
   if (!message.messageId) violations.push({ field: 'message.messageId', description: 'required' });
   if (message.role === Role.ROLE_UNSPECIFIED) violations.push({ field: 'message.role', description: 'required (ROLE_USER for client messages)' });
@@ -53,6 +61,10 @@ export function validateMessage(message: Message | undefined): Message {
   });
   if (violations.length > 0) throw errors.invalidParams(`Invalid message: ${violations.map((v) => `${v.field} ${v.description}`).join('; ')}`, violations);
   return message;
+}
+
+function hasContent(part: Message['parts'][number]): boolean {
+  return !!part.content;
 }
 
 /** `historyLength` must be ≥ 0 when set. */

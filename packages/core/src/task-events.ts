@@ -97,10 +97,12 @@ export function foldEvent(task: Task, event: StreamResponse): void {
     case 'artifactUpdate': {
       const incoming = payload.value.artifact;
       if (!incoming) return;
-      const index = task.artifacts.findIndex((a) => a.artifactId === incoming.artifactId);
+      // Plain loops: this runs for every streamed chunk (no closure, no spread per event).
+      let index = -1;
+      for (let i = 0; i < task.artifacts.length && index < 0; i++) if (task.artifacts[i]!.artifactId === incoming.artifactId) index = i;
       if (index >= 0 && payload.value.append) {
         const existing = task.artifacts[index]!;
-        existing.parts.push(...incoming.parts);
+        for (const part of incoming.parts) existing.parts.push(part);
         if (incoming.metadata) existing.metadata = { ...existing.metadata, ...incoming.metadata };
       } else {
         const copy: Artifact = { ...incoming, parts: [...incoming.parts] };

@@ -90,9 +90,12 @@ export class TaskQueries {
    */
   async subscribe(caller: Caller, request: SubscribeToTaskRequest, ctx: CallContext, resumeAfterSeq?: number): Promise<EventStream> {
     requireId(request.id, 'id');
+    const key = taskLogKey(caller.tenant, request.id);
+    // A run no stream was promised to logs nothing until a reader follows it: from now on.
+    const state = this.run(caller.tenant, request.id)?.state;
+    if (state !== undefined && !isTerminal(state)) this.log.follow?.(key);
     const snapshot = await this.snapshotFor(caller, request.id);
     const snapshotSource = () => this.snapshot(caller.tenant, request.id);
-    const key = taskLogKey(caller.tenant, request.id);
     if (resumeAfterSeq !== undefined && resumeAfterSeq >= 0 && resumeAfterSeq <= snapshot.seq) {
       let read = await this.log.readAfter(key, resumeAfterSeq, 1);
       if (!read.gap && read.events.length === 0 && resumeAfterSeq < snapshot.seq) {
@@ -111,8 +114,10 @@ export class TaskQueries {
         return followTask(this.log, key, { afterSeq: resumeAfterSeq }, snapshotSource, ctx.signal);
       }
     }
-    const state = snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-    if (isTerminal(state)) throw errors.unsupported(`Task ${request.id} is ${TaskState[state]}; terminal tasks cannot be subscribed to`);
+    const snapshotState = snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+    if (isTerminal(snapshotState)) throw errors.unsupported(`Task ${request.id} is ${TaskState[snapshotState]}; terminal tasks cannot be subscribed to`);
+    // An interrupted task with no run here: its next run (a follow-up) must log for this reader.
+    this.log.follow?.(key);
     return followTask(this.log, key, { first: { seq: snapshot.seq, event: { payload: { $case: 'task', value: snapshot.task } } }, afterSeq: snapshot.seq }, snapshotSource, ctx.signal);
   }
 

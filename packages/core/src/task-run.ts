@@ -226,11 +226,15 @@ export class TaskRun implements ExecutionContext {
     // An agent that stops on abort returns while its cancel hook may still be stopping
     // upstream work; the task must end CANCELED, not COMPLETED or FAILED by that return.
     if (this.canceling) await this.canceling;
-    await this.drain();
+    // Awaited only when something is pending: a run whose reports all applied at once (or
+    // that replied with a message) ends in this turn, with no promise per step.
+    let pending = this.drain();
+    if (pending) await pending;
     this.settleAfterExecution(failure);
-    await this.drain();
+    pending = this.drain();
+    if (pending) await pending;
     this.executionEnded = true;
-    await this.releaseLease();
+    if (this.holdsLease) await this.releaseLease();
     this.finish();
     return failure;
   }
@@ -423,9 +427,16 @@ export class TaskRun implements ExecutionContext {
 
   /**
    * Resolves once every queued report is applied and the task saved: the scheduled save runs
-   * now, and so does one that a report applied meanwhile scheduled.
+   * now, and so does one that a report applied meanwhile scheduled. Undefined when that is
+   * already so (nothing scheduled, nothing pending): the caller need not wait a turn.
    */
-  private async drain(): Promise<void> {
+  private drain(): Promise<void> | undefined {
+    this.saveNow();
+    if (!this.saveScheduled && !this.queue.busy) return undefined;
+    return this.drainPending();
+  }
+
+  private async drainPending(): Promise<void> {
     do {
       this.saveNow();
       await this.queue.idle();
@@ -474,6 +485,8 @@ export class TaskRun implements ExecutionContext {
   private publish(event: StreamResponse, seq: number, state: TaskState | undefined, creating: boolean): boolean | Promise<boolean> {
     let appended: number | Promise<number> | undefined;
     try {
+      // Nobody follows an unstreamed run (see EventLog.isFollowed): its seq is counted, not logged.
+      if (!this.streaming && !this.deps.lease && this.deps.log.isFollowed?.(this.logKey) === false) return this.announce(event, state, creating);
       appended = this.deps.log.append(this.logKey, event, seq);
     } catch (error) {
       this.logAppendFailed(seq, error);

@@ -1,5 +1,6 @@
 import { Role, TaskState, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
 import { A2AError, A2AErrorCode, callContext, InMemoryEventLog, InMemoryTaskStore, RequestHandler, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
+import { waitFor } from '@a2a-polyglot/testing';
 import { testCard } from './fixtures.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
@@ -139,11 +140,63 @@ describe('RequestHandler', () => {
     expect(rest.every((e, i) => e.seq === snap.seq + i + 1)).toBe(true);
     release();
     await expect(h.cancelTask({ tenant: '', id, metadata: undefined }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotCancelable });
-    // resume after seq 1 replays the rest even though the task is terminal
-    const replay = await collect(await h.subscribeToTask({ tenant: '', id }, ctx(), 1));
-    expect(replay[0]!.seq).toBe(2);
-    expect(replay.every((e, i) => e.seq === 2 + i)).toBe(true);
+    // resume after the snapshot's seq replays what the subscriber saw, even though the task is terminal
+    const replay = await collect(await h.subscribeToTask({ tenant: '', id }, ctx(), snap.seq));
+    expect(replay.map((e) => e.seq)).toEqual(rest.map((e) => e.seq));
     await expect(h.subscribeToTask({ tenant: '', id }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
+  });
+
+  it('logs no event of a plain send nobody follows, and logs from the snapshot on once someone subscribes', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const log = new InMemoryEventLog();
+    const h = new RequestHandler({
+      card: testCard(),
+      eventLog: log,
+      executor: {
+        async execute(c) {
+          c.working();
+          c.artifact({ text: 'one' });
+          await gate;
+          c.artifact({ text: 'two' });
+          c.complete();
+        },
+      },
+    });
+    const res = await h.sendMessage(send('go', {}, { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }), ctx());
+    const id = (res.payload as any).value.id;
+    // Running, three events applied (task, working, artifact), nothing logged.
+    expect(log.size).toBe(0);
+    const sub = await h.subscribeToTask({ tenant: '', id }, ctx());
+    release();
+    const events = await collect(sub);
+    expect(kinds(events)).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
+    // The seq numbers go on from the snapshot's: the run counted what it did not log.
+    expect(events.map((e) => e.seq)).toEqual([3, 4, 5]);
+    const replay = await collect(await h.subscribeToTask({ tenant: '', id }, ctx(), 3));
+    expect(replay.map((e) => e.seq)).toEqual([4, 5]);
+  });
+
+  it('serves a subscriber of an interrupted task the events of its plain follow-up', async () => {
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          if (!c.task) return c.requireInput('which city?');
+          c.complete(`weather in ${c.text}`);
+        },
+      },
+    });
+    const first = await h.sendMessage(send('weather'), ctx());
+    const id = (first.payload as { value: any }).value.id;
+    // The run has ended: the subscriber reads the task from the store, with no run to follow.
+    await waitFor(() => h.activeRuns === 0);
+    const followed = collect(await h.subscribeToTask({ tenant: '', id }, ctx()));
+    await h.sendMessage(send('Paris', { taskId: id }), ctx());
+    const events = await followed;
+    expect(kinds(events)).toEqual(['task', 'statusUpdate']);
+    expect(events[1]!.seq).toBe(events[0]!.seq + 1);
+    expect((events[1]!.event.payload as any).value.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it('rejects unknown tasks, missing versions and bad params', async () => {

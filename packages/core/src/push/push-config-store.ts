@@ -57,6 +57,8 @@ export class InMemoryPushConfigStore implements PushConfigStore {
   }
 
   mayHaveConfigs(tenant: string, taskId: string): boolean {
+    // No config anywhere (push unused): answered without building the task's key.
+    if (this.byTask.size === 0) return false;
     return (this.byTask.get(InMemoryPushConfigStore.key(tenant, taskId))?.size ?? 0) > 0;
   }
 }

@@ -20,11 +20,12 @@ export class PushDispatcher {
 
   /** Queues delivery of `event` to every webhook registered for the task at this moment. */
   dispatch(tenant: string, taskId: string, event: StreamResponse): void {
-    const taskKey = `${tenant}\u0000${taskId}`;
     // No webhook now and no earlier event of the task still being looked up: nothing to do.
     // (With a lookup pending, this event queues behind it, so a config registered meanwhile
-    // sees the task's events without a hole.)
-    if (this.configs.mayHaveConfigs && !this.taskChains.has(taskKey) && !this.configs.mayHaveConfigs(tenant, taskId)) return;
+    // sees the task's events without a hole.) Asked first, so the usual event of a task
+    // without webhooks builds no key.
+    if (this.configs.mayHaveConfigs && !this.configs.mayHaveConfigs(tenant, taskId) && (this.taskChains.size === 0 || !this.taskChains.has(`${tenant}\u0000${taskId}`))) return;
+    const taskKey = `${tenant}\u0000${taskId}`;
     const next = (this.taskChains.get(taskKey) ?? Promise.resolve())
       .then(async () => {
         const configs = await this.configs.list(tenant, taskId);
