@@ -23,8 +23,7 @@ import { fileURLToPath } from 'node:url';
 const GENERATED_DIRS = ['packages/model/src/gen', 'services/executor/config.schema.json'];
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const run = (cmd, args, opts = {}) =>
-  execFileSync(cmd, args, { cwd: repoRoot, encoding: 'utf8', shell: process.platform === 'win32', ...opts });
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: repoRoot, encoding: 'utf8', shell: process.platform === 'win32', ...opts });
 
 console.log('check:generated: regenerating (npm run generate --workspaces --if-present) ...');
 try {

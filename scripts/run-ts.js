@@ -23,7 +23,7 @@ Module._resolveFilename = function (request, parent, ...rest) {
       if (fs.existsSync(file)) return file;
     }
   }
-  if (request.startsWith('.') && request.endsWith('.js') && parent && parent.filename && parent.filename.endsWith('.ts')) {
+  if (request.startsWith('.') && request.endsWith('.js') && parent?.filename?.endsWith('.ts')) {
     const file = path.resolve(path.dirname(parent.filename), request.replace(/\.js$/, '.ts'));
     if (fs.existsSync(file)) return file;
   }

@@ -10,8 +10,19 @@ export interface LiteCard {
   readonly protocol: string;
   readonly agent: { readonly id: string; readonly name: string; readonly framework: 'clawdbot' | 'openclaw' | 'other'; readonly version?: string };
   readonly description?: string;
-  readonly skills: ReadonlyArray<{ readonly id: string; readonly name: string; readonly description: string; readonly inputModes?: readonly LiteMode[]; readonly outputModes?: readonly LiteMode[] }>;
-  readonly capabilities?: { readonly streaming?: boolean; readonly fileTransfer?: boolean; readonly asyncTasks?: boolean; readonly pushNotifications?: boolean };
+  readonly skills: ReadonlyArray<{
+    readonly id: string;
+    readonly name: string;
+    readonly description: string;
+    readonly inputModes?: readonly LiteMode[];
+    readonly outputModes?: readonly LiteMode[];
+  }>;
+  readonly capabilities?: {
+    readonly streaming?: boolean;
+    readonly fileTransfer?: boolean;
+    readonly asyncTasks?: boolean;
+    readonly pushNotifications?: boolean;
+  };
   readonly limits?: { readonly maxFileSize?: string; readonly maxConcurrentTasks?: number };
   readonly channels?: readonly string[];
   readonly contact?: { readonly human?: string; readonly timezone?: string };
@@ -40,11 +51,15 @@ export function validateLiteCard(value: unknown): string[] {
   if (!Array.isArray(value.skills)) problems.push('skills must be an array');
   else
     value.skills.forEach((skill, i) => {
-      if (!obj(skill)) return void problems.push(`skills[${i}] must be an object`);
+      if (!obj(skill)) {
+        problems.push(`skills[${i}] must be an object`);
+        return;
+      }
       for (const key of ['id', 'name', 'description']) if (!str(skill[key])) problems.push(`skills[${i}].${key} must be a non-empty string`);
       for (const key of ['inputModes', 'outputModes']) {
         const modes = skill[key];
-        if (modes !== undefined && !(Array.isArray(modes) && modes.every((m) => (MODES as readonly unknown[]).includes(m)))) problems.push(`skills[${i}].${key} must list modes from ${MODES.join(', ')}`);
+        if (modes !== undefined && !(Array.isArray(modes) && modes.every((m) => (MODES as readonly unknown[]).includes(m))))
+          problems.push(`skills[${i}].${key} must list modes from ${MODES.join(', ')}`);
       }
     });
   if (value.capabilities !== undefined) {
@@ -54,12 +69,16 @@ export function validateLiteCard(value: unknown): string[] {
   if (value.limits !== undefined) {
     if (!obj(value.limits)) problems.push('limits must be an object');
     else {
-      if (value.limits.maxFileSize !== undefined && typeof value.limits.maxFileSize !== 'string') problems.push('limits.maxFileSize must be a string such as "10MB"');
-      if (value.limits.maxConcurrentTasks !== undefined && !Number.isInteger(value.limits.maxConcurrentTasks)) problems.push('limits.maxConcurrentTasks must be an integer');
+      if (value.limits.maxFileSize !== undefined && typeof value.limits.maxFileSize !== 'string')
+        problems.push('limits.maxFileSize must be a string such as "10MB"');
+      if (value.limits.maxConcurrentTasks !== undefined && !Number.isInteger(value.limits.maxConcurrentTasks))
+        problems.push('limits.maxConcurrentTasks must be an integer');
     }
   }
-  if (value.channels !== undefined && !(Array.isArray(value.channels) && value.channels.every((c) => typeof c === 'string'))) problems.push('channels must be an array of strings');
-  if (/"(api[_-]?key|token|secret|password)"\s*:/i.test(JSON.stringify(value))) problems.push('cards must not carry credentials (found a key that looks like one)');
+  if (value.channels !== undefined && !(Array.isArray(value.channels) && value.channels.every((c) => typeof c === 'string')))
+    problems.push('channels must be an array of strings');
+  if (/"(api[_-]?key|token|secret|password)"\s*:/i.test(JSON.stringify(value)))
+    problems.push('cards must not carry credentials (found a key that looks like one)');
   return problems;
 }
 
@@ -71,7 +90,13 @@ export interface A2ACardJson {
   readonly capabilities?: { readonly streaming?: boolean; readonly pushNotifications?: boolean };
   readonly defaultInputModes?: readonly string[];
   readonly defaultOutputModes?: readonly string[];
-  readonly skills?: ReadonlyArray<{ readonly id?: string; readonly name?: string; readonly description?: string; readonly inputModes?: readonly string[]; readonly outputModes?: readonly string[] }>;
+  readonly skills?: ReadonlyArray<{
+    readonly id?: string;
+    readonly name?: string;
+    readonly description?: string;
+    readonly inputModes?: readonly string[];
+    readonly outputModes?: readonly string[];
+  }>;
 }
 
 /**
@@ -80,7 +105,10 @@ export interface A2ACardJson {
  * (`text/*` → text, `image/*` → image, …, anything else → file). An A2A agent runs tasks
  * asynchronously by design, hence `asyncTasks: true`.
  */
-export function liteCardFromAgentCard(card: A2ACardJson, options: { readonly id: string; readonly framework?: LiteCard['agent']['framework']; readonly channels?: readonly string[] }): LiteCard {
+export function liteCardFromAgentCard(
+  card: A2ACardJson,
+  options: { readonly id: string; readonly framework?: LiteCard['agent']['framework']; readonly channels?: readonly string[] },
+): LiteCard {
   const modes = (types: readonly string[] | undefined, fallback: readonly string[] | undefined): LiteMode[] | undefined => {
     const list = types && types.length > 0 ? types : fallback;
     if (!list || list.length === 0) return undefined;
@@ -101,7 +129,12 @@ export function liteCardFromAgentCard(card: A2ACardJson, options: { readonly id:
         ...(outputModes && { outputModes }),
       };
     }),
-    capabilities: { streaming: card.capabilities?.streaming ?? false, asyncTasks: true, pushNotifications: card.capabilities?.pushNotifications ?? false, fileTransfer: false },
+    capabilities: {
+      streaming: card.capabilities?.streaming ?? false,
+      asyncTasks: true,
+      pushNotifications: card.capabilities?.pushNotifications ?? false,
+      fileTransfer: false,
+    },
     ...(options.channels && { channels: [...options.channels] }),
   };
 }

@@ -144,9 +144,11 @@ function readQuoted(text: string, open: number): { value: string; end: number } 
  * requires (known type, required parameters, valid `state`) and throws {@link LiteError}.
  */
 export function formatLite(type: LiteType | string, params: Readonly<Record<string, string | number | undefined>> = {}, body = ''): string {
-  if (!isLiteType(type)) throw new LiteError(`Unknown A2A-Lite message type ${JSON.stringify(type)} (known: discover, card, task, status, result, cancel, ack)`);
+  if (!isLiteType(type))
+    throw new LiteError(`Unknown A2A-Lite message type ${JSON.stringify(type)} (known: discover, card, task, status, result, cancel, ack)`);
   const entries = Object.entries(params).filter((e): e is [string, string | number] => e[1] !== undefined);
-  for (const [key] of entries) if (!KEY_PATTERN.test(key)) throw new LiteError(`Invalid A2A-Lite parameter name ${JSON.stringify(key)} (lower-case letters, digits, "_" and "-")`);
+  for (const [key] of entries)
+    if (!KEY_PATTERN.test(key)) throw new LiteError(`Invalid A2A-Lite parameter name ${JSON.stringify(key)} (lower-case letters, digits, "_" and "-")`);
   for (const key of LITE_REQUIRED[type]) {
     if (!entries.some(([k, v]) => k === key && String(v) !== '')) throw new LiteError(`A2A-Lite "${type}" messages need ${key}=`);
   }

@@ -104,7 +104,16 @@ export async function runLiteExchange(agentUrl: string, liteText: string, option
         if (!ref) throw new LiteError('[A2A:cancel] needs ref=<A2A task id> (it is on the status and result messages of the task)');
         const translator = new LiteTaskTranslator(parsed.params.task!, ref);
         try {
-          emit(translator.onEvent({ task: (await rpcCall(rpcUrl, 'CancelTask', { id: ref, ...(parsed.params.reason && { metadata: { reason: parsed.params.reason } }) }, rpc)) as TaskJson }));
+          emit(
+            translator.onEvent({
+              task: (await rpcCall(
+                rpcUrl,
+                'CancelTask',
+                { id: ref, ...(parsed.params.reason && { metadata: { reason: parsed.params.reason } }) },
+                rpc,
+              )) as TaskJson,
+            }),
+          );
         } catch (error) {
           if (!(error instanceof LiteRpcError)) throw error;
           emit([formatLite('status', { task: parsed.params.task!, state: 'failed', ref }, `Cannot cancel: ${error.message}`)]);
@@ -140,7 +149,10 @@ async function discover(agentUrl: string, rpc: RpcOptions, rpcUrl: string | unde
 function plainAnswer(result: StreamResponseJson): string {
   if (result.message) return textOf(result.message.parts);
   const task = result.task;
-  const artifacts = (task?.artifacts ?? []).map((a) => textOf(a.parts)).filter(Boolean).join('\n\n');
+  const artifacts = (task?.artifacts ?? [])
+    .map((a) => textOf(a.parts))
+    .filter(Boolean)
+    .join('\n\n');
   return artifacts || textOf(task?.status?.message?.parts) || `(the task ended ${task?.status?.state ?? 'without a state'})`;
 }
 

@@ -156,7 +156,10 @@ export class LiteTaskTranslator {
   private finish(state: LiteState, statusText: string, statusParts: readonly PartJson[]): string[] {
     this.finished = true;
     this.state = state;
-    const answer = [...this.artifacts.values()].map((a) => renderParts(a.parts)).filter(Boolean).join('\n\n');
+    const answer = [...this.artifacts.values()]
+      .map((a) => renderParts(a.parts))
+      .filter(Boolean)
+      .join('\n\n');
     const names = [...this.artifacts.values()].map((a) => a.name).filter((n) => n !== '');
     let body: string;
     if (state === 'completed') body = answer || renderParts(statusParts) || statusText;

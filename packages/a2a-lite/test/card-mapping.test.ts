@@ -1,4 +1,14 @@
-import { a2aStateToLite, cardSummary, LITE_STATES, LITE_TO_A2A_STATE, liteCardFromAgentCard, LiteTaskTranslator, liteToSendParams, parseLite, validateLiteCard } from '../src/index.js';
+import {
+  a2aStateToLite,
+  cardSummary,
+  LITE_STATES,
+  LITE_TO_A2A_STATE,
+  liteCardFromAgentCard,
+  LiteTaskTranslator,
+  liteToSendParams,
+  parseLite,
+  validateLiteCard,
+} from '../src/index.js';
 
 const SKILL_CARD = {
   protocol: 'a2a-lite/1.0',
@@ -14,7 +24,16 @@ const SKILL_CARD = {
 describe('A2A-Lite card', () => {
   it('accepts the card of the convention and reports every problem of a bad one', () => {
     expect(validateLiteCard(SKILL_CARD)).toEqual([]);
-    expect(validateLiteCard({ protocol: 'a2a/1.0', agent: { id: '', framework: 'langchain' }, skills: [{ id: 's', inputModes: ['smell'] }], capabilities: { streaming: 'yes' }, limits: { maxConcurrentTasks: 1.5 }, apiKey: 'x' })).toEqual([
+    expect(
+      validateLiteCard({
+        protocol: 'a2a/1.0',
+        agent: { id: '', framework: 'langchain' },
+        skills: [{ id: 's', inputModes: ['smell'] }],
+        capabilities: { streaming: 'yes' },
+        limits: { maxConcurrentTasks: 1.5 },
+        apiKey: 'x',
+      }),
+    ).toEqual([
       'protocol must look like "a2a-lite/1.0"',
       'agent.id must be a non-empty string',
       'agent.name must be a non-empty string',
@@ -38,7 +57,10 @@ describe('A2A-Lite card', () => {
         capabilities: { streaming: true },
         defaultInputModes: ['text/plain'],
         defaultOutputModes: ['text/markdown', 'application/pdf'],
-        skills: [{ id: 'chat', name: 'Chat', description: 'Answers questions.' }, { id: 'see', name: 'See', description: 'Looks at pictures.', inputModes: ['image/png'] }],
+        skills: [
+          { id: 'chat', name: 'Chat', description: 'Answers questions.' },
+          { id: 'see', name: 'See', description: 'Looks at pictures.', inputModes: ['image/png'] },
+        ],
       },
       { id: 'assistant', channels: ['a2a:http://127.0.0.1:8080'] },
     );
@@ -47,7 +69,9 @@ describe('A2A-Lite card', () => {
       { id: 'chat', name: 'Chat', description: 'Answers questions.', inputModes: ['text'], outputModes: ['text', 'file'] },
       { id: 'see', name: 'See', description: 'Looks at pictures.', inputModes: ['image'], outputModes: ['text', 'file'] },
     ]);
-    expect(cardSummary(card)).toBe('I am Local Assistant.\nA local model.\nMy skills:\n- Chat (chat): Answers questions.\n- See (see): Looks at pictures.\nStreams progress; text only.');
+    expect(cardSummary(card)).toBe(
+      'I am Local Assistant.\nA local model.\nMy skills:\n- Chat (chat): Answers questions.\n- See (see): Looks at pictures.\nStreams progress; text only.',
+    );
   });
 });
 
@@ -86,21 +110,39 @@ describe('mapping to and from the A2A task model', () => {
       { statusUpdate: { taskId: 'A', status: { state: 'TASK_STATE_COMPLETED' } } },
       { statusUpdate: { taskId: 'A', status: { state: 'TASK_STATE_FAILED' } } },
     ].flatMap((e) => t.onEvent(e));
-    expect(out).toEqual(['[A2A:status task=r-1 state=accepted ref=A]', '[A2A:status task=r-1 state=working ref=A]', '[A2A:result task=r-1 state=completed ref=A]\nHello']);
+    expect(out).toEqual([
+      '[A2A:status task=r-1 state=accepted ref=A]',
+      '[A2A:status task=r-1 state=working ref=A]',
+      '[A2A:result task=r-1 state=completed ref=A]\nHello',
+    ]);
     expect(t.done).toBe(true);
   });
 
   it('asks the question of an input-required task, and reports failure with the partial text', () => {
     const ask = new LiteTaskTranslator('r-2');
-    expect(ask.onEvent({ task: { id: 'B', status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { messageId: 'q', role: 'ROLE_AGENT', parts: [{ text: 'Which city?' }] } } } })).toEqual([
-      '[A2A:status task=r-2 state=input-required ref=B]\nWhich city?',
-    ]);
+    expect(
+      ask.onEvent({
+        task: { id: 'B', status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { messageId: 'q', role: 'ROLE_AGENT', parts: [{ text: 'Which city?' }] } } },
+      }),
+    ).toEqual(['[A2A:status task=r-2 state=input-required ref=B]\nWhich city?']);
     const fail = new LiteTaskTranslator('r-3');
-    fail.onEvent({ artifactUpdate: { taskId: 'C', artifact: { artifactId: 'a', name: 'report', parts: [{ text: 'half a report' }, { url: 'https://x.example/r.pdf', filename: 'r.pdf' }] } } });
-    expect(fail.onEvent({ statusUpdate: { taskId: 'C', status: { state: 'TASK_STATE_FAILED', message: { messageId: 'f', role: 'ROLE_AGENT', parts: [{ text: 'quota exceeded' }] } } } })).toEqual([
-      '[A2A:result task=r-3 state=failed ref=C artifacts=report]\nquota exceeded\n\nPartial result:\nhalf a report\n[attachment: r.pdf]',
-    ]);
+    fail.onEvent({
+      artifactUpdate: {
+        taskId: 'C',
+        artifact: { artifactId: 'a', name: 'report', parts: [{ text: 'half a report' }, { url: 'https://x.example/r.pdf', filename: 'r.pdf' }] },
+      },
+    });
+    expect(
+      fail.onEvent({
+        statusUpdate: {
+          taskId: 'C',
+          status: { state: 'TASK_STATE_FAILED', message: { messageId: 'f', role: 'ROLE_AGENT', parts: [{ text: 'quota exceeded' }] } },
+        },
+      }),
+    ).toEqual(['[A2A:result task=r-3 state=failed ref=C artifacts=report]\nquota exceeded\n\nPartial result:\nhalf a report\n[attachment: r.pdf]']);
     const direct = new LiteTaskTranslator('r-4');
-    expect(direct.onEvent({ message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'Sure: 42.' }] } })).toEqual(['[A2A:result task=r-4 state=completed]\nSure: 42.']);
+    expect(direct.onEvent({ message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'Sure: 42.' }] } })).toEqual([
+      '[A2A:result task=r-4 state=completed]\nSure: 42.',
+    ]);
   });
 });

@@ -2,12 +2,26 @@ import { formatLite, formatLiteArgs, formatLiteMessage, LITE_REQUIRED, LITE_STAT
 
 /** Parameters that satisfy each type's requirements. */
 function paramsFor(type: (typeof LITE_TYPES)[number], state = 'working'): Record<string, string> {
-  return { discover: {}, card: {}, task: { id: 'research-001', skill: 'research' }, status: { task: 'research-001', state, progress: '50%' }, result: { task: 'research-001', state }, cancel: { task: 'research-001', reason: 'no-longer-needed' }, ack: { task: 'research-001' } }[type];
+  return {
+    discover: {},
+    card: {},
+    task: { id: 'research-001', skill: 'research' },
+    status: { task: 'research-001', state, progress: '50%' },
+    result: { task: 'research-001', state },
+    cancel: { task: 'research-001', reason: 'no-longer-needed' },
+    ack: { task: 'research-001' },
+  }[type];
 }
 
 describe('parseLite', () => {
   it('reads the examples of the convention', () => {
-    expect(parseLite('[A2A:discover]\n请告诉我你能做什么？')).toEqual({ isA2A: true, type: 'discover', params: {}, body: '请告诉我你能做什么？', attachments: [] });
+    expect(parseLite('[A2A:discover]\n请告诉我你能做什么？')).toEqual({
+      isA2A: true,
+      type: 'discover',
+      params: {},
+      body: '请告诉我你能做什么？',
+      attachments: [],
+    });
     expect(parseLite('[A2A:status task=task-123 state=working progress=50%]')).toEqual({
       isA2A: true,
       type: 'status',
@@ -16,7 +30,11 @@ describe('parseLite', () => {
       attachments: [],
     });
     const result = parseLite('[A2A:result task=research-001 state=completed]\n调研报告已完成，见附件。\n[附件: ai-agent-research-2026-02.md]\n\n');
-    expect(result).toMatchObject({ type: 'result', body: '调研报告已完成，见附件。\n[附件: ai-agent-research-2026-02.md]', attachments: ['ai-agent-research-2026-02.md'] });
+    expect(result).toMatchObject({
+      type: 'result',
+      body: '调研报告已完成，见附件。\n[附件: ai-agent-research-2026-02.md]',
+      attachments: ['ai-agent-research-2026-02.md'],
+    });
   });
 
   it('keeps untagged text a plain message, and degrades malformed tags with the reason', () => {
@@ -33,7 +51,10 @@ describe('parseLite', () => {
   it("parses the skill's one-line example: text after the tag on its line starts the body", () => {
     // scripts/parse_message.sh "[A2A:task id=123]..." (the skill's usage example).
     expect(parseLite('[A2A:task id=123]...')).toEqual({ isA2A: true, type: 'task', params: { id: '123' }, body: '...', attachments: [] });
-    expect(parseLite('[A2A:task id=t-1 skill=research] Look into X.\nWithin a week.')).toMatchObject({ params: { id: 't-1', skill: 'research' }, body: 'Look into X.\nWithin a week.' });
+    expect(parseLite('[A2A:task id=t-1 skill=research] Look into X.\nWithin a week.')).toMatchObject({
+      params: { id: 't-1', skill: 'research' },
+      body: 'Look into X.\nWithin a week.',
+    });
     expect(parseLite('[A2A:cancel task=t-1]   ')).toMatchObject({ type: 'cancel', body: '' });
     // A "]" inside a quoted value does not end the tag.
     expect(parseLite('[A2A:task id="a]b"] rest')).toMatchObject({ params: { id: 'a]b' }, body: 'rest' });
@@ -58,7 +79,9 @@ describe('parseLite', () => {
 
 describe('formatLite', () => {
   it('writes the header and the body the way the convention shows', () => {
-    expect(formatLite('status', { task: 'research-001', state: 'working' }, '正在收集资料，预计还需要 10 分钟。')).toBe('[A2A:status task=research-001 state=working]\n正在收集资料，预计还需要 10 分钟。');
+    expect(formatLite('status', { task: 'research-001', state: 'working' }, '正在收集资料，预计还需要 10 分钟。')).toBe(
+      '[A2A:status task=research-001 state=working]\n正在收集资料，预计还需要 10 分钟。',
+    );
     expect(formatLite('discover')).toBe('[A2A:discover]');
     expect(formatLite('task', { id: 'x', skill: undefined, priority: 2 })).toBe('[A2A:task id=x priority=2]');
   });
@@ -73,7 +96,9 @@ describe('formatLite', () => {
   });
 
   it('refuses what the convention does not allow', () => {
-    expect(() => formatLite('hello', {})).toThrow(new LiteError('Unknown A2A-Lite message type "hello" (known: discover, card, task, status, result, cancel, ack)'));
+    expect(() => formatLite('hello', {})).toThrow(
+      new LiteError('Unknown A2A-Lite message type "hello" (known: discover, card, task, status, result, cancel, ack)'),
+    );
     expect(() => formatLite('task', {})).toThrow('A2A-Lite "task" messages need id=');
     expect(() => formatLite('status', { task: 't' })).toThrow('A2A-Lite "status" messages need state=');
     expect(() => formatLite('result', { task: 't', state: 'canceled' })).toThrow('Invalid A2A-Lite state "canceled"');
@@ -107,7 +132,9 @@ describe('formatLite', () => {
 describe('formatLiteArgs (the format_message.sh calling convention)', () => {
   it('formats type, key=value pairs and the body after --', () => {
     expect(formatLiteArgs(['status', 'task=123', 'state=working'])).toBe('[A2A:status task=123 state=working]');
-    expect(formatLiteArgs(['result', 'task=1', 'state=completed', 'note=a b', '--', 'All', 'done.'])).toBe('[A2A:result task=1 state=completed note="a b"]\nAll done.');
+    expect(formatLiteArgs(['result', 'task=1', 'state=completed', 'note=a b', '--', 'All', 'done.'])).toBe(
+      '[A2A:result task=1 state=completed note="a b"]\nAll done.',
+    );
     expect(() => formatLiteArgs([])).toThrow('Usage: <type> [key=value …] [-- body…]');
     expect(() => formatLiteArgs(['task', 'id=1', 'oops'])).toThrow('Expected key=value, got "oops" (put the body after --)');
   });

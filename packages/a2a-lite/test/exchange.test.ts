@@ -39,7 +39,9 @@ function card(streaming: boolean): AgentCard {
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'weather', name: 'Weather', description: 'Tells the weather.', tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
+    skills: [
+      { id: 'weather', name: 'Weather', description: 'Tells the weather.', tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] },
+    ],
     signatures: [],
   };
 }
@@ -68,14 +70,20 @@ describe('runLiteExchange against a real A2A agent (JSON-RPC, plain fetch)', () 
 
   it('discover → [A2A:card] with a summary of the agent card', async () => {
     const { messages, card: lite } = await runLiteExchange(streamingUrl, '[A2A:discover]\nWhat can you do?');
-    expect(messages).toEqual(['[A2A:card]\nI am Weather Agent.\nKnows the weather.\nMy skills:\n- Weather (weather): Tells the weather.\nStreams progress; text only.']);
+    expect(messages).toEqual([
+      '[A2A:card]\nI am Weather Agent.\nKnows the weather.\nMy skills:\n- Weather (weather): Tells the weather.\nStreams progress; text only.',
+    ]);
     expect(lite?.protocol).toBe('a2a-lite/1.0');
   });
 
   it('task over a streaming agent → status per state change, then the result, as they happen', async () => {
     const seen: string[] = [];
     const { messages, ref } = await runLiteExchange(streamingUrl, '[A2A:task id=w-1 skill=weather]\nhello', { onMessage: (m) => seen.push(m) });
-    expect(messages).toEqual([`[A2A:status task=w-1 state=accepted ref=${ref}]`, `[A2A:status task=w-1 state=working ref=${ref}]`, `[A2A:result task=w-1 state=completed ref=${ref}]\nHello`]);
+    expect(messages).toEqual([
+      `[A2A:status task=w-1 state=accepted ref=${ref}]`,
+      `[A2A:status task=w-1 state=working ref=${ref}]`,
+      `[A2A:result task=w-1 state=completed ref=${ref}]\nHello`,
+    ]);
     expect(seen).toEqual(messages);
     expect(messages.map((m) => parseLite(m).isA2A)).toEqual([true, true, true]);
   });
@@ -99,13 +107,17 @@ describe('runLiteExchange against a real A2A agent (JSON-RPC, plain fetch)', () 
     const failed = await runLiteExchange(blockingUrl, '[A2A:task id=w-4]\nboom');
     expect(failed.messages).toEqual([`[A2A:result task=w-4 state=failed ref=${failed.ref}]\nAgent execution failed`]);
     const refused = await runLiteExchange(blockingUrl, `[A2A:task id=w-4 ref=${failed.ref}]\nagain`);
-    expect(refused.messages).toEqual([expect.stringMatching(new RegExp(`^\\[A2A:result task=w-4 state=rejected ref=${failed.ref}\\]\\nThe agent answered with error -32004: `))]);
+    expect(refused.messages).toEqual([
+      expect.stringMatching(new RegExp(`^\\[A2A:result task=w-4 state=rejected ref=${failed.ref}\\]\\nThe agent answered with error -32004: `)),
+    ]);
   });
 
   it('cancel with ref= cancels the A2A task', async () => {
     const started = await runLiteExchange(blockingUrl, '[A2A:task id=w-5]\nslow', { timeoutMs: 300 }).catch((e: Error) => e);
     expect(started).toBeInstanceOf(Error); // a blocking send of a never-ending task: the exchange deadline ends it
-    const [task] = (await (await fetch(`${blockingUrl}/a2a/tasks?pageSize=100`, { headers: { 'a2a-version': '1.0' } })).json() as any).tasks.filter((t: any) => t.status.state === 'TASK_STATE_WORKING');
+    const [task] = ((await (await fetch(`${blockingUrl}/a2a/tasks?pageSize=100`, { headers: { 'a2a-version': '1.0' } })).json()) as any).tasks.filter(
+      (t: any) => t.status.state === 'TASK_STATE_WORKING',
+    );
     const canceled = await runLiteExchange(blockingUrl, `[A2A:cancel task=w-5 ref=${task.id} reason=changed-my-mind]`);
     expect(canceled.messages).toEqual([`[A2A:result task=w-5 state=cancelled ref=${task.id}]\nThe task ended cancelled.`]);
     await expect(runLiteExchange(blockingUrl, '[A2A:cancel task=w-5]')).rejects.toThrow(LiteError);
@@ -117,7 +129,11 @@ describe('runLiteExchange against a real A2A agent (JSON-RPC, plain fetch)', () 
   });
 
   it('refuses worker-side messages, and says clearly when there is no agent', async () => {
-    await expect(runLiteExchange(streamingUrl, '[A2A:status task=x state=working]')).rejects.toThrow('[A2A:status] is what an agent sends back, not a request; nothing to send to an A2A agent');
-    await expect(runLiteExchange(`${streamingUrl}/nowhere`, '[A2A:discover]')).rejects.toThrow(/^No A2A agent card at .*\/nowhere\/\.well-known\/agent-card\.json \(HTTP 404\)$/);
+    await expect(runLiteExchange(streamingUrl, '[A2A:status task=x state=working]')).rejects.toThrow(
+      '[A2A:status] is what an agent sends back, not a request; nothing to send to an A2A agent',
+    );
+    await expect(runLiteExchange(`${streamingUrl}/nowhere`, '[A2A:discover]')).rejects.toThrow(
+      /^No A2A agent card at .*\/nowhere\/\.well-known\/agent-card\.json \(HTTP 404\)$/,
+    );
   });
 });

@@ -79,7 +79,12 @@ export class JwtAuthenticator implements Authenticator {
   /** How the card declares this scheme (`securitySchemes` entry). */
   securityScheme(): SecurityScheme {
     if (this.options.openIdConnectUrl) {
-      return { scheme: { $case: 'openIdConnectSecurityScheme', value: { description: 'OpenID Connect bearer token (JWT)', openIdConnectUrl: this.options.openIdConnectUrl } } };
+      return {
+        scheme: {
+          $case: 'openIdConnectSecurityScheme',
+          value: { description: 'OpenID Connect bearer token (JWT)', openIdConnectUrl: this.options.openIdConnectUrl },
+        },
+      };
     }
     return { scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'OAuth2 bearer token (JWT)', scheme: 'Bearer', bearerFormat: 'JWT' } } };
   }
@@ -108,7 +113,8 @@ function rejection(error: unknown): A2AError {
     return new A2AError(A2AErrorCode.Unavailable, 'Cannot verify credentials now: the identity provider keys are unreachable', { cause: error });
   }
   if (error instanceof joseErrors.JWTExpired) return new A2AError(A2AErrorCode.Unauthenticated, 'Invalid token: expired');
-  if (error instanceof joseErrors.JWTClaimValidationFailed) return new A2AError(A2AErrorCode.Unauthenticated, `Invalid token: ${error.claim} claim check failed`);
+  if (error instanceof joseErrors.JWTClaimValidationFailed)
+    return new A2AError(A2AErrorCode.Unauthenticated, `Invalid token: ${error.claim} claim check failed`);
   if (error instanceof joseErrors.JWKSNoMatchingKey) return new A2AError(A2AErrorCode.Unauthenticated, 'Invalid token: signed with an unknown key');
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return new A2AError(A2AErrorCode.Unauthenticated, 'Invalid token: bad signature');
   if (error instanceof joseErrors.JOSEAlgNotAllowed) return new A2AError(A2AErrorCode.Unauthenticated, 'Invalid token: algorithm not allowed');

@@ -8,7 +8,8 @@ const bearer = (t: string) => callContext('JSONRPC', { authorization: `Bearer ${
 describe('JwtAuthenticator', () => {
   let idp: TestIdentityProvider;
   let first: TestSigningKey;
-  const make = (extra: Partial<JwtAuthenticatorOptions> = {}) => new JwtAuthenticator({ jwksUrl: idp.jwksUrl, issuer: idp.issuer, audience: idp.audience, jwksCooldownMs: 0, ...extra });
+  const make = (extra: Partial<JwtAuthenticatorOptions> = {}) =>
+    new JwtAuthenticator({ jwksUrl: idp.jwksUrl, issuer: idp.issuer, audience: idp.audience, jwksCooldownMs: 0, ...extra });
 
   beforeEach(async () => {
     idp = await new TestIdentityProvider().start();
@@ -49,7 +50,10 @@ describe('JwtAuthenticator', () => {
 
   it('refuses a forged signature and an HMAC or unsigned token', async () => {
     const impostor = await idp.newKey('k1');
-    await expect(make().authenticate(bearer(await idp.sign(impostor)))).rejects.toMatchObject({ code: A2AErrorCode.Unauthenticated, message: 'Invalid token: bad signature' });
+    await expect(make().authenticate(bearer(await idp.sign(impostor)))).rejects.toMatchObject({
+      code: A2AErrorCode.Unauthenticated,
+      message: 'Invalid token: bad signature',
+    });
     const hmac = await new SignJWT({ sub: 'alice' })
       .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
       .setIssuer(idp.issuer)
@@ -86,8 +90,12 @@ describe('JwtAuthenticator', () => {
   });
 
   it('declares itself in the card as an HTTP bearer JWT scheme, or OpenID Connect when given a discovery URL', () => {
-    expect(make().securityScheme()).toEqual({ scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'OAuth2 bearer token (JWT)', scheme: 'Bearer', bearerFormat: 'JWT' } } });
-    expect(make({ openIdConnectUrl: `${idp.issuer}/.well-known/openid-configuration` }).securityScheme().scheme).toMatchObject({ $case: 'openIdConnectSecurityScheme' });
+    expect(make().securityScheme()).toEqual({
+      scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'OAuth2 bearer token (JWT)', scheme: 'Bearer', bearerFormat: 'JWT' } },
+    });
+    expect(make({ openIdConnectUrl: `${idp.issuer}/.well-known/openid-configuration` }).securityScheme().scheme).toMatchObject({
+      $case: 'openIdConnectSecurityScheme',
+    });
   });
 
   it('anyAuthenticator: JWTs and API keys side by side; an unreachable provider is reported as such', async () => {

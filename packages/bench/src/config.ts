@@ -119,12 +119,17 @@ export function defaultOutDir(): string {
 export function loadConfig(env: Env = process.env): BenchConfig {
   const scenarioWords = words(env, 'SCENARIOS');
   const all = scenarioWords.includes('all');
-  const scenarios = all ? [...SCENARIO_NAMES] : scenarioWords.length === 0 ? [...DEFAULT_SCENARIOS] : SCENARIO_NAMES.filter((s) => scenarioWords.some((w) => s.startsWith(w)));
+  const scenarios = all
+    ? [...SCENARIO_NAMES]
+    : scenarioWords.length === 0
+      ? [...DEFAULT_SCENARIOS]
+      : SCENARIO_NAMES.filter((s) => scenarioWords.some((w) => s.startsWith(w)));
   const unknown = scenarioWords.filter((w) => w !== 'all' && !SCENARIO_NAMES.some((s) => s.startsWith(w)));
   if (unknown.length > 0) throw new BenchConfigError(`SCENARIOS has unknown names ${unknown.join(', ')} (known: ${SCENARIO_NAMES.join(', ')})`);
   const outDir = env.OUT_DIR?.trim() ? resolve(env.OUT_DIR.trim()) : defaultOutDir();
   const pinRaw = (env.PIN ?? 'auto').trim().toLowerCase();
-  if (!['auto', 'on', 'off', '1', '0', 'true', 'false'].includes(pinRaw)) throw new BenchConfigError(`PIN must be auto, on or off (got ${JSON.stringify(env.PIN)})`);
+  if (!['auto', 'on', 'off', '1', '0', 'true', 'false'].includes(pinRaw))
+    throw new BenchConfigError(`PIN must be auto, on or off (got ${JSON.stringify(env.PIN)})`);
   return {
     reps: num(env, 'REPS', 3, { min: 1, max: 50, integer: true }),
     durationMs: Math.round(num(env, 'DURATION_S', 1.2, { min: 0.2, max: 600 }) * 1000),

@@ -65,7 +65,10 @@ async function main(): Promise<void> {
     },
   };
   if (!pinning.enabled) ctx.notice(`CPU pinning off (${pinning.reason}): servers and load generators share CPUs, so numbers are less comparable`);
-  if (config.cpuProfDir) ctx.notice(`CPU_PROF: servers run under node --cpu-prof (profiles in ${config.cpuProfDir}); the profiler slows them, so these figures are not comparable with other runs`);
+  if (config.cpuProfDir)
+    ctx.notice(
+      `CPU_PROF: servers run under node --cpu-prof (profiles in ${config.cpuProfDir}); the profiler slows them, so these figures are not comparable with other runs`,
+    );
   if (process.platform !== 'linux') ctx.notice('no /proc: server CPU per operation is not measured');
   for (const [pkg, what] of [
     ['@a2a-polyglot/executor', 'our JSON-RPC/REST targets'],
@@ -79,8 +82,7 @@ async function main(): Promise<void> {
       ctx.notice(`${pkg} is missing or not built: ${what} are skipped`);
     }
   }
-  for (const scenario of config.scenarios)
-    for (const t of scenarioTargets(scenario, config)) if (t.pending) ctx.notice(`${t.id} skipped: ${t.pending}`);
+  for (const scenario of config.scenarios) for (const t of scenarioTargets(scenario, config)) if (t.pending) ctx.notice(`${t.id} skipped: ${t.pending}`);
 
   const estimate = config.scenarios.reduce((s, sc) => s + estimateSeconds(sc, config), 0);
   ctx.log(
@@ -98,7 +100,13 @@ async function main(): Promise<void> {
       startedAt: new Date(started).toISOString(),
       finishedAt: new Date().toISOString(),
       elapsedS: (Date.now() - started) / 1000,
-      machine: { cpuModel: cpus()[0]?.model ?? 'unknown', cpus: cpus().length, memGiB: Math.round(totalmem() / 2 ** 30), node: process.versions.node, platform: process.platform },
+      machine: {
+        cpuModel: cpus()[0]?.model ?? 'unknown',
+        cpus: cpus().length,
+        memGiB: Math.round(totalmem() / 2 ** 30),
+        node: process.versions.node,
+        platform: process.platform,
+      },
       versions: versions(),
       config,
       pinning: pinning.enabled ? pinning.reason : `off (${pinning.reason})`,

@@ -7,9 +7,7 @@ import type { Target } from './targets.js';
 type ModelModule = typeof import('@a2a-polyglot/model');
 
 /** What a cell asks of a target. Ceilings ignore message vs task (their unary is an echo). */
-export type Workload =
-  | { readonly mode: 'message' | 'task' | 'idle' }
-  | { readonly mode: 'stream'; readonly k: number; readonly pauseMs?: number };
+export type Workload = { readonly mode: 'message' | 'task' | 'idle' } | { readonly mode: 'stream'; readonly k: number; readonly pauseMs?: number };
 
 /** Base path of the A2A routes on our server and on the SDK server. */
 export const BASE_PATH = '/a2a';
@@ -59,7 +57,10 @@ function sendMessageRequest(text: string) {
 /** One session `send` operation; the correlation id is the placeholder too (see session-client.ts). */
 function sessionMessage(text: string, streaming: boolean): string {
   const { SessionRequest } = require('@a2a-polyglot/model/session') as typeof import('@a2a-polyglot/model/session');
-  const request = SessionRequest.fromPartial({ correlationId: ID_PLACEHOLDER, operation: { $case: 'send', value: { request: sendMessageRequest(text), streaming } } });
+  const request = SessionRequest.fromPartial({
+    correlationId: ID_PLACEHOLDER,
+    operation: { $case: 'send', value: { request: sendMessageRequest(text), streaming } },
+  });
   return Buffer.from(SessionRequest.encode(request).finish()).toString('base64');
 }
 
@@ -82,7 +83,12 @@ export function buildRequest(target: Target, work: Workload, port: number): Requ
     }
     case 'rest': {
       const body = JSON.stringify({ message: messageJson(text) });
-      return { ...base, protocol: 'http', http: httpRequest(`${BASE_PATH}/message:${stream ? 'stream' : 'send'}`, port, body, stream), check: { kind: 'rest', expect, events } };
+      return {
+        ...base,
+        protocol: 'http',
+        http: httpRequest(`${BASE_PATH}/message:${stream ? 'stream' : 'send'}`, port, body, stream),
+        check: { kind: 'rest', expect, events },
+      };
     }
     case 'http': {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: stream ? 'SendStreamingMessage' : 'SendMessage', params: { message: messageJson(text) } });

@@ -71,7 +71,10 @@ describe('HttpResponseParser', () => {
     });
     const all = Buffer.from(bytes);
     for (let i = 0; i < all.length; i += splitEvery) parser.push(all.subarray(i, i + splitEvery));
-    const bodies = events.filter((e) => e.startsWith('body ')).map((e) => e.slice(5)).join('');
+    const bodies = events
+      .filter((e) => e.startsWith('body '))
+      .map((e) => e.slice(5))
+      .join('');
     return { heads: events.filter((e) => e.startsWith('head')), ends: events.filter((e) => e === 'end').length, bodies };
   }
 
@@ -113,7 +116,13 @@ describe('WebSocket binding frames', () => {
 
 describe('agent modes', () => {
   it('round-trips between text and mode', () => {
-    for (const mode of [{ kind: 'message' }, { kind: 'task' }, { kind: 'idle' }, { kind: 'stream', k: 7, pauseMs: 0 }, { kind: 'stream', k: 3, pauseMs: 2 }] as const) {
+    for (const mode of [
+      { kind: 'message' },
+      { kind: 'task' },
+      { kind: 'idle' },
+      { kind: 'stream', k: 7, pauseMs: 0 },
+      { kind: 'stream', k: 3, pauseMs: 2 },
+    ] as const) {
       expect(parseAgentMode(agentModeText(mode))).toEqual(mode);
     }
     expect(parseAgentMode('something else')).toEqual({ kind: 'task' });
@@ -269,10 +278,26 @@ describe('durable scenario knobs', () => {
   });
 
   it('reports in memory, SQLite and PostgreSQL + Redis side by side, with min–max and ratios within each repetition', () => {
-    const cell = (rep: number, storage: 'memory' | 'sqlite' | 'postgres', tasksPerS: number, cpuUsPerOp: number) => ({ rep, storage, tasksPerS, cpuUsPerOp, p50Ms: 1, p99Ms: 2, errors: 0, check: 'ok' });
+    const cell = (rep: number, storage: 'memory' | 'sqlite' | 'postgres', tasksPerS: number, cpuUsPerOp: number) => ({
+      rep,
+      storage,
+      tasksPerS,
+      cpuUsPerOp,
+      p50Ms: 1,
+      p99Ms: 2,
+      errors: 0,
+      check: 'ok',
+    });
     const md = renderDurable({
       concurrency: 16,
-      throughput: [cell(0, 'memory', 4000, 200), cell(0, 'sqlite', 2000, 400), cell(0, 'postgres', 1000, 600), cell(1, 'postgres', 1500, 500), cell(1, 'sqlite', 3000, 300), cell(1, 'memory', 6000, 150)],
+      throughput: [
+        cell(0, 'memory', 4000, 200),
+        cell(0, 'sqlite', 2000, 400),
+        cell(0, 'postgres', 1000, 600),
+        cell(1, 'postgres', 1500, 500),
+        cell(1, 'sqlite', 3000, 300),
+        cell(1, 'memory', 6000, 150),
+      ],
     }).join('\n');
     const row = (label: string) => md.split('\n').find((line) => line.startsWith(`| ${label} |`));
     // Medians of two repetitions, their min–max, and the ratio taken per repetition (0.5 both times for SQLite).
@@ -289,7 +314,12 @@ describe('gRPC session load client', () => {
     const { SessionResponse } = require('@a2a-polyglot/model/session') as typeof import('@a2a-polyglot/model/session');
     const end = Buffer.from(SessionResponse.encode({ correlationId: '000000000042', frame: { $case: 'end', value: { state: 3, lastSeq: '7' } } }).finish());
     expect(peekSessionFrame(end)).toEqual({ id: '000000000042', kind: 'end' });
-    const error = Buffer.from(SessionResponse.encode({ correlationId: 'x', frame: { $case: 'error', value: { code: 5, message: 'm', reason: 'r', domain: 'd', metadata: {}, fieldViolations: [] } } }).finish());
+    const error = Buffer.from(
+      SessionResponse.encode({
+        correlationId: 'x',
+        frame: { $case: 'error', value: { code: 5, message: 'm', reason: 'r', domain: 'd', metadata: {}, fieldViolations: [] } },
+      }).finish(),
+    );
     expect(peekSessionFrame(error)).toEqual({ id: 'x', kind: 'error' });
     expect(() => peekSessionFrame(Buffer.from([0x0a, 0x05, 0x61]))).toThrow(/truncated/);
   });
@@ -300,7 +330,14 @@ describe('gRPC session load client', () => {
       const target = targetById('ours-grpc-session')!;
       const port = server.ports[target.port]!;
       expect(port).toBeGreaterThan(0);
-      const job = (work: Parameters<typeof buildRequest>[1]) => ({ request: buildRequest(target, work, port), concurrency: 4, warmupMs: 0, durationMs: 200, serverPid: process.pid, clkTck: 100 });
+      const job = (work: Parameters<typeof buildRequest>[1]) => ({
+        request: buildRequest(target, work, port),
+        concurrency: 4,
+        warmupMs: 0,
+        durationMs: 200,
+        serverPid: process.pid,
+        clkTck: 100,
+      });
       for (const mode of ['message', 'task'] as const) {
         const r = await runJob(job({ mode }));
         expect(r.check).toBe('ok');

@@ -21,7 +21,9 @@ describe('core budget cases', () => {
   it('the task case completes a task with its one artifact, the message case answers a message', async () => {
     const h = handler();
     const task = await h.sendMessage(
-      SendMessageRequest.fromPartial({ message: { messageId: 't', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: agentModeText({ kind: 'task' }) } }] } }),
+      SendMessageRequest.fromPartial({
+        message: { messageId: 't', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: agentModeText({ kind: 'task' }) } }] },
+      }),
       ctx,
     );
     expect(task.payload?.$case).toBe('task');
@@ -30,7 +32,9 @@ describe('core budget cases', () => {
       expect(task.payload.value.artifacts).toHaveLength(1);
     }
     const message = await h.sendMessage(
-      SendMessageRequest.fromPartial({ message: { messageId: 'm', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: agentModeText({ kind: 'message' }) } }] } }),
+      SendMessageRequest.fromPartial({
+        message: { messageId: 'm', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: agentModeText({ kind: 'message' }) } }] },
+      }),
       ctx,
     );
     expect(message.payload?.$case).toBe('message');

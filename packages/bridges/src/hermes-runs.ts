@@ -61,13 +61,28 @@ export const hermesRunsBridge = defineBridge<HermesRunsSettings>({
   description: 'Hermes Agent runs API (POST /v1/runs + SSE events, approvals, stop)',
   settings: {
     ...COMMON_FIELDS,
-    baseUrl: field.url({ description: 'API server origin, e.g. http://127.0.0.1:8642', env: ['HERMES_API_URL'], default: 'http://127.0.0.1:8642', aliases: ['hermes_api_url'] }),
-    apiKey: field.string<string | undefined>({ description: 'API_SERVER_KEY, sent as Authorization: Bearer', env: ['HERMES_API_KEY'], optional: true, secret: true, aliases: ['hermes_api_key'] }),
+    baseUrl: field.url({
+      description: 'API server origin, e.g. http://127.0.0.1:8642',
+      env: ['HERMES_API_URL'],
+      default: 'http://127.0.0.1:8642',
+      aliases: ['hermes_api_url'],
+    }),
+    apiKey: field.string<string | undefined>({
+      description: 'API_SERVER_KEY, sent as Authorization: Bearer',
+      env: ['HERMES_API_KEY'],
+      optional: true,
+      secret: true,
+      aliases: ['hermes_api_key'],
+    }),
     model: field.string<string | undefined>({ description: 'per-run model', env: ['HERMES_MODEL'], optional: true, aliases: ['hermes_model'] }),
     instructions: field.string<string | undefined>({ description: 'per-run system prompt', optional: true }),
     headers: field.headers({ description: 'extra request headers', default: {}, secret: true }),
     historyMessages: field.int(0, 1000, { description: 'earlier turns sent as conversation_history', default: 20, aliases: ['num_of_messages'] }),
-    approvalTimeoutMs: field.int(1, 7 * 24 * 3_600_000, { description: 'ms a run waits for an approval answer', env: ['HERMES_APPROVAL_TIMEOUT_MS'], default: 10 * 60_000 }),
+    approvalTimeoutMs: field.int(1, 7 * 24 * 3_600_000, {
+      description: 'ms a run waits for an approval answer',
+      env: ['HERMES_APPROVAL_TIMEOUT_MS'],
+      default: 10 * 60_000,
+    }),
     reportTools: field.bool({ description: 'report tool and subagent events as status metadata', default: false }),
   },
   create: (settings, env) => new HermesRunsExecutor(settings, env),
@@ -93,7 +108,10 @@ class HermesRunsExecutor implements BridgeExecutor {
       await runTurn(ctx, writer, { bridge: NAME, logger: this.env.logger, redactor: this.env.redactor }, async () => {
         const paused = this.takePaused(key);
         if (paused) return this.resume(ctx, writer, turn.signal, key, paused);
-        if (ctx.task) throw new BridgeError('No Hermes run is waiting for an answer on this task any more (the approval timed out or the service restarted); send a new message');
+        if (ctx.task)
+          throw new BridgeError(
+            'No Hermes run is waiting for an answer on this task any more (the approval timed out or the service restarted); send a new message',
+          );
         return this.start(ctx, writer, turn.signal, key);
       });
     } finally {
@@ -138,7 +156,8 @@ class HermesRunsExecutor implements BridgeExecutor {
     });
     const body = (await readJsonBody(started, NAME)) as Record<string, unknown> | null;
     const runId = body?.run_id;
-    if (typeof runId !== 'string' || !/^[A-Za-z0-9_.:-]{1,200}$/.test(runId)) throw new BridgeError(`The ${NAME} upstream accepted the run but returned no usable run_id`);
+    if (typeof runId !== 'string' || !/^[A-Za-z0-9_.:-]{1,200}$/.test(runId))
+      throw new BridgeError(`The ${NAME} upstream accepted the run but returned no usable run_id`);
     this.active.set(key, runId);
     writer.begin();
     let upstream: UpstreamResponse;
@@ -162,7 +181,11 @@ class HermesRunsExecutor implements BridgeExecutor {
     const choice = choiceFrom(ctx, run.approval.choices);
     if (!choice) {
       this.pause(key, run);
-      writer.requireInput(approvalQuestion(run.approval, `"${ctx.text.trim().slice(0, 40)}" is not one of the choices.`), approvalData(run), approvalMetadata(run));
+      writer.requireInput(
+        approvalQuestion(run.approval, `"${ctx.text.trim().slice(0, 40)}" is not one of the choices.`),
+        approvalData(run),
+        approvalMetadata(run),
+      );
       return;
     }
     writer.begin();
@@ -205,7 +228,8 @@ class HermesRunsExecutor implements BridgeExecutor {
     }
     this.release(run);
     const answer = writer.textSoFar || outcome.output;
-    if (answer && this.settings.historyMessages > 0) this.memory.set(sessionKey(ctx, this.env.agentId), remember(run.history, run.userText, answer, this.settings.historyMessages));
+    if (answer && this.settings.historyMessages > 0)
+      this.memory.set(sessionKey(ctx, this.env.agentId), remember(run.history, run.userText, answer, this.settings.historyMessages));
     writer.succeed(outcome.output);
   }
 
@@ -225,14 +249,19 @@ class HermesRunsExecutor implements BridgeExecutor {
         case 'run.completed':
           return { kind: 'completed', output: typeof event.output === 'string' ? event.output : undefined };
         case 'run.failed':
-          throw new BridgeError(`The Hermes run failed: ${typeof event.error === 'string' ? event.error : typeof event.message === 'string' ? event.message : 'no reason given'}`);
+          throw new BridgeError(
+            `The Hermes run failed: ${typeof event.error === 'string' ? event.error : typeof event.message === 'string' ? event.message : 'no reason given'}`,
+          );
         case 'run.cancelled':
           throw new BridgeError('The Hermes run was stopped upstream');
         case 'tool.started':
         case 'tool.completed':
         case 'subagent.start':
         case 'subagent.complete':
-          if (this.settings.reportTools) writer.progress({ hermes: { event: name, ...(typeof event.tool === 'string' && { tool: event.tool }), ...(event.error === true && { error: true }) } });
+          if (this.settings.reportTools)
+            writer.progress({
+              hermes: { event: name, ...(typeof event.tool === 'string' && { tool: event.tool }), ...(event.error === true && { error: true }) },
+            });
           break;
         default:
           break; // reasoning, approval.responded, run.steered, unknown: not answer text
@@ -244,14 +273,19 @@ class HermesRunsExecutor implements BridgeExecutor {
   private async settleByPolling(runId: string): Promise<Outcome> {
     let status: Record<string, unknown>;
     try {
-      const polled = await openUpstream({ ...this.request(`/v1/runs/${encodeURIComponent(runId)}`, AbortSignal.timeout(this.settings.timeoutMs + 1000)), method: 'GET' });
+      const polled = await openUpstream({
+        ...this.request(`/v1/runs/${encodeURIComponent(runId)}`, AbortSignal.timeout(this.settings.timeoutMs + 1000)),
+        method: 'GET',
+      });
       status = ((await readJsonBody(polled, NAME)) ?? {}) as Record<string, unknown>;
     } catch {
       throw new BridgeError(`The ${NAME} upstream event stream ended before the run finished`);
     }
     if (status.status === 'completed') return { kind: 'completed', output: typeof status.output === 'string' ? status.output : undefined };
     if (status.status === 'failed') throw new BridgeError(`The Hermes run failed: ${typeof status.error === 'string' ? status.error : 'no reason given'}`);
-    throw new BridgeError(`The ${NAME} upstream event stream ended before the run finished (run status: ${typeof status.status === 'string' ? status.status : 'unknown'})`);
+    throw new BridgeError(
+      `The ${NAME} upstream event stream ended before the run finished (run status: ${typeof status.status === 'string' ? status.status : 'unknown'})`,
+    );
   }
 
   private pause(key: string, run: PausedRun): void {
@@ -286,7 +320,10 @@ class HermesRunsExecutor implements BridgeExecutor {
 
   private async stop(runId: string, taskId: string | undefined): Promise<void> {
     try {
-      const stopped = await openUpstream({ ...this.request(`/v1/runs/${encodeURIComponent(runId)}/stop`, AbortSignal.timeout(this.settings.timeoutMs + 1000)), body: {} });
+      const stopped = await openUpstream({
+        ...this.request(`/v1/runs/${encodeURIComponent(runId)}/stop`, AbortSignal.timeout(this.settings.timeoutMs + 1000)),
+        body: {},
+      });
       await readJsonBody(stopped, NAME);
     } catch (error) {
       this.env.logger.warn({ taskId, runId }, `${NAME} bridge: stopping the upstream run failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -82,7 +82,9 @@ class OpenAiChatExecutor implements AgentExecutor {
           timeoutMs: settings.timeoutMs,
           fetch: env.fetch,
         });
-        const finalText = isEventStream(upstream.response) ? await streamChat(upstream, writer, settings.idleTimeoutMs) : completionText(await readJsonBody(upstream, NAME));
+        const finalText = isEventStream(upstream.response)
+          ? await streamChat(upstream, writer, settings.idleTimeoutMs)
+          : completionText(await readJsonBody(upstream, NAME));
         const answer = writer.textSoFar || finalText;
         if (answer && settings.historyMessages > 0) this.memory.set(key, remember(history as ChatTurn[], ctx.text, answer, settings.historyMessages));
         writer.succeed(finalText);
@@ -133,5 +135,7 @@ function throwIfError(json: Record<string, any>): void {
 
 /** Text of a content-parts array (`[{type: "text", text}]`). */
 function partsText(parts: readonly unknown[]): string {
-  return parts.map((p) => (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+  return parts
+    .map((p) => (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+    .join('');
 }

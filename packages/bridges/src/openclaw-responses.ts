@@ -45,7 +45,12 @@ export const openClawResponsesBridge = defineBridge<OpenClawResponsesSettings>({
   settings: {
     ...COMMON_FIELDS,
     baseUrl: field.url({ description: 'gateway origin, e.g. http://127.0.0.1:18789', env: ['OPENCLAW_GATEWAY_URL'], default: 'http://127.0.0.1:18789' }),
-    token: field.string<string | undefined>({ description: 'gateway token or password', env: ['OPENCLAW_GATEWAY_TOKEN', 'OPENCLAW_GATEWAY_PASSWORD'], optional: true, secret: true }),
+    token: field.string<string | undefined>({
+      description: 'gateway token or password',
+      env: ['OPENCLAW_GATEWAY_TOKEN', 'OPENCLAW_GATEWAY_PASSWORD'],
+      optional: true,
+      secret: true,
+    }),
     agentId: field.string({ description: 'OpenClaw agent id', env: ['OPENCLAW_AGENT_ID'], default: 'default' }),
     model: field.string<string | undefined>({ description: 'model field override', optional: true }),
     agentHeader: field.bool({ description: 'send x-openclaw-agent-id too', default: true }),
@@ -108,7 +113,9 @@ class OpenClawResponsesExecutor implements AgentExecutor {
           env.logger.info({ taskId: ctx.taskId }, `${NAME} bridge: previous response unknown upstream; continuing without it`);
           upstream = await call(undefined);
         }
-        const outcome = isEventStream(upstream.response) ? await streamResponse(upstream, writer, settings.idleTimeoutMs) : finalResponse(await readJsonBody(upstream, NAME));
+        const outcome = isEventStream(upstream.response)
+          ? await streamResponse(upstream, writer, settings.idleTimeoutMs)
+          : finalResponse(await readJsonBody(upstream, NAME));
         if (outcome.responseId && usePrevious) this.lastResponse.set(key, outcome.responseId);
         writer.succeed(outcome.text);
       });

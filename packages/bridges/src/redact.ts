@@ -44,7 +44,9 @@ export class Redactor {
 export function redactingLogger(logger: Logger, redactor: Redactor): Logger {
   const wrap = (emit: (fields: object, message?: string) => void): LogFn =>
     ((first: object | string, message?: string) =>
-      typeof first === 'string' ? emit({}, redactor.text(first)) : emit(redactor.value(first) as object, message === undefined ? undefined : redactor.text(message))) as LogFn;
+      typeof first === 'string'
+        ? emit({}, redactor.text(first))
+        : emit(redactor.value(first) as object, message === undefined ? undefined : redactor.text(message))) as LogFn;
   return {
     debug: wrap((f, m) => logger.debug(f, m)),
     info: wrap((f, m) => logger.info(f, m)),

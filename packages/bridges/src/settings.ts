@@ -102,7 +102,8 @@ export const field = {
       parse: (v) => {
         if (typeof v !== 'object' || v === null || Array.isArray(v)) return must('an object of header names to string values');
         for (const [k, val] of Object.entries(v)) {
-          if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) || typeof val !== 'string' || /[\r\n\0]/.test(val)) return must('an object of header names to string values');
+          if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) || typeof val !== 'string' || /[\r\n\0]/.test(val))
+            return must('an object of header names to string values');
         }
         return { ...(v as Record<string, string>) };
       },
@@ -148,7 +149,11 @@ export interface LayerNames {
 }
 
 /** Resolves and checks every field; throws {@link SettingsError} on the first problem. */
-export function resolveSettings<S>(schema: SettingsSchema<S>, layers: SettingsLayers, names: LayerNames = { agent: 'settings', service: 'service settings' }): S {
+export function resolveSettings<S>(
+  schema: SettingsSchema<S>,
+  layers: SettingsLayers,
+  names: LayerNames = { agent: 'settings', service: 'service settings' },
+): S {
   const keys = Object.keys(schema) as Array<keyof S & string>;
   const accepted = [...keys, ...keys.flatMap((key) => (schema[key] as FieldSpec<unknown>).aliases ?? [])];
   checkKeys(layers.agent, accepted, names.agent);
@@ -177,7 +182,10 @@ function resolveOne(key: string, spec: FieldSpec<unknown>, layers: SettingsLayer
       throw new SettingsError(`Invalid settings: ${where} ${error.message} (${got})`);
     }
   };
-  for (const [layer, name] of [[layers.agent, names.agent], [layers.service, names.service]] as const) {
+  for (const [layer, name] of [
+    [layers.agent, names.agent],
+    [layers.service, names.service],
+  ] as const) {
     const set = [key, ...(spec.aliases ?? [])].filter((k) => layer?.[k] !== undefined);
     if (set.length > 1) throw new SettingsError(`Invalid settings: ${name} sets ${set.join(' and ')}, which are one setting (${key}); keep one`);
     if (set.length === 1) return check(layer![set[0]!], `${name}.${set[0]}`);
@@ -188,7 +196,9 @@ function resolveOne(key: string, spec: FieldSpec<unknown>, layers: SettingsLayer
   }
   if (spec.default !== undefined || spec.optional) return spec.default;
   const env = spec.env?.length ? ` or the environment variable ${spec.env.join(' / ')}` : '';
-  throw new SettingsError(`Invalid settings: ${names.agent}.${key} is required (${spec.description}); set it in the agent's settings, the handler's service settings${env}`);
+  throw new SettingsError(
+    `Invalid settings: ${names.agent}.${key} is required (${spec.description}); set it in the agent's settings, the handler's service settings${env}`,
+  );
 }
 
 /** Every secret value in resolved settings (header maps contribute their values). */

@@ -117,7 +117,10 @@ export class TurnWriter {
   succeed(finalText?: string): void {
     if (!this.hasText && finalText) this.delta(finalText);
     if (!this.hasText && !this.sentChunk) this.delta(fallbackText(this.options.agentName));
-    if (this.messageMode) return this.ctx.reply(this.text);
+    if (this.messageMode) {
+      this.ctx.reply(this.text);
+      return;
+    }
     this.begin();
     this.flush(true);
     this.ctx.complete();
@@ -125,7 +128,10 @@ export class TurnWriter {
 
   /** Ends the turn as failed: FAILED with `message` (chunks kept), or the failure reply. */
   fail(message: string): void {
-    if (this.messageMode) return this.ctx.reply(FAILED_REPLY);
+    if (this.messageMode) {
+      this.ctx.reply(FAILED_REPLY);
+      return;
+    }
     this.begin();
     this.flush(false);
     this.ctx.fail(message);

@@ -57,24 +57,38 @@ export async function openUpstream(request: UpstreamRequest): Promise<UpstreamRe
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new BridgeError(`The ${bridge} upstream did not answer within ${request.timeoutMs} ms`, { url: safeUrl(request.url) })), request.timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new BridgeError(`The ${bridge} upstream did not answer within ${request.timeoutMs} ms`, { url: safeUrl(request.url) })),
+    request.timeoutMs,
+  );
   const settle = () => clearTimeout(timer);
   const explain = (error: unknown): unknown => {
     if (signal.aborted) return signal.reason;
     if (controller.signal.aborted && controller.signal.reason instanceof BridgeError) return controller.signal.reason;
     if (error instanceof BridgeError) return error;
-    return new BridgeError(`The connection to the ${bridge} upstream broke (${networkCode(error) ?? 'read error'})`, { url: safeUrl(request.url), error: String(error) });
+    return new BridgeError(`The connection to the ${bridge} upstream broke (${networkCode(error) ?? 'read error'})`, {
+      url: safeUrl(request.url),
+      error: String(error),
+    });
   };
 
   const method = request.method ?? 'POST';
-  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': method, 'url.full': safeUrl(request.url), 'a2a.bridge': bridge } });
+  const span = tracer.startSpan(method, {
+    kind: SpanKind.CLIENT,
+    attributes: { 'http.request.method': method, 'url.full': safeUrl(request.url), 'a2a.bridge': bridge },
+  });
   const traceHeaders: Record<string, string> = {};
   propagation.inject(trace.setSpan(context.active(), span), traceHeaders);
   let response: Response;
   try {
     response = await request.fetch(request.url, {
       method,
-      headers: { accept: 'application/json, text/event-stream', ...(request.body !== undefined && { 'content-type': 'application/json' }), ...traceHeaders, ...request.headers },
+      headers: {
+        accept: 'application/json, text/event-stream',
+        ...(request.body !== undefined && { 'content-type': 'application/json' }),
+        ...traceHeaders,
+        ...request.headers,
+      },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: controller.signal,
     });
@@ -100,7 +114,10 @@ export async function openUpstream(request: UpstreamRequest): Promise<UpstreamRe
       signal.removeEventListener('abort', onAbort);
       controller.abort();
     }
-    throw new BridgeError(`The ${bridge} upstream answered HTTP ${response.status}${message ? `: ${message}` : ''}`, { url: safeUrl(request.url), status: response.status });
+    throw new BridgeError(`The ${bridge} upstream answered HTTP ${response.status}${message ? `: ${message}` : ''}`, {
+      url: safeUrl(request.url),
+      status: response.status,
+    });
   }
 
   return {

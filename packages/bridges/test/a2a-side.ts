@@ -60,10 +60,20 @@ export const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 /** A SendMessageRequest with one text part. */
 export function send(text: string, options: { taskId?: string; contextId?: string; returnImmediately?: boolean; data?: unknown } = {}): SendMessageRequest {
   const parts = [textPart(text)];
-  if (options.data !== undefined) parts.push({ content: { $case: 'data', value: options.data }, metadata: undefined, filename: '', mediaType: 'application/json' });
+  if (options.data !== undefined)
+    parts.push({ content: { $case: 'data', value: options.data }, metadata: undefined, filename: '', mediaType: 'application/json' });
   return {
     tenant: '',
-    message: { messageId: crypto.randomUUID(), contextId: options.contextId ?? '', taskId: options.taskId ?? '', role: Role.ROLE_USER, parts, metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: options.contextId ?? '',
+      taskId: options.taskId ?? '',
+      role: Role.ROLE_USER,
+      parts,
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     configuration: options.returnImmediately ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } : undefined,
     metadata: undefined,
   };

@@ -41,7 +41,9 @@ beforeAll(async () => {
       const input = req.body.messages.at(-1).content as string;
       if (!req.body.stream) {
         if (input === 'fail') return sendJson(res, 500, { error: { message: 'boom' } });
-        return sendJson(res, 200, { choices: [{ index: 0, message: { role: 'assistant', content: input === 'empty' ? '' : 'Hello' }, finish_reason: 'stop' }] });
+        return sendJson(res, 200, {
+          choices: [{ index: 0, message: { role: 'assistant', content: input === 'empty' ? '' : 'Hello' }, finish_reason: 'stop' }],
+        });
       }
       sseHead(res);
       if (input === 'hello') await writeFrames(res, [data(chatChunk('Hel')), data(chatChunk('lo')), data('[DONE]')]);
@@ -53,9 +55,16 @@ beforeAll(async () => {
   hermes = await new FakeHermes(HERMES_KEY).start();
   hermes.script = (input) =>
     input === 'hello'
-      ? [{ event: 'message.delta', delta: 'Hel' }, { event: 'message.delta', delta: 'lo' }, { event: 'run.completed', output: 'Hello' }]
+      ? [
+          { event: 'message.delta', delta: 'Hel' },
+          { event: 'message.delta', delta: 'lo' },
+          { event: 'run.completed', output: 'Hello' },
+        ]
       : input === 'fail'
-        ? [{ event: 'message.delta', delta: 'Hel' }, { event: 'run.failed', error: 'boom' }]
+        ? [
+            { event: 'message.delta', delta: 'Hel' },
+            { event: 'run.failed', error: 'boom' },
+          ]
         : [{ event: 'run.completed' }];
   gateway = await new FakeGateway().start();
   gateway.answer = (input) => (input === 'hello' ? { deltas: ['Hel', 'lo'] } : input === 'fail' ? { deltas: ['Hel'], fail: 'boom' } : { deltas: [] });
@@ -67,7 +76,13 @@ beforeAll(async () => {
   };
   for (const bridge of BRIDGES) {
     const running = await startExecutor(
-      { host: '127.0.0.1', port: 0, logLevel: 'error', shutdownGraceMs: 200, agents: [{ id: bridge, handler: bridge, name: `${bridge} agent`, settings: settings[bridge] }] } as never,
+      {
+        host: '127.0.0.1',
+        port: 0,
+        logLevel: 'error',
+        shutdownGraceMs: 200,
+        agents: [{ id: bridge, handler: bridge, name: `${bridge} agent`, settings: settings[bridge] }],
+      } as never,
       { logger: silentLogger, env: {} },
     );
     const { card } = await resolveAgentCard(running.url);
@@ -85,7 +100,10 @@ afterAll(async () => {
 function client(bridge: BridgeName, binding: BindingKey): Client {
   const made = new Client(services.get(bridge)!.card, {
     bindings: [binding],
-    transports: { GRPC: grpcTransportFactory, 'urn:a2a-polyglot:binding:websocket:v1': webSocketTransportFactory({ WebSocket: WebSocket as unknown as WebSocketConstructor }) },
+    transports: {
+      GRPC: grpcTransportFactory,
+      'urn:a2a-polyglot:binding:websocket:v1': webSocketTransportFactory({ WebSocket: WebSocket as unknown as WebSocketConstructor }),
+    },
     timeoutMs: 10_000,
     idleTimeoutMs: 10_000,
     resume: false,
@@ -95,7 +113,9 @@ function client(bridge: BridgeName, binding: BindingKey): Client {
   return made;
 }
 
-const request = (text: string) => ({ message: { messageId: `m-${text}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'text' as const, value: text } }] } });
+const request = (text: string) => ({
+  message: { messageId: `m-${text}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'text' as const, value: text } }] },
+});
 
 const expected = (bridge: BridgeName): Record<'hello' | 'fail' | 'empty', string[]> => ({
   hello: ['task:SUBMITTED', 'status:WORKING', 'chunk:"Hel"', 'chunk:"lo"+!', 'status:COMPLETED'],
@@ -117,7 +137,9 @@ describe.each(BRIDGES)('%s as the root agent of its own executor', (bridge) => {
       const events: unknown[] = [];
       for await (const item of client(bridge, binding).sendStreamingMessage(request(text))) events.push(StreamResponse.toJSON(item.event));
       expect(trace(events as never[])).toEqual(expected(bridge)[text]);
-      const ids = (events as Array<{ artifactUpdate?: { artifact: { artifactId: string } } }>).filter((e) => e.artifactUpdate).map((e) => e.artifactUpdate!.artifact.artifactId);
+      const ids = (events as Array<{ artifactUpdate?: { artifact: { artifactId: string } } }>)
+        .filter((e) => e.artifactUpdate)
+        .map((e) => e.artifactUpdate!.artifact.artifactId);
       expect(new Set(ids)).toEqual(new Set(['text-delta']));
       if (text === 'fail') {
         const last = events.at(-1) as { statusUpdate: { status: { message?: { parts: Array<{ text?: string }> } } } };

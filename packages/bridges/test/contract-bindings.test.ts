@@ -35,7 +35,9 @@ beforeAll(async () => {
       const input = req.body.messages.at(-1).content as string;
       if (!req.body.stream) {
         if (input === 'fail') return sendJson(res, 500, { error: { message: 'boom' } });
-        return sendJson(res, 200, { choices: [{ index: 0, message: { role: 'assistant', content: input === 'empty' ? '' : 'Hello' }, finish_reason: 'stop' }] });
+        return sendJson(res, 200, {
+          choices: [{ index: 0, message: { role: 'assistant', content: input === 'empty' ? '' : 'Hello' }, finish_reason: 'stop' }],
+        });
       }
       sseHead(res);
       if (input === 'hello') await writeFrames(res, [data(chatChunk('Hel')), data(chatChunk('lo')), data('[DONE]')]);
@@ -47,9 +49,16 @@ beforeAll(async () => {
   hermes = await new FakeHermes(HERMES_KEY).start();
   hermes.script = (input) =>
     input === 'hello'
-      ? [{ event: 'message.delta', delta: 'Hel' }, { event: 'message.delta', delta: 'lo' }, { event: 'run.completed', output: 'Hello' }]
+      ? [
+          { event: 'message.delta', delta: 'Hel' },
+          { event: 'message.delta', delta: 'lo' },
+          { event: 'run.completed', output: 'Hello' },
+        ]
       : input === 'fail'
-        ? [{ event: 'message.delta', delta: 'Hel' }, { event: 'run.failed', error: 'boom' }]
+        ? [
+            { event: 'message.delta', delta: 'Hel' },
+            { event: 'run.failed', error: 'boom' },
+          ]
         : [{ event: 'run.completed' }];
   gateway = await new FakeGateway().start();
   gateway.answer = (input) => (input === 'hello' ? { deltas: ['Hel', 'lo'] } : input === 'fail' ? { deltas: ['Hel'], fail: 'boom' } : { deltas: [] });

@@ -38,7 +38,10 @@ export class FakeHermes {
   upstream!: FakeUpstream;
   readonly runs = new Map<string, Run>();
   /** The script of the next runs, by input text; default: one delta and completed. */
-  script: (input: string) => readonly Step[] = (input) => [{ event: 'message.delta', delta: `echo ${input}` }, { event: 'run.completed', output: `echo ${input}` }];
+  script: (input: string) => readonly Step[] = (input) => [
+    { event: 'message.delta', delta: `echo ${input}` },
+    { event: 'run.completed', output: `echo ${input}` },
+  ];
 
   /** When set, GET …/events answers with this status (a lost run). */
   eventsStatus: number | undefined;
@@ -74,7 +77,8 @@ export class FakeHermes {
 
   private create(req: Recorded, res: ServerResponse): void {
     if (typeof req.body?.input !== 'string' && !Array.isArray(req.body?.input)) {
-      return sendJson(res, 400, { error: { message: 'Missing input', type: 'invalid_request_error' } });
+      sendJson(res, 400, { error: { message: 'Missing input', type: 'invalid_request_error' } });
+      return;
     }
     const id = `run_${crypto.randomUUID().replace(/-/g, '')}`;
     this.runs.set(id, { id, steps: this.script(String(req.body.input)), status: 'queued', stopCalls: 0, choices: [] });
@@ -84,32 +88,58 @@ export class FakeHermes {
   private get(req: Recorded, res: ServerResponse): void {
     const [, , , id, tail] = req.path.split('/');
     const run = this.runs.get(id ?? '');
-    if (!run) return sendJson(res, 404, { error: { message: 'Run not found', type: 'invalid_request_error', code: 'run_not_found' } });
-    if (tail === 'events' && this.eventsStatus) return sendJson(res, this.eventsStatus, { error: { message: 'Run not found', code: 'run_not_found' } });
+    if (!run) {
+      sendJson(res, 404, { error: { message: 'Run not found', type: 'invalid_request_error', code: 'run_not_found' } });
+      return;
+    }
+    if (tail === 'events' && this.eventsStatus) {
+      sendJson(res, this.eventsStatus, { error: { message: 'Run not found', code: 'run_not_found' } });
+      return;
+    }
     if (tail === 'events') return void this.events(run, res);
-    sendJson(res, 200, { object: 'hermes.run', run_id: run.id, status: run.status, ...(run.output && { output: run.output }), ...(run.error && { error: run.error }) });
+    sendJson(res, 200, {
+      object: 'hermes.run',
+      run_id: run.id,
+      status: run.status,
+      ...(run.output && { output: run.output }),
+      ...(run.error && { error: run.error }),
+    });
   }
 
   private post(req: Recorded, res: ServerResponse): void {
     const [, , , id, action] = req.path.split('/');
     const run = this.runs.get(id ?? '');
-    if (!run) return sendJson(res, 404, { error: { message: 'Run not found', code: 'run_not_found' } });
+    if (!run) {
+      sendJson(res, 404, { error: { message: 'Run not found', code: 'run_not_found' } });
+      return;
+    }
     if (action === 'approval') {
       const choice = String(req.body?.choice ?? '').toLowerCase();
-      if (!['once', 'session', 'always', 'deny'].includes(choice)) return sendJson(res, 400, { error: { message: 'Invalid choice', code: 'invalid_approval_choice' } });
-      if (!run.approved) return sendJson(res, 409, { error: { message: 'Nothing is waiting for approval', code: 'approval_not_pending' } });
+      if (!['once', 'session', 'always', 'deny'].includes(choice)) {
+        sendJson(res, 400, { error: { message: 'Invalid choice', code: 'invalid_approval_choice' } });
+        return;
+      }
+      if (!run.approved) {
+        sendJson(res, 409, { error: { message: 'Nothing is waiting for approval', code: 'approval_not_pending' } });
+        return;
+      }
       run.choices.push(choice);
       run.approved(choice);
-      return sendJson(res, 200, { object: 'hermes.run.approval_response', run_id: run.id, choice, resolved: 1 });
+      sendJson(res, 200, { object: 'hermes.run.approval_response', run_id: run.id, choice, resolved: 1 });
+      return;
     }
     if (action === 'stop') {
       run.stopCalls++;
-      if (['completed', 'failed', 'cancelled'].includes(run.status)) return sendJson(res, 200, { object: 'hermes.run', run_id: run.id, status: run.status });
+      if (['completed', 'failed', 'cancelled'].includes(run.status)) {
+        sendJson(res, 200, { object: 'hermes.run', run_id: run.id, status: run.status });
+        return;
+      }
       run.status = 'stopping';
       run.approved?.('deny');
       run.stopped?.();
       if (!run.stopped) run.status = 'cancelled';
-      return sendJson(res, 200, { run_id: run.id, status: 'stopping' });
+      sendJson(res, 200, { run_id: run.id, status: 'stopping' });
+      return;
     }
     sendJson(res, 404, { error: { message: 'no such action' } });
   }
@@ -117,7 +147,8 @@ export class FakeHermes {
   private async events(run: Run, res: ServerResponse): Promise<void> {
     sseHead(res);
     run.status = 'running';
-    const emit = (event: string, fields: Record<string, unknown> = {}) => res.write(`${data({ event, run_id: run.id, timestamp: Date.now() / 1000, ...fields })}\n\n`);
+    const emit = (event: string, fields: Record<string, unknown> = {}) =>
+      res.write(`${data({ event, run_id: run.id, timestamp: Date.now() / 1000, ...fields })}\n\n`);
     for (const step of run.steps) {
       if (res.destroyed) return;
       if (isApproval(step)) {

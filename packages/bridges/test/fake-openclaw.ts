@@ -14,7 +14,9 @@ export class FakeGateway {
   /** Response id → session key. */
   readonly responses = new Map<string, string>();
   /** What each answer should be, by input. */
-  answer: (input: string, session: string, agent: string) => { deltas: string[]; fail?: string } = (input, session, agent) => ({ deltas: [`[${agent}] `, `you said ${input}`, ` (session ${session})`] });
+  answer: (input: string, session: string, agent: string) => { deltas: string[]; fail?: string } = (input, session, agent) => ({
+    deltas: [`[${agent}] `, `you said ${input}`, ` (session ${session})`],
+  });
 
   async start(): Promise<this> {
     this.upstream = await startFakeUpstream({ 'POST /v1/responses': (req, res) => this.respond(req, res) });
@@ -26,25 +28,43 @@ export class FakeGateway {
   }
 
   private respond(req: Recorded, res: any): void {
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return sendJson(res, 401, { error: { message: 'Unauthorized', type: 'invalid_request_error' } });
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) {
+      sendJson(res, 401, { error: { message: 'Unauthorized', type: 'invalid_request_error' } });
+      return;
+    }
     const body = req.body;
     const fromModel = /^openclaw[/:](.+)$/.exec(body.model ?? '')?.[1];
     const agent = (req.headers['x-openclaw-agent-id'] as string | undefined) ?? fromModel ?? 'default';
     let session = body.user ? `user:${body.user}` : `fresh:${crypto.randomUUID()}`;
     if (body.previous_response_id) {
       const known = this.responses.get(body.previous_response_id);
-      if (!known) return sendJson(res, 404, { error: { message: 'Previous response not found', type: 'invalid_request_error' } });
+      if (!known) {
+        sendJson(res, 404, { error: { message: 'Previous response not found', type: 'invalid_request_error' } });
+        return;
+      }
       session = known;
     }
     const id = `resp_${crypto.randomUUID()}`;
     this.responses.set(id, session);
     const { deltas, fail } = this.answer(String(body.input), session, agent);
     const text = deltas.join('');
-    const envelope = (status: string, output: unknown[] = []) => ({ id, object: 'response', created_at: 1, status, model: body.model, output, usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } });
+    const envelope = (status: string, output: unknown[] = []) => ({
+      id,
+      object: 'response',
+      created_at: 1,
+      status,
+      model: body.model,
+      output,
+      usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+    });
     const item = (status: string, t: string) => ({ type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: t }], status });
     if (!body.stream) {
-      if (fail) return sendJson(res, 500, { ...envelope('failed'), error: { code: 'api_error', message: fail } });
-      return sendJson(res, 200, envelope('completed', [item('completed', text)]));
+      if (fail) {
+        sendJson(res, 500, { ...envelope('failed'), error: { code: 'api_error', message: fail } });
+        return;
+      }
+      sendJson(res, 200, envelope('completed', [item('completed', text)]));
+      return;
     }
     sseHead(res);
     const frame = (type: string, payload: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`);

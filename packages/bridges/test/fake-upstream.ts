@@ -42,7 +42,9 @@ export async function startFakeUpstream(routes: Record<string, Route>): Promise<
       requests.push(recorded);
       const route = findRoute(routes, `${recorded.method} ${path}`);
       if (!route) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${recorded.method} ${path}`, type: 'invalid_request_error' } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${recorded.method} ${path}`, type: 'invalid_request_error' } }));
         return;
       }
       Promise.resolve(route(recorded, res)).catch(() => res.destroy());

@@ -4,7 +4,13 @@ import { FakeHermes } from './fake-hermes.js';
 import { waitFor } from './fake-upstream.js';
 
 const KEY = 'hermes-key-5f2b7c9d';
-const APPROVAL = { command: 'rm -rf build/', description: 'Delete the build directory', pattern_key: 'rm', request_id: 'req-1', choices: ['once', 'session', 'deny'] };
+const APPROVAL = {
+  command: 'rm -rf build/',
+  description: 'Delete the build directory',
+  pattern_key: 'rm',
+  request_id: 'req-1',
+  choices: ['once', 'session', 'deny'],
+};
 
 let hermes: FakeHermes;
 let agent: Bridged;
@@ -39,7 +45,11 @@ describe('hermes-runs bridge', () => {
   });
 
   it('reports tool events as WORKING metadata when reportTools is on', async () => {
-    hermes.script = () => [{ event: 'tool.started', tool: 'web' }, { event: 'message.delta', delta: 'x' }, { event: 'run.completed', output: 'x' }];
+    hermes.script = () => [
+      { event: 'tool.started', tool: 'web' },
+      { event: 'message.delta', delta: 'x' },
+      { event: 'run.completed', output: 'x' },
+    ];
     await start({ reportTools: true });
     const events = await streamJson(agent.handler, send('go'));
     expect(trace(events)).toEqual(['task:SUBMITTED', 'status:WORKING', 'status:WORKING', 'chunk:"x"!', 'status:COMPLETED']);
@@ -50,11 +60,20 @@ describe('hermes-runs bridge', () => {
     hermes.script = (input) => (input === 'quiet' ? [{ event: 'run.completed' }] : [{ event: 'run.completed', output: 'only output' }]);
     await start();
     expect(trace(await streamJson(agent.handler, send('x')))).toEqual(['task:SUBMITTED', 'status:WORKING', 'chunk:"only output"!', 'status:COMPLETED']);
-    expect(trace(await streamJson(agent.handler, send('quiet')))).toEqual(['task:SUBMITTED', 'status:WORKING', 'chunk:"[Bridge Agent] Request completed."!', 'status:COMPLETED']);
+    expect(trace(await streamJson(agent.handler, send('quiet')))).toEqual([
+      'task:SUBMITTED',
+      'status:WORKING',
+      'chunk:"[Bridge Agent] Request completed."!',
+      'status:COMPLETED',
+    ]);
   });
 
   it('run.failed after partial text keeps the chunks and fails with the reason', async () => {
-    hermes.script = () => [{ event: 'message.delta', delta: 'Working on' }, { event: 'message.delta', delta: ' it' }, { event: 'run.failed', error: 'provider quota exceeded' }];
+    hermes.script = () => [
+      { event: 'message.delta', delta: 'Working on' },
+      { event: 'message.delta', delta: ' it' },
+      { event: 'run.failed', error: 'provider quota exceeded' },
+    ];
     await start();
     const events = await streamJson(agent.handler, send('x'));
     expect(trace(events)).toEqual(['task:SUBMITTED', 'status:WORKING', 'chunk:"Working on"', 'chunk:" it"+', 'status:FAILED']);
@@ -74,7 +93,12 @@ describe('hermes-runs bridge', () => {
     expect(trace(first)).toEqual(['task:SUBMITTED', 'status:WORKING', 'chunk:"I need to clean up. "', 'status:INPUT_REQUIRED']);
     const paused = first.at(-1).statusUpdate;
     expect(lastStatusText(first)).toBe('Hermes asks for approval: Delete the build directory\nCommand: rm -rf build/\nAnswer with one of: once, session, deny');
-    expect(paused.status.message.parts[1].data).toMatchObject({ type: 'hermes.approval', choices: ['once', 'session', 'deny'], requestId: 'req-1', command: 'rm -rf build/' });
+    expect(paused.status.message.parts[1].data).toMatchObject({
+      type: 'hermes.approval',
+      choices: ['once', 'session', 'deny'],
+      requestId: 'req-1',
+      command: 'rm -rf build/',
+    });
     expect(paused.metadata).toMatchObject({ approval: { choices: ['once', 'session', 'deny'], requestId: 'req-1' } });
 
     const taskId = taskOf(first).id;
@@ -87,7 +111,11 @@ describe('hermes-runs bridge', () => {
   });
 
   it('approval round trip over blocking sends: the message answer becomes a task that asks, then completes', async () => {
-    hermes.script = () => [{ approval: { ...APPROVAL, choices: ['once', 'deny'] }, name: 'approval.required' }, { event: 'assistant.delta', delta: 'ok' }, { event: 'run.completed', output: 'ok' }];
+    hermes.script = () => [
+      { approval: { ...APPROVAL, choices: ['once', 'deny'] }, name: 'approval.required' },
+      { event: 'assistant.delta', delta: 'ok' },
+      { event: 'run.completed', output: 'ok' },
+    ];
     await start();
     const asked = Task.toJSON((await agent.handler.sendMessage(send('do it'), ctx())).payload!.value as Task) as any;
     expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
@@ -152,7 +180,13 @@ describe('hermes-runs bridge', () => {
   });
 
   it('settles by polling GET /v1/runs/{id} when the stream ends without a terminal event', async () => {
-    hermes.script = (input) => (input === 'ok' ? [{ event: 'message.delta', delta: 'part' }, { closeWith: 'completed', output: 'part' }] : [{ closeWith: 'running' }]);
+    hermes.script = (input) =>
+      input === 'ok'
+        ? [
+            { event: 'message.delta', delta: 'part' },
+            { closeWith: 'completed', output: 'part' },
+          ]
+        : [{ closeWith: 'running' }];
     await start();
     expect(trace(await streamJson(agent.handler, send('ok')))).toEqual(['task:SUBMITTED', 'status:WORKING', 'chunk:"part"!', 'status:COMPLETED']);
     const lost = await streamJson(agent.handler, send('lost'));
@@ -170,7 +204,13 @@ describe('hermes-runs bridge', () => {
   });
 
   it('accepts the older spellings as aliases', async () => {
-    hermes.script = () => [{ event: 'tool.call', tool: 'x' }, { event: 'assistant.delta', delta: 'a' }, { event: 'tool.result', tool: 'x' }, { event: 'message.delta', delta: 'b' }, { event: 'run.canceled' }];
+    hermes.script = () => [
+      { event: 'tool.call', tool: 'x' },
+      { event: 'assistant.delta', delta: 'a' },
+      { event: 'tool.result', tool: 'x' },
+      { event: 'message.delta', delta: 'b' },
+      { event: 'run.canceled' },
+    ];
     await start();
     const events = await streamJson(agent.handler, send('x'));
     expect(trace(events)).toEqual(['task:SUBMITTED', 'status:WORKING', 'chunk:"a"', 'chunk:"b"+', 'status:FAILED']);

@@ -18,15 +18,26 @@ async function start(route: (req: Recorded, res: any) => void | Promise<void>, s
   return agent;
 }
 
-const streamed = (frames: string[], delayMs = 0) => async (_req: Recorded, res: any) => {
-  sseHead(res);
-  await writeFrames(res, frames, delayMs);
-  res.end();
-};
+const streamed =
+  (frames: string[], delayMs = 0) =>
+  async (_req: Recorded, res: any) => {
+    sseHead(res);
+    await writeFrames(res, frames, delayMs);
+    res.end();
+  };
 
 describe('openai-chat bridge: streaming', () => {
   it('follows the contract: submitted, working, text-delta chunks, lastChunk on the last, completed', async () => {
-    const a = await start(streamed([data(chatChunk(undefined, null, { choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] })), data(chatChunk('Hel')), data(chatChunk('lo ')), data(chatChunk('world')), data(chatChunk(undefined, 'stop')), data('[DONE]')]));
+    const a = await start(
+      streamed([
+        data(chatChunk(undefined, null, { choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] })),
+        data(chatChunk('Hel')),
+        data(chatChunk('lo ')),
+        data(chatChunk('world')),
+        data(chatChunk(undefined, 'stop')),
+        data('[DONE]'),
+      ]),
+    );
     const events = await streamJson(a.handler, send('hi'));
     expect(trace(events)).toEqual(['task:SUBMITTED', 'status:WORKING', 'chunk:"Hel"', 'chunk:"lo "+', 'chunk:"world"+!', 'status:COMPLETED']);
     expect(new Set(artifactIds(events))).toEqual(new Set(['text-delta']));
@@ -39,7 +50,17 @@ describe('openai-chat bridge: streaming', () => {
     ['[DONE] without a finish_reason (OpenClaw)', [data(chatChunk('a')), data(chatChunk('b')), data('[DONE]')]],
     ['a finish_reason without [DONE]', [data(chatChunk('a')), data(chatChunk('b', 'stop'))]],
     ['neither: the server just closes', [data(chatChunk('a')), data(chatChunk('b'))]],
-    ['a usage-only final chunk and named events in between', [data(chatChunk('a')), 'event: hermes.tool.progress\ndata: {"tool":"x","status":"running"}', ': keepalive', data(chatChunk('b')), data({ id: 'c', choices: [], usage: { total_tokens: 3 } }), data('[DONE]')]],
+    [
+      'a usage-only final chunk and named events in between',
+      [
+        data(chatChunk('a')),
+        'event: hermes.tool.progress\ndata: {"tool":"x","status":"running"}',
+        ': keepalive',
+        data(chatChunk('b')),
+        data({ id: 'c', choices: [], usage: { total_tokens: 3 } }),
+        data('[DONE]'),
+      ],
+    ],
   ])('accepts a stream ending with %s', async (_name, frames) => {
     const a = await start(streamed(frames as string[]));
     const events = await streamJson(a.handler, send('x'));
@@ -67,7 +88,9 @@ describe('openai-chat bridge: streaming', () => {
   });
 
   it('keeps the chunks already sent when a mid-stream error object follows, and fails', async () => {
-    const a = await start(streamed([data(chatChunk('partial ')), data(chatChunk('answer')), data({ error: { message: 'model crashed', type: 'server_error' } })]));
+    const a = await start(
+      streamed([data(chatChunk('partial ')), data(chatChunk('answer')), data({ error: { message: 'model crashed', type: 'server_error' } })]),
+    );
     const events = await streamJson(a.handler, send('x'));
     expect(trace(events)).toEqual(['task:SUBMITTED', 'status:WORKING', 'chunk:"partial "', 'chunk:"answer"+', 'status:FAILED']);
     expect(lastStatusText(events)).toBe('The openai-chat upstream reported an error: model crashed');
@@ -179,7 +202,11 @@ describe('openai-chat bridge: non-streaming', () => {
   it('answers a blocking send with one agent message holding the whole text', async () => {
     const a = await start((req, res) => {
       expect(req.body.stream).toBe(false);
-      sendJson(res, 200, { id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'The whole answer.' }, finish_reason: 'stop' }] });
+      sendJson(res, 200, {
+        id: 'c',
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'The whole answer.' }, finish_reason: 'stop' }],
+      });
     });
     const res = await a.handler.sendMessage(send('hi'), ctx());
     expect(res.payload?.$case).toBe('message');
@@ -192,7 +219,10 @@ describe('openai-chat bridge: non-streaming', () => {
     const res = await a.handler.sendMessage(send('hi'), ctx());
     expect(Message.toJSON((res.payload as any).value)).toMatchObject({ parts: [{ text: 'streamed' }] });
     await upstream.close();
-    upstream = await startFakeUpstream({ 'POST /v1/chat/completions': (_q, r) => sendJson(r, 200, { choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'tool_calls' }] }) });
+    upstream = await startFakeUpstream({
+      'POST /v1/chat/completions': (_q, r) =>
+        sendJson(r, 200, { choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'tool_calls' }] }),
+    });
     await agent!.close();
     agent = await bridged('openai-chat', { baseUrl: `${upstream.url}/v1`, model: 'm' });
     const empty = await agent.handler.sendMessage(send('hi'), ctx());
@@ -208,7 +238,10 @@ describe('openai-chat bridge: non-streaming', () => {
   });
 
   it('a task-mode reply (replyMode task, or returnImmediately) gets a completed task with the text-delta artifact', async () => {
-    const a = await start((_req, res) => sendJson(res, 200, { choices: [{ index: 0, message: { role: 'assistant', content: 'as a task' }, finish_reason: 'stop' }] }), { replyMode: 'task' });
+    const a = await start(
+      (_req, res) => sendJson(res, 200, { choices: [{ index: 0, message: { role: 'assistant', content: 'as a task' }, finish_reason: 'stop' }] }),
+      { replyMode: 'task' },
+    );
     const res = await a.handler.sendMessage(send('hi'), ctx());
     const task = Task.toJSON((res.payload as any).value) as any;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -226,7 +259,10 @@ describe('openai-chat bridge: non-streaming', () => {
 describe('openai-chat bridge: conversation continuity', () => {
   it('sends earlier turns of the same context as history, and none for another context', async () => {
     let n = 0;
-    const a = await start((_req, res) => sendJson(res, 200, { choices: [{ index: 0, message: { role: 'assistant', content: `answer ${++n}` }, finish_reason: 'stop' }] }), { instructions: 'Be brief.' });
+    const a = await start(
+      (_req, res) => sendJson(res, 200, { choices: [{ index: 0, message: { role: 'assistant', content: `answer ${++n}` }, finish_reason: 'stop' }] }),
+      { instructions: 'Be brief.' },
+    );
     await a.handler.sendMessage(send('first', { contextId: 'ctx-a' }), ctx());
     await a.handler.sendMessage(send('second', { contextId: 'ctx-a' }), ctx());
     await a.handler.sendMessage(send('other', { contextId: 'ctx-b' }), ctx());

@@ -11,7 +11,8 @@ afterEach(async () => {
   await agent?.close();
   await gateway.upstream.close();
 });
-const start = async (settings: Record<string, unknown> = {}) => (agent = await bridged('openclaw-responses', { baseUrl: gateway.upstream.url, token: TOKEN, ...settings }));
+const start = async (settings: Record<string, unknown> = {}) =>
+  (agent = await bridged('openclaw-responses', { baseUrl: gateway.upstream.url, token: TOKEN, ...settings }));
 
 describe('openclaw-responses bridge', () => {
   it('streams output_text deltas as text-delta chunks and completes on response.completed', async () => {

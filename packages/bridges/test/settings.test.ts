@@ -1,5 +1,15 @@
 import { recordingLogger } from '@a2a-polyglot/testing';
-import { BridgeRegistry, BUILTIN_BRIDGES, defineBridge, field, redactingLogger, Redactor, resolveSettings, SettingsError, type SettingsSchema } from '../src/index.js';
+import {
+  BridgeRegistry,
+  BUILTIN_BRIDGES,
+  defineBridge,
+  field,
+  redactingLogger,
+  Redactor,
+  resolveSettings,
+  SettingsError,
+  type SettingsSchema,
+} from '../src/index.js';
 
 interface Demo {
   readonly baseUrl: string;
@@ -35,13 +45,19 @@ describe('resolveSettings: agent metadata → service settings → environment �
 
   it('names the key and its layer in errors', () => {
     expect(() => resolveSettings(schema, { agent: {} }, { agent: 'agents[0].settings', service: 'handlers.demo' })).toThrow(
-      new SettingsError("Invalid settings: agents[0].settings.model is required (model); set it in the agent's settings, the handler's service settings or the environment variable DEMO_MODEL"),
+      new SettingsError(
+        "Invalid settings: agents[0].settings.model is required (model); set it in the agent's settings, the handler's service settings or the environment variable DEMO_MODEL",
+      ),
     );
-    expect(() => resolveSettings(schema, { agent: { model: 'm' }, service: { timeoutMs: 0 } }, { agent: 'agents[0].settings', service: 'handlers.demo' })).toThrow(
-      'Invalid settings: handlers.demo.timeoutMs must be an integer between 1 and 1000 (got 0)',
+    expect(() =>
+      resolveSettings(schema, { agent: { model: 'm' }, service: { timeoutMs: 0 } }, { agent: 'agents[0].settings', service: 'handlers.demo' }),
+    ).toThrow('Invalid settings: handlers.demo.timeoutMs must be an integer between 1 and 1000 (got 0)');
+    expect(() => resolveSettings(schema, { agent: { model: 'm' }, env: { DEMO_TIMEOUT_MS: 'soon' } })).toThrow(
+      'Invalid settings: environment variable DEMO_TIMEOUT_MS must be an integer between 1 and 1000 (got "soon")',
     );
-    expect(() => resolveSettings(schema, { agent: { model: 'm' }, env: { DEMO_TIMEOUT_MS: 'soon' } })).toThrow('Invalid settings: environment variable DEMO_TIMEOUT_MS must be an integer between 1 and 1000 (got "soon")');
-    expect(() => resolveSettings(schema, { agent: { model: 'm', modle: 'x' } })).toThrow('Invalid settings: unknown key settings.modle (known: baseUrl, apiKey, model, timeoutMs, verbose)');
+    expect(() => resolveSettings(schema, { agent: { model: 'm', modle: 'x' } })).toThrow(
+      'Invalid settings: unknown key settings.modle (known: baseUrl, apiKey, model, timeoutMs, verbose)',
+    );
     expect(() => resolveSettings(schema, { agent: { model: 'm', baseUrl: 'ftp://x' } })).toThrow('must be an absolute http(s) URL (got "ftp://x")');
   });
 
@@ -57,26 +73,41 @@ describe('resolveSettings: agent metadata → service settings → environment �
   });
 });
 
-describe('setting aliases (the reference daemon\'s names)', () => {
+describe("setting aliases (the reference daemon's names)", () => {
   const aliased: SettingsSchema<{ baseUrl: string; historyMessages: number }> = {
     baseUrl: field.url({ description: 'upstream', env: ['DEMO_URL'], default: 'http://default.invalid', aliases: ['hermes_api_url'] }),
     historyMessages: field.int(0, 100, { description: 'turns', default: 20, aliases: ['num_of_messages'] }),
   };
 
   it('accepts an alias in the agent and service layers, with the precedence of the key itself', () => {
-    expect(resolveSettings(aliased, { agent: { hermes_api_url: 'http://agent.example' }, service: { baseUrl: 'http://service.example' } })).toEqual({ baseUrl: 'http://agent.example', historyMessages: 20 });
-    expect(resolveSettings(aliased, { service: { num_of_messages: 5 }, env: { DEMO_URL: 'http://env.example' } })).toEqual({ baseUrl: 'http://env.example', historyMessages: 5 });
+    expect(resolveSettings(aliased, { agent: { hermes_api_url: 'http://agent.example' }, service: { baseUrl: 'http://service.example' } })).toEqual({
+      baseUrl: 'http://agent.example',
+      historyMessages: 20,
+    });
+    expect(resolveSettings(aliased, { service: { num_of_messages: 5 }, env: { DEMO_URL: 'http://env.example' } })).toEqual({
+      baseUrl: 'http://env.example',
+      historyMessages: 5,
+    });
   });
 
   it('checks an aliased value under the name it was given, and refuses both names in one layer', () => {
-    expect(() => resolveSettings(aliased, { agent: { num_of_messages: -1 } })).toThrow('Invalid settings: settings.num_of_messages must be an integer between 0 and 100 (got -1)');
-    expect(() => resolveSettings(aliased, { agent: { baseUrl: 'http://a.example', hermes_api_url: 'http://b.example' } })).toThrow('settings sets baseUrl and hermes_api_url, which are one setting (baseUrl); keep one');
+    expect(() => resolveSettings(aliased, { agent: { num_of_messages: -1 } })).toThrow(
+      'Invalid settings: settings.num_of_messages must be an integer between 0 and 100 (got -1)',
+    );
+    expect(() => resolveSettings(aliased, { agent: { baseUrl: 'http://a.example', hermes_api_url: 'http://b.example' } })).toThrow(
+      'settings sets baseUrl and hermes_api_url, which are one setting (baseUrl); keep one',
+    );
   });
 
-  it('gives the Hermes runs bridge the daemon-engine seed\'s setting names', () => {
+  it("gives the Hermes runs bridge the daemon-engine seed's setting names", () => {
     const hermes = BUILTIN_BRIDGES.find((b) => b.name === 'hermes-runs')!;
     const spec = hermes.settings as Record<string, { aliases?: readonly string[] }>;
-    expect([spec.baseUrl?.aliases, spec.apiKey?.aliases, spec.model?.aliases, spec.historyMessages?.aliases]).toEqual([['hermes_api_url'], ['hermes_api_key'], ['hermes_model'], ['num_of_messages']]);
+    expect([spec.baseUrl?.aliases, spec.apiKey?.aliases, spec.model?.aliases, spec.historyMessages?.aliases]).toEqual([
+      ['hermes_api_url'],
+      ['hermes_api_key'],
+      ['hermes_model'],
+      ['num_of_messages'],
+    ]);
   });
 });
 
@@ -85,7 +116,9 @@ describe('BridgeRegistry', () => {
     const registry = new BridgeRegistry();
     expect(registry.names()).toEqual(['openai-chat', 'hermes-runs', 'openclaw-responses']);
     expect(BUILTIN_BRIDGES.every((b) => b.description.length > 0)).toBe(true);
-    await expect(registry.create('langchain', { agentId: 'a', agentName: 'A' })).rejects.toThrow('Unknown handler "langchain" (known: openai-chat, hermes-runs, openclaw-responses)');
+    await expect(registry.create('langchain', { agentId: 'a', agentName: 'A' })).rejects.toThrow(
+      'Unknown handler "langchain" (known: openai-chat, hermes-runs, openclaw-responses)',
+    );
   });
 
   it('adding a framework is one bridge module: register it and agents can name it', async () => {
@@ -102,7 +135,13 @@ describe('BridgeRegistry', () => {
     });
     const logger = recordingLogger();
     const registry = new BridgeRegistry([echo]);
-    const executor = await registry.create('echo', { agentId: 'e1', agentName: 'Echo', serviceSettings: { prefix: '>> ' }, env: { ECHO_PREFIX: 'env ' }, logger });
+    const executor = await registry.create('echo', {
+      agentId: 'e1',
+      agentName: 'Echo',
+      serviceSettings: { prefix: '>> ' },
+      env: { ECHO_PREFIX: 'env ' },
+      logger,
+    });
     let replied = '';
     await executor.execute({ text: 'hi', reply: (m: unknown) => (replied = String(m)) } as never);
     expect(replied).toBe('>> hi');
@@ -122,7 +161,12 @@ describe('BridgeRegistry', () => {
       }),
     });
     const logger = recordingLogger();
-    const executor = await new BridgeRegistry([leaky]).create('leaky', { agentId: 'l', agentName: 'L', agentSettings: { key: 'k-1234567890', headers: { 'x-token': 'tkn-abcdef' } }, logger });
+    const executor = await new BridgeRegistry([leaky]).create('leaky', {
+      agentId: 'l',
+      agentName: 'L',
+      agentSettings: { key: 'k-1234567890', headers: { 'x-token': 'tkn-abcdef' } },
+      logger,
+    });
     await executor.execute({} as never);
     expect(logger.lines).toEqual([{ level: 'warn', msg: 'calling with [redacted] and [redacted]', fields: { auth: 'Bearer [redacted]' } }]);
   });

@@ -42,7 +42,9 @@ describe('readUpstreamSse', () => {
   });
 
   it('rejects a line that is not an SSE field', async () => {
-    await expect(read(['data: ok\n\n', '<html>oops</html>\n'])).rejects.toThrow(new BridgeError('The test upstream sent a malformed event stream (unexpected line "<html>oops</html>")'));
+    await expect(read(['data: ok\n\n', '<html>oops</html>\n'])).rejects.toThrow(
+      new BridgeError('The test upstream sent a malformed event stream (unexpected line "<html>oops</html>")'),
+    );
   });
 
   it('gives up after idleTimeoutMs of silence; keep-alive comments count as activity', async () => {

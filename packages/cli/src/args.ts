@@ -26,7 +26,13 @@ export interface CommonOptions {
 export type Parsed =
   | { readonly kind: 'help'; readonly command?: HelpTopic }
   | { readonly kind: 'version' }
-  | { readonly kind: 'command'; readonly command: CommandName; readonly positionals: readonly string[]; readonly common: CommonOptions; readonly values: Record<string, unknown> };
+  | {
+      readonly kind: 'command';
+      readonly command: CommandName;
+      readonly positionals: readonly string[];
+      readonly common: CommonOptions;
+      readonly values: Record<string, unknown>;
+    };
 
 /** A command-line mistake: printed with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {
@@ -112,7 +118,10 @@ export function parse(argv: readonly string[]): Parsed {
   }
   if (positionals.length > spec.positionals.length) {
     const extra = positionals.slice(spec.positionals.length).join(' ');
-    throw new UsageError(`unexpected argument${positionals.length - spec.positionals.length > 1 ? 's' : ''}: ${extra}${command === 'send' ? ' (quote the message text)' : ''}`, command);
+    throw new UsageError(
+      `unexpected argument${positionals.length - spec.positionals.length > 1 ? 's' : ''}: ${extra}${command === 'send' ? ' (quote the message text)' : ''}`,
+      command,
+    );
   }
   checkUrl(positionals[0]!, command);
   return { kind: 'command', command, positionals, common: common(values, command), values };
@@ -164,7 +173,11 @@ function parseLiteCommand(argv: readonly string[]): Parsed {
   const wanted = sub === 'run' ? ['URL', 'TEXT'] : [];
   const allowed = sub === 'run' ? 2 : 1;
   if (positionals.length < wanted.length) throw new UsageError(`missing ${wanted.slice(positionals.length).join(' and ')}`, topic);
-  if (positionals.length > allowed) throw new UsageError(`unexpected argument${positionals.length - allowed > 1 ? 's' : ''}: ${positionals.slice(allowed).join(' ')} (quote the message text)`, topic);
+  if (positionals.length > allowed)
+    throw new UsageError(
+      `unexpected argument${positionals.length - allowed > 1 ? 's' : ''}: ${positionals.slice(allowed).join(' ')} (quote the message text)`,
+      topic,
+    );
   if (sub === 'run') checkUrl(positionals[0]!, topic);
   return { kind: 'command', command: 'lite', positionals: [sub, ...positionals], common: sub === 'run' ? common(values, topic) : noCommon, values };
 }

@@ -5,7 +5,10 @@ import { liveStatus, type Io } from './io.js';
 /** `TASK_STATE_INPUT_REQUIRED` → `input-required`. */
 export function stateName(state: TaskState | undefined): string {
   const name = TaskState[state ?? TaskState.TASK_STATE_UNSPECIFIED] ?? 'TASK_STATE_UNSPECIFIED';
-  return name.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
+  return name
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
 }
 
 /** `working`, `input-required`, `TASK_STATE_WORKING`, `2` → the TaskState, or undefined. */
@@ -37,7 +40,10 @@ export class StatusLine {
   /** Lines waiting for the answer's line to end. */
   private readonly pending: string[] = [];
 
-  constructor(private readonly io: Io, enabled: boolean) {
+  constructor(
+    private readonly io: Io,
+    enabled: boolean,
+  ) {
     this.live = enabled && liveStatus(io);
   }
 
@@ -117,10 +123,14 @@ export function formatCard(card: AgentCard, url: string): string {
   const numberWidth = String(interfaces.length).length + 1;
   interfaces.forEach((i, n) => {
     const number = `${n + 1}.`.padEnd(numberWidth);
-    lines.push(`  ${number} ${i.protocolBinding.padEnd(bindingWidth)}  ${(i.protocolVersion || '-').padEnd(versionWidth)}  ${i.url}${i.tenant ? `  (tenant ${i.tenant})` : ''}`);
+    lines.push(
+      `  ${number} ${i.protocolBinding.padEnd(bindingWidth)}  ${(i.protocolVersion || '-').padEnd(versionWidth)}  ${i.url}${i.tenant ? `  (tenant ${i.tenant})` : ''}`,
+    );
   });
   const caps = card.capabilities;
-  lines.push(`Capabilities: streaming ${yes(caps?.streaming)} · push notifications ${yes(caps?.pushNotifications)} · extended card ${yes(caps?.extendedAgentCard)}`);
+  lines.push(
+    `Capabilities: streaming ${yes(caps?.streaming)} · push notifications ${yes(caps?.pushNotifications)} · extended card ${yes(caps?.extendedAgentCard)}`,
+  );
   if (caps?.extensions.length) lines.push(`Extensions: ${caps.extensions.map((e) => `${e.uri}${e.required ? ' (required)' : ''}`).join(', ')}`);
   const schemes = Object.keys(card.securitySchemes);
   if (schemes.length) lines.push(`Security schemes: ${schemes.join(', ')}`);

@@ -20,5 +20,7 @@ export function writeInterruptedHint(ctx: CommandContext, taskId: string | undef
     ctx.io.stderr.write(`a2a: interrupted; a task the agent started keeps running (a2a list ${url} shows it)\n`);
     return;
   }
-  ctx.io.stderr.write(`a2a: interrupted; task ${taskId} keeps running on the agent\n  follow it: a2a subscribe ${url} ${taskId}\n  cancel it: a2a cancel ${url} ${taskId}\n`);
+  ctx.io.stderr.write(
+    `a2a: interrupted; task ${taskId} keeps running on the agent\n  follow it: a2a subscribe ${url} ${taskId}\n  cancel it: a2a cancel ${url} ${taskId}\n`,
+  );
 }

@@ -53,7 +53,7 @@ describe('help and usage', () => {
   it('mistakes: one line, a pointer to the subcommand help, exit 2', async () => {
     const unknown = await a2a(['lite', 'shout']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe("a2a: unknown lite command \"shout\" (lite commands: parse, format, run)\nRun 'a2a lite --help' for usage.\n");
+    expect(unknown.stderr).toBe('a2a: unknown lite command "shout" (lite commands: parse, format, run)\nRun \'a2a lite --help\' for usage.\n');
     const missing = await a2a(['lite', 'run', 'http://127.0.0.1:1']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe("a2a: missing TEXT\nRun 'a2a lite run --help' for usage.\n");
@@ -65,7 +65,11 @@ describe('help and usage', () => {
 
 describe('lite parse', () => {
   it('prints a tagged message as one JSON line', async () => {
-    const run = await a2a(['lite', 'parse', '[A2A:status task=t-1 state=working progress=50% eta="in ten minutes"]\nCollecting sources.\n[attachment: notes.md]']);
+    const run = await a2a([
+      'lite',
+      'parse',
+      '[A2A:status task=t-1 state=working progress=50% eta="in ten minutes"]\nCollecting sources.\n[attachment: notes.md]',
+    ]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({
@@ -133,7 +137,10 @@ describe('lite run against the demo agent', () => {
   it('--no-stream and --json: one JSON object per message', async () => {
     const run = await a2a(['lite', 'run', executor.url, '[A2A:task id=t-2]\nquietly', '--no-stream', '--json']);
     expect(run.code).toBe(0);
-    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { text: string; lite: { type: string; params: Record<string, string>; body: string } });
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { text: string; lite: { type: string; params: Record<string, string>; body: string } });
     expect(lines.at(-1)!.lite).toMatchObject({ type: 'result', params: { task: 't-2', state: 'completed' }, body: 'Echo: quietly' });
     for (const line of lines) expect(parseLite(line.text)).toEqual(line.lite);
   });

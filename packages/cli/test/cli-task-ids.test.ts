@@ -100,7 +100,10 @@ describe('subscribe to a task that already ended', () => {
     expect(run.stderr).toBe(`a2a: task ${id} completed\n`);
     const json = await a2a(['subscribe', url, id, '--json', '--binding', 'rest']);
     expect(json.code).toBe(0);
-    const lines = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
     expect(lines[0].seq).toBeNull();
     expect(lines[0].event.task.id).toBe(id);

@@ -62,7 +62,9 @@ describe('help and usage', () => {
   it('mistakes: one line, a pointer to --help, exit 2', async () => {
     const unknown = await a2a(['frobnicate']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe('a2a: unknown command "frobnicate" (commands: card, send, get, list, cancel, subscribe, lite)\nRun \'a2a --help\' for usage.\n');
+    expect(unknown.stderr).toBe(
+      'a2a: unknown command "frobnicate" (commands: card, send, get, list, cancel, subscribe, lite)\nRun \'a2a --help\' for usage.\n',
+    );
     const missing = await a2a(['send', url]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^a2a: missing TEXT\nRun 'a2a send --help' for usage\.\n$/);
@@ -121,7 +123,10 @@ describe('commands against the demo agent', () => {
   it('send --json: one JSON object per event, seq included, last one completed', async () => {
     const run = await a2a(['send', url, 'json please', '--json']);
     expect(run.code).toBe(0);
-    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0].seq).toBe(1);
     expect(Object.keys(lines[0].event)).toEqual(['task']);
     expect(lines.at(-1).event.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
@@ -177,7 +182,7 @@ describe('commands against the demo agent', () => {
     const id = /^a2a: task (\S+)$/m.exec(asked.stderr)![1]!;
     const run = await a2a(['get', url, id, '--history', '10']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/History \(\d+ messages, oldest first\):\n  user: ask\n  agent: What should I echo back\?[^\n]*\n  user: ochre\n/);
+    expect(run.stdout).toMatch(/History \(\d+ messages, oldest first\):\n {2}user: ask\n {2}agent: What should I echo back\?[^\n]*\n {2}user: ochre\n/);
   });
 
   it('subscribe follows a running task to its end', async () => {

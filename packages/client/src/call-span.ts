@@ -21,7 +21,14 @@ export interface CallSpan {
 export function startCallSpan(operation: OperationName, binding: string, url: string): CallSpan {
   const span = tracer.startSpan(`a2a.${operation}`, {
     kind: SpanKind.CLIENT,
-    attributes: { 'rpc.system': 'a2a', 'rpc.service': 'lf.a2a.v1.A2AService', 'rpc.method': operation, 'a2a.operation': operation, 'a2a.binding': binding, 'url.full': withoutQuery(url) },
+    attributes: {
+      'rpc.system': 'a2a',
+      'rpc.service': 'lf.a2a.v1.A2AService',
+      'rpc.method': operation,
+      'a2a.operation': operation,
+      'a2a.binding': binding,
+      'url.full': withoutQuery(url),
+    },
   });
   const traceHeaders: Record<string, string> = {};
   propagation.inject(trace.setSpan(context.active(), span), traceHeaders);

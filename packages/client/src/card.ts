@@ -1,4 +1,4 @@
-import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
+import { type A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { AgentCard } from '@a2a-polyglot/model';
 import { cardJsonOfAnyVersion, isV03Card } from './card-v03.js';
 import { clientError, notA2A } from './failures.js';
@@ -99,15 +99,18 @@ export function validateAgentCard(json: unknown, source = 'the agent card'): Age
   } else {
     interfaces.forEach((entry, i) => {
       const e = entry as Record<string, unknown> | null;
-      if (typeof e !== 'object' || e === null) return problems.push(`supportedInterfaces[${i}] is not an object`);
+      if (typeof e !== 'object' || e === null) {
+        problems.push(`supportedInterfaces[${i}] is not an object`);
+        return;
+      }
       if (typeof e.url !== 'string' || e.url.trim() === '') problems.push(`supportedInterfaces[${i}].url is missing`);
       const binding = e.protocolBinding ?? e.protocol_binding;
       if (typeof binding !== 'string' || binding.trim() === '') problems.push(`supportedInterfaces[${i}].protocolBinding is missing`);
-      return undefined;
     });
   }
   // Checked on the card as served: the v0.3 translation always yields a capabilities object.
-  if (typeof raw.capabilities !== 'object' || raw.capabilities === null || Array.isArray(raw.capabilities)) problems.push('"capabilities" is missing or not an object');
+  if (typeof raw.capabilities !== 'object' || raw.capabilities === null || Array.isArray(raw.capabilities))
+    problems.push('"capabilities" is missing or not an object');
   if (problems.length > 0) throw badCard(source, problems);
   try {
     return AgentCard.fromJSON(card);

@@ -78,12 +78,19 @@ export function networkReason(error: unknown): string {
 
 function describeCode(code: string): string {
   switch (code) {
-    case 'ECONNREFUSED': return 'connection refused (ECONNREFUSED)';
-    case 'ECONNRESET': return 'connection reset (ECONNRESET)';
-    case 'ENOTFOUND': return 'host not found (ENOTFOUND)';
-    case 'EAI_AGAIN': return 'host name lookup failed (EAI_AGAIN)';
-    case 'ETIMEDOUT': return 'connection timed out (ETIMEDOUT)';
-    case 'EHOSTUNREACH': return 'host unreachable (EHOSTUNREACH)';
-    default: return code;
+    case 'ECONNREFUSED':
+      return 'connection refused (ECONNREFUSED)';
+    case 'ECONNRESET':
+      return 'connection reset (ECONNRESET)';
+    case 'ENOTFOUND':
+      return 'host not found (ENOTFOUND)';
+    case 'EAI_AGAIN':
+      return 'host name lookup failed (EAI_AGAIN)';
+    case 'ETIMEDOUT':
+      return 'connection timed out (ETIMEDOUT)';
+    case 'EHOSTUNREACH':
+      return 'host unreachable (EHOSTUNREACH)';
+    default:
+      return code;
   }
 }

@@ -32,10 +32,14 @@ export function partsText(parts: readonly Part[] | undefined): string {
 export function eventText(event: StreamResponse): string {
   const payload = event.payload;
   switch (payload?.$case) {
-    case 'artifactUpdate': return partsText(payload.value.artifact?.parts);
-    case 'message': return partsText(payload.value.parts);
-    case 'statusUpdate': return partsText(payload.value.status?.message?.parts);
-    default: return '';
+    case 'artifactUpdate':
+      return partsText(payload.value.artifact?.parts);
+    case 'message':
+      return partsText(payload.value.parts);
+    case 'statusUpdate':
+      return partsText(payload.value.status?.message?.parts);
+    default:
+      return '';
   }
 }
 

@@ -42,5 +42,9 @@ export function selectInterface(card: AgentCard, allowed: readonly BindingKey[])
   }
   const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding}${i.protocolVersion ? ` (${i.protocolVersion})` : ''}`).join(', ') || 'nothing';
   const wanted = allowed.map((k) => BINDING_IDS[k]).join(', ');
-  throw clientError(A2AErrorCode.UnsupportedOperation, 'bad-card', `The agent "${card.name}" offers ${offered}; none matches what this client may use (${wanted}, A2A ${GENERATIONS.join(' or ')})`);
+  throw clientError(
+    A2AErrorCode.UnsupportedOperation,
+    'bad-card',
+    `The agent "${card.name}" offers ${offered}; none matches what this client may use (${wanted}, A2A ${GENERATIONS.join(' or ')})`,
+  );
 }

@@ -144,7 +144,12 @@ export class TaskStream implements AsyncIterable<ClientEvent> {
       attempt++;
       if (attempt > this.options.resume.attempts) {
         const tried = this.options.resume.attempts;
-        throw clientError(cause.code, 'cut', tried === 0 ? cause.message : `${cause.message} (gave up after ${tried} resubscribe attempt${tried === 1 ? '' : 's'})`, cause);
+        throw clientError(
+          cause.code,
+          'cut',
+          tried === 0 ? cause.message : `${cause.message} (gave up after ${tried} resubscribe attempt${tried === 1 ? '' : 's'})`,
+          cause,
+        );
       }
       const delayMs = backoffDelay(this.options.resume, attempt);
       this.options.onResume?.({ taskId: this.id, attempt, afterSeq: this.seq, delayMs, cause });
@@ -219,10 +224,14 @@ export function taskIdOf(event: StreamResponse): string | undefined {
   const payload = event.payload;
   if (!payload) return undefined;
   switch (payload.$case) {
-    case 'task': return payload.value.id || undefined;
-    case 'statusUpdate': return payload.value.taskId || undefined;
-    case 'artifactUpdate': return payload.value.taskId || undefined;
-    case 'message': return payload.value.taskId || undefined;
+    case 'task':
+      return payload.value.id || undefined;
+    case 'statusUpdate':
+      return payload.value.taskId || undefined;
+    case 'artifactUpdate':
+      return payload.value.taskId || undefined;
+    case 'message':
+      return payload.value.taskId || undefined;
   }
 }
 

@@ -3,7 +3,7 @@
  * that end without a final state, capabilities a server claims but lacks, tenants, auth
  * hooks, interceptors and retries.
  */
-import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
+import { type A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { TaskState } from '@a2a-polyglot/model';
 import type { ServerResponse } from 'node:http';
 import { Client, textMessage, validateAgentCard, type CallInfo, type CallOutcome, type ClientEvent } from '../src/index.js';
@@ -12,9 +12,16 @@ import { collect } from './helpers.js';
 
 const TASK = 't-1';
 const CTX = 'c-1';
-const task = (state: string, artifacts: unknown[] = [], ts = '2026-01-01T00:00:00.000Z') => ({ id: TASK, contextId: CTX, status: { state, timestamp: ts }, artifacts });
+const task = (state: string, artifacts: unknown[] = [], ts = '2026-01-01T00:00:00.000Z') => ({
+  id: TASK,
+  contextId: CTX,
+  status: { state, timestamp: ts },
+  artifacts,
+});
 const status = (state: string, ts: string) => ({ statusUpdate: { taskId: TASK, contextId: CTX, status: { state, timestamp: ts } } });
-const chunk = (id: string, text: string) => ({ artifactUpdate: { taskId: TASK, contextId: CTX, artifact: { artifactId: id, parts: [{ text }] }, lastChunk: true } });
+const chunk = (id: string, text: string) => ({
+  artifactUpdate: { taskId: TASK, contextId: CTX, artifact: { artifactId: id, parts: [{ text }] }, lastChunk: true },
+});
 const rpcResult = (id: unknown, result: unknown) => ({ jsonrpc: '2.0', id, result });
 const rpcError = (id: unknown, code: number, message: string, reason?: string) => ({
   jsonrpc: '2.0',
@@ -84,7 +91,11 @@ describe('client behaviour against scripted servers', () => {
         return s.cut();
       }
       if (req.json.method === 'SubscribeToTask') return sendJson(res, 200, rpcError(req.json.id, -32004, 'Task is terminal', 'UNSUPPORTED_OPERATION'));
-      return sendJson(res, 200, rpcResult(req.json.id, task('TASK_STATE_COMPLETED', [{ artifactId: 'a', parts: [{ text: 'all' }] }], '2026-01-01T00:00:05.000Z')));
+      return sendJson(
+        res,
+        200,
+        rpcResult(req.json.id, task('TASK_STATE_COMPLETED', [{ artifactId: 'a', parts: [{ text: 'all' }] }], '2026-01-01T00:00:05.000Z')),
+      );
     });
     const client = await Client.connect(server.url, { bindings: ['jsonrpc'], resume: { initialDelayMs: 10, maxDelayMs: 20 } });
     const stream = client.sendStreamingMessage({ message: textMessage('go') });
@@ -101,7 +112,10 @@ describe('client behaviour against scripted servers', () => {
     });
     const client = await Client.connect(server.url, { bindings: ['jsonrpc'], resume: { initialDelayMs: 5, maxDelayMs: 10, attempts: 3 } });
     const stream = client.sendStreamingMessage({ message: textMessage('go') });
-    const error = await collect(stream).then(() => undefined, (e: unknown) => e as A2AError);
+    const error = await collect(stream).then(
+      () => undefined,
+      (e: unknown) => e as A2AError,
+    );
     expect(error?.metadata.clientFailure).toBe('cut');
     expect(error?.message).toBe('The stream closed before the task reached a final or interrupted state (gave up after 3 resubscribe attempts)');
     expect(stream.end).toBeUndefined();
@@ -110,7 +124,10 @@ describe('client behaviour against scripted servers', () => {
   it('a cut before any event named the task is an error, not a resubscribe', async () => {
     server = await rpcServer((_req, res) => sse(res).cut());
     const client = await Client.connect(server.url, { bindings: ['jsonrpc'] });
-    const error = await collect(client.sendStreamingMessage({ message: textMessage('go') })).then(() => undefined, (e: unknown) => e as A2AError);
+    const error = await collect(client.sendStreamingMessage({ message: textMessage('go') })).then(
+      () => undefined,
+      (e: unknown) => e as A2AError,
+    );
     expect(error?.metadata.clientFailure).toBe('cut');
     expect(error?.message).toMatch(/no event named the task yet, so it cannot be resumed/);
     expect(server.requests.filter((r) => r.json?.method === 'SubscribeToTask')).toHaveLength(0);
@@ -119,15 +136,21 @@ describe('client behaviour against scripted servers', () => {
   it('claims streaming but answers the stream with plain JSON: an error, no hang', async () => {
     server = await rpcServer((req, res) => sendJson(res, 200, rpcResult(req.json.id, { task: task('TASK_STATE_COMPLETED') })));
     const client = await Client.connect(server.url, { bindings: ['jsonrpc'] });
-    const error = await collect(client.sendStreamingMessage({ message: textMessage('go') })).then(() => undefined, (e: unknown) => e as A2AError);
+    const error = await collect(client.sendStreamingMessage({ message: textMessage('go') })).then(
+      () => undefined,
+      (e: unknown) => e as A2AError,
+    );
     expect(error?.code).toBe(A2AErrorCode.InvalidAgentResponse);
     expect(error?.message).toMatch(/answered application\/json instead of an event stream/);
   });
 
-  it('claims streaming but refuses it: the server\'s UnsupportedOperation, as sent', async () => {
+  it("claims streaming but refuses it: the server's UnsupportedOperation, as sent", async () => {
     server = await rpcServer((req, res) => sendJson(res, 200, rpcError(req.json.id, -32004, 'Streaming is not supported', 'UNSUPPORTED_OPERATION')));
     const client = await Client.connect(server.url, { bindings: ['jsonrpc'] });
-    const error = await collect(client.sendStreamingMessage({ message: textMessage('go') })).then(() => undefined, (e: unknown) => e as A2AError);
+    const error = await collect(client.sendStreamingMessage({ message: textMessage('go') })).then(
+      () => undefined,
+      (e: unknown) => e as A2AError,
+    );
     expect(error?.code).toBe(A2AErrorCode.UnsupportedOperation);
     expect(error?.message).toBe('Streaming is not supported');
   });
@@ -135,7 +158,10 @@ describe('client behaviour against scripted servers', () => {
   it('a card that says streaming is off: refused locally, before any request', async () => {
     server = await rpcServer(() => undefined, { capabilities: { streaming: false } });
     const client = await Client.connect(server.url, { bindings: ['jsonrpc'] });
-    const error = await collect(client.sendStreamingMessage({ message: textMessage('go') })).then(() => undefined, (e: unknown) => e as A2AError);
+    const error = await collect(client.sendStreamingMessage({ message: textMessage('go') })).then(
+      () => undefined,
+      (e: unknown) => e as A2AError,
+    );
     expect(error?.code).toBe(A2AErrorCode.UnsupportedOperation);
     expect(server.requests.filter((r) => r.url === '/rpc')).toHaveLength(0);
   });
@@ -176,7 +202,13 @@ describe('client behaviour against scripted servers', () => {
   });
 
   it('auth hooks and interceptors run around every call, in order, with the outcome', async () => {
-    server = await rpcServer((req, res) => sendJson(res, 200, req.json.method === 'GetTask' ? rpcResult(req.json.id, task('TASK_STATE_WORKING')) : rpcError(req.json.id, -32001, 'nope', 'TASK_NOT_FOUND')));
+    server = await rpcServer((req, res) =>
+      sendJson(
+        res,
+        200,
+        req.json.method === 'GetTask' ? rpcResult(req.json.id, task('TASK_STATE_WORKING')) : rpcError(req.json.id, -32001, 'nope', 'TASK_NOT_FOUND'),
+      ),
+    );
     const log: string[] = [];
     let token = 0;
     const client = await Client.connect(server.url, {

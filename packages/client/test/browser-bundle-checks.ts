@@ -5,7 +5,14 @@ import type { BuildOptions } from 'esbuild';
  * package) make it: `platform: 'browser'` fails the build on any Node built-in; the metafile
  * lists every input, for the checks below.
  */
-export const BROWSER_BUNDLE = { bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' } as const satisfies BuildOptions;
+export const BROWSER_BUNDLE = {
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  write: false,
+  metafile: true,
+  logLevel: 'silent',
+} as const satisfies BuildOptions;
 
 /**
  * What "gRPC code" means for the browser-bundle checks (sources and the packed package):

@@ -43,7 +43,12 @@ describe('browser bundle', () => {
   });
 
   it('the gRPC markers do recognise gRPC code (so the checks above cannot pass vacuously)', async () => {
-    const result = await build({ ...BROWSER_BUNDLE, platform: 'node', entryPoints: [path.join(root, 'packages/model/src/grpc.ts')], plugins: [workspaceSources] });
+    const result = await build({
+      ...BROWSER_BUNDLE,
+      platform: 'node',
+      entryPoints: [path.join(root, 'packages/model/src/grpc.ts')],
+      plugins: [workspaceSources],
+    });
     expect(Object.keys(result.metafile.inputs).filter(isGrpcInput)).not.toEqual([]);
     expect(result.outputFiles[0]!.text).toMatch(GRPC_ONLY_TEXT);
   });

@@ -6,7 +6,10 @@ import { cardCandidates, Client, protocolGeneration, resolveAgentCard, selectInt
 import { cardJson, sendJson, startFakeServer, type FakeServer } from './fake-server.js';
 
 async function failure(promise: Promise<unknown>): Promise<A2AError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(A2AError);
   return error as A2AError;
 }
@@ -19,7 +22,9 @@ describe('card resolution', () => {
   });
 
   it('fetches /.well-known/agent-card.json with A2A-Version: 1.0 and validates it', async () => {
-    server = await startFakeServer((req, res) => (req.url === '/.well-known/agent-card.json' ? sendJson(res, 200, cardJson('http://x')) : sendJson(res, 404, {})));
+    server = await startFakeServer((req, res) =>
+      req.url === '/.well-known/agent-card.json' ? sendJson(res, 200, cardJson('http://x')) : sendJson(res, 404, {}),
+    );
     const { card, url } = await resolveAgentCard(server.url);
     expect(card.name).toBe('fake');
     expect(url).toBe(`${server.url}/.well-known/agent-card.json`);
@@ -33,7 +38,11 @@ describe('card resolution', () => {
   });
 
   it('tries the well-known path under a given prefix first, and takes a .json URL as the card itself', () => {
-    expect(cardCandidates('http://h:1/a2a/')).toEqual(['http://h:1/a2a/.well-known/agent-card.json', 'http://h:1/.well-known/agent-card.json', 'http://h:1/.well-known/agent.json']);
+    expect(cardCandidates('http://h:1/a2a/')).toEqual([
+      'http://h:1/a2a/.well-known/agent-card.json',
+      'http://h:1/.well-known/agent-card.json',
+      'http://h:1/.well-known/agent.json',
+    ]);
     expect(cardCandidates('http://h:1/cards/me.json')).toEqual(['http://h:1/cards/me.json']);
   });
 
@@ -107,7 +116,10 @@ describe('card resolution', () => {
       protocolVersion: '0.3.0',
       url: 'http://x/rpc',
       preferredTransport: 'JSONRPC',
-      additionalInterfaces: [{ url: 'http://x/rpc', transport: 'JSONRPC' }, { url: 'x:50051', transport: 'GRPC' }],
+      additionalInterfaces: [
+        { url: 'http://x/rpc', transport: 'JSONRPC' },
+        { url: 'x:50051', transport: 'GRPC' },
+      ],
     });
     const v1 = cardJson('http://x').supportedInterfaces as Array<{ url: string; protocolBinding: string }>;
     expect(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.url} ${i.protocolVersion}`)).toEqual([
@@ -168,12 +180,29 @@ describe('interface selection', () => {
   });
 
   it('no usable interface: the error lists what the card offers', () => {
-    const other = validateAgentCard({ ...cardJson('http://x'), supportedInterfaces: [{ url: 'http://x', protocolBinding: 'JSONRPC', protocolVersion: '0.2' }, { url: 'x:1', protocolBinding: 'GRPC', protocolVersion: '0.3' }] });
-    expect(() => selectInterface(other, ['jsonrpc', 'rest'])).toThrow(/offers JSONRPC \(0\.2\), GRPC \(0\.3\); none matches what this client may use \(JSONRPC, HTTP\+JSON, A2A 1\.0 or 0\.3\)/);
+    const other = validateAgentCard({
+      ...cardJson('http://x'),
+      supportedInterfaces: [
+        { url: 'http://x', protocolBinding: 'JSONRPC', protocolVersion: '0.2' },
+        { url: 'x:1', protocolBinding: 'GRPC', protocolVersion: '0.3' },
+      ],
+    });
+    expect(() => selectInterface(other, ['jsonrpc', 'rest'])).toThrow(
+      /offers JSONRPC \(0\.2\), GRPC \(0\.3\); none matches what this client may use \(JSONRPC, HTTP\+JSON, A2A 1\.0 or 0\.3\)/,
+    );
   });
 
   it('a v0.3 card that prefers gRPC: without a gRPC transport, its JSON-RPC interface is used', () => {
-    const v03 = validateAgentCard({ name: 'old', url: 'x:50051', preferredTransport: 'GRPC', additionalInterfaces: [{ url: 'x:50051', transport: 'GRPC' }, { url: 'http://x/rpc', transport: 'JSONRPC' }], capabilities: {} });
+    const v03 = validateAgentCard({
+      name: 'old',
+      url: 'x:50051',
+      preferredTransport: 'GRPC',
+      additionalInterfaces: [
+        { url: 'x:50051', transport: 'GRPC' },
+        { url: 'http://x/rpc', transport: 'JSONRPC' },
+      ],
+      capabilities: {},
+    });
     expect(selectInterface(v03, ['grpc', 'jsonrpc']).agentInterface.url).toBe('x:50051');
     expect(selectInterface(v03, ['jsonrpc', 'rest']).agentInterface).toMatchObject({ url: 'http://x/rpc', protocolVersion: '0.3' });
   });

@@ -14,7 +14,6 @@ function cases(events: readonly ClientEvent[]): string[] {
   return events.map((e) => e.event.payload?.$case ?? '?');
 }
 
-
 describe.each(BINDINGS)('Client over %s', (binding) => {
   let agent: TestAgent;
   let client: Client;

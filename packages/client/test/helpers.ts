@@ -152,7 +152,12 @@ export function lastState(events: readonly ClientEvent[]): TaskState | undefined
 
 /** A client of an SDK server for the interop tests: one binding (gRPC registered), bounded calls, quick resumes. */
 export function connectInterop(url: string, binding: BindingKey): Promise<Client> {
-  return Client.connect(url, { bindings: [binding], transports: { [GRPC_BINDING]: grpcTransportFactory }, timeoutMs: 5000, resume: { initialDelayMs: 20, maxDelayMs: 100 } });
+  return Client.connect(url, {
+    bindings: [binding],
+    transports: { [GRPC_BINDING]: grpcTransportFactory },
+    timeoutMs: 5000,
+    resume: { initialDelayMs: 20, maxDelayMs: 100 },
+  });
 }
 
 /**

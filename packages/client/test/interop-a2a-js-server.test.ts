@@ -17,7 +17,7 @@ import { TaskState, type Task } from '@a2a-polyglot/model';
 import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, textMessage, type BindingKey, type ClientEvent } from '../src/index.js';
+import { type Client, textMessage, type BindingKey, type ClientEvent } from '../src/index.js';
 import { artifactNames, collect, collectWithCut, connectInterop, lastState } from './helpers.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
@@ -42,21 +42,49 @@ const sdkAgent: SdkServerModule.AgentExecutor = {
     const text = ctx.userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
     const [command = '', ...args] = text.trim().split(/\s+/);
     const { taskId, contextId } = ctx;
-    const status = (state: SdkModule.TaskState) => AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: undefined, timestamp: now() }, metadata: undefined });
+    const status = (state: SdkModule.TaskState) =>
+      AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: undefined, timestamp: now() }, metadata: undefined });
     const chunk = (i: number) =>
       AgentEvent.artifactUpdate({
         taskId,
         contextId,
-        artifact: { artifactId: `a-${i}`, name: `chunk-${i}`, description: '', parts: [{ content: { $case: 'text', value: `chunk ${i}` }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [] },
+        artifact: {
+          artifactId: `a-${i}`,
+          name: `chunk-${i}`,
+          description: '',
+          parts: [{ content: { $case: 'text', value: `chunk ${i}` }, metadata: undefined, filename: '', mediaType: '' }],
+          metadata: undefined,
+          extensions: [],
+        },
         append: false,
         lastChunk: true,
         metadata: undefined,
       });
     if (command === 'echo') {
-      bus.publish(AgentEvent.message({ messageId: `m-${Date.now()}`, contextId, taskId: '', role: sdk.Role.ROLE_AGENT, parts: [{ content: { $case: 'text', value: `echo ${args.join(' ')}` }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] }));
+      bus.publish(
+        AgentEvent.message({
+          messageId: `m-${Date.now()}`,
+          contextId,
+          taskId: '',
+          role: sdk.Role.ROLE_AGENT,
+          parts: [{ content: { $case: 'text', value: `echo ${args.join(' ')}` }, metadata: undefined, filename: '', mediaType: '' }],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        }),
+      );
       return bus.finished();
     }
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: sdk.TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() }, artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: { state: sdk.TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+        artifacts: [],
+        history: [ctx.userMessage],
+        metadata: undefined,
+      }),
+    );
     bus.publish(status(sdk.TaskState.TASK_STATE_WORKING));
     if (command === 'hang') {
       await new Promise<void>((resolve) => running.set(taskId, resolve));
@@ -70,7 +98,14 @@ const sdkAgent: SdkServerModule.AgentExecutor = {
   },
   async cancelTask(taskId: string, bus: SdkBus) {
     running.get(taskId)?.();
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId: '', status: { state: sdk.TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: now() }, metadata: undefined }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: '',
+        status: { state: sdk.TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: now() },
+        metadata: undefined,
+      }),
+    );
     bus.finished();
   },
 };
@@ -123,7 +158,9 @@ async function startSdkServer(): Promise<SdkServer> {
   base = `http://${proxy.address}`;
   const grpc = new GrpcServer();
   grpc.addService(sdkGrpc.A2AService, sdkGrpc.grpcService({ requestHandler: handler, userBuilder: sdkGrpc.UserBuilder.noAuthentication }));
-  const port = await new Promise<number>((resolve, reject) => grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   const grpcProxy = await startTcpProxy({ host: '127.0.0.1', port });
   grpcAddress = grpcProxy.address;
   return {
@@ -141,7 +178,6 @@ async function startSdkServer(): Promise<SdkServer> {
 }
 
 const BINDINGS: BindingKey[] = ['jsonrpc', 'rest', 'grpc'];
-
 
 let server: SdkServer;
 beforeAll(async () => {

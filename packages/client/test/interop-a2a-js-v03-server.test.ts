@@ -12,7 +12,6 @@ import { startSdkV03Server, type SdkV03Server } from './sdk-v03-server.js';
 
 const BINDINGS: BindingKey[] = ['jsonrpc', 'rest', 'grpc'];
 
-
 function textOf(message: Message | undefined): string {
   return (message?.parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
 }
@@ -105,7 +104,9 @@ describe.each(BINDINGS)('our client → @a2a-js/sdk 0.3.14 server over %s', (bin
     const asked = await collect(first);
     expect(first.end).toBe('interrupted');
     expect(lastState(asked)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    const follow = client.sendStreamingMessage({ message: textMessage('green', { taskId: first.taskId!, contextId: (asked[0]!.event.payload!.value as Task).contextId }) });
+    const follow = client.sendStreamingMessage({
+      message: textMessage('green', { taskId: first.taskId!, contextId: (asked[0]!.event.payload!.value as Task).contextId }),
+    });
     const events = await collect(follow);
     expect(follow.end).toBe('terminal');
     expect(lastState(events)).toBe(TaskState.TASK_STATE_COMPLETED);

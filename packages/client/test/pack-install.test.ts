@@ -60,7 +60,9 @@ describe('the packed client installed in an empty folder', () => {
   });
 
   it('loads with import (ES modules)', () => {
-    expect(node(`import { Client, JSONRPC_BINDING } from '@a2a-polyglot/client'; console.log(typeof Client.connect, JSONRPC_BINDING)`, true)).toBe('function JSONRPC');
+    expect(node(`import { Client, JSONRPC_BINDING } from '@a2a-polyglot/client'; console.log(typeof Client.connect, JSONRPC_BINDING)`, true)).toBe(
+      'function JSONRPC',
+    );
   });
 
   it('gives one copy of each class to a process that both imports and requires it', () => {

@@ -148,7 +148,13 @@ describe.each(BINDINGS)('stream resume over %s', (binding) => {
       proxy().cutAll();
     }
     // And the path works again afterwards.
-    await waitFor(async () => (await client.sendMessage({ message: textMessage('echo back') }).then(() => true, () => false)));
+    await waitFor(
+      async () =>
+        await client.sendMessage({ message: textMessage('echo back') }).then(
+          () => true,
+          () => false,
+        ),
+    );
     const done = await client.sendMessage({ message: textMessage('steps 1') });
     expect((done.payload!.value as Task).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });

@@ -109,7 +109,9 @@ export async function startSdkV03Server(preferred: V03Transport = 'JSONRPC'): Pr
   base = `http://${proxy.address}`;
   const grpc = new GrpcServer();
   grpc.addService(sdkGrpc.A2AService, sdkGrpc.grpcService({ requestHandler: handler, userBuilder: sdkGrpc.UserBuilder.noAuthentication }));
-  const port = await new Promise<number>((resolve, reject) => grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   const grpcProxy = await startTcpProxy({ host: '127.0.0.1', port });
   grpcAddress = grpcProxy.address;
   return {
@@ -146,7 +148,13 @@ function scriptedAgent(gate: (key: string) => { promise: Promise<void> }, runnin
           status: { state, timestamp: now(), message: reply === undefined ? undefined : agentMessage(reply, taskId, contextId) },
         });
       if (ctx.task?.status.state === 'input-required') {
-        bus.publish({ kind: 'artifact-update', taskId, contextId, artifact: { artifactId: 'answer', name: 'answer', parts: [{ kind: 'text', text: `got ${text}` }] }, lastChunk: true });
+        bus.publish({
+          kind: 'artifact-update',
+          taskId,
+          contextId,
+          artifact: { artifactId: 'answer', name: 'answer', parts: [{ kind: 'text', text: `got ${text}` }] },
+          lastChunk: true,
+        });
         status('completed', true);
         return bus.finished();
       }
@@ -168,7 +176,13 @@ function scriptedAgent(gate: (key: string) => { promise: Promise<void> }, runnin
       if (command === 'gate') await gate(args[0] ?? '').promise;
       const n = Number(command === 'gate' ? (args[1] ?? 1) : (args[0] ?? 1));
       for (let i = 0; i < n; i++) {
-        bus.publish({ kind: 'artifact-update', taskId, contextId, artifact: { artifactId: `a-${i}`, name: `chunk-${i}`, parts: [{ kind: 'text', text: `chunk ${i}` }] }, lastChunk: true });
+        bus.publish({
+          kind: 'artifact-update',
+          taskId,
+          contextId,
+          artifact: { artifactId: `a-${i}`, name: `chunk-${i}`, parts: [{ kind: 'text', text: `chunk ${i}` }] },
+          lastChunk: true,
+        });
       }
       status('completed', true);
       bus.finished();
@@ -183,5 +197,12 @@ function scriptedAgent(gate: (key: string) => { promise: Promise<void> }, runnin
 }
 
 function agentMessage(text: string, taskId: string | undefined, contextId: string): SdkModule.Message {
-  return { kind: 'message', messageId: `m-${Date.now()}-${Math.random().toString(36).slice(2)}`, role: 'agent', parts: [{ kind: 'text', text }], taskId, contextId };
+  return {
+    kind: 'message',
+    messageId: `m-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+    role: 'agent',
+    parts: [{ kind: 'text', text }],
+    taskId,
+    contextId,
+  };
 }

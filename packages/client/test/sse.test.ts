@@ -12,7 +12,9 @@ function open(body: ReadableStream<Uint8Array>): OpenHttp & { closed: boolean } 
     failure: () => undefined,
     fail: () => undefined,
     settle: () => undefined,
-    close: () => void (o.closed = true),
+    close: () => {
+      o.closed = true;
+    },
   };
   return o;
 }

@@ -9,7 +9,14 @@ let server: FakeServer;
 beforeAll(async () => {
   server = await startFakeServer((req, res) => {
     if (req.url === '/.well-known/agent-card.json') {
-      return sendJson(res, 200, { name: 'v03', protocolVersion: '0.3.0', url: `${server.url}/rpc`, preferredTransport: 'JSONRPC', capabilities: { streaming: true }, skills: [] });
+      return sendJson(res, 200, {
+        name: 'v03',
+        protocolVersion: '0.3.0',
+        url: `${server.url}/rpc`,
+        preferredTransport: 'JSONRPC',
+        capabilities: { streaming: true },
+        skills: [],
+      });
     }
     return sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: v03Task });
   });
@@ -20,10 +27,13 @@ describe('JSON-RPC v0.3 on the wire', () => {
   it('slash method names, v0.3 params with an explicit blocking, no A2A-Version, X-A2A-Extensions', async () => {
     const client = await Client.connect(server.url, { extensions: ['urn:x'] });
     const sent = await client.sendMessage({ message: textMessage('hi', { messageId: 'm1' }) });
-    expect((sent.payload?.value as Task).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((sent.payload?.value as Task | undefined)?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     await client.sendMessage({ message: textMessage('hi', { messageId: 'm2' }), configuration: { returnImmediately: true } });
     const [, blocking, nonBlocking] = server.requests;
-    expect(blocking!.json).toMatchObject({ method: 'message/send', params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] }, configuration: { blocking: true } } });
+    expect(blocking!.json).toMatchObject({
+      method: 'message/send',
+      params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] }, configuration: { blocking: true } },
+    });
     expect(nonBlocking!.json.params.configuration).toEqual({ blocking: false });
     expect(blocking!.headers['a2a-version']).toBeUndefined();
     expect(blocking!.headers['x-a2a-extensions']).toBe('urn:x');
@@ -39,7 +49,10 @@ describe('JSON-RPC v0.3 on the wire', () => {
         : sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { kind: 'nonsense' } }),
     );
     const client = await Client.connect(bad.url);
-    await expect(client.sendMessage({ message: textMessage('hi') })).rejects.toMatchObject({ code: 'INVALID_AGENT_RESPONSE', message: expect.stringMatching(/the v0\.3 answer cannot be read \(result\.kind must be/) });
+    await expect(client.sendMessage({ message: textMessage('hi') })).rejects.toMatchObject({
+      code: 'INVALID_AGENT_RESPONSE',
+      message: expect.stringMatching(/the v0\.3 answer cannot be read \(result\.kind must be/),
+    });
     await bad.close();
   });
 });

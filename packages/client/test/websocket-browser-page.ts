@@ -84,7 +84,11 @@ const api = {
   /** SendMessage (blocking): the final task's state and text. */
   async send(text: string) {
     const task = taskOf(await current().sendMessage({ message: textMessage(text) }));
-    return { id: task.id, state: taskStateToJSON(task.status!.state), artifacts: task.artifacts.map((a) => a.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('')) };
+    return {
+      id: task.id,
+      state: taskStateToJSON(task.status!.state),
+      artifacts: task.artifacts.map((a) => a.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('')),
+    };
   },
 
   /** SendMessage that returns at once, then CancelTask. */

@@ -31,7 +31,12 @@ interface PageServer {
 /** One node:http server: `/` (the page), `/client.js` (the bundle), everything else A2A. */
 async function startPageServer(bundle: string): Promise<PageServer> {
   const gates = new Gates();
-  const handler = new RequestHandler({ card: testCard(), executor: scriptedAgent(gates), logger: silentLogger, authenticator: new ApiKeyAuthenticator({ keys: { [TOKEN]: 'browser' } }) });
+  const handler = new RequestHandler({
+    card: testCard(),
+    executor: scriptedAgent(gates),
+    logger: silentLogger,
+    authenticator: new ApiKeyAuthenticator({ keys: { [TOKEN]: 'browser' } }),
+  });
   const shutdown = new AbortController();
   const options = { handler, logger: silentLogger, websocket: { heartbeatMs: 0 }, shutdownSignal: shutdown.signal };
   const a2a = createA2ARequestListener(options);
@@ -76,10 +81,14 @@ function call<T = any>(page: Page, method: string, ...args: unknown[]): Promise<
 
 /** Waits (bounded) until the page's stream `name` satisfies `check` (a predicate source over `run`). */
 async function waitForRun(page: Page, name: string, check: string): Promise<any> {
-  await page.waitForFunction(([n, c]) => {
-    const run = (globalThis as any).a2aTest.run(n);
-    return run !== undefined && new Function('run', `return (${c});`)(run);
-  }, [name, check] as const, { timeout: WAIT_MS, polling: 20 });
+  await page.waitForFunction(
+    ([n, c]) => {
+      const run = (globalThis as any).a2aTest.run(n);
+      return run !== undefined && new Function('run', `return (${c});`)(run);
+    },
+    [name, check] as const,
+    { timeout: WAIT_MS, polling: 20 },
+  );
   return call(page, 'run', name);
 }
 

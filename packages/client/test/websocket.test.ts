@@ -1,11 +1,25 @@
 import { WebSocket } from 'ws';
 import { A2AError, A2AErrorCode, OPERATIONS, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
-import { GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest, TaskState, type SendMessageResponse, type Task } from '@a2a-polyglot/model';
+import {
+  GetTaskRequest,
+  ListTasksRequest,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+  TaskState,
+  type SendMessageResponse,
+  type Task,
+} from '@a2a-polyglot/model';
 import { AUTH_SUBPROTOCOL_PREFIX, SUBPROTOCOL, WEBSOCKET_BINDING_URI } from '@a2a-polyglot/websocket';
 import { Client, textMessage, WEBSOCKET_BINDING } from '../src/index.js';
 import { clientFailureOf } from '../src/failures.js';
 import type { ClientEvent } from '../src/transport.js';
-import { WEBSOCKET_AUTH_PREFIX, WEBSOCKET_SUBPROTOCOL, WebSocketTransport, webSocketTransportFactory, type WebSocketConstructor } from '../src/transports/websocket.js';
+import {
+  WEBSOCKET_AUTH_PREFIX,
+  WEBSOCKET_SUBPROTOCOL,
+  WebSocketTransport,
+  webSocketTransportFactory,
+  type WebSocketConstructor,
+} from '../src/transports/websocket.js';
 import { waitFor } from './helpers.js';
 import { startWsAgent, type WsAgent } from './websocket-helpers.js';
 
@@ -80,7 +94,9 @@ describe('WebSocketTransport (Node, with the ws package)', () => {
       for await (const _ of s) n++;
       return n;
     });
-    const calls = Array.from({ length: 5 }, () => transport.unary(OPERATIONS.ListTasks as UnaryOperation<ListTasksRequest, unknown>, ListTasksRequest.fromPartial({})));
+    const calls = Array.from({ length: 5 }, () =>
+      transport.unary(OPERATIONS.ListTasks as UnaryOperation<ListTasksRequest, unknown>, ListTasksRequest.fromPartial({})),
+    );
     const [counts] = await Promise.all([Promise.all(streams), Promise.all(calls)]);
     expect(counts).toEqual([6, 4]);
     expect(agent.http.websocket!.stats()).toHaveLength(1);
@@ -113,7 +129,8 @@ describe('WebSocketTransport (Node, with the ws package)', () => {
     const lastSeq = seen.at(-1)!.seq!;
     agent.gates.open('g2');
     const resumed: ClientEvent[] = [];
-    for await (const e of transport.stream(subscribeOp, SubscribeToTaskRequest.fromPartial({ id: taskIdOf(seen[0]!)! }), { resumeAfterSeq: lastSeq })) resumed.push(e);
+    for await (const e of transport.stream(subscribeOp, SubscribeToTaskRequest.fromPartial({ id: taskIdOf(seen[0]!)! }), { resumeAfterSeq: lastSeq }))
+      resumed.push(e);
     expect(resumed.map((e) => e.seq)).toEqual([3, 4, 5]);
     expect(resumed.at(-1)!.event.payload?.$case).toBe('statusUpdate');
   });
@@ -125,7 +142,8 @@ describe('WebSocketTransport (Node, with the ws package)', () => {
     const controller = new AbortController();
     const aborted = failure(
       (async () => {
-        for await (const e of transport.stream(streamOp, send('hang'), { signal: controller.signal })) if (e.event.payload?.$case === 'statusUpdate') controller.abort();
+        for await (const e of transport.stream(streamOp, send('hang'), { signal: controller.signal }))
+          if (e.event.payload?.$case === 'statusUpdate') controller.abort();
       })(),
     );
     expect(clientFailureOf(await aborted)).toBe('aborted');
@@ -163,12 +181,16 @@ describe('WebSocketTransport credentials', () => {
   });
 
   it('the Client selects the websocket interface from the card; per-call headers (apiKey) travel as serviceParams', async () => {
-    const client = await Client.connect(agent.url, { bindings: ['websocket'], transports: { [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WS }) }, apiKey: 'k-123' });
+    const client = await Client.connect(agent.url, {
+      bindings: ['websocket'],
+      transports: { [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WS }) },
+      apiKey: 'k-123',
+    });
     try {
       expect(client.binding).toBe('websocket');
       expect(client.agentInterface.url).toBe(agent.wsUrl);
       const sent = await client.sendMessage({ message: textMessage('steps 1') });
-      expect((sent.payload?.value as Task).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect((sent.payload?.value as Task | undefined)?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     } finally {
       await client.close();
     }
@@ -178,7 +200,11 @@ describe('WebSocketTransport credentials', () => {
 describe('Client over WebSocket resumes a cut stream by itself', () => {
   it('drop the socket mid-stream: events continue without gaps or duplicates', async () => {
     const agent = await startWsAgent();
-    const client = await Client.connect(agent.url, { bindings: ['websocket'], transports: { [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WS }) }, resume: { attempts: 3, initialDelayMs: 10 } });
+    const client = await Client.connect(agent.url, {
+      bindings: ['websocket'],
+      transports: { [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WS }) },
+      resume: { attempts: 3, initialDelayMs: 10 },
+    });
     try {
       const seqs: Array<number | undefined> = [];
       // The rest is produced once the client noticed the cut (it then resumes after seq 2).

@@ -12,4 +12,14 @@ import { webSocketBinding } from './drivers/websocket.js';
  * Every binding the suite runs, reference first (cross-binding identity compares the others
  * with it). A new binding adds its driver file and one line here.
  */
-export const BINDINGS: readonly Binding[] = [inProcessBinding, jsonRpcBinding, jsonRpcV03Binding, restBinding, restV03Binding, webSocketBinding, grpcBinding, grpcV03Binding, grpcSessionBinding];
+export const BINDINGS: readonly Binding[] = [
+  inProcessBinding,
+  jsonRpcBinding,
+  jsonRpcV03Binding,
+  restBinding,
+  restV03Binding,
+  webSocketBinding,
+  grpcBinding,
+  grpcV03Binding,
+  grpcSessionBinding,
+];

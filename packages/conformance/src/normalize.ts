@@ -39,7 +39,7 @@ export class Normalizer {
       return out;
     }
     if (typeof value !== 'string') return value;
-    if (Object.prototype.hasOwnProperty.call(this.literals, value)) return this.literals[value]!;
+    if (Object.hasOwn(this.literals, value)) return this.literals[value]!;
     if (key === undefined) return value;
     if (TIMESTAMP_KEYS.has(key)) return '<ts>';
     if (PAGE_TOKEN_KEYS.has(key)) return value === '' ? '' : '<page-token>';

@@ -160,14 +160,19 @@ class ScenarioRunner {
     if ('agentCard' in step) {
       // Each binding advertises its own endpoint URLs; everything else in the card is shared.
       const res = await this.within(this.driver.agentCard(), 'agent card');
-      if (res.ok && typeof res.result === 'object' && res.result !== null) delete (res.result as Record<string, unknown>)['supportedInterfaces'];
+      if (res.ok && typeof res.result === 'object' && res.result !== null) delete (res.result as Record<string, unknown>).supportedInterfaces;
       return this.unary(res);
     }
     if ('webhook' in step) {
       if (!this.receiver) throw new Error('webhook step without a receiver');
       const arrived = await this.receiver.waitFor(step.webhook, this.waitMs);
-      const deliveries = this.receiver.deliveries.map((d) => this.normalizer.normalize({ contentType: d.contentType, authorization: d.authorization, token: d.token, body: d.body }));
-      return { outcome: { deliveries }, message: arrived ? undefined : `only ${this.receiver.deliveries.length} of ${step.webhook} deliveries within ${this.waitMs} ms` };
+      const deliveries = this.receiver.deliveries.map((d) =>
+        this.normalizer.normalize({ contentType: d.contentType, authorization: d.authorization, token: d.token, body: d.body }),
+      );
+      return {
+        outcome: { deliveries },
+        message: arrived ? undefined : `only ${this.receiver.deliveries.length} of ${step.webhook} deliveries within ${this.waitMs} ms`,
+      };
     }
     throw new Error('unknown step kind');
   }
@@ -177,7 +182,7 @@ class ScenarioRunner {
     const res = await this.within(this.driver.call(step.call, request, this.options(step.headers)), `${step.call}`);
     if (res.ok && step.as) {
       const r = res.result as Record<string, unknown> | null;
-      this.vars.set(step.as, (r && typeof r === 'object' && (r['task'] ?? r['message'])) || r);
+      this.vars.set(step.as, (r && typeof r === 'object' && (r.task ?? r.message)) || r);
     }
     return this.unary(res);
   }
@@ -276,11 +281,11 @@ export function sendRequest(spec: SendSpec, index: number): Json {
     role: 'ROLE_USER',
     parts: [{ text: spec.text ?? `step ${index}` }],
   };
-  if (spec.taskId !== undefined) message['taskId'] = spec.taskId;
-  if (spec.contextId !== undefined) message['contextId'] = spec.contextId;
+  if (spec.taskId !== undefined) message.taskId = spec.taskId;
+  if (spec.contextId !== undefined) message.contextId = spec.contextId;
   const request: Record<string, Json> = { message, metadata: { script: (spec.script ?? []) as unknown as Json } };
-  if (spec.tenant !== undefined) request['tenant'] = spec.tenant;
-  if (spec.configuration !== undefined) request['configuration'] = spec.configuration;
+  if (spec.tenant !== undefined) request.tenant = spec.tenant;
+  if (spec.configuration !== undefined) request.configuration = spec.configuration;
   return request;
 }
 
@@ -288,7 +293,8 @@ export function sendRequest(spec: SendSpec, index: number): Json {
 function check(expect: Expectation, outcome: Omit<StepOutcome, 'step'>, message: string | undefined): string[] {
   const out: string[] = [];
   if (expect.error !== undefined) {
-    if (outcome.error !== expect.error) out.push(`expected error ${expect.error}, got ${outcome.error ? `${outcome.error} (${message})` : JSON.stringify(summarizeOutcome(outcome))}`);
+    if (outcome.error !== expect.error)
+      out.push(`expected error ${expect.error}, got ${outcome.error ? `${outcome.error} (${message})` : JSON.stringify(summarizeOutcome(outcome))}`);
   } else if (outcome.error !== undefined) {
     out.push(`unexpected error ${outcome.error}: ${message}`);
   } else if (message) {
@@ -296,7 +302,8 @@ function check(expect: Expectation, outcome: Omit<StepOutcome, 'step'>, message:
   }
   if (expect.result !== undefined) out.push(...matchExpected(expect.result, outcome.result === undefined ? undefined : summarize(outcome.result), 'result'));
   if (expect.events !== undefined) out.push(...matchExpected(expect.events as Json[], (outcome.events ?? []).map(summarizeItem), 'events'));
-  if (expect.ended !== undefined && expect.ended !== outcome.ended) out.push(`expected the stream ${expect.ended ? 'to end' : 'to stay open'}, ended=${outcome.ended}`);
+  if (expect.ended !== undefined && expect.ended !== outcome.ended)
+    out.push(`expected the stream ${expect.ended ? 'to end' : 'to stay open'}, ended=${outcome.ended}`);
   if (expect.deliveries !== undefined) out.push(...matchExpected(expect.deliveries as Json[], (outcome.deliveries ?? []).map(summarizeDelivery), 'deliveries'));
   return out;
 }
@@ -323,13 +330,13 @@ function summarizeDelivery(delivery: Json): Json {
 function recordIds(saved: OpenStream['saved'], event: unknown): void {
   if (saved.id !== undefined || typeof event !== 'object' || event === null) return;
   const e = event as Record<string, Record<string, unknown> | undefined>;
-  if (e['task']) {
-    saved.id = e['task']['id'];
-    saved.contextId = e['task']['contextId'];
-  } else if (e['statusUpdate'] ?? e['artifactUpdate']) {
-    const u = (e['statusUpdate'] ?? e['artifactUpdate'])!;
-    saved.id = u['taskId'];
-    saved.contextId = u['contextId'];
+  if (e.task) {
+    saved.id = e.task.id;
+    saved.contextId = e.task.contextId;
+  } else if (e.statusUpdate ?? e.artifactUpdate) {
+    const u = (e.statusUpdate ?? e.artifactUpdate)!;
+    saved.id = u.taskId;
+    saved.contextId = u.contextId;
   }
 }
 

@@ -31,7 +31,9 @@ const HANDLER_KEYS: Readonly<Record<string, 'boolean'>> = { backgroundExecution:
  * silently skipped check.
  */
 export function loadScenarios(dir: string = SCENARIO_DIR): Scenario[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   const out: Scenario[] = [];
   const seen = new Set<string>();
   for (const file of files) {
@@ -66,16 +68,21 @@ export function checkFile(value: unknown, file: string): Scenario[] {
     if (typeof s.description !== 'string') throw fail(`${where}.description`, 'is required');
     if (s.card !== undefined && !isObject(s.card)) throw fail(`${where}.card`, 'must be an object');
     if (s.extendedCard !== undefined && !isObject(s.extendedCard)) throw fail(`${where}.extendedCard`, 'must be an object');
-    if (s.requestEncoding !== undefined && !REQUEST_ENCODINGS.includes(s.requestEncoding)) throw fail(`${where}.requestEncoding`, `must be one of ${REQUEST_ENCODINGS.join(', ')}`);
-    if (s.protocolVersion !== undefined && !SUPPORTED_VERSIONS.includes(s.protocolVersion)) throw fail(`${where}.protocolVersion`, `must be one of ${SUPPORTED_VERSIONS.join(', ')}`);
+    if (s.requestEncoding !== undefined && !REQUEST_ENCODINGS.includes(s.requestEncoding))
+      throw fail(`${where}.requestEncoding`, `must be one of ${REQUEST_ENCODINGS.join(', ')}`);
+    if (s.protocolVersion !== undefined && !SUPPORTED_VERSIONS.includes(s.protocolVersion))
+      throw fail(`${where}.protocolVersion`, `must be one of ${SUPPORTED_VERSIONS.join(', ')}`);
     if (s.handler !== undefined) {
       if (!isObject(s.handler)) throw fail(`${where}.handler`, 'must be an object');
-      for (const [k, v] of Object.entries(s.handler)) if (HANDLER_KEYS[k] === undefined || typeof v !== HANDLER_KEYS[k]) throw fail(`${where}.handler.${k}`, `is not a handler option (known: ${Object.keys(HANDLER_KEYS).join(', ')}, booleans)`);
+      for (const [k, v] of Object.entries(s.handler))
+        if (HANDLER_KEYS[k] === undefined || typeof v !== HANDLER_KEYS[k])
+          throw fail(`${where}.handler.${k}`, `is not a handler option (known: ${Object.keys(HANDLER_KEYS).join(', ')}, booleans)`);
     }
     if (!Array.isArray(s.steps) || s.steps.length === 0) throw fail(`${where}.steps`, 'must be a non-empty array');
-    s.steps.forEach((step, j) => checkStep(step, `${where}.steps[${j}]`, fail));
-    const listTasks = s.steps.findIndex((step) => isObject(step) && step['call'] === 'ListTasks');
-    if (listTasks >= 0 && s.protocolVersion !== '1.0') throw fail(`${where}.steps[${listTasks}]`, 'ListTasks has no A2A v0.3 form: mark the scenario "protocolVersion": "1.0"');
+    for (const [j, step] of s.steps.entries()) checkStep(step, `${where}.steps[${j}]`, fail);
+    const listTasks = s.steps.findIndex((step) => isObject(step) && step.call === 'ListTasks');
+    if (listTasks >= 0 && s.protocolVersion !== '1.0')
+      throw fail(`${where}.steps[${listTasks}]`, 'ListTasks has no A2A v0.3 form: mark the scenario "protocolVersion": "1.0"');
     return { ...(s as Scenario), name: `${f.group}/${s.name}` };
   });
 }

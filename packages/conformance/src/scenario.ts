@@ -50,7 +50,8 @@ export interface ScenarioData {
  * generation), or undefined when the binding runs it.
  */
 export function scenarioSkipReason(scenario: ScenarioData, binding: Binding): string | undefined {
-  if (scenario.requestEncoding !== undefined && scenario.requestEncoding !== (binding.requestEncoding ?? 'json')) return `needs ${scenario.requestEncoding} requests`;
+  if (scenario.requestEncoding !== undefined && scenario.requestEncoding !== (binding.requestEncoding ?? 'json'))
+    return `needs ${scenario.requestEncoding} requests`;
   if (scenario.protocolVersion !== undefined && scenario.protocolVersion !== (binding.protocolVersion ?? '1.0')) return `needs A2A ${scenario.protocolVersion}`;
   return undefined;
 }

@@ -21,7 +21,7 @@ export class ScriptedExecutor implements AgentExecutor {
   constructor(readonly gates: Gates = new Gates()) {}
 
   async execute(ctx: ExecutionContext): Promise<void> {
-    const script = parseScript(ctx.metadata?.['script']);
+    const script = parseScript(ctx.metadata?.script);
     for (let i = 0; i < script.length; i++) {
       await this.run(script[i]!, i, ctx);
     }
@@ -29,7 +29,7 @@ export class ScriptedExecutor implements AgentExecutor {
 
   /** Reports CANCELED itself when the script says so (`onCancelReportCanceled`); otherwise leaves it to the core. */
   cancel(ctx: ExecutionContext): void {
-    const step = parseScript(ctx.metadata?.['script']).find((s) => 'onCancelReportCanceled' in s);
+    const step = parseScript(ctx.metadata?.script).find((s) => 'onCancelReportCanceled' in s);
     if (step && 'onCancelReportCanceled' in step) ctx.setStatus(TaskState.TASK_STATE_CANCELED, statusText(step.onCancelReportCanceled));
   }
 

@@ -29,62 +29,62 @@ export function summarize(json: Json): Json {
     if (key === 'statusUpdate' && isObj(value)) return summarizeStatus(value);
     if (key === 'artifactUpdate' && isObj(value)) return summarizeArtifactUpdate(value);
   }
-  if (Array.isArray(json['tasks']) && 'totalSize' in json) {
-    return { ...json, tasks: json['tasks'].map((t) => (isObj(t) ? summarizeTask(t) : t)) };
+  if (Array.isArray(json.tasks) && 'totalSize' in json) {
+    return { ...json, tasks: json.tasks.map((t) => (isObj(t) ? summarizeTask(t) : t)) };
   }
   if ('status' in json && 'id' in json) return summarizeTask(json);
   return json;
 }
 
 function summarizeTask(task: Obj): Obj {
-  const status = isObj(task['status']) ? task['status'] : {};
-  const out: Obj = { kind: 'task', id: task['id'] ?? null, contextId: task['contextId'] ?? null, state: status['state'] ?? null };
-  if (isObj(status['message'])) out['statusText'] = textOf(status['message']['parts']);
-  if (Array.isArray(task['artifacts'])) out['artifacts'] = task['artifacts'].map((a) => (isObj(a) ? summarizeArtifact(a) : a));
-  if (Array.isArray(task['history'])) out['history'] = task['history'].map((m) => (isObj(m) ? { role: m['role'] ?? null, text: textOf(m['parts']) } : m));
+  const status = isObj(task.status) ? task.status : {};
+  const out: Obj = { kind: 'task', id: task.id ?? null, contextId: task.contextId ?? null, state: status.state ?? null };
+  if (isObj(status.message)) out.statusText = textOf(status.message.parts);
+  if (Array.isArray(task.artifacts)) out.artifacts = task.artifacts.map((a) => (isObj(a) ? summarizeArtifact(a) : a));
+  if (Array.isArray(task.history)) out.history = task.history.map((m) => (isObj(m) ? { role: m.role ?? null, text: textOf(m.parts) } : m));
   return out;
 }
 
 function summarizeMessage(message: Obj): Obj {
-  const out: Obj = { kind: 'message', role: message['role'] ?? null, text: textOf(message['parts']) };
-  if (message['taskId'] !== undefined) out['taskId'] = message['taskId'];
-  if (message['contextId'] !== undefined) out['contextId'] = message['contextId'];
+  const out: Obj = { kind: 'message', role: message.role ?? null, text: textOf(message.parts) };
+  if (message.taskId !== undefined) out.taskId = message.taskId;
+  if (message.contextId !== undefined) out.contextId = message.contextId;
   return out;
 }
 
 function summarizeStatus(update: Obj): Obj {
-  const status = isObj(update['status']) ? update['status'] : {};
-  const out: Obj = { kind: 'status', taskId: update['taskId'] ?? null, state: status['state'] ?? null };
-  if (isObj(status['message'])) out['statusText'] = textOf(status['message']['parts']);
+  const status = isObj(update.status) ? update.status : {};
+  const out: Obj = { kind: 'status', taskId: update.taskId ?? null, state: status.state ?? null };
+  if (isObj(status.message)) out.statusText = textOf(status.message.parts);
   return out;
 }
 
 function summarizeArtifactUpdate(update: Obj): Obj {
-  const artifact = isObj(update['artifact']) ? update['artifact'] : {};
+  const artifact = isObj(update.artifact) ? update.artifact : {};
   return {
     kind: 'artifact',
-    taskId: update['taskId'] ?? null,
+    taskId: update.taskId ?? null,
     ...summarizeArtifact(artifact),
-    append: update['append'] === true,
-    lastChunk: update['lastChunk'] === true,
+    append: update.append === true,
+    lastChunk: update.lastChunk === true,
   };
 }
 
 function summarizeArtifact(artifact: Obj): Obj {
-  const out: Obj = { artifactId: artifact['artifactId'] ?? null, name: artifact['name'] ?? '', text: textOf(artifact['parts']) };
-  const data = dataOf(artifact['parts']);
-  if (data.length > 0) out['data'] = data;
+  const out: Obj = { artifactId: artifact.artifactId ?? null, name: artifact.name ?? '', text: textOf(artifact.parts) };
+  const data = dataOf(artifact.parts);
+  if (data.length > 0) out.data = data;
   return out;
 }
 
 /** The `data` values of a ProtoJSON parts array. */
 function dataOf(parts: Json | undefined): Json[] {
   if (!Array.isArray(parts)) return [];
-  return parts.filter((p): p is Obj => isObj(p) && 'data' in p).map((p) => p['data']!);
+  return parts.filter((p): p is Obj => isObj(p) && 'data' in p).map((p) => p.data!);
 }
 
 /** Concatenated `text` of a ProtoJSON parts array. */
 function textOf(parts: Json | undefined): string {
   if (!Array.isArray(parts)) return '';
-  return parts.map((p) => (isObj(p) && typeof p['text'] === 'string' ? p['text'] : '')).join('');
+  return parts.map((p) => (isObj(p) && typeof p.text === 'string' ? p.text : '')).join('');
 }

@@ -13,7 +13,8 @@ const runs: ScenarioRun[] = [];
 describe.each(BINDINGS.map((binding) => [binding.name, binding] as const))('%s', (name, binding) => {
   const runnable = scenarios.filter((s) => scenarioSkipReason(s, binding) === undefined);
   const skipped = scenarios.filter((s) => scenarioSkipReason(s, binding) !== undefined);
-  if (skipped.length > 0) test.skip.each(skipped.map((scenario) => [`${name}/${scenario.name} (${scenarioSkipReason(scenario, binding)})`]))('%s', () => undefined);
+  if (skipped.length > 0)
+    test.skip.each(skipped.map((scenario) => [`${name}/${scenario.name} (${scenarioSkipReason(scenario, binding)})`]))('%s', () => undefined);
   test.each(runnable.map((scenario) => [`${name}/${scenario.name}`, scenario] as const))('%s', async (_title, scenario) => {
     const run = await runScenario(scenario, binding);
     runs.push(run);

@@ -9,7 +9,9 @@ describe('loadScenarios', () => {
 
   it('rejects typos with the file and path of the problem', () => {
     const file = (step: unknown) => ({ group: 'g', scenarios: [{ name: 'n', description: 'd', steps: [step] }] });
-    expect(() => checkFile(file({ call: 'GetTask', request: {}, expct: {} }), 'x.json')).toThrow('x.json: $.scenarios[0].steps[0]: unknown key expct for a call step');
+    expect(() => checkFile(file({ call: 'GetTask', request: {}, expct: {} }), 'x.json')).toThrow(
+      'x.json: $.scenarios[0].steps[0]: unknown key expct for a call step',
+    );
     expect(() => checkFile(file({ call: 'GetTask', request: {}, expect: { eror: 'X' } }), 'x.json')).toThrow('unknown key eror');
     expect(() => checkFile(file({ probe: 'nope', expect: {} }), 'x.json')).toThrow('must be one of');
     expect(() => checkFile(file({ call: 'SendMessage', send: { script: [{ compete: true }] }, expect: {} }), 'x.json')).toThrow('unknown step kind compete');
@@ -28,7 +30,8 @@ describe('loadScenarios', () => {
 });
 
 describe('protocolVersion of a scenario', () => {
-  const scenario = (extra: object, call = 'GetTask') => checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', ...extra, steps: [{ call, request: {}, expect: {} }] }] }, 'x.json')[0]!;
+  const scenario = (extra: object, call = 'GetTask') =>
+    checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', ...extra, steps: [{ call, request: {}, expect: {} }] }] }, 'x.json')[0]!;
   const binding = (protocolVersion?: '1.0' | '0.3'): Binding => ({ name: 'b', protocolVersion, start: () => Promise.reject(new Error('unused')) });
 
   it('limits a scenario to one A2A generation only when it says so, and says why it is skipped', () => {
@@ -46,7 +49,8 @@ describe('protocolVersion of a scenario', () => {
 });
 
 describe('handler options of a scenario', () => {
-  const scenario = (handler: unknown) => checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', handler, steps: [{ call: 'GetTask', request: {}, expect: {} }] }] }, 'x.json')[0]!;
+  const scenario = (handler: unknown) =>
+    checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', handler, steps: [{ call: 'GetTask', request: {}, expect: {} }] }] }, 'x.json')[0]!;
 
   it('accepts backgroundExecution and rejects anything else, naming the path', () => {
     expect(scenario({ backgroundExecution: false }).handler).toEqual({ backgroundExecution: false });
@@ -58,7 +62,9 @@ describe('handler options of a scenario', () => {
 
 describe('parseScript', () => {
   it('accepts every documented step and rejects malformed ones', () => {
-    expect(parseScript([{ submit: true }, { working: 'w' }, { artifact: { artifactId: 'a', text: 't', append: true } }, { gate: 'g' }, { complete: true }])).toHaveLength(5);
+    expect(
+      parseScript([{ submit: true }, { working: 'w' }, { artifact: { artifactId: 'a', text: 't', append: true } }, { gate: 'g' }, { complete: true }]),
+    ).toHaveLength(5);
     expect(() => parseScript({})).toThrow('must be an array');
     expect(() => parseScript([{ working: 'a', complete: 'b' }])).toThrow('exactly one key');
     expect(() => parseScript([{ sleepMs: -1 }])).toThrow('a number >= 0');

@@ -66,7 +66,6 @@ function isAbortError(error: unknown): boolean {
 /** Shorthand constructors for the errors the core raises most. */
 export const errors = {
   taskNotFound: (taskId: string) => new A2AError(A2AErrorCode.TaskNotFound, `Task ${taskId} not found`, { metadata: { taskId } }),
-  invalidParams: (message: string, fieldViolations: readonly FieldViolation[] = []) =>
-    new A2AError(A2AErrorCode.InvalidParams, message, { fieldViolations }),
+  invalidParams: (message: string, fieldViolations: readonly FieldViolation[] = []) => new A2AError(A2AErrorCode.InvalidParams, message, { fieldViolations }),
   unsupported: (message: string) => new A2AError(A2AErrorCode.UnsupportedOperation, message),
 };

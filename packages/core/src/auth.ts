@@ -66,6 +66,9 @@ export class ClientCertificateAuthenticator implements Authenticator {
   async authenticate(ctx: CallContext): Promise<Principal> {
     const cert = ctx.clientCertificate;
     if (!cert) throw new A2AError(A2AErrorCode.Unauthenticated, 'Missing client certificate');
-    return { id: cert.commonName ?? cert.subject, attributes: { certificateSubject: cert.subject, ...(cert.fingerprint256 ? { certificateFingerprint256: cert.fingerprint256 } : {}) } };
+    return {
+      id: cert.commonName ?? cert.subject,
+      attributes: { certificateSubject: cert.subject, ...(cert.fingerprint256 ? { certificateFingerprint256: cert.fingerprint256 } : {}) },
+    };
   }
 }

@@ -61,7 +61,9 @@ export interface ClientCertificate {
  * so the core imports nothing of `node:tls`): the one place the HTTP and gRPC listeners turn
  * a verified peer certificate into what authenticators read.
  */
-export function clientCertificateOf(cert: { readonly subject?: Readonly<Record<string, string | string[] | undefined>>; readonly fingerprint256?: string } | undefined): ClientCertificate | undefined {
+export function clientCertificateOf(
+  cert: { readonly subject?: Readonly<Record<string, string | string[] | undefined>>; readonly fingerprint256?: string } | undefined,
+): ClientCertificate | undefined {
   if (!cert?.subject) return undefined;
   const entries = Object.entries(cert.subject).filter(([, v]) => v !== undefined) as Array<[string, string | string[]]>;
   if (entries.length === 0) return undefined;
@@ -77,7 +79,14 @@ export function clientCertificateOf(cert: { readonly subject?: Readonly<Record<s
 export function callContext(
   binding: BindingName,
   headers: Readonly<Record<string, string | string[] | undefined>>,
-  extra: { pathTenant?: string; signal?: AbortSignal; wireVersion?: ProtocolVersion; remoteAddress?: string; clientCertificate?: ClientCertificate; logger?: Logger } = {},
+  extra: {
+    pathTenant?: string;
+    signal?: AbortSignal;
+    wireVersion?: ProtocolVersion;
+    remoteAddress?: string;
+    clientCertificate?: ClientCertificate;
+    logger?: Logger;
+  } = {},
 ): CallContext {
   const lower = new Map<string, string>();
   for (const [k, v] of Object.entries(headers)) {

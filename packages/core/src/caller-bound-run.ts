@@ -46,7 +46,10 @@ export function cancelWhenCallerLeaves(run: TaskRun, signal: AbortSignal | undef
     logger.info({ taskId: run.taskId }, 'the caller went away; canceling its task (background execution is off)');
     void cancel().catch((error: unknown) => logger.debug({ taskId: run.taskId, err: error }, 'canceling the task of a departed caller failed'));
   };
-  if (signal.aborted) return onAbort();
+  if (signal.aborted) {
+    onAbort();
+    return;
+  }
   signal.addEventListener('abort', onAbort, { once: true });
   void run.settled.promise.then(() => signal.removeEventListener('abort', onAbort));
 }

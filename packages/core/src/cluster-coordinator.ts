@@ -64,7 +64,10 @@ export class ClusterCoordinator {
   /** Tells the other instances a task was canceled here, so the one executing it stops. */
   announceCancel(tenant: string, taskId: string): void {
     const signals = this.deps.cluster.signals;
-    if (signals) void signals.publish({ kind: 'canceled', tenant, taskId, origin: this.lease.owner }).catch((error: unknown) => this.deps.logger.warn({ taskId, err: error }, 'publishing a cancel signal failed'));
+    if (signals)
+      void signals
+        .publish({ kind: 'canceled', tenant, taskId, origin: this.lease.owner })
+        .catch((error: unknown) => this.deps.logger.warn({ taskId, err: error }, 'publishing a cancel signal failed'));
   }
 
   /** See {@link RequestHandler.recoverAbandoned}; concurrent calls share one sweep. */
@@ -127,7 +130,11 @@ export class ClusterCoordinator {
     if (held.length === 0) return;
     this.renewing = true;
     try {
-      const lost = await store.renewLeases(this.lease.owner, held.map((run) => ({ tenant: run.tenant, taskId: run.taskId })), this.lease.ttlMs);
+      const lost = await store.renewLeases(
+        this.lease.owner,
+        held.map((run) => ({ tenant: run.tenant, taskId: run.taskId })),
+        this.lease.ttlMs,
+      );
       for (const ref of lost) {
         const run = runs.get(runKey(ref.tenant, ref.taskId));
         if (run?.holdsLease) void run.takenOver(this.deps.executor, this.deps.cancelHookTimeoutMs, 'The task was taken over by another instance');

@@ -49,28 +49,175 @@ export interface ErrorWireForms {
  * collide with the -32001…-32099 block A2A reserves.
  */
 export const ERROR_TABLE: Readonly<Record<A2AErrorCode, ErrorWireForms>> = {
-  [A2AErrorCode.TaskNotFound]: { jsonRpc: -32001, http: 404, grpc: GrpcStatus.NOT_FOUND, message: 'Task not found', a2a: true, v03: { jsonRpc: -32001, name: 'TaskNotFoundError' } },
-  [A2AErrorCode.TaskNotCancelable]: { jsonRpc: -32002, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'Task cannot be canceled', a2a: true, v03: { jsonRpc: -32002, name: 'TaskNotCancelableError' } },
-  [A2AErrorCode.PushNotificationNotSupported]: { jsonRpc: -32003, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'Push notifications are not supported', a2a: true, v03: { jsonRpc: -32003, name: 'PushNotificationNotSupportedError' } },
-  [A2AErrorCode.UnsupportedOperation]: { jsonRpc: -32004, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'This operation is not supported', a2a: true, v03: { jsonRpc: -32004, name: 'UnsupportedOperationError' } },
-  [A2AErrorCode.ContentTypeNotSupported]: { jsonRpc: -32005, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Incompatible content types', a2a: true, v03: { jsonRpc: -32005, name: 'ContentTypeNotSupportedError' } },
-  [A2AErrorCode.InvalidAgentResponse]: { jsonRpc: -32006, http: 500, grpc: GrpcStatus.INTERNAL, message: 'Invalid agent response', a2a: true, v03: { jsonRpc: -32006, name: 'InvalidAgentResponseError' } },
-  [A2AErrorCode.ExtendedAgentCardNotConfigured]: { jsonRpc: -32007, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'Extended agent card is not configured', a2a: true, v03: { jsonRpc: -32007, name: 'AuthenticatedExtendedCardNotConfiguredError' } },
-  [A2AErrorCode.ExtensionSupportRequired]: { jsonRpc: -32008, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'A required extension was not activated', a2a: true, v03: { jsonRpc: -32600, name: 'InvalidRequestError' } },
-  [A2AErrorCode.VersionNotSupported]: { jsonRpc: -32009, http: 400, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'A2A version not supported', a2a: true, v03: { jsonRpc: -32600, name: 'InvalidRequestError' } },
-  [A2AErrorCode.ParseError]: { jsonRpc: -32700, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Invalid JSON payload', a2a: false, v03: { jsonRpc: -32700, name: 'JSONParseError' } },
-  [A2AErrorCode.InvalidRequest]: { jsonRpc: -32600, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Request payload validation error', a2a: false, v03: { jsonRpc: -32600, name: 'InvalidRequestError' } },
-  [A2AErrorCode.MethodNotFound]: { jsonRpc: -32601, http: 404, grpc: GrpcStatus.UNIMPLEMENTED, message: 'Method not found', a2a: false, v03: { jsonRpc: -32601, name: 'MethodNotFoundError', http: 501 } },
-  [A2AErrorCode.InvalidParams]: { jsonRpc: -32602, http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Invalid parameters', a2a: false, v03: { jsonRpc: -32602, name: 'InvalidParamsError' } },
-  [A2AErrorCode.Internal]: { jsonRpc: -32603, http: 500, grpc: GrpcStatus.INTERNAL, message: 'Internal error', a2a: false, v03: { jsonRpc: -32603, name: 'InternalError' } },
-  [A2AErrorCode.Unauthenticated]: { jsonRpc: -31401, http: 401, grpc: GrpcStatus.UNAUTHENTICATED, message: 'Authentication required', a2a: false, v03: { jsonRpc: -31401, name: 'UnauthenticatedError' } },
-  [A2AErrorCode.PermissionDenied]: { jsonRpc: -31403, http: 403, grpc: GrpcStatus.PERMISSION_DENIED, message: 'Permission denied', a2a: false, v03: { jsonRpc: -31403, name: 'PermissionDeniedError' } },
-  [A2AErrorCode.PayloadTooLarge]: { jsonRpc: -31413, http: 413, grpc: GrpcStatus.RESOURCE_EXHAUSTED, message: 'Payload too large', a2a: false, v03: { jsonRpc: -31413, name: 'PayloadTooLargeError' } },
-  [A2AErrorCode.ResourceExhausted]: { jsonRpc: -31429, http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED, message: 'Too many requests', a2a: false, v03: { jsonRpc: -31429, name: 'ResourceExhaustedError' } },
+  [A2AErrorCode.TaskNotFound]: {
+    jsonRpc: -32001,
+    http: 404,
+    grpc: GrpcStatus.NOT_FOUND,
+    message: 'Task not found',
+    a2a: true,
+    v03: { jsonRpc: -32001, name: 'TaskNotFoundError' },
+  },
+  [A2AErrorCode.TaskNotCancelable]: {
+    jsonRpc: -32002,
+    http: 400,
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    message: 'Task cannot be canceled',
+    a2a: true,
+    v03: { jsonRpc: -32002, name: 'TaskNotCancelableError' },
+  },
+  [A2AErrorCode.PushNotificationNotSupported]: {
+    jsonRpc: -32003,
+    http: 400,
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    message: 'Push notifications are not supported',
+    a2a: true,
+    v03: { jsonRpc: -32003, name: 'PushNotificationNotSupportedError' },
+  },
+  [A2AErrorCode.UnsupportedOperation]: {
+    jsonRpc: -32004,
+    http: 400,
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    message: 'This operation is not supported',
+    a2a: true,
+    v03: { jsonRpc: -32004, name: 'UnsupportedOperationError' },
+  },
+  [A2AErrorCode.ContentTypeNotSupported]: {
+    jsonRpc: -32005,
+    http: 400,
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    message: 'Incompatible content types',
+    a2a: true,
+    v03: { jsonRpc: -32005, name: 'ContentTypeNotSupportedError' },
+  },
+  [A2AErrorCode.InvalidAgentResponse]: {
+    jsonRpc: -32006,
+    http: 500,
+    grpc: GrpcStatus.INTERNAL,
+    message: 'Invalid agent response',
+    a2a: true,
+    v03: { jsonRpc: -32006, name: 'InvalidAgentResponseError' },
+  },
+  [A2AErrorCode.ExtendedAgentCardNotConfigured]: {
+    jsonRpc: -32007,
+    http: 400,
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    message: 'Extended agent card is not configured',
+    a2a: true,
+    v03: { jsonRpc: -32007, name: 'AuthenticatedExtendedCardNotConfiguredError' },
+  },
+  [A2AErrorCode.ExtensionSupportRequired]: {
+    jsonRpc: -32008,
+    http: 400,
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    message: 'A required extension was not activated',
+    a2a: true,
+    v03: { jsonRpc: -32600, name: 'InvalidRequestError' },
+  },
+  [A2AErrorCode.VersionNotSupported]: {
+    jsonRpc: -32009,
+    http: 400,
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    message: 'A2A version not supported',
+    a2a: true,
+    v03: { jsonRpc: -32600, name: 'InvalidRequestError' },
+  },
+  [A2AErrorCode.ParseError]: {
+    jsonRpc: -32700,
+    http: 400,
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    message: 'Invalid JSON payload',
+    a2a: false,
+    v03: { jsonRpc: -32700, name: 'JSONParseError' },
+  },
+  [A2AErrorCode.InvalidRequest]: {
+    jsonRpc: -32600,
+    http: 400,
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    message: 'Request payload validation error',
+    a2a: false,
+    v03: { jsonRpc: -32600, name: 'InvalidRequestError' },
+  },
+  [A2AErrorCode.MethodNotFound]: {
+    jsonRpc: -32601,
+    http: 404,
+    grpc: GrpcStatus.UNIMPLEMENTED,
+    message: 'Method not found',
+    a2a: false,
+    v03: { jsonRpc: -32601, name: 'MethodNotFoundError', http: 501 },
+  },
+  [A2AErrorCode.InvalidParams]: {
+    jsonRpc: -32602,
+    http: 400,
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    message: 'Invalid parameters',
+    a2a: false,
+    v03: { jsonRpc: -32602, name: 'InvalidParamsError' },
+  },
+  [A2AErrorCode.Internal]: {
+    jsonRpc: -32603,
+    http: 500,
+    grpc: GrpcStatus.INTERNAL,
+    message: 'Internal error',
+    a2a: false,
+    v03: { jsonRpc: -32603, name: 'InternalError' },
+  },
+  [A2AErrorCode.Unauthenticated]: {
+    jsonRpc: -31401,
+    http: 401,
+    grpc: GrpcStatus.UNAUTHENTICATED,
+    message: 'Authentication required',
+    a2a: false,
+    v03: { jsonRpc: -31401, name: 'UnauthenticatedError' },
+  },
+  [A2AErrorCode.PermissionDenied]: {
+    jsonRpc: -31403,
+    http: 403,
+    grpc: GrpcStatus.PERMISSION_DENIED,
+    message: 'Permission denied',
+    a2a: false,
+    v03: { jsonRpc: -31403, name: 'PermissionDeniedError' },
+  },
+  [A2AErrorCode.PayloadTooLarge]: {
+    jsonRpc: -31413,
+    http: 413,
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    message: 'Payload too large',
+    a2a: false,
+    v03: { jsonRpc: -31413, name: 'PayloadTooLargeError' },
+  },
+  [A2AErrorCode.ResourceExhausted]: {
+    jsonRpc: -31429,
+    http: 429,
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    message: 'Too many requests',
+    a2a: false,
+    v03: { jsonRpc: -31429, name: 'ResourceExhaustedError' },
+  },
   // -31429 is taken by ResourceExhausted (also HTTP 429): the rate limit takes the next code.
-  [A2AErrorCode.RateLimited]: { jsonRpc: -31430, http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED, message: 'Rate limit exceeded', a2a: false, v03: { jsonRpc: -31430, name: 'RateLimitedError' } },
-  [A2AErrorCode.Unavailable]: { jsonRpc: -31503, http: 503, grpc: GrpcStatus.UNAVAILABLE, message: 'Service unavailable', a2a: false, v03: { jsonRpc: -31503, name: 'UnavailableError' } },
-  [A2AErrorCode.DeadlineExceeded]: { jsonRpc: -31504, http: 504, grpc: GrpcStatus.DEADLINE_EXCEEDED, message: 'Deadline exceeded', a2a: false, v03: { jsonRpc: -31504, name: 'DeadlineExceededError' } },
+  [A2AErrorCode.RateLimited]: {
+    jsonRpc: -31430,
+    http: 429,
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    message: 'Rate limit exceeded',
+    a2a: false,
+    v03: { jsonRpc: -31430, name: 'RateLimitedError' },
+  },
+  [A2AErrorCode.Unavailable]: {
+    jsonRpc: -31503,
+    http: 503,
+    grpc: GrpcStatus.UNAVAILABLE,
+    message: 'Service unavailable',
+    a2a: false,
+    v03: { jsonRpc: -31503, name: 'UnavailableError' },
+  },
+  [A2AErrorCode.DeadlineExceeded]: {
+    jsonRpc: -31504,
+    http: 504,
+    grpc: GrpcStatus.DEADLINE_EXCEEDED,
+    message: 'Deadline exceeded',
+    a2a: false,
+    v03: { jsonRpc: -31504, name: 'DeadlineExceededError' },
+  },
 };
 
 /** ErrorInfo domain for spec-defined errors. */
@@ -78,12 +225,8 @@ export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
 /** ErrorInfo domain for our generic (non-A2A) errors. */
 export const POLYGLOT_ERROR_DOMAIN = 'a2a-polyglot';
 
-const byReason = new Map<string, A2AErrorCode>(
-  (Object.keys(ERROR_TABLE) as A2AErrorCode[]).map((code) => [code, code]),
-);
-const byJsonRpc = new Map<number, A2AErrorCode>(
-  (Object.keys(ERROR_TABLE) as A2AErrorCode[]).map((code) => [ERROR_TABLE[code].jsonRpc, code]),
-);
+const byReason = new Map<string, A2AErrorCode>((Object.keys(ERROR_TABLE) as A2AErrorCode[]).map((code) => [code, code]));
+const byJsonRpc = new Map<number, A2AErrorCode>((Object.keys(ERROR_TABLE) as A2AErrorCode[]).map((code) => [ERROR_TABLE[code].jsonRpc, code]));
 
 /** Reverse of the reason column; the reason is the most precise discriminator a client gets. */
 export function codeFromReason(reason: string | undefined): A2AErrorCode | undefined {
@@ -101,33 +244,54 @@ export function codeFromJsonRpc(code: number): A2AErrorCode | undefined {
  */
 export function codeFromHttpStatus(status: number): A2AErrorCode {
   switch (status) {
-    case 400: return A2AErrorCode.InvalidParams;
-    case 401: return A2AErrorCode.Unauthenticated;
-    case 403: return A2AErrorCode.PermissionDenied;
-    case 404: return A2AErrorCode.TaskNotFound;
-    case 405: return A2AErrorCode.MethodNotFound;
-    case 413: return A2AErrorCode.PayloadTooLarge;
-    case 415: return A2AErrorCode.ContentTypeNotSupported;
-    case 429: return A2AErrorCode.ResourceExhausted;
-    case 503: return A2AErrorCode.Unavailable;
-    case 504: return A2AErrorCode.DeadlineExceeded;
-    default: return A2AErrorCode.Internal;
+    case 400:
+      return A2AErrorCode.InvalidParams;
+    case 401:
+      return A2AErrorCode.Unauthenticated;
+    case 403:
+      return A2AErrorCode.PermissionDenied;
+    case 404:
+      return A2AErrorCode.TaskNotFound;
+    case 405:
+      return A2AErrorCode.MethodNotFound;
+    case 413:
+      return A2AErrorCode.PayloadTooLarge;
+    case 415:
+      return A2AErrorCode.ContentTypeNotSupported;
+    case 429:
+      return A2AErrorCode.ResourceExhausted;
+    case 503:
+      return A2AErrorCode.Unavailable;
+    case 504:
+      return A2AErrorCode.DeadlineExceeded;
+    default:
+      return A2AErrorCode.Internal;
   }
 }
 
 /** Best guess from a gRPC status alone (used when a peer sends no ErrorInfo detail). */
 export function codeFromGrpcStatus(status: number): A2AErrorCode {
   switch (status) {
-    case GrpcStatus.INVALID_ARGUMENT: return A2AErrorCode.InvalidParams;
-    case GrpcStatus.DEADLINE_EXCEEDED: return A2AErrorCode.DeadlineExceeded;
-    case GrpcStatus.NOT_FOUND: return A2AErrorCode.TaskNotFound;
-    case GrpcStatus.PERMISSION_DENIED: return A2AErrorCode.PermissionDenied;
-    case GrpcStatus.RESOURCE_EXHAUSTED: return A2AErrorCode.ResourceExhausted;
-    case GrpcStatus.FAILED_PRECONDITION: return A2AErrorCode.UnsupportedOperation;
-    case GrpcStatus.UNIMPLEMENTED: return A2AErrorCode.MethodNotFound;
-    case GrpcStatus.UNAVAILABLE: return A2AErrorCode.Unavailable;
-    case GrpcStatus.UNAUTHENTICATED: return A2AErrorCode.Unauthenticated;
-    default: return A2AErrorCode.Internal;
+    case GrpcStatus.INVALID_ARGUMENT:
+      return A2AErrorCode.InvalidParams;
+    case GrpcStatus.DEADLINE_EXCEEDED:
+      return A2AErrorCode.DeadlineExceeded;
+    case GrpcStatus.NOT_FOUND:
+      return A2AErrorCode.TaskNotFound;
+    case GrpcStatus.PERMISSION_DENIED:
+      return A2AErrorCode.PermissionDenied;
+    case GrpcStatus.RESOURCE_EXHAUSTED:
+      return A2AErrorCode.ResourceExhausted;
+    case GrpcStatus.FAILED_PRECONDITION:
+      return A2AErrorCode.UnsupportedOperation;
+    case GrpcStatus.UNIMPLEMENTED:
+      return A2AErrorCode.MethodNotFound;
+    case GrpcStatus.UNAVAILABLE:
+      return A2AErrorCode.Unavailable;
+    case GrpcStatus.UNAUTHENTICATED:
+      return A2AErrorCode.Unauthenticated;
+    default:
+      return A2AErrorCode.Internal;
   }
 }
 

@@ -16,7 +16,12 @@ export type ErrorDetailJson = { '@type': string } & Record<string, unknown>;
  */
 export function errorDetails(error: A2AError): ErrorDetailJson[] {
   const details: ErrorDetailJson[] = [
-    { '@type': ERROR_INFO_TYPE, reason: error.reason, domain: errorDomain(error.code), ...(Object.keys(error.metadata).length ? { metadata: { ...error.metadata } } : {}) },
+    {
+      '@type': ERROR_INFO_TYPE,
+      reason: error.reason,
+      domain: errorDomain(error.code),
+      ...(Object.keys(error.metadata).length ? { metadata: { ...error.metadata } } : {}),
+    },
   ];
   if (error.fieldViolations.length > 0) {
     details.push({ '@type': BAD_REQUEST_TYPE, fieldViolations: error.fieldViolations.map((v) => ({ field: v.field, description: v.description })) });
@@ -59,7 +64,10 @@ function parseDetails(details: unknown): { reason?: string; metadata?: Record<st
 export function fromJsonRpcError(body: { code?: unknown; message?: unknown; data?: unknown }): A2AError {
   const parsed = parseDetails(body.data);
   const code = codeFromReason(parsed.reason) ?? (typeof body.code === 'number' ? codeFromJsonRpc(body.code) : undefined) ?? A2AErrorCode.Internal;
-  return new A2AError(code, typeof body.message === 'string' ? body.message : undefined, { metadata: parsed.metadata, fieldViolations: parsed.fieldViolations });
+  return new A2AError(code, typeof body.message === 'string' ? body.message : undefined, {
+    metadata: parsed.metadata,
+    fieldViolations: parsed.fieldViolations,
+  });
 }
 
 /** Rebuilds an A2AError from a REST error response (status + `{"error": Status}` body, if any). */

@@ -230,7 +230,8 @@ export class InMemoryEventLog implements EventLog {
         signal.removeEventListener('abort', done);
         resolve();
       };
-      (log.waiters ??= new Set()).add(done);
+      log.waiters ??= new Set();
+      log.waiters.add(done);
       signal.addEventListener('abort', done, { once: true });
     });
   }
@@ -239,7 +240,8 @@ export class InMemoryEventLog implements EventLog {
     const log = this.log(taskId);
     log.read = true;
     if (log.lastSeq > afterSeq) return false;
-    (log.waiters ??= new Set()).add(wake);
+    log.waiters ??= new Set();
+    log.waiters.add(wake);
     return true;
   }
 

@@ -214,7 +214,10 @@ export class InMemoryTaskStore implements TaskStore {
     let start = 0;
     if (query.pageToken) {
       const cursor = decodePageToken(query.pageToken);
-      if (!cursor) throw new A2AError(A2AErrorCode.InvalidParams, 'Invalid pageToken', { fieldViolations: [{ field: 'pageToken', description: 'not a token this server issued' }] });
+      if (!cursor)
+        throw new A2AError(A2AErrorCode.InvalidParams, 'Invalid pageToken', {
+          fieldViolations: [{ field: 'pageToken', description: 'not a token this server issued' }],
+        });
       start = matches.findIndex((t) => compareNewestFirst(t, { task: { id: cursor.id, status: { timestamp: cursor.timestamp } } } as StoredTask) > 0);
       if (start < 0) start = matches.length;
     }

@@ -70,7 +70,13 @@ export function observeUnary<T>(observer: CallObserver, operation: OperationName
 }
 
 /** Opens a stream operation under `observer`; the stream reports its end. */
-export async function observeStream(observer: CallObserver, operation: OperationName, ctx: CallContext, request: unknown, open: () => Promise<EventStream>): Promise<EventStream> {
+export async function observeStream(
+  observer: CallObserver,
+  operation: OperationName,
+  ctx: CallContext,
+  request: unknown,
+  open: () => Promise<EventStream>,
+): Promise<EventStream> {
   const observation = observer.operationStarted(operation, ctx, request);
   const stream = await observed(observation, open, false);
   const ended = observation.streamOpened?.();

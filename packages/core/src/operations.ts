@@ -111,7 +111,13 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
   SendMessage: unary('SendMessage', SendMessageRequest, SendMessageResponse, (h, r, c) => h.sendMessage(r, c)),
   SendStreamingMessage: stream('SendStreamingMessage', SendMessageRequest, 'SendMessageRequest', (h, r, c) => h.sendStreamingMessage(r, c)),
   GetTask: unary('GetTask', GetTaskRequest, Task, (h, r, c) => h.getTask(r, c)),
-  ListTasks: unary('ListTasks', ListTasksRequest, ListTasksResponse, (h, r, c) => h.listTasks(r, c), (res, req) => listTasksResponseToJson(res, req.includeArtifacts ?? false)),
+  ListTasks: unary(
+    'ListTasks',
+    ListTasksRequest,
+    ListTasksResponse,
+    (h, r, c) => h.listTasks(r, c),
+    (res, req) => listTasksResponseToJson(res, req.includeArtifacts ?? false),
+  ),
   CancelTask: unary('CancelTask', CancelTaskRequest, Task, (h, r, c) => h.cancelTask(r, c)),
   SubscribeToTask: stream('SubscribeToTask', SubscribeToTaskRequest, 'SubscribeToTaskRequest', (h, r, c, after) => h.subscribeToTask(r, c, after)),
   CreateTaskPushNotificationConfig: unary(
@@ -122,11 +128,22 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
     undefined,
     'TaskPushNotificationConfig',
   ),
-  GetTaskPushNotificationConfig: unary('GetTaskPushNotificationConfig', GetTaskPushNotificationConfigRequest, TaskPushNotificationConfig, (h, r, c) => h.getTaskPushNotificationConfig(r, c)),
-  ListTaskPushNotificationConfigs: unary('ListTaskPushNotificationConfigs', ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, (h, r, c) =>
-    h.listTaskPushNotificationConfigs(r, c),
+  GetTaskPushNotificationConfig: unary('GetTaskPushNotificationConfig', GetTaskPushNotificationConfigRequest, TaskPushNotificationConfig, (h, r, c) =>
+    h.getTaskPushNotificationConfig(r, c),
   ),
-  DeleteTaskPushNotificationConfig: unary('DeleteTaskPushNotificationConfig', DeleteTaskPushNotificationConfigRequest, undefined, (h, r, c) => h.deleteTaskPushNotificationConfig(r, c), () => undefined),
+  ListTaskPushNotificationConfigs: unary(
+    'ListTaskPushNotificationConfigs',
+    ListTaskPushNotificationConfigsRequest,
+    ListTaskPushNotificationConfigsResponse,
+    (h, r, c) => h.listTaskPushNotificationConfigs(r, c),
+  ),
+  DeleteTaskPushNotificationConfig: unary(
+    'DeleteTaskPushNotificationConfig',
+    DeleteTaskPushNotificationConfigRequest,
+    undefined,
+    (h, r, c) => h.deleteTaskPushNotificationConfig(r, c),
+    () => undefined,
+  ),
   GetExtendedAgentCard: unary('GetExtendedAgentCard', GetExtendedAgentCardRequest, AgentCard, (h, r, c) => h.getExtendedAgentCard(r, c)),
 };
 
@@ -136,7 +153,7 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
  * bindings that answer an unknown name in their own terms.
  */
 export function findOperation(name: string): Operation | undefined {
-  return Object.prototype.hasOwnProperty.call(OPERATIONS, name) ? OPERATIONS[name as OperationName] : undefined;
+  return Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name as OperationName] : undefined;
 }
 
 /** Looks an operation up by its method name; unknown ⇒ MethodNotFound. */

@@ -7,7 +7,6 @@
 import { A2AError, errors } from './a2a-error.js';
 import type { Principal } from './auth.js';
 import { A2AErrorCode } from './error-code.js';
-import type { RequestHandler } from './request-handler.js';
 
 /** What the preamble of every operation established. */
 export interface Caller {
@@ -41,12 +40,9 @@ export function waitOrAbort(promise: Promise<void>, signal: AbortSignal | undefi
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(new A2AError(A2AErrorCode.DeadlineExceeded, 'The caller went away'));
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      reject,
-    );
+    promise.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, reject);
   });
 }

@@ -163,7 +163,14 @@ export class RequestHandler {
     if (run.failure && !run.view() && !start) await this.runTask(run, undefined);
     const snapshot = () => this.tasks.snapshot(run.tenant, run.taskId);
     const key = taskLogKey(run.tenant, run.taskId);
-    if (start) return followTask(this.log, key, { first: { seq: start.seq, event: { payload: { $case: 'task', value: start.task } } }, afterSeq: start.seq }, snapshot, ctx.signal);
+    if (start)
+      return followTask(
+        this.log,
+        key,
+        { first: { seq: start.seq, event: { payload: { $case: 'task', value: start.task } } }, afterSeq: start.seq },
+        snapshot,
+        ctx.signal,
+      );
     return followTask(this.log, key, { afterSeq: 0 }, snapshot, ctx.signal);
   }
 
@@ -173,7 +180,11 @@ export class RequestHandler {
   }
 
   /** Starts a run; for a follow-up, `start` is the task as the run found it (where its stream starts). */
-  private async startRun(request: SendMessageRequest, ctx: CallContext, streaming: boolean): Promise<{ run: TaskRun; start: { task: Task; seq: number } | undefined; caller: Caller }> {
+  private async startRun(
+    request: SendMessageRequest,
+    ctx: CallContext,
+    streaming: boolean,
+  ): Promise<{ run: TaskRun; start: { task: Task; seq: number } | undefined; caller: Caller }> {
     const begun = this.begin(ctx, request.tenant);
     const caller = isThenable(begun) ? await begun : begun;
     // Refused after authentication, before any work; streams ignore returnImmediately (spec).
@@ -232,19 +243,22 @@ export class RequestHandler {
     // (already on the call's logger when the message named the task).
     const runLogger = message.taskId && ctx.logger ? ctx.logger : (ctx.logger ?? this.logger).child({ taskId });
     const newRun = (stored: StoredTask | undefined) =>
-      new TaskRun({ ...this.deps(), logger: runLogger }, {
-        tenant: caller.tenant,
-        owner: caller.owner,
-        principal: caller.principal,
-        taskId,
-        contextId,
-        message: { ...message, taskId, contextId },
-        existing: stored && { task: stored.task, version: stored.version },
-        configuration: request.configuration,
-        metadata: request.metadata,
-        extensions: caller.extensions,
-        streaming,
-      });
+      new TaskRun(
+        { ...this.deps(), logger: runLogger },
+        {
+          tenant: caller.tenant,
+          owner: caller.owner,
+          principal: caller.principal,
+          taskId,
+          contextId,
+          message: { ...message, taskId, contextId },
+          existing: stored && { task: stored.task, version: stored.version },
+          configuration: request.configuration,
+          metadata: request.metadata,
+          extensions: caller.extensions,
+          streaming,
+        },
+      );
     let run = newRun(existing);
     if (existing) run = await this.claimFollowUp(caller, key, run, newRun);
     this.runs.set(key, run);
@@ -304,7 +318,8 @@ export class RequestHandler {
           return run;
         } catch (error) {
           if (!isVersionConflict(error)) throw error;
-          if (Date.now() > deadline) throw errors.unsupported(`Task ${run.taskId} is still working; send follow-ups when it is input-required or auth-required`);
+          if (Date.now() > deadline)
+            throw errors.unsupported(`Task ${run.taskId} is still working; send follow-ups when it is input-required or auth-required`);
         }
         await sleep(25);
         const stored = await this.tasks.loadStored(caller, run.taskId);

@@ -19,4 +19,3 @@ export function requestIds(operation: OperationName, request: unknown): TaskIds 
     contextId: (r.contextId ?? r.message?.contextId) || undefined,
   };
 }
-

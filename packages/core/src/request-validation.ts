@@ -30,9 +30,17 @@ export function checkVersion(ctx: CallContext): void {
 export function negotiateExtensions(ctx: CallContext, card: AgentCard): readonly string[] {
   // An agent that declares no extension activates none, whatever the client asks for: no
   // header to read or split on every call (the common case, and every call pays this).
-  if (!card.capabilities?.extensions?.length) return (ctx.activatedExtensions = NO_EXTENSIONS);
+  if (!card.capabilities?.extensions?.length) {
+    ctx.activatedExtensions = NO_EXTENSIONS;
+    return NO_EXTENSIONS;
+  }
   const raw = ctx.header('a2a-extensions') ?? ctx.header('x-a2a-extensions') ?? '';
-  const requested = new Set(raw.split(',').map((s) => s.trim()).filter(Boolean));
+  const requested = new Set(
+    raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   const declared = card.capabilities?.extensions ?? [];
   for (const ext of declared) {
     if (ext.required && !requested.has(ext.uri)) {
@@ -84,7 +92,10 @@ export function checkOutputModes(configuration: SendMessageConfiguration | undef
   for (const want of accepted) {
     for (const have of produced) if (mediaTypeMatches(want, have)) return;
   }
-  throw new A2AError(A2AErrorCode.ContentTypeNotSupported, `None of the accepted output modes (${accepted.join(', ')}) can be produced; the agent produces ${[...produced].join(', ')}`);
+  throw new A2AError(
+    A2AErrorCode.ContentTypeNotSupported,
+    `None of the accepted output modes (${accepted.join(', ')}) can be produced; the agent produces ${[...produced].join(', ')}`,
+  );
 }
 
 function mediaTypeMatches(a: string, b: string): boolean {

@@ -61,7 +61,9 @@ export class TaskCanceler {
         const stored = await this.deps.tasks.loadStored(caller, request.id);
         const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
         if (isTerminal(state)) {
-          throw new A2AError(A2AErrorCode.TaskNotCancelable, `Task ${request.id} is ${TaskState[state]} and cannot be canceled`, { metadata: { taskId: request.id } });
+          throw new A2AError(A2AErrorCode.TaskNotCancelable, `Task ${request.id} is ${TaskState[state]} and cannot be canceled`, {
+            metadata: { taskId: request.id },
+          });
         }
         const idle = idleRun(this.deps.runDeps(), stored, caller.principal, request.metadata, caller.extensions);
         try {
@@ -84,18 +86,27 @@ export class TaskCanceler {
 }
 
 /** A run with no agent over a stored task: cancel of an idle task, failing an abandoned one. */
-export function idleRun(deps: RunDeps, stored: StoredTask, principal: Principal | undefined, metadata: Record<string, unknown> | undefined, extensions: readonly string[]): TaskRun {
-  return new TaskRun({ ...deps, logger: deps.logger.child({ taskId: stored.task.id }) }, {
-    tenant: stored.tenant,
-    owner: stored.owner,
-    principal,
-    taskId: stored.task.id,
-    contextId: stored.task.contextId,
-    message: stored.task.history[stored.task.history.length - 1] ?? ({} as never),
-    existing: { task: stored.task, version: stored.version },
-    configuration: undefined,
-    metadata,
-    extensions,
-    streaming: false,
-  });
+export function idleRun(
+  deps: RunDeps,
+  stored: StoredTask,
+  principal: Principal | undefined,
+  metadata: Record<string, unknown> | undefined,
+  extensions: readonly string[],
+): TaskRun {
+  return new TaskRun(
+    { ...deps, logger: deps.logger.child({ taskId: stored.task.id }) },
+    {
+      tenant: stored.tenant,
+      owner: stored.owner,
+      principal,
+      taskId: stored.task.id,
+      contextId: stored.task.contextId,
+      message: stored.task.history[stored.task.history.length - 1] ?? ({} as never),
+      existing: { task: stored.task, version: stored.version },
+      configuration: undefined,
+      metadata,
+      extensions,
+      streaming: false,
+    },
+  );
 }

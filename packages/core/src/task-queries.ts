@@ -1,4 +1,12 @@
-import { Task as TaskCodec, TaskState, type GetTaskRequest, type ListTasksRequest, type ListTasksResponse, type SubscribeToTaskRequest, type Task } from '@a2a-polyglot/model';
+import {
+  Task as TaskCodec,
+  TaskState,
+  type GetTaskRequest,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+} from '@a2a-polyglot/model';
 import { errors } from './a2a-error.js';
 import type { CallContext } from './call-context.js';
 import { taskLogKey, type EventLog } from './event-log.js';
@@ -118,7 +126,13 @@ export class TaskQueries {
     if (isTerminal(snapshotState)) throw errors.unsupported(`Task ${request.id} is ${TaskState[snapshotState]}; terminal tasks cannot be subscribed to`);
     // An interrupted task with no run here: its next run (a follow-up) must log for this reader.
     this.log.follow?.(key);
-    return followTask(this.log, key, { first: { seq: snapshot.seq, event: { payload: { $case: 'task', value: snapshot.task } } }, afterSeq: snapshot.seq }, snapshotSource, ctx.signal);
+    return followTask(
+      this.log,
+      key,
+      { first: { seq: snapshot.seq, event: { payload: { $case: 'task', value: snapshot.task } } }, afterSeq: snapshot.seq },
+      snapshotSource,
+      ctx.signal,
+    );
   }
 
   /** The run executing the task in this process, if any. */

@@ -149,7 +149,13 @@ export class TaskRun implements ExecutionContext {
   }
 
   get signal(): AbortSignal {
-    return (this.abortController ??= new AbortController()).signal;
+    return this.controller().signal;
+  }
+
+  /** The run's abort controller, made when first needed (most runs are never aborted). */
+  private controller(): AbortController {
+    this.abortController ??= new AbortController();
+    return this.abortController;
   }
 
   /** Current state of the task (undefined before creation). */
@@ -260,7 +266,10 @@ export class TaskRun implements ExecutionContext {
     this.enqueue(async () => {
       const state = this.state;
       if (state === undefined || isTerminal(state)) return;
-      if (failure !== undefined) return void (await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_FAILED, agentMessage('Agent execution failed', this.taskId, this.contextId))));
+      if (failure !== undefined)
+        return void (await this.apply(
+          statusEvent(this.live!, TaskState.TASK_STATE_FAILED, agentMessage('Agent execution failed', this.taskId, this.contextId)),
+        ));
       if (!isInterrupted(state)) return void (await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_COMPLETED)));
       // Re-assert an interrupted state the agent left untouched, so streams and waiters end.
       if (!this.settledInRun) return void (await this.apply(statusEvent(this.live!, state, this.live!.status?.message)));
@@ -287,14 +296,17 @@ export class TaskRun implements ExecutionContext {
     const done = new Deferred<void>();
     this.canceling = done.promise;
     try {
-      (this.abortController ??= new AbortController()).abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
+      this.controller().abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
       const hook = this.callCancelHook(executor, hookTimeoutMs);
       if (hook) await hook;
       let canceled = false;
       this.enqueue(async () => {
         // The agent may report CANCELED itself (from its hook or on abort, as a2a-python
         // agents do): the cancel took effect, unless that write lost the task.
-        if (this.state === TaskState.TASK_STATE_CANCELED) return void (canceled = !this.lostBy);
+        if (this.state === TaskState.TASK_STATE_CANCELED) {
+          canceled = !this.lostBy;
+          return;
+        }
         if (this.state === undefined || isTerminal(this.state)) return;
         canceled = await this.apply(statusEvent(this.live!, TaskState.TASK_STATE_CANCELED));
       });
@@ -342,7 +354,7 @@ export class TaskRun implements ExecutionContext {
 
   /** Aborts the agent and fails the task visibly (server shutdown). */
   async abort(reason: string): Promise<boolean> {
-    (this.abortController ??= new AbortController()).abort(new A2AError(A2AErrorCode.Unavailable, reason));
+    this.controller().abort(new A2AError(A2AErrorCode.Unavailable, reason));
     let failed = false;
     this.enqueue(async () => {
       if (this.state === undefined || isTerminal(this.state)) return;
@@ -609,7 +621,7 @@ export class TaskRun implements ExecutionContext {
   private fence(reason: A2AError): void {
     if (this.lostBy) return;
     this.lostBy = reason;
-    (this.abortController ??= new AbortController()).abort(reason);
+    this.controller().abort(reason);
     this.first.resolve({ kind: 'task' });
     this.settled.resolve();
   }

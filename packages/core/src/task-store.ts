@@ -103,7 +103,7 @@ export function versionConflict(taskId: string): A2AError {
 
 /** True for the error of {@link versionConflict}. */
 export function isVersionConflict(error: unknown): boolean {
-  return error instanceof A2AError && error.metadata['conflict'] === 'version';
+  return error instanceof A2AError && error.metadata.conflict === 'version';
 }
 
 /** Encodes the ListTasks cursor: the sort key of the last task of the page. */

@@ -14,8 +14,23 @@ function caller(): { ctx: CallContext; leave: () => void } {
 function send(text: string, configuration?: Partial<NonNullable<SendMessageRequest['configuration']>>, taskId = ''): SendMessageRequest {
   return {
     tenant: '',
-    message: { messageId: crypto.randomUUID(), contextId: '', taskId, role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
-    configuration: configuration && { acceptedOutputModes: [], historyLength: undefined, taskPushNotificationConfig: undefined, returnImmediately: false, ...configuration },
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: '',
+      taskId,
+      role: Role.ROLE_USER,
+      parts: [textPart(text)],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: configuration && {
+      acceptedOutputModes: [],
+      historyLength: undefined,
+      taskPushNotificationConfig: undefined,
+      returnImmediately: false,
+      ...configuration,
+    },
     metadata: undefined,
   };
 }
@@ -39,7 +54,8 @@ function slowAgent(): AgentExecutor & { started: string[]; hooked: string[] } {
   };
 }
 
-const state = async (h: RequestHandler, id: string) => (await h.getTask({ tenant: '', id, historyLength: undefined }, callContext('IN-PROCESS', { 'a2a-version': '1.0' }))).status?.state;
+const state = async (h: RequestHandler, id: string) =>
+  (await h.getTask({ tenant: '', id, historyLength: undefined }, callContext('IN-PROCESS', { 'a2a-version': '1.0' }))).status?.state;
 
 describe('backgroundExecution: false (the task follows its caller)', () => {
   it('cancels the task of a blocking send whose caller goes away, and runs the cancel hook', async () => {
@@ -104,7 +120,7 @@ describe('backgroundExecution: true (the default)', () => {
     await expect(answer).rejects.toBeInstanceOf(A2AError);
     // A later event proves the handler had its turn to react to the abort; it did not cancel.
     const background = await h.sendMessage(send('work', { returnImmediately: true }), caller().ctx);
-    expect((background.payload?.value as Task).status?.state).not.toBe(TaskState.TASK_STATE_CANCELED);
+    expect((background.payload?.value as Task | undefined)?.status?.state).not.toBe(TaskState.TASK_STATE_CANCELED);
     await waitFor(() => agent.started.length === 2, { what: 'the background task to start' });
     expect(await state(h, agent.started[0]!)).toBe(TaskState.TASK_STATE_WORKING);
     expect(agent.hooked).toEqual([]);

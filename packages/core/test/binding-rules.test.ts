@@ -62,7 +62,9 @@ describe('rules the bindings share', () => {
 
   it('eventState reads the state of a task snapshot or a status update, nothing else', () => {
     const status = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined };
-    expect(eventState({ payload: { $case: 'statusUpdate', value: { taskId: 't', contextId: 'c', status, metadata: undefined } } })).toBe(TaskState.TASK_STATE_WORKING);
+    expect(eventState({ payload: { $case: 'statusUpdate', value: { taskId: 't', contextId: 'c', status, metadata: undefined } } })).toBe(
+      TaskState.TASK_STATE_WORKING,
+    );
     expect(eventState({ payload: undefined })).toBeUndefined();
   });
 });

@@ -20,7 +20,10 @@ describe('decodeJsonRequest', () => {
     expect(() => decodeJsonRequest(OPERATIONS.SendMessage, params, { strict: true })).toThrow(
       expect.objectContaining({
         code: A2AErrorCode.InvalidParams,
-        fieldViolations: expect.arrayContaining([expect.objectContaining({ field: 'bogusField' }), expect.objectContaining({ field: 'message.parts[0].kind' })]),
+        fieldViolations: expect.arrayContaining([
+          expect.objectContaining({ field: 'bogusField' }),
+          expect.objectContaining({ field: 'message.parts[0].kind' }),
+        ]),
       }),
     );
   });

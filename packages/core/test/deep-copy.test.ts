@@ -16,7 +16,7 @@ describe('deepCopy', () => {
     expect(copied.history[0]!.parts[0]!.content.value).not.toBe(task.history[0]!.parts[0]!.content.value);
     copied.metadata.a.b = 'changed';
     expect(task.metadata.a.b).toBe('c');
-    expect(Object.prototype.hasOwnProperty.call(copied.status, 'message')).toBe(true);
+    expect(Object.hasOwn(copied.status, 'message')).toBe(true);
   });
 
   it('turns a Buffer into a Uint8Array and keeps an own __proto__ key a key', () => {

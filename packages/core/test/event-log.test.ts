@@ -84,7 +84,10 @@ describe('followTask', () => {
   it('resyncs a reader that fell behind the window with a snapshot (overflow policy)', async () => {
     const log = new InMemoryEventLog({ maxEventsPerTask: 4 });
     for (let i = 1; i <= 20; i++) await log.append('t', ev(i));
-    const snapshot = async () => ({ task: { id: 't', contextId: 'c', status: { state: 2, message: undefined, timestamp: undefined }, artifacts: [], history: [], metadata: undefined }, seq: 20 });
+    const snapshot = async () => ({
+      task: { id: 't', contextId: 'c', status: { state: 2, message: undefined, timestamp: undefined }, artifacts: [], history: [], metadata: undefined },
+      seq: 20,
+    });
     const stream = followTask(log, 't', { afterSeq: 0 }, snapshot);
     const it = stream[Symbol.asyncIterator]();
     const first = await it.next();
@@ -123,7 +126,13 @@ describe('followTask', () => {
 
   it('follows a log without addWaiter through waitFor', async () => {
     const inner = new InMemoryEventLog();
-    const log = { append: inner.append.bind(inner), readAfter: inner.readAfter.bind(inner), lastSeq: inner.lastSeq.bind(inner), waitFor: inner.waitFor.bind(inner), seal: inner.seal.bind(inner) };
+    const log = {
+      append: inner.append.bind(inner),
+      readAfter: inner.readAfter.bind(inner),
+      lastSeq: inner.lastSeq.bind(inner),
+      waitFor: inner.waitFor.bind(inner),
+      seal: inner.seal.bind(inner),
+    };
     await log.append('t', ev(1));
     const stream = followTask(log, 't', { afterSeq: 1 }, async () => undefined);
     const next = stream.nextBatch();

@@ -8,7 +8,16 @@ const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 function send(text: string, taskId = ''): SendMessageRequest {
   return {
     tenant: '',
-    message: { messageId: crypto.randomUUID(), contextId: '', taskId, role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: '',
+      taskId,
+      role: Role.ROLE_USER,
+      parts: [textPart(text)],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     configuration: undefined,
     metadata: undefined,
   };
@@ -21,7 +30,15 @@ async function drain(stream: AsyncIterable<unknown>): Promise<void> {
 describe('ExecutionContext.streaming', () => {
   it('tells the agent which call started the run', async () => {
     const seen: boolean[] = [];
-    const h = new RequestHandler({ card: testCard(), executor: { async execute(c) { seen.push(c.streaming); c.complete(); } } });
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          seen.push(c.streaming);
+          c.complete();
+        },
+      },
+    });
     await h.sendMessage(send('a'), ctx());
     await drain(await h.sendStreamingMessage(send('b'), ctx()));
     expect(seen).toEqual([false, true]);
@@ -84,7 +101,10 @@ describe('cancel hook racing the executor', () => {
         },
       },
     });
-    const res = await h.sendMessage({ ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }, ctx());
+    const res = await h.sendMessage(
+      { ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } },
+      ctx(),
+    );
     const id = (res.payload as { value: { id: string } }).value.id;
     const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
@@ -107,7 +127,10 @@ describe('cancel hook that reports CANCELED itself (the a2a-python pattern)', ()
         cancel: reportsCanceled,
       },
     });
-    const res = await h.sendMessage({ ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }, ctx());
+    const res = await h.sendMessage(
+      { ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } },
+      ctx(),
+    );
     const id = (res.payload as { value: { id: string } }).value.id;
     const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
     expect(canceled).toMatchObject({ id, status: { state: TaskState.TASK_STATE_CANCELED } });
@@ -144,7 +167,10 @@ describe('cancel hook that reports CANCELED itself (the a2a-python pattern)', ()
         cancel: (c) => c.complete('too late, done'),
       },
     });
-    const res = await h.sendMessage({ ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }, ctx());
+    const res = await h.sendMessage(
+      { ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } },
+      ctx(),
+    );
     const id = (res.payload as { value: { id: string } }).value.id;
     await expect(h.cancelTask({ tenant: '', id, metadata: undefined }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotCancelable });
   });
@@ -166,7 +192,10 @@ describe('a synchronous cancel hook', () => {
         },
       },
     });
-    const res = await h.sendMessage({ ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }, ctx());
+    const res = await h.sendMessage(
+      { ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } },
+      ctx(),
+    );
     const id = (res.payload as { value: { id: string } }).value.id;
     const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);

@@ -1,7 +1,17 @@
 import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { A2AErrorCode, callContext, InMemoryTaskStore, RequestHandler, silentLogger, textPart, wrapTaskStore, type AgentExecutor, type StoredTask } from '../src/index.js';
+import {
+  A2AErrorCode,
+  callContext,
+  InMemoryTaskStore,
+  RequestHandler,
+  silentLogger,
+  textPart,
+  wrapTaskStore,
+  type AgentExecutor,
+  type StoredTask,
+} from '../src/index.js';
 import { estimateBytes } from '../src/estimate-size.js';
 import { testCard } from './fixtures.js';
 
@@ -17,7 +27,18 @@ function stored(id: string, state: TaskState, textBytes = 100 * KB): StoredTask 
     contextId: 'ctx',
     status: { state, message: undefined, timestamp: '2026-01-01T00:00:00.000Z' },
     artifacts: [],
-    history: [{ messageId: `m-${id}`, contextId: 'ctx', taskId: id, role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] }],
+    history: [
+      {
+        messageId: `m-${id}`,
+        contextId: 'ctx',
+        taskId: id,
+        role: Role.ROLE_USER,
+        parts: [textPart(text)],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
+    ],
     metadata: undefined,
   };
   return { tenant: '', task, version: 1 };
@@ -63,7 +84,14 @@ describe('InMemoryTaskStore byte bounds', () => {
   it('evicts finished tasks oldest first, then interrupted tasks idle longest, never live ones', async () => {
     const one = cost('xx', COMPLETED);
     const store = new InMemoryTaskStore({ maxBytes: 6 * one });
-    const order = [['i1', INPUT], ['f1', COMPLETED], ['a1', AUTH], ['lv', WORKING], ['f2', COMPLETED], ['i2', INPUT]] as const;
+    const order = [
+      ['i1', INPUT],
+      ['f1', COMPLETED],
+      ['a1', AUTH],
+      ['lv', WORKING],
+      ['f2', COMPLETED],
+      ['i2', INPUT],
+    ] as const;
     for (const [id, state] of order) await store.save(stored(id, state));
     const all = order.map(([id]) => id);
     expect(await held(store, all)).toEqual(all);
@@ -86,7 +114,10 @@ describe('InMemoryTaskStore byte bounds', () => {
     const store = new InMemoryTaskStore({ maxBytes: 2 * one });
     await store.save(stored('w1', WORKING));
     await store.save(stored('w2', WORKING));
-    await expect(store.save(stored('w3', WORKING), 0)).rejects.toMatchObject({ code: A2AErrorCode.ResourceExhausted, metadata: { taskId: 'w3', limit: 'maxBytes' } });
+    await expect(store.save(stored('w3', WORKING), 0)).rejects.toMatchObject({
+      code: A2AErrorCode.ResourceExhausted,
+      metadata: { taskId: 'w3', limit: 'maxBytes' },
+    });
     expect(await store.get('', 'w3')).toBeUndefined();
     // A running task growing past the budget is not refused (its work would be lost).
     await store.save({ ...stored('w1', WORKING, 300 * KB), version: 2 });
@@ -156,7 +187,16 @@ describe('RequestHandler with a full in-memory store', () => {
   const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
   const msg = (text: string): SendMessageRequest => ({
     tenant: '',
-    message: { messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [textPart(text)],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true },
     metadata: undefined,
   });

@@ -42,7 +42,9 @@ describe('InMemoryTaskStore', () => {
   it('refuses a stale write instead of overwriting (optimistic concurrency)', async () => {
     const store = new InMemoryTaskStore();
     await store.save(stored('t', '2026-01-01T00:00:00.000Z', TaskState.TASK_STATE_WORKING, { version: 3 }), 0);
-    await expect(store.save(stored('t', '2026-01-01T00:00:00.000Z', TaskState.TASK_STATE_WORKING, { version: 4 }), 2)).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
+    await expect(store.save(stored('t', '2026-01-01T00:00:00.000Z', TaskState.TASK_STATE_WORKING, { version: 4 }), 2)).rejects.toMatchObject({
+      code: A2AErrorCode.Unavailable,
+    });
     await store.save(stored('t', '2026-01-01T00:00:00.000Z', TaskState.TASK_STATE_COMPLETED, { version: 4 }), 3);
     expect((await store.get('', 't'))?.version).toBe(4);
   });

@@ -5,12 +5,26 @@ import { testCard } from './fixtures.js';
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' }, {});
 const msg = (text: string): SendMessageRequest => ({
   tenant: '',
-  message: { messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+  message: {
+    messageId: crypto.randomUUID(),
+    contextId: '',
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  },
   configuration: undefined,
   metadata: undefined,
 });
 /** Each task carries an artifact of the size its message asks for, in kilobytes. */
-const big: AgentExecutor = { async execute(c) { c.artifact({ text: 'x'.repeat(Number(c.text) * 1024) }); c.complete('done'); } };
+const big: AgentExecutor = {
+  async execute(c) {
+    c.artifact({ text: 'x'.repeat(Number(c.text) * 1024) });
+    c.complete('done');
+  },
+};
 const base = { tenant: '', contextId: '', status: 0, statusTimestampAfter: undefined, includeArtifacts: true };
 
 /** Pages through every task, returning the pages' task ids. */

@@ -1,5 +1,15 @@
 import { Role, TaskState, type SendMessageRequest } from '@a2a-polyglot/model';
-import { callContext, combineObservers, OPERATIONS, RequestHandler, textPart, type AgentExecutor, type CallObserver, type StreamOperation, type UnaryOperation } from '../src/index.js';
+import {
+  callContext,
+  combineObservers,
+  OPERATIONS,
+  RequestHandler,
+  textPart,
+  type AgentExecutor,
+  type CallObserver,
+  type StreamOperation,
+  type UnaryOperation,
+} from '../src/index.js';
 import { testCard } from './fixtures.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
@@ -7,7 +17,16 @@ const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 function send(text: string): SendMessageRequest {
   return {
     tenant: '',
-    message: { messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [textPart(text)],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     configuration: undefined,
     metadata: undefined,
   };
@@ -70,7 +89,11 @@ describe('combineObservers', () => {
     expect(log.slice(0, 4)).toEqual(['a start SendMessage with request', 'b start SendMessage with request', 'a enter', 'b enter']);
     expect(log).toContain('a done ok result');
     expect(log).toContain('b done ok result');
-    expect(log.filter((l) => l.startsWith('a state'))).toEqual(['a state TASK_STATE_SUBMITTED with context', 'a state TASK_STATE_WORKING with context', 'a state TASK_STATE_COMPLETED with context']);
+    expect(log.filter((l) => l.startsWith('a state'))).toEqual([
+      'a state TASK_STATE_SUBMITTED with context',
+      'a state TASK_STATE_WORKING with context',
+      'a state TASK_STATE_COMPLETED with context',
+    ]);
     expect(log.filter((l) => l.includes(' run'))).toEqual(['a run of a task', 'b run of a task', 'a run ended ok', 'b run ended ok']);
   });
 
@@ -81,7 +104,14 @@ describe('combineObservers', () => {
     for await (const _ of stream) {
       // to the end
     }
-    expect(log.filter((l) => l.includes('done') || l.includes('stream'))).toEqual(['a done ok no result', 'b done ok no result', 'a stream opened', 'b stream opened', 'a stream ended', 'b stream ended']);
+    expect(log.filter((l) => l.includes('done') || l.includes('stream'))).toEqual([
+      'a done ok no result',
+      'b done ok no result',
+      'a stream opened',
+      'b stream opened',
+      'a stream ended',
+      'b stream ended',
+    ]);
   });
 
   it('reports a failed agent run as failed', async () => {

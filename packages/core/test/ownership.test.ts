@@ -25,7 +25,16 @@ const UNKNOWN = 'no-such-task';
 
 const msg = (text: string, taskId = ''): SendMessageRequest => ({
   tenant: '',
-  message: { messageId: crypto.randomUUID(), contextId: '', taskId, role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+  message: {
+    messageId: crypto.randomUUID(),
+    contextId: '',
+    taskId,
+    role: Role.ROLE_USER,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  },
   configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true, historyLength: undefined },
   metadata: undefined,
 });
@@ -65,7 +74,13 @@ class HoldableStore extends InMemoryTaskStore {
 }
 
 function handler(store = new InMemoryTaskStore()): RequestHandler {
-  return new RequestHandler({ card: testCard(), executor, taskStore: store, logger: silentLogger, authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice', kb: 'bob' } }) });
+  return new RequestHandler({
+    card: testCard(),
+    executor,
+    taskStore: store,
+    logger: silentLogger,
+    authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice', kb: 'bob' } }),
+  });
 }
 
 async function start(h: RequestHandler, text: string): Promise<Task> {
@@ -102,7 +117,8 @@ const CALLS: Record<string, (h: RequestHandler) => (id: string) => Promise<unkno
   GetTask: (h) => (id) => h.getTask({ tenant: '', id, historyLength: undefined }, bob()),
   CancelTask: (h) => (id) => h.cancelTask({ tenant: '', id, metadata: undefined }, bob()),
   SubscribeToTask: (h) => (id) => h.subscribeToTask({ tenant: '', id }, bob()),
-  CreateTaskPushNotificationConfig: (h) => (id) => h.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: id, url: 'https://hooks.example/x', token: '', authentication: undefined }, bob()),
+  CreateTaskPushNotificationConfig: (h) => (id) =>
+    h.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: id, url: 'https://hooks.example/x', token: '', authentication: undefined }, bob()),
   GetTaskPushNotificationConfig: (h) => (id) => h.getTaskPushNotificationConfig({ tenant: '', taskId: id, id: 'c1' }, bob()),
   ListTaskPushNotificationConfigs: (h) => (id) => h.listTaskPushNotificationConfigs({ tenant: '', taskId: id, pageSize: 0, pageToken: '' }, bob()),
   DeleteTaskPushNotificationConfig: (h) => (id) => h.deleteTaskPushNotificationConfig({ tenant: '', taskId: id, id: 'c1' }, bob()),
@@ -112,7 +128,10 @@ describe.each(['run', 'ask', 'done'])('bob naming alice\'s task (agent "%s": wor
   it.each(Object.keys(CALLS))('%s answers like an unknown task', async (name) => {
     const h = handler();
     const task = await start(h, text);
-    await h.createTaskPushNotificationConfig({ tenant: '', id: 'c1', taskId: task.id, url: 'https://hooks.example/a', token: '', authentication: undefined }, alice());
+    await h.createTaskPushNotificationConfig(
+      { tenant: '', id: 'c1', taskId: task.id, url: 'https://hooks.example/a', token: '', authentication: undefined },
+      alice(),
+    );
     await expectLikeUnknown(CALLS[name]!(h), task.id);
     // Alice's task is untouched and still hers.
     await expect(h.getTask({ tenant: '', id: task.id, historyLength: undefined }, alice())).resolves.toMatchObject({ id: task.id });
@@ -120,7 +139,7 @@ describe.each(['run', 'ask', 'done'])('bob naming alice\'s task (agent "%s": wor
   });
 });
 
-describe('bob naming alice\'s task while her follow-up is being set up', () => {
+describe("bob naming alice's task while her follow-up is being set up", () => {
   it.each(['SendMessage (follow-up)', 'CancelTask'])('%s answers like an unknown task', async (name) => {
     const store = new HoldableStore();
     const h = handler(store);
@@ -140,14 +159,18 @@ describe('bob naming alice\'s task while her follow-up is being set up', () => {
 });
 
 describe('ListTasks filters', () => {
-  it('a filter on alice\'s context lists nothing for bob, as an unknown context does', async () => {
+  it("a filter on alice's context lists nothing for bob, as an unknown context does", async () => {
     const h = handler();
     const task = await start(h, 'done');
-    const list = (contextId: string) => h.listTasks({ tenant: '', contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined }, bob());
+    const list = (contextId: string) =>
+      h.listTasks({ tenant: '', contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined }, bob());
     const foreign = await list(task.contextId);
     expect(foreign).toEqual(await list('no-such-context'));
     expect(foreign).toMatchObject({ tasks: [], totalSize: 0 });
-    const mine = await h.listTasks({ tenant: '', contextId: task.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined }, alice());
+    const mine = await h.listTasks(
+      { tenant: '', contextId: task.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined },
+      alice(),
+    );
     expect(mine.tasks.map((t) => t.id)).toEqual([task.id]);
   });
 });

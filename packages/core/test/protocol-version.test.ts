@@ -47,7 +47,9 @@ describe('checkVersion: the named version must match the codec the binding used'
 
   it('is the preamble of every operation', async () => {
     const handler = new RequestHandler({ card: testCard(), executor: { execute: async () => undefined } });
-    await expect(handler.getTask({ tenant: '', id: 'x', historyLength: undefined }, callContext('IN-PROCESS', {}, { wireVersion: '0.3' }))).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
+    await expect(
+      handler.getTask({ tenant: '', id: 'x', historyLength: undefined }, callContext('IN-PROCESS', {}, { wireVersion: '0.3' })),
+    ).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
     await handler.shutdown(0);
   });
 });

@@ -1,10 +1,31 @@
 import { Role, TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
-import { A2AErrorCode, callContext, checkWebhookUrl, HttpPushSender, InMemoryPushConfigStore, RequestHandler, silentLogger, textPart, type PushConfigStore, type PushSender } from '../src/index.js';
+import {
+  callContext,
+  HttpPushSender,
+  InMemoryPushConfigStore,
+  RequestHandler,
+  silentLogger,
+  textPart,
+  type PushConfigStore,
+  type PushSender,
+} from '../src/index.js';
 import { PushDispatcher } from '../src/push/push-dispatcher.js';
 import { testCard } from './fixtures.js';
 
-const config: TaskPushNotificationConfig = { tenant: '', id: 'c1', taskId: 't1', url: 'https://hooks.example.com/a2a', token: 'tok', authentication: { scheme: 'Bearer', credentials: 'secret' } };
-const event: StreamResponse = { payload: { $case: 'statusUpdate', value: { taskId: 't1', contextId: 'c', status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined }, metadata: undefined } } };
+const config: TaskPushNotificationConfig = {
+  tenant: '',
+  id: 'c1',
+  taskId: 't1',
+  url: 'https://hooks.example.com/a2a',
+  token: 'tok',
+  authentication: { scheme: 'Bearer', credentials: 'secret' },
+};
+const event: StreamResponse = {
+  payload: {
+    $case: 'statusUpdate',
+    value: { taskId: 't1', contextId: 'c', status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined }, metadata: undefined },
+  },
+};
 
 const publicResolver = async () => [{ address: '93.184.216.34', family: 4 }];
 
@@ -21,7 +42,13 @@ describe('HttpPushSender', () => {
 
   it('retries 5xx and network errors with backoff, not 4xx', async () => {
     let n = 0;
-    const flaky = new HttpPushSender({ backoffMs: 1, attempts: 3, logger: silentLogger, resolve: publicResolver, transport: async () => (++n === 1 ? Promise.reject(new Error('ECONNREFUSED')) : n === 2 ? 503 : 200) });
+    const flaky = new HttpPushSender({
+      backoffMs: 1,
+      attempts: 3,
+      logger: silentLogger,
+      resolve: publicResolver,
+      transport: async () => (++n === 1 ? Promise.reject(new Error('ECONNREFUSED')) : n === 2 ? 503 : 200),
+    });
     await flaky.send(config, event);
     expect(n).toBe(3);
     let m = 0;
@@ -40,13 +67,32 @@ describe('push delivery through the handler', () => {
       pushSender: sender,
       allowPrivateWebhooks: true,
       logger: silentLogger,
-      executor: { async execute(c) { c.working(); c.artifact({ text: 'x', lastChunk: true }); c.complete(); } },
+      executor: {
+        async execute(c) {
+          c.working();
+          c.artifact({ text: 'x', lastChunk: true });
+          c.complete();
+        },
+      },
     });
     await h.sendMessage(
       {
         tenant: '',
-        message: { messageId: 'm', contextId: '', taskId: '', role: Role.ROLE_USER, parts: [textPart('hi')], metadata: undefined, extensions: [], referenceTaskIds: [] },
-        configuration: { acceptedOutputModes: [], returnImmediately: false, taskPushNotificationConfig: { tenant: '', id: '', taskId: '', url: 'http://127.0.0.1:1/hook', token: '', authentication: undefined } },
+        message: {
+          messageId: 'm',
+          contextId: '',
+          taskId: '',
+          role: Role.ROLE_USER,
+          parts: [textPart('hi')],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        },
+        configuration: {
+          acceptedOutputModes: [],
+          returnImmediately: false,
+          taskPushNotificationConfig: { tenant: '', id: '', taskId: '', url: 'http://127.0.0.1:1/hook', token: '', authentication: undefined },
+        },
         metadata: undefined,
       },
       callContext('IN-PROCESS', { 'a2a-version': '1.0' }),

@@ -47,7 +47,12 @@ async function failure(call: Promise<unknown>): Promise<A2AError> {
 
 describe('the rate-limit seam', () => {
   it('has one row in the error table: HTTP 429, gRPC RESOURCE_EXHAUSTED, its own JSON-RPC code in both generations', () => {
-    expect(ERROR_TABLE[A2AErrorCode.RateLimited]).toMatchObject({ http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED, jsonRpc: -31430, v03: { jsonRpc: -31430, name: 'RateLimitedError' } });
+    expect(ERROR_TABLE[A2AErrorCode.RateLimited]).toMatchObject({
+      http: 429,
+      grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+      jsonRpc: -31430,
+      v03: { jsonRpc: -31430, name: 'RateLimitedError' },
+    });
   });
 
   it('refuses with RateLimited carrying the wait in whole seconds (at least 1) and the scope', () => {
@@ -85,7 +90,21 @@ describe('the rate-limit seam', () => {
     const limiter = new RecordingLimiter();
     const handler = handlerWith(limiter);
     limiter.refuse.add('identity');
-    const send = { tenant: '', message: { messageId: 'm1', contextId: '', taskId: '', role: 1, parts: [{ content: { $case: 'text', value: 'hi' } }], metadata: undefined, extensions: [], referenceTaskIds: [] }, configuration: undefined, metadata: undefined } as never;
+    const send = {
+      tenant: '',
+      message: {
+        messageId: 'm1',
+        contextId: '',
+        taskId: '',
+        role: 1,
+        parts: [{ content: { $case: 'text', value: 'hi' } }],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
+      configuration: undefined,
+      metadata: undefined,
+    } as never;
     const error = await failure(handler.sendMessage(send, ctx('ka', '198.51.100.1')));
     expect(error.code).toBe(A2AErrorCode.RateLimited);
     expect(error.metadata.scope).toBe('identity');

@@ -1,41 +1,82 @@
 import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
-import { A2AError, A2AErrorCode, ApiKeyAuthenticator, callContext, InMemoryEventLog, InMemoryTaskStore, RequestHandler, silentLogger, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
+import {
+  A2AError,
+  A2AErrorCode,
+  ApiKeyAuthenticator,
+  callContext,
+  InMemoryEventLog,
+  InMemoryTaskStore,
+  RequestHandler,
+  silentLogger,
+  textPart,
+  type AgentExecutor,
+  type LoggedEvent,
+} from '../src/index.js';
 import { testCard } from './fixtures.js';
 
 const v1 = { 'a2a-version': '1.0' };
 const ctx = (headers: Record<string, string> = {}, pathTenant?: string) => callContext('IN-PROCESS', { ...v1, ...headers }, { pathTenant });
 const msg = (text: string, taskId = '', contextId = ''): SendMessageRequest => ({
   tenant: '',
-  message: { messageId: crypto.randomUUID(), contextId, taskId, role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+  message: {
+    messageId: crypto.randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_USER,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  },
   configuration: undefined,
   metadata: undefined,
 });
 const taskOf = (res: { payload?: { $case: string; value: unknown } }) => res.payload!.value as Task;
-const quick: AgentExecutor = { async execute(c) { c.complete(c.text); } };
+const quick: AgentExecutor = {
+  async execute(c) {
+    c.complete(c.text);
+  },
+};
 
 describe('capability gating', () => {
-  const off = new RequestHandler({ card: testCard({ capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] } }), executor: quick, logger: silentLogger });
+  const off = new RequestHandler({
+    card: testCard({ capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] } }),
+    executor: quick,
+    logger: silentLogger,
+  });
   it('streaming off ⇒ UnsupportedOperation on both streaming methods', async () => {
     await expect(off.sendStreamingMessage(msg('x'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
     await expect(off.subscribeToTask({ tenant: '', id: 'x' }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
   });
   it('push off ⇒ PushNotificationNotSupported on all four push operations', async () => {
     const code = { code: A2AErrorCode.PushNotificationNotSupported };
-    await expect(off.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: 't', url: 'https://x.example', token: '', authentication: undefined }, ctx())).rejects.toMatchObject(code);
+    await expect(
+      off.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: 't', url: 'https://x.example', token: '', authentication: undefined }, ctx()),
+    ).rejects.toMatchObject(code);
     await expect(off.getTaskPushNotificationConfig({ tenant: '', taskId: 't', id: 'c' }, ctx())).rejects.toMatchObject(code);
     await expect(off.listTaskPushNotificationConfigs({ tenant: '', taskId: 't', pageSize: 0, pageToken: '' }, ctx())).rejects.toMatchObject(code);
     await expect(off.deleteTaskPushNotificationConfig({ tenant: '', taskId: 't', id: 'c' }, ctx())).rejects.toMatchObject(code);
   });
   it('extended card off ⇒ UnsupportedOperation; on without a provider ⇒ ExtendedAgentCardNotConfigured', async () => {
     await expect(off.getExtendedAgentCard({ tenant: '' }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
-    const on = new RequestHandler({ card: testCard({ capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] } }), executor: quick });
+    const on = new RequestHandler({
+      card: testCard({ capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] } }),
+      executor: quick,
+    });
     await expect(on.getExtendedAgentCard({ tenant: '' }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.ExtendedAgentCardNotConfigured });
   });
 });
 
 describe('identity and scoping', () => {
   it('rejects unknown versions and echoes activated extensions; required extensions are enforced', async () => {
-    const card = testCard({ capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false, extensions: [{ uri: 'urn:x', description: '', required: true, params: undefined }] } });
+    const card = testCard({
+      capabilities: {
+        streaming: true,
+        pushNotifications: true,
+        extendedAgentCard: false,
+        extensions: [{ uri: 'urn:x', description: '', required: true, params: undefined }],
+      },
+    });
     const h = new RequestHandler({ card, executor: quick, logger: silentLogger });
     await expect(h.sendMessage(msg('x'), ctx({ 'a2a-version': '0.3' }))).rejects.toMatchObject({ code: A2AErrorCode.VersionNotSupported });
     await expect(h.sendMessage(msg('x'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.ExtensionSupportRequired });
@@ -45,13 +86,20 @@ describe('identity and scoping', () => {
   });
 
   it('authenticates every operation and scopes tasks to their owner', async () => {
-    const h = new RequestHandler({ card: testCard(), executor: quick, authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice', kb: 'bob' } }), logger: silentLogger });
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: quick,
+      authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice', kb: 'bob' } }),
+      logger: silentLogger,
+    });
     await expect(h.sendMessage(msg('x'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unauthenticated });
     await expect(h.sendMessage(msg('x'), ctx({ authorization: 'Bearer wrong' }))).rejects.toMatchObject({ code: A2AErrorCode.Unauthenticated });
     const task = taskOf(await h.sendMessage(msg('x'), ctx({ authorization: 'Bearer ka' })));
     await expect(h.getTask({ tenant: '', id: task.id }, ctx({ 'x-api-key': 'ka' }))).resolves.toMatchObject({ id: task.id });
     await expect(h.getTask({ tenant: '', id: task.id }, ctx({ 'x-api-key': 'kb' }))).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
-    expect((await h.listTasks({ tenant: '', contextId: '', status: 0, pageToken: '', statusTimestampAfter: undefined }, ctx({ 'x-api-key': 'kb' }))).tasks).toEqual([]);
+    expect(
+      (await h.listTasks({ tenant: '', contextId: '', status: 0, pageToken: '', statusTimestampAfter: undefined }, ctx({ 'x-api-key': 'kb' }))).tasks,
+    ).toEqual([]);
   });
 
   it('keeps tenants apart; the path tenant wins over the request field', async () => {
@@ -64,7 +112,15 @@ describe('identity and scoping', () => {
 });
 
 describe('task and context ids', () => {
-  const h = new RequestHandler({ card: testCard(), executor: { async execute(c) { c.requireInput('more?'); } }, logger: silentLogger });
+  const h = new RequestHandler({
+    card: testCard(),
+    executor: {
+      async execute(c) {
+        c.requireInput('more?');
+      },
+    },
+    logger: silentLogger,
+  });
   it('infers the contextId from the task and rejects a mismatch', async () => {
     const task = taskOf(await h.sendMessage(msg('x', '', 'my-context'), ctx()));
     expect(task.contextId).toBe('my-context');
@@ -88,9 +144,14 @@ describe('task and context ids', () => {
 });
 
 describe('agent failure modes', () => {
-  const run = async (executor: AgentExecutor) => taskOf(await new RequestHandler({ card: testCard(), executor, logger: silentLogger }).sendMessage(msg('x'), ctx()));
+  const run = async (executor: AgentExecutor) =>
+    taskOf(await new RequestHandler({ card: testCard(), executor, logger: silentLogger }).sendMessage(msg('x'), ctx()));
   it('a throwing agent fails the task without leaking the error', async () => {
-    const task = await run({ async execute() { throw new Error('secret internals'); } });
+    const task = await run({
+      async execute() {
+        throw new Error('secret internals');
+      },
+    });
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(JSON.stringify(task)).not.toContain('secret internals');
   });
@@ -98,8 +159,20 @@ describe('agent failure modes', () => {
     const silent = await run({ async execute() {} });
     expect(silent.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(silent.status?.message).toBeUndefined();
-    expect((await run({ async execute(c) { c.working(); } })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const thrown = await run({ async execute() { throw new Error('before any report'); } });
+    expect(
+      (
+        await run({
+          async execute(c) {
+            c.working();
+          },
+        })
+      ).status?.state,
+    ).toBe(TaskState.TASK_STATE_COMPLETED);
+    const thrown = await run({
+      async execute() {
+        throw new Error('before any report');
+      },
+    });
     expect(thrown.status?.state).toBe(TaskState.TASK_STATE_FAILED);
   });
   it('events after a terminal state are ignored, and reply after task events is refused', async () => {
@@ -109,7 +182,11 @@ describe('agent failure modes', () => {
         c.complete('done');
         c.fail('too late');
         c.artifact({ text: 'late' });
-        try { c.reply('x'); } catch (e) { replyError = e; }
+        try {
+          c.reply('x');
+        } catch (e) {
+          replyError = e;
+        }
       },
     });
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -134,7 +211,10 @@ describe('bounded memory and fairness', () => {
         },
       },
     });
-    const first = await h.sendMessage({ ...msg('go'), configuration: { acceptedOutputModes: [], returnImmediately: true, taskPushNotificationConfig: undefined } }, ctx());
+    const first = await h.sendMessage(
+      { ...msg('go'), configuration: { acceptedOutputModes: [], returnImmediately: true, taskPushNotificationConfig: undefined } },
+      ctx(),
+    );
     const id = taskOf(first).id;
     const slow = await h.subscribeToTask({ tenant: '', id }, ctx());
     const slowIt = slow[Symbol.asyncIterator]();
@@ -150,8 +230,19 @@ describe('bounded memory and fairness', () => {
   });
 
   it('shutdown fails unfinished tasks visibly and refuses new work', async () => {
-    const h = new RequestHandler({ card: testCard(), logger: silentLogger, executor: { async execute(c) { c.working(); await new Promise((r) => c.signal.addEventListener('abort', r)); } } });
-    const task = taskOf(await h.sendMessage({ ...msg('x'), configuration: { acceptedOutputModes: [], returnImmediately: true, taskPushNotificationConfig: undefined } }, ctx()));
+    const h = new RequestHandler({
+      card: testCard(),
+      logger: silentLogger,
+      executor: {
+        async execute(c) {
+          c.working();
+          await new Promise((r) => c.signal.addEventListener('abort', r));
+        },
+      },
+    });
+    const task = taskOf(
+      await h.sendMessage({ ...msg('x'), configuration: { acceptedOutputModes: [], returnImmediately: true, taskPushNotificationConfig: undefined } }, ctx()),
+    );
     await h.shutdown(10);
     await expect(h.sendMessage(msg('y'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
     const stored = await (h as unknown as { store: { get(t: string, id: string): Promise<{ task: Task }> } }).store.get('', task.id);
@@ -178,7 +269,18 @@ describe('streaming send with the event log unreachable', () => {
     const log = new InMemoryEventLog();
     log.lastSeq = () => Promise.reject(new Error('connection refused'));
     let executed = 0;
-    const h = new RequestHandler({ card: testCard(), executor: { async execute(c) { executed++; c.complete(c.text); } }, taskStore: store, eventLog: log, logger: silentLogger });
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          executed++;
+          c.complete(c.text);
+        },
+      },
+      taskStore: store,
+      eventLog: log,
+      logger: silentLogger,
+    });
     await expect(h.sendStreamingMessage(msg('x'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
     expect(executed).toBe(0);
     expect((await store.list({ tenant: '', pageSize: 10, pageToken: '' })).tasks).toHaveLength(0);

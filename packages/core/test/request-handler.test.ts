@@ -1,5 +1,15 @@
 import { Role, TaskState, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
-import { A2AError, A2AErrorCode, callContext, InMemoryEventLog, InMemoryTaskStore, RequestHandler, textPart, type AgentExecutor, type LoggedEvent } from '../src/index.js';
+import {
+  A2AError,
+  A2AErrorCode,
+  callContext,
+  InMemoryEventLog,
+  InMemoryTaskStore,
+  RequestHandler,
+  textPart,
+  type AgentExecutor,
+  type LoggedEvent,
+} from '../src/index.js';
 import { waitFor } from '@a2a-polyglot/testing';
 import { testCard } from './fixtures.js';
 
@@ -8,7 +18,17 @@ const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 function send(text: string, extra: Partial<SendMessageRequest['message']> = {}, config?: SendMessageRequest['configuration']): SendMessageRequest {
   return {
     tenant: '',
-    message: { messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [], ...extra },
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [textPart(text)],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+      ...extra,
+    },
     configuration: config,
     metadata: undefined,
   };
@@ -74,7 +94,15 @@ describe('RequestHandler', () => {
 
   it('has the store hold the final state by the time CancelTask answers (an interrupted task, no run left)', async () => {
     const taskStore = new InMemoryTaskStore();
-    const h = new RequestHandler({ card: testCard(), executor: { async execute(c) { c.requireInput('which city?'); } }, taskStore });
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          c.requireInput('which city?');
+        },
+      },
+      taskStore,
+    });
     const res = await h.sendMessage(send('weather'), ctx());
     const id = (res.payload as { value: { id: string } }).value.id;
     expect((await taskStore.get('', id))?.task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
@@ -83,7 +111,14 @@ describe('RequestHandler', () => {
   });
 
   it('answers with a message when the agent replies', async () => {
-    const h = new RequestHandler({ card: testCard(), executor: { async execute(c) { c.reply(`echo ${c.text}`); } } });
+    const h = new RequestHandler({
+      card: testCard(),
+      executor: {
+        async execute(c) {
+          c.reply(`echo ${c.text}`);
+        },
+      },
+    });
     const res = await h.sendMessage(send('x'), ctx());
     expect(res.payload?.$case).toBe('message');
     const events = await collect(await h.sendStreamingMessage(send('y'), ctx()));
@@ -202,7 +237,9 @@ describe('RequestHandler', () => {
   it('rejects unknown tasks, missing versions and bad params', async () => {
     const h = new RequestHandler({ card: testCard(), executor: chunky });
     await expect(h.getTask({ tenant: '', id: 'nope', historyLength: undefined }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
-    await expect(h.getTask({ tenant: '', id: 'x', historyLength: undefined }, callContext('IN-PROCESS', {}))).rejects.toMatchObject({ code: A2AErrorCode.VersionNotSupported });
+    await expect(h.getTask({ tenant: '', id: 'x', historyLength: undefined }, callContext('IN-PROCESS', {}))).rejects.toMatchObject({
+      code: A2AErrorCode.VersionNotSupported,
+    });
     await expect(h.sendMessage(send('hi', { taskId: 'nope' }), ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
     const bad = send('x');
     bad.message!.parts = [];

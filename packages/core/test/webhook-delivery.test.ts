@@ -8,7 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordingLogger, type RecordingLogger } from '@a2a-polyglot/testing';
 import { Role, TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
-import { A2AErrorCode, callContext, HttpPushSender, pinnedHttpTransport, RequestHandler, silentLogger, systemResolver, textPart, type A2AError, type Logger, type WebhookResolver, type WebhookTransport } from '../src/index.js';
+import {
+  A2AErrorCode,
+  callContext,
+  HttpPushSender,
+  pinnedHttpTransport,
+  RequestHandler,
+  silentLogger,
+  systemResolver,
+  textPart,
+  type A2AError,
+  type Logger,
+  type WebhookResolver,
+  type WebhookTransport,
+} from '../src/index.js';
 import { testCard } from './fixtures.js';
 
 /**
@@ -17,7 +30,12 @@ import { testCard } from './fixtures.js';
  * exploits) fails the test instead of leaving the machine.
  */
 
-const event: StreamResponse = { payload: { $case: 'statusUpdate', value: { taskId: 't1', contextId: 'c', status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined }, metadata: undefined } } };
+const event: StreamResponse = {
+  payload: {
+    $case: 'statusUpdate',
+    value: { taskId: 't1', contextId: 'c', status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined }, metadata: undefined },
+  },
+};
 const configFor = (url: string): TaskPushNotificationConfig => ({ tenant: '', id: 'c1', taskId: 't1', url, token: 'tok', authentication: undefined });
 
 interface Received {
@@ -85,7 +103,9 @@ describe('redirects are never followed', () => {
       await sender.send(configFor(redirector.url), event);
       expect(redirector.received).toHaveLength(1); // not retried either
       expect(target.received).toHaveLength(0);
-      expect(logger.warnings).toEqual([expect.objectContaining({ message: expect.stringContaining('redirects are not followed'), fields: expect.objectContaining({ status }) })]);
+      expect(logger.warnings).toEqual([
+        expect.objectContaining({ message: expect.stringContaining('redirects are not followed'), fields: expect.objectContaining({ status }) }),
+      ]);
     } finally {
       await Promise.all([target.close(), redirector.close()]);
     }
@@ -104,7 +124,12 @@ describe('host names are resolved at delivery, and the connection goes to the ch
       expect(resolve).toHaveBeenCalledWith('hooks.example.test');
       expect(targets).toEqual([]);
       expect(hook.received).toHaveLength(0);
-      expect(logger.warnings).toEqual([expect.objectContaining({ message: 'push delivery refused', fields: expect.objectContaining({ reason: expect.stringContaining('127.0.0.1 is loopback') }) })]);
+      expect(logger.warnings).toEqual([
+        expect.objectContaining({
+          message: 'push delivery refused',
+          fields: expect.objectContaining({ reason: expect.stringContaining('127.0.0.1 is loopback') }),
+        }),
+      ]);
     } finally {
       await hook.close();
     }
@@ -123,7 +148,7 @@ describe('host names are resolved at delivery, and the connection goes to the ch
 
   it('rebinding: connects to the first, checked answer, never to what a later lookup says', async () => {
     const first = await receiver(undefined, '127.0.0.1');
-    let second;
+    let second: Awaited<ReturnType<typeof receiver>> | undefined;
     try {
       second = await receiver(undefined, '127.0.0.2', first.port);
     } catch {
@@ -170,7 +195,29 @@ describe('https webhooks keep TLS verification', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'a2a-webhook-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=hooks.example.test', '-addext', 'subjectAltName=DNS:hooks.example.test'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=hooks.example.test',
+        '-addext',
+        'subjectAltName=DNS:hooks.example.test',
+      ],
+      { stdio: 'ignore' },
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -191,10 +238,18 @@ describe('https webhooks keep TLS verification', () => {
     const { port } = server.address() as AddressInfo;
     const logger = warningLogger();
     try {
-      await new HttpPushSender({ resolve: async () => [{ address: '127.0.0.1' }], allowPrivateNetworks: true, attempts: 1, logger }).send(configFor(`https://hooks.example.test:${port}/hook`), event);
+      await new HttpPushSender({ resolve: async () => [{ address: '127.0.0.1' }], allowPrivateNetworks: true, attempts: 1, logger }).send(
+        configFor(`https://hooks.example.test:${port}/hook`),
+        event,
+      );
       expect(serverNames).toEqual(['hooks.example.test']);
       expect(requests).toBe(0);
-      expect(logger.warnings).toEqual([expect.objectContaining({ message: 'push delivery error', fields: expect.objectContaining({ err: expect.stringMatching(/self[- ]signed certificate/) }) })]);
+      expect(logger.warnings).toEqual([
+        expect.objectContaining({
+          message: 'push delivery error',
+          fields: expect.objectContaining({ err: expect.stringMatching(/self[- ]signed certificate/) }),
+        }),
+      ]);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
@@ -202,10 +257,29 @@ describe('https webhooks keep TLS verification', () => {
 });
 
 describe('through the RequestHandler', () => {
-  const message = { messageId: 'm', contextId: '', taskId: '', role: Role.ROLE_USER, parts: [textPart('hi')], metadata: undefined, extensions: [], referenceTaskIds: [] };
+  const message = {
+    messageId: 'm',
+    contextId: '',
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts: [textPart('hi')],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
   const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
   const handler = (allowPrivateWebhooks: boolean) =>
-    new RequestHandler({ card: testCard(), allowPrivateWebhooks, logger: silentLogger, executor: { async execute(c) { c.working(); c.complete(); } } });
+    new RequestHandler({
+      card: testCard(),
+      allowPrivateWebhooks,
+      logger: silentLogger,
+      executor: {
+        async execute(c) {
+          c.working();
+          c.complete();
+        },
+      },
+    });
 
   it('CreateTaskPushNotificationConfig refuses credentials in the url and private literals, with a field violation on url', async () => {
     const h = handler(false);
@@ -220,14 +294,24 @@ describe('through the RequestHandler', () => {
       expect(error.code).toBe(A2AErrorCode.InvalidParams);
       expect(error.fieldViolations).toEqual([{ field: 'url', description: expect.stringContaining(reason) }]);
     }
-    await expect(h.createTaskPushNotificationConfig({ ...configFor('https://hooks.example.com/a2a'), taskId, id: '' }, ctx())).resolves.toMatchObject({ taskId });
+    await expect(h.createTaskPushNotificationConfig({ ...configFor('https://hooks.example.com/a2a'), taskId, id: '' }, ctx())).resolves.toMatchObject({
+      taskId,
+    });
   });
 
   it('with allowPrivateWebhooks the default sender delivers to a loopback receiver', async () => {
     const hook = await receiver();
     const h = handler(true);
     try {
-      await h.sendMessage({ tenant: '', message, configuration: { acceptedOutputModes: [], returnImmediately: false, taskPushNotificationConfig: { ...configFor(hook.url), taskId: '', id: '' } }, metadata: undefined }, ctx());
+      await h.sendMessage(
+        {
+          tenant: '',
+          message,
+          configuration: { acceptedOutputModes: [], returnImmediately: false, taskPushNotificationConfig: { ...configFor(hook.url), taskId: '', id: '' } },
+          metadata: undefined,
+        },
+        ctx(),
+      );
       await (h as unknown as { push: { idle(): Promise<void> } }).push.idle();
       expect(hook.received.length).toBeGreaterThanOrEqual(3); // task, working, completed
     } finally {

@@ -139,7 +139,10 @@ const answers: Array<[string[], Expect]> = [
 ];
 
 describe('webhook delivery policy (host names resolved at delivery)', () => {
-  const resolverOf = (list: string[]): WebhookResolver => async () => list.map((address) => ({ address }));
+  const resolverOf =
+    (list: string[]): WebhookResolver =>
+    async () =>
+      list.map((address) => ({ address }));
 
   it.each(answers)('hooks.example.test resolving to %j ⇒ %s', async (list, expected) => {
     const pinned = pinWebhookTarget('http://hooks.example.test/hook', false, resolverOf(list));
@@ -168,7 +171,10 @@ describe('webhook delivery policy (host names resolved at delivery)', () => {
 
   it('needs no resolution for an IP literal, and pins it', async () => {
     const resolve = jest.fn(resolverOf([]));
-    await expect(pinWebhookTarget('http://[2606:4700:4700::1111]:8443/x', false, resolve)).resolves.toMatchObject({ address: '2606:4700:4700::1111', family: 6 });
+    await expect(pinWebhookTarget('http://[2606:4700:4700::1111]:8443/x', false, resolve)).resolves.toMatchObject({
+      address: '2606:4700:4700::1111',
+      family: 6,
+    });
     expect(resolve).not.toHaveBeenCalled();
   });
 

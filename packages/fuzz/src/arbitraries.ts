@@ -12,7 +12,16 @@ export const OPERATIONS = Object.keys(CORE_OPERATIONS) as OperationName[];
 export type Operation = OperationName;
 
 /** The A2A v0.3 JSON-RPC methods the server also serves. */
-export const V03_METHODS = ['message/send', 'message/stream', 'tasks/get', 'tasks/cancel', 'tasks/resubscribe', 'tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'agent/getAuthenticatedExtendedCard'] as const;
+export const V03_METHODS = [
+  'message/send',
+  'message/stream',
+  'tasks/get',
+  'tasks/cancel',
+  'tasks/resubscribe',
+  'tasks/pushNotificationConfig/set',
+  'tasks/pushNotificationConfig/get',
+  'agent/getAuthenticatedExtendedCard',
+] as const;
 
 /**
  * The demo agent's `slow` command streams for ~20 s, which would read as a slow answer: every
@@ -78,7 +87,10 @@ export function validParams(operation: Operation, known: readonly string[]): fc.
           message: message(known),
           configuration: fc.record(
             {
-              acceptedOutputModes: fc.oneof({ weight: 4, arbitrary: fc.constantFrom([], ['text/plain']) }, { weight: 1, arbitrary: fc.array(fc.constantFrom('text/plain', 'application/json', '*/*', 'x/y'), { maxLength: 3 }) }),
+              acceptedOutputModes: fc.oneof(
+                { weight: 4, arbitrary: fc.constantFrom([], ['text/plain']) },
+                { weight: 1, arbitrary: fc.array(fc.constantFrom('text/plain', 'application/json', '*/*', 'x/y'), { maxLength: 3 }) },
+              ),
               historyLength,
               returnImmediately: fc.boolean(),
             },
@@ -99,7 +111,10 @@ export function validParams(operation: Operation, known: readonly string[]): fc.
           pageToken: fc.oneof(fc.string({ maxLength: 40 }), fc.base64String({ maxLength: 40 })),
           historyLength,
           includeArtifacts: fc.boolean(),
-          statusTimestampAfter: fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.string({ maxLength: 30 })),
+          statusTimestampAfter: fc.oneof(
+            fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+            fc.string({ maxLength: 30 }),
+          ),
         },
         { requiredKeys: [] },
       );
@@ -107,7 +122,10 @@ export function validParams(operation: Operation, known: readonly string[]): fc.
     case 'SubscribeToTask':
       return fc.record({ id }, { requiredKeys: ['id'] });
     case 'CreateTaskPushNotificationConfig':
-      return fc.record({ taskId: id, id, url: fc.oneof(fc.webUrl(), fc.string({ maxLength: 30 })), token: fc.string({ maxLength: 20 }) }, { requiredKeys: ['taskId', 'url'] });
+      return fc.record(
+        { taskId: id, id, url: fc.oneof(fc.webUrl(), fc.string({ maxLength: 30 })), token: fc.string({ maxLength: 20 }) },
+        { requiredKeys: ['taskId', 'url'] },
+      );
     case 'GetTaskPushNotificationConfig':
     case 'DeleteTaskPushNotificationConfig':
       return fc.record({ taskId: id, id }, { requiredKeys: ['taskId', 'id'] });
@@ -165,12 +183,16 @@ export function garbageBody(): fc.Arbitrary<string | Uint8Array> {
     fc.string({ maxLength: 200 }),
     fc.string({ unit: 'binary', maxLength: 200 }),
     fc.uint8Array({ maxLength: 512 }),
-    fc.constantFrom('', '{', '[', '{"jsonrpc":"2.0"', '{}', '[]', 'null', '"x"', '{"a":'.repeat(500), '[' .repeat(10_000)),
+    fc.constantFrom('', '{', '[', '{"jsonrpc":"2.0"', '{}', '[]', 'null', '"x"', '{"a":'.repeat(500), '['.repeat(10_000)),
   );
 }
 
 /** Values for the `A2A-Version` header (absent included). */
 export function versionHeader(): fc.Arbitrary<string | undefined> {
   // Mostly 1.0, so most inputs reach the operations; every other answer path is drawn too.
-  return fc.oneof({ weight: 8, arbitrary: fc.constant('1.0') }, { weight: 1, arbitrary: fc.constantFrom('0.3', undefined, '', '2.0', '1', 'x') }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constant('1.0') },
+    { weight: 1, arbitrary: fc.constantFrom('0.3', undefined, '', '2.0', '1', 'x') },
+    { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
+  );
 }

@@ -20,7 +20,15 @@ function encodeRequest(operation: Operation, json: unknown): Uint8Array {
 }
 
 /** The services a path may name: v1.0, v0.3, the session service, nonsense. */
-const SERVICES = ['lf.a2a.v1.A2AService', 'lf.a2a.v1.A2AService', 'lf.a2a.v1.A2AService', 'a2a.v1.A2AService', 'lf.a2a.v1.A2ASessionService', 'grpc.health.v1.Health', 'nope.Service'];
+const SERVICES = [
+  'lf.a2a.v1.A2AService',
+  'lf.a2a.v1.A2AService',
+  'lf.a2a.v1.A2AService',
+  'a2a.v1.A2AService',
+  'lf.a2a.v1.A2ASessionService',
+  'grpc.health.v1.Health',
+  'nope.Service',
+];
 
 /** A valid message of a random operation, as bytes (`slow` defused in its text). */
 function validMessage(known: readonly string[]): fc.Arbitrary<{ operation: Operation; bytes: Buffer }> {
@@ -37,13 +45,21 @@ function validMessage(known: readonly string[]): fc.Arbitrary<{ operation: Opera
 
 /** The message bytes damaged: bytes flipped, cut short, extended. */
 function damaged(bytes: fc.Arbitrary<Buffer>): fc.Arbitrary<Buffer> {
-  return fc.tuple(bytes, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), fc.nat(), fc.uint8Array({ maxLength: 16 }), fc.constantFrom('flip', 'cut', 'append')).map(([b, flips, cut, extra, how]) => {
-    const out = Buffer.from(b);
-    if (how === 'flip') for (const [at, value] of flips) if (out.length > 0) out[at % out.length] = value;
-    if (how === 'cut') return out.subarray(0, out.length === 0 ? 0 : cut % out.length);
-    if (how === 'append') return Buffer.concat([out, extra]);
-    return out;
-  });
+  return fc
+    .tuple(
+      bytes,
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }),
+      fc.nat(),
+      fc.uint8Array({ maxLength: 16 }),
+      fc.constantFrom('flip', 'cut', 'append'),
+    )
+    .map(([b, flips, cut, extra, how]) => {
+      const out = Buffer.from(b);
+      if (how === 'flip') for (const [at, value] of flips) if (out.length > 0) out[at % out.length] = value;
+      if (how === 'cut') return out.subarray(0, out.length === 0 ? 0 : cut % out.length);
+      if (how === 'append') return Buffer.concat([out, extra]);
+      return out;
+    });
 }
 
 /**
@@ -68,10 +84,16 @@ export const grpcFuzzer: BindingFuzzer<GrpcInput> = {
     });
     const data = fc.oneof(
       { weight: 6, arbitrary: frame.map((f) => ({ data: f.data, encoding: f.encoding })) },
-      { weight: 1, arbitrary: fc.array(frame, { minLength: 2, maxLength: 3 }).map((fs) => ({ data: Buffer.concat(fs.map((f) => f.data)), encoding: fs[0]!.encoding })) },
+      {
+        weight: 1,
+        arbitrary: fc.array(frame, { minLength: 2, maxLength: 3 }).map((fs) => ({ data: Buffer.concat(fs.map((f) => f.data)), encoding: fs[0]!.encoding })),
+      },
       { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((b) => ({ data: Buffer.from(b), encoding: undefined })) },
     );
-    const method = fc.oneof({ weight: 6, arbitrary: fc.constantFrom<string>(...OPERATIONS, 'TaskSubscription', 'Check', 'Session') }, { weight: 1, arbitrary: fc.string({ maxLength: 20 }) });
+    const method = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom<string>(...OPERATIONS, 'TaskSubscription', 'Check', 'Session') },
+      { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+    );
     return fc
       .record({
         service: fc.constantFrom(...SERVICES),
@@ -79,7 +101,10 @@ export const grpcFuzzer: BindingFuzzer<GrpcInput> = {
         data,
         version: versionHeader(),
         encoding: fc.oneof(fc.constant(undefined), fc.constantFrom('gzip', 'deflate', 'identity', 'br', 'x')),
-        timeout: fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('1S', '100m', '0n', 'garbage', '99999999H', '-1S', '') }),
+        timeout: fc.oneof(
+          { weight: 5, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: fc.constantFrom('1S', '100m', '0n', 'garbage', '99999999H', '-1S', '') },
+        ),
       })
       .map(({ service, method, data, version, encoding, timeout }) => ({
         path: `/${service}/${encodeURIComponent(method)}`,
@@ -95,7 +120,7 @@ export const grpcFuzzer: BindingFuzzer<GrpcInput> = {
     const request = `${input.path} ${JSON.stringify(input.headers)} ${input.data.toString('hex')}`;
     const finding = (kind: Finding['kind'], detail: string): Finding => ({ binding: 'grpc', kind, detail, input: abbreviate(request) });
     const started = performance.now();
-    let answer;
+    let answer: Awaited<ReturnType<typeof rawGrpcCall>>;
     try {
       answer = await rawGrpcCall(target.grpcUrl, input.path, input.data, input.headers, SLOW_ANSWER_MS + 2000);
     } catch (error) {
@@ -104,7 +129,8 @@ export const grpcFuzzer: BindingFuzzer<GrpcInput> = {
     const ms = performance.now() - started;
     const findings: Finding[] = [];
     if (answer.grpcStatus === 13 || answer.grpcStatus === 2) findings.push(finding('server-error', `gRPC status ${answer.grpcStatus}: ${answer.grpcMessage}`));
-    if (answer.grpcStatus === undefined) findings.push(finding('no-answer', `no grpc-status (HTTP ${answer.httpStatus}, RST_STREAM ${answer.rstCode ?? 'none'})`));
+    if (answer.grpcStatus === undefined)
+      findings.push(finding('no-answer', `no grpc-status (HTTP ${answer.httpStatus}, RST_STREAM ${answer.rstCode ?? 'none'})`));
     const text = `${answer.grpcMessage} ${answer.statusDetails?.toString('latin1') ?? ''} ${answer.body.toString('latin1')}`;
     const leaked = leaks(text, `${request} ${input.data.toString('latin1')}`);
     if (leaked.length > 0) findings.push(finding('leak', leaked.slice(0, 3).join(' | ')));

@@ -17,15 +17,24 @@ export const jsonRpcFuzzer: BindingFuzzer<JsonRpcInput> = {
   name: 'jsonrpc',
   inputs(known) {
     const rpcId = fc.oneof(fc.integer({ min: 1 }), fc.uuid());
-    const envelope = fc.record({ jsonrpc: fc.constant('2.0'), id: rpcId, call: validCall(known) }).map(({ jsonrpc, id, call }) => ({ jsonrpc, id, method: call.operation, params: call.params }));
-    const wrongParams = fc.record({ jsonrpc: fc.constant('2.0'), id: rpcId, call: mutatedCall(known) }).map(({ jsonrpc, id, call }) => ({ jsonrpc, id, method: call.operation, params: call.params }));
+    const envelope = fc
+      .record({ jsonrpc: fc.constant('2.0'), id: rpcId, call: validCall(known) })
+      .map(({ jsonrpc, id, call }) => ({ jsonrpc, id, method: call.operation, params: call.params }));
+    const wrongParams = fc
+      .record({ jsonrpc: fc.constant('2.0'), id: rpcId, call: mutatedCall(known) })
+      .map(({ jsonrpc, id, call }) => ({ jsonrpc, id, method: call.operation, params: call.params }));
     const v03 = fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constantFrom(...V03_METHODS), params: fc.jsonValue({ maxDepth: 3 }) });
     const body: fc.Arbitrary<string | Uint8Array> = fc.oneof(
       { weight: 2, arbitrary: envelope.map((e) => JSON.stringify(e)) },
       { weight: 4, arbitrary: wrongParams.map((e) => JSON.stringify(e)) },
       { weight: 1, arbitrary: mutated(envelope).map((e) => JSON.stringify(e) ?? 'null') },
       { weight: 1, arbitrary: mutated(v03).map((e) => JSON.stringify(e) ?? 'null') },
-      { weight: 1, arbitrary: fc.record({ jsonrpc: fc.string({ maxLength: 5 }), id: anyRpcId, method: fc.string({ maxLength: 30 }), params: fc.jsonValue({ maxDepth: 2 }) }).map((e) => JSON.stringify(e)) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .record({ jsonrpc: fc.string({ maxLength: 5 }), id: anyRpcId, method: fc.string({ maxLength: 30 }), params: fc.jsonValue({ maxDepth: 2 }) })
+          .map((e) => JSON.stringify(e)),
+      },
       { weight: 1, arbitrary: fc.array(envelope, { maxLength: 4 }).map((batch) => JSON.stringify(batch)) },
       { weight: 2, arbitrary: garbageBody() },
     );

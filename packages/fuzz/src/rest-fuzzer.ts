@@ -62,7 +62,10 @@ export const restFuzzer: BindingFuzzer<RestInput> = {
     return fc
       .record({
         // Mostly the route's own verb; any verb now and then.
-        otherVerb: fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD') }),
+        otherVerb: fc.oneof(
+          { weight: 5, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD') },
+        ),
         path,
         version: versionHeader(),
         contentType: fc.oneof(

@@ -77,7 +77,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
           found += result.length;
           findings.push(...result);
         }
-        for (const line of target.loggedErrors.splice(0)) findings.push({ binding: fuzzer.name, kind: 'server-error', detail: `the server logged an error: ${line}`, input: '' });
+        for (const line of target.loggedErrors.splice(0))
+          findings.push({ binding: fuzzer.name, kind: 'server-error', detail: `the server logged an error: ${line}`, input: '' });
         const ms = performance.now() - started;
         cases[fuzzer.name] = (cases[fuzzer.name] ?? 0) + inputs.length;
         durationMs[fuzzer.name] = (durationMs[fuzzer.name] ?? 0) + ms;
@@ -99,7 +100,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const baseline = memory[memory.length >= 3 ? 1 : 0];
   const rssGrowthBytes = baseline ? memory[memory.length - 1]!.rssBytes - baseline.rssBytes : 0;
   if (baseline && rssGrowthBytes > options.maxRssGrowthBytes) {
-    findings.push({ binding: 'process', kind: 'memory', detail: `RSS grew ${mb(rssGrowthBytes)} from round ${baseline.round} to round ${options.rounds} (limit ${mb(options.maxRssGrowthBytes)})`, input: '' });
+    findings.push({
+      binding: 'process',
+      kind: 'memory',
+      detail: `RSS grew ${mb(rssGrowthBytes)} from round ${baseline.round} to round ${options.rounds} (limit ${mb(options.maxRssGrowthBytes)})`,
+      input: '',
+    });
   }
   return { seed: options.seed, findings, cases, durationMs, memory, rssGrowthBytes };
 }
@@ -111,7 +117,12 @@ async function seedTasks(target: FuzzTarget): Promise<string[]> {
     const response = await fetch(target.jsonRpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: `seed-${text}`, role: 'ROLE_USER', parts: [{ text }] } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: { messageId: `seed-${text}`, role: 'ROLE_USER', parts: [{ text }] } },
+      }),
     });
     const body = (await response.json()) as { result?: { task?: { id?: string; contextId?: string } } };
     if (body.result?.task?.id) ids.push(body.result.task.id);

@@ -58,7 +58,9 @@ export const webSocketFuzzer: BindingFuzzer<WebSocketInput> = {
           jsonrpc: fc.constant('2.0'),
           id: fc.oneof(fc.nat(), fc.string({ maxLength: 10 })),
           call: validCall(known),
-          serviceParams: fc.dictionary(fc.constantFrom('A2A-Version', 'A2A-Extensions', 'Authorization', 'Host', 'x'), fc.string({ maxLength: 10 }), { maxKeys: 3 }),
+          serviceParams: fc.dictionary(fc.constantFrom('A2A-Version', 'A2A-Extensions', 'Authorization', 'Host', 'x'), fc.string({ maxLength: 10 }), {
+            maxKeys: 3,
+          }),
           resumeAfterSeq: fc.oneof(fc.nat(), fc.integer({ min: -5, max: -1 }), fc.string({ maxLength: 3 })),
         },
         { requiredKeys: ['jsonrpc', 'id', 'call'] },
@@ -66,9 +68,19 @@ export const webSocketFuzzer: BindingFuzzer<WebSocketInput> = {
       .map(({ call, ...rest }) => ({ ...rest, method: call.operation, params: call.params }));
     const frame: fc.Arbitrary<string | Buffer> = fc.oneof(
       { weight: 2, arbitrary: request.map((r) => JSON.stringify(r)) },
-      { weight: 3, arbitrary: fc.tuple(mutatedCall(known), fc.nat()).map(([call, id]) => JSON.stringify({ jsonrpc: '2.0', id, method: call.operation, params: call.params })) },
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(mutatedCall(known), fc.nat())
+          .map(([call, id]) => JSON.stringify({ jsonrpc: '2.0', id, method: call.operation, params: call.params })),
+      },
       { weight: 1, arbitrary: mutated(request).map((r) => JSON.stringify(r) ?? 'null') },
-      { weight: 1, arbitrary: fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.nat(), fc.string()), cancelStream: fc.jsonValue({ maxDepth: 1 }) }).map((r) => JSON.stringify(r)) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.nat(), fc.string()), cancelStream: fc.jsonValue({ maxDepth: 1 }) })
+          .map((r) => JSON.stringify(r)),
+      },
       { weight: 2, arbitrary: garbageBody().map((b) => (typeof b === 'string' ? b : Buffer.from(b))) },
     );
     return frame.map((f) => ({ frame: typeof f === 'string' ? withoutSlowCommand(f) : f }));
@@ -76,7 +88,7 @@ export const webSocketFuzzer: BindingFuzzer<WebSocketInput> = {
   async run(input, target) {
     const text = typeof input.frame === 'string' ? input.frame : input.frame.toString('latin1');
     const finding = (kind: Finding['kind'], detail: string): Finding => ({ binding: 'websocket', kind, detail, input: abbreviate(text) });
-    let state;
+    let state: Awaited<ReturnType<typeof openSocket>>;
     try {
       state = await openSocket(target);
     } catch (error) {

@@ -18,7 +18,13 @@ describe('fuzzing every binding against a real executor', () => {
   it(`finds nothing in ${options.rounds} × ${options.casesPerBinding} inputs per binding (seed ${options.seed})`, async () => {
     const lines: string[] = [];
     const report = await runFuzz({ ...options, log: (line) => lines.push(line) });
-    const summary = { seed: report.seed, cases: report.cases, durationMs: Object.fromEntries(Object.entries(report.durationMs).map(([k, v]) => [k, Math.round(v)])), rssGrowthMiB: +(report.rssGrowthBytes / 1048576).toFixed(1), findings: report.findings.length };
+    const summary = {
+      seed: report.seed,
+      cases: report.cases,
+      durationMs: Object.fromEntries(Object.entries(report.durationMs).map(([k, v]) => [k, Math.round(v)])),
+      rssGrowthMiB: +(report.rssGrowthBytes / 1048576).toFixed(1),
+      findings: report.findings.length,
+    };
     if (process.env.A2A_FUZZ_VERBOSE || report.findings.length > 0) process.stdout.write(`${lines.join('\n')}\n${JSON.stringify(summary)}\n`);
     expect(report.findings).toEqual([]);
   }, 600_000_000);

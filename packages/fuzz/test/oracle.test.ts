@@ -3,9 +3,10 @@ import { hasInternalJsonRpcError } from '../src/oracle.js';
 
 describe('the fuzz oracle', () => {
   it('sees stack frames and file paths the request did not contain', () => {
-    const stack = 'TypeError: x is undefined\n    at decode (/srv/app/packages/core/src/request-handler.ts:120:11)\n    at node:internal/process/task_queues:95:5';
+    const stack =
+      'TypeError: x is undefined\n    at decode (/srv/app/packages/core/src/request-handler.ts:120:11)\n    at node:internal/process/task_queues:95:5';
     expect(leaks(JSON.stringify({ error: { message: stack } }), '{}').length).toBeGreaterThan(0);
-    expect(leaks('{"message":"ENOENT: no such file, open \'/home/me/a2a/config.json\'"}', '{}')).toContain("/home/me/a2a/config.json");
+    expect(leaks('{"message":"ENOENT: no such file, open \'/home/me/a2a/config.json\'"}', '{}')).toContain('/home/me/a2a/config.json');
     expect(leaks('{"message":"failed in node_modules/@grpc/grpc-js/build/src/server.js"}', '{}').length).toBeGreaterThan(0);
   });
 

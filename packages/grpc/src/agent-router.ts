@@ -34,7 +34,10 @@ export type CallRouter = (metadata: Metadata, requestTenant: string) => RoutedCa
  * `byMetadata` looks up every served agent (the default one included); `byTenant` only the
  * agents whose cards advertise their id as tenant, so the default agent's tenants stay its own.
  */
-export function agentRouter(root: RequestHandler, lookup: { byMetadata(id: string): RequestHandler | undefined; byTenant(id: string): RequestHandler | undefined }): CallRouter {
+export function agentRouter(
+  root: RequestHandler,
+  lookup: { byMetadata(id: string): RequestHandler | undefined; byTenant(id: string): RequestHandler | undefined },
+): CallRouter {
   return (metadata, requestTenant) => {
     const named = metadata.get(METADATA.agent)[0];
     if (named !== undefined) {

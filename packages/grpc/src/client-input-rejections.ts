@@ -13,15 +13,23 @@ const CLIENT_INPUT_REJECTIONS: ReadonlyArray<{ readonly text: RegExp; readonly e
     // A message flagged compressed that does not inflate with the call's grpc-encoding.
     text: /^Failed to decompress message$/,
     error: (rpc) =>
-      new A2AError(A2AErrorCode.ParseError, `Malformed request: the ${rpc} request message is flagged compressed but does not decompress with its grpc-encoding`, { metadata: { rpc } }),
+      new A2AError(
+        A2AErrorCode.ParseError,
+        `Malformed request: the ${rpc} request message is flagged compressed but does not decompress with its grpc-encoding`,
+        { metadata: { rpc } },
+      ),
   },
   {
     // A grpc-timeout header that is not `<1-8 digits><H|M|S|m|u|n>`.
     text: /^Invalid grpc-timeout value /,
     error: (rpc) =>
-      new A2AError(A2AErrorCode.InvalidRequest, 'Malformed request: the grpc-timeout header is not a gRPC timeout (1 to 8 digits and a unit H, M, S, m, u or n)', {
-        metadata: { rpc },
-      }),
+      new A2AError(
+        A2AErrorCode.InvalidRequest,
+        'Malformed request: the grpc-timeout header is not a gRPC timeout (1 to 8 digits and a unit H, M, S, m, u or n)',
+        {
+          metadata: { rpc },
+        },
+      ),
   },
 ];
 

@@ -1,6 +1,20 @@
 import type { ReadinessReport } from '@a2a-polyglot/core';
-import { type HealthCheckRequest, HealthCheckResponse, HealthCheckResponse_ServingStatus as Status, type HealthServer, HealthService } from '@a2a-polyglot/model/grpc';
-import { type sendUnaryData, type Server, type ServerUnaryCall, type ServerWritableStream, type ServiceError, type UntypedServiceImplementation, status as GrpcCode } from '@grpc/grpc-js';
+import {
+  type HealthCheckRequest,
+  HealthCheckResponse,
+  HealthCheckResponse_ServingStatus as Status,
+  type HealthServer,
+  HealthService,
+} from '@a2a-polyglot/model/grpc';
+import {
+  type sendUnaryData,
+  type Server,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceError,
+  type UntypedServiceImplementation,
+  status as GrpcCode,
+} from '@grpc/grpc-js';
 import { toGrpcError } from './grpc-error.js';
 import { UndecodableRequest, withSafeDeserializers } from './safe-decode.js';
 

@@ -106,7 +106,13 @@ function rpcName(path: string): string {
  * Request deserializers are wrapped so malformed protobuf becomes INVALID_ARGUMENT with an
  * ErrorInfo (grpc-js alone would answer INTERNAL).
  */
-export function serveService(server: Server, service: ServiceDefinition, handler: RequestHandler, wire: ServiceWire, options: A2AServiceOptions = {}): A2AServiceBinding {
+export function serveService(
+  server: Server,
+  service: ServiceDefinition,
+  handler: RequestHandler,
+  wire: ServiceWire,
+  options: A2AServiceOptions = {},
+): A2AServiceBinding {
   const logger = options.logger ?? silentLogger;
   const highWater = options.maxBufferedMessages ?? 16;
   const stallTimeoutMs = options.streamStallTimeoutMs ?? DEFAULT_GRPC_STALL_TIMEOUT_MS;
@@ -115,7 +121,10 @@ export function serveService(server: Server, service: ServiceDefinition, handler
   const pick = target(handler, options.router);
   for (const [key, method] of Object.entries(service)) {
     const route = wire.route(rpcName(method.path));
-    implementation[key] = route.op.kind === 'unary' ? unaryHandler(route.op, route, pick, logger, wire) : streamHandler(route.op, route, pick, logger, { highWater, stallTimeoutMs }, open, wire);
+    implementation[key] =
+      route.op.kind === 'unary'
+        ? unaryHandler(route.op, route, pick, logger, wire)
+        : streamHandler(route.op, route, pick, logger, { highWater, stallTimeoutMs }, open, wire);
   }
   server.addService(withSafeDeserializers(service), implementation);
   return {
@@ -139,7 +148,13 @@ function target(handler: RequestHandler, router: CallRouter | undefined): Target
 }
 
 /** Builds the CallContext of one call from its metadata, aborting when the call ends early. */
-function contextOf(call: ServerWritableStream<unknown, unknown>, signal: AbortSignal, wire: ServiceWire, tenant: string | undefined, logger: Logger): CallContext {
+function contextOf(
+  call: ServerWritableStream<unknown, unknown>,
+  signal: AbortSignal,
+  wire: ServiceWire,
+  tenant: string | undefined,
+  logger: Logger,
+): CallContext {
   return callContext('GRPC', metadataHeaders(call.metadata), { signal, wireVersion: wire.wireVersion, pathTenant: tenant, logger, ...grpcPeer(call) });
 }
 
@@ -149,7 +164,12 @@ function contextOf(call: ServerWritableStream<unknown, unknown>, signal: AbortSi
  * off) is made when the core first reads it: most calls
  * are answered before anything waits, and then cost no AbortController.
  */
-function lazyContextOf(call: ServerUnaryCall<unknown, unknown>, wire: ServiceWire, tenant: string | undefined, logger: Logger): { ctx: CallContext; release: () => void } {
+function lazyContextOf(
+  call: ServerUnaryCall<unknown, unknown>,
+  wire: ServiceWire,
+  tenant: string | undefined,
+  logger: Logger,
+): { ctx: CallContext; release: () => void } {
   const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion, pathTenant: tenant, logger, ...grpcPeer(call) });
   let controller: AbortController | undefined;
   // Dropped once the call is answered: a context that outlives its call until the next full
@@ -178,7 +198,7 @@ function unaryHandler(op: UnaryOperation, route: RpcRoute, pick: Target, logger:
       return;
     }
     let ctx: CallContext | undefined;
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     // Converting (bad v0.3 resource name) and routing (unknown agent) may throw: answered like any failed call.
     Promise.resolve()
       .then(() => {
@@ -208,7 +228,15 @@ interface StreamLimits {
   readonly stallTimeoutMs: number;
 }
 
-function streamHandler(op: StreamOperation, route: RpcRoute, pick: Target, logger: Logger, limits: StreamLimits, open: Set<(error: A2AError) => void>, wire: ServiceWire) {
+function streamHandler(
+  op: StreamOperation,
+  route: RpcRoute,
+  pick: Target,
+  logger: Logger,
+  limits: StreamLimits,
+  open: Set<(error: A2AError) => void>,
+  wire: ServiceWire,
+) {
   return (call: ServerWritableStream<unknown, unknown>): void => {
     void serveStream(op, route, pick, logger, limits, open, wire, call);
   };
@@ -264,7 +292,12 @@ async function serveStream(
       stallTimeoutMs: limits.stallTimeoutMs,
       onStall: () => {
         (ctx?.logger ?? logger).warn({ operation: op.name, stallTimeoutMs: limits.stallTimeoutMs }, 'gRPC stream ended: the client stopped reading');
-        stop(new A2AError(A2AErrorCode.Unavailable, `The client read nothing for ${limits.stallTimeoutMs} ms; the stream was ended (the task continues: resubscribe to follow it)`));
+        stop(
+          new A2AError(
+            A2AErrorCode.Unavailable,
+            `The client read nothing for ${limits.stallTimeoutMs} ms; the stream was ended (the task continues: resubscribe to follow it)`,
+          ),
+        );
         resetStalledCall(call);
       },
     });

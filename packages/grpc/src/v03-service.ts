@@ -32,7 +32,11 @@ const V03_ROUTES: Readonly<Record<string, RpcRoute>> = {
   TaskSubscription: { op: OPERATIONS.SubscribeToTask, toCore: subscribeRequestToV1, fromCore: streamResponseToV03 },
   CreateTaskPushNotificationConfig: { op: OPERATIONS.CreateTaskPushNotificationConfig, toCore: createPushConfigRequestToV1, fromCore: taskPushConfigToV03 },
   GetTaskPushNotificationConfig: { op: OPERATIONS.GetTaskPushNotificationConfig, toCore: getPushConfigRequestToV1, fromCore: taskPushConfigToV03 },
-  ListTaskPushNotificationConfig: { op: OPERATIONS.ListTaskPushNotificationConfigs, toCore: listPushConfigsRequestToV1, fromCore: listPushConfigsResponseToV03 },
+  ListTaskPushNotificationConfig: {
+    op: OPERATIONS.ListTaskPushNotificationConfigs,
+    toCore: listPushConfigsRequestToV1,
+    fromCore: listPushConfigsResponseToV03,
+  },
   DeleteTaskPushNotificationConfig: { op: OPERATIONS.DeleteTaskPushNotificationConfig, toCore: deletePushConfigRequestToV1, fromCore: () => ({}) },
   GetAgentCard: { op: OPERATIONS.GetExtendedAgentCard, toCore: getAgentCardRequestToV1, fromCore: agentCardToV03 },
 };

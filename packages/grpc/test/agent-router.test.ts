@@ -4,7 +4,20 @@ import { agentRouter } from '../src/index.js';
 
 const handler = (name: string) =>
   new RequestHandler({
-    card: { name, description: '', supportedInterfaces: [], provider: undefined, version: '1', capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] }, securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [], signatures: [] },
+    card: {
+      name,
+      description: '',
+      supportedInterfaces: [],
+      provider: undefined,
+      version: '1',
+      capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] },
+      securitySchemes: {},
+      securityRequirements: [],
+      defaultInputModes: [],
+      defaultOutputModes: [],
+      skills: [],
+      signatures: [],
+    },
     executor: { execute: async () => undefined },
     logger: silentLogger,
   });

@@ -25,12 +25,15 @@ describe('bad client input grpc-js rejects before our code: compressed flags, gr
   });
   afterAll(() => t.close());
 
-  it.each(['gzip', 'deflate'])('garbage under grpc-encoding %s → INVALID_ARGUMENT with ErrorInfo PARSE_ERROR (grpc-js alone: INTERNAL, no ErrorInfo)', async (encoding) => {
-    const answer = await rawGrpcCall(t.url, GET_TASK, grpcFrame(GARBAGE, { compressed: true }), { ...V1, 'grpc-encoding': encoding });
-    expect(answer.grpcStatus).toBe(GrpcCode.INVALID_ARGUMENT);
-    expect(errorInfo(answer)).toMatchObject({ reason: A2AErrorCode.ParseError, metadata: { rpc: 'GetTask' } });
-    expect(answer.grpcMessage).toMatch(/flagged compressed but does not decompress/);
-  });
+  it.each(['gzip', 'deflate'])(
+    'garbage under grpc-encoding %s → INVALID_ARGUMENT with ErrorInfo PARSE_ERROR (grpc-js alone: INTERNAL, no ErrorInfo)',
+    async (encoding) => {
+      const answer = await rawGrpcCall(t.url, GET_TASK, grpcFrame(GARBAGE, { compressed: true }), { ...V1, 'grpc-encoding': encoding });
+      expect(answer.grpcStatus).toBe(GrpcCode.INVALID_ARGUMENT);
+      expect(errorInfo(answer)).toMatchObject({ reason: A2AErrorCode.ParseError, metadata: { rpc: 'GetTask' } });
+      expect(answer.grpcMessage).toMatch(/flagged compressed but does not decompress/);
+    },
+  );
 
   it('a message that does decompress still reaches the handler (TASK_NOT_FOUND for an unknown id)', async () => {
     const request = Buffer.from(GetTaskRequest.encode(GetTaskRequest.fromPartial({ id: 'no-such-task' })).finish());

@@ -133,9 +133,11 @@ describe('errors on the wire', () => {
     const iterator = stream[Symbol.asyncIterator]();
     await iterator.next();
     const closing = s.close();
-    await expect((async () => {
-      for (;;) if ((await iterator.next()).done) return;
-    })()).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
+    await expect(
+      (async () => {
+        for (;;) if ((await iterator.next()).done) return;
+      })(),
+    ).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
     await closing;
     c.close();
   });
@@ -144,7 +146,10 @@ describe('errors on the wire', () => {
 describe('errors that need a differently configured server', () => {
   it('PUSH_NOTIFICATION_NOT_SUPPORTED, EXTENDED_AGENT_CARD_NOT_CONFIGURED, UNSUPPORTED_OPERATION (no streaming)', async () => {
     const s = await startTestServer({
-      handler: { card: testCard({ capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true, extensions: [] } }), extendedCard: undefined },
+      handler: {
+        card: testCard({ capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true, extensions: [] } }),
+        extendedCard: undefined,
+      },
     });
     const c = new GrpcTransport({ url: s.url });
     expect((await failure(c.listTaskPushNotificationConfigs({ taskId: 'x' }))).code).toBe(A2AErrorCode.PushNotificationNotSupported);
@@ -152,9 +157,11 @@ describe('errors that need a differently configured server', () => {
     expect(card.error?.code).toBe(GrpcCode.FAILED_PRECONDITION);
     expect(detailsOf(card.error!).info?.reason).toBe(A2AErrorCode.ExtendedAgentCardNotConfigured);
     expect((await failure(c.getExtendedAgentCard())).code).toBe(A2AErrorCode.ExtendedAgentCardNotConfigured);
-    await expect((async () => {
-      for await (const _ of c.sendStreamingMessage(userMessage('steps 1'))) void _;
-    })()).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
+    await expect(
+      (async () => {
+        for await (const _ of c.sendStreamingMessage(userMessage('steps 1'))) void _;
+      })(),
+    ).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
     c.close();
     await s.close();
   });
@@ -162,7 +169,16 @@ describe('errors that need a differently configured server', () => {
   it('EXTENSION_SUPPORT_REQUIRED, and the extension activated via client options', async () => {
     const uri = 'urn:required';
     const s = await startTestServer({
-      handler: { card: testCard({ capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false, extensions: [{ uri, description: '', required: true, params: undefined }] } }) },
+      handler: {
+        card: testCard({
+          capabilities: {
+            streaming: true,
+            pushNotifications: true,
+            extendedAgentCard: false,
+            extensions: [{ uri, description: '', required: true, params: undefined }],
+          },
+        }),
+      },
     });
     const without = new GrpcTransport({ url: s.url });
     const raw = await rawUnary(s.url, `${PATH}GetTask`, Buffer.from(GetTaskRequest.encode(GetTaskRequest.fromPartial({ id: 'x' })).finish()));

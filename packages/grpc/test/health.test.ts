@@ -1,5 +1,5 @@
 import { checkReadiness } from '@a2a-polyglot/core';
-import { HealthCheckResponse, HealthCheckResponse_ServingStatus as Status, HealthClient } from '@a2a-polyglot/model/grpc';
+import { type HealthCheckResponse, HealthCheckResponse_ServingStatus as Status, HealthClient } from '@a2a-polyglot/model/grpc';
 import { credentials, type ServiceError, status as GrpcCode } from '@grpc/grpc-js';
 import { grpcFrame, rawGrpcCall, waitFor } from '@a2a-polyglot/testing';
 import { ErrorInfo, Status as RpcStatus } from '@a2a-polyglot/model/rpc';
@@ -33,7 +33,11 @@ describe('grpc.health.v1.Health', () => {
   it('Watch: sends the status, then each change', async () => {
     let healthy = true;
     t = await startTestServer({
-      grpc: { healthWatchIntervalMs: 10, readiness: () => checkReadiness({ draining: () => false, checks: [{ name: 'store', probe: async () => (healthy ? undefined : Promise.reject(new Error('down'))) }] }) },
+      grpc: {
+        healthWatchIntervalMs: 10,
+        readiness: () =>
+          checkReadiness({ draining: () => false, checks: [{ name: 'store', probe: async () => (healthy ? undefined : Promise.reject(new Error('down'))) }] }),
+      },
     });
     client = new HealthClient(t.url, credentials.createInsecure());
     const seen: Status[] = [];

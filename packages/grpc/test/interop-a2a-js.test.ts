@@ -12,8 +12,8 @@ import { startTestServer, testCard, type TestServer } from './helpers.js';
 jest.mock('jose', () => ({}));
 
 // The SDK's type declarations are ESM; load the CommonJS build at run time with ESM types.
-type SdkClientModule = typeof import('@a2a-js/sdk/client', { with: { 'resolution-mode': 'import' } });
-type SdkGrpcModule = typeof import('@a2a-js/sdk/client/grpc', { with: { 'resolution-mode': 'import' } });
+type SdkClientModule = typeof import('@a2a-js/sdk/client', { with: { 'resolution-mode': 'import' }});
+type SdkGrpcModule = typeof import('@a2a-js/sdk/client/grpc', { with: { 'resolution-mode': 'import' }});
 const { Client } = require('@a2a-js/sdk/client') as SdkClientModule;
 const { GrpcTransportFactory } = require('@a2a-js/sdk/client/grpc') as SdkGrpcModule;
 
@@ -23,7 +23,16 @@ type SdkCard = ConstructorParameters<typeof Client>[1];
 function message(text: string, taskId = '') {
   return {
     tenant: '',
-    message: { messageId: `sdk-${Math.random().toString(36).slice(2)}`, contextId: '', taskId, role: Role.ROLE_USER, parts: [{ content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: `sdk-${Math.random().toString(36).slice(2)}`,
+      contextId: '',
+      taskId,
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: '' }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     configuration: undefined,
     metadata: undefined,
   };
@@ -101,9 +110,16 @@ describe('@a2a-js/sdk 1.3.0 gRPC client against our server', () => {
   });
 
   it('push-config CRUD and the extended card', async () => {
-    const done = ((await client.sendMessage(message('steps 1') as never)) as any);
+    const done = (await client.sendMessage(message('steps 1') as never)) as any;
     const taskId = (done.payload?.value ?? done).id;
-    const created = (await client.createTaskPushNotificationConfig({ tenant: '', id: '', taskId, url: 'http://127.0.0.1:9/h', token: 't', authentication: undefined } as never)) as any;
+    const created = (await client.createTaskPushNotificationConfig({
+      tenant: '',
+      id: '',
+      taskId,
+      url: 'http://127.0.0.1:9/h',
+      token: 't',
+      authentication: undefined,
+    } as never)) as any;
     expect(created.id).not.toBe('');
     const got = (await client.getTaskPushNotificationConfig({ tenant: '', taskId, id: created.id } as never)) as any;
     expect(got.url).toBe('http://127.0.0.1:9/h');

@@ -15,7 +15,11 @@ const TRACE_ID = '5bf92f3577b34da6a3ce929d0e0e4736';
 
 const spanObserver: CallObserver = {
   operationStarted: () => ({
-    run: (call) => context.with(trace.setSpan(context.active(), trace.wrapSpanContext({ traceId: TRACE_ID, spanId: '10f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED })), call),
+    run: (call) =>
+      context.with(
+        trace.setSpan(context.active(), trace.wrapSpanContext({ traceId: TRACE_ID, spanId: '10f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED })),
+        call,
+      ),
     done: () => undefined,
   }),
 };
@@ -39,11 +43,16 @@ describe('gRPC request logs', () => {
   });
 
   it('an internal failure and the run it started log binding, reqId, operation, traceId and taskId', async () => {
-    const sent = await rawUnary(t.url, '/lf.a2a.v1.A2AService/SendMessage', Buffer.from(SendMessageRequest.encode(userMessage('hi')).finish()), { 'a2a-version': '1.0', 'x-request-id': 'grpc-1' });
+    const sent = await rawUnary(t.url, '/lf.a2a.v1.A2AService/SendMessage', Buffer.from(SendMessageRequest.encode(userMessage('hi')).finish()), {
+      'a2a-version': '1.0',
+      'x-request-id': 'grpc-1',
+    });
     expect(sent.error).toBeUndefined();
     await waitFor(() => logger.messages('error').includes('agent execution failed'), { what: 'the agent failure to be logged' });
     const line = logger.lines.find((l) => l.msg === 'agent execution failed')!;
-    expect(line.fields).toEqual(expect.objectContaining({ binding: 'GRPC', reqId: 'grpc-1', operation: 'SendMessage', traceId: TRACE_ID, taskId: expect.any(String) }));
+    expect(line.fields).toEqual(
+      expect.objectContaining({ binding: 'GRPC', reqId: 'grpc-1', operation: 'SendMessage', traceId: TRACE_ID, taskId: expect.any(String) }),
+    );
   });
 
   it('a failure the binding logs itself carries them too', async () => {
@@ -53,7 +62,12 @@ describe('gRPC request logs', () => {
       throw new Error('an internal failure');
     };
     try {
-      const got = await rawUnary(t.url, '/lf.a2a.v1.A2AService/GetTask', Buffer.from(GetTaskRequest.encode({ tenant: '', id: 'task-9' } as GetTaskRequest).finish()), { 'a2a-version': '1.0', 'x-request-id': 'grpc-2' });
+      const got = await rawUnary(
+        t.url,
+        '/lf.a2a.v1.A2AService/GetTask',
+        Buffer.from(GetTaskRequest.encode({ tenant: '', id: 'task-9' } as GetTaskRequest).finish()),
+        { 'a2a-version': '1.0', 'x-request-id': 'grpc-2' },
+      );
       expect(got.error).toBeDefined();
     } finally {
       broken.getTask = original;
@@ -69,7 +83,9 @@ describe('the gRPC binding without a logger', () => {
     const spies = [
       jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true)),
       jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true)),
-      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => jest.spyOn(console, level).mockImplementation((...args) => void written.push(args.join(' ')))),
+      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+        jest.spyOn(console, level).mockImplementation((...args) => void written.push(args.join(' '))),
+      ),
     ];
     class Broken extends RequestHandler {
       override getTask(): never {
@@ -79,9 +95,20 @@ describe('the gRPC binding without a logger', () => {
     const handler = new Broken({ card: testCard(), executor: failingAgent });
     const server = await startGrpcServer({ handler, host: '127.0.0.1', port: 0 });
     try {
-      expect((await rawUnary(server.url, '/lf.a2a.v1.A2AService/GetTask', Buffer.from(GetTaskRequest.encode({ tenant: '', id: 'x' } as GetTaskRequest).finish()))).error).toBeDefined();
-      expect((await rawUnary(server.url, '/lf.a2a.v1.A2AService/SendMessage', Buffer.from(SendMessageRequest.encode(userMessage('hi')).finish()))).error).toBeUndefined();
-      await waitFor(async () => (await handler.listTasks({ tenant: '' } as never, callContext('GRPC', { 'a2a-version': '1.0' }))).tasks.some((task) => task.status?.state === TaskState.TASK_STATE_FAILED), { what: 'the run to fail' });
+      expect(
+        (await rawUnary(server.url, '/lf.a2a.v1.A2AService/GetTask', Buffer.from(GetTaskRequest.encode({ tenant: '', id: 'x' } as GetTaskRequest).finish())))
+          .error,
+      ).toBeDefined();
+      expect(
+        (await rawUnary(server.url, '/lf.a2a.v1.A2AService/SendMessage', Buffer.from(SendMessageRequest.encode(userMessage('hi')).finish()))).error,
+      ).toBeUndefined();
+      await waitFor(
+        async () =>
+          (await handler.listTasks({ tenant: '' } as never, callContext('GRPC', { 'a2a-version': '1.0' }))).tasks.some(
+            (task) => task.status?.state === TaskState.TASK_STATE_FAILED,
+          ),
+        { what: 'the run to fail' },
+      );
     } finally {
       await server.close(1000);
       await handler.shutdown(0);

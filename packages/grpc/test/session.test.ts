@@ -181,7 +181,12 @@ describe('experimental A2ASessionService', () => {
     const raw = new Client(t.url, credentials.createInsecure());
     const md = new Metadata();
     md.set('a2a-version', '1.0');
-    const call = raw.makeBidiStreamRequest('/lf.a2a.v1.A2ASessionService/Session', (b: Buffer) => b, (b: Buffer) => b, md);
+    const call = raw.makeBidiStreamRequest(
+      '/lf.a2a.v1.A2ASessionService/Session',
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      md,
+    );
     const status = new Promise<StatusObject>((resolve) => call.on('status', resolve));
     call.on('error', () => {});
     call.write(Buffer.from([0x0a, 0x7f, 0x01]));
@@ -239,9 +244,11 @@ describe('session limits', () => {
     const session = new GrpcSessionClient({ url: t.url });
     const big = session.sendStreaming(userMessage('flood 2 100000'));
     const seen: SessionStreamEvent[] = [];
-    await expect((async () => {
-      for await (const e of big) seen.push(e);
-    })()).rejects.toMatchObject({ code: A2AErrorCode.PayloadTooLarge });
+    await expect(
+      (async () => {
+        for await (const e of big) seen.push(e);
+      })(),
+    ).rejects.toMatchObject({ code: A2AErrorCode.PayloadTooLarge });
     expect(kinds(seen)).toEqual(['task', 'statusUpdate']);
     expect((await session.send(userMessage('echo still open'))).payload?.$case).toBe('message');
     await session.close();
@@ -258,10 +265,14 @@ describe('session limits', () => {
       if (f.frame?.$case === 'end') s.call.end();
       if (seqs.length === 1) s.call.pause(); // then the client stops reading
     });
-    s.call.write(SessionRequest.fromPartial({ correlationId: 'flood', operation: { $case: 'send', value: { request: userMessage('flood 3000 4096'), streaming: true } } }));
+    s.call.write(
+      SessionRequest.fromPartial({ correlationId: 'flood', operation: { $case: 'send', value: { request: userMessage('flood 3000 4096'), streaming: true } } }),
+    );
     // The agent produces all 3000 artifacts (3003 events, ~12 MB, in the task's log) while
     // the client reads nothing.
-    await waitFor(async () => (await t.handler.listTasks(ListTasksRequest.fromPartial({ status: TaskState.TASK_STATE_COMPLETED }), ctx())).tasks.length === 1, { timeoutMs: 10_000 });
+    await waitFor(async () => (await t.handler.listTasks(ListTasksRequest.fromPartial({ status: TaskState.TASK_STATE_COMPLETED }), ctx())).tasks.length === 1, {
+      timeoutMs: 10_000,
+    });
     // Wait until the server stops writing (the count holds still for 3 samples 100 ms apart).
     const written = await waitForSteady(() => t.server.sessionStats().framesWritten, { steadyChecks: 3, intervalMs: 100, what: 'the server to stop writing' });
     // Only what the HTTP/2 flow-control windows admit was written (about 40 frames here), the
@@ -290,9 +301,11 @@ describe('session limits', () => {
     const blocking = session.send(userMessage('gate shut2'));
     await waitFor(() => t.server.sessionStats().openOperations === 2);
     const closing = t.close();
-    await expect((async () => {
-      for (;;) if ((await it.next()).done) return;
-    })()).rejects.toMatchObject({ code: A2AErrorCode.Unavailable, message: 'The server is shutting down' });
+    await expect(
+      (async () => {
+        for (;;) if ((await it.next()).done) return;
+      })(),
+    ).rejects.toMatchObject({ code: A2AErrorCode.Unavailable, message: 'The server is shutting down' });
     await expect(blocking).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
     expect((await session.closed)?.code).toBe(A2AErrorCode.Unavailable);
     await closing;
@@ -302,14 +315,21 @@ describe('session limits', () => {
     const t = await startTestServer();
     const s = rawSession(t.url);
     s.call.on('data', (f: SessionResponse) => s.frames.push(f));
-    s.call.write(SessionRequest.fromPartial({ correlationId: 'stream', operation: { $case: 'send', value: { request: userMessage('gate wire'), streaming: true } } }));
-    s.call.write(SessionRequest.fromPartial({ correlationId: 'unary', operation: { $case: 'send', value: { request: userMessage('gate wire2'), streaming: false } } }));
+    s.call.write(
+      SessionRequest.fromPartial({ correlationId: 'stream', operation: { $case: 'send', value: { request: userMessage('gate wire'), streaming: true } } }),
+    );
+    s.call.write(
+      SessionRequest.fromPartial({ correlationId: 'unary', operation: { $case: 'send', value: { request: userMessage('gate wire2'), streaming: false } } }),
+    );
     await waitFor(() => t.server.sessionStats().openOperations === 2 && s.frames.length >= 2);
     const closing = t.close();
     const status = await s.status;
     expect(status.code).toBe(GrpcCode.UNAVAILABLE);
     const errors = s.frames.filter((f) => f.frame?.$case === 'error').map((f) => [f.correlationId, f.frame?.$case === 'error' && f.frame.value.reason]);
-    expect(errors.sort()).toEqual([['stream', 'UNAVAILABLE'], ['unary', 'UNAVAILABLE']]);
+    expect(errors.sort()).toEqual([
+      ['stream', 'UNAVAILABLE'],
+      ['unary', 'UNAVAILABLE'],
+    ]);
     expect(s.frames.at(-1)!.frame?.$case).toBe('error');
     s.client.close();
     await closing;

@@ -62,9 +62,14 @@ describe('gRPC server stream whose client stops reading', () => {
     expect(error).toBeDefined();
     expect(error!.code).toBe(status.RESOURCE_EXHAUSTED);
     const taskId = state.taskIds[0]!;
-    await waitFor(async () => (await t.handler.getTask({ tenant: '', id: taskId, historyLength: 0 }, callContext('IN-PROCESS', { 'a2a-version': '1.0' }))).status?.state === TaskState.TASK_STATE_COMPLETED, {
-      what: 'the task to complete',
-    });
+    await waitFor(
+      async () =>
+        (await t.handler.getTask({ tenant: '', id: taskId, historyLength: 0 }, callContext('IN-PROCESS', { 'a2a-version': '1.0' }))).status?.state ===
+        TaskState.TASK_STATE_COMPLETED,
+      {
+        what: 'the task to complete',
+      },
+    );
   }, 20_000);
 });
 

@@ -50,7 +50,10 @@ describe('google.rpc.Status / Any / ErrorInfo / BadRequest (generated from proto
   it('sends the same bytes as the former hand encoder, and they decode to the same details', () => {
     const invalid = new A2AError(A2AErrorCode.InvalidParams, 'Invalid parameters: 2 problems', {
       metadata: { taskId: 't-1', zeta: 'ü', alpha: '' },
-      fieldViolations: [{ field: 'message.parts', description: 'required' }, { field: 'id', description: '' }],
+      fieldViolations: [
+        { field: 'message.parts', description: 'required' },
+        { field: 'id', description: '' },
+      ],
     });
     const notFound = new A2AError(A2AErrorCode.TaskNotFound, 'Task x not found', { metadata: { taskId: 'x' } });
     expect(hex(trailerOf(invalid))).toBe(HAND_ENCODED.invalidParams);
@@ -60,7 +63,11 @@ describe('google.rpc.Status / Any / ErrorInfo / BadRequest (generated from proto
     const now = Status.decode(trailerOf(invalid));
     expect(now).toEqual(old);
     expect(now.details.map((d) => d.typeUrl)).toEqual([ERROR_INFO_TYPE_URL, BAD_REQUEST_TYPE_URL]);
-    expect(ErrorInfo.decode(now.details[0]!.value)).toEqual({ reason: 'INVALID_PARAMS', domain: 'a2a-polyglot', metadata: { alpha: '', taskId: 't-1', zeta: 'ü' } });
+    expect(ErrorInfo.decode(now.details[0]!.value)).toEqual({
+      reason: 'INVALID_PARAMS',
+      domain: 'a2a-polyglot',
+      metadata: { alpha: '', taskId: 't-1', zeta: 'ü' },
+    });
     expect(BadRequest.decode(now.details[1]!.value).fieldViolations.map(({ field, description }) => ({ field, description }))).toEqual([
       { field: 'message.parts', description: 'required' },
       { field: 'id', description: '' },
@@ -92,7 +99,9 @@ describe('A2AError <-> gRPC status', () => {
 
   it('falls back to the status code without details, and recognises grpc-js size limits', () => {
     expect(fromGrpcError({ code: 5, details: 'gone', metadata: new Metadata() }).code).toBe(A2AErrorCode.TaskNotFound);
-    expect(fromGrpcError({ code: 8, details: 'Received message larger than max (10 vs. 5)', metadata: new Metadata() }).code).toBe(A2AErrorCode.PayloadTooLarge);
+    expect(fromGrpcError({ code: 8, details: 'Received message larger than max (10 vs. 5)', metadata: new Metadata() }).code).toBe(
+      A2AErrorCode.PayloadTooLarge,
+    );
     expect(fromGrpcError({ code: 8, details: 'slow down', metadata: new Metadata() }).code).toBe(A2AErrorCode.ResourceExhausted);
     const garbage = new Metadata();
     garbage.set(STATUS_DETAILS_KEY, Buffer.from([0x0a, 0xff]));

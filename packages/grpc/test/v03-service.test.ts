@@ -51,7 +51,13 @@ describe('gRPC v0.3 service a2a.v1.A2AService', () => {
 
   const send = (text: string, extra: { taskId?: string; contextId?: string; blocking?: boolean } = {}): SendMessageRequest =>
     SendMessageRequest.fromPartial({
-      request: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: Role.ROLE_USER, content: [{ part: { $case: 'text', value: text } }], taskId: extra.taskId ?? '', contextId: extra.contextId ?? '' },
+      request: {
+        messageId: `m-${Math.random().toString(36).slice(2)}`,
+        role: Role.ROLE_USER,
+        content: [{ part: { $case: 'text', value: text } }],
+        taskId: extra.taskId ?? '',
+        contextId: extra.contextId ?? '',
+      },
       configuration: { blocking: extra.blocking ?? true },
     });
 
@@ -79,7 +85,9 @@ describe('gRPC v0.3 service a2a.v1.A2AService', () => {
   });
 
   it('SendStreamingMessage streams v0.3 events; only the terminal status update has final=true', async () => {
-    const events = await collect<StreamResponse>(client.sendStreamingMessage(send('steps 1')) as ClientReadableStream<StreamResponse> as AsyncIterable<StreamResponse>);
+    const events = await collect<StreamResponse>(
+      client.sendStreamingMessage(send('steps 1')) as ClientReadableStream<StreamResponse> as AsyncIterable<StreamResponse>,
+    );
     const cases = events.map((e) => e.payload?.$case);
     expect(cases[0]).toBe('task');
     expect(cases).toContain('artifactUpdate');
@@ -142,14 +150,21 @@ describe('gRPC v0.3 service a2a.v1.A2AService', () => {
     const create = CreateTaskPushNotificationConfigRequest.fromPartial({
       parent: `tasks/${task.id}`,
       configId: 'cfg1',
-      config: { name: `tasks/${task.id}/pushNotificationConfigs/cfg1`, pushNotificationConfig: { url: 'http://127.0.0.1:9/hook', token: 'tok', authentication: { schemes: ['Bearer'], credentials: 'c' } } },
+      config: {
+        name: `tasks/${task.id}/pushNotificationConfigs/cfg1`,
+        pushNotificationConfig: { url: 'http://127.0.0.1:9/hook', token: 'tok', authentication: { schemes: ['Bearer'], credentials: 'c' } },
+      },
     });
     const created = await unary<unknown, TaskPushNotificationConfig>('createTaskPushNotificationConfig', create);
     expect(created.name).toBe(`tasks/${task.id}/pushNotificationConfigs/cfg1`);
     expect(created.pushNotificationConfig).toMatchObject({ id: 'cfg1', url: 'http://127.0.0.1:9/hook', token: 'tok', authentication: { schemes: ['Bearer'] } });
     const got = await unary<unknown, TaskPushNotificationConfig>('getTaskPushNotificationConfig', { name: created.name });
     expect(got).toEqual(created);
-    const list = await unary<unknown, ListTaskPushNotificationConfigResponse>('listTaskPushNotificationConfig', { parent: `tasks/${task.id}`, pageSize: 0, pageToken: '' });
+    const list = await unary<unknown, ListTaskPushNotificationConfigResponse>('listTaskPushNotificationConfig', {
+      parent: `tasks/${task.id}`,
+      pageSize: 0,
+      pageToken: '',
+    });
     expect(list.configs).toEqual([created]);
     await unary('deleteTaskPushNotificationConfig', { name: created.name });
     const gone = await rejection(unary('getTaskPushNotificationConfig', { name: created.name }));

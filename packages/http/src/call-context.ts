@@ -1,7 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
-import { clientCertificateOf, requestLogger, type BindingName, type CallContext, type ClientCertificate, type Logger, type ProtocolVersion } from '@a2a-polyglot/core';
+import {
+  clientCertificateOf,
+  requestLogger,
+  type BindingName,
+  type CallContext,
+  type ClientCertificate,
+  type Logger,
+  type ProtocolVersion,
+} from '@a2a-polyglot/core';
 
 /** Name of the query parameter the spec allows in place of the `A2A-Version` header (§3.2). */
 export const VERSION_QUERY_PARAM = 'A2A-Version';

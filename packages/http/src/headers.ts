@@ -32,6 +32,9 @@ export function headerValue(req: IncomingMessage, name: string): string | undefi
  * (empty object when none), so agents' clients see which of their opt-ins took effect.
  * v0.3 calls name it `X-A2A-Extensions` (spec §12.4), so `name` follows the call's generation.
  */
-export function extensionsHeader(activated: readonly string[] | undefined, name: 'a2a-extensions' | 'x-a2a-extensions' = 'a2a-extensions'): Record<string, string> {
+export function extensionsHeader(
+  activated: readonly string[] | undefined,
+  name: 'a2a-extensions' | 'x-a2a-extensions' = 'a2a-extensions',
+): Record<string, string> {
   return activated && activated.length > 0 ? { [name]: activated.join(', ') } : {};
 }

@@ -11,7 +11,7 @@ export interface PipeEventStreamOptions {
    * Writes the binding's error event when the stream fails after it started (JSON-RPC: an
    * error response with the request id; REST: `event: error`). Not called if the client is gone.
    */
-  readonly onError: (error: A2AError, sse: SseWriter) => Promise<unknown> | void;
+  readonly onError: (error: A2AError, sse: SseWriter) => unknown;
   /** Aborts the stream early: the client went away. */
   readonly signal?: AbortSignal;
   /** Aborts the stream early too: the server shuts down (a long-lived signal, one listener per open stream). */

@@ -150,7 +150,6 @@ export class SseWriter implements HeartbeatMember {
     }
   }
 
-
   private async write(chunk: string): Promise<boolean> {
     while (this.blocked && !this.isClosed) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
     if (this.isClosed) return false;

@@ -31,7 +31,9 @@ describe('readJsonBody', () => {
   });
 
   it('stops reading as soon as a body without Content-Length crosses the limit', async () => {
-    await expect(readJsonBody(fakeRequest({}, ['x'.repeat(60), 'x'.repeat(60), 'x'.repeat(1000)]), 100)).rejects.toMatchObject({ code: A2AErrorCode.PayloadTooLarge });
+    await expect(readJsonBody(fakeRequest({}, ['x'.repeat(60), 'x'.repeat(60), 'x'.repeat(1000)]), 100)).rejects.toMatchObject({
+      code: A2AErrorCode.PayloadTooLarge,
+    });
   });
 });
 

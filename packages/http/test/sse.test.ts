@@ -6,7 +6,12 @@ import { waitFor, waitForSteady } from '@a2a-polyglot/testing';
 import { heartbeatClock, HeartbeatClock } from '../src/heartbeat-clock.js';
 import { pipeEventStream, SseWriter } from '../src/index.js';
 
-const EVENT: StreamResponse = { payload: { $case: 'message', value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] } } };
+const EVENT: StreamResponse = {
+  payload: {
+    $case: 'message',
+    value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] },
+  },
+};
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; port: number }> {
   const server = createServer(handler);
@@ -245,14 +250,31 @@ describe('pipeEventStream', () => {
     const { server, port } = await serve((req, res) => {
       const sse = new SseWriter(res, { heartbeatMs: 0 });
       if (req.url === '/abort') {
-        void pipeEventStream(eventStreamFrom({ close: () => held.stream.close(), async *[Symbol.asyncIterator]() { yield { seq: 1, event: EVENT }; firstWritten = true; await new Promise(() => undefined); } }), sse, {
-          encode: () => '{}',
-          onError: () => undefined,
-          signal: controller.signal,
-        });
+        void pipeEventStream(
+          eventStreamFrom({
+            close: () => held.stream.close(),
+            async *[Symbol.asyncIterator]() {
+              yield { seq: 1, event: EVENT };
+              firstWritten = true;
+              await new Promise(() => undefined);
+            },
+          }),
+          sse,
+          {
+            encode: () => '{}',
+            onError: () => undefined,
+            signal: controller.signal,
+          },
+        );
       } else {
         void pipeEventStream(
-          eventStreamFrom({ close() {}, async *[Symbol.asyncIterator]() { yield { seq: 0, event: EVENT }; throw new Error('boom'); } }),
+          eventStreamFrom({
+            close() {},
+            async *[Symbol.asyncIterator]() {
+              yield { seq: 0, event: EVENT };
+              throw new Error('boom');
+            },
+          }),
           sse,
           { encode: () => '{"ok":true}', onError: (error, w) => w.event(JSON.stringify({ code: error.code, message: error.message }), { event: 'error' }) },
         );

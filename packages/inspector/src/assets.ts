@@ -22,10 +22,11 @@ let loading: Promise<InspectorAssets> | undefined;
  * bundled on demand with esbuild, so a test always serves the page as the code is now.
  */
 export function loadInspectorAssets(): Promise<InspectorAssets> {
-  return (loading ??= (FROM_SOURCES ? bundleFromSources() : readBuilt()).catch((error: unknown) => {
+  loading ??= (FROM_SOURCES ? bundleFromSources() : readBuilt()).catch((error: unknown) => {
     loading = undefined; // a later request may succeed (e.g. after a build)
     throw error;
-  }));
+  });
+  return loading;
 }
 
 /**

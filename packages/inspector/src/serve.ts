@@ -8,7 +8,8 @@ export const INSPECTOR_PATH = '/inspector';
  * The page may talk to any agent the user types (fetch, WebSocket), but loads nothing but its
  * own script and style: no CDN, no inline script.
  */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src * ws: wss:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src * ws: wss:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** A route of a node:http listener: answers and returns true, or returns false (not its path). */
 export type InspectorRoute = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;

@@ -2,8 +2,22 @@ import type { Artifact, Part, Task, TaskArtifactUpdateEvent } from '@a2a-polyglo
 import { ArtifactAssembler } from '../web/artifacts.js';
 
 const text = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: '' });
-const artifact = (artifactId: string, parts: Part[], name = 'echo'): Artifact => ({ artifactId, name, description: '', parts, metadata: undefined, extensions: [] });
-const update = (a: Artifact, append: boolean, lastChunk: boolean): TaskArtifactUpdateEvent => ({ taskId: 't', contextId: 'c', artifact: a, append, lastChunk, metadata: undefined });
+const artifact = (artifactId: string, parts: Part[], name = 'echo'): Artifact => ({
+  artifactId,
+  name,
+  description: '',
+  parts,
+  metadata: undefined,
+  extensions: [],
+});
+const update = (a: Artifact, append: boolean, lastChunk: boolean): TaskArtifactUpdateEvent => ({
+  taskId: 't',
+  contextId: 'c',
+  artifact: a,
+  append,
+  lastChunk,
+  metadata: undefined,
+});
 
 describe('ArtifactAssembler', () => {
   it('runs appended text on, counts chunks and completes on lastChunk', () => {

@@ -1,4 +1,4 @@
-import { AgentCard } from '@a2a-polyglot/model';
+import type { AgentCard } from '@a2a-polyglot/model';
 import { testAgentCard } from '@a2a-polyglot/testing';
 import { cardProblems, isLocalHostname } from '../web/card-problems.js';
 
@@ -34,7 +34,9 @@ describe('cardProblems', () => {
       ],
       { description: '', skills: [] },
     );
-    const texts = cardProblems(c, { pageOrigin: 'https://agents.example.com', cardUrl: 'https://agents.example.com/.well-known/agent-card.json' }).map((p) => p.text);
+    const texts = cardProblems(c, { pageOrigin: 'https://agents.example.com', cardUrl: 'https://agents.example.com/.well-known/agent-card.json' }).map(
+      (p) => p.text,
+    );
     expect(texts).toEqual([
       'The card has no description.',
       'The card lists no skills: a user cannot tell what the agent does.',

@@ -1,11 +1,14 @@
 /** Task states as short labels and badges, one rule for the task view and the task list. */
-import { TaskState, taskStateToJSON } from '@a2a-polyglot/model';
+import { type TaskState, taskStateToJSON } from '@a2a-polyglot/model';
 import { h } from './dom.js';
 
 /** `TASK_STATE_INPUT_REQUIRED` → `input-required`. */
 export function stateLabel(state: TaskState | undefined): string {
   if (state === undefined) return 'unknown';
-  return taskStateToJSON(state).replace(/^TASK_STATE_/, '').toLowerCase().replaceAll('_', '-');
+  return taskStateToJSON(state)
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replaceAll('_', '-');
 }
 
 /** A coloured badge for a state. */

@@ -57,7 +57,10 @@ export function cardProblems(card: AgentCard, where: { readonly pageOrigin: stri
       continue;
     }
     if (isLocalHostname(parsed.hostname) && remote !== undefined) {
-      problems.push({ level: 'bad', text: `The ${label} points at ${parsed.hostname}, which is the browser's own machine, not ${remote}: the server does not know its public URL (set publicBaseUrl).` });
+      problems.push({
+        level: 'bad',
+        text: `The ${label} points at ${parsed.hostname}, which is the browser's own machine, not ${remote}: the server does not know its public URL (set publicBaseUrl).`,
+      });
       continue;
     }
     if (page.protocol === 'https:' && (parsed.protocol === 'http:' || parsed.protocol === 'ws:')) {

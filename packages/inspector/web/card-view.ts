@@ -26,7 +26,9 @@ export function renderCard(root: HTMLElement, card: AgentCard, cardUrl: string, 
       {},
       ...pair('Version', card.version || '—'),
       ...pair('Card', h('a', { href: cardUrl, class: 'mono' }, cardUrl)),
-      ...(card.provider ? pair('Provider', card.provider.url ? h('a', { href: card.provider.url }, card.provider.organization) : card.provider.organization) : []),
+      ...(card.provider
+        ? pair('Provider', card.provider.url ? h('a', { href: card.provider.url }, card.provider.organization) : card.provider.organization)
+        : []),
       ...(card.documentationUrl ? pair('Docs', h('a', { href: card.documentationUrl }, card.documentationUrl)) : []),
       ...pair('Input modes', card.defaultInputModes.join(', ') || '—'),
       ...pair('Output modes', card.defaultOutputModes.join(', ') || '—'),
@@ -75,7 +77,9 @@ function skillView(skill: AgentSkill, hooks: CardViewHooks): HTMLElement {
       h(
         'div',
         { class: 'chips', role: 'group', 'aria-label': `Examples of ${skill.name}` },
-        ...skill.examples.map((example) => h('button', { type: 'button', class: 'example', title: 'Put this example in the composer', onclick: () => hooks.onExample(example) }, example)),
+        ...skill.examples.map((example) =>
+          h('button', { type: 'button', class: 'example', title: 'Put this example in the composer', onclick: () => hooks.onExample(example) }, example),
+        ),
       ),
   );
 }
@@ -90,13 +94,27 @@ function interfacesTable(card: AgentCard, problemList: HTMLElement): HTMLElement
       status.className = result === 'reachable' ? '' : 'error';
       if (result === 'unreachable' && !reported.has(agentInterface.url)) {
         reported.add(agentInterface.url);
-        problemList.append(problemItem({ level: 'bad', text: `The ${agentInterface.protocolBinding} interface ${agentInterface.url} does not answer from this page.` }));
+        problemList.append(
+          problemItem({ level: 'bad', text: `The ${agentInterface.protocolBinding} interface ${agentInterface.url} does not answer from this page.` }),
+        );
         document.getElementById('no-problems')?.setAttribute('hidden', '');
       }
     });
-    return h('tr', {}, h('td', {}, agentInterface.protocolBinding), h('td', {}, agentInterface.protocolVersion || '—'), h('td', { class: 'mono' }, agentInterface.url), status);
+    return h(
+      'tr',
+      {},
+      h('td', {}, agentInterface.protocolBinding),
+      h('td', {}, agentInterface.protocolVersion || '—'),
+      h('td', { class: 'mono' }, agentInterface.url),
+      status,
+    );
   });
-  return h('table', { id: 'interfaces' }, h('thead', {}, h('tr', {}, h('th', {}, 'Binding'), h('th', {}, 'Version'), h('th', {}, 'URL'), h('th', {}, 'From here'))), h('tbody', {}, ...rows));
+  return h(
+    'table',
+    { id: 'interfaces' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Binding'), h('th', {}, 'Version'), h('th', {}, 'URL'), h('th', {}, 'From here'))),
+    h('tbody', {}, ...rows),
+  );
 }
 
 function securityView(card: AgentCard): HTMLElement {
@@ -114,11 +132,17 @@ function securityView(card: AgentCard): HTMLElement {
 function schemeText(scheme: SecurityScheme): string {
   const s = scheme.scheme;
   switch (s?.$case) {
-    case 'apiKeySecurityScheme': return `API key in the ${s.value.location} "${s.value.name}"`;
-    case 'httpAuthSecurityScheme': return `HTTP ${s.value.scheme}${s.value.bearerFormat ? ` (${s.value.bearerFormat})` : ''}`;
-    case 'openIdConnectSecurityScheme': return `OpenID Connect: ${s.value.openIdConnectUrl}`;
-    case 'oauth2SecurityScheme': return 'OAuth 2.0';
-    case 'mtlsSecurityScheme': return 'Mutual TLS';
-    default: return JSON.stringify(SecurityScheme.toJSON(scheme));
+    case 'apiKeySecurityScheme':
+      return `API key in the ${s.value.location} "${s.value.name}"`;
+    case 'httpAuthSecurityScheme':
+      return `HTTP ${s.value.scheme}${s.value.bearerFormat ? ` (${s.value.bearerFormat})` : ''}`;
+    case 'openIdConnectSecurityScheme':
+      return `OpenID Connect: ${s.value.openIdConnectUrl}`;
+    case 'oauth2SecurityScheme':
+      return 'OAuth 2.0';
+    case 'mtlsSecurityScheme':
+      return 'Mutual TLS';
+    default:
+      return JSON.stringify(SecurityScheme.toJSON(scheme));
   }
 }

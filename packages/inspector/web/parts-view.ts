@@ -22,10 +22,24 @@ export function partView(part: Part): HTMLElement {
         blobUrls.set(part, url);
       }
       const name = part.filename || 'file';
-      return h('p', {}, h('a', { href: url, download: name, class: 'file-part' }, `Download ${name}`), h('span', { class: 'muted' }, ` (${content.value.length} bytes, ${part.mediaType || 'unknown type'})`));
+      return h(
+        'p',
+        {},
+        h('a', { href: url, download: name, class: 'file-part' }, `Download ${name}`),
+        h('span', { class: 'muted' }, ` (${content.value.length} bytes, ${part.mediaType || 'unknown type'})`),
+      );
     }
     case 'url':
-      return h('p', {}, h('a', { href: content.value, download: part.filename || true, class: 'file-part', rel: 'noreferrer' }, `Download ${part.filename || content.value.slice(0, 60)}`), part.mediaType && h('span', { class: 'muted' }, ` (${part.mediaType})`));
+      return h(
+        'p',
+        {},
+        h(
+          'a',
+          { href: content.value, download: part.filename || true, class: 'file-part', rel: 'noreferrer' },
+          `Download ${part.filename || content.value.slice(0, 60)}`,
+        ),
+        part.mediaType && h('span', { class: 'muted' }, ` (${part.mediaType})`),
+      );
     case 'data':
       return h('div', { class: 'data-part' }, dataTree(content.value));
     default:

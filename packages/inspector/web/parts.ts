@@ -32,7 +32,8 @@ export function composeParts(fields: ComposerFields): PartsResult {
   if (fields.file) {
     const { name, type, bytes } = fields.file;
     const mediaType = type || 'application/octet-stream';
-    const content: Part['content'] = fields.fileMode === 'raw' ? { $case: 'raw', value: bytes } : { $case: 'url', value: `data:${mediaType};base64,${base64(bytes)}` };
+    const content: Part['content'] =
+      fields.fileMode === 'raw' ? { $case: 'raw', value: bytes } : { $case: 'url', value: `data:${mediaType};base64,${base64(bytes)}` };
     parts.push(part(content, name, mediaType));
   }
   if (fields.fileUrl.trim() !== '') {

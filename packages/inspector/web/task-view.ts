@@ -69,7 +69,8 @@ export class TaskView {
         if (controller.signal.aborted) return;
         this.record(item);
       }
-      if (!controller.signal.aborted) this.note(`Stream ended (${stream.end ?? 'closed'})${stream.resumes ? ` after ${stream.resumes} resume(s)` : ''}.`, 'end');
+      if (!controller.signal.aborted)
+        this.note(`Stream ended (${stream.end ?? 'closed'})${stream.resumes ? ` after ${stream.resumes} resume(s)` : ''}.`, 'end');
     } catch (error) {
       if (!controller.signal.aborted) this.note(`Stream failed: ${describe(error)}`, 'error');
     } finally {
@@ -97,7 +98,10 @@ export class TaskView {
       return;
     }
     this.record({ seq: undefined, event: { payload: { $case: 'task', value: task } } });
-    for (const message of task.history) this.timeline.append(h('li', { class: 'note history' }, h('span', {}, `${message.role === Role.ROLE_USER ? 'User' : 'Agent'}:`), ...message.parts.map(partView)));
+    for (const message of task.history)
+      this.timeline.append(
+        h('li', { class: 'note history' }, h('span', {}, `${message.role === Role.ROLE_USER ? 'User' : 'Agent'}:`), ...message.parts.map(partView)),
+      );
     if (this.state !== undefined && !isTerminal(this.state) && !isInterrupted(this.state)) await this.resubscribe();
   }
 
@@ -174,7 +178,12 @@ export class TaskView {
         const task = payload.value;
         this.adopt(task.id, task.contextId, task.status?.state);
         this.artifacts.snapshot(task, !isTerminal(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED));
-        what = ['Task ', stateBadge(task.status?.state), ` ${partsText(task.status?.message?.parts)}`, task.artifacts.length ? ` · ${task.artifacts.length} artifact(s)` : ''];
+        what = [
+          'Task ',
+          stateBadge(task.status?.state),
+          ` ${partsText(task.status?.message?.parts)}`,
+          task.artifacts.length ? ` · ${task.artifacts.length} artifact(s)` : '',
+        ];
         this.statusQuestion(task.status?.state, partsText(task.status?.message?.parts));
         break;
       }
@@ -200,7 +209,15 @@ export class TaskView {
       default:
         what = ['(empty event)'];
     }
-    this.timeline.append(h('li', { class: 'event', 'data-seq': seq ?? '', 'data-kind': payload?.$case ?? '' }, h('span', { class: 'seq' }, seq !== undefined ? `#${seq}` : '—'), h('span', { class: 'time' }, clock(new Date())), h('span', { class: 'what' }, ...what)));
+    this.timeline.append(
+      h(
+        'li',
+        { class: 'event', 'data-seq': seq ?? '', 'data-kind': payload?.$case ?? '' },
+        h('span', { class: 'seq' }, seq !== undefined ? `#${seq}` : '—'),
+        h('span', { class: 'time' }, clock(new Date())),
+        h('span', { class: 'what' }, ...what),
+      ),
+    );
     this.followTail();
     this.renderArtifacts();
     this.renderHead();
@@ -229,7 +246,10 @@ export class TaskView {
 
   private renderArtifacts(): void {
     const list = this.artifacts.list();
-    if (list.length === 0) return fill(this.artifactsBox, h('p', { class: 'muted' }, 'None yet.'));
+    if (list.length === 0) {
+      fill(this.artifactsBox, h('p', { class: 'muted' }, 'None yet.'));
+      return;
+    }
     fill(
       this.artifactsBox,
       ...list.map((a) =>
@@ -237,7 +257,11 @@ export class TaskView {
           'div',
           { class: 'artifact', 'data-artifact-id': a.artifactId, 'data-complete': String(a.complete) },
           h('strong', {}, a.name || a.artifactId),
-          h('span', { class: 'muted' }, ` · ${a.chunks} chunk(s) · ${a.complete ? 'complete' : this.state !== undefined && isTerminal(this.state) ? 'incomplete: the task ended' : 'streaming…'}`),
+          h(
+            'span',
+            { class: 'muted' },
+            ` · ${a.chunks} chunk(s) · ${a.complete ? 'complete' : this.state !== undefined && isTerminal(this.state) ? 'incomplete: the task ended' : 'streaming…'}`,
+          ),
           ...a.parts.map(partView),
         ),
       ),
@@ -251,9 +275,18 @@ export class TaskView {
       this.head,
       h('span', {}, 'Task ', h('code', { id: 'task-id' }, this.taskId ?? '—')),
       stateBadge(state),
-      this.contextId && h('button', { type: 'button', class: 'quiet', title: 'Send the next message in this context', onclick: () => this.onContext(this.contextId!) }, 'Continue this context'),
+      this.contextId &&
+        h(
+          'button',
+          { type: 'button', class: 'quiet', title: 'Send the next message in this context', onclick: () => this.onContext(this.contextId!) },
+          'Continue this context',
+        ),
       h('button', { type: 'button', id: 'cancel', disabled: !this.taskId || finished, onclick: () => void this.cancel() }, 'Cancel task'),
-      h('button', { type: 'button', id: 'resubscribe', disabled: !this.taskId || finished || this.streaming !== undefined, onclick: () => void this.resubscribe() }, 'Resubscribe'),
+      h(
+        'button',
+        { type: 'button', id: 'resubscribe', disabled: !this.taskId || finished || this.streaming !== undefined, onclick: () => void this.resubscribe() },
+        'Resubscribe',
+      ),
       h('span', { class: 'muted', id: 'stream-state' }, this.streaming ? 'streaming' : 'idle'),
     );
   }

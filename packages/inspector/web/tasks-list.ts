@@ -90,9 +90,23 @@ export class TasksList {
     return h(
       'tr',
       { 'data-task-id': task.id },
-      h('td', {}, h('button', { type: 'button', class: 'quiet mono open-task', title: 'Open in the task view', onclick: () => this.onOpen(task.id) }, task.id), ' ', h('button', { type: 'button', class: 'quiet', onclick: () => void this.pushConfigs(task.id) }, 'Push configs')),
+      h(
+        'td',
+        {},
+        h('button', { type: 'button', class: 'quiet mono open-task', title: 'Open in the task view', onclick: () => this.onOpen(task.id) }, task.id),
+        ' ',
+        h('button', { type: 'button', class: 'quiet', onclick: () => void this.pushConfigs(task.id) }, 'Push configs'),
+      ),
       h('td', {}, stateBadge(task.status?.state)),
-      h('td', {}, h('button', { type: 'button', class: 'quiet mono', title: 'Only tasks of this context', onclick: () => void this.filterContext(task.contextId) }, task.contextId)),
+      h(
+        'td',
+        {},
+        h(
+          'button',
+          { type: 'button', class: 'quiet mono', title: 'Only tasks of this context', onclick: () => void this.filterContext(task.contextId) },
+          task.contextId,
+        ),
+      ),
       h('td', {}, when),
     );
   }
@@ -105,7 +119,13 @@ export class TasksList {
         h('h3', {}, `Push configs of task ${taskId}`),
         configs.length === 0
           ? h('p', { class: 'muted' }, 'None registered.')
-          : h('ul', {}, ...configs.map((c) => h('li', {}, h('code', {}, c.id), ` → ${c.url}`, c.token ? ' (with token)' : '', c.authentication ? ` · auth ${c.authentication.scheme}` : ''))),
+          : h(
+              'ul',
+              {},
+              ...configs.map((c) =>
+                h('li', {}, h('code', {}, c.id), ` → ${c.url}`, c.token ? ' (with token)' : '', c.authentication ? ` · auth ${c.authentication.scheme}` : ''),
+              ),
+            ),
       );
     } catch (error) {
       fill(this.pushBox, h('p', { class: 'error' }, `Push configs of ${taskId}: ${describe(error)}`));

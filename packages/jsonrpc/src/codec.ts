@@ -64,7 +64,7 @@ export function validateEnvelope(value: unknown): EnvelopeCheck {
     return invalid(null, 'A JSON-RPC request must be a JSON object');
   }
   const envelope = value as Record<string, unknown>;
-  const hasId = Object.prototype.hasOwnProperty.call(envelope, 'id');
+  const hasId = Object.hasOwn(envelope, 'id');
   if (hasId && !isJsonRpcId(envelope.id)) return invalid(null, 'The request id must be a string, a number or null');
   const id = hasId ? (envelope.id as JsonRpcId) : null;
   if (envelope.jsonrpc !== '2.0') return invalid(id, 'The "jsonrpc" member must be exactly "2.0"');

@@ -18,7 +18,15 @@ import {
 } from '@a2a-polyglot/core';
 import { v03Method, type V03Method } from '@a2a-polyglot/v03/json';
 import { JSONRPCServer, type JSONRPCRequest } from 'json-rpc-2.0';
-import { encodeStreamEvent, type JsonRpcFailure, type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse, type JsonRpcSuccess, validateEnvelope } from './codec.js';
+import {
+  encodeStreamEvent,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcSuccess,
+  validateEnvelope,
+} from './codec.js';
 import { jsonRpcFailure } from './errors.js';
 import { V03JsonRpcDispatch } from './v03-dispatch.js';
 
@@ -166,7 +174,12 @@ export class JsonRpcDispatcher {
     return { kind: 'batch', responses: responses.filter((r): r is JsonRpcResponse => r !== null) };
   }
 
-  private async openStream(op: StreamOperation, request: JsonRpcRequest, contextFor: JsonRpcContextFactory, options: JsonRpcCallOptions): Promise<JsonRpcOutcome> {
+  private async openStream(
+    op: StreamOperation,
+    request: JsonRpcRequest,
+    contextFor: JsonRpcContextFactory,
+    options: JsonRpcCallOptions,
+  ): Promise<JsonRpcOutcome> {
     if (request.id === undefined) return this.reject(null, `${request.method} streams its answer, so it needs an id (it cannot be a notification)`);
     const id = request.id;
     let ctx: CallContext | undefined;
@@ -243,4 +256,3 @@ function methodNotFound(method: string): A2AError {
     : `Method ${method} not found`;
   return new A2AError(A2AErrorCode.MethodNotFound, message);
 }
-

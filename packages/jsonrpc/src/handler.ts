@@ -1,6 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, A2AErrorCode, type CallContext, type Logger, type ProtocolVersion, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
-import { isJsonContentType, lazyRequestSignal, nodeCallContext, pipeEventStream, readJsonBody, responseMediaType, sendEmpty, sendJson, SseWriter } from '@a2a-polyglot/http';
+import {
+  isJsonContentType,
+  lazyRequestSignal,
+  nodeCallContext,
+  pipeEventStream,
+  readJsonBody,
+  responseMediaType,
+  sendEmpty,
+  sendJson,
+  SseWriter,
+} from '@a2a-polyglot/http';
 import type { JsonRpcFailure, JsonRpcResponse } from './codec.js';
 import { JsonRpcDispatcher, type JsonRpcStreamOutcome } from './dispatch.js';
 import { failureHeaders, httpStatusFor, jsonRpcFailure } from './errors.js';
@@ -101,7 +111,12 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       outcome.stream.close();
       return Promise.resolve();
     }
-    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
+    const sse = new SseWriter(res, {
+      heartbeatMs: options.heartbeatMs,
+      stallTimeoutMs: options.sseStallTimeoutMs,
+      onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'),
+      headers,
+    });
     return pipeEventStream(outcome.stream, sse, {
       encode: (event) => JSON.stringify(outcome.encodeEvent(event)),
       onError: (error, writer) => writer.event(JSON.stringify(outcome.encodeError(error))),

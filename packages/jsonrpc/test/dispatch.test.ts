@@ -28,19 +28,31 @@ describe('JsonRpcDispatcher (transport-independent)', () => {
     for await (const { event } of outcome.stream) frames.push(outcome.encodeEvent(event));
     expect(frames.every((f) => f.id === 9 && f.jsonrpc === '2.0')).toBe(true);
     expect(Object.keys(frames[0]!.result as object)).toEqual(['task']);
-    expect(outcome.encodeError(new Error('hidden'))).toEqual({ jsonrpc: '2.0', id: 9, error: expect.objectContaining({ code: -32603, message: 'Internal error' }) });
+    expect(outcome.encodeError(new Error('hidden'))).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: expect.objectContaining({ code: -32603, message: 'Internal error' }),
+    });
   });
 
   it('answers pre-stream failures as a response, never a stream', async () => {
     const out = response(await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method: 'SubscribeToTask', params: { id: 'nope' } }, ctx));
     expect(out.error.code).toBe(-32001);
-    const resume = response(await dispatcher.dispatch({ jsonrpc: '2.0', id: 2, method: 'SubscribeToTask', params: { id: 'nope' } }, ctx, { resumeAfterSeq: -1 }));
+    const resume = response(
+      await dispatcher.dispatch({ jsonrpc: '2.0', id: 2, method: 'SubscribeToTask', params: { id: 'nope' } }, ctx, { resumeAfterSeq: -1 }),
+    );
     expect(resume.error.code).toBe(-32602);
   });
 
   it('returns nothing for notifications and an array for batches', async () => {
     expect((await dispatcher.dispatch({ jsonrpc: '2.0', method: 'ListTasks', params: {} }, ctx)).kind).toBe('none');
-    const batch = await dispatcher.dispatch([{ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }, { jsonrpc: '2.0', method: 'ListTasks' }], ctx);
+    const batch = await dispatcher.dispatch(
+      [
+        { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
+        { jsonrpc: '2.0', method: 'ListTasks' },
+      ],
+      ctx,
+    );
     expect(batch.kind).toBe('batch');
     expect(batch.kind === 'batch' && batch.responses.map((r) => r.id)).toEqual([1]);
   });
@@ -77,7 +89,7 @@ describe('validateEnvelope', () => {
 
   it.each([
     [[], null],
-    [{ jsonrpc: '2.0', id: 1.5e400, method: 'X' }, null],
+    [{ jsonrpc: '2.0', id: Number.POSITIVE_INFINITY, method: 'X' }, null],
     [{ jsonrpc: '2.0', id: [1], method: 'X' }, null],
     [{ jsonrpc: 2, id: 4, method: 'X' }, 4],
     [{ jsonrpc: '2.0', id: 's', method: '' }, 's'],

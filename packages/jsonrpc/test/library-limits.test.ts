@@ -44,6 +44,9 @@ describe('json-rpc-2.0 as envelope and batch owner (why not)', () => {
     const bad = { jsonrpc: '1.0', id: 4, method: 'GetTask' } as unknown as JSONRPCRequest;
     expect(await library.receive(bad)).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32600, message: 'Invalid Request' } });
     const ours = await dispatcher.dispatch(bad, ctx);
-    expect(ours).toMatchObject({ kind: 'response', response: { id: 4, error: { code: -32600, data: [expect.objectContaining({ reason: 'INVALID_REQUEST' })] } } });
+    expect(ours).toMatchObject({
+      kind: 'response',
+      response: { id: 4, error: { code: -32600, data: [expect.objectContaining({ reason: 'INVALID_REQUEST' })] } },
+    });
   });
 });

@@ -32,7 +32,11 @@ describe('JsonRpcDispatcher with v0.3 method names', () => {
     if (outcome.kind !== 'stream') throw new Error('expected a stream');
     await expect(outcome.stream.nextBatch()).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
     expect(await outcome.stream.nextBatch()).toBeUndefined();
-    expect(outcome.encodeError(new Error('hidden'))).toEqual({ jsonrpc: '2.0', id: 7, error: expect.objectContaining({ code: -32603, message: 'Internal error' }) });
+    expect(outcome.encodeError(new Error('hidden'))).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: expect.objectContaining({ code: -32603, message: 'Internal error' }),
+    });
   });
 
   it('rejects a v0.3 streaming notification and answers nothing to a unary one', async () => {
@@ -42,7 +46,9 @@ describe('JsonRpcDispatcher with v0.3 method names', () => {
   });
 
   it('serves v1.0 names unchanged beside them, and v0.3 names not at all when off', async () => {
-    const v1 = response(await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }, () => callContext('JSONRPC', { 'a2a-version': '1.0' })));
+    const v1 = response(
+      await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }, () => callContext('JSONRPC', { 'a2a-version': '1.0' })),
+    );
     expect(v1.error.code).toBe(-32001);
     const off = new JsonRpcDispatcher(handler);
     const out = response(await off.dispatch({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x' } }, () => callContext('JSONRPC', {})));

@@ -1,4 +1,12 @@
-import { A2AErrorCode, type CallContext, type CallObserver, type OperationName, type OperationOutcome, type RequestHandler, type TaskStore } from '@a2a-polyglot/core';
+import {
+  A2AErrorCode,
+  type CallContext,
+  type CallObserver,
+  type OperationName,
+  type OperationOutcome,
+  type RequestHandler,
+  type TaskStore,
+} from '@a2a-polyglot/core';
 import { TaskState } from '@a2a-polyglot/model';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type LabelValues, Registry } from 'prom-client';
 import { timedTaskStore } from './timed-task-store.js';
@@ -32,7 +40,8 @@ export class A2AMetrics {
   private readonly storeLatency: Histogram<'operation' | 'outcome'>;
 
   constructor(options: A2AMetricsOptions = {}) {
-    const registry = (this.registry = options.registry ?? new Registry());
+    const registry = options.registry ?? new Registry();
+    this.registry = registry;
     const buckets = [...(options.buckets ?? DEFAULT_BUCKETS)];
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
 

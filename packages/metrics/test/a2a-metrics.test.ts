@@ -1,4 +1,13 @@
-import { callContext, InMemoryTaskStore, OPERATIONS, rateLimited, RequestHandler, silentLogger, type AgentExecutor, type UnaryOperation } from '@a2a-polyglot/core';
+import {
+  callContext,
+  InMemoryTaskStore,
+  OPERATIONS,
+  rateLimited,
+  RequestHandler,
+  silentLogger,
+  type AgentExecutor,
+  type UnaryOperation,
+} from '@a2a-polyglot/core';
 import { Role, SendMessageRequest } from '@a2a-polyglot/model';
 import { testAgentCard } from '@a2a-polyglot/testing';
 import { A2AMetrics } from '../src/index.js';
@@ -43,7 +52,9 @@ describe('A2AMetrics', () => {
     const sendOp = OPERATIONS.SendMessage as UnaryOperation;
     await sendOp.invoke(handler, send('a'), ctx());
     await sendOp.invoke(handler, send('b'), ctx());
-    await expect((OPERATIONS.GetTask as UnaryOperation).invoke(handler, { tenant: '', id: 'nope' }, callContext('GRPC', { 'a2a-version': '1.0' }))).rejects.toThrow();
+    await expect(
+      (OPERATIONS.GetTask as UnaryOperation).invoke(handler, { tenant: '', id: 'nope' }, callContext('GRPC', { 'a2a-version': '1.0' })),
+    ).rejects.toThrow();
     const { contentType, body } = await metrics.scrape();
     expect(contentType).toMatch(/^text\/plain/);
     expect(sample(body, 'a2a_requests_total', { operation: 'SendMessage', binding: 'JSONRPC', version: '1.0', outcome: 'ok' })).toBe(2);
@@ -60,7 +71,17 @@ describe('A2AMetrics', () => {
   it('reports executing tasks of every watched handler', async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const waiting = new RequestHandler({ card, executor: { execute: async (ctx) => { ctx.working(); await released; ctx.complete(); } }, observer: metrics.observer });
+    const waiting = new RequestHandler({
+      card,
+      executor: {
+        execute: async (ctx) => {
+          ctx.working();
+          await released;
+          ctx.complete();
+        },
+      },
+      observer: metrics.observer,
+    });
     metrics.watch(waiting);
     const request = SendMessageRequest.fromPartial({ ...send('w'), configuration: { returnImmediately: true } });
     await (OPERATIONS.SendMessage as UnaryOperation).invoke(waiting, request, callContext('JSONRPC', { 'a2a-version': '1.0' }));
@@ -92,7 +113,9 @@ describe('A2AMetrics', () => {
   });
 
   it('labels v0.3 calls with their version', async () => {
-    await expect((OPERATIONS.GetTask as UnaryOperation).invoke(handler, { tenant: '', id: 'x' }, callContext('JSONRPC', {}, { wireVersion: '0.3' }))).rejects.toThrow();
+    await expect(
+      (OPERATIONS.GetTask as UnaryOperation).invoke(handler, { tenant: '', id: 'x' }, callContext('JSONRPC', {}, { wireVersion: '0.3' })),
+    ).rejects.toThrow();
     expect(sample((await metrics.scrape()).body, 'a2a_requests_total', { operation: 'GetTask', version: '0.3', outcome: 'TASK_NOT_FOUND' })).toBe(1);
   });
 
@@ -108,7 +131,17 @@ describe('A2AMetrics', () => {
   });
 
   it('counts rate-limit refusals by operation and binding', async () => {
-    const limited = new RequestHandler({ card, executor: echo, observer: metrics.observer, rateLimiter: { consume: async (scope) => { throw rateLimited(scope, 1000); } }, logger: silentLogger });
+    const limited = new RequestHandler({
+      card,
+      executor: echo,
+      observer: metrics.observer,
+      rateLimiter: {
+        consume: async (scope) => {
+          throw rateLimited(scope, 1000);
+        },
+      },
+      logger: silentLogger,
+    });
     const ctx = callContext('HTTP+JSON', { 'a2a-version': '1.0' }, { remoteAddress: '198.51.100.1' });
     await expect((OPERATIONS.GetTask as UnaryOperation).invoke(limited, { tenant: '', id: 'x' }, ctx)).rejects.toThrow('Rate limit');
     await expect((OPERATIONS.GetTask as UnaryOperation).invoke(limited, { tenant: '', id: 'x' }, ctx)).rejects.toThrow('Rate limit');

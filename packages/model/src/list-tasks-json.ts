@@ -37,7 +37,7 @@ export function listTasksResponseToJson(resp: ListTasksResponse, includeArtifact
 
 function listedTaskToJson(task: Task, includeArtifacts: boolean): Record<string, unknown> {
   const json = Task.toJSON(includeArtifacts ? task : { ...task, artifacts: [] }) as Record<string, unknown>;
-  if (!includeArtifacts || json['artifacts'] !== undefined) return json;
+  if (!includeArtifacts || json.artifacts !== undefined) return json;
   const withArtifacts: Record<string, unknown> = { ...json, artifacts: [] };
   const ordered: Record<string, unknown> = {};
   for (const key of TASK_JSON_KEYS) if (key in withArtifacts) ordered[key] = withArtifacts[key];

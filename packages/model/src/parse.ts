@@ -37,12 +37,7 @@ export class ProtoJsonError extends Error {
  *
  * @throws ProtoJsonError when the input is invalid; Error when `typeName` is unknown.
  */
-export function parseProtoJson<T>(
-  typeName: string,
-  fns: { fromJSON(object: any): T },
-  json: unknown,
-  options?: ValidateOptions,
-): T {
+export function parseProtoJson<T>(typeName: string, fns: { fromJSON(object: any): T }, json: unknown, options?: ValidateOptions): T {
   const fullName = resolveMessageType(typeName);
   const violations = validateProtoJson(fullName, json, options);
   if (violations.length > 0) throw new ProtoJsonError(fullName, violations);

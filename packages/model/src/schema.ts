@@ -40,10 +40,7 @@ export type FieldSchema = {
   oneof?: string;
   /** proto3 `optional` (explicit presence). */
   optional?: true;
-} & (
-  | (ValueTypeSchema & { repeated?: true })
-  | { kind: 'map'; key: ScalarKind; value: ValueTypeSchema }
-);
+} & ((ValueTypeSchema & { repeated?: true }) | { kind: 'map'; key: ScalarKind; value: ValueTypeSchema });
 
 /** The whole table: messages by full name (fields in declaration order) and enums by full name. */
 export interface ProtoSchema {

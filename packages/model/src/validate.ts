@@ -184,10 +184,7 @@ function validateMessage(ctx: Context, typeName: string, value: unknown, path: s
       const other = oneofs.get(field.oneof);
       if (other !== undefined) {
         const members = fields.filter((f) => f.oneof === field.oneof).map((f) => f.json);
-        ctx.add(
-          keyPath,
-          `only one of ${members.join(', ')} may be set (oneof "${field.oneof}"), but "${other}" is set too`,
-        );
+        ctx.add(keyPath, `only one of ${members.join(', ')} may be set (oneof "${field.oneof}"), but "${other}" is set too`);
         continue;
       }
       oneofs.set(field.oneof, key);
@@ -215,21 +212,14 @@ function validateField(ctx: Context, field: FieldSchema, value: unknown, path: s
       ctx.add(path, `expected a JSON array, got ${jsonTypeOf(value)}`);
       return;
     }
-    value.forEach((item, i) => validateSingle(ctx, field, item, `${path}[${i}]`, depth, false));
+    for (const [i, item] of value.entries()) validateSingle(ctx, field, item, `${path}[${i}]`, depth, false);
     return;
   }
   validateSingle(ctx, field, value, path, depth, true);
 }
 
 /** Validates one value of a (non-map, non-repeated view of a) field. */
-function validateSingle(
-  ctx: Context,
-  type: ValueTypeSchema,
-  value: unknown,
-  path: string,
-  depth: number,
-  nullAllowed: boolean,
-): void {
+function validateSingle(ctx: Context, type: ValueTypeSchema, value: unknown, path: string, depth: number, nullAllowed: boolean): void {
   if (type.kind === 'message') {
     if (value === null && type.type !== 'google.protobuf.Value') {
       if (!nullAllowed) ctx.add(path, `null is not allowed here (expected ${type.type})`);
@@ -254,9 +244,7 @@ function validateSingle(
 function checkEnum(enumName: string, value: unknown): string | undefined {
   const values = PROTO_SCHEMA.enums[enumName]!;
   if (typeof value === 'string') {
-    return Object.prototype.hasOwnProperty.call(values, value)
-      ? undefined
-      : `unknown ${enumName} value "${value}" (expected one of ${Object.keys(values).join(', ')})`;
+    return Object.hasOwn(values, value) ? undefined : `unknown ${enumName} value "${value}" (expected one of ${Object.keys(values).join(', ')})`;
   }
   if (typeof value === 'number') {
     return Object.values(values).includes(value) ? undefined : `unknown ${enumName} number ${value}`;
@@ -385,8 +373,7 @@ function checkMapKey(kind: ScalarKind, key: string): string | undefined {
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 /**
  * True when `s` is an RFC 3339 date-time acceptable as a google.protobuf.Timestamp (the rule
@@ -396,14 +383,7 @@ const RFC3339 =
 export function isRfc3339Timestamp(s: string): boolean {
   const m = RFC3339.exec(s);
   if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   if (year < 1 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return false;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const maxDay = month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]!;
@@ -461,7 +441,7 @@ function checkJsonValue(ctx: Context, value: unknown, path: string, depth: numbe
       return;
     }
     if (Array.isArray(value)) {
-      value.forEach((item, i) => checkJsonValue(ctx, item, `${path}[${i}]`, depth + 1));
+      for (const [i, item] of value.entries()) checkJsonValue(ctx, item, `${path}[${i}]`, depth + 1);
     } else {
       for (const [k, v] of Object.entries(value)) checkJsonValue(ctx, v, join(path, k), depth + 1);
     }

@@ -30,8 +30,8 @@ describe('listTasksResponseToJson', () => {
   it('includes artifacts when requested, as [] for a task that has none, in field order', () => {
     const resp = ListTasksResponse.fromPartial({ tasks: [taskWith('t1', true), taskWith('t2', false)], pageSize: 2, totalSize: 2 });
     const json = listTasksResponseToJson(resp, true);
-    expect(json.tasks[0]!['artifacts']).toEqual([{ artifactId: 'a1', parts: [{ text: 'out' }] }]);
-    expect(json.tasks[1]!['artifacts']).toEqual([]);
+    expect(json.tasks[0]!.artifacts).toEqual([{ artifactId: 'a1', parts: [{ text: 'out' }] }]);
+    expect(json.tasks[1]!.artifacts).toEqual([]);
     expect(Object.keys(json.tasks[1]!)).toEqual(['id', 'contextId', 'status', 'artifacts', 'history']);
   });
 

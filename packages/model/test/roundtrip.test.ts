@@ -1,14 +1,4 @@
-import {
-  Message,
-  Role,
-  SendMessageResponse,
-  StreamResponse,
-  Task,
-  TaskState,
-  parseProtoJson,
-  taskStateFromJSON,
-  taskStateToJSON,
-} from '@a2a-polyglot/model';
+import { Message, Role, SendMessageResponse, StreamResponse, Task, TaskState, parseProtoJson, taskStateFromJSON, taskStateToJSON } from '@a2a-polyglot/model';
 
 const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
 
@@ -137,5 +127,4 @@ describe('enums', () => {
     expect(taskStateFromJSON(8)).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
     expect(taskStateToJSON(TaskState.TASK_STATE_CANCELED)).toBe('TASK_STATE_CANCELED');
   });
-
 });

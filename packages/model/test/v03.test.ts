@@ -4,7 +4,11 @@ import { SendMessageRequest, Task, TaskState } from '../src/v03.js';
 
 describe('the v0.3 proto (package a2a.v1)', () => {
   it('serves the 10 v0.3 RPCs under /a2a.v1.A2AService/', () => {
-    expect(Object.values(V03A2AServiceService).map((m) => `${m.path}${m.responseStream ? ' (stream)' : ''}`).sort()).toEqual([
+    expect(
+      Object.values(V03A2AServiceService)
+        .map((m) => `${m.path}${m.responseStream ? ' (stream)' : ''}`)
+        .sort(),
+    ).toEqual([
       '/a2a.v1.A2AService/CancelTask',
       '/a2a.v1.A2AService/CreateTaskPushNotificationConfig',
       '/a2a.v1.A2AService/DeleteTaskPushNotificationConfig',
@@ -31,7 +35,12 @@ describe('the v0.3 proto (package a2a.v1)', () => {
   });
 
   it('is validated strictly by the same ProtoJSON validator: v1.0 shapes are unknown fields here', () => {
-    expect(validateProtoJson('a2a.v1.SendMessageRequest', { message: { messageId: 'm', role: 'ROLE_USER', content: [{ text: 'x' }] }, configuration: { blocking: true } })).toEqual([]);
+    expect(
+      validateProtoJson('a2a.v1.SendMessageRequest', {
+        message: { messageId: 'm', role: 'ROLE_USER', content: [{ text: 'x' }] },
+        configuration: { blocking: true },
+      }),
+    ).toEqual([]);
     const violations = validateProtoJson('a2a.v1.SendMessageRequest', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } });
     expect(violations.map((v) => v.field)).toEqual(['message.parts']);
     expect(() => parseProtoJson('a2a.v1.Task', Task, { status: { state: 'TASK_STATE_CANCELED' } })).toThrow(ProtoJsonError);
@@ -113,7 +122,12 @@ describe('the v0.3 schema matches the spec field table (§12.6)', () => {
     });
     expect(PROTO_SCHEMA.enums['a2a.v1.Role']).toEqual({ ROLE_UNSPECIFIED: 0, ROLE_USER: 1, ROLE_AGENT: 2 });
     const json = (msg: string, field: string) => PROTO_SCHEMA.messages[`a2a.v1.${msg}`]!.find((f) => f.name === field)!.json;
-    expect([json('TaskStatus', 'update'), json('SendMessageRequest', 'request'), json('SendMessageResponse', 'msg'), json('StreamResponse', 'msg')]).toEqual(['message', 'message', 'message', 'message']);
+    expect([json('TaskStatus', 'update'), json('SendMessageRequest', 'request'), json('SendMessageResponse', 'msg'), json('StreamResponse', 'msg')]).toEqual([
+      'message',
+      'message',
+      'message',
+      'message',
+    ]);
     expect(json('Message', 'content')).toBe('content');
     expect(json('FilePart', 'file_with_bytes')).toBe('fileWithBytes');
   });

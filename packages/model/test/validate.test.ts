@@ -52,9 +52,7 @@ describe('validateProtoJson: accepts valid ProtoJSON', () => {
     expect(validateProtoJson('ListTasksRequest', { status: 'TASK_STATE_WORKING' })).toEqual([]);
     expect(validateProtoJson('ListTasksRequest', { status: 2 })).toEqual([]);
     expect(parseProtoJson('ListTasksRequest', ListTasksRequest, { status: 2 }).status).toBe(TaskState.TASK_STATE_WORKING);
-    expect(parseProtoJson('ListTasksRequest', ListTasksRequest, { status: 'TASK_STATE_WORKING' }).status).toBe(
-      TaskState.TASK_STATE_WORKING,
-    );
+    expect(parseProtoJson('ListTasksRequest', ListTasksRequest, { status: 'TASK_STATE_WORKING' }).status).toBe(TaskState.TASK_STATE_WORKING);
   });
 
   it('accepts int32 as number or numeric string, timestamps, optional bools', () => {
@@ -164,9 +162,7 @@ describe('validateProtoJson: rejects invalid input with field paths', () => {
         description: 'only one of text, raw, url, data may be set (oneof "content"), but "text" is set too',
       },
     ]);
-    expect(fields(validateProtoJson('StreamResponse', { task: { id: 't' }, status_update: { taskId: 't' } }))).toEqual([
-      'status_update',
-    ]);
+    expect(fields(validateProtoJson('StreamResponse', { task: { id: 't' }, status_update: { taskId: 't' } }))).toEqual(['status_update']);
     expect(fields(validateProtoJson('OAuthFlows', { implicit: {}, password: {} }))).toEqual(['password']);
     // a null member does not count, except for a google.protobuf.Value member (null is a value there)
     expect(validateProtoJson('Part', { text: 'a', url: null })).toEqual([]);

@@ -34,8 +34,15 @@ describe('wire tags of key messages (field numbers of the A2A v1.0 proto)', () =
     const bytes = ListTaskPushNotificationConfigsRequest.encode(
       ListTaskPushNotificationConfigsRequest.fromPartial({ tenant: 'acme', taskId: 't', pageSize: 5, pageToken: 'p' }),
     ).finish();
-    expect(tags(bytes)).toEqual([[1, LEN], [2, VARINT], [3, LEN], [4, LEN]]);
-    expect(tags(ListTaskPushNotificationConfigsRequest.encode(ListTaskPushNotificationConfigsRequest.fromPartial({ tenant: 'x' })).finish())).toEqual([[4, LEN]]);
+    expect(tags(bytes)).toEqual([
+      [1, LEN],
+      [2, VARINT],
+      [3, LEN],
+      [4, LEN],
+    ]);
+    expect(tags(ListTaskPushNotificationConfigsRequest.encode(ListTaskPushNotificationConfigsRequest.fromPartial({ tenant: 'x' })).finish())).toEqual([
+      [4, LEN],
+    ]);
   });
 
   it('AgentCapabilities.extended_agent_card is field 4 (not 5)', () => {
@@ -59,7 +66,10 @@ describe('wire tags of key messages (field numbers of the A2A v1.0 proto)', () =
     expect(t({ content: { $case: 'raw', value: new Uint8Array([1]) } })).toEqual([[2, LEN]]);
     expect(t({ content: { $case: 'url', value: 'u' } })).toEqual([[3, LEN]]);
     expect(t({ content: { $case: 'data', value: { a: 1 } } })).toEqual([[4, LEN]]);
-    expect(t({ filename: 'f', mediaType: 'm' })).toEqual([[6, LEN], [7, LEN]]);
+    expect(t({ filename: 'f', mediaType: 'm' })).toEqual([
+      [6, LEN],
+      [7, LEN],
+    ]);
   });
 
   it('StreamResponse payload: status_update 3, artifact_update 4', () => {
@@ -72,21 +82,27 @@ describe('wire tags of key messages (field numbers of the A2A v1.0 proto)', () =
   it('other spot checks: ListTasksRequest, SendMessageConfiguration, TaskPushNotificationConfig, TaskArtifactUpdateEvent, SecurityScheme', () => {
     expect(
       tags(ListTasksRequest.encode(ListTasksRequest.fromPartial({ statusTimestampAfter: '2026-01-01T00:00:00Z', includeArtifacts: false })).finish()),
-    ).toEqual([[7, LEN], [8, VARINT]]);
+    ).toEqual([
+      [7, LEN],
+      [8, VARINT],
+    ]);
     expect(tags(SendMessageConfiguration.encode(SendMessageConfiguration.fromPartial({ historyLength: 0, returnImmediately: true })).finish())).toEqual([
       [3, VARINT],
       [4, VARINT],
     ]);
     expect(
       tags(TaskPushNotificationConfig.encode(TaskPushNotificationConfig.fromPartial({ url: 'u', authentication: { scheme: 'Bearer' } })).finish()),
-    ).toEqual([[4, LEN], [6, LEN]]);
+    ).toEqual([
+      [4, LEN],
+      [6, LEN],
+    ]);
     expect(tags(TaskArtifactUpdateEvent.encode(TaskArtifactUpdateEvent.fromPartial({ append: true, lastChunk: true })).finish())).toEqual([
       [4, VARINT],
       [5, VARINT],
     ]);
-    expect(
-      tags(SecurityScheme.encode(SecurityScheme.fromPartial({ scheme: { $case: 'mtlsSecurityScheme', value: { description: 'd' } } })).finish()),
-    ).toEqual([[5, LEN]]);
+    expect(tags(SecurityScheme.encode(SecurityScheme.fromPartial({ scheme: { $case: 'mtlsSecurityScheme', value: { description: 'd' } } })).finish())).toEqual([
+      [5, LEN],
+    ]);
   });
 });
 
@@ -129,8 +145,7 @@ const SPEC_FIELDS: Record<string, string> = {
   AgentCardSignature: 'protected=1 signature=2 header=3',
   StringList: 'list=1',
   SecurityRequirement: 'schemes=1',
-  SecurityScheme:
-    'api_key_security_scheme=1 http_auth_security_scheme=2 oauth2_security_scheme=3 open_id_connect_security_scheme=4 mtls_security_scheme=5',
+  SecurityScheme: 'api_key_security_scheme=1 http_auth_security_scheme=2 oauth2_security_scheme=3 open_id_connect_security_scheme=4 mtls_security_scheme=5',
   APIKeySecurityScheme: 'description=1 location=2 name=3',
   HTTPAuthSecurityScheme: 'description=1 scheme=2 bearer_format=3',
   OAuth2SecurityScheme: 'description=1 flows=2 oauth2_metadata_url=3',
@@ -167,9 +182,10 @@ const V1_ENUMS = Object.fromEntries(Object.entries(PROTO_SCHEMA.enums).filter(([
 describe('generated schema matches the spec field table', () => {
   const fieldTable = (session: boolean) =>
     Object.fromEntries(
-      V1_MESSAGES
-        .filter(([name]) => isSession(name) === session)
-        .map(([name, fields]) => [name.replace(/^lf\.a2a\.v1\./, ''), fields.map((f) => `${f.name}=${f.no}`).join(' ')]),
+      V1_MESSAGES.filter(([name]) => isSession(name) === session).map(([name, fields]) => [
+        name.replace(/^lf\.a2a\.v1\./, ''),
+        fields.map((f) => `${f.name}=${f.no}`).join(' '),
+      ]),
     );
 
   it('has exactly the spec messages, fields and numbers', () => {
@@ -197,11 +213,17 @@ describe('generated schema matches the spec field table', () => {
       }
     }
     const expected: Record<string, string> = {};
-    const set = (msg: string, oneof: string, members: string) => members.split(' ').forEach((m) => (expected[`${msg}.${m}`] = oneof));
+    const set = (msg: string, oneof: string, members: string) => {
+      for (const m of members.split(' ')) expected[`${msg}.${m}`] = oneof;
+    };
     set('Part', 'content', 'text raw url data');
     set('SendMessageResponse', 'payload', 'task message');
     set('StreamResponse', 'payload', 'task message status_update artifact_update');
-    set('SecurityScheme', 'scheme', 'api_key_security_scheme http_auth_security_scheme oauth2_security_scheme open_id_connect_security_scheme mtls_security_scheme');
+    set(
+      'SecurityScheme',
+      'scheme',
+      'api_key_security_scheme http_auth_security_scheme oauth2_security_scheme open_id_connect_security_scheme mtls_security_scheme',
+    );
     set('OAuthFlows', 'flow', 'authorization_code client_credentials implicit password device_code');
     expect(oneofs).toEqual(expected);
     expect(optionals.sort()).toEqual(

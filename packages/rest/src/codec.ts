@@ -52,12 +52,19 @@ function bodyToJson(fields: readonly FieldSchema[], body: unknown, query: URLSea
   if (extra.length > 0) throw invalidParams(extra.map((k) => ({ field: k, description: 'unknown query parameter (send request fields in the body)' })));
   if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new A2AError(A2AErrorCode.InvalidParams, 'The request body must be a JSON object', { fieldViolations: [{ field: '', description: 'must be a JSON object' }] });
+    throw new A2AError(A2AErrorCode.InvalidParams, 'The request body must be a JSON object', {
+      fieldViolations: [{ field: '', description: 'must be a JSON object' }],
+    });
   }
   return { ...(body as Record<string, unknown>) };
 }
 
-function queryToJson(fields: readonly FieldSchema[], query: URLSearchParams, pathParams: Readonly<Record<string, string>>, strict: boolean): Record<string, unknown> {
+function queryToJson(
+  fields: readonly FieldSchema[],
+  query: URLSearchParams,
+  pathParams: Readonly<Record<string, string>>,
+  strict: boolean,
+): Record<string, unknown> {
   const json: Record<string, unknown> = {};
   const violations: FieldViolation[] = [];
   for (const key of new Set(query.keys())) {

@@ -135,7 +135,15 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
-  function fail(res: ServerResponse, dialect: RestDialect, type: string, thrown: unknown, ctx?: CallContext, status?: number, headers: Record<string, string> = {}): void {
+  function fail(
+    res: ServerResponse,
+    dialect: RestDialect,
+    type: string,
+    thrown: unknown,
+    ctx?: CallContext,
+    status?: number,
+    headers: Record<string, string> = {},
+  ): void {
     const error = dialect.error(thrown, ctx?.logger ?? logger, status);
     sendJson(res, error.status, error.body, type, { ...extensionsHeader(ctx?.activatedExtensions), ...headers, ...error.headers });
   }
@@ -155,7 +163,10 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
     let body: unknown;
     if (route.verb === 'POST') {
       if (!isJsonContentType(req)) {
-        const error = new A2AError(A2AErrorCode.ContentTypeNotSupported, `Content-Type ${req.headers['content-type']} is not supported; send application/a2a+json or application/json`);
+        const error = new A2AError(
+          A2AErrorCode.ContentTypeNotSupported,
+          `Content-Type ${req.headers['content-type']} is not supported; send application/a2a+json or application/json`,
+        );
         return fail(res, dialect, type, error, undefined, 415);
       }
       body = await readJsonBody(req, maxBodyBytes);
@@ -183,9 +194,21 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
     }
   }
 
-  async function pipe(res: ServerResponse, dialect: RestDialect, stream: EventStream, signal: AbortSignal, headers: Record<string, string>, callLogger: Logger): Promise<void> {
+  async function pipe(
+    res: ServerResponse,
+    dialect: RestDialect,
+    stream: EventStream,
+    signal: AbortSignal,
+    headers: Record<string, string>,
+    callLogger: Logger,
+  ): Promise<void> {
     if (res.destroyed) return stream.close();
-    const sse = new SseWriter(res, { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'), headers });
+    const sse = new SseWriter(res, {
+      heartbeatMs: options.heartbeatMs,
+      stallTimeoutMs: options.sseStallTimeoutMs,
+      onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'),
+      headers,
+    });
     // Returned, not awaited: an idle stream then keeps no suspended frame of its own here.
     return pipeEventStream(stream, sse, {
       encode: dialect.encodeEvent,

@@ -46,7 +46,9 @@ describe('buildRequestJson', () => {
   const q = (s: string) => new URLSearchParams(s);
 
   it('converts query values by field type and adds path fields', () => {
-    expect(buildRequestJson(OPERATIONS.ListTasks.requestType, {}, q('pageSize=5&include_artifacts=true&status=TASK_STATE_WORKING&A2A-Version=1.0'), undefined, true)).toEqual({
+    expect(
+      buildRequestJson(OPERATIONS.ListTasks.requestType, {}, q('pageSize=5&include_artifacts=true&status=TASK_STATE_WORKING&A2A-Version=1.0'), undefined, true),
+    ).toEqual({
       pageSize: 5,
       includeArtifacts: true,
       status: 'TASK_STATE_WORKING',
@@ -57,17 +59,27 @@ describe('buildRequestJson', () => {
   it('leaves unconvertible values to the decoder; ignores unknown names, or rejects them when strict', () => {
     expect(buildRequestJson(OPERATIONS.ListTasks.requestType, {}, q('pageSize=abc'), undefined, true)).toEqual({ pageSize: 'abc' });
     expect(buildRequestJson(OPERATIONS.ListTasks.requestType, {}, q('nope=1&pageSize=2'), undefined, true)).toEqual({ pageSize: 2 });
-    expect(() => buildRequestJson(OPERATIONS.ListTasks.requestType, {}, q('nope=1'), undefined, true, { strict: true })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
-    expect(() => buildRequestJson(OPERATIONS.GetTask.requestType, { id: 'x' }, q('id=y'), undefined, true)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+    expect(() => buildRequestJson(OPERATIONS.ListTasks.requestType, {}, q('nope=1'), undefined, true, { strict: true })).toThrow(
+      expect.objectContaining({ code: 'INVALID_PARAMS' }),
+    );
+    expect(() => buildRequestJson(OPERATIONS.GetTask.requestType, { id: 'x' }, q('id=y'), undefined, true)).toThrow(
+      expect.objectContaining({ code: 'INVALID_PARAMS' }),
+    );
   });
 
   it('merges body and path for POST, rejecting conflicts and stray query fields', () => {
     expect(buildRequestJson(OPERATIONS.CancelTask.requestType, { id: 'x' }, q(''), { metadata: { a: 1 } }, false)).toEqual({ id: 'x', metadata: { a: 1 } });
     expect(buildRequestJson(OPERATIONS.CancelTask.requestType, { id: 'x' }, q(''), { id: 'x' }, false)).toEqual({ id: 'x' });
-    expect(() => buildRequestJson(OPERATIONS.CancelTask.requestType, { id: 'x' }, q(''), { id: 'y' }, false)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
-    expect(() => buildRequestJson(OPERATIONS.SendMessage.requestType, {}, q('tenant=t'), {}, false)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+    expect(() => buildRequestJson(OPERATIONS.CancelTask.requestType, { id: 'x' }, q(''), { id: 'y' }, false)).toThrow(
+      expect.objectContaining({ code: 'INVALID_PARAMS' }),
+    );
+    expect(() => buildRequestJson(OPERATIONS.SendMessage.requestType, {}, q('tenant=t'), {}, false)).toThrow(
+      expect.objectContaining({ code: 'INVALID_PARAMS' }),
+    );
     expect(buildRequestJson(OPERATIONS.SendMessage.requestType, {}, q('later=1'), {}, false)).toEqual({});
-    expect(() => buildRequestJson(OPERATIONS.SendMessage.requestType, {}, q('later=1'), {}, false, { strict: true })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+    expect(() => buildRequestJson(OPERATIONS.SendMessage.requestType, {}, q('later=1'), {}, false, { strict: true })).toThrow(
+      expect.objectContaining({ code: 'INVALID_PARAMS' }),
+    );
     expect(() => buildRequestJson(OPERATIONS.SendMessage.requestType, {}, q(''), 'text', false)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
   });
 });
@@ -76,7 +88,10 @@ describe('matchV03Route', () => {
   it('serves the v0.3 routes under /v1/, without tenants', () => {
     expect(matchV03Route('GET', '/v1/tasks/a%2Fb')).toMatchObject({ kind: 'route', route: { operation: 'GetTask' }, params: { id: 'a/b' } });
     expect(matchV03Route('POST', '/v1/tasks/x:cancel')).toMatchObject({ kind: 'route', route: { operation: 'CancelTask' } });
-    expect(matchV03Route('GET', '/v1/tasks/x/pushNotificationConfigs/c')).toMatchObject({ route: { operation: 'GetTaskPushNotificationConfig' }, params: { id: 'x', configId: 'c' } });
+    expect(matchV03Route('GET', '/v1/tasks/x/pushNotificationConfigs/c')).toMatchObject({
+      route: { operation: 'GetTaskPushNotificationConfig' },
+      params: { id: 'x', configId: 'c' },
+    });
     expect(matchV03Route('GET', '/v1/card')).toMatchObject({ route: { operation: 'GetExtendedAgentCard' } });
     expect(matchV03Route('GET', '/t1/v1/card')).toEqual({ kind: 'not-found' });
     expect(matchV03Route('GET', '/v1/tasks')).toEqual({ kind: 'not-found' });
@@ -85,6 +100,9 @@ describe('matchV03Route', () => {
 
   it('builds resource names from the path for the strict a2a.v1 decoder', () => {
     const route = V03_REST_ROUTES.find((r) => r.operation === 'GetTask')!;
-    expect(buildRequestJson(route.requestType, route.pathFields({ id: 'x' }), new URLSearchParams('historyLength=2'), undefined, true)).toEqual({ name: 'tasks/x', historyLength: 2 });
+    expect(buildRequestJson(route.requestType, route.pathFields({ id: 'x' }), new URLSearchParams('historyLength=2'), undefined, true)).toEqual({
+      name: 'tasks/x',
+      historyLength: 2,
+    });
   });
 });

@@ -3,7 +3,11 @@ import { v03RestError } from '../src/index.js';
 
 describe('v03RestError', () => {
   it('answers the bare v0.3 error object with the a2a-js compat statuses', () => {
-    expect(v03RestError(new A2AError(A2AErrorCode.TaskNotFound, 'Task x not found'))).toMatchObject({ status: 404, body: { code: -32001, message: 'Task x not found', data: [expect.objectContaining({ reason: 'TASK_NOT_FOUND' })] }, headers: {} });
+    expect(v03RestError(new A2AError(A2AErrorCode.TaskNotFound, 'Task x not found'))).toMatchObject({
+      status: 404,
+      body: { code: -32001, message: 'Task x not found', data: [expect.objectContaining({ reason: 'TASK_NOT_FOUND' })] },
+      headers: {},
+    });
     expect(v03RestError(new A2AError(A2AErrorCode.MethodNotFound)).status).toBe(501);
     expect(v03RestError(new A2AError(A2AErrorCode.TaskNotCancelable)).status).toBe(400);
     expect(v03RestError(new A2AError(A2AErrorCode.InvalidAgentResponse))).toMatchObject({ status: 500, body: { code: -32006 } });
@@ -17,7 +21,10 @@ describe('v03RestError', () => {
     const invalid = v03RestError(new A2AError(A2AErrorCode.InvalidParams, 'bad', { fieldViolations: [{ field: 'message', description: 'required' }] }));
     expect(invalid.body).toMatchObject({ code: -32602, message: 'bad' });
     expect(invalid.body.data).toEqual(
-      expect.arrayContaining([expect.objectContaining({ reason: 'INVALID_PARAMS' }), expect.objectContaining({ fieldViolations: [{ field: 'message', description: 'required' }] })]),
+      expect.arrayContaining([
+        expect.objectContaining({ reason: 'INVALID_PARAMS' }),
+        expect.objectContaining({ fieldViolations: [{ field: 'message', description: 'required' }] }),
+      ]),
     );
     expect(v03RestError(new A2AError(A2AErrorCode.InvalidRequest), undefined, 415).status).toBe(415);
     expect(v03RestError(new A2AError(A2AErrorCode.Unauthenticated))).toMatchObject({ status: 401, headers: { 'www-authenticate': 'Bearer' } });

@@ -68,7 +68,7 @@ export function cardInterfaces(card: AgentCard, base: string, basePath: string, 
  */
 export function cardForRequest(card: AgentCard, requestedVersion: string | undefined, compat: CardCompat): unknown {
   const json = AgentCard.toJSON(card) as Record<string, unknown>;
-  const variant = requestedVersion === undefined ? compat : namedVersion(requestedVersion) ?? compat;
+  const variant = requestedVersion === undefined ? compat : (namedVersion(requestedVersion) ?? compat);
   if (variant === '1.0') return json;
   return variant === '0.3' ? agentCardToV03(json) : mergedAgentCard(json);
 }
@@ -99,7 +99,10 @@ export function sendAgentCard(
   const body = JSON.stringify(cardForRequest(card, headerValue(req, 'a2a-version'), compat));
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   const cacheHeaders = { ...headers, etag, 'last-modified': lastModified.toUTCString(), 'cache-control': `public, max-age=${CARD_MAX_AGE_SECONDS}` };
-  if (notModified(req, etag, lastModified)) return sendEmpty(res, 304, cacheHeaders);
+  if (notModified(req, etag, lastModified)) {
+    sendEmpty(res, 304, cacheHeaders);
+    return;
+  }
   res.writeHead(200, { ...cacheHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -26,7 +26,12 @@ export interface AgentIndexEntry {
  * cards. It lists what the cards already publish, so it is as public as they are. Returns
  * false for other paths.
  */
-export function serveAgentIndex(req: IncomingMessage, res: ServerResponse, path: string, index: { readonly path: string; readonly root: A2AHttpOptions; readonly mounts: readonly A2AHttpOptions[] }): boolean {
+export function serveAgentIndex(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  index: { readonly path: string; readonly root: A2AHttpOptions; readonly mounts: readonly A2AHttpOptions[] },
+): boolean {
   if (path !== index.path) return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const error = restError(new A2AError(A2AErrorCode.MethodNotFound, 'The agent list is read with GET'), undefined, 405);

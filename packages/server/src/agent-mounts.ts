@@ -84,7 +84,12 @@ export class AgentMounts {
 
   private build(options: A2AHttpOptions): MountedAgent {
     const withSignal = this.shutdownSignal ? { ...options, shutdownSignal: this.shutdownSignal } : options;
-    return { prefix: normalizeMountPath(options.mountPath), options, listener: createA2ARequestListener(withSignal), upgrades: createA2AUpgradeHandler(withSignal) };
+    return {
+      prefix: normalizeMountPath(options.mountPath),
+      options,
+      listener: createA2ARequestListener(withSignal),
+      upgrades: createA2AUpgradeHandler(withSignal),
+    };
   }
 
   private reorder(): void {

@@ -9,7 +9,15 @@ export * from './listener.js';
 export * from './mounts.js';
 export { AgentMounts, type MountedAgent } from './agent-mounts.js';
 export * from './start-server.js';
-export { CARD_COMPAT_VALUES, type CardCompat, cardForRequest, cardInterfaces, FALLBACK_CARD_PATH, LEGACY_CARD_PATH, WELL_KNOWN_CARD_PATH } from './agent-card.js';
+export {
+  CARD_COMPAT_VALUES,
+  type CardCompat,
+  cardForRequest,
+  cardInterfaces,
+  FALLBACK_CARD_PATH,
+  LEGACY_CARD_PATH,
+  WELL_KNOWN_CARD_PATH,
+} from './agent-card.js';
 export { type AgentIndexEntry, serveAgentIndex } from './agent-index.js';
 export { publicBaseUrl } from './public-url.js';
 export { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';

@@ -65,7 +65,8 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   function serveCard(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const error = restError(new A2AError(A2AErrorCode.MethodNotFound, 'The agent card is read with GET'), undefined, 405);
-      return sendJson(res, 405, error.body, 'application/json', { allow: 'GET, HEAD' });
+      sendJson(res, 405, error.body, 'application/json', { allow: 'GET, HEAD' });
+      return;
     }
     const card = options.handler.getAgentCard();
     const base = `${publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false)}${mount}`;

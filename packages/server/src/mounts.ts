@@ -13,7 +13,11 @@ import { normalizeMountPath, type A2AHttpOptions } from './options.js';
  * agent all depend on its prefix, and only the listener builds them. With `indexPath` (e.g.
  * `/agents`), `GET indexPath` lists the mounted agents (see `serveAgentIndex`).
  */
-export function createMountedListener(root: A2AHttpOptions, mounts: readonly A2AHttpOptions[] | AgentMounts, options: { readonly indexPath?: string } = {}): A2ARequestListener {
+export function createMountedListener(
+  root: A2AHttpOptions,
+  mounts: readonly A2AHttpOptions[] | AgentMounts,
+  options: { readonly indexPath?: string } = {},
+): A2ARequestListener {
   const rootListener = createA2ARequestListener(root);
   const table = mounts instanceof AgentMounts ? mounts : new AgentMounts(mounts);
   const index =

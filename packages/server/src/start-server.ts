@@ -68,7 +68,9 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
   const { signal: shutdownSignal } = linkSignals(options.shutdownSignal, shutdown.signal);
   const table = options.mounts instanceof AgentMounts ? options.mounts : options.mounts?.length ? new AgentMounts(options.mounts) : undefined;
   table?.useShutdownSignal(shutdownSignal);
-  const listener = table ? createMountedListener({ ...options, shutdownSignal }, table, { indexPath: options.agentIndexPath }) : createA2ARequestListener({ ...options, shutdownSignal });
+  const listener = table
+    ? createMountedListener({ ...options, shutdownSignal }, table, { indexPath: options.agentIndexPath })
+    : createA2ARequestListener({ ...options, shutdownSignal });
   const server: Server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
   const upgrades = createA2AUpgradeHandler({ ...options, shutdownSignal });
   if (table) {

@@ -1,6 +1,13 @@
 import type { AgentInterface } from '@a2a-polyglot/model';
 import { silentLogger } from '@a2a-polyglot/core';
-import { createUpgradeListener, createWebSocketBinding, DEFAULT_WEBSOCKET_SUBPATH, type UpgradeListener, type WebSocketBinding, websocketInterface } from '@a2a-polyglot/websocket';
+import {
+  createUpgradeListener,
+  createWebSocketBinding,
+  DEFAULT_WEBSOCKET_SUBPATH,
+  type UpgradeListener,
+  type WebSocketBinding,
+  websocketInterface,
+} from '@a2a-polyglot/websocket';
 import { type A2AHttpOptions, type A2AWebSocketOptions, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
 
 /** The WebSocket side of an A2A server: the `upgrade` listener and the binding behind it. */

@@ -3,7 +3,11 @@ import { startTestServer, type TestServer } from './helpers.js';
 
 const V03_KEYS = ['protocolVersion', 'url', 'preferredTransport', 'additionalInterfaces', 'supportsAuthenticatedExtendedCard'];
 
-async function card(s: TestServer, headers: Record<string, string> = {}, path = '/.well-known/agent-card.json'): Promise<{ body: any; etag: string | null; vary: string | null }> {
+async function card(
+  s: TestServer,
+  headers: Record<string, string> = {},
+  path = '/.well-known/agent-card.json',
+): Promise<{ body: any; etag: string | null; vary: string | null }> {
   const res = await fetch(`${s.url}${path}`, { headers });
   expect(res.status).toBe(200);
   return { body: await res.json(), etag: res.headers.get('etag'), vary: res.headers.get('vary') };
@@ -55,7 +59,12 @@ describe('agent card for both generations (default cardCompat: merged)', () => {
 
   it('with A2A-Version: 0.3: the pure v0.3 card', async () => {
     const { body } = await card(s, { 'a2a-version': '0.3' });
-    expect(body).toMatchObject({ protocolVersion: '0.3.0', url: `${s.url}/a2a/rpc`, preferredTransport: 'JSONRPC', capabilities: { streaming: true, pushNotifications: true } });
+    expect(body).toMatchObject({
+      protocolVersion: '0.3.0',
+      url: `${s.url}/a2a/rpc`,
+      preferredTransport: 'JSONRPC',
+      capabilities: { streaming: true, pushNotifications: true },
+    });
     expect(body.supportedInterfaces).toBeUndefined();
     expect(body.capabilities.extendedAgentCard).toBeUndefined();
   });

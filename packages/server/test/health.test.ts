@@ -31,7 +31,8 @@ describe('health endpoints', () => {
 
   it('/readyz reports the failing dependency by name with 503', async () => {
     s = await startTestServer({
-      readiness: () => checkReadiness({ draining: () => false, checks: [{ name: 'store', probe: async () => Promise.reject(new Error('connection refused')) }] }),
+      readiness: () =>
+        checkReadiness({ draining: () => false, checks: [{ name: 'store', probe: async () => Promise.reject(new Error('connection refused')) }] }),
     });
     const res = await fetch(`${s.url}/readyz`);
     expect(res.status).toBe(503);

@@ -13,7 +13,12 @@ export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
     supportedInterfaces: [],
     provider: undefined,
     version: '1.0.0',
-    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [{ uri: EXT, description: 'echo', required: false, params: undefined }] },
+    capabilities: {
+      streaming: true,
+      pushNotifications: true,
+      extendedAgentCard: true,
+      extensions: [{ uri: EXT, description: 'echo', required: false, params: undefined }],
+    },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
@@ -36,7 +41,7 @@ export class Gate {
   open(): void {
     const w = this.waiters;
     this.waiters = [];
-    w.forEach((r) => r());
+    for (const r of w) r();
   }
 }
 
@@ -147,7 +152,12 @@ export function sendParams(text: string, extra: Record<string, unknown> = {}, co
 let nextId = 1;
 
 /** One JSON-RPC call over HTTP; returns status, headers and parsed body. */
-export async function rpc(url: string, method: string, params?: unknown, headers: Record<string, string> = V): Promise<{ status: number; headers: Headers; body: any }> {
+export async function rpc(
+  url: string,
+  method: string,
+  params?: unknown,
+  headers: Record<string, string> = V,
+): Promise<{ status: number; headers: Headers; body: any }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -158,7 +168,11 @@ export async function rpc(url: string, method: string, params?: unknown, headers
 }
 
 /** POSTs a raw body to a URL (bad-input tests). */
-export async function postRaw(url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json', ...V }): Promise<{ status: number; headers: Headers; text: string; body: any }> {
+export async function postRaw(
+  url: string,
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json', ...V },
+): Promise<{ status: number; headers: Headers; text: string; body: any }> {
   const res = await fetch(url, { method: 'POST', headers, body });
   const text = await res.text();
   let parsed: unknown;

@@ -11,7 +11,12 @@ function v03Send(text: string, configuration?: Record<string, unknown>, extra: R
   };
 }
 
-async function stream(url: string, method: string, params: unknown, headers: Record<string, string> = NONE): Promise<{ res: Response; id: number; frames: any[] }> {
+async function stream(
+  url: string,
+  method: string,
+  params: unknown,
+  headers: Record<string, string> = NONE,
+): Promise<{ res: Response; id: number; frames: any[] }> {
   const id = nextId++;
   const res = await fetch(url, {
     method: 'POST',
@@ -78,7 +83,10 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
     expect(resub.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(resub.frames).toEqual([{ jsonrpc: '2.0', id: resub.id, error: expect.objectContaining({ code: -32001 }) }]);
     const bad = await stream(s.rpcUrl, 'message/stream', { message: { kind: 'message', role: 'user', messageId: 'x', parts: [{ kind: 'video' }] } });
-    expect(bad.frames[0].error).toMatchObject({ code: -32602, data: expect.arrayContaining([expect.objectContaining({ fieldViolations: [expect.objectContaining({ field: 'message.parts[0].kind' })] })]) });
+    expect(bad.frames[0].error).toMatchObject({
+      code: -32602,
+      data: expect.arrayContaining([expect.objectContaining({ fieldViolations: [expect.objectContaining({ field: 'message.parts[0].kind' })] })]),
+    });
   });
 
   it('tasks/resubscribe follows a running task in v0.3 form', async () => {
@@ -104,7 +112,12 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
     expect(set.body.result).toEqual({ taskId: task.id, pushNotificationConfig: { id: task.id, ...config } });
     const byTask = await rpc(s.rpcUrl, 'tasks/pushNotificationConfig/get', { id: task.id }, NONE);
     expect(byTask.body.result).toEqual(set.body.result);
-    await rpc(s.rpcUrl, 'tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: { id: 'second', url: 'https://hooks.example.com/b' } }, NONE);
+    await rpc(
+      s.rpcUrl,
+      'tasks/pushNotificationConfig/set',
+      { taskId: task.id, pushNotificationConfig: { id: 'second', url: 'https://hooks.example.com/b' } },
+      NONE,
+    );
     const list = await rpc(s.rpcUrl, 'tasks/pushNotificationConfig/list', { id: task.id }, NONE);
     expect(list.body.result.map((c: any) => c.pushNotificationConfig.id).sort()).toEqual(['second', task.id].sort());
     const del = await rpc(s.rpcUrl, 'tasks/pushNotificationConfig/delete', { id: task.id, pushNotificationConfigId: 'second' }, NONE);
@@ -115,7 +128,12 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
 
   it('agent/getAuthenticatedExtendedCard answers a v0.3 card', async () => {
     const res = await rpc(s.rpcUrl, 'agent/getAuthenticatedExtendedCard', undefined, NONE);
-    expect(res.body.result).toMatchObject({ name: 'extended test agent', protocolVersion: '0.3.0', preferredTransport: 'JSONRPC', supportsAuthenticatedExtendedCard: true });
+    expect(res.body.result).toMatchObject({
+      name: 'extended test agent',
+      protocolVersion: '0.3.0',
+      preferredTransport: 'JSONRPC',
+      supportsAuthenticatedExtendedCard: true,
+    });
     expect(res.body.result.supportedInterfaces).toBeUndefined();
   });
 
@@ -128,7 +146,11 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
 
   it('gives clear errors for a mixed generation: v0.3 method with A2A-Version 1.0, v1.0 method without it', async () => {
     const v03With10 = await rpc(s.rpcUrl, 'message/send', v03Send('hi'), { 'a2a-version': '1.0' });
-    expect(v03With10.body.error).toMatchObject({ code: -32600, message: expect.stringContaining('v0.3 call'), data: [expect.objectContaining({ reason: 'VERSION_NOT_SUPPORTED' })] });
+    expect(v03With10.body.error).toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('v0.3 call'),
+      data: [expect.objectContaining({ reason: 'VERSION_NOT_SUPPORTED' })],
+    });
     const v10Without = await rpc(s.rpcUrl, 'SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, NONE);
     expect(v10Without.body.error).toMatchObject({ code: -32009, message: expect.stringContaining('send A2A-Version: 1.0') });
     const explicit03 = await rpc(s.rpcUrl, 'tasks/get', { id: 'nope' }, { 'a2a-version': '0.3' });

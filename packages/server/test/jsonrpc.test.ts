@@ -267,7 +267,10 @@ describe('JSON-RPC binding over HTTP', () => {
       const a2a = await postRaw(s.rpcUrl, body, { 'content-type': 'application/a2a+json', ...V });
       expect(a2a.headers.get('content-type')).toBe('application/a2a+json');
       expect(a2a.body.result).toBeDefined();
-      const failure = await postRaw(s.rpcUrl, '{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{"id":"nope"}}', { 'content-type': 'application/a2a+json', ...V });
+      const failure = await postRaw(s.rpcUrl, '{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{"id":"nope"}}', {
+        'content-type': 'application/a2a+json',
+        ...V,
+      });
       expect(failure.headers.get('content-type')).toBe('application/a2a+json');
       expect(failure.body.error.code).toBe(-32001);
       const wrongVerb = await fetch(s.rpcUrl, { headers: { accept: 'application/a2a+json', ...V } });
@@ -315,7 +318,13 @@ describe('JSON-RPC binding over HTTP', () => {
     });
 
     it('an all-notification batch and a single notification → 204, no content', async () => {
-      const batch = await postRaw(s.rpcUrl, JSON.stringify([{ jsonrpc: '2.0', method: 'ListTasks', params: {} }, { jsonrpc: '2.0', method: 'Nope' }]));
+      const batch = await postRaw(
+        s.rpcUrl,
+        JSON.stringify([
+          { jsonrpc: '2.0', method: 'ListTasks', params: {} },
+          { jsonrpc: '2.0', method: 'Nope' },
+        ]),
+      );
       expect(batch.status).toBe(204);
       expect(batch.text).toBe('');
       const single = await postRaw(s.rpcUrl, JSON.stringify({ jsonrpc: '2.0', method: 'ListTasks', params: {} }));
@@ -376,7 +385,15 @@ describe('JSON-RPC limits, auth and failures', () => {
         return eventStreamFrom({
           close() {},
           async *[Symbol.asyncIterator]() {
-            yield { seq: 1, event: { payload: { $case: 'message' as const, value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] } } } };
+            yield {
+              seq: 1,
+              event: {
+                payload: {
+                  $case: 'message' as const,
+                  value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] },
+                },
+              },
+            };
             throw new Error('secret internal detail');
           },
         });

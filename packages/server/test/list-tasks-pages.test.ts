@@ -2,7 +2,12 @@ import { RequestHandler, silentLogger, type AgentExecutor } from '@a2a-polyglot/
 import { rest, rpc, sendParams, startTestServer, testCard, type TestServer } from './helpers.js';
 
 /** Each task carries an artifact of as many KiB as its message says. */
-const sized: AgentExecutor = { async execute(c) { c.artifact({ text: 'x'.repeat(Number(c.text) * 1024), lastChunk: true }); c.complete(); } };
+const sized: AgentExecutor = {
+  async execute(c) {
+    c.artifact({ text: 'x'.repeat(Number(c.text) * 1024), lastChunk: true });
+    c.complete();
+  },
+};
 
 describe('ListTasks byte budget over the JSON bindings', () => {
   let s: TestServer;
@@ -17,7 +22,9 @@ describe('ListTasks byte budget over the JSON bindings', () => {
   });
   afterAll(() => s.close());
 
-  async function pageThrough(next: (token: string) => Promise<{ tasks: Array<{ id: string }>; nextPageToken: string }>): Promise<{ seen: string[]; pages: number; largest: number }> {
+  async function pageThrough(
+    next: (token: string) => Promise<{ tasks: Array<{ id: string }>; nextPageToken: string }>,
+  ): Promise<{ seen: string[]; pages: number; largest: number }> {
     const seen: string[] = [];
     let token = '';
     let pages = 0;

@@ -49,7 +49,11 @@ describe('mounts: several agents on one server', () => {
 
   it('routes JSON-RPC and REST calls to the mounted agent, with its own task store', async () => {
     const body = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi alpha' }] } } };
-    const answer = await getJson(`${running.url}/agents/alpha/a2a/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', ...V }, body: JSON.stringify(body) });
+    const answer = await getJson(`${running.url}/agents/alpha/a2a/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...V },
+      body: JSON.stringify(body),
+    });
     const taskId = answer.result.task.id;
     const mine = await fetch(`${running.url}/agents/alpha/a2a/tasks/${taskId}`, { headers: V });
     expect(mine.status).toBe(200);
@@ -62,7 +66,11 @@ describe('mounts: several agents on one server', () => {
   it('tolerates a trailing slash on the mounted card, JSON-RPC and REST paths', async () => {
     expect((await getJson(`${running.url}/agents/alpha/.well-known/agent-card.json/`)).name).toBe('alpha agent');
     const body = { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} };
-    const answer = await getJson(`${running.url}/agents/alpha/a2a/rpc/`, { method: 'POST', headers: { 'content-type': 'application/json', ...V }, body: JSON.stringify(body) });
+    const answer = await getJson(`${running.url}/agents/alpha/a2a/rpc/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...V },
+      body: JSON.stringify(body),
+    });
     expect(answer.result).toBeDefined();
     expect((await fetch(`${running.url}/agents/beta/v1/tasks/`, { headers: V })).status).toBe(200);
   });
@@ -109,7 +117,12 @@ describe('mounts: several agents on one server', () => {
 
   it('refuses a root or duplicate mountPath', () => {
     expect(() => createMountedListener({ handler: root }, [{ handler: alpha }])).toThrow(/non-root mountPath/);
-    expect(() => createMountedListener({ handler: root }, [{ handler: alpha, mountPath: '/x' }, { handler: beta, mountPath: '/x/' }])).toThrow(/share the mountPath/);
+    expect(() =>
+      createMountedListener({ handler: root }, [
+        { handler: alpha, mountPath: '/x' },
+        { handler: beta, mountPath: '/x/' },
+      ]),
+    ).toThrow(/share the mountPath/);
   });
 });
 

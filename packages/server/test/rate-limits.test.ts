@@ -19,7 +19,11 @@ async function limitedServer(limits: RateLimitOptions, websocket = false): Promi
   return startTestServer({ handler, websocket });
 }
 
-const RATE_LIMITED_INFO = expect.objectContaining({ reason: 'RATE_LIMITED', domain: 'a2a-polyglot', metadata: expect.objectContaining({ retryAfterSeconds: expect.stringMatching(/^\d+$/) }) });
+const RATE_LIMITED_INFO = expect.objectContaining({
+  reason: 'RATE_LIMITED',
+  domain: 'a2a-polyglot',
+  metadata: expect.objectContaining({ retryAfterSeconds: expect.stringMatching(/^\d+$/) }),
+});
 
 describe('rate limits on the HTTP bindings', () => {
   let s: TestServer;
@@ -51,7 +55,9 @@ describe('rate limits on the HTTP bindings', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused.body.error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
-    expect(refused.body.error.details).toEqual([expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', metadata: expect.objectContaining({ scope: 'identity' }) })]);
+    expect(refused.body.error.details).toEqual([
+      expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', metadata: expect.objectContaining({ scope: 'identity' }) }),
+    ]);
     expect(refused.body.error.details[0]).toEqual(RATE_LIMITED_INFO);
     // A2A v0.3 REST: the same status, the bare v0.3 error body.
     const v03 = await rest(s.restUrl, 'GET', '/v1/tasks/x', undefined, { 'x-api-key': 'ka' });

@@ -16,7 +16,11 @@ const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 /** Runs each operation inside a span of {@link TRACE_ID}, as the tracing observer does. */
 const spanObserver: CallObserver = {
   operationStarted: () => ({
-    run: (call) => context.with(trace.setSpan(context.active(), trace.wrapSpanContext({ traceId: TRACE_ID, spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED })), call),
+    run: (call) =>
+      context.with(
+        trace.setSpan(context.active(), trace.wrapSpanContext({ traceId: TRACE_ID, spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED })),
+        call,
+      ),
     done: () => undefined,
   }),
 };
@@ -44,10 +48,13 @@ describe('request logs', () => {
 
   const linesOf = (msg: string): LogLine[] => logger.lines.filter((l) => l.msg === msg);
 
-  it('JSON-RPC: a rejected call logs binding, the caller\'s request id, operation, trace id and task id', async () => {
+  it("JSON-RPC: a rejected call logs binding, the caller's request id, operation, trace id and task id", async () => {
     await rpc(s.rpcUrl, 'GetTask', { id: 'no-such-task' }, { ...V, 'x-request-id': 'req-42' });
     expect(linesOf('JSON-RPC call rejected')).toEqual([
-      expect.objectContaining({ level: 'debug', fields: expect.objectContaining({ binding: 'JSONRPC', reqId: 'req-42', operation: 'GetTask', traceId: TRACE_ID, taskId: 'no-such-task' }) }),
+      expect.objectContaining({
+        level: 'debug',
+        fields: expect.objectContaining({ binding: 'JSONRPC', reqId: 'req-42', operation: 'GetTask', traceId: TRACE_ID, taskId: 'no-such-task' }),
+      }),
     ]);
   });
 
@@ -64,18 +71,27 @@ describe('request logs', () => {
     try {
       ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'no-such-task' } }));
       await waitFor(() => linesOf('JSON-RPC call rejected').length > 0, { what: 'the rejected call to be logged' });
-      expect(linesOf('JSON-RPC call rejected')[0]!.fields).toEqual(expect.objectContaining({ binding: 'WEBSOCKET', reqId: 'ws-7', operation: 'GetTask', traceId: TRACE_ID, taskId: 'no-such-task' }));
+      expect(linesOf('JSON-RPC call rejected')[0]!.fields).toEqual(
+        expect.objectContaining({ binding: 'WEBSOCKET', reqId: 'ws-7', operation: 'GetTask', traceId: TRACE_ID, taskId: 'no-such-task' }),
+      );
     } finally {
       ws.close();
     }
   });
 
-  it('a run logs to the call that started it: the agent failure carries the request\'s fields and the new task id', async () => {
+  it("a run logs to the call that started it: the agent failure carries the request's fields and the new task id", async () => {
     const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('hi'), { ...V, 'x-request-id': 'req-run' });
     const taskId: string = sent.body.result.task.id;
     await waitFor(() => linesOf('agent execution failed').length > 0, { what: 'the agent failure to be logged' });
     expect(linesOf('agent execution failed')[0]!.fields).toEqual(
-      expect.objectContaining({ binding: 'JSONRPC', reqId: 'req-run', operation: 'SendMessage', traceId: TRACE_ID, taskId, err: expect.objectContaining({ message: 'the agent broke' }) }),
+      expect.objectContaining({
+        binding: 'JSONRPC',
+        reqId: 'req-run',
+        operation: 'SendMessage',
+        traceId: TRACE_ID,
+        taskId,
+        err: expect.objectContaining({ message: 'the agent broke' }),
+      }),
     );
   });
 });
@@ -86,7 +102,9 @@ describe('library defaults', () => {
     const spies = [
       jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true)),
       jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true)),
-      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => jest.spyOn(console, level).mockImplementation((...args) => void written.push(args.join(' ')))),
+      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+        jest.spyOn(console, level).mockImplementation((...args) => void written.push(args.join(' '))),
+      ),
     ];
     class Broken extends RequestHandler {
       override getTask(): never {
@@ -97,7 +115,13 @@ describe('library defaults', () => {
     const s = await startTestServer({ handler });
     try {
       const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('hi'));
-      await waitFor(async () => (await rpc(s.rpcUrl, 'ListTasks', {})).body.result.tasks.some((t: any) => t.id === sent.body.result.task.id && t.status.state === 'TASK_STATE_FAILED'), { what: 'the run to fail' });
+      await waitFor(
+        async () =>
+          (await rpc(s.rpcUrl, 'ListTasks', {})).body.result.tasks.some(
+            (t: any) => t.id === sent.body.result.task.id && t.status.state === 'TASK_STATE_FAILED',
+          ),
+        { what: 'the run to fail' },
+      );
       expect((await rpc(s.rpcUrl, 'GetTask', { id: 'x' })).body.error.code).toBe(-32603);
       expect((await rest(s.restUrl, 'GET', '/tasks/x')).status).toBe(500);
     } finally {

@@ -10,7 +10,11 @@ function v03Send(text: string, extra: Record<string, unknown> = {}, blocking = t
 }
 
 function v03Post(base: string, path: string, body?: unknown, accept = 'application/json'): Promise<Response> {
-  return fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
@@ -84,7 +88,10 @@ describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
   it('push configs: POST body = config → 201, GET one, GET list, DELETE → 204', async () => {
     const created = await rest(s.restUrl, 'POST', '/v1/message:send', v03Send('input'), NO_VERSION);
     const id = created.body.task.id;
-    const config = { name: `tasks/${id}/pushNotificationConfigs/p1`, pushNotificationConfig: { id: 'p1', url: 'http://127.0.0.1:9/hook', token: 't', authentication: { schemes: ['Bearer'] } } };
+    const config = {
+      name: `tasks/${id}/pushNotificationConfigs/p1`,
+      pushNotificationConfig: { id: 'p1', url: 'http://127.0.0.1:9/hook', token: 't', authentication: { schemes: ['Bearer'] } },
+    };
     const set = await rest(s.restUrl, 'POST', `/v1/tasks/${id}/pushNotificationConfigs`, config, NO_VERSION);
     expect(set.status).toBe(201);
     expect(set.body).toEqual(config);

@@ -35,7 +35,11 @@ describe('REST (HTTP+JSON) binding', () => {
     });
 
     it('accepts application/json bodies too, and answers them in application/json', async () => {
-      const res = await fetch(`${s.restUrl}/message:send`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', ...V }, body: JSON.stringify(sendParams('reply')) });
+      const res = await fetch(`${s.restUrl}/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8', ...V },
+        body: JSON.stringify(sendParams('reply')),
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json');
       expect(((await res.json()) as any).message.parts[0].text).toBe('pong');
@@ -70,7 +74,11 @@ describe('REST (HTTP+JSON) binding', () => {
 
     it('GET /tasks filters and converts query values', async () => {
       const task = await createTask();
-      const res = await rest(s.restUrl, 'GET', `/tasks?contextId=${task.contextId}&status=TASK_STATE_COMPLETED&pageSize=5&includeArtifacts=true&statusTimestampAfter=2000-01-01T00:00:00Z`);
+      const res = await rest(
+        s.restUrl,
+        'GET',
+        `/tasks?contextId=${task.contextId}&status=TASK_STATE_COMPLETED&pageSize=5&includeArtifacts=true&statusTimestampAfter=2000-01-01T00:00:00Z`,
+      );
       expect(res.status).toBe(200);
       expect(res.body.tasks.map((t: any) => t.id)).toEqual([task.id]);
       expect(res.body.tasks[0].artifacts).toHaveLength(1);
@@ -154,7 +162,10 @@ describe('REST (HTTP+JSON) binding', () => {
     it('subscribe to a working task: snapshot first, then live events', async () => {
       const sent = await rest(s.restUrl, 'POST', '/message:send', sendParams('hold', {}, { returnImmediately: true }));
       // Live events are released once the snapshot arrived.
-      const { events } = await readSse(await stream(s.restUrl, 'GET', `/tasks/${sent.body.task.id}:subscribe`), (read) => (read.events.length === 1 && s.gate.open(), false));
+      const { events } = await readSse(
+        await stream(s.restUrl, 'GET', `/tasks/${sent.body.task.id}:subscribe`),
+        (read) => (read.events.length === 1 && s.gate.open(), false),
+      );
       expect(Object.keys(JSON.parse(events[0]!.data))).toEqual(['task']);
       expect(JSON.parse(events[events.length - 1]!.data).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
     });
@@ -257,7 +268,11 @@ describe('REST (HTTP+JSON) binding', () => {
     });
 
     it('a non-JSON content type → 415 with the CONTENT_TYPE_NOT_SUPPORTED ErrorInfo', async () => {
-      const res = await fetch(`${s.restUrl}/message:send`, { method: 'POST', headers: { 'content-type': 'text/plain', ...V }, body: JSON.stringify(sendParams('x')) });
+      const res = await fetch(`${s.restUrl}/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', ...V },
+        body: JSON.stringify(sendParams('x')),
+      });
       expect(res.status).toBe(415);
       const body = (await res.json()) as any;
       expect(body.error).toMatchObject({ code: 415, status: 'INVALID_ARGUMENT' });
@@ -308,7 +323,15 @@ describe('REST limits, auth and failures', () => {
         return eventStreamFrom({
           close() {},
           async *[Symbol.asyncIterator]() {
-            yield { seq: 1, event: { payload: { $case: 'message' as const, value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] } } } };
+            yield {
+              seq: 1,
+              event: {
+                payload: {
+                  $case: 'message' as const,
+                  value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] },
+                },
+              },
+            };
             throw new Error('secret internal detail');
           },
         });

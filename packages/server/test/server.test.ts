@@ -5,7 +5,11 @@ import { createA2ARequestListener } from '../src/index.js';
 import { Gate, readSse, rest, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V, type TestServer } from './helpers.js';
 
 /** A raw GET with full control over headers (fetch will not set Host). */
-function rawRequest(url: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function rawRequest(
+  url: string,
+  headers: Record<string, string>,
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers, agent: false }, (res) => {
       let body = '';
@@ -47,7 +51,11 @@ describe('agent card', () => {
   });
 
   it('ignores forwarded headers unless trustProxy, and rejects a malformed Host', async () => {
-    const forwarded = await rawRequest(`${s.url}/.well-known/agent-card.json`, { host: 'a.test', 'x-forwarded-host': 'evil.test', 'x-forwarded-proto': 'https' });
+    const forwarded = await rawRequest(`${s.url}/.well-known/agent-card.json`, {
+      host: 'a.test',
+      'x-forwarded-host': 'evil.test',
+      'x-forwarded-proto': 'https',
+    });
     expect(JSON.parse(forwarded.body).supportedInterfaces[0].url).toBe('http://a.test/a2a/rpc');
     const bad = await rawRequest(`${s.url}/.well-known/agent-card.json`, { host: 'evil.test/"><script>' });
     expect(JSON.parse(bad.body).supportedInterfaces[0].url).toBe(`${s.url}/a2a/rpc`);
@@ -100,7 +108,9 @@ describe('card with publicBaseUrl, trustProxy, basePath and extra interfaces', (
   it('uses publicBaseUrl when set', async () => {
     const s = await startTestServer({
       publicBaseUrl: 'https://agents.example.com/x/',
-      extraInterfaces: (base) => [{ url: `${base.replace('https', 'wss')}/ws`, protocolBinding: 'https://a2a-polyglot.dev/ws', protocolVersion: '1.0', tenant: '' }],
+      extraInterfaces: (base) => [
+        { url: `${base.replace('https', 'wss')}/ws`, protocolBinding: 'https://a2a-polyglot.dev/ws', protocolVersion: '1.0', tenant: '' },
+      ],
     });
     try {
       const card = (await (await fetch(`${s.url}/.well-known/agent-card.json`)).json()) as any;
@@ -119,7 +129,11 @@ describe('card with publicBaseUrl, trustProxy, basePath and extra interfaces', (
   it('believes X-Forwarded-* with trustProxy', async () => {
     const s = await startTestServer({ trustProxy: true });
     try {
-      const res = await rawRequest(`${s.url}/.well-known/agent-card.json`, { host: 'internal:80', 'x-forwarded-host': 'public.test', 'x-forwarded-proto': 'https' });
+      const res = await rawRequest(`${s.url}/.well-known/agent-card.json`, {
+        host: 'internal:80',
+        'x-forwarded-host': 'public.test',
+        'x-forwarded-proto': 'https',
+      });
       expect(JSON.parse(res.body).supportedInterfaces[1].url).toBe('https://public.test/a2a');
     } finally {
       await s.close();

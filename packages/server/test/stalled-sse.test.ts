@@ -45,24 +45,40 @@ describe('SSE stream whose client stops reading', () => {
   it.each([
     ['HTTP+JSON', '/a2a/message:stream', (p: Record<string, unknown>) => JSON.stringify(p)],
     ['JSONRPC', '/a2a/rpc', (p: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: p })],
-  ])('%s: the server ends the stalled stream, and the task still completes', async (binding, path, body) => {
-    state.released = false;
-    const before = logger.messages('warn').length;
-    const tasksBefore = state.taskIds.length;
-    const port = new URL(s.url).port;
-    const client = nonReadingClient(Number(port), path, body(sendParams('flood')));
-    const closed = new Promise<void>((resolve) => client.on('close', () => resolve()));
-    await waitFor(() => logger.messages('warn').slice(before).some((w) => w.includes('client stopped reading')), { timeoutMs: 10_000, what: 'the stall to end the stream' });
-    // The stall is logged as a line about that request.
-    const stall = logger.lines.filter((l) => l.level === 'warn' && l.msg.includes('client stopped reading')).at(-1)!;
-    expect(stall.fields).toEqual(expect.objectContaining({ binding, operation: 'SendStreamingMessage', reqId: expect.any(String) }));
-    state.released = true;
-    // The stream is over: once the client reads again, it gets what was sent, then the end.
-    client.resume();
-    await closed;
-    const taskId = state.taskIds[tasksBefore]!;
-    await waitFor(async () => (await s.handler.getTask({ tenant: '', id: taskId, historyLength: 0 }, callContext('IN-PROCESS', V))).status?.state === TaskState.TASK_STATE_COMPLETED, {
-      what: 'the task to complete',
-    });
-  }, 20_000);
+  ])(
+    '%s: the server ends the stalled stream, and the task still completes',
+    async (binding, path, body) => {
+      state.released = false;
+      const before = logger.messages('warn').length;
+      const tasksBefore = state.taskIds.length;
+      const port = new URL(s.url).port;
+      const client = nonReadingClient(Number(port), path, body(sendParams('flood')));
+      const closed = new Promise<void>((resolve) => client.on('close', () => resolve()));
+      await waitFor(
+        () =>
+          logger
+            .messages('warn')
+            .slice(before)
+            .some((w) => w.includes('client stopped reading')),
+        { timeoutMs: 10_000, what: 'the stall to end the stream' },
+      );
+      // The stall is logged as a line about that request.
+      const stall = logger.lines.filter((l) => l.level === 'warn' && l.msg.includes('client stopped reading')).at(-1)!;
+      expect(stall.fields).toEqual(expect.objectContaining({ binding, operation: 'SendStreamingMessage', reqId: expect.any(String) }));
+      state.released = true;
+      // The stream is over: once the client reads again, it gets what was sent, then the end.
+      client.resume();
+      await closed;
+      const taskId = state.taskIds[tasksBefore]!;
+      await waitFor(
+        async () =>
+          (await s.handler.getTask({ tenant: '', id: taskId, historyLength: 0 }, callContext('IN-PROCESS', V))).status?.state ===
+          TaskState.TASK_STATE_COMPLETED,
+        {
+          what: 'the task to complete',
+        },
+      );
+    },
+    20_000,
+  );
 });

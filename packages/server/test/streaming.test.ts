@@ -9,10 +9,7 @@ describe('SSE heartbeats', () => {
     try {
       const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('hold', {}, { returnImmediately: true }));
       const id = sent.body.result.task.id;
-      const res =
-        binding === 'REST'
-          ? await fetch(`${s.restUrl}/tasks/${id}:subscribe`, { headers: V })
-          : await rpcStream(s.rpcUrl, 'SubscribeToTask', { id });
+      const res = binding === 'REST' ? await fetch(`${s.restUrl}/tasks/${id}:subscribe`, { headers: V }) : await rpcStream(s.rpcUrl, 'SubscribeToTask', { id });
       const read = await readSse(res, (r) => r.comments.includes('ping'));
       expect(read.comments).toContain('ping');
       expect(read.events.length).toBeGreaterThanOrEqual(1); // the snapshot came first
@@ -25,7 +22,19 @@ describe('SSE heartbeats', () => {
 describe('backpressure through the bindings', () => {
   const pad = 'x'.repeat(16 * 1024);
   const bigMessage: StreamResponse = {
-    payload: { $case: 'message', value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [{ content: { $case: 'text', value: pad }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] } },
+    payload: {
+      $case: 'message',
+      value: {
+        messageId: 'm',
+        contextId: '',
+        taskId: '',
+        role: 2,
+        parts: [{ content: { $case: 'text', value: pad }, metadata: undefined, filename: '', mediaType: '' }],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
+    },
   };
 
   /** A handler whose streams never end and count how far they were pulled. */
@@ -47,7 +56,9 @@ describe('backpressure through the bindings', () => {
 
   function rawPost(port: number, path: string, body: string): Socket {
     const socket = connect(port, '127.0.0.1', () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
     });
     socket.on('error', () => undefined);
     return socket;

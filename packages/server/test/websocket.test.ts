@@ -42,7 +42,7 @@ describe('startA2AServer with the websocket option', () => {
     }
   });
 
-  it('serves the binding on the same port at ${basePath}/ws and lists it in the card', async () => {
+  it('serves the binding on the same port at {basePath}/ws and lists it in the card', async () => {
     const s = await startTestServer({ websocket: true });
     try {
       const card = await cardOf(s);
@@ -70,7 +70,12 @@ describe('startA2AServer with the websocket option', () => {
   it('listInCard: false leaves it out of the card while the endpoint keeps serving', async () => {
     const s = await startTestServer({ websocket: { listInCard: false } });
     try {
-      expect((await cardOf(s)).supportedInterfaces.map((i: any) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual(['JSONRPC 1.0', 'HTTP+JSON 1.0', 'JSONRPC 0.3', 'HTTP+JSON 0.3']);
+      expect((await cardOf(s)).supportedInterfaces.map((i: any) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual([
+        'JSONRPC 1.0',
+        'HTTP+JSON 1.0',
+        'JSONRPC 0.3',
+        'HTTP+JSON 0.3',
+      ]);
       const ws = await open(`${s.url.replace('http', 'ws')}/a2a/ws`);
       expect((await call(ws, 1, 'ListTasks', {})).result).toBeDefined();
       ws.terminate();

@@ -111,7 +111,8 @@ function eventOf(message: EventSourceMessage, lastId: string | undefined): SseEv
 
 function failureOf(error: ParseError, maxEventChars: number, rejectUnknownLines: boolean): SseError | undefined {
   if (error.type === 'max-buffer-size-exceeded') return new SseError('too-large', `a server-sent event exceeded ${maxEventChars} characters`);
-  if (error.type === 'unknown-field' && rejectUnknownLines) return new SseError('malformed', `unexpected line ${JSON.stringify((error.line ?? '').slice(0, 40))}`);
+  if (error.type === 'unknown-field' && rejectUnknownLines)
+    return new SseError('malformed', `unexpected line ${JSON.stringify((error.line ?? '').slice(0, 40))}`);
   return undefined;
 }
 

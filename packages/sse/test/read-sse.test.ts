@@ -67,7 +67,9 @@ describe('readSse', () => {
       (async function* () {
         yield text;
       })();
-    await expect(collect(big(`data: ${'x'.repeat(32)}\n`), { maxEventChars: 16 })).rejects.toThrow(new SseError('too-large', 'a server-sent event exceeded 16 characters'));
+    await expect(collect(big(`data: ${'x'.repeat(32)}\n`), { maxEventChars: 16 })).rejects.toThrow(
+      new SseError('too-large', 'a server-sent event exceeded 16 characters'),
+    );
     await expect(collect(big(`data: ${'x'.repeat(32)}`), { maxEventChars: 16 })).rejects.toMatchObject({ failure: 'too-large' });
     await expect(collect(big('data: ok\n\n'), { maxEventChars: 16 })).resolves.toEqual([{ data: 'ok' }]);
   });

@@ -32,7 +32,14 @@ export const SSE_VECTORS: readonly SseVector[] = [
     chunks: ['data: a\r', '', '\ndata: b\r', '', '\n', '', '\r', '', '\n'],
     events: [{ data: 'a\nb' }],
   },
-  { name: 'bare CR line ends', chunks: ['id: 1\rdata: a\r\rdata: b\r', '\r'], events: [{ data: 'a', id: '1' }, { data: 'b', id: '1' }] },
+  {
+    name: 'bare CR line ends',
+    chunks: ['id: 1\rdata: a\r\rdata: b\r', '\r'],
+    events: [
+      { data: 'a', id: '1' },
+      { data: 'b', id: '1' },
+    ],
+  },
   { name: 'a trailing event without its blank line is dropped', chunks: ['data: one\n\n', 'data: cut off\n'], events: [{ data: 'one' }] },
   { name: 'a trailing line without any line end is dropped', chunks: ['data: one\n\ndata: cut'], events: [{ data: 'one' }] },
   {
@@ -80,7 +87,10 @@ export function chunkings(vector: SseVector): Array<{ readonly how: string; read
   const encoder = new TextEncoder();
   const whole = encoder.encode(vector.chunks.join(''));
   const every = (n: number) => Array.from({ length: Math.ceil(whole.length / n) }, (_, i) => whole.slice(i * n, (i + 1) * n));
-  return [{ how: 'as written', chunks: vector.chunks.map((c) => encoder.encode(c)) }, ...[1, 2, 3, 5].map((n) => ({ how: `every ${n} bytes`, chunks: every(n) }))];
+  return [
+    { how: 'as written', chunks: vector.chunks.map((c) => encoder.encode(c)) },
+    ...[1, 2, 3, 5].map((n) => ({ how: `every ${n} bytes`, chunks: every(n) })),
+  ];
 }
 
 /** The chunks as an async iterable, the way a body delivers them. */

@@ -17,7 +17,9 @@ export interface ListFilter {
 export function pageCursor(token: string): { timestamp: string; id: string } {
   const cursor = decodePageToken(token);
   if (!cursor) {
-    throw new A2AError(A2AErrorCode.InvalidParams, 'Invalid pageToken', { fieldViolations: [{ field: 'pageToken', description: 'not a token this server issued' }] });
+    throw new A2AError(A2AErrorCode.InvalidParams, 'Invalid pageToken', {
+      fieldViolations: [{ field: 'pageToken', description: 'not a token this server issued' }],
+    });
   }
   return cursor;
 }

@@ -103,7 +103,9 @@ async function main(): Promise<void> {
 }
 
 function report(where: string, result: { from: number; to: number }): void {
-  console.log(result.from === result.to ? `${where}: already at schema version ${result.to}` : `${where}: migrated from schema version ${result.from} to ${result.to}`);
+  console.log(
+    result.from === result.to ? `${where}: already at schema version ${result.to}` : `${where}: migrated from schema version ${result.from} to ${result.to}`,
+  );
 }
 
 void main();

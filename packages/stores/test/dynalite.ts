@@ -42,7 +42,6 @@ export async function startDynalite(): Promise<LocalDynamo> {
   };
 }
 
-
 /**
  * Starts dynalite before the suite (or the enclosing describe) and stops it after; the
  * returned getter gives the running one inside tests and hooks.

@@ -23,7 +23,16 @@ const echo: AgentExecutor = {
 function send(text: string): SendMessageRequest {
   return {
     tenant: '',
-    message: { messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     configuration: undefined,
     metadata: undefined,
   };
@@ -63,7 +72,20 @@ describeWithPostgresAndRedis('faults: PostgreSQL or Redis down', () => {
     await migratePostgres(pool, { schema });
     redis = await RedisConnections.connect({ url: redisProxy.rewrite(REDIS_URL!) });
     handler = new RequestHandler({
-      card: { name: 't', description: 't', supportedInterfaces: [], provider: undefined, version: '1', capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false, extensions: [] }, securitySchemes: {}, securityRequirements: [], defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [], signatures: [] },
+      card: {
+        name: 't',
+        description: 't',
+        supportedInterfaces: [],
+        provider: undefined,
+        version: '1',
+        capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false, extensions: [] },
+        securitySchemes: {},
+        securityRequirements: [],
+        defaultInputModes: ['text/plain'],
+        defaultOutputModes: ['text/plain'],
+        skills: [],
+        signatures: [],
+      },
       executor: echo,
       logger: silentLogger,
       taskStore: new PostgresTaskStore(pool, { schema }),
@@ -92,13 +114,32 @@ describeWithPostgresAndRedis('faults: PostgreSQL or Redis down', () => {
     expect(before.payload?.$case).toBe('task');
     await pgProxy.down();
     await expect(handler.sendMessage(send('during'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
-    await expect(handler.getTask({ tenant: '', id: (before.payload as { value: { id: string } }).value.id, historyLength: undefined }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
-    await expect(handler.listTasks({ tenant: '', contextId: '', status: 0, pageSize: 10, pageToken: '', historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: undefined }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
+    await expect(
+      handler.getTask({ tenant: '', id: (before.payload as { value: { id: string } }).value.id, historyLength: undefined }, ctx()),
+    ).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
+    await expect(
+      handler.listTasks(
+        {
+          tenant: '',
+          contextId: '',
+          status: 0,
+          pageSize: 10,
+          pageToken: '',
+          historyLength: undefined,
+          statusTimestampAfter: undefined,
+          includeArtifacts: undefined,
+        },
+        ctx(),
+      ),
+    ).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
     await pgProxy.up();
     const after = await eventually(() => handler.sendMessage(send('after'), ctx()));
     expect((after.payload as { value: { status: { state: number } } }).value.status.state).toBe(3);
     // Only the tasks that were accepted exist: nothing half-written from the outage.
-    const list = await handler.listTasks({ tenant: '', contextId: '', status: 0, pageSize: 10, pageToken: '', historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: true }, ctx());
+    const list = await handler.listTasks(
+      { tenant: '', contextId: '', status: 0, pageSize: 10, pageToken: '', historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: true },
+      ctx(),
+    );
     expect(list.tasks.map((t) => t.artifacts[0]?.parts[0]?.content?.value).sort()).toEqual(['echo after', 'echo before']);
     expect(handler.activeRuns).toBe(0);
   });

@@ -8,7 +8,16 @@ export function sampleTask(id: string, timestamp: string, options: { state?: Tas
     contextId: options.contextId ?? 'ctx-1',
     status: {
       state: options.state ?? TaskState.TASK_STATE_COMPLETED,
-      message: { messageId: `m-${id}`, contextId: options.contextId ?? 'ctx-1', taskId: id, role: Role.ROLE_AGENT, parts: [{ content: { $case: 'text', value: 'done ✓' }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+      message: {
+        messageId: `m-${id}`,
+        contextId: options.contextId ?? 'ctx-1',
+        taskId: id,
+        role: Role.ROLE_AGENT,
+        parts: [{ content: { $case: 'text', value: 'done ✓' }, metadata: undefined, filename: '', mediaType: '' }],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
       timestamp,
     },
     artifacts: [
@@ -18,13 +27,29 @@ export function sampleTask(id: string, timestamp: string, options: { state?: Tas
         description: '',
         parts: [
           { content: { $case: 'text', value: 'hello ' }, metadata: undefined, filename: '', mediaType: '' },
-          { content: { $case: 'data', value: { n: 1, list: [true, null, 'x'], nested: { deep: 2.5 } } }, metadata: { k: 'v' }, filename: '', mediaType: 'application/json' },
+          {
+            content: { $case: 'data', value: { n: 1, list: [true, null, 'x'], nested: { deep: 2.5 } } },
+            metadata: { k: 'v' },
+            filename: '',
+            mediaType: 'application/json',
+          },
         ],
         metadata: undefined,
         extensions: [],
       },
     ],
-    history: [{ messageId: 'u1', contextId: options.contextId ?? 'ctx-1', taskId: id, role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: 'hi' }, metadata: undefined, filename: '', mediaType: '' }], metadata: { trace: 'abc' }, extensions: [], referenceTaskIds: [] }],
+    history: [
+      {
+        messageId: 'u1',
+        contextId: options.contextId ?? 'ctx-1',
+        taskId: id,
+        role: Role.ROLE_USER,
+        parts: [{ content: { $case: 'text', value: 'hi' }, metadata: undefined, filename: '', mediaType: '' }],
+        metadata: { trace: 'abc' },
+        extensions: [],
+        referenceTaskIds: [],
+      },
+    ],
     metadata: { source: 'test', count: 3 },
   };
 }

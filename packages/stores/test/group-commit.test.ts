@@ -5,7 +5,18 @@
  * agree (every event, in order, the store at the log's last seq). Round trips are counted
  * through wrappers around the pg pool and the Redis command connection.
  */
-import { callContext, InMemoryEventLog, versionConflict, LocalTaskSignals, RequestHandler, silentLogger, taskLogKey, type AgentExecutor, type EventLog, type TaskStore } from '@a2a-polyglot/core';
+import {
+  callContext,
+  InMemoryEventLog,
+  versionConflict,
+  LocalTaskSignals,
+  RequestHandler,
+  silentLogger,
+  taskLogKey,
+  type AgentExecutor,
+  type EventLog,
+  type TaskStore,
+} from '@a2a-polyglot/core';
 import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
 import { createPostgresPool, migratePostgres, PostgresTaskStore } from '@a2a-polyglot/stores/postgres';
 import { RedisConnections, RedisEventLog, RedisTaskSignals } from '@a2a-polyglot/stores/redis';
@@ -29,12 +40,34 @@ const burst: AgentExecutor = {
   },
 };
 
-const CARD = { name: 't', description: 't', supportedInterfaces: [], provider: undefined, version: '1', capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] }, securitySchemes: {}, securityRequirements: [], defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [], signatures: [] };
+const CARD = {
+  name: 't',
+  description: 't',
+  supportedInterfaces: [],
+  provider: undefined,
+  version: '1',
+  capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] },
+  securitySchemes: {},
+  securityRequirements: [],
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [],
+  signatures: [],
+};
 
 function send(text: string): SendMessageRequest {
   return {
     tenant: '',
-    message: { messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     configuration: undefined,
     metadata: undefined,
   };
@@ -91,7 +124,14 @@ describeWithPostgresAndRedis('group commit on PostgreSQL + Redis', () => {
     countCalls(redis.commands, 'sendCommand', (args) => commands.push((args[0] as { name: string }).name));
     store = new PostgresTaskStore(pool, { schema });
     log = new RedisEventLog(redis, { prefix: schema });
-    handler = new RequestHandler({ card: CARD, executor: burst, logger: silentLogger, taskStore: store, eventLog: log, cluster: { instanceId: 'group', signals: new RedisTaskSignals(redis, { prefix: schema }) } });
+    handler = new RequestHandler({
+      card: CARD,
+      executor: burst,
+      logger: silentLogger,
+      taskStore: store,
+      eventLog: log,
+      cluster: { instanceId: 'group', signals: new RedisTaskSignals(redis, { prefix: schema }) },
+    });
   });
 
   afterAll(async () => {
@@ -134,7 +174,14 @@ describe('group commit on SQLite', () => {
     countCalls(store, 'save', () => saves++);
     // The in-memory log drops a finished log nobody read at once; kept here to inspect it.
     log.seal = () => undefined;
-    handler = new RequestHandler({ card: CARD, executor: burst, logger: silentLogger, taskStore: store, eventLog: log, cluster: { instanceId: 'group', signals: new LocalTaskSignals() } });
+    handler = new RequestHandler({
+      card: CARD,
+      executor: burst,
+      logger: silentLogger,
+      taskStore: store,
+      eventLog: log,
+      cluster: { instanceId: 'group', signals: new LocalTaskSignals() },
+    });
   });
 
   afterAll(async () => {

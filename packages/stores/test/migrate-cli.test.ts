@@ -12,12 +12,20 @@ const ROOT = join(__dirname, '../../..');
  * Dummy identity: the SDK then needs no AWS configuration and never asks a metadata service.
  * The SDK's one-time Node 20 support notice is turned off so stderr holds only our lines.
  */
-const AWS_ENV = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_EC2_METADATA_DISABLED: 'true', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+const AWS_ENV = {
+  AWS_ACCESS_KEY_ID: 'test',
+  AWS_SECRET_ACCESS_KEY: 'test',
+  AWS_EC2_METADATA_DISABLED: 'true',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
 
 function migrate(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'scripts/run-ts.js'), join(ROOT, 'packages/stores/src/migrate-cli.ts'), ...args], { env: { PATH: process.env.PATH ?? '', ...AWS_ENV, ...env }, timeout: 20_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [join(ROOT, 'scripts/run-ts.js'), join(ROOT, 'packages/stores/src/migrate-cli.ts'), ...args],
+      { env: { PATH: process.env.PATH ?? '', ...AWS_ENV, ...env }, timeout: 20_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -29,8 +37,15 @@ describe('a2a-migrate --dynamodb', () => {
     const table = uniqueName('a2a');
     const first = await migrate(['--dynamodb', table, '--endpoint', local().endpoint, '--region', 'local']);
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(first.stdout).toBe(`DynamoDB table ${table}: migrated from schema version 0 to 1\nNote: this endpoint has no TTL API; finished tasks will not expire\n`);
-    const again = await migrate([], { A2A_STORE: 'dynamodb', A2A_DYNAMODB_TABLE: table, A2A_DYNAMODB_ENDPOINT: local().endpoint, A2A_DYNAMODB_REGION: 'local' });
+    expect(first.stdout).toBe(
+      `DynamoDB table ${table}: migrated from schema version 0 to 1\nNote: this endpoint has no TTL API; finished tasks will not expire\n`,
+    );
+    const again = await migrate([], {
+      A2A_STORE: 'dynamodb',
+      A2A_DYNAMODB_TABLE: table,
+      A2A_DYNAMODB_ENDPOINT: local().endpoint,
+      A2A_DYNAMODB_REGION: 'local',
+    });
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`^DynamoDB table ${table}: already at schema version 1\\n`));
   });

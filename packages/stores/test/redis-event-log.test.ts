@@ -11,7 +11,17 @@ async function subscribers(redis: RedisConnections, channel: string): Promise<nu
 }
 
 function ev(n: number): StreamResponse {
-  return { payload: { $case: 'statusUpdate', value: { taskId: 't', contextId: 'c', status: { state: 2, message: undefined, timestamp: `2026-01-01T00:00:00.${String(n).padStart(3, '0')}Z` }, metadata: { n } } } };
+  return {
+    payload: {
+      $case: 'statusUpdate',
+      value: {
+        taskId: 't',
+        contextId: 'c',
+        status: { state: 2, message: undefined, timestamp: `2026-01-01T00:00:00.${String(n).padStart(3, '0')}Z` },
+        metadata: { n },
+      },
+    },
+  };
 }
 
 describeWithRedis('RedisEventLog', () => {
@@ -36,7 +46,14 @@ describeWithRedis('RedisEventLog', () => {
     expect(await log.append('k', ev(1))).toBe(1);
     expect(await log.append('k', ev(2))).toBe(2);
     expect(await log.append('k', ev(3), 3)).toBe(3);
-    expect(await log.readAfter('k', 0)).toEqual({ events: [{ seq: 1, event: ev(1) }, { seq: 2, event: ev(2) }, { seq: 3, event: ev(3) }], gap: false });
+    expect(await log.readAfter('k', 0)).toEqual({
+      events: [
+        { seq: 1, event: ev(1) },
+        { seq: 2, event: ev(2) },
+        { seq: 3, event: ev(3) },
+      ],
+      gap: false,
+    });
     expect((await log.readAfter('k', 1, 1)).events.map((e) => e.seq)).toEqual([2]);
     expect(await log.readAfter('k', 3)).toEqual({ events: [], gap: false });
     expect(await log.lastSeq('k')).toBe(3);

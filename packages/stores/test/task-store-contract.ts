@@ -3,7 +3,15 @@
  * durable stores must behave exactly like the in-memory reference — same pages, same cursors,
  * same totals, same conflicts — plus leases and strict tenant scoping.
  */
-import { A2AErrorCode, InMemoryPushConfigStore, InMemoryTaskStore, isVersionConflict, type PushConfigStore, type TaskQuery, type TaskStore } from '@a2a-polyglot/core';
+import {
+  A2AErrorCode,
+  InMemoryPushConfigStore,
+  InMemoryTaskStore,
+  isVersionConflict,
+  type PushConfigStore,
+  type TaskQuery,
+  type TaskStore,
+} from '@a2a-polyglot/core';
 import { TaskState } from '@a2a-polyglot/model';
 import { waitFor } from '@a2a-polyglot/testing';
 import { pushConfig, stored } from './fixtures.js';
@@ -95,7 +103,9 @@ export function storeContract(open: () => Promise<StoreUnderTest>): void {
   it('lets exactly one of two racing writers win', async () => {
     await store.tasks.save(stored('race', '2026-01-01T00:00:00.000Z', { version: 1 }), 0);
     const results = await Promise.allSettled(
-      [TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_COMPLETED].map((state) => store.tasks.save(stored('race', '2026-01-01T00:00:01.000Z', { version: 2, state }), 1)),
+      [TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_COMPLETED].map((state) =>
+        store.tasks.save(stored('race', '2026-01-01T00:00:01.000Z', { version: 2, state }), 1),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected' && isVersionConflict(r.reason))).toHaveLength(1);
@@ -123,7 +133,16 @@ export function storeContract(open: () => Promise<StoreUnderTest>): void {
     // B cannot claim it while A's lease holds, even with the right version.
     await expect(tasks.save(stored('l', '2026-01-01T00:00:00.000Z', { version: 1 }), 1, { owner: 'B', ttlMs: 60_000 })).rejects.toMatchObject(CONFLICT);
     // A renews it; an unknown task is reported lost.
-    expect(await tasks.renewLeases!('A', [{ tenant: '', taskId: 'l' }, { tenant: '', taskId: 'ghost' }], 60_000)).toEqual([{ tenant: '', taskId: 'ghost' }]);
+    expect(
+      await tasks.renewLeases!(
+        'A',
+        [
+          { tenant: '', taskId: 'l' },
+          { tenant: '', taskId: 'ghost' },
+        ],
+        60_000,
+      ),
+    ).toEqual([{ tenant: '', taskId: 'ghost' }]);
     expect(await tasks.renewLeases!('B', [{ tenant: '', taskId: 'l' }], 60_000)).toEqual([{ tenant: '', taskId: 'l' }]);
     // Nothing is abandoned while the lease holds, except for its own owner at startup.
     expect(await tasks.abandoned!({ limit: 10 })).toEqual([]);

@@ -21,7 +21,9 @@ export interface HeadlessChromium {
 }
 
 /** Launches {@link CHROMIUM_PATH} headless on a new user-data dir; the page's waits are bounded by `waitMs`. */
-export async function launchHeadlessChromium(options: { readonly viewport?: { width: number; height: number }; readonly waitMs?: number } = {}): Promise<HeadlessChromium> {
+export async function launchHeadlessChromium(
+  options: { readonly viewport?: { width: number; height: number }; readonly waitMs?: number } = {},
+): Promise<HeadlessChromium> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'a2a-chromium-'));
   try {
     const context = await chromium.launchPersistentContext(userDataDir, {
@@ -65,6 +67,8 @@ export function describeWithChromium(name: string, body: () => void): void {
     });
     return;
   }
-  console.warn(`\n!!!!!!!!\n!!! Chromium is not at ${CHROMIUM_PATH}: "${name}" is SKIPPED.\n!!! apt-get install -y chromium (or set CHROMIUM_PATH) to run it; under CI=true it fails instead.\n!!!!!!!!\n`);
+  console.warn(
+    `\n!!!!!!!!\n!!! Chromium is not at ${CHROMIUM_PATH}: "${name}" is SKIPPED.\n!!! apt-get install -y chromium (or set CHROMIUM_PATH) to run it; under CI=true it fails instead.\n!!!!!!!!\n`,
+  );
   describe.skip(name, body);
 }

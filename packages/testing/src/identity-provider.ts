@@ -51,7 +51,11 @@ export class TestIdentityProvider {
    * A token signed with `key`: this provider's issuer and audience, `sub` alice and a 5 minute
    * expiry unless `claims` / `options` say otherwise.
    */
-  sign(key: TestSigningKey, claims: Record<string, unknown> = {}, options: { expiresAt?: number | string; issuer?: string; audience?: string } = {}): Promise<string> {
+  sign(
+    key: TestSigningKey,
+    claims: Record<string, unknown> = {},
+    options: { expiresAt?: number | string; issuer?: string; audience?: string } = {},
+  ): Promise<string> {
     return new SignJWT({ sub: 'alice', ...claims })
       .setProtectedHeader({ alg: key.jwk.alg!, kid: key.kid })
       .setIssuer(options.issuer ?? this.issuer)

@@ -24,7 +24,9 @@ function notice(service: TestService): void {
   const { variable, label, example } = SERVICES[service];
   if (warned.has(variable)) return;
   warned.add(variable);
-  console.warn(`\n!!!!!!!!\n!!! ${variable} is not set: the ${label} suites are SKIPPED.\n!!! Set it (e.g. ${example}) to run them; under CI=true they fail instead.\n!!!!!!!!\n`);
+  console.warn(
+    `\n!!!!!!!!\n!!! ${variable} is not set: the ${label} suites are SKIPPED.\n!!! Set it (e.g. ${example}) to run them; under CI=true they fail instead.\n!!!!!!!!\n`,
+  );
 }
 
 /** What {@link describeWithServices} does with a suite, given the environment. */

@@ -39,21 +39,34 @@ export function makeTestPki(options: { readonly caName?: string } = {}): TestPki
     cert.sign(caKeys.privateKey, forge.md.sha256.create());
     return { cert: forge.pki.certificateToPem(cert), key: forge.pki.privateKeyToPem(keys.privateKey) };
   };
-  const issueClient = (commonName: string) => issue(commonName, [{ name: 'keyUsage', digitalSignature: true, keyEncipherment: true }, { name: 'extKeyUsage', clientAuth: true }]);
+  const issueClient = (commonName: string) =>
+    issue(commonName, [
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', clientAuth: true },
+    ]);
   // Issued on first use: each key costs about a second on a busy machine.
   let server: TestKeyPair | undefined;
   let client: TestKeyPair | undefined;
   return {
     ca: { cert: forge.pki.certificateToPem(caCert), key: forge.pki.privateKeyToPem(caKeys.privateKey) },
     get server() {
-      return (server ??= issue('localhost', [
+      server ??= issue('localhost', [
         { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
         { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
-      ]));
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+            { type: 7, ip: '::1' },
+          ],
+        },
+      ]);
+      return server;
     },
     get client() {
-      return (client ??= issueClient('client'));
+      client ??= issueClient('client');
+      return client;
     },
     issueClient,
   };
@@ -63,11 +76,23 @@ let serial = 1;
 
 /** An RSA 2048 key pair generated natively, as node-forge keys. */
 function rsaKeyPair(): { publicKey: forge.pki.rsa.PublicKey; privateKey: forge.pki.rsa.PrivateKey } {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-  return { publicKey: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey, privateKey: forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey };
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  return {
+    publicKey: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey,
+    privateKey: forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey,
+  };
 }
 
-function certificate(publicKey: forge.pki.PublicKey, subject: forge.pki.CertificateField[], issuer: forge.pki.CertificateField[], extensions: object[]): forge.pki.Certificate {
+function certificate(
+  publicKey: forge.pki.PublicKey,
+  subject: forge.pki.CertificateField[],
+  issuer: forge.pki.CertificateField[],
+  extensions: object[],
+): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
   cert.serialNumber = (Date.now() * 1000 + serial++).toString(16);

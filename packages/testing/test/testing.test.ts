@@ -24,7 +24,13 @@ describe('service suites', () => {
   });
 
   it('reads CI the way CI systems set it', () => {
-    expect([underCi({ CI: 'true' }), underCi({ CI: '1' }), underCi({ CI: 'false' }), underCi({ CI: '' }), underCi({})]).toEqual([true, true, false, false, false]);
+    expect([underCi({ CI: 'true' }), underCi({ CI: '1' }), underCi({ CI: 'false' }), underCi({ CI: '' }), underCi({})]).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('probes a service: a listening port passes, a closed one fails clearly', async () => {

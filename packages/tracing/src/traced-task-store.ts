@@ -12,16 +12,21 @@ import { A2A_ATTRIBUTES, storeSpanName } from './attributes.js';
 export function tracedTaskStore(store: TaskStore, tracer: Tracer): TaskStore {
   return wrapTaskStore(store, (operation, call) => {
     if (!trace.getActiveSpan()) return call();
-    return tracer.startActiveSpan(storeSpanName(operation), { kind: SpanKind.INTERNAL, attributes: { [A2A_ATTRIBUTES.storeOperation]: operation } }, context.active(), async (span) => {
-      try {
-        return await call();
-      } catch (error) {
-        span.recordException(error instanceof Error ? error : String(error));
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-        throw error;
-      } finally {
-        span.end();
-      }
-    });
+    return tracer.startActiveSpan(
+      storeSpanName(operation),
+      { kind: SpanKind.INTERNAL, attributes: { [A2A_ATTRIBUTES.storeOperation]: operation } },
+      context.active(),
+      async (span) => {
+        try {
+          return await call();
+        } catch (error) {
+          span.recordException(error instanceof Error ? error : String(error));
+          span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
   });
 }

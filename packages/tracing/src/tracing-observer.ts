@@ -1,4 +1,13 @@
-import { OPERATIONS, type CallContext, type CallObserver, type ObservedTask, type OperationName, type OperationObservation, type OperationOutcome, type TaskRunObservation } from '@a2a-polyglot/core';
+import {
+  OPERATIONS,
+  type CallContext,
+  type CallObserver,
+  type ObservedTask,
+  type OperationName,
+  type OperationObservation,
+  type OperationOutcome,
+  type TaskRunObservation,
+} from '@a2a-polyglot/core';
 import { TaskState } from '@a2a-polyglot/model';
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
 import { A2A_ATTRIBUTES as A, operationSpanName, requestIds, resultIds, TASK_RUN_SPAN, TASK_STATE_EVENT, type TaskIds } from './attributes.js';

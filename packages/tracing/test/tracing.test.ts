@@ -1,6 +1,6 @@
 import { Role, type SendMessageRequest } from '@a2a-polyglot/model';
 import { callContext, InMemoryTaskStore, OPERATIONS, RequestHandler, textPart, type AgentExecutor, type UnaryOperation } from '@a2a-polyglot/core';
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, propagation } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -27,7 +27,16 @@ const echo: AgentExecutor = {
 function send(text: string): SendMessageRequest {
   return {
     tenant: '',
-    message: { messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [textPart(text)],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     configuration: undefined,
     metadata: undefined,
   };
@@ -35,12 +44,34 @@ function send(text: string): SendMessageRequest {
 
 function handler(): RequestHandler {
   const tracing = new A2ATracing({ tracerProvider: provider });
-  return new RequestHandler({ card: { name: 't', description: 't', supportedInterfaces: [], version: '1', capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false, extensions: [] }, securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [], signatures: [], provider: undefined }, executor: echo, observer: tracing.observer, taskStore: tracing.taskStore(new InMemoryTaskStore()) });
+  return new RequestHandler({
+    card: {
+      name: 't',
+      description: 't',
+      supportedInterfaces: [],
+      version: '1',
+      capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false, extensions: [] },
+      securitySchemes: {},
+      securityRequirements: [],
+      defaultInputModes: [],
+      defaultOutputModes: [],
+      skills: [],
+      signatures: [],
+      provider: undefined,
+    },
+    executor: echo,
+    observer: tracing.observer,
+    taskStore: tracing.taskStore(new InMemoryTaskStore()),
+  });
 }
 
 describe('A2ATracing', () => {
   it('continues the traceparent of the call, names the tenant of the REST path and the task the call created', async () => {
-    const ctx = callContext('HTTP+JSON', { 'a2a-version': '1.0', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }, { pathTenant: 'acme' });
+    const ctx = callContext(
+      'HTTP+JSON',
+      { 'a2a-version': '1.0', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+      { pathTenant: 'acme' },
+    );
     await (OPERATIONS.SendMessage as UnaryOperation<SendMessageRequest>).invoke(handler(), send('hi'), ctx);
     const span = exporter.getFinishedSpans().find((s) => s.name === 'a2a.SendMessage')!;
     expect(span.spanContext().traceId).toBe('0af7651916cd43dd8448eb211c80319c');
@@ -59,7 +90,11 @@ describe('A2ATracing', () => {
 describe('task ids of requests and results', () => {
   it('reads `id` as the task only where it names one (a push config request names its config by id)', () => {
     expect(requestIds('GetTask', { tenant: 't', id: 'task-1' })).toEqual({ tenant: 't', taskId: 'task-1', contextId: undefined });
-    expect(requestIds('GetTaskPushNotificationConfig', { tenant: '', taskId: 'task-1', id: 'config-1' })).toEqual({ tenant: undefined, taskId: 'task-1', contextId: undefined });
+    expect(requestIds('GetTaskPushNotificationConfig', { tenant: '', taskId: 'task-1', id: 'config-1' })).toEqual({
+      tenant: undefined,
+      taskId: 'task-1',
+      contextId: undefined,
+    });
     expect(requestIds('SendMessage', { message: { taskId: '', contextId: 'ctx-1' } })).toEqual({ tenant: undefined, taskId: undefined, contextId: 'ctx-1' });
   });
 
@@ -67,7 +102,10 @@ describe('task ids of requests and results', () => {
     const task = { id: 'task-1', contextId: 'ctx-1', status: {} };
     expect(resultIds(task)).toEqual({ taskId: 'task-1', contextId: 'ctx-1' });
     expect(resultIds({ payload: { $case: 'task', value: task } })).toEqual({ taskId: 'task-1', contextId: 'ctx-1' });
-    expect(resultIds({ payload: { $case: 'message', value: { messageId: 'm', taskId: '', contextId: 'ctx-2' } } })).toEqual({ taskId: undefined, contextId: 'ctx-2' });
+    expect(resultIds({ payload: { $case: 'message', value: { messageId: 'm', taskId: '', contextId: 'ctx-2' } } })).toEqual({
+      taskId: undefined,
+      contextId: 'ctx-2',
+    });
     expect(resultIds({ id: 'config-1', taskId: 'task-1', url: 'https://x' })).toEqual({ taskId: 'task-1', contextId: undefined });
     expect(resultIds(undefined)).toEqual({});
   });

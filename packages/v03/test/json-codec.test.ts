@@ -56,18 +56,31 @@ describe('v0.3 JSON-RPC params → v1.0 requests', () => {
   it('inverts blocking: false into returnImmediately and maps the inline push config', () => {
     const request = decode('message/send', {
       message: v03Message,
-      configuration: { blocking: false, pushNotificationConfig: { url: 'https://hook.example/x', token: 't', authentication: { schemes: ['Bearer', 'Basic'], credentials: 'c' } } },
+      configuration: {
+        blocking: false,
+        pushNotificationConfig: { url: 'https://hook.example/x', token: 't', authentication: { schemes: ['Bearer', 'Basic'], credentials: 'c' } },
+      },
     }) as any;
     expect(request.configuration.returnImmediately).toBe(true);
-    expect(request.configuration.taskPushNotificationConfig).toMatchObject({ url: 'https://hook.example/x', token: 't', authentication: { scheme: 'Bearer', credentials: 'c' } });
+    expect(request.configuration.taskPushNotificationConfig).toMatchObject({
+      url: 'https://hook.example/x',
+      token: 't',
+      authentication: { scheme: 'Bearer', credentials: 'c' },
+    });
     expect((decode('message/send', { message: v03Message, configuration: { blocking: true } }) as any).configuration.returnImmediately).toBe(false);
   });
 
   it('rejects v0.3 structural problems with paths in v0.3 terms', () => {
     const withPart = (part: unknown) => () => decode('message/send', { message: { ...v03Message, parts: [{ kind: 'text', text: 'a' }, part] } });
-    expect(violation(withPart({ kind: 'image', text: 'x' }))).toEqual({ field: 'message.parts[1].kind', description: expect.stringContaining('text, file or data') });
+    expect(violation(withPart({ kind: 'image', text: 'x' }))).toEqual({
+      field: 'message.parts[1].kind',
+      description: expect.stringContaining('text, file or data'),
+    });
     expect(violation(withPart({ text: 'x' })).field).toBe('message.parts[1].kind');
-    expect(violation(withPart({ kind: 'file', file: { name: 'a' } }))).toEqual({ field: 'message.parts[1].file', description: 'needs exactly one of bytes or uri' });
+    expect(violation(withPart({ kind: 'file', file: { name: 'a' } }))).toEqual({
+      field: 'message.parts[1].file',
+      description: 'needs exactly one of bytes or uri',
+    });
     expect(violation(withPart({ kind: 'file', file: { bytes: 'aGk=', uri: 'https://x' } })).field).toBe('message.parts[1].file');
     expect(violation(withPart({ kind: 'file', file: { url: 'https://x' } })).field).toBe('message.parts[1].file.url');
     expect(violation(withPart({ kind: 'data', data: [1] })).field).toBe('message.parts[1].data');
@@ -95,7 +108,9 @@ describe('v0.3 JSON-RPC params → v1.0 requests', () => {
     expect(decode('tasks/get', { id: 't', historyLength: 3, metadata: { a: 1 } })).toMatchObject({ id: 't', historyLength: 3 });
     expect(decode('tasks/cancel', { id: 't', metadata: { a: 1 } })).toMatchObject({ id: 't', metadata: { a: 1 } });
     expect(decode('tasks/resubscribe', { id: 't', metadata: {} })).toMatchObject({ id: 't' });
-    expect(decode('tasks/pushNotificationConfig/set', { taskId: 't', pushNotificationConfig: { url: 'https://h/x', authentication: { schemes: ['Bearer'] } } })).toMatchObject({
+    expect(
+      decode('tasks/pushNotificationConfig/set', { taskId: 't', pushNotificationConfig: { url: 'https://h/x', authentication: { schemes: ['Bearer'] } } }),
+    ).toMatchObject({
       taskId: 't',
       id: 't', // a v0.3 config without an id is the task's default config
       url: 'https://h/x',
@@ -105,9 +120,9 @@ describe('v0.3 JSON-RPC params → v1.0 requests', () => {
     expect(decode('tasks/pushNotificationConfig/get', { id: 't', pushNotificationConfigId: 'c' })).toMatchObject({ taskId: 't', id: 'c' });
     expect(decode('tasks/pushNotificationConfig/delete', { id: 't', pushNotificationConfigId: 'c', metadata: {} })).toMatchObject({ taskId: 't', id: 'c' });
     expect(decode('tasks/pushNotificationConfig/list', { id: 't' })).toMatchObject({ taskId: 't', pageSize: 100 });
-    expect(violation(() => decode('tasks/pushNotificationConfig/set', { taskId: 't', pushNotificationConfig: { url: 'u', authentication: { schemes: [] } } })).field).toBe(
-      'pushNotificationConfig.authentication.schemes',
-    );
+    expect(
+      violation(() => decode('tasks/pushNotificationConfig/set', { taskId: 't', pushNotificationConfig: { url: 'u', authentication: { schemes: [] } } })).field,
+    ).toBe('pushNotificationConfig.authentication.schemes');
     expect(violation(() => decode('tasks/get', 'nope')).field).toBe('params');
     expect(v03Method('GetTask')).toBeUndefined();
     expect(v03Method('tasks/list')).toBeUndefined();
@@ -118,20 +133,34 @@ describe('v1.0 results → v0.3 results', () => {
   const task = {
     id: 't',
     contextId: 'c',
-    status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { messageId: 's', role: 'ROLE_AGENT', parts: [{ text: 'more?' }] }, timestamp: '2026-01-01T00:00:00.000Z' },
+    status: {
+      state: 'TASK_STATE_INPUT_REQUIRED',
+      message: { messageId: 's', role: 'ROLE_AGENT', parts: [{ text: 'more?' }] },
+      timestamp: '2026-01-01T00:00:00.000Z',
+    },
     artifacts: [{ artifactId: 'a', parts: [{ raw: 'aGk=', filename: 'f', mediaType: 'text/plain' }, { data: 'scalar' }] }],
     history: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ url: 'https://x' }] }],
   };
 
   it('gives tasks kind, kebab-case states, nested files and object-only data', () => {
     const out = V03_METHODS['message/send'].resultToV03({ task }) as any;
-    expect(out).toMatchObject({ kind: 'task', id: 't', contextId: 'c', status: { state: 'input-required', timestamp: task.status.timestamp, message: { kind: 'message', role: 'agent' } } });
+    expect(out).toMatchObject({
+      kind: 'task',
+      id: 't',
+      contextId: 'c',
+      status: { state: 'input-required', timestamp: task.status.timestamp, message: { kind: 'message', role: 'agent' } },
+    });
     expect(out.artifacts[0].parts).toEqual([
       { kind: 'file', file: { bytes: 'aGk=', name: 'f', mimeType: 'text/plain' } },
       { kind: 'data', data: { value: 'scalar' } },
     ]);
     expect(out.history[0]).toEqual({ messageId: 'm', role: 'user', parts: [{ kind: 'file', file: { uri: 'https://x' } }], kind: 'message' });
-    expect(V03_METHODS['tasks/get'].resultToV03({ id: 'x', status: { state: 'TASK_STATE_CANCELED' } })).toEqual({ id: 'x', contextId: '', status: { state: 'canceled' }, kind: 'task' });
+    expect(V03_METHODS['tasks/get'].resultToV03({ id: 'x', status: { state: 'TASK_STATE_CANCELED' } })).toEqual({
+      id: 'x',
+      contextId: '',
+      status: { state: 'canceled' },
+      kind: 'task',
+    });
   });
 
   it('sets final on status updates only for completed, canceled, failed and rejected', () => {
@@ -139,7 +168,11 @@ describe('v1.0 results → v0.3 results', () => {
     expect(update('TASK_STATE_WORKING')).toEqual({ taskId: 't', contextId: 'c', kind: 'status-update', status: { state: 'working' }, final: false });
     expect(update('TASK_STATE_INPUT_REQUIRED').final).toBe(false);
     for (const state of ['TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED']) expect(update(state).final).toBe(true);
-    expect(streamEventToV03({ artifactUpdate: { taskId: 't', contextId: 'c', artifact: { artifactId: 'a', parts: [{ text: 'x' }] }, append: true, lastChunk: true } })).toEqual({
+    expect(
+      streamEventToV03({
+        artifactUpdate: { taskId: 't', contextId: 'c', artifact: { artifactId: 'a', parts: [{ text: 'x' }] }, append: true, lastChunk: true },
+      }),
+    ).toEqual({
       taskId: 't',
       contextId: 'c',
       kind: 'artifact-update',
@@ -162,7 +195,10 @@ describe('v1.0 results → v0.3 results', () => {
 
   it('translates push configs and their list both ways', () => {
     const v1 = { taskId: 't', id: 'c', url: 'https://h/x', token: 'tok', authentication: { scheme: 'Bearer', credentials: 'k' } };
-    const v03 = { taskId: 't', pushNotificationConfig: { id: 'c', url: 'https://h/x', token: 'tok', authentication: { schemes: ['Bearer'], credentials: 'k' } } };
+    const v03 = {
+      taskId: 't',
+      pushNotificationConfig: { id: 'c', url: 'https://h/x', token: 'tok', authentication: { schemes: ['Bearer'], credentials: 'k' } },
+    };
     expect(V03_METHODS['tasks/pushNotificationConfig/get'].resultToV03(v1)).toEqual(v03);
     expect(V03_METHODS['tasks/pushNotificationConfig/set'].resultFromV03(v03)).toEqual(v1);
     expect(V03_METHODS['tasks/pushNotificationConfig/list'].resultToV03({ configs: [v1] })).toEqual([v03]);
@@ -253,7 +289,10 @@ describe('v0.3 agent card', () => {
     const { supportedInterfaces: _, ...rest } = back;
     const lossless = { ...v1, capabilities: { streaming: true, extendedAgentCard: true } };
     // PKCE has no v0.3 form; everything else comes back as it was.
-    lossless.securitySchemes = { ...v1.securitySchemes, oauth: { oauth2SecurityScheme: { flows: { authorizationCode: { authorizationUrl: 'a', tokenUrl: 't', scopes: {} } } } } } as any;
+    lossless.securitySchemes = {
+      ...v1.securitySchemes,
+      oauth: { oauth2SecurityScheme: { flows: { authorizationCode: { authorizationUrl: 'a', tokenUrl: 't', scopes: {} } } } },
+    } as any;
     const { supportedInterfaces: __, ...expected } = lossless;
     expect(rest).toEqual(expected);
     for (const key of V03_CARD_MEMBERS) expect(back[key]).toBeUndefined();
@@ -261,9 +300,20 @@ describe('v0.3 agent card', () => {
 
   it('merges: the v1.0 card plus the v0.3 top-level members, security in both forms', () => {
     const card = mergedAgentCard(v1) as any;
-    expect(card).toMatchObject({ ...v1, protocolVersion: '0.3.0', url: 'http://h/a2a/rpc', preferredTransport: 'JSONRPC', supportsAuthenticatedExtendedCard: true });
+    expect(card).toMatchObject({
+      ...v1,
+      protocolVersion: '0.3.0',
+      url: 'http://h/a2a/rpc',
+      preferredTransport: 'JSONRPC',
+      supportsAuthenticatedExtendedCard: true,
+    });
     expect(card.additionalInterfaces).toHaveLength(3);
-    expect(card.securitySchemes.key).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key', apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } });
+    expect(card.securitySchemes.key).toEqual({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' },
+    });
     expect(card.security).toEqual([{ key: [], oauth: ['read'] }]);
     expect(card.skills[0].security).toEqual([{ key: [] }]);
     // A lenient v1.0 reader (ts-proto fromJSON, as the official SDKs read cards) sees the v1.0 card.

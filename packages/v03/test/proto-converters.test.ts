@@ -80,7 +80,10 @@ describe('v0.3 proto converters', () => {
 
   it('wraps a non-object data value (v0.3 DataPart holds a Struct) and drops text filenames', () => {
     expect(partToV03(v1.Part.fromPartial({ content: { $case: 'data', value: [1, 2] } })).part).toEqual({ $case: 'data', value: { data: { value: [1, 2] } } });
-    expect(partToV03(v1.Part.fromPartial({ content: { $case: 'text', value: 'x' }, filename: 'n.txt' }))).toEqual({ part: { $case: 'text', value: 'x' }, metadata: undefined });
+    expect(partToV03(v1.Part.fromPartial({ content: { $case: 'text', value: 'x' }, filename: 'n.txt' }))).toEqual({
+      part: { $case: 'text', value: 'x' },
+      metadata: undefined,
+    });
     expect(partToV1(v03.Part.fromPartial({})).content).toBeUndefined();
     expect(partToV1({ part: { $case: 'data', value: { data: { a: 1 } } }, metadata: undefined }).mediaType).toBe('application/json');
   });
@@ -89,7 +92,11 @@ describe('v0.3 proto converters', () => {
     const task = v1.Task.fromPartial({
       id: 't1',
       contextId: 'c1',
-      status: { state: v1.TaskState.TASK_STATE_CANCELED, message: { messageId: 's', role: v1.Role.ROLE_AGENT, parts: [{ content: { $case: 'text', value: 'bye' } }] }, timestamp: '2026-01-01T00:00:00.000Z' },
+      status: {
+        state: v1.TaskState.TASK_STATE_CANCELED,
+        message: { messageId: 's', role: v1.Role.ROLE_AGENT, parts: [{ content: { $case: 'text', value: 'bye' } }] },
+        timestamp: '2026-01-01T00:00:00.000Z',
+      },
       artifacts: [{ artifactId: 'a1', name: 'out', parts: [{ content: { $case: 'text', value: 'r' } }] }],
       history: [userMessage],
     });
@@ -103,12 +110,19 @@ describe('v0.3 proto converters', () => {
 
   it('sets final on status updates exactly for terminal states', () => {
     const update = (state: v1.TaskState) =>
-      streamResponseToV03({ payload: { $case: 'statusUpdate', value: v1.TaskStatusUpdateEvent.fromPartial({ taskId: 't', contextId: 'c', status: { state } }) } });
+      streamResponseToV03({
+        payload: { $case: 'statusUpdate', value: v1.TaskStatusUpdateEvent.fromPartial({ taskId: 't', contextId: 'c', status: { state } }) },
+      });
     const finalOf = (r: v03.StreamResponse) => (r.payload?.$case === 'statusUpdate' ? r.payload.value.final : undefined);
     for (const s of [v1.TaskState.TASK_STATE_COMPLETED, v1.TaskState.TASK_STATE_FAILED, v1.TaskState.TASK_STATE_CANCELED, v1.TaskState.TASK_STATE_REJECTED]) {
       expect(finalOf(update(s))).toBe(true);
     }
-    for (const s of [v1.TaskState.TASK_STATE_WORKING, v1.TaskState.TASK_STATE_INPUT_REQUIRED, v1.TaskState.TASK_STATE_AUTH_REQUIRED, v1.TaskState.TASK_STATE_SUBMITTED]) {
+    for (const s of [
+      v1.TaskState.TASK_STATE_WORKING,
+      v1.TaskState.TASK_STATE_INPUT_REQUIRED,
+      v1.TaskState.TASK_STATE_AUTH_REQUIRED,
+      v1.TaskState.TASK_STATE_SUBMITTED,
+    ]) {
       expect(finalOf(update(s))).toBe(false);
     }
     const back = streamResponseToV1(update(v1.TaskState.TASK_STATE_COMPLETED));
@@ -119,7 +133,18 @@ describe('v0.3 proto converters', () => {
     const events: v1.StreamResponse[] = [
       { payload: { $case: 'task', value: v1.Task.fromPartial({ id: 't', contextId: 'c', status: { state: v1.TaskState.TASK_STATE_WORKING } }) } },
       { payload: { $case: 'message', value: userMessage } },
-      { payload: { $case: 'artifactUpdate', value: v1.TaskArtifactUpdateEvent.fromPartial({ taskId: 't', contextId: 'c', append: true, lastChunk: true, artifact: { artifactId: 'a', parts: [] } }) } },
+      {
+        payload: {
+          $case: 'artifactUpdate',
+          value: v1.TaskArtifactUpdateEvent.fromPartial({
+            taskId: 't',
+            contextId: 'c',
+            append: true,
+            lastChunk: true,
+            artifact: { artifactId: 'a', parts: [] },
+          }),
+        },
+      },
     ];
     for (const e of events) expect(streamResponseToV1(streamResponseToV03(e))).toEqual(e);
     expect(v03.StreamResponse.toJSON(streamResponseToV03(events[1]!))).toHaveProperty('message.content');
@@ -131,7 +156,12 @@ describe('v0.3 proto converters', () => {
   it('maps SendMessage requests: blocking ⇄ returnImmediately, history 0 = unset, inline push config', () => {
     const old = v03.SendMessageRequest.fromJSON({
       message: { messageId: 'm', role: 'ROLE_USER', content: [{ text: 'x' }] },
-      configuration: { blocking: false, historyLength: 0, acceptedOutputModes: ['text/plain'], pushNotification: { url: 'https://h/w', token: 'tok', authentication: { schemes: ['Bearer'], credentials: 'c' } } },
+      configuration: {
+        blocking: false,
+        historyLength: 0,
+        acceptedOutputModes: ['text/plain'],
+        pushNotification: { url: 'https://h/w', token: 'tok', authentication: { schemes: ['Bearer'], credentials: 'c' } },
+      },
     });
     const req = sendMessageRequestToV1(old);
     expect(req.configuration).toEqual({
@@ -160,7 +190,13 @@ describe('v0.3 proto converters', () => {
   });
 
   it('maps push configs both ways (resource names, config id from config_id or the config)', () => {
-    const config = v1.TaskPushNotificationConfig.fromPartial({ id: 'p1', taskId: 't1', url: 'https://h/w', token: 'k', authentication: { scheme: 'Bearer', credentials: 'c' } });
+    const config = v1.TaskPushNotificationConfig.fromPartial({
+      id: 'p1',
+      taskId: 't1',
+      url: 'https://h/w',
+      token: 'k',
+      authentication: { scheme: 'Bearer', credentials: 'c' },
+    });
     const create = createPushConfigRequestToV03(config);
     expect(create.parent).toBe('tasks/t1');
     expect(create.config?.name).toBe('tasks/t1/pushNotificationConfigs/p1');
@@ -168,7 +204,9 @@ describe('v0.3 proto converters', () => {
     expect(createPushConfigRequestToV1({ ...create, configId: '' })).toEqual(config);
     expect(createPushConfigRequestToV1({ parent: 'tasks/t1', configId: 'x', config: undefined })).toMatchObject({ taskId: 't1', id: 'x', url: '' });
     // What the 0.3 SDK client sends for a config without id.
-    expect(taskPushConfigToV1({ name: 'tasks/t1/pushNotificationConfigs/', pushNotificationConfig: { id: '', url: 'u', token: '', authentication: undefined } })).toMatchObject({ taskId: 't1', id: '' });
+    expect(
+      taskPushConfigToV1({ name: 'tasks/t1/pushNotificationConfigs/', pushNotificationConfig: { id: '', url: 'u', token: '', authentication: undefined } }),
+    ).toMatchObject({ taskId: 't1', id: '' });
     expect(getPushConfigRequestToV1(getPushConfigRequestToV03({ tenant: '', taskId: 't1', id: 'p1' }))).toEqual({ tenant: '', taskId: 't1', id: 'p1' });
     expect(deletePushConfigRequestToV1({ name: 'tasks/t1/pushNotificationConfigs/p1' })).toEqual({ tenant: '', taskId: 't1', id: 'p1' });
     const list = { configs: [config], nextPageToken: 'n' };
@@ -189,7 +227,18 @@ describe('v0.3 proto converters', () => {
       capabilities: { streaming: true, extendedAgentCard: true },
       securitySchemes: {
         k: { scheme: { $case: 'apiKeySecurityScheme', value: { description: '', location: 'header', name: 'X-Key' } } },
-        o: { scheme: { $case: 'oauth2SecurityScheme', value: { description: '', oauth2MetadataUrl: '', flows: { flow: { $case: 'authorizationCode', value: { authorizationUrl: 'a', tokenUrl: 't', refreshUrl: '', scopes: { s: 'x' }, pkceRequired: true } } } } } },
+        o: {
+          scheme: {
+            $case: 'oauth2SecurityScheme',
+            value: {
+              description: '',
+              oauth2MetadataUrl: '',
+              flows: {
+                flow: { $case: 'authorizationCode', value: { authorizationUrl: 'a', tokenUrl: 't', refreshUrl: '', scopes: { s: 'x' }, pkceRequired: true } },
+              },
+            },
+          },
+        },
       },
       securityRequirements: [{ schemes: { k: { list: [] } } }],
       defaultInputModes: ['text/plain'],

@@ -65,10 +65,19 @@ export function createWebSocketBinding(handler: RequestHandler, options: CreateW
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => undefined); // a reset during the handshake must not crash the process
     try {
-      if (closing) return refuse(socket, 503, 'The server is shutting down');
-      if (connections.size >= resolved.maxConnections) return refuse(socket, 503, 'Too many WebSocket connections');
+      if (closing) {
+        refuse(socket, 503, 'The server is shutting down');
+        return;
+      }
+      if (connections.size >= resolved.maxConnections) {
+        refuse(socket, 503, 'Too many WebSocket connections');
+        return;
+      }
       const handshake = checkHandshake(req, resolved.allowedOrigins);
-      if (!handshake.ok) return refuse(socket, handshake.status, handshake.reason);
+      if (!handshake.ok) {
+        refuse(socket, handshake.status, handshake.reason);
+        return;
+      }
       wss.handleUpgrade(req, socket, head, (ws) => {
         if (closing) {
           ws.close(1001, 'server shutting down');

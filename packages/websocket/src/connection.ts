@@ -89,7 +89,12 @@ export class Connection {
 
   /** Monitoring snapshot. */
   stats(): ConnectionStats {
-    return { bufferedAmount: this.outbox.bufferedAmount, peakBufferedAmount: this.outbox.peakBufferedAmount, inFlight: this.inFlight, openStreams: this.streams.size };
+    return {
+      bufferedAmount: this.outbox.bufferedAmount,
+      peakBufferedAmount: this.outbox.peakBufferedAmount,
+      inFlight: this.inFlight,
+      openStreams: this.streams.size,
+    };
   }
 
   /** Heartbeat tick: terminate a peer that did not answer the last ping, else ping again. */
@@ -130,33 +135,47 @@ export class Connection {
     if (this.closing) return;
     if (!this.bucket.take()) {
       this.logger.warn('WebSocket peer exceeded the message rate; closing');
-      return this.close(CloseCode.PolicyViolation, 'message rate exceeded');
+      this.close(CloseCode.PolicyViolation, 'message rate exceeded');
+      return;
     }
-    if (isBinary) return this.close(CloseCode.UnsupportedData, 'binary frames are not supported; send JSON text frames');
+    if (isBinary) {
+      this.close(CloseCode.UnsupportedData, 'binary frames are not supported; send JSON text frames');
+      return;
+    }
     const frame = parseInbound(textOf(data));
     switch (frame.kind) {
       case 'invalid':
-        return this.fail(frame.id, frame.error);
+        this.fail(frame.id, frame.error);
+        return;
       case 'cancelStream': {
         // Unknown ids are ignored: the stream may have ended while the cancel was in flight.
         const key = idKey(frame.id);
         const stream = this.streams.get(key);
         if (stream) this.abortCall(key);
-        return stream?.stop('canceled');
+        stream?.stop('canceled');
+        return;
       }
       case 'request':
-        return this.request(frame.message, frame.id, frame.serviceParams, frame.resumeAfterSeq);
+        this.request(frame.message, frame.id, frame.serviceParams, frame.resumeAfterSeq);
+        return;
     }
   }
 
-  private request(message: Record<string, unknown>, id: JsonRpcId | undefined, serviceParams: Readonly<Record<string, string>>, resumeAfterSeq: number | undefined): void {
+  private request(
+    message: Record<string, unknown>,
+    id: JsonRpcId | undefined,
+    serviceParams: Readonly<Record<string, string>>,
+    resumeAfterSeq: number | undefined,
+  ): void {
     const key = id === undefined ? undefined : idKey(id);
     if (key !== undefined && (this.pending.has(key) || this.streams.has(key))) {
-      return this.fail(id!, new A2AError(A2AErrorCode.InvalidRequest, `Request id ${key} is already in use by a running operation on this socket`));
+      this.fail(id!, new A2AError(A2AErrorCode.InvalidRequest, `Request id ${key} is already in use by a running operation on this socket`));
+      return;
     }
     if (this.inFlight >= this.options.maxInFlight) {
       if (id === undefined) return; // a notification gets no answer, not even this one
-      return this.fail(id, new A2AError(A2AErrorCode.ResourceExhausted, `At most ${this.options.maxInFlight} operations may run at once on one socket`));
+      this.fail(id, new A2AError(A2AErrorCode.ResourceExhausted, `At most ${this.options.maxInFlight} operations may run at once on one socket`));
+      return;
     }
     this.inFlight++;
     if (key !== undefined) this.pending.add(key);
@@ -196,7 +215,8 @@ export class Connection {
         return;
       case 'response':
         this.inFlight--;
-        return this.outbox.send(serviceParams ? { ...outcome.response, serviceParams } : outcome.response);
+        this.outbox.send(serviceParams ? { ...outcome.response, serviceParams } : outcome.response);
+        return;
       case 'stream': {
         if (this.closing || key === undefined || this.isGone) {
           this.inFlight--;
@@ -247,7 +267,10 @@ export class Connection {
   /** Aborts the call's signal, or, when nobody read it yet, leaves an aborted one for the next read. */
   private abortCall(key: string): void {
     const made = this.callAborts.get(key);
-    if (made) return made.abort();
+    if (made) {
+      made.abort();
+      return;
+    }
     const aborted = new AbortController();
     aborted.abort();
     this.callAborts.set(key, aborted);

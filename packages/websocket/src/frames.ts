@@ -15,7 +15,13 @@ const RESERVED_PARAMS = new Set(['host', 'connection', 'upgrade', 'content-lengt
  * - `invalid`: answer with this error (id null when the request's id was unreadable).
  */
 export type InboundFrame =
-  | { readonly kind: 'request'; readonly message: Record<string, unknown>; readonly id: JsonRpcId | undefined; readonly serviceParams: Readonly<Record<string, string>>; readonly resumeAfterSeq?: number }
+  | {
+      readonly kind: 'request';
+      readonly message: Record<string, unknown>;
+      readonly id: JsonRpcId | undefined;
+      readonly serviceParams: Readonly<Record<string, string>>;
+      readonly resumeAfterSeq?: number;
+    }
   | { readonly kind: 'cancelStream'; readonly id: JsonRpcId }
   | { readonly kind: 'invalid'; readonly id: JsonRpcId; readonly error: A2AError };
 
@@ -34,10 +40,10 @@ export function parseInbound(text: string): InboundFrame {
   if (Array.isArray(value)) return invalid(null, A2AErrorCode.InvalidRequest, 'Batches are not supported over WebSocket: send one request per frame');
   if (typeof value !== 'object' || value === null) return invalid(null, A2AErrorCode.InvalidRequest, 'A frame must hold one JSON-RPC request object');
   const envelope = value as Record<string, unknown>;
-  const hasId = Object.prototype.hasOwnProperty.call(envelope, 'id');
+  const hasId = Object.hasOwn(envelope, 'id');
   const id: JsonRpcId = hasId && isJsonRpcId(envelope.id) ? envelope.id : null;
 
-  if (Object.prototype.hasOwnProperty.call(envelope, 'cancelStream')) {
+  if (Object.hasOwn(envelope, 'cancelStream')) {
     if (envelope.cancelStream !== true) return invalid(id, A2AErrorCode.InvalidRequest, 'cancelStream must be true');
     if (!hasId || !isJsonRpcId(envelope.id)) return invalid(null, A2AErrorCode.InvalidRequest, 'cancelStream needs the id of the stream to stop');
     if (envelope.method !== undefined) return invalid(id, A2AErrorCode.InvalidRequest, 'A cancelStream frame has no method');

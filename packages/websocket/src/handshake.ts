@@ -8,7 +8,14 @@ const MAX_TOKEN_LENGTH = 8192;
 export const VERSION_QUERY_PARAM = 'A2A-Version';
 
 /** Request headers that describe the upgrade itself and never reach the core. */
-const HANDSHAKE_HEADERS = new Set(['connection', 'upgrade', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol']);
+const HANDSHAKE_HEADERS = new Set([
+  'connection',
+  'upgrade',
+  'sec-websocket-key',
+  'sec-websocket-version',
+  'sec-websocket-extensions',
+  'sec-websocket-protocol',
+]);
 
 /** An accepted handshake: the service parameters every call on the socket starts from. */
 export interface AcceptedHandshake {
@@ -54,7 +61,7 @@ export function checkHandshake(req: IncomingMessage, allowedOrigins?: readonly s
   if (tokens.length === 1) {
     const token = decodeToken(tokens[0]!.slice(AUTH_SUBPROTOCOL_PREFIX.length));
     if (token === undefined) return { ok: false, status: 400, reason: 'The a2a.auth.* subprotocol must carry a base64url-encoded printable token' };
-    headers['authorization'] ??= `Bearer ${token}`;
+    headers.authorization ??= `Bearer ${token}`;
   }
   if (headers['a2a-version'] === undefined) {
     const version = versionFromQuery(req.url);

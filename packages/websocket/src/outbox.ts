@@ -103,7 +103,10 @@ export class Outbox {
 
   private check(): void {
     if (this.waiters.length === 0) return;
-    if (this.closed) return this.release(false);
+    if (this.closed) {
+      this.release(false);
+      return;
+    }
     if (this.socket.bufferedAmount <= this.options.highWaterMark / 2) this.release(true);
   }
 

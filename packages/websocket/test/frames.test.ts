@@ -29,8 +29,14 @@ describe('checkHandshake', () => {
   });
 
   it('reads ?A2A-Version= when the header is absent; the header wins', () => {
-    expect(checkHandshake(upgrade({ 'sec-websocket-protocol': 'a2a.v1' }, '/a2a/ws?A2A-Version=1.0'))).toMatchObject({ ok: true, headers: { 'a2a-version': '1.0' } });
-    expect(checkHandshake(upgrade({ 'sec-websocket-protocol': 'a2a.v1', 'a2a-version': '0.3' }, '/a2a/ws?A2A-Version=1.0'))).toMatchObject({ ok: true, headers: { 'a2a-version': '0.3' } });
+    expect(checkHandshake(upgrade({ 'sec-websocket-protocol': 'a2a.v1' }, '/a2a/ws?A2A-Version=1.0'))).toMatchObject({
+      ok: true,
+      headers: { 'a2a-version': '1.0' },
+    });
+    expect(checkHandshake(upgrade({ 'sec-websocket-protocol': 'a2a.v1', 'a2a-version': '0.3' }, '/a2a/ws?A2A-Version=1.0'))).toMatchObject({
+      ok: true,
+      headers: { 'a2a-version': '0.3' },
+    });
   });
 
   it('checks Origin only when allowedOrigins is set', () => {
@@ -55,17 +61,30 @@ describe('parseInbound', () => {
   });
 
   it('reads serviceParams (lower-cased) and resumeAfterSeq from the envelope', () => {
-    const frame = parseInbound('{"jsonrpc":"2.0","id":2,"method":"SubscribeToTask","params":{"id":"t"},"serviceParams":{"A2A-Version":"1.0"},"resumeAfterSeq":7}');
+    const frame = parseInbound(
+      '{"jsonrpc":"2.0","id":2,"method":"SubscribeToTask","params":{"id":"t"},"serviceParams":{"A2A-Version":"1.0"},"resumeAfterSeq":7}',
+    );
     expect(frame).toMatchObject({ kind: 'request', serviceParams: { 'a2a-version': '1.0' }, resumeAfterSeq: 7 });
     expect(parseInbound('{"id":2,"method":"X","resumeAfterSeq":1.5}')).toMatchObject({ kind: 'invalid', error: { code: 'INVALID_PARAMS' } });
-    expect(parseInbound('{"id":2,"method":"X","resumeAfterSeq":"7"}')).toMatchObject({ kind: 'invalid', id: 2, error: { code: 'INVALID_PARAMS', fieldViolations: [{ field: 'resumeAfterSeq' }] } });
+    expect(parseInbound('{"id":2,"method":"X","resumeAfterSeq":"7"}')).toMatchObject({
+      kind: 'invalid',
+      id: 2,
+      error: { code: 'INVALID_PARAMS', fieldViolations: [{ field: 'resumeAfterSeq' }] },
+    });
     expect(parseInbound('{"id":2,"method":"X","serviceParams":[]}')).toMatchObject({ kind: 'invalid', error: { code: 'INVALID_REQUEST' } });
     expect(parseInbound('{"id":2,"method":"X","serviceParams":{"Sec-WebSocket-Key":"x"}}')).toMatchObject({ kind: 'invalid' });
   });
 
   it('builds streamEnd frames without absent members', () => {
     expect(streamEndFrame(3, 'done', undefined, undefined)).toEqual({ jsonrpc: '2.0', id: 3, streamEnd: true, reason: 'done' });
-    expect(streamEndFrame('a', 'canceled', 'TASK_STATE_WORKING', 2)).toEqual({ jsonrpc: '2.0', id: 'a', streamEnd: true, reason: 'canceled', state: 'TASK_STATE_WORKING', lastSeq: 2 });
+    expect(streamEndFrame('a', 'canceled', 'TASK_STATE_WORKING', 2)).toEqual({
+      jsonrpc: '2.0',
+      id: 'a',
+      streamEnd: true,
+      reason: 'canceled',
+      state: 'TASK_STATE_WORKING',
+      lastSeq: 2,
+    });
   });
 });
 
@@ -73,7 +92,12 @@ describe('card helpers', () => {
   it('derives ws:// and wss:// URLs from the public base URL', () => {
     expect(websocketUrl('http://127.0.0.1:8080', '/a2a/ws')).toBe('ws://127.0.0.1:8080/a2a/ws');
     expect(websocketUrl('https://agents.example.com/x/', '/a2a/ws')).toBe('wss://agents.example.com/x/a2a/ws');
-    expect(websocketInterface('https://a.test', '/ws')).toEqual({ url: 'wss://a.test/ws', protocolBinding: WEBSOCKET_BINDING_URI, protocolVersion: '1.0', tenant: '' });
+    expect(websocketInterface('https://a.test', '/ws')).toEqual({
+      url: 'wss://a.test/ws',
+      protocolBinding: WEBSOCKET_BINDING_URI,
+      protocolVersion: '1.0',
+      tenant: '',
+    });
   });
 });
 

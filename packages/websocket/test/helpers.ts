@@ -15,7 +15,12 @@ export function testCard(extensions: readonly string[] = []): AgentCard {
     supportedInterfaces: [],
     provider: undefined,
     version: '1.0.0',
-    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: extensions.map((uri) => ({ uri, description: '', required: false, params: undefined })) },
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extendedAgentCard: false,
+      extensions: extensions.map((uri) => ({ uri, description: '', required: false, params: undefined })),
+    },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
@@ -37,7 +42,7 @@ export class Gate {
   open(): void {
     const w = this.waiters;
     this.waiters = [];
-    w.forEach((r) => r());
+    for (const r of w) r();
   }
 }
 
@@ -96,7 +101,13 @@ export interface WsTestServer {
 
 /** A node:http server on 127.0.0.1:0 whose upgrades at {@link WS_PATH} go to the binding. */
 export async function startWsServer(
-  options: WebSocketBindingOptions & { handler?: RequestHandler; apiKeys?: Record<string, string>; eventLog?: EventLog; extensions?: string[]; strictRequests?: boolean } = {},
+  options: WebSocketBindingOptions & {
+    handler?: RequestHandler;
+    apiKeys?: Record<string, string>;
+    eventLog?: EventLog;
+    extensions?: string[];
+    strictRequests?: boolean;
+  } = {},
 ): Promise<WsTestServer> {
   const gate = new Gate();
   const handler =

@@ -6,7 +6,16 @@ const PAD = 'x'.repeat(16 * 1024);
 const bigEvent: StreamResponse = {
   payload: {
     $case: 'message',
-    value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [{ content: { $case: 'text', value: PAD }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    value: {
+      messageId: 'm',
+      contextId: '',
+      taskId: '',
+      role: 2,
+      parts: [{ content: { $case: 'text', value: PAD }, metadata: undefined, filename: '', mediaType: '' }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
   },
 };
 /** Size of one event frame on the wire (the pad dominates). */

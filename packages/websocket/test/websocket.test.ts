@@ -47,7 +47,9 @@ describe('WebSocket binding: unary calls', () => {
   });
 
   it('A2A v0.3 method names are not served here (v0.3 had no WebSocket binding) → -32601 naming the v1.0 method', async () => {
-    const res = await peer.answer(peer.request('message/send', { message: { kind: 'message', role: 'user', messageId: 'm', parts: [{ kind: 'text', text: 'x' }] } }));
+    const res = await peer.answer(
+      peer.request('message/send', { message: { kind: 'message', role: 'user', messageId: 'm', parts: [{ kind: 'text', text: 'x' }] } }),
+    );
     expect(res.error.code).toBe(-32601);
     expect(res.error.message).toContain('A2A v0.3 method');
     expect(res.error.message).toContain('SendMessage');

@@ -35,7 +35,9 @@ http
             const ms = (Number(BigInt(span.endTimeUnixNano) - BigInt(span.startTimeUnixNano)) / 1e6).toFixed(1);
             const a2a = Object.fromEntries(Object.entries(attrs(span.attributes)).filter(([k]) => k.startsWith('a2a.') || k.startsWith('http.')));
             const states = (span.events ?? []).map((e) => attrs(e.attributes)['a2a.task.state']).filter(Boolean);
-            console.log(`${span.traceId} ${span.spanId} <- ${span.parentSpanId || '(root)'} ${ms.padStart(8)} ms  ${span.name}  ${JSON.stringify(a2a)}${states.length ? `  states: ${states.join(' → ')}` : ''}`);
+            console.log(
+              `${span.traceId} ${span.spanId} <- ${span.parentSpanId || '(root)'} ${ms.padStart(8)} ms  ${span.name}  ${JSON.stringify(a2a)}${states.length ? `  states: ${states.join(' → ')}` : ''}`,
+            );
           }
         }
       }

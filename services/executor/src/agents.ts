@@ -93,23 +93,30 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
       fetch: options.fetch,
     });
   } catch (error) {
-    if (error instanceof SettingsError) throw new ConfigError(`Invalid configuration: agent ${JSON.stringify(entry.id)}: ${error.message.replace(/^Invalid settings: /, '')}`);
+    if (error instanceof SettingsError)
+      throw new ConfigError(`Invalid configuration: agent ${JSON.stringify(entry.id)}: ${error.message.replace(/^Invalid settings: /, '')}`);
     throw error;
   }
   const card = buildAgentCard({ agent: entry, auth: config.auth, tls: config.tls });
-  const handler = agentRequestHandler({
-    card,
-    executor,
-    backgroundExecution: entry.backgroundExecution,
-    logger: options.logger,
-    ...instrumentHandler(options.instrumentation, memoryTaskStore(config)),
-    authenticator: sharedAuthenticator(config),
-    rateLimiter: sharedRateLimiter(config),
-    extendedCard: entry.capabilities.extendedAgentCard ? () => extendedCard(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []) : undefined,
-    allowPrivateWebhooks: config.push.allowPrivateNetworks,
-    strictRequests: config.strictRequests,
-    listTasksMaxBytes: config.listTasksMaxBytes,
-  }, entry.id, entry.a2aLite);
+  const handler = agentRequestHandler(
+    {
+      card,
+      executor,
+      backgroundExecution: entry.backgroundExecution,
+      logger: options.logger,
+      ...instrumentHandler(options.instrumentation, memoryTaskStore(config)),
+      authenticator: sharedAuthenticator(config),
+      rateLimiter: sharedRateLimiter(config),
+      extendedCard: entry.capabilities.extendedAgentCard
+        ? () => extendedCard(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? [])
+        : undefined,
+      allowPrivateWebhooks: config.push.allowPrivateNetworks,
+      strictRequests: config.strictRequests,
+      listTasksMaxBytes: config.listTasksMaxBytes,
+    },
+    entry.id,
+    entry.a2aLite,
+  );
   options.instrumentation.metrics.watch(handler);
   return { id: entry.id, mountPath, handler, executor };
 }

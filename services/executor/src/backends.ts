@@ -89,7 +89,12 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
     throw error;
   }
   const prefix = config.eventLog.prefix;
-  const eventLog = new redis.RedisEventLog(connections, { prefix, retentionMs: config.eventLog.retentionMs, maxEventsPerTask: config.eventLog.maxEventsPerTask, logger });
+  const eventLog = new redis.RedisEventLog(connections, {
+    prefix,
+    retentionMs: config.eventLog.retentionMs,
+    maxEventsPerTask: config.eventLog.maxEventsPerTask,
+    logger,
+  });
   return {
     handlerOptions: { ...shared.stores, eventLog, cluster: { instanceId, signals: new redis.RedisTaskSignals(connections, { prefix, logger }), ...lease } },
     checks: [shared.check, { name: 'event-log', probe: async () => void (await connections.commands.ping()) }],

@@ -15,7 +15,9 @@ export const MTLS_SCHEME = 'mtls';
  * request. With API keys or JWTs configured the card declares how to send them, so clients
  * learn the scheme from discovery instead of from a 401.
  */
-export function buildAgentCard(config: Pick<ExecutorConfig, 'agent' | 'auth'> & { readonly tls?: Pick<ExecutorConfig['tls'], 'clientCertIdentity'> }): AgentCard {
+export function buildAgentCard(
+  config: Pick<ExecutorConfig, 'agent' | 'auth'> & { readonly tls?: Pick<ExecutorConfig['tls'], 'clientCertIdentity'> },
+): AgentCard {
   const { agent, auth } = config;
   const keysOn = Object.keys(auth.apiKeys).length > 0;
   const jwtScheme = authenticationFor(auth).jwtScheme;
@@ -23,10 +25,17 @@ export function buildAgentCard(config: Pick<ExecutorConfig, 'agent' | 'auth'> & 
     ...(jwtScheme && { [JWT_SCHEME]: jwtScheme }),
     ...(keysOn && {
       [API_KEY_SCHEME]: { scheme: { $case: 'apiKeySecurityScheme', value: { description: 'Static API key', location: 'header', name: auth.header } } },
-      [BEARER_SCHEME]: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'The same API key as a bearer token', scheme: 'Bearer', bearerFormat: '' } } },
+      [BEARER_SCHEME]: {
+        scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'The same API key as a bearer token', scheme: 'Bearer', bearerFormat: '' } },
+      },
     }),
     ...(config.tls?.clientCertIdentity && {
-      [MTLS_SCHEME]: { scheme: { $case: 'mtlsSecurityScheme', value: { description: 'TLS client certificate signed by the service CA (gRPC); its common name is the caller' } } },
+      [MTLS_SCHEME]: {
+        scheme: {
+          $case: 'mtlsSecurityScheme',
+          value: { description: 'TLS client certificate signed by the service CA (gRPC); its common name is the caller' },
+        },
+      },
     }),
   };
   // Any one scheme satisfies the requirement (the list is an OR of alternatives).

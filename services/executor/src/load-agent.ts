@@ -47,7 +47,9 @@ export async function loadAgentModule(spec: string, context: AgentFactoryContext
   if (found.kind === 'executor') return found.value;
   let made: unknown;
   try {
-    made = isClass(found.value) ? new (found.value as new (c: AgentFactoryContext) => unknown)(context) : await (found.value as (c: AgentFactoryContext) => unknown)(context);
+    made = isClass(found.value)
+      ? new (found.value as new (c: AgentFactoryContext) => unknown)(context)
+      : await (found.value as (c: AgentFactoryContext) => unknown)(context);
   } catch (error) {
     throw new AgentModuleError(`Agent factory ${found.name} of ${spec} threw: ${(error as Error)?.message ?? String(error)}`, { cause: error });
   }
@@ -87,7 +89,10 @@ async function importModule(path: string): Promise<unknown> {
   return import(pathToFileURL(path).href);
 }
 
-type Found = { kind: 'executor'; name: string; value: AgentExecutor } | { kind: 'factory'; name: string; value: Function };
+/** A factory function or a class: what a module may export instead of an executor object. */
+type AnyCallable = ((...args: never[]) => unknown) | (abstract new (...args: never[]) => unknown);
+
+type Found = { kind: 'executor'; name: string; value: AgentExecutor } | { kind: 'factory'; name: string; value: AnyCallable };
 
 function findExport(mod: unknown): Found | undefined {
   if (isExecutor(mod)) return { kind: 'executor', name: 'module.exports', value: mod };
@@ -95,7 +100,7 @@ function findExport(mod: unknown): Found | undefined {
     for (const name of AGENT_EXPORTS) {
       const value = (mod as Record<string, unknown>)[name];
       if (isExecutor(value)) return { kind: 'executor', name, value };
-      if (typeof value === 'function') return { kind: 'factory', name, value };
+      if (typeof value === 'function') return { kind: 'factory', name, value: value as AnyCallable };
       // `import()` of a CommonJS module puts module.exports under `default`.
       if (name === 'default' && typeof value === 'object' && value !== null) {
         const inner = findExport(value);
@@ -103,7 +108,7 @@ function findExport(mod: unknown): Found | undefined {
       }
     }
   }
-  if (typeof mod === 'function') return { kind: 'factory', name: 'module.exports', value: mod };
+  if (typeof mod === 'function') return { kind: 'factory', name: 'module.exports', value: mod as AnyCallable };
   return undefined;
 }
 
@@ -111,6 +116,6 @@ function isExecutor(value: unknown): value is AgentExecutor {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { execute?: unknown }).execute === 'function';
 }
 
-function isClass(fn: Function): boolean {
+function isClass(fn: AnyCallable): boolean {
   return /^class[\s{]/.test(Function.prototype.toString.call(fn));
 }

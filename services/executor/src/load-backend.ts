@@ -43,7 +43,9 @@ export function loadBackend<B extends Backend>(backend: B): BackendModules[B] {
   } catch (error) {
     const driver = BACKEND_DRIVERS[backend];
     if (isMissingModule(error, driver)) {
-      throw new Error(`The ${backend} backend needs the ${driver} package, an optional dependency that is not installed: npm install ${driver}`, { cause: error });
+      throw new Error(`The ${backend} backend needs the ${driver} package, an optional dependency that is not installed: npm install ${driver}`, {
+        cause: error,
+      });
     }
     throw error;
   }

@@ -10,7 +10,19 @@ import type { LogLevel } from './config.js';
  * an API key in its error) are the bridges' `redactingLogger`'s job; together they cover what
  * reaches a line.
  */
-export const REDACTED_FIELDS: readonly string[] = ['authorization', 'cookie', 'apiKey', 'api_key', 'token', 'accessToken', 'refreshToken', 'password', 'secret', 'credentials', '["x-api-key"]'].flatMap((key) => {
+export const REDACTED_FIELDS: readonly string[] = [
+  'authorization',
+  'cookie',
+  'apiKey',
+  'api_key',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'password',
+  'secret',
+  'credentials',
+  '["x-api-key"]',
+].flatMap((key) => {
   const segment = key.startsWith('[') ? key : `.${key}`;
   return [key, `*${segment}`, `*.*${segment}`, `*.*.*${segment}`];
 });

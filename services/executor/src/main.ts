@@ -24,7 +24,9 @@ served either way) on one HTTP port (PORT, default 8080), and over gRPC on its o
 (GRPC_PORT, default 50051; off disables it).
 Precedence: defaults < config file < environment < flags.
 
-Flags: --config <file> (or A2A_CONFIG), ${Object.keys(CLI_FLAGS).map((f) => `${f} <value>`).join(', ')}, --help
+Flags: --config <file> (or A2A_CONFIG), ${Object.keys(CLI_FLAGS)
+  .map((f) => `${f} <value>`)
+  .join(', ')}, --help
 Environment: A2A_CONFIG, ${Object.keys(ENV_VARS).join(', ')}`;
 
 async function main(): Promise<void> {
@@ -87,18 +89,21 @@ async function main(): Promise<void> {
   const publicBase = config.publicBaseUrl;
   const rootName = config.agents.length > 0 ? config.agents.find((a) => a.id === (config.defaultAgent ?? config.agents[0]!.id))!.name : config.agent.name;
   const grpcText = grpc ? `, gRPC ${grpc.url}` : ', gRPC off';
-  logger.info({
-    url,
-    card: `${url}${endpoints.card}`,
-    jsonRpc: `${url}${endpoints.jsonRpc}`,
-    rest: `${url}${endpoints.rest}`,
-    grpc: grpc ? grpc.url : false,
-    ...(publicBase && { publicBaseUrl: publicBase }),
-    ...(config.agents.length > 0
-      ? { agents: config.agents.map((a) => ({ id: a.id, handler: a.handler, card: `${url}/agents/${a.id}/.well-known/agent-card.json` })) }
-      : { agent: config.agentModule ?? 'built-in demo agent' }),
-    ...(loaded.configFile && { configFile: loaded.configFile }),
-  }, `A2A agent "${rootName}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}${grpcText}`);
+  logger.info(
+    {
+      url,
+      card: `${url}${endpoints.card}`,
+      jsonRpc: `${url}${endpoints.jsonRpc}`,
+      rest: `${url}${endpoints.rest}`,
+      grpc: grpc ? grpc.url : false,
+      ...(publicBase && { publicBaseUrl: publicBase }),
+      ...(config.agents.length > 0
+        ? { agents: config.agents.map((a) => ({ id: a.id, handler: a.handler, card: `${url}/agents/${a.id}/.well-known/agent-card.json` })) }
+        : { agent: config.agentModule ?? 'built-in demo agent' }),
+      ...(loaded.configFile && { configFile: loaded.configFile }),
+    },
+    `A2A agent "${rootName}" listening on ${url}: card ${url}${endpoints.card}, JSON-RPC ${url}${endpoints.jsonRpc}, REST ${url}${endpoints.rest}${grpcText}`,
+  );
   if (inspectorEnabled(config)) logger.info(`Inspector: open ${url}/inspector in a browser`);
 }
 

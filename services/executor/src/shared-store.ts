@@ -49,7 +49,9 @@ export async function openDynamoStore(config: ExecutorConfig, logger: Logger): P
     ttlEnabled = (await dynamo.migrateDynamo(client, { table })).ttlEnabled;
   } catch (error) {
     client.destroy();
-    throw new Error(`Cannot prepare the DynamoDB task store table ${table}${config.store.endpoint ? ` at ${config.store.endpoint}` : ''}: ${(error as Error).message}`);
+    throw new Error(
+      `Cannot prepare the DynamoDB task store table ${table}${config.store.endpoint ? ` at ${config.store.endpoint}` : ''}: ${(error as Error).message}`,
+    );
   }
   const retentionMs = config.store.retentionMs;
   if (!ttlEnabled && retentionMs > 0) logger.warn({ table }, 'This DynamoDB endpoint has no TTL: finished tasks will not expire');

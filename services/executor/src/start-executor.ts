@@ -1,10 +1,26 @@
-import { checkReadiness, RequestHandler, SUPPORTED_VERSIONS, type AgentExecutor, type Logger, type ProtocolVersion, type ReadinessReport } from '@a2a-polyglot/core';
+import {
+  checkReadiness,
+  RequestHandler,
+  SUPPORTED_VERSIONS,
+  type AgentExecutor,
+  type Logger,
+  type ProtocolVersion,
+  type ReadinessReport,
+} from '@a2a-polyglot/core';
 import { closeExecutor, type BridgeRegistry } from '@a2a-polyglot/bridges';
 import { agentRouter, startGrpcServer, type CallRouter, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import type { ServerCredentials } from '@grpc/grpc-js';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
 import { A2ATracing } from '@a2a-polyglot/tracing';
-import { AgentMounts, cardInterfaces, startA2AServer, websocketCardInterfaces, type A2AHttpOptions, type RunningA2AServer, type StartA2AServerOptions } from '@a2a-polyglot/server';
+import {
+  AgentMounts,
+  cardInterfaces,
+  startA2AServer,
+  websocketCardInterfaces,
+  type A2AHttpOptions,
+  type RunningA2AServer,
+  type StartA2AServerOptions,
+} from '@a2a-polyglot/server';
 import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
 import type { Server } from 'node:http';
 import { inspectorRoute } from '@a2a-polyglot/inspector';
@@ -14,7 +30,16 @@ import { startRegistrySync, type RegistrySync } from './registry-sync.js';
 import { authenticationFor } from './authentication.js';
 import { memoryTaskStore, openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
-import { ConfigError, eventLogKind, grpcListenAddress, inspectorEnabled, resolveConfig, storeKind, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
+import {
+  ConfigError,
+  eventLogKind,
+  grpcListenAddress,
+  inspectorEnabled,
+  resolveConfig,
+  storeKind,
+  type ExecutorConfig,
+  type ExecutorConfigInput,
+} from './config.js';
 import { createDemoAgent } from './demo-agent.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
 import { listenerTls, rateLimiterFor, type ListenerTls } from './listener-security.js';
@@ -203,9 +228,16 @@ const AGENT_INDEX_PATH = '/agents';
  * port addressed by the request's `tenant` or the `a2a-agent` metadata (see `agentRouter`).
  * The default agent is also served at the root, exactly as a single agent is.
  */
-async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptions, logger: Logger, telemetry: Telemetry | undefined): Promise<RunningExecutor> {
+async function startAgents(
+  resolved: ExecutorConfig,
+  options: StartExecutorOptions,
+  logger: Logger,
+  telemetry: Telemetry | undefined,
+): Promise<RunningExecutor> {
   if (storeKind(resolved) !== 'memory' || eventLogKind(resolved) !== 'memory') {
-    throw new ConfigError('Invalid configuration: durable stores (store, eventLog) serve a single agent for now; with "agents", run one executor per agent or use the in-memory store');
+    throw new ConfigError(
+      'Invalid configuration: durable stores (store, eventLog) serve a single agent for now; with "agents", run one executor per agent or use the in-memory store',
+    );
   }
   const tls = listenerTls(resolved);
   const instrumentation = serviceInstrumentation(options, telemetry);
@@ -229,7 +261,15 @@ async function startAgents(resolved: ExecutorConfig, options: StartExecutorOptio
     const options = agent && mountOptions(agent);
     return options ? [...websocketCardInterfaces(options, agentBase), ...(options.extraInterfaces?.(agentBase) ?? [])] : [];
   };
-  const createOptions = { logger, instrumentation, registry: options.handlers, env: options.env ?? process.env, fetch: options.fetch, agentHandlers: options.agentHandlers, extraInterfaces };
+  const createOptions = {
+    logger,
+    instrumentation,
+    registry: options.handlers,
+    env: options.env ?? process.env,
+    fetch: options.fetch,
+    agentHandlers: options.agentHandlers,
+    extraInterfaces,
+  };
   const agents: ServedAgent[] = await createAgents(resolved, createOptions);
   const root = defaultAgentOf(resolved, agents);
   const mounts = new AgentMounts();
@@ -316,7 +356,12 @@ function bindingOptions(config: ExecutorConfig): Pick<A2AHttpOptions, 'websocket
 function rootListenerOptions(
   config: ExecutorConfig,
   logger: Logger,
-  service: { readonly readiness: () => Promise<ReadinessReport>; readonly metrics: A2AMetrics; readonly grpcInterfaces: (publicBase: string) => AgentInterface[]; readonly tls: ListenerTls | undefined },
+  service: {
+    readonly readiness: () => Promise<ReadinessReport>;
+    readonly metrics: A2AMetrics;
+    readonly grpcInterfaces: (publicBase: string) => AgentInterface[];
+    readonly tls: ListenerTls | undefined;
+  },
 ): Omit<StartA2AServerOptions, 'handler'> {
   return {
     ...listenerOptions(config, logger),
@@ -377,7 +422,17 @@ async function startGrpc(
   const address = grpcListenAddress(config);
   if (!address) return undefined;
   try {
-    return await startGrpcServer({ handler, host: address.host, port: address.port, logger, readiness, streamStallTimeoutMs: config.streamStallTimeoutMs, maxReceiveMessageBytes: config.maxBodyBytes, credentials, router });
+    return await startGrpcServer({
+      handler,
+      host: address.host,
+      port: address.port,
+      logger,
+      readiness,
+      streamStallTimeoutMs: config.streamStallTimeoutMs,
+      maxReceiveMessageBytes: config.maxBodyBytes,
+      credentials,
+      router,
+    });
   } catch (error) {
     throw new GrpcListenError(address.host, address.port, error);
   }

@@ -19,7 +19,10 @@ export const DEFAULT_SERVICE_NAME = 'a2a-executor';
  */
 export function tracesWanted(env: Readonly<Record<string, string | undefined>>): boolean {
   if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return false;
-  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (exporters.length > 0) return !exporters.every((e) => e === 'none');
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
@@ -47,10 +50,13 @@ export function startTelemetry(logger: Logger, env: Readonly<Record<string, stri
     ...(env.OTEL_LOGS_EXPORTER ? {} : { logRecordProcessors: [] }),
   });
   sdk.start();
-  logger.info({
-    exporter: env.OTEL_TRACES_EXPORTER ?? 'otlp',
-    endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT,
-  }, 'OpenTelemetry traces on');
+  logger.info(
+    {
+      exporter: env.OTEL_TRACES_EXPORTER ?? 'otlp',
+      endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    },
+    'OpenTelemetry traces on',
+  );
   return {
     shutdown: () =>
       sdk.shutdown().catch((error: unknown) => {

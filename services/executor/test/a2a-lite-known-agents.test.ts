@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KnownLiteAgents, LiteTaskIndex } from '../src/a2a-lite/index.js';
 
-const card = { protocol: 'a2a-lite/1.0', agent: { id: 'jiajia', name: '佳佳', framework: 'clawdbot' as const }, skills: [{ id: 'research', name: 'Research', description: 'Collects sources' }] };
+const card = {
+  protocol: 'a2a-lite/1.0',
+  agent: { id: 'jiajia', name: '佳佳', framework: 'clawdbot' as const },
+  skills: [{ id: 'research', name: 'Research', description: 'Collects sources' }],
+};
 
 describe('KnownLiteAgents', () => {
   it('keeps peers in memory without a directory', async () => {

@@ -14,7 +14,16 @@ async function finalLite(agent: AgentExecutor, liteParams: Record<string, string
   const res = await handler.sendMessage(
     {
       tenant: '',
-      message: { messageId: 'm', contextId: '', taskId: '', role: Role.ROLE_USER, parts: [textPart('go')], metadata: liteParams ? { a2aLite: liteParams } : undefined, extensions: [], referenceTaskIds: [] },
+      message: {
+        messageId: 'm',
+        contextId: '',
+        taskId: '',
+        role: Role.ROLE_USER,
+        parts: [textPart('go')],
+        metadata: liteParams ? { a2aLite: liteParams } : undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
       configuration: undefined,
       metadata: undefined,
     },
@@ -26,11 +35,31 @@ async function finalLite(agent: AgentExecutor, liteParams: Record<string, string
 
 describe('liteTaggingAgent', () => {
   it('tags fail, reject and a thrown error as results, and records the Lite id', async () => {
-    const failed = await finalLite({ async execute(c) { c.fail('no access to X'); } });
+    const failed = await finalLite({
+      async execute(c) {
+        c.fail('no access to X');
+      },
+    });
     expect(failed.lite).toMatchObject({ type: 'result', params: { task: 'L', state: 'failed', ref: failed.task.id }, body: 'no access to X' });
     expect(failed.index.candidates('', 'L')).toEqual([failed.task.id]);
-    expect((await finalLite({ async execute(c) { c.reject('not my skill'); } })).lite).toMatchObject({ params: { state: 'rejected' }, body: 'not my skill' });
-    expect((await finalLite({ async execute() { throw new Error('boom'); } })).lite).toMatchObject({ params: { state: 'failed' }, body: 'Agent execution failed' });
+    expect(
+      (
+        await finalLite({
+          async execute(c) {
+            c.reject('not my skill');
+          },
+        })
+      ).lite,
+    ).toMatchObject({ params: { state: 'rejected' }, body: 'not my skill' });
+    expect(
+      (
+        await finalLite({
+          async execute() {
+            throw new Error('boom');
+          },
+        })
+      ).lite,
+    ).toMatchObject({ params: { state: 'failed' }, body: 'Agent execution failed' });
   });
 
   it('gives a result without a final message the text of the artifacts', async () => {
@@ -44,7 +73,14 @@ describe('liteTaggingAgent', () => {
   });
 
   it('leaves messages from plain callers untouched', async () => {
-    const { task } = await finalLite({ async execute(c) { c.complete('plain'); } }, null);
+    const { task } = await finalLite(
+      {
+        async execute(c) {
+          c.complete('plain');
+        },
+      },
+      null,
+    );
     expect(messageText(task.status?.message)).toBe('plain');
   });
 });

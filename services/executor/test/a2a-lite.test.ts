@@ -16,7 +16,16 @@ afterEach(async () => {
 
 async function start(a2aLite: unknown = true): Promise<RunningExecutor> {
   const running = await startExecutor(
-    { host: '127.0.0.1', port: 0, grpcPort: false, shutdownGraceMs: 200, agents: [{ id: 'mexico', handler: 'demo', name: 'Mexico', a2aLite, settings: { chunkDelayMs: 0 } }, { id: 'plain', handler: 'demo' }] } as never,
+    {
+      host: '127.0.0.1',
+      port: 0,
+      grpcPort: false,
+      shutdownGraceMs: 200,
+      agents: [
+        { id: 'mexico', handler: 'demo', name: 'Mexico', a2aLite, settings: { chunkDelayMs: 0 } },
+        { id: 'plain', handler: 'demo' },
+      ],
+    } as never,
     { env: {} },
   );
   started.push(running);
@@ -42,7 +51,13 @@ describe('executor: A2A-Lite agent option', () => {
     // The agent saw the body, not the tag; the Lite parameters travel in metadata.
     expect(partsText(result.task.artifacts[0].parts)).toBe('Echo: ...');
     expect(result.task.history[0].metadata).toEqual({ a2aLite: { type: 'task', id: '123' } });
-    expect(liteOf(result)).toEqual({ isA2A: true, type: 'result', params: { task: '123', state: 'completed', ref: result.task.id }, body: 'Echo: ...', attachments: [] });
+    expect(liteOf(result)).toEqual({
+      isA2A: true,
+      type: 'result',
+      params: { task: '123', state: 'completed', ref: result.task.id },
+      body: 'Echo: ...',
+      attachments: [],
+    });
 
     // status / result name the task by its Lite id: GetTask.
     for (const type of ['status', 'result']) {
@@ -78,7 +93,9 @@ describe('executor: A2A-Lite agent option', () => {
 
   it('streams a tagged task like any other, ending with the tagged result', async () => {
     const running = await start();
-    const res = await postJson(`${running.url}/agents/mexico/a2a/rpc`, rpc('SendStreamingMessage', { message: userMessage('[A2A:task id=s-1] hi') }), { Accept: 'text/event-stream' });
+    const res = await postJson(`${running.url}/agents/mexico/a2a/rpc`, rpc('SendStreamingMessage', { message: userMessage('[A2A:task id=s-1] hi') }), {
+      Accept: 'text/event-stream',
+    });
     const events = (await readSse(res)).map((e) => e.data.result);
     const last = events.at(-1).statusUpdate;
     expect(last.status.state).toBe('TASK_STATE_COMPLETED');
@@ -94,7 +111,12 @@ describe('executor: A2A-Lite agent option', () => {
     expect(own).toMatchObject({ type: 'card' });
     expect((own as { body: string }).body).toContain('I am Mexico.');
 
-    const jiajia = { protocol: 'a2a-lite/1.0', agent: { id: 'jiajia', name: '佳佳', framework: 'clawdbot' }, skills: [{ id: 'research', name: '调研助手', description: '收集和分析特定主题的资料' }], channels: ['discord:jiajia'] };
+    const jiajia = {
+      protocol: 'a2a-lite/1.0',
+      agent: { id: 'jiajia', name: '佳佳', framework: 'clawdbot' },
+      skills: [{ id: 'research', name: '调研助手', description: '收集和分析特定主题的资料' }],
+      channels: ['discord:jiajia'],
+    };
     const introduced = liteOf((await send(running, `[A2A:card]\n${JSON.stringify(jiajia)}`)).result);
     expect(introduced).toMatchObject({ type: 'card', params: { agent: 'mexico' } });
     expect(JSON.parse(readFileSync(join(dir, 'jiajia.json'), 'utf8')).card).toEqual(jiajia);

@@ -24,7 +24,10 @@ describe('agents[i].a2aLite', () => {
   });
 
   it('is typed for startExecutor callers as in a config file', () => {
-    expect(resolveConfig({ agents: [{ id: 'a', handler: 'demo', a2aLite: true, backgroundExecution: false }] }).agents[0]).toMatchObject({ a2aLite: {}, backgroundExecution: false });
+    expect(resolveConfig({ agents: [{ id: 'a', handler: 'demo', a2aLite: true, backgroundExecution: false }] }).agents[0]).toMatchObject({
+      a2aLite: {},
+      backgroundExecution: false,
+    });
   });
 
   it('resolves knownAgentsDir against the config file’s directory', () => {

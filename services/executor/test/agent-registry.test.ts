@@ -63,7 +63,10 @@ describeWithPostgres('agent registry in PostgreSQL, two instances', () => {
   const cardStatus = async (running: RunningExecutor, id: string) => (await fetch(`${running.url}/agents/${id}/.well-known/agent-card.json`)).status;
   /** Waits until agent `id` is (or is not) served by `running`, failing after `timeoutMs`. */
   const served = (running: RunningExecutor, id: string, expected: boolean, timeoutMs = 1000) =>
-    waitFor(async () => (await cardStatus(running, id)) === (expected ? 200 : 404), { timeoutMs, what: `agent ${id} ${expected ? '' : 'not '}served at ${running.url}` });
+    waitFor(async () => (await cardStatus(running, id)) === (expected ? 200 : 404), {
+      timeoutMs,
+      what: `agent ${id} ${expected ? '' : 'not '}served at ${running.url}`,
+    });
 
   it('serves an inserted agent on both instances within a second, on every binding, and drops it on delete', async () => {
     const inserted = Date.now();
@@ -172,7 +175,15 @@ describeWithPostgres('agent registry in PostgreSQL, two executor processes', () 
     writeFileSync(config, JSON.stringify({ agents: [{ id: 'main', handler: 'demo' }] }));
     for (let i = 0; i < 2; i++) {
       processes.push(
-        spawnExecutor({ PORT: '0', GRPC_PORT: 'off', A2A_CONFIG: config, A2A_AGENT_REGISTRY_URL: POSTGRES_URL!, A2A_AGENT_REGISTRY_SCHEMA: schema, A2A_AGENT_REGISTRY_RESYNC_MS: '0', A2A_SHUTDOWN_GRACE_MS: '100' }),
+        spawnExecutor({
+          PORT: '0',
+          GRPC_PORT: 'off',
+          A2A_CONFIG: config,
+          A2A_AGENT_REGISTRY_URL: POSTGRES_URL!,
+          A2A_AGENT_REGISTRY_SCHEMA: schema,
+          A2A_AGENT_REGISTRY_RESYNC_MS: '0',
+          A2A_SHUTDOWN_GRACE_MS: '100',
+        }),
       );
     }
     urls = await Promise.all(processes.map((p) => listeningUrl(p)));

@@ -45,7 +45,8 @@ async function start(extra: Record<string, unknown> = {}): Promise<RunningExecut
 }
 
 const userMessage = (text: string) => ({ message: { messageId: crypto.randomUUID(), role: 1, parts: [{ content: { $case: 'text' as const, value: text } }] } });
-const answerText = (response: any): string => partsText((response.payload?.value?.artifacts?.[0]?.parts ?? response.payload?.value?.parts ?? []).map((p: any) => ({ text: p.content?.value })));
+const answerText = (response: any): string =>
+  partsText((response.payload?.value?.artifacts?.[0]?.parts ?? response.payload?.value?.parts ?? []).map((p: any) => ({ text: p.content?.value })));
 
 describe('executor: a non-default agent on every binding', () => {
   it("lists all four bindings in the agent's card, v1.0 first, then the v0.3 ones; the default agent's card is unchanged", async () => {
@@ -112,8 +113,12 @@ describe('executor: a non-default agent on every binding', () => {
     expect(answerText(byMetadata)).toBe('Shouter says: TWO');
     // With the metadata, the tenant is the agent's own namespace again.
     const tenanted: any = await grpc.sendMessage({ ...userMessage('three'), tenant: 'acme' }, { headers: { 'a2a-agent': 'shout' } });
-    await expect(grpc.getTask({ id: tenanted.payload.value.id, tenant: 'acme' }, { headers: { 'a2a-agent': 'shout' } })).resolves.toMatchObject({ id: tenanted.payload.value.id });
-    await expect(grpc.getTask({ id: tenanted.payload.value.id }, { headers: { 'a2a-agent': 'shout' } })).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
+    await expect(grpc.getTask({ id: tenanted.payload.value.id, tenant: 'acme' }, { headers: { 'a2a-agent': 'shout' } })).resolves.toMatchObject({
+      id: tenanted.payload.value.id,
+    });
+    await expect(grpc.getTask({ id: tenanted.payload.value.id }, { headers: { 'a2a-agent': 'shout' } })).rejects.toMatchObject({
+      code: A2AErrorCode.TaskNotFound,
+    });
     // Neither: the default agent, whose tenants mean what they always meant.
     const plain: any = await grpc.sendMessage(userMessage('hello'));
     expect(plain.payload.value.id ?? plain.payload.value.taskId).toBeDefined();

@@ -31,11 +31,15 @@ async function fakeOpenAi(): Promise<{ url: string; bodies: any[]; headers: any[
       headers.push(req.headers);
       const input: string = body.messages.at(-1).content;
       if (input === 'leak') {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${req.headers.authorization}` } }));
+        res
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `Incorrect API key provided: ${req.headers.authorization}` } }));
         return;
       }
       if (!body.stream) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: `model ${body.model} says hi` }, finish_reason: 'stop' }] }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: `model ${body.model} says hi` }, finish_reason: 'stop' }] }));
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -49,10 +53,11 @@ async function fakeOpenAi(): Promise<{ url: string; bodies: any[]; headers: any[
     url: `http://127.0.0.1:${port}`,
     bodies,
     headers,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -67,7 +72,10 @@ afterEach(async () => {
 });
 
 async function start(config: Record<string, unknown>, options: Parameters<typeof startExecutor>[1] = {}): Promise<RunningExecutor> {
-  const running = await startExecutor({ host: '127.0.0.1', port: 0, shutdownGraceMs: 200, demo: { chunkDelayMs: 0 }, ...config } as never, { env: {}, ...options });
+  const running = await startExecutor({ host: '127.0.0.1', port: 0, shutdownGraceMs: 200, demo: { chunkDelayMs: 0 }, ...config } as never, {
+    env: {},
+    ...options,
+  });
   started.push(running);
   return running;
 }
@@ -86,7 +94,11 @@ const iface = (card: any, binding: string) => card.supportedInterfaces.find((i: 
 describe('executor: several agents routed to handlers', () => {
   it('serves each agent under /agents/{id} with its own card, and the default agent at the root', async () => {
     const running = await start({ ...threeAgents(), defaultAgent: 'demo' });
-    for (const [id, name] of [['writer', 'Writer'], ['demo', 'Demo Echo'], ['shout', 'Shouter']]) {
+    for (const [id, name] of [
+      ['writer', 'Writer'],
+      ['demo', 'Demo Echo'],
+      ['shout', 'Shouter'],
+    ]) {
       const card = await json(await fetch(`${running.url}/agents/${id}/.well-known/agent-card.json`));
       expect(card.name).toBe(name);
       expect(iface(card, 'JSONRPC')).toBe(`${running.url}/agents/${id}/a2a/rpc`);
@@ -127,7 +139,9 @@ describe('executor: several agents routed to handlers', () => {
 
   it('routes JSON-RPC and REST calls to the right handler, each agent with its own task store', async () => {
     const running = await start(threeAgents());
-    const stream = await postJson(`${running.url}/agents/writer/a2a/rpc`, rpc('SendStreamingMessage', { message: userMessage('hello') }), { Accept: 'text/event-stream' });
+    const stream = await postJson(`${running.url}/agents/writer/a2a/rpc`, rpc('SendStreamingMessage', { message: userMessage('hello') }), {
+      Accept: 'text/event-stream',
+    });
     const events = await readSse(stream);
     const results = events.map((e) => e.data.result);
     expect(results.filter((r) => r.artifactUpdate).map((r) => [partsText(r.artifactUpdate.artifact.parts), r.artifactUpdate.lastChunk ?? false])).toEqual([
@@ -169,8 +183,15 @@ describe('executor: several agents routed to handlers', () => {
 
   it('never shows an upstream API key in cards, logs, task messages or errors', async () => {
     const logger = memoryLogger();
-    const running = await start({ ...threeAgents(), agents: [{ ...threeAgents().agents[0], capabilities: { extendedAgentCard: true } }], publicBaseUrl: 'https://agents.example.com' }, { logger });
-    const cards = await Promise.all(['/.well-known/agent-card.json', '/agents/writer/.well-known/agent-card.json', '/agents/writer/a2a/extendedAgentCard'].map(async (p) => (await fetch(`${running.url}${p}`, { headers: V1 })).text()));
+    const running = await start(
+      { ...threeAgents(), agents: [{ ...threeAgents().agents[0], capabilities: { extendedAgentCard: true } }], publicBaseUrl: 'https://agents.example.com' },
+      { logger },
+    );
+    const cards = await Promise.all(
+      ['/.well-known/agent-card.json', '/agents/writer/.well-known/agent-card.json', '/agents/writer/a2a/extendedAgentCard'].map(async (p) =>
+        (await fetch(`${running.url}${p}`, { headers: V1 })).text(),
+      ),
+    );
     expect(cards[2]).toContain('Writer');
     for (const c of cards) expect(c).not.toContain(OPENAI_KEY);
 
@@ -187,16 +208,26 @@ describe('executor: several agents routed to handlers', () => {
   });
 
   it('refuses bad handler settings at startup with one line that never repeats the key', async () => {
-    const attempt = (config: Record<string, unknown>) => start(config).then(() => 'started', (e: Error) => e);
+    const attempt = (config: Record<string, unknown>) =>
+      start(config).then(
+        () => 'started',
+        (e: Error) => e,
+      );
     const unknown = await attempt({ agents: [{ id: 'x', handler: 'langchain' }] });
     expect(unknown).toBeInstanceOf(ConfigError);
-    expect((unknown as Error).message).toBe('Invalid configuration: agent "x": Unknown handler "langchain" (known: openai-chat, hermes-runs, openclaw-responses, demo, module)');
+    expect((unknown as Error).message).toBe(
+      'Invalid configuration: agent "x": Unknown handler "langchain" (known: openai-chat, hermes-runs, openclaw-responses, demo, module)',
+    );
     const missing = await attempt({ agents: [{ id: 'x', handler: 'openai-chat' }] });
     expect((missing as Error).message).toMatch(/^Invalid configuration: agent "x": agents\[0\]\.settings\.model is required/);
     const badKey = await attempt({ handlers: { 'openai-chat': { apiKey: 42, model: 'm' } }, agents: [{ id: 'x', handler: 'openai-chat' }] });
-    expect((badKey as Error).message).toBe('Invalid configuration: agent "x": handlers.openai-chat.apiKey must be a non-empty string (the value is not shown: it is a secret)');
+    expect((badKey as Error).message).toBe(
+      'Invalid configuration: agent "x": handlers.openai-chat.apiKey must be a non-empty string (the value is not shown: it is a secret)',
+    );
     const typo = await attempt({ handlers: { 'open-ai': {} }, agents: [{ id: 'x', handler: 'demo' }] });
-    expect((typo as Error).message).toBe('Invalid configuration: handlers.open-ai names no handler (known: openai-chat, hermes-runs, openclaw-responses, demo, module)');
+    expect((typo as Error).message).toBe(
+      'Invalid configuration: handlers.open-ai names no handler (known: openai-chat, hermes-runs, openclaw-responses, demo, module)',
+    );
   });
 });
 
@@ -229,11 +260,24 @@ describe('config: agents, handlers, defaultAgent', () => {
     };
     expect(error({ agents: {} })).toBe('Invalid configuration: agents must be an array of agents (got {})');
     expect(error({ agents: [{ id: 'a/b', handler: 'demo' }] })).toMatch(/^Invalid configuration: agents\[0\]\.id must be an id of letters/);
-    expect(error({ agents: [{ id: 'a', handler: 'demo', colour: 'red' }] })).toMatch(/^Invalid configuration: unknown key agents\[0\]\.colour \(known: id, handler, settings, name/);
+    expect(error({ agents: [{ id: 'a', handler: 'demo', colour: 'red' }] })).toMatch(
+      /^Invalid configuration: unknown key agents\[0\]\.colour \(known: id, handler, settings, name/,
+    );
     expect(error({ agents: [{ id: 'a' }] })).toBe('Invalid configuration: agents[0].handler must be a non-empty string (got undefined)');
-    expect(error({ agents: [{ id: 'a', handler: 'demo' }, { id: 'a', handler: 'demo' }] })).toBe('Invalid configuration: duplicate agent id "a" in agents[1].id');
-    expect(error({ agents: [{ id: 'a', handler: 'demo' }], defaultAgent: 'b' })).toBe('Invalid configuration: defaultAgent "b" is not the id of an entry in agents (ids: a)');
-    expect(error({ agents: [{ id: 'a', handler: 'demo' }], agentModule: '/x.js' })).toMatch(/^Invalid configuration: agentModule serves the single agent; with agents, declare it/);
+    expect(
+      error({
+        agents: [
+          { id: 'a', handler: 'demo' },
+          { id: 'a', handler: 'demo' },
+        ],
+      }),
+    ).toBe('Invalid configuration: duplicate agent id "a" in agents[1].id');
+    expect(error({ agents: [{ id: 'a', handler: 'demo' }], defaultAgent: 'b' })).toBe(
+      'Invalid configuration: defaultAgent "b" is not the id of an entry in agents (ids: a)',
+    );
+    expect(error({ agents: [{ id: 'a', handler: 'demo' }], agentModule: '/x.js' })).toMatch(
+      /^Invalid configuration: agentModule serves the single agent; with agents, declare it/,
+    );
     expect(error({ handlers: { 'openai-chat': 'key' } })).toBe('Invalid configuration: handlers.openai-chat must be an object (got "key")');
   });
 

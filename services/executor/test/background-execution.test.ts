@@ -69,7 +69,12 @@ async function expectCanceled(text: string): Promise<void> {
 /** POSTs and drops the connection once the agent started on `text`. */
 async function postThenLeave(url: string, body: unknown, text: string, headers: Record<string, string> = {}): Promise<void> {
   const abort = new AbortController();
-  const pending = fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...V1, ...headers }, body: JSON.stringify(body), signal: abort.signal }).then((res) => res.text());
+  const pending = fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...V1, ...headers },
+    body: JSON.stringify(body),
+    signal: abort.signal,
+  }).then((res) => res.text());
   await taskStartedBy(text);
   abort.abort();
   await expect(pending).rejects.toThrow();
@@ -82,7 +87,9 @@ describe('backgroundExecution: false, the client leaves during a send', () => {
   });
 
   it('JSON-RPC: a SendStreamingMessage (SSE) whose stream is dropped', async () => {
-    await postThenLeave(`${running.url}/a2a/rpc`, rpc('SendStreamingMessage', { message: userMessage('jsonrpc stream') }), 'jsonrpc stream', { Accept: 'text/event-stream' });
+    await postThenLeave(`${running.url}/a2a/rpc`, rpc('SendStreamingMessage', { message: userMessage('jsonrpc stream') }), 'jsonrpc stream', {
+      Accept: 'text/event-stream',
+    });
     await expectCanceled('jsonrpc stream');
   });
 
@@ -169,7 +176,9 @@ describe('backgroundExecution: false, the client leaves during a send', () => {
   });
 
   it('refuses returnImmediately with UnsupportedOperation (v1.0), and v0.3 blocking:false too', async () => {
-    const v1 = await json(await postJson(`${running.url}/a2a/rpc`, rpc('SendMessage', { message: userMessage('never'), configuration: { returnImmediately: true } })));
+    const v1 = await json(
+      await postJson(`${running.url}/a2a/rpc`, rpc('SendMessage', { message: userMessage('never'), configuration: { returnImmediately: true } })),
+    );
     expect(v1.error.code).toBe(-32004);
     expect(v1.error.message).toMatch(/background execution is off.*configuration\.returnImmediately/);
     const rest = await postJson(`${running.url}/a2a/message:send`, { message: userMessage('never'), configuration: { returnImmediately: true } });
@@ -179,7 +188,12 @@ describe('backgroundExecution: false, the client leaves during a send', () => {
       await fetch(`${running.url}/a2a/rpc`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'A2A-Version': '0.3' },
-        body: JSON.stringify(rpc('message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'never' }] }, configuration: { blocking: false } })),
+        body: JSON.stringify(
+          rpc('message/send', {
+            message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'never' }] },
+            configuration: { blocking: false },
+          }),
+        ),
       }),
     );
     expect(v03.error.code).toBe(-32004);
@@ -194,7 +208,12 @@ describe('backgroundExecution: true (the default)', () => {
     await postThenLeave(`${running.url}/agents/background/a2a/rpc`, rpc('SendMessage', { message: userMessage(text) }), text);
     const taskId = started.get(text)!;
     // A later call on the same agent has run after the disconnect was handled; the task still works.
-    const later = await json(await postJson(`${running.url}/agents/background/a2a/rpc`, rpc('SendMessage', { message: userMessage('later'), configuration: { returnImmediately: true } })));
+    const later = await json(
+      await postJson(
+        `${running.url}/agents/background/a2a/rpc`,
+        rpc('SendMessage', { message: userMessage('later'), configuration: { returnImmediately: true } }),
+      ),
+    );
     expect(later.result.task.status.state).toBe('TASK_STATE_WORKING');
     expect(await stateOf(taskId, '/agents/background')).toBe('TASK_STATE_WORKING');
     expect(hooked).not.toContain(taskId);

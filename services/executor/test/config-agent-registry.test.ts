@@ -9,7 +9,11 @@ const agents = [{ id: 'main', handler: 'demo' }];
 describe('config: agentRegistry', () => {
   it('is off by default, and reads url, schema and resyncMs from the file and the environment', () => {
     expect(resolveConfig({}).agentRegistry).toEqual({ kind: undefined, url: undefined, schema: 'public', resyncMs: 30_000 });
-    expect(resolveConfig({ agents, agentRegistry: { url: 'postgres://db/x', schema: 'gw', resyncMs: 0 } }).agentRegistry).toMatchObject({ url: 'postgres://db/x', schema: 'gw', resyncMs: 0 });
+    expect(resolveConfig({ agents, agentRegistry: { url: 'postgres://db/x', schema: 'gw', resyncMs: 0 } }).agentRegistry).toMatchObject({
+      url: 'postgres://db/x',
+      schema: 'gw',
+      resyncMs: 0,
+    });
     const file = join(mkdtempSync(join(tmpdir(), 'a2a-registry-config-')), 'config.json');
     writeFileSync(file, JSON.stringify({ agents, agentRegistry: { url: 'postgres://file/z', resyncMs: 1 } }));
     expect(loadConfig({ argv: ['--config', file], env: {} }).config.agentRegistry).toMatchObject({ url: 'postgres://file/z', schema: 'public', resyncMs: 1 });
@@ -23,7 +27,9 @@ describe('config: agentRegistry', () => {
   it('refuses bad values and a registry without a default agent in agents', () => {
     expect(() => resolveConfig({ agents, agentRegistry: { url: 'mysql://db' } })).toThrow('agentRegistry.url must be a postgres:// or postgresql:// URL');
     expect(() => resolveConfig({ agents, agentRegistry: { schema: 'no-dashes' } })).toThrow('agentRegistry.schema must be a schema name');
-    expect(() => resolveConfig({ agents, agentRegistry: { kind: 'postgres' } })).toThrow('agentRegistry.kind is postgres but agentRegistry.url (A2A_AGENT_REGISTRY_URL) is not set');
+    expect(() => resolveConfig({ agents, agentRegistry: { kind: 'postgres' } })).toThrow(
+      'agentRegistry.kind is postgres but agentRegistry.url (A2A_AGENT_REGISTRY_URL) is not set',
+    );
     expect(() => resolveConfig({ agentRegistry: { url: 'postgres://db/x' } })).toThrow('agentRegistry needs at least one entry in agents');
     expect(() => resolveConfig({ agents, agentRegistry: { url: 'postgres://db/x', extra: 1 } as never })).toThrow('unknown key agentRegistry.extra');
   });

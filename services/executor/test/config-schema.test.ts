@@ -50,22 +50,37 @@ describe('config errors name the path of the bad value', () => {
   };
 
   it('inside lists and sections', () => {
-    expect(message({ agents: [{ id: 'a', handler: 'demo' }, { id: 'b', handler: 'demo', settings: 'none' }] })).toBe(
-      'Invalid configuration: config file x.json: agents[1].settings must be an object (got "none")',
-    );
+    expect(
+      message({
+        agents: [
+          { id: 'a', handler: 'demo' },
+          { id: 'b', handler: 'demo', settings: 'none' },
+        ],
+      }),
+    ).toBe('Invalid configuration: config file x.json: agents[1].settings must be an object (got "none")');
     expect(message({ agent: { skills: [{ id: 'x', name: 'X', description: 'd', tags: ['a', 3] }] } })).toBe(
       'Invalid configuration: config file x.json: agent.skills[0].tags[1] must be an array of strings (got 3)',
     );
-    expect(message({ eventLog: { kind: 'kafka' } })).toBe('Invalid configuration: config file x.json: eventLog.kind must be one of memory, redis (got "kafka")');
+    expect(message({ eventLog: { kind: 'kafka' } })).toBe(
+      'Invalid configuration: config file x.json: eventLog.kind must be one of memory, redis (got "kafka")',
+    );
   });
 
   it('without echoing secrets: URL passwords and API keys', () => {
-    expect(message({ store: { url: 'mysql://admin:hunter2@db/a2a' } })).toBe('Invalid configuration: config file x.json: store.url must be a postgres:// or postgresql:// URL (got "mysql://***@db/a2a")');
+    expect(message({ store: { url: 'mysql://admin:hunter2@db/a2a' } })).toBe(
+      'Invalid configuration: config file x.json: store.url must be a postgres:// or postgresql:// URL (got "mysql://***@db/a2a")',
+    );
     const keys = message({ auth: { apiKeys: { 'sk-secret-key': 42 } } });
-    expect(keys).toBe('Invalid configuration: config file x.json: auth.apiKeys must be a map of API keys to non-empty principal ids (the value is not shown: it holds API keys)');
+    expect(keys).toBe(
+      'Invalid configuration: config file x.json: auth.apiKeys must be a map of API keys to non-empty principal ids (the value is not shown: it holds API keys)',
+    );
   });
 
   it('keeps normalising values (trailing slashes, gRPC off)', () => {
-    expect(resolveConfig({ basePath: '/a2a/', publicBaseUrl: 'https://agents.example.com/', grpcPort: 'off' as never })).toMatchObject({ basePath: '/a2a', publicBaseUrl: 'https://agents.example.com', grpcPort: false });
+    expect(resolveConfig({ basePath: '/a2a/', publicBaseUrl: 'https://agents.example.com/', grpcPort: 'off' as never })).toMatchObject({
+      basePath: '/a2a',
+      publicBaseUrl: 'https://agents.example.com',
+      grpcPort: false,
+    });
   });
 });

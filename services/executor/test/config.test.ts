@@ -2,7 +2,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryTaskStore } from '../src/backends.js';
-import { ConfigError, DEFAULT_GRPC_PORT, defaultConfig, eventLogKind, grpcListenAddress, loadConfig, parseArgs, resolveConfig, storeKind } from '../src/config.js';
+import {
+  ConfigError,
+  DEFAULT_GRPC_PORT,
+  defaultConfig,
+  eventLogKind,
+  grpcListenAddress,
+  loadConfig,
+  parseArgs,
+  resolveConfig,
+  storeKind,
+} from '../src/config.js';
 
 function tempConfig(json: unknown, name = 'config.json'): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'executor-config-'));
@@ -127,9 +137,16 @@ describe('loadConfig', () => {
     expect(grpcListenAddress(load(['--port', '0', '--grpc-port', '50052']))).toEqual({ host: '127.0.0.1', port: 50052 });
     expect(grpcListenAddress(load([], { HOST: '0.0.0.0', GRPC_PORT: '0' }))).toEqual({ host: '0.0.0.0', port: 0 });
     expect(grpcListenAddress(load(['--grpc-host', '::'], { GRPC_HOST: '10.0.0.1' }))).toEqual({ host: '::', port: 50051 });
-    expect(load([], { GRPC_HOST: '10.0.0.1', A2A_GRPC_PUBLIC_URL: 'grpc.example.com:443' })).toMatchObject({ grpcHost: '10.0.0.1', grpcPublicUrl: 'grpc.example.com:443' });
+    expect(load([], { GRPC_HOST: '10.0.0.1', A2A_GRPC_PUBLIC_URL: 'grpc.example.com:443' })).toMatchObject({
+      grpcHost: '10.0.0.1',
+      grpcPublicUrl: 'grpc.example.com:443',
+    });
     expect(load(['--grpc-public-url', 'https://grpc.example.com/']).grpcPublicUrl).toBe('https://grpc.example.com');
-    expect(load([], {}, { grpcPort: 6000, grpcHost: 'localhost', grpcPublicUrl: '[::1]:6000' })).toMatchObject({ grpcPort: 6000, grpcHost: 'localhost', grpcPublicUrl: '[::1]:6000' });
+    expect(load([], {}, { grpcPort: 6000, grpcHost: 'localhost', grpcPublicUrl: '[::1]:6000' })).toMatchObject({
+      grpcPort: 6000,
+      grpcHost: 'localhost',
+      grpcPublicUrl: '[::1]:6000',
+    });
     // Off: false / -1 / "off" in a file, off / false / -1 as text; a later layer can turn it back on.
     for (const off of [false, -1, 'off']) expect(grpcListenAddress(load([], {}, { grpcPort: off }))).toBeUndefined();
     for (const off of ['off', 'OFF', 'false', '-1']) {
@@ -147,8 +164,12 @@ describe('loadConfig', () => {
     expect(load([], { A2A_WEBSOCKET_IN_CARD: 'false' }).websocketInCard).toBe(false);
     expect(load(['--websocket-in-card', 'off']).websocketInCard).toBe(false);
     expect(load(['--websocket-in-card=true'], { A2A_WEBSOCKET_IN_CARD: 'no' }).websocketInCard).toBe(true);
-    expect(configError({ argv: [], env: { A2A_WEBSOCKET_IN_CARD: 'maybe' }, cwd })).toBe('Invalid configuration: A2A_WEBSOCKET_IN_CARD must be true or false (got "maybe")');
-    expect(configError({ argv: ['--config', tempConfig({ websocketInCard: 'no' }).file], env: {}, cwd })).toMatch(/websocketInCard must be true or false \(got "no"\)$/);
+    expect(configError({ argv: [], env: { A2A_WEBSOCKET_IN_CARD: 'maybe' }, cwd })).toBe(
+      'Invalid configuration: A2A_WEBSOCKET_IN_CARD must be true or false (got "maybe")',
+    );
+    expect(configError({ argv: ['--config', tempConfig({ websocketInCard: 'no' }).file], env: {}, cwd })).toMatch(
+      /websocketInCard must be true or false \(got "no"\)$/,
+    );
   });
 
   it('reads strictRequests (default off) from the file, A2A_STRICT_REQUESTS and --strict-requests', () => {
@@ -166,7 +187,10 @@ describe('loadConfig', () => {
       loadConfig({ argv: file === undefined ? [] : ['--config', tempConfig(file).file], env, cwd }).config;
     expect(load()).toMatchObject({ streamStallTimeoutMs: 30_000, listTasksMaxBytes: 4 * 1024 * 1024 });
     expect(load({}, { streamStallTimeoutMs: 0, listTasksMaxBytes: 65536 })).toMatchObject({ streamStallTimeoutMs: 0, listTasksMaxBytes: 65536 });
-    expect(load({ A2A_STREAM_STALL_TIMEOUT_MS: '5000', A2A_LIST_TASKS_MAX_BYTES: '1048576' }, { streamStallTimeoutMs: 1 })).toMatchObject({ streamStallTimeoutMs: 5000, listTasksMaxBytes: 1048576 });
+    expect(load({ A2A_STREAM_STALL_TIMEOUT_MS: '5000', A2A_LIST_TASKS_MAX_BYTES: '1048576' }, { streamStallTimeoutMs: 1 })).toMatchObject({
+      streamStallTimeoutMs: 5000,
+      listTasksMaxBytes: 1048576,
+    });
     expect(configError({ argv: [], env: { A2A_LIST_TASKS_MAX_BYTES: '0' }, cwd })).toMatch(/A2A_LIST_TASKS_MAX_BYTES/);
   });
 
@@ -174,7 +198,10 @@ describe('loadConfig', () => {
     const load = (env: Record<string, string> = {}, file?: unknown) =>
       loadConfig({ argv: file === undefined ? [] : ['--config', tempConfig(file).file], env, cwd }).config;
     expect(load().store).toMatchObject({ memoryMaxBytes: 256 * 1024 * 1024, memoryInterruptedIdleMs: 3_600_000 });
-    expect(load({}, { store: { memoryMaxBytes: 2_097_152, memoryInterruptedIdleMs: 0 } }).store).toMatchObject({ memoryMaxBytes: 2_097_152, memoryInterruptedIdleMs: 0 });
+    expect(load({}, { store: { memoryMaxBytes: 2_097_152, memoryInterruptedIdleMs: 0 } }).store).toMatchObject({
+      memoryMaxBytes: 2_097_152,
+      memoryInterruptedIdleMs: 0,
+    });
     const config = load({ A2A_MEMORY_STORE_MAX_BYTES: '1048576', A2A_MEMORY_STORE_INTERRUPTED_IDLE_MS: '60000' });
     expect(config.store).toMatchObject({ memoryMaxBytes: 1_048_576, memoryInterruptedIdleMs: 60_000 });
     expect(configError({ argv: [], env: { A2A_MEMORY_STORE_MAX_BYTES: '1000' }, cwd })).toMatch(/A2A_MEMORY_STORE_MAX_BYTES/);
@@ -212,19 +239,39 @@ describe('loadConfig', () => {
 
   it('selects DynamoDB from a file, the environment (A2A_DYNAMODB_TABLE alone) or flags', () => {
     const { file } = tempConfig({ store: { kind: 'dynamodb', table: 'from-file', region: 'eu-west-1', retentionMs: 0 } });
-    expect(loadConfig({ argv: ['--config', file], env: {}, cwd }).config.store).toMatchObject({ kind: 'dynamodb', table: 'from-file', region: 'eu-west-1', retentionMs: 0 });
-    const env = { A2A_DYNAMODB_TABLE: 'a2a-tasks', A2A_DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000/', A2A_DYNAMODB_REGION: 'us-east-1', A2A_DYNAMODB_RETENTION_MS: '3600000' };
+    expect(loadConfig({ argv: ['--config', file], env: {}, cwd }).config.store).toMatchObject({
+      kind: 'dynamodb',
+      table: 'from-file',
+      region: 'eu-west-1',
+      retentionMs: 0,
+    });
+    const env = {
+      A2A_DYNAMODB_TABLE: 'a2a-tasks',
+      A2A_DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000/',
+      A2A_DYNAMODB_REGION: 'us-east-1',
+      A2A_DYNAMODB_RETENTION_MS: '3600000',
+    };
     const fromEnv = loadConfig({ argv: [], env, cwd }).config;
     expect(storeKind(fromEnv)).toBe('dynamodb');
     expect(fromEnv.store).toMatchObject({ table: 'a2a-tasks', endpoint: 'http://127.0.0.1:8000', region: 'us-east-1', retentionMs: 3_600_000 });
     expect(defaultConfig().store.retentionMs).toBe(30 * 24 * 3600_000);
-    const fromFlags = loadConfig({ argv: ['--store', 'dynamodb', '--dynamodb-table', 'flag-table', '--dynamodb-region', 'ap-south-1', '--dynamodb-endpoint', 'http://localhost:4567'], env: {}, cwd }).config;
+    const fromFlags = loadConfig({
+      argv: ['--store', 'dynamodb', '--dynamodb-table', 'flag-table', '--dynamodb-region', 'ap-south-1', '--dynamodb-endpoint', 'http://localhost:4567'],
+      env: {},
+      cwd,
+    }).config;
     expect(fromFlags.store).toMatchObject({ kind: 'dynamodb', table: 'flag-table', region: 'ap-south-1', endpoint: 'http://localhost:4567' });
     // A Redis event log may share a DynamoDB store between instances.
     expect(eventLogKind(loadConfig({ argv: [], env: { ...env, A2A_REDIS_URL: 'redis://127.0.0.1:6379' }, cwd }).config)).toBe('redis');
-    expect(configError({ argv: [], env: { A2A_STORE: 'dynamodb' }, cwd })).toBe('Invalid configuration: store.kind is dynamodb but store.table (A2A_DYNAMODB_TABLE) is not set');
-    expect(configError({ argv: [], env: { A2A_DYNAMODB_TABLE: 'no' }, cwd })).toBe('Invalid configuration: A2A_DYNAMODB_TABLE must be a DynamoDB table name (3 to 255 letters, digits, _, - and .) (got "no")');
-    expect(configError({ argv: [], env: { A2A_DYNAMODB_REGION: 'EU West' }, cwd })).toBe('Invalid configuration: A2A_DYNAMODB_REGION must be an AWS region such as "eu-west-1" (got "EU West")');
+    expect(configError({ argv: [], env: { A2A_STORE: 'dynamodb' }, cwd })).toBe(
+      'Invalid configuration: store.kind is dynamodb but store.table (A2A_DYNAMODB_TABLE) is not set',
+    );
+    expect(configError({ argv: [], env: { A2A_DYNAMODB_TABLE: 'no' }, cwd })).toBe(
+      'Invalid configuration: A2A_DYNAMODB_TABLE must be a DynamoDB table name (3 to 255 letters, digits, _, - and .) (got "no")',
+    );
+    expect(configError({ argv: [], env: { A2A_DYNAMODB_REGION: 'EU West' }, cwd })).toBe(
+      'Invalid configuration: A2A_DYNAMODB_REGION must be an AWS region such as "eu-west-1" (got "EU West")',
+    );
   });
 
   describe('fails fast with one clear line', () => {
@@ -237,12 +284,21 @@ describe('loadConfig', () => {
       [{ A2A_TRUST_PROXY: 'maybe' }, 'Invalid configuration: A2A_TRUST_PROXY must be true or false (got "maybe")'],
       [{ A2A_PUBLIC_BASE_URL: 'agents.example.com' }, 'Invalid configuration: A2A_PUBLIC_BASE_URL must be an absolute http(s) URL (got "agents.example.com")'],
       [{ A2A_BASE_PATH: 'a2a' }, 'Invalid configuration: A2A_BASE_PATH must be a URL path such as "/a2a" (or "/" for the root) (got "a2a")'],
-      [{ A2A_API_KEYS: 'justakey' }, 'Invalid configuration: A2A_API_KEYS must be a list like "key1=principal1,key2=principal2" (the value is not shown: it holds API keys)'],
+      [
+        { A2A_API_KEYS: 'justakey' },
+        'Invalid configuration: A2A_API_KEYS must be a list like "key1=principal1,key2=principal2" (the value is not shown: it holds API keys)',
+      ],
       [{ A2A_MAX_BODY_BYTES: '0' }, 'Invalid configuration: A2A_MAX_BODY_BYTES must be an integer between 1 and 1073741824 (got 0)'],
       [{ GRPC_PORT: 'abc' }, 'Invalid configuration: GRPC_PORT must be a port between 0 and 65535, or off / false / -1 to disable gRPC (got "abc")'],
       [{ GRPC_PORT: '70000' }, 'Invalid configuration: GRPC_PORT must be a port between 0 and 65535, or off / false / -1 to disable gRPC (got 70000)'],
-      [{ A2A_GRPC_PUBLIC_URL: 'grpc.example.com' }, 'Invalid configuration: A2A_GRPC_PUBLIC_URL must be host:port (e.g. "agents.example.com:443") or a URL such as "https://agents.example.com" (got "grpc.example.com")'],
-      [{ A2A_GRPC_PUBLIC_URL: 'https://grpc.example.com/a2a' }, 'Invalid configuration: A2A_GRPC_PUBLIC_URL must be host:port (e.g. "agents.example.com:443") or a URL such as "https://agents.example.com" (got "https://grpc.example.com/a2a")'],
+      [
+        { A2A_GRPC_PUBLIC_URL: 'grpc.example.com' },
+        'Invalid configuration: A2A_GRPC_PUBLIC_URL must be host:port (e.g. "agents.example.com:443") or a URL such as "https://agents.example.com" (got "grpc.example.com")',
+      ],
+      [
+        { A2A_GRPC_PUBLIC_URL: 'https://grpc.example.com/a2a' },
+        'Invalid configuration: A2A_GRPC_PUBLIC_URL must be host:port (e.g. "agents.example.com:443") or a URL such as "https://agents.example.com" (got "https://grpc.example.com/a2a")',
+      ],
     ])('env %j', (env, message) => {
       expect(configError({ argv: [], env, cwd })).toBe(message);
     });
@@ -260,9 +316,13 @@ describe('loadConfig', () => {
 
     it('names the file and key for bad config files', () => {
       const typo = tempConfig({ prot: 8080 });
-      expect(configError({ argv: ['--config', typo.file], env: {}, cwd })).toMatch(/^Invalid configuration: config file .*config\.json: unknown key prot \(known: \$schema, host, port, /);
+      expect(configError({ argv: ['--config', typo.file], env: {}, cwd })).toMatch(
+        /^Invalid configuration: config file .*config\.json: unknown key prot \(known: \$schema, host, port, /,
+      );
       const nestedTypo = tempConfig({ agent: { capabilities: { stream: true } } });
-      expect(configError({ argv: ['--config', nestedTypo.file], env: {}, cwd })).toMatch(/: unknown key agent\.capabilities\.stream \(known: streaming, pushNotifications, extendedAgentCard\)$/);
+      expect(configError({ argv: ['--config', nestedTypo.file], env: {}, cwd })).toMatch(
+        /: unknown key agent\.capabilities\.stream \(known: streaming, pushNotifications, extendedAgentCard\)$/,
+      );
       const badPort = tempConfig({ port: '8080' });
       expect(configError({ argv: ['--config', badPort.file], env: {}, cwd })).toBe(
         `Invalid configuration: config file ${badPort.file}: port must be an integer between 0 and 65535 (got "8080")`,
@@ -280,13 +340,22 @@ describe('loadConfig', () => {
     });
 
     it('reports unreadable and malformed files', () => {
-      expect(configError({ argv: ['--config', '/nonexistent/executor.json'], env: {}, cwd })).toBe('Cannot read config file /nonexistent/executor.json: ENOENT');
+      expect(configError({ argv: ['--config', '/nonexistent/executor.json'], env: {}, cwd })).toBe(
+        'Cannot read config file /nonexistent/executor.json: ENOENT',
+      );
       const broken = tempConfig('{ "port": 80,');
       expect(configError({ argv: ['--config', broken.file], env: {}, cwd })).toMatch(/^Config file .* is not valid JSON: /);
     });
 
     it('rejects duplicate skill ids and empty mode lists after merging', () => {
-      const dup = tempConfig({ agent: { skills: [{ id: 'a', name: 'A', description: '' }, { id: 'a', name: 'B', description: '' }] } });
+      const dup = tempConfig({
+        agent: {
+          skills: [
+            { id: 'a', name: 'A', description: '' },
+            { id: 'a', name: 'B', description: '' },
+          ],
+        },
+      });
       expect(configError({ argv: ['--config', dup.file], env: {}, cwd })).toBe('Invalid configuration: duplicate skill id "a" in agent.skills');
       const noModes = tempConfig({ agent: { defaultOutputModes: [] } });
       expect(configError({ argv: ['--config', noModes.file], env: {}, cwd })).toBe(

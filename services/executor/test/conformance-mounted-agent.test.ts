@@ -74,7 +74,10 @@ function onGateway(name: string, driver: (running: RunningExecutor, base: string
 }
 
 /** v1.0 gRPC as a card-following client calls it: the interface's tenant copied into every request that has none. */
-const byTenant = { ...V1_GRPC_WIRE, toWire: (_op: string, request: unknown) => ({ ...(request as object), tenant: (request as { tenant?: string }).tenant || AGENT }) };
+const byTenant = {
+  ...V1_GRPC_WIRE,
+  toWire: (_op: string, request: unknown) => ({ ...(request as object), tenant: (request as { tenant?: string }).tenant || AGENT }),
+};
 const byMetadata = <W extends typeof V1_GRPC_WIRE>(wire: W): W => ({ ...wire, defaults: { ...wire.defaults, 'a2a-agent': AGENT } });
 
 const GATEWAY_BINDINGS: readonly Binding[] = [
@@ -93,7 +96,8 @@ const GATEWAY_BINDINGS: readonly Binding[] = [
  * tenant cannot also use tenants of its own (the `tenant` scenario); the metadata form can.
  */
 function gatewaySkipReason(scenario: { name: string }, binding: Binding): string | undefined {
-  if (binding.name === 'grpc-by-tenant' && scenario.name.endsWith('/tenant')) return 'the tenant addresses the agent here; use the a2a-agent metadata to keep tenants of your own';
+  if (binding.name === 'grpc-by-tenant' && scenario.name.endsWith('/tenant'))
+    return 'the tenant addresses the agent here; use the a2a-agent metadata to keep tenants of your own';
   return undefined;
 }
 

@@ -10,7 +10,16 @@ const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 function send(text: string, taskId = ''): SendMessageRequest {
   return {
     tenant: '',
-    message: { messageId: crypto.randomUUID(), contextId: '', taskId, role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: '',
+      taskId,
+      role: Role.ROLE_USER,
+      parts: [textPart(text)],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     configuration: undefined,
     metadata: undefined,
   };
@@ -83,7 +92,8 @@ describe('demo agent', () => {
     for await (const e of stream) {
       seen.push(e);
       const artifacts = seen.filter((x) => x.event.payload?.$case === 'artifactUpdate').length;
-      if (artifacts === 3 && !canceled) canceled = await h.cancelTask({ tenant: '', id: (seen[0]!.event.payload as { value: Task }).value.id, metadata: undefined }, ctx());
+      if (artifacts === 3 && !canceled)
+        canceled = await h.cancelTask({ tenant: '', id: (seen[0]!.event.payload as { value: Task }).value.id, metadata: undefined }, ctx());
     }
     expect(canceled?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     const last = seen[seen.length - 1]!.event.payload;

@@ -34,7 +34,15 @@ afterEach(async () => {
 
 async function start(table: string, extra: Parameters<typeof startExecutor>[0] = {}): Promise<RunningExecutor> {
   const running = await startExecutor(
-    { host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, instanceId: 'dyn-1', store: { kind: 'dynamodb', table, endpoint: local().endpoint, region: 'local' }, ...extra },
+    {
+      host: '127.0.0.1',
+      port: 0,
+      grpcPort: false,
+      demo: { chunkDelayMs: 0 },
+      instanceId: 'dyn-1',
+      store: { kind: 'dynamodb', table, endpoint: local().endpoint, region: 'local' },
+      ...extra,
+    },
     { logger: silentLogger },
   );
   started.push(running);
@@ -64,7 +72,10 @@ describe('executor on DynamoDB', () => {
   });
 
   it('refuses to start with one line naming the table and the cause when DynamoDB cannot be reached', async () => {
-    const failed = startExecutor({ host: '127.0.0.1', port: 0, grpcPort: false, store: { kind: 'dynamodb', table: 'a2a-tasks', endpoint: 'http://127.0.0.1:1', region: 'local' } }, { logger: silentLogger });
+    const failed = startExecutor(
+      { host: '127.0.0.1', port: 0, grpcPort: false, store: { kind: 'dynamodb', table: 'a2a-tasks', endpoint: 'http://127.0.0.1:1', region: 'local' } },
+      { logger: silentLogger },
+    );
     await expect(failed).rejects.toThrow(/^Cannot prepare the DynamoDB task store table a2a-tasks at http:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/);
   });
 

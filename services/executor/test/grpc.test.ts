@@ -13,7 +13,10 @@ import { json, partsText, V1 } from './helpers.js';
 const started: RunningExecutor[] = [];
 const clients: GrpcTransport[] = [];
 async function start(config: Parameters<typeof startExecutor>[0] = {}): Promise<RunningExecutor> {
-  const running = await startExecutor({ host: '127.0.0.1', port: 0, grpcPort: 0, demo: { chunkDelayMs: 0 }, shutdownGraceMs: 200, ...config }, { logger: silentLogger });
+  const running = await startExecutor(
+    { host: '127.0.0.1', port: 0, grpcPort: 0, demo: { chunkDelayMs: 0 }, shutdownGraceMs: 200, ...config },
+    { logger: silentLogger },
+  );
   started.push(running);
   return running;
 }
@@ -27,7 +30,9 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((r) => r.close()));
 });
 
-const userMessage = (text: string) => ({ message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text' as const, value: text } }] } });
+const userMessage = (text: string) => ({
+  message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text' as const, value: text } }] },
+});
 const grpcInterfaces = (card: any) => card.supportedInterfaces.filter((i: any) => i.protocolBinding === 'GRPC');
 
 /** The public card as fetched with a given Host header (fetch does not let a caller set Host). */
@@ -46,7 +51,9 @@ function cardWithHost(url: string, host: string): Promise<any> {
   });
 }
 
-async function collect(stream: AsyncIterable<{ seq: number | undefined; event: StreamResponse }>): Promise<Array<{ seq: number | undefined; event: StreamResponse }>> {
+async function collect(
+  stream: AsyncIterable<{ seq: number | undefined; event: StreamResponse }>,
+): Promise<Array<{ seq: number | undefined; event: StreamResponse }>> {
   const out: Array<{ seq: number | undefined; event: StreamResponse }> = [];
   for await (const e of stream) out.push(e);
   return out;
@@ -121,13 +128,18 @@ describe('the executor over gRPC', () => {
       const extended = await json(await fetch(`${running.url}/a2a/extendedAgentCard`, { headers: V1 }));
       expect(grpcInterfaces(extended)).toEqual(expected);
       const overGrpc = await grpcClient(running.grpc!.url).getExtendedAgentCard({}, { timeoutMs: 5000 });
-      expect(overGrpc.supportedInterfaces.filter((i) => i.protocolBinding === 'GRPC').map((i) => i.url)).toEqual([`agents.example.com:${running.grpc!.port}`, `agents.example.com:${running.grpc!.port}`]);
+      expect(overGrpc.supportedInterfaces.filter((i) => i.protocolBinding === 'GRPC').map((i) => i.url)).toEqual([
+        `agents.example.com:${running.grpc!.port}`,
+        `agents.example.com:${running.grpc!.port}`,
+      ]);
     });
 
     it('lists grpcPublicUrl verbatim when gRPC is exposed elsewhere', async () => {
       const running = await start({ publicBaseUrl: 'https://agents.example.com', grpcPublicUrl: 'grpc.example.com:443' });
       const card = await json(await fetch(`${running.url}/.well-known/agent-card.json`));
-      expect(grpcInterfaces(card)).toEqual(['1.0', '0.3'].map((protocolVersion) => ({ protocolBinding: 'GRPC', url: 'grpc.example.com:443', protocolVersion })));
+      expect(grpcInterfaces(card)).toEqual(
+        ['1.0', '0.3'].map((protocolVersion) => ({ protocolBinding: 'GRPC', url: 'grpc.example.com:443', protocolVersion })),
+      );
     });
   });
 
@@ -135,7 +147,13 @@ describe('the executor over gRPC', () => {
     const running = await start({ grpcPort: false });
     expect(running.grpc).toBeUndefined();
     const card = await json(await fetch(`${running.url}/.well-known/agent-card.json`));
-    expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON', 'urn:a2a-polyglot:binding:websocket:v1', 'JSONRPC', 'HTTP+JSON']);
+    expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual([
+      'JSONRPC',
+      'HTTP+JSON',
+      'urn:a2a-polyglot:binding:websocket:v1',
+      'JSONRPC',
+      'HTTP+JSON',
+    ]);
   });
 
   it('fails to start with one clear line when the gRPC port is taken', async () => {
@@ -166,7 +184,9 @@ describe('the executor over gRPC', () => {
     expect(last?.$case).toBe('statusUpdate');
     if (last?.$case !== 'statusUpdate') return;
     expect(last.value.status?.state).toBe(TaskState.TASK_STATE_FAILED);
-    expect(partsText((last.value.status?.message?.parts ?? []).map((p) => ({ text: p.content?.$case === 'text' ? p.content.value : '' })))).toMatch(/shut down/);
+    expect(partsText((last.value.status?.message?.parts ?? []).map((p) => ({ text: p.content?.$case === 'text' ? p.content.value : '' })))).toMatch(
+      /shut down/,
+    );
     const late = grpcClient(running.grpc!.url);
     await expect(late.listTasks({}, { timeoutMs: 5000 })).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
   });

@@ -70,7 +70,16 @@ describeWithPostgresAndRedis('executor health (PostgreSQL + Redis)', () => {
   });
 
   it('is ready while both answer, names the event log when Redis is cut, and recovers', async () => {
-    expect(await readyz(ex.url)).toEqual({ status: 200, body: { status: 'ready', checks: [{ name: 'store', ok: true }, { name: 'event-log', ok: true }] } });
+    expect(await readyz(ex.url)).toEqual({
+      status: 200,
+      body: {
+        status: 'ready',
+        checks: [
+          { name: 'store', ok: true },
+          { name: 'event-log', ok: true },
+        ],
+      },
+    });
     await proxy.down();
     await waitFor(async () => (await readyz(ex.url)).status === 503, { timeoutMs: 10_000 });
     const down = await readyz(ex.url);

@@ -28,7 +28,12 @@ const WAIT_MS = 10_000;
 
 /** The `data-seq` of every numbered event in the timeline, in order. */
 function timelineSeqs(page: Page): Promise<number[]> {
-  return page.$$eval('#timeline li.event', (items) => items.map((li) => li.getAttribute('data-seq') ?? '').filter((s) => s !== '').map(Number));
+  return page.$$eval('#timeline li.event', (items) =>
+    items
+      .map((li) => li.getAttribute('data-seq') ?? '')
+      .filter((s) => s !== '')
+      .map(Number),
+  );
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -53,7 +58,10 @@ describeWithChromium('inspector in headless Chromium', () => {
   beforeAll(async () => {
     mkdirSync(OUTPUT, { recursive: true });
     // Chunks slow enough to watch (and to cut a stream in the middle of), push to loopback allowed for the push-config listing.
-    running = await startExecutor({ host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 120 }, push: { allowPrivateNetworks: true }, shutdownGraceMs: 200 }, { logger: silentLogger });
+    running = await startExecutor(
+      { host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 120 }, push: { allowPrivateNetworks: true }, shutdownGraceMs: 200 },
+      { logger: silentLogger },
+    );
     running.server.on('upgrade', (_req, socket: Socket) => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
@@ -228,7 +236,10 @@ describeWithChromium('inspector in headless Chromium', () => {
   });
 
   it('with API keys: shows the scheme, says UNAUTHENTICATED without a token, works with one over WebSocket', async () => {
-    const secured = await startExecutor({ host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, auth: { apiKeys: { 'inspector-key': 'tester' } } }, { logger: silentLogger });
+    const secured = await startExecutor(
+      { host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, auth: { apiKeys: { 'inspector-key': 'tester' } } },
+      { logger: silentLogger },
+    );
     try {
       await page.goto(`${running.url}/inspector?agent=${encodeURIComponent(secured.url)}`);
       await page.waitForSelector('#card-body:has-text("API key in the header")');

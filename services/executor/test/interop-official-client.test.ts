@@ -37,7 +37,9 @@ interface Exchange {
 function recordingFetch(log: Exchange[]): typeof fetch {
   return async (input, init) => {
     const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+    new Headers(init?.headers).forEach((v, k) => {
+      headers[k] = v;
+    });
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const exchange: Exchange = { method: init?.method ?? 'GET', url, headers, body: typeof init?.body === 'string' ? init.body : undefined };
     log.push(exchange);
@@ -55,7 +57,12 @@ async function traced<T>(log: Exchange[], what: string, fn: () => Promise<T>): P
   try {
     return await fn();
   } catch (error) {
-    const exchanges = log.slice(from).map((e) => `${e.method} ${e.url}\n  request headers: ${JSON.stringify(e.headers)}\n  request body: ${e.body ?? '(none)'}\n  → ${e.status} ${e.contentType ?? ''}\n  response body: ${e.responseBody ?? '(stream)'}`);
+    const exchanges = log
+      .slice(from)
+      .map(
+        (e) =>
+          `${e.method} ${e.url}\n  request headers: ${JSON.stringify(e.headers)}\n  request body: ${e.body ?? '(none)'}\n  → ${e.status} ${e.contentType ?? ''}\n  response body: ${e.responseBody ?? '(stream)'}`,
+      );
     throw new Error(`${what} failed: ${(error as Error).message}\n${exchanges.join('\n')}`, { cause: error });
   }
 }
@@ -142,7 +149,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
       [true, true],
     ]);
     const taskId = (events[0]!.payload as { value: Task }).value.id;
-    expect(events.every((e) => e.payload?.$case === 'task' || (e.payload?.value as { taskId?: string }).taskId === taskId)).toBe(true);
+    expect(events.every((e) => e.payload?.$case === 'task' || (e.payload?.value as { taskId?: string } | undefined)?.taskId === taskId)).toBe(true);
   });
 
   it('getTask returns the stored task with history; historyLength limits it', async () => {
@@ -158,7 +165,16 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   it('listTasks lists tasks, newest first, with paging fields', async () => {
     const sent = (await client.sendMessage(request('list me'))) as Task;
     const page = await traced(log, 'listTasks', () =>
-      client.listTasks({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 2, pageToken: '', historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: undefined }),
+      client.listTasks({
+        tenant: '',
+        contextId: '',
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: 2,
+        pageToken: '',
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: undefined,
+      }),
     );
     expect(page.tasks.length).toBe(2);
     expect(page.tasks[0]!.id).toBe(sent.id);
@@ -166,7 +182,16 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
     expect(page.totalSize).toBeGreaterThanOrEqual(3);
     expect(page.nextPageToken).not.toBe('');
     const filtered = await traced(log, 'listTasks(contextId)', () =>
-      client.listTasks({ tenant: '', contextId: sent.contextId, status: TaskState.TASK_STATE_COMPLETED, pageSize: undefined, pageToken: '', historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: true }),
+      client.listTasks({
+        tenant: '',
+        contextId: sent.contextId,
+        status: TaskState.TASK_STATE_COMPLETED,
+        pageSize: undefined,
+        pageToken: '',
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: true,
+      }),
     );
     expect(filtered.tasks.map((t) => t.id)).toEqual([sent.id]);
     expect(artifactText(filtered.tasks[0]!)).toBe('Echo: list me');

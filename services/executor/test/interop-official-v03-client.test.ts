@@ -15,7 +15,8 @@ import { silentLogger } from '@a2a-polyglot/core';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { collectStream } from './helpers.js';
 
-const { A2AClient, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, TaskNotCancelableError, TaskNotFoundError } = require('a2a-sdk-v03/client') as typeof V03Client;
+const { A2AClient, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, TaskNotCancelableError, TaskNotFoundError } =
+  require('a2a-sdk-v03/client') as typeof V03Client;
 
 type Task = V03.Task;
 type StreamEvent = V03.Message | V03.Task | V03.TaskStatusUpdateEvent | V03.TaskArtifactUpdateEvent;
@@ -31,7 +32,9 @@ interface Sent {
 function recordingFetch(log: Sent[]): typeof fetch {
   return async (input, init) => {
     const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+    new Headers(init?.headers).forEach((v, k) => {
+      headers[k] = v;
+    });
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     log.push({ method: init?.method ?? 'GET', url, headers, body: typeof init?.body === 'string' ? init.body : undefined });
     return fetch(input, init);
@@ -165,7 +168,10 @@ describe('official @a2a-js/sdk 0.3.14 client against a service with API keys', (
     const secured = await startExecutor({ port: 0, grpcPort: false, auth: { apiKeys: { 'key-1': 'alice' } }, shutdownGraceMs: 100 }, { logger: silentLogger });
     try {
       const withKey: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-api-key': 'key-1' } });
-      const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: withKey })], cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetch }) });
+      const factory = new ClientFactory({
+        transports: [new JsonRpcTransportFactory({ fetchImpl: withKey })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetch }),
+      });
       const client = await factory.createFromUrl(secured.url);
       const card = await client.getAgentCard();
       const types = Object.values(card.securitySchemes ?? {}).map((s) => s.type);

@@ -5,7 +5,15 @@
  */
 import { WebSocket } from 'ws';
 import { A2AErrorCode } from '@a2a-polyglot/core';
-import { Client, GRPC_BINDING, textMessage, WEBSOCKET_BINDING, webSocketTransportFactory, type ClientOptions, type WebSocketConstructor } from '@a2a-polyglot/client';
+import {
+  Client,
+  GRPC_BINDING,
+  textMessage,
+  WEBSOCKET_BINDING,
+  webSocketTransportFactory,
+  type ClientOptions,
+  type WebSocketConstructor,
+} from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { TestIdentityProvider } from '@a2a-polyglot/testing';
 import { startExecutor, type RunningExecutor } from '../src/index.js';
@@ -41,7 +49,9 @@ describe('the executor with bearer JWTs', () => {
 
   it('declares the JWT scheme in the card, beside the API key schemes', async () => {
     const card = (await (await fetch(`${executor.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json()) as any;
-    expect(card.securitySchemes.oauth2Bearer).toEqual({ httpAuthSecurityScheme: { description: 'OAuth2 bearer token (JWT)', scheme: 'Bearer', bearerFormat: 'JWT' } });
+    expect(card.securitySchemes.oauth2Bearer).toEqual({
+      httpAuthSecurityScheme: { description: 'OAuth2 bearer token (JWT)', scheme: 'Bearer', bearerFormat: 'JWT' },
+    });
     expect(Object.keys(card.securitySchemes).sort()).toEqual(['apiKey', 'bearer', 'oauth2Bearer']);
   });
 

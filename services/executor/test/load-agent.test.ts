@@ -26,7 +26,16 @@ async function run(executor: AgentExecutor, text: string): Promise<{ state?: Tas
   const res = await h.sendMessage(
     {
       tenant: '',
-      message: { messageId: 'm1', contextId: '', taskId: '', role: Role.ROLE_USER, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
+      message: {
+        messageId: 'm1',
+        contextId: '',
+        taskId: '',
+        role: Role.ROLE_USER,
+        parts: [textPart(text)],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
       configuration: undefined,
       metadata: undefined,
     },
@@ -51,7 +60,11 @@ async function loadError(spec: string, baseDir: string): Promise<string> {
 
 describe('loadAgentModule', () => {
   it('loads the shipped example (a factory exported as "agent") and runs it', async () => {
-    const executor = await loadAgentModule('./echo-agent.js', { ...context, config: { ...defaultConfig(), agent: { ...defaultConfig().agent, name: 'Example' } } }, examples);
+    const executor = await loadAgentModule(
+      './echo-agent.js',
+      { ...context, config: { ...defaultConfig(), agent: { ...defaultConfig().agent, name: 'Example' } } },
+      examples,
+    );
     expect(await run(executor, 'hello world')).toEqual({ state: TaskState.TASK_STATE_COMPLETED, text: 'Example says: HELLO WORLD' });
     expect(await run(executor, '  ')).toEqual({ text: 'Send me some text and I will shout it back.' });
   });
@@ -66,10 +79,16 @@ describe('loadAgentModule', () => {
   it.each([
     ['module.exports is the executor', `module.exports = { async execute(ctx) { ctx.reply('plain ' + ctx.text); } };`],
     ['named export "executor"', `exports.executor = { async execute(ctx) { ctx.reply('plain ' + ctx.text); } };`],
-    ['default export (transpiled ESM)', `Object.defineProperty(exports, '__esModule', { value: true }); exports.default = { async execute(ctx) { ctx.reply('plain ' + ctx.text); } };`],
+    [
+      'default export (transpiled ESM)',
+      `Object.defineProperty(exports, '__esModule', { value: true }); exports.default = { async execute(ctx) { ctx.reply('plain ' + ctx.text); } };`,
+    ],
     ['module.exports is a factory', `module.exports = ({ config }) => ({ async execute(ctx) { ctx.reply('plain ' + ctx.text); } });`],
     ['async factory as "agent"', `exports.agent = async () => ({ async execute(ctx) { ctx.reply('plain ' + ctx.text); } });`],
-    ['class as default', `exports.default = class { constructor({ logger }) { this.logger = logger; } async execute(ctx) { ctx.reply('plain ' + ctx.text); } };`],
+    [
+      'class as default',
+      `exports.default = class { constructor({ logger }) { this.logger = logger; } async execute(ctx) { ctx.reply('plain ' + ctx.text); } };`,
+    ],
   ])('accepts %s', async (_name, source) => {
     const dir = fixture({ 'agent.js': source });
     const executor = await loadAgentModule('./agent.js', context, dir);

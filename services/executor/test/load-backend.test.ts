@@ -6,7 +6,9 @@ import { BACKEND_DRIVERS, loadBackend } from '../src/load-backend.js';
 
 /** Node's error for a package that is not installed. */
 function notInstalled(name: string): Error {
-  return Object.assign(new Error(`Cannot find module '${name}'\nRequire stack:\n- /app/node_modules/@a2a-polyglot/stores/dist/x.js`), { code: 'MODULE_NOT_FOUND' });
+  return Object.assign(new Error(`Cannot find module '${name}'\nRequire stack:\n- /app/node_modules/@a2a-polyglot/stores/dist/x.js`), {
+    code: 'MODULE_NOT_FOUND',
+  });
 }
 
 describe('loadBackend', () => {
@@ -24,7 +26,9 @@ describe('loadBackend', () => {
         throw notInstalled(driver);
       });
       const { loadBackend: load } = require('../src/load-backend.js') as typeof import('../src/load-backend.js');
-      expect(() => load(backend as keyof typeof BACKEND_DRIVERS)).toThrow(`The ${backend} backend needs the ${driver} package, an optional dependency that is not installed: npm install ${driver}`);
+      expect(() => load(backend as keyof typeof BACKEND_DRIVERS)).toThrow(
+        `The ${backend} backend needs the ${driver} package, an optional dependency that is not installed: npm install ${driver}`,
+      );
     });
   });
 

@@ -13,7 +13,9 @@ const SECRET = 'sk-upstream-secret-31337';
 /** Fails the way an HTTP client's error does: with the request (and its credentials) attached. */
 const failingAgent: AgentExecutor = {
   async execute() {
-    throw Object.assign(new Error('upstream answered 401'), { request: { url: 'https://upstream.example/v1', headers: { authorization: `Bearer ${SECRET}` } } });
+    throw Object.assign(new Error('upstream answered 401'), {
+      request: { url: 'https://upstream.example/v1', headers: { authorization: `Bearer ${SECRET}` } },
+    });
   },
 };
 
@@ -37,7 +39,12 @@ it('logs an agent failure as one JSON line with binding, reqId, traceId and task
   const res = await fetch(`${executor.url}${executor.endpoints.jsonRpc}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'x-request-id': 'req-exec-1', traceparent: `00-${TRACE_ID}-b7ad6b7169203331-01` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+    }),
   });
   const taskId: string = ((await res.json()) as any).result.task.id;
   await waitFor(() => lines.some((l) => l.includes('agent execution failed')), { what: 'the failure line' });

@@ -57,7 +57,7 @@ describe('main (process)', () => {
     expect(c.stdout).toBe('');
   });
 
-  it('exits 2 with one line when an agent\'s settings are bad (a configuration error, as the README says)', async () => {
+  it("exits 2 with one line when an agent's settings are bad (a configuration error, as the README says)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'executor-settings-'));
     const file = join(dir, 'config.json');
     writeFileSync(file, JSON.stringify({ agents: [{ id: 'a', handler: 'openai-chat', name: 'A', settings: { model: 'm', bogus: 1 } }] }));
@@ -99,7 +99,9 @@ describe('main (process)', () => {
     try {
       const taken = run([], { PORT: '0', GRPC_PORT: String(port) });
       expect(await exitCode(taken)).toBe(1);
-      expect(taken.stderr).toBe(`Cannot listen for gRPC on 127.0.0.1:${port}: the address is already in use (set grpcPort / GRPC_PORT / --grpc-port, or "off" to disable gRPC)\n`);
+      expect(taken.stderr).toBe(
+        `Cannot listen for gRPC on 127.0.0.1:${port}: the address is already in use (set grpcPort / GRPC_PORT / --grpc-port, or "off" to disable gRPC)\n`,
+      );
       const off = run(['--grpc-port', 'off'], { PORT: '0', GRPC_PORT: String(port) });
       await listeningUrl(off);
       expect(off.stdout).toContain(', gRPC off"');

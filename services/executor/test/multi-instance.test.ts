@@ -54,8 +54,12 @@ describeWithPostgresAndRedis('several executor instances on PostgreSQL + Redis',
 
   const get = async (url: string, path: string) => json(await fetch(`${url}/a2a${path}`, { headers: V1 }));
   const subscribe = (url: string, id: string, lastEventId?: string) =>
-    fetch(`${url}/a2a/tasks/${id}:subscribe`, { method: 'POST', headers: { ...V1, Accept: 'text/event-stream', ...(lastEventId && { 'Last-Event-ID': lastEventId }) } });
-  const startSlow = async (url: string) => (await json(await postJson(`${url}/a2a/message:send`, { message: userMessage('slow'), configuration: { returnImmediately: true } }))).task.id as string;
+    fetch(`${url}/a2a/tasks/${id}:subscribe`, {
+      method: 'POST',
+      headers: { ...V1, Accept: 'text/event-stream', ...(lastEventId && { 'Last-Event-ID': lastEventId }) },
+    });
+  const startSlow = async (url: string) =>
+    (await json(await postJson(`${url}/a2a/message:send`, { message: userMessage('slow'), configuration: { returnImmediately: true } }))).task.id as string;
   const artifacts = (events: SseEvent[]) => events.filter((e) => e.data.artifactUpdate);
   const seqs = (events: SseEvent[]) => events.map((e) => Number(e.id));
 
@@ -141,7 +145,11 @@ describeWithPostgresAndRedis('several executor instances on PostgreSQL + Redis',
     expect(failed.status.state).toBe('TASK_STATE_FAILED');
     // What the client saw: the snapshot's artifact (if any ticks were in it), then each chunk.
     const inSnapshot = partsText(events[0]!.data.task.artifacts?.[0]?.parts);
-    const ticksSent = inSnapshot + artifacts(events).map((e) => partsText(e.data.artifactUpdate.artifact.parts)).join('');
+    const ticksSent =
+      inSnapshot +
+      artifacts(events)
+        .map((e) => partsText(e.data.artifactUpdate.artifact.parts))
+        .join('');
     expect(partsText(failed.artifacts[0].parts)).toBe(ticksSent);
     expect(await get(urlB, `/tasks/${finished.task.id}`)).toEqual(finished.task);
 

@@ -42,10 +42,19 @@ afterAll(async () => {
 
 describe('executor: OTLP export from the OTEL_* variables', () => {
   it('sends the spans of a request to OTEL_EXPORTER_OTLP_ENDPOINT, flushed on SIGTERM', async () => {
-    executor = spawnExecutor({ PORT: '0', GRPC_PORT: 'off', A2A_DEMO_CHUNK_DELAY_MS: '0', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '60000', OTEL_SERVICE_NAME: 'a2a-otlp-test' });
+    executor = spawnExecutor({
+      PORT: '0',
+      GRPC_PORT: 'off',
+      A2A_DEMO_CHUNK_DELAY_MS: '0',
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '60000',
+      OTEL_SERVICE_NAME: 'a2a-otlp-test',
+    });
     const url = await listeningUrl(executor);
     expect(executor.stdout).toContain('OpenTelemetry traces on');
-    const answer = await postJson(`${url}/a2a/rpc`, rpc('SendMessage', { message: userMessage('traced') }), { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    const answer = await postJson(`${url}/a2a/rpc`, rpc('SendMessage', { message: userMessage('traced') }), {
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+    });
     expect(answer.status).toBe(200);
 
     executor.process.kill('SIGTERM');

@@ -47,7 +47,14 @@ describeWithPostgresAndRedis('streaming send with Redis cut', () => {
     proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
     await proxy.up();
     ex = await startExecutor(
-      { port: 0, grpcPort: false, host: '127.0.0.1', store: { url: POSTGRES_URL, schema }, eventLog: { url: proxy.rewrite(REDIS_URL!), prefix: schema }, shutdownGraceMs: 200 },
+      {
+        port: 0,
+        grpcPort: false,
+        host: '127.0.0.1',
+        store: { url: POSTGRES_URL, schema },
+        eventLog: { url: proxy.rewrite(REDIS_URL!), prefix: schema },
+        shutdownGraceMs: 200,
+      },
       { logger: silentLogger, executor },
     );
     await proxy.down();

@@ -10,7 +10,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { Client, GRPC_BINDING, textMessage, WEBSOCKET_BINDING, webSocketTransportFactory, type ClientOptions, type WebSocketConstructor } from '@a2a-polyglot/client';
+import {
+  Client,
+  GRPC_BINDING,
+  textMessage,
+  WEBSOCKET_BINDING,
+  webSocketTransportFactory,
+  type ClientOptions,
+  type WebSocketConstructor,
+} from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { startExecutor, type RunningExecutor } from '../src/index.js';
 import { waitFor } from './helpers.js';
@@ -54,7 +62,11 @@ describeWithPrometheus('Prometheus scrapes the executor', () => {
     );
     const port = await freePort();
     api = `http://127.0.0.1:${port}/api/v1`;
-    prometheus = spawn(PROMETHEUS, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
+    prometheus = spawn(
+      PROMETHEUS,
+      [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+      { stdio: 'ignore' },
+    );
   });
 
   afterAll(async () => {
@@ -75,7 +87,10 @@ describeWithPrometheus('Prometheus scrapes the executor', () => {
   }
 
   it('sees SendMessage counted on all four bindings, and the target up', async () => {
-    const transports: ClientOptions['transports'] = { [GRPC_BINDING]: grpcTransportFactory, [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WebSocket as unknown as WebSocketConstructor }) };
+    const transports: ClientOptions['transports'] = {
+      [GRPC_BINDING]: grpcTransportFactory,
+      [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WebSocket as unknown as WebSocketConstructor }),
+    };
     for (const binding of ['jsonrpc', 'rest', 'grpc', 'websocket'] as const) {
       const client = await Client.connect(executor.url, { bindings: [binding], transports });
       try {

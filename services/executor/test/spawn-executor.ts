@@ -19,7 +19,10 @@ export interface ExecutorProcess {
 
 /** Starts `main.ts` with command-line `args` and exactly `env` (plus PATH). */
 export function spawnExecutor(env: Record<string, string>, args: readonly string[] = []): ExecutorProcess {
-  const child = spawn(process.execPath, [bootstrap, main, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bootstrap, main, ...args], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const c: ExecutorProcess = { process: child, stdout: '', stderr: '', exited: new Promise((r) => child.once('exit', (code) => r(code))) };
   child.stdout!.on('data', (d: Buffer) => (c.stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (c.stderr += d.toString()));

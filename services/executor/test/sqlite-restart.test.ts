@@ -32,7 +32,10 @@ describe('SQLite store across a kill -9', () => {
     const slow = await json(await postJson(`${url}/a2a/message:send`, { message: userMessage('slow'), configuration: { returnImmediately: true } }));
     const get = async (id: string) => json(await fetch(`${url}/a2a/tasks/${id}`, { headers: V1 }));
     // Killed once the store holds two ticks (GetTask reads the store).
-    await waitFor(async () => /^tick 1 tick 2/.test(partsText((await get(slow.task.id)).artifacts?.[0]?.parts)), { timeoutMs: 10_000, what: 'two persisted ticks' });
+    await waitFor(async () => /^tick 1 tick 2/.test(partsText((await get(slow.task.id)).artifacts?.[0]?.parts)), {
+      timeoutMs: 10_000,
+      what: 'two persisted ticks',
+    });
     await killHard(first);
 
     const second = start();

@@ -8,7 +8,10 @@ const CARD_PATHS = ['/.well-known/agent-card.json', '/a2a/.well-known/agent-card
 /** Every executor a test starts is closed afterwards, even when the test fails. */
 const started: RunningExecutor[] = [];
 async function start(config: Parameters<typeof startExecutor>[0] = {}, options: Parameters<typeof startExecutor>[1] = {}): Promise<RunningExecutor> {
-  const running = await startExecutor({ host: '127.0.0.1', port: 0, demo: { chunkDelayMs: 0 }, shutdownGraceMs: 200, ...config }, { logger: silentLogger, ...options });
+  const running = await startExecutor(
+    { host: '127.0.0.1', port: 0, demo: { chunkDelayMs: 0 }, shutdownGraceMs: 200, ...config },
+    { logger: silentLogger, ...options },
+  );
   started.push(running);
   return running;
 }
@@ -23,7 +26,10 @@ const finalState = (events: SseEvent[], unwrap: (e: SseEvent) => any) => {
   return last.statusUpdate?.status?.state ?? last.task?.status?.state;
 };
 const streamedText = (events: SseEvent[], unwrap: (e: SseEvent) => any) =>
-  events.map(unwrap).flatMap((r) => (r.artifactUpdate ? [partsText(r.artifactUpdate.artifact.parts)] : [])).join('');
+  events
+    .map(unwrap)
+    .flatMap((r) => (r.artifactUpdate ? [partsText(r.artifactUpdate.artifact.parts)] : []))
+    .join('');
 
 describe('startExecutor (e2e over real sockets)', () => {
   it('serves the same card at all three discovery paths with absolute URLs for this listener', async () => {
@@ -159,7 +165,9 @@ describe('startExecutor (e2e over real sockets)', () => {
     const seen: string[] = [];
     let token = '';
     do {
-      const page = await json(await fetch(`${running.url}/a2a/tasks?pageSize=100&includeArtifacts=true${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`, { headers: V1 }));
+      const page = await json(
+        await fetch(`${running.url}/a2a/tasks?pageSize=100&includeArtifacts=true${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`, { headers: V1 }),
+      );
       expect(page.tasks).toHaveLength(1); // each task alone is over the 2000-byte budget
       seen.push(...page.tasks.map((t: { id: string }) => t.id));
       token = page.nextPageToken;
@@ -168,7 +176,7 @@ describe('startExecutor (e2e over real sockets)', () => {
   });
 
   it('requires an API key when keys are configured (card stays public)', async () => {
-    const running = await start({ auth: { apiKeys: { 's3cret': 'alice' } } });
+    const running = await start({ auth: { apiKeys: { s3cret: 'alice' } } });
     expect((await fetch(`${running.url}/.well-known/agent-card.json`)).status).toBe(200);
     const denied = await postJson(`${running.url}/a2a/message:send`, { message: userMessage('hi') });
     expect(denied.status).toBe(401);
@@ -207,7 +215,7 @@ describe('startExecutor (e2e over real sockets)', () => {
       let sawTicks!: () => void;
       const ticking = new Promise<void>((r) => (sawTicks = r));
       const reading = readSse(res, {
-        until: (e, all) => {
+        until: (_e, all) => {
           if (all.filter((x) => x.data.artifactUpdate).length === 2) sawTicks();
           return false;
         },

@@ -37,7 +37,12 @@ describe('the executor with tls and mutual TLS on gRPC', () => {
   beforeAll(async () => {
     pki = makeTestPki();
     dir = mkdtempSync(join(tmpdir(), 'a2a-tls-'));
-    for (const [name, pem] of [['server.pem', pki.server.cert], ['server.key', pki.server.key], ['ca.pem', pki.ca.cert]]) writeFileSync(join(dir, name!), pem!);
+    for (const [name, pem] of [
+      ['server.pem', pki.server.cert],
+      ['server.key', pki.server.key],
+      ['ca.pem', pki.ca.cert],
+    ])
+      writeFileSync(join(dir, name!), pem!);
     executor = await startExecutor({
       host: '127.0.0.1',
       port: 0,
@@ -57,7 +62,12 @@ describe('the executor with tls and mutual TLS on gRPC', () => {
     const card = await httpsJson(`${executor.url}/.well-known/agent-card.json`, pki.ca.cert);
     const ca = Buffer.from(pki.ca.cert);
     const creds = identity ? credentials.createSsl(ca, Buffer.from(identity.key), Buffer.from(identity.cert)) : credentials.createSsl(ca);
-    return new Client(AgentCard.fromJSON(card), { bindings: ['grpc'], transports: { [GRPC_BINDING]: grpcTransportFactoryWith({ credentials: creds }) }, timeoutMs: 5000, retry: { attempts: 0 } });
+    return new Client(AgentCard.fromJSON(card), {
+      bindings: ['grpc'],
+      transports: { [GRPC_BINDING]: grpcTransportFactoryWith({ credentials: creds }) },
+      timeoutMs: 5000,
+      retry: { attempts: 0 },
+    });
   }
 
   it('serves HTTPS and lists https:// URLs for JSON-RPC, REST and gRPC in the card', async () => {
@@ -69,20 +79,24 @@ describe('the executor with tls and mutual TLS on gRPC', () => {
     expect(card.securitySchemes.mtls).toEqual({ mtlsSecurityScheme: { description: expect.stringContaining('client certificate') } });
   });
 
-  it('accepts our client over gRPC with a CA-signed client certificate, whose CN owns the tasks', async () => {
-    const svcA = await grpcClient(pki.issueClient('svc-a'));
-    const svcB = await grpcClient(pki.issueClient('svc-b'));
-    try {
-      const answer = await svcA.sendMessage({ message: textMessage('hello over mTLS') });
-      expect(answer.payload?.$case).toBe('task');
-      const taskId = answer.payload?.$case === 'task' ? answer.payload.value.id : '';
-      expect((await svcA.getTask({ id: taskId })).id).toBe(taskId);
-      await expect(svcB.getTask({ id: taskId })).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
-    } finally {
-      await svcA.close();
-      await svcB.close();
-    }
-  }, KEYS_MS);
+  it(
+    'accepts our client over gRPC with a CA-signed client certificate, whose CN owns the tasks',
+    async () => {
+      const svcA = await grpcClient(pki.issueClient('svc-a'));
+      const svcB = await grpcClient(pki.issueClient('svc-b'));
+      try {
+        const answer = await svcA.sendMessage({ message: textMessage('hello over mTLS') });
+        expect(answer.payload?.$case).toBe('task');
+        const taskId = answer.payload?.$case === 'task' ? answer.payload.value.id : '';
+        expect((await svcA.getTask({ id: taskId })).id).toBe(taskId);
+        await expect(svcB.getTask({ id: taskId })).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
+      } finally {
+        await svcA.close();
+        await svcB.close();
+      }
+    },
+    KEYS_MS,
+  );
 
   it('refuses a gRPC client without a certificate', async () => {
     const anonymous = await grpcClient();
@@ -107,7 +121,12 @@ describe('the executor with rate limits', () => {
   afterAll(() => executor?.close());
 
   it('answers 429 with Retry-After once a client address spent its budget', async () => {
-    const call = () => fetch(`${executor.url}/a2a/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }) });
+    const call = () =>
+      fetch(`${executor.url}/a2a/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }),
+      });
     expect((await call()).status).toBe(200);
     expect((await call()).status).toBe(200);
     const refused = await call();
@@ -130,8 +149,15 @@ describe('the executor with rate limits', () => {
 describe('tls configuration errors', () => {
   it('needs cert and key together, a CA for client-certificate identities, and readable files', async () => {
     await expect(startExecutor({ port: 0, grpcPort: false, tls: { certFile: '/x.pem' } })).rejects.toThrow(/tls\.certFile and tls\.keyFile together/);
-    await expect(startExecutor({ port: 0, grpcPort: false, tls: { certFile: '/x.pem', keyFile: '/x.key', clientCertIdentity: true } })).rejects.toThrow(/clientCertIdentity needs tls\.clientCaFile/);
-    const error = await startExecutor({ port: 0, grpcPort: false, logLevel: 'error', tls: { certFile: '/nonexistent/cert.pem', keyFile: '/nonexistent/key.pem' } }).catch((e: unknown) => e);
+    await expect(startExecutor({ port: 0, grpcPort: false, tls: { certFile: '/x.pem', keyFile: '/x.key', clientCertIdentity: true } })).rejects.toThrow(
+      /clientCertIdentity needs tls\.clientCaFile/,
+    );
+    const error = await startExecutor({
+      port: 0,
+      grpcPort: false,
+      logLevel: 'error',
+      tls: { certFile: '/nonexistent/cert.pem', keyFile: '/nonexistent/key.pem' },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/tls\.certFile \/nonexistent\/cert\.pem cannot be read/);
   });
@@ -140,7 +166,12 @@ describe('tls configuration errors', () => {
 describe('rateLimit and tls configuration keys', () => {
   it('are read from the environment, typed, and paths resolve against the base directory', () => {
     const layer = configFromEnv(
-      { A2A_RATE_LIMIT_ADDRESS_POINTS: '100', A2A_RATE_LIMIT_IDENTITY_WINDOW_SEC: '10', A2A_TLS_CERT_FILE: 'certs/server.pem', A2A_TLS_CLIENT_CERT_IDENTITY: 'yes' },
+      {
+        A2A_RATE_LIMIT_ADDRESS_POINTS: '100',
+        A2A_RATE_LIMIT_IDENTITY_WINDOW_SEC: '10',
+        A2A_TLS_CERT_FILE: 'certs/server.pem',
+        A2A_TLS_CLIENT_CERT_IDENTITY: 'yes',
+      },
       '/srv/a2a',
     );
     expect(layer.rateLimit).toEqual({ addressPoints: 100, identityWindowSec: 10 });

@@ -8,7 +8,16 @@ import { context, SpanKind, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { WebSocket } from 'ws';
 import { A2AErrorCode } from '@a2a-polyglot/core';
-import { Client, GRPC_BINDING, textMessage, WEBSOCKET_BINDING, WEBSOCKET_SUBPROTOCOL, webSocketTransportFactory, type ClientOptions, type WebSocketConstructor } from '@a2a-polyglot/client';
+import {
+  Client,
+  GRPC_BINDING,
+  textMessage,
+  WEBSOCKET_BINDING,
+  WEBSOCKET_SUBPROTOCOL,
+  webSocketTransportFactory,
+  type ClientOptions,
+  type WebSocketConstructor,
+} from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { A2A_ATTRIBUTES as A, TASK_RUN_SPAN, TASK_STATE_EVENT } from '@a2a-polyglot/tracing';
 import { startExecutor, type RunningExecutor } from '../src/index.js';
@@ -17,7 +26,10 @@ import { registerTestSdk, shapeOf, type SpanShape, type TestSdk } from './otel-t
 
 const BINDINGS = { jsonrpc: 'JSONRPC', rest: 'HTTP+JSON', grpc: 'GRPC', websocket: 'WEBSOCKET' } as const;
 type BindingKey = keyof typeof BINDINGS;
-const transports: ClientOptions['transports'] = { [GRPC_BINDING]: grpcTransportFactory, [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WebSocket as unknown as WebSocketConstructor }) };
+const transports: ClientOptions['transports'] = {
+  [GRPC_BINDING]: grpcTransportFactory,
+  [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WebSocket as unknown as WebSocketConstructor }),
+};
 
 let sdk: TestSdk;
 let executor: RunningExecutor;
@@ -57,7 +69,11 @@ async function scenario(binding: BindingKey): Promise<string> {
 async function traceSpans(traceId: string): Promise<ReadableSpan[]> {
   const done = () => {
     const spans = sdk.spansOf(traceId);
-    return spans.filter((s) => s.kind === SpanKind.SERVER).length === 3 && spans.filter((s) => s.kind === SpanKind.CLIENT).length === 3 && spans.filter((s) => s.name === TASK_RUN_SPAN).length === 2;
+    return (
+      spans.filter((s) => s.kind === SpanKind.SERVER).length === 3 &&
+      spans.filter((s) => s.kind === SpanKind.CLIENT).length === 3 &&
+      spans.filter((s) => s.name === TASK_RUN_SPAN).length === 2
+    );
   };
   await waitFor(done, { timeoutMs: 10_000 });
   return sdk.spansOf(traceId);
@@ -90,7 +106,8 @@ describe('traces: one span tree, whatever the binding', () => {
     for (const name of ['a2a.SendMessage', 'a2a.SendStreamingMessage']) {
       expect(jsonrpc.children.find((c) => c.name === name)!.children[0]!.children.map((c) => c.name)).toContain(TASK_RUN_SPAN);
     }
-    for (const binding of ['rest', 'grpc', 'websocket'] as const) expect({ binding, shape: shapes.get(binding)!.children }).toEqual({ binding, shape: jsonrpc.children });
+    for (const binding of ['rest', 'grpc', 'websocket'] as const)
+      expect({ binding, shape: shapes.get(binding)!.children }).toEqual({ binding, shape: jsonrpc.children });
   });
 
   it('attributes operation spans the same way on every binding', () => {
@@ -105,7 +122,13 @@ describe('traces: one span tree, whatever the binding', () => {
       expect(send.status.code).not.toBe(2);
 
       const get = byName('a2a.GetTask');
-      expect(get.attributes).toMatchObject({ ...common, [A.operation]: 'GetTask', [A.outcome]: 'TASK_NOT_FOUND', [A.errorReason]: 'TASK_NOT_FOUND', [A.taskId]: 'no-such-task' });
+      expect(get.attributes).toMatchObject({
+        ...common,
+        [A.operation]: 'GetTask',
+        [A.outcome]: 'TASK_NOT_FOUND',
+        [A.errorReason]: 'TASK_NOT_FOUND',
+        [A.taskId]: 'no-such-task',
+      });
       expect(get.status).toMatchObject({ code: 2, message: 'TASK_NOT_FOUND' });
 
       const stream = byName('a2a.SendStreamingMessage');
@@ -136,7 +159,9 @@ describe('traces: one span tree, whatever the binding', () => {
 describe('traces: the WebSocket handshake', () => {
   it('continues a traceparent given once at the upgrade for every call of the connection', async () => {
     const traceId = 'aaaabbbbccccddddeeeeffff00001111';
-    const ws = new WebSocket(`${executor.url.replace('http:', 'ws:')}/a2a/ws`, [WEBSOCKET_SUBPROTOCOL], { headers: { 'A2A-Version': '1.0', traceparent: `00-${traceId}-1111222233334444-01` } });
+    const ws = new WebSocket(`${executor.url.replace('http:', 'ws:')}/a2a/ws`, [WEBSOCKET_SUBPROTOCOL], {
+      headers: { 'A2A-Version': '1.0', traceparent: `00-${traceId}-1111222233334444-01` },
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         ws.once('open', () => resolve());

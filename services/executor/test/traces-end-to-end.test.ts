@@ -23,7 +23,9 @@ beforeAll(async () => {
   upstream = await startFakeUpstream({
     'POST /v1/chat/completions': (req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: `you said ${req.body.messages.at(-1).content}` }, finish_reason: 'stop' }] }),
+        JSON.stringify({
+          choices: [{ index: 0, message: { role: 'assistant', content: `you said ${req.body.messages.at(-1).content}` }, finish_reason: 'stop' }],
+        }),
       );
     },
   });
@@ -72,7 +74,11 @@ describe.each(['jsonrpc', 'grpc'] as const)('traces: client â†’ executor (%s) â†
     const sent = parseTraceparent(request.headers.traceparent);
     expect(sent.traceId).toBe(traceId);
 
-    await waitFor(() => sdk.spansOf(traceId).some((s) => s.name === TASK_RUN_SPAN) && sdk.spansOf(traceId).some((s) => s.kind === SpanKind.CLIENT && s.name === 'a2a.SendMessage'));
+    await waitFor(
+      () =>
+        sdk.spansOf(traceId).some((s) => s.name === TASK_RUN_SPAN) &&
+        sdk.spansOf(traceId).some((s) => s.kind === SpanKind.CLIENT && s.name === 'a2a.SendMessage'),
+    );
     const spans = sdk.spansOf(traceId);
     const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
     const chain: string[] = [];
@@ -84,6 +90,11 @@ describe.each(['jsonrpc', 'grpc'] as const)('traces: client â†’ executor (%s) â†
     const client = operations.find((s) => s.kind === SpanKind.CLIENT)!;
     expect(client.attributes).toMatchObject({ 'a2a.operation': 'SendMessage', 'a2a.outcome': 'ok', 'rpc.system': 'a2a' });
     const upstreamSpan = byId.get(sent.parentId)!;
-    expect(upstreamSpan.attributes).toMatchObject({ 'a2a.bridge': 'openai-chat', 'http.request.method': 'POST', 'http.response.status_code': 200, 'url.full': `${upstream.url}/v1/chat/completions` });
+    expect(upstreamSpan.attributes).toMatchObject({
+      'a2a.bridge': 'openai-chat',
+      'http.request.method': 'POST',
+      'http.response.status_code': 200,
+      'url.full': `${upstream.url}/v1/chat/completions`,
+    });
   });
 });

@@ -26,7 +26,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook?token=secret`;
-  executor = await startExecutor({ host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, push: { allowPrivateNetworks: true } } as never, { logger: silentLogger, tracing: true });
+  executor = await startExecutor({ host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, push: { allowPrivateNetworks: true } } as never, {
+    logger: silentLogger,
+    tracing: true,
+  });
 });
 
 afterAll(async () => {
@@ -52,7 +55,11 @@ describe('traces: push deliveries', () => {
       expect(sentTrace).toBe(traceId);
       const delivery = spans.find((s) => s.spanContext().spanId === parentId)!;
       expect(delivery.name).toBe('a2a.push.deliver');
-      expect(delivery.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 204, 'url.full': hookUrl.replace('?token=secret', '') });
+      expect(delivery.attributes).toMatchObject({
+        'http.request.method': 'POST',
+        'http.response.status_code': 204,
+        'url.full': hookUrl.replace('?token=secret', ''),
+      });
       expect(delivery.attributes['a2a.task.id']).toEqual(expect.any(String));
     }
   });

@@ -18,7 +18,10 @@ afterEach(async () => {
 });
 
 async function start(allowPrivateNetworks: boolean): Promise<RunningExecutor> {
-  const running = await startExecutor({ host: '127.0.0.1', port: 0, demo: { chunkDelayMs: 0 }, shutdownGraceMs: 200, push: { allowPrivateNetworks } }, { logger: silentLogger });
+  const running = await startExecutor(
+    { host: '127.0.0.1', port: 0, demo: { chunkDelayMs: 0 }, shutdownGraceMs: 200, push: { allowPrivateNetworks } },
+    { logger: silentLogger },
+  );
   started.push(running);
   return running;
 }
@@ -40,7 +43,8 @@ async function receiver(answer: () => [number, Record<string, string>?] = () => 
   return { bodies, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` };
 }
 
-const completed = (bodies: any[]) => bodies.some((b) => b.statusUpdate?.status?.state === 'TASK_STATE_COMPLETED' || b.task?.status?.state === 'TASK_STATE_COMPLETED');
+const completed = (bodies: any[]) =>
+  bodies.some((b) => b.statusUpdate?.status?.state === 'TASK_STATE_COMPLETED' || b.task?.status?.state === 'TASK_STATE_COMPLETED');
 
 async function createConfig(running: RunningExecutor, url: string): Promise<any> {
   const sent = await json(await postJson(`${running.url}/a2a/rpc`, rpc('SendMessage', { message: userMessage('hi') })));
@@ -66,7 +70,10 @@ describe('webhooks on npm start', () => {
   it('with push.allowPrivateNetworks delivers to a loopback receiver', async () => {
     const running = await start(true);
     const hook = await receiver();
-    const res = await postJson(`${running.url}/a2a/message:send`, { message: userMessage('hi'), configuration: { taskPushNotificationConfig: { url: hook.url } } });
+    const res = await postJson(`${running.url}/a2a/message:send`, {
+      message: userMessage('hi'),
+      configuration: { taskPushNotificationConfig: { url: hook.url } },
+    });
     expect(res.status).toBe(200);
     await waitFor(() => completed(hook.bodies));
   });

@@ -13,7 +13,10 @@ describe('the executor over WebSocket', () => {
   afterAll(() => running.close());
 
   it('lists the WebSocket binding in the card and serves it on the HTTP port', async () => {
-    const client = await Client.connect(running.url, { bindings: ['websocket'], transports: { [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WS }) } });
+    const client = await Client.connect(running.url, {
+      bindings: ['websocket'],
+      transports: { [WEBSOCKET_BINDING]: webSocketTransportFactory({ WebSocket: WS }) },
+    });
     try {
       expect(client.binding).toBe('websocket');
       expect(client.agentInterface.url).toBe(`${running.url.replace('http:', 'ws:')}/a2a/ws`);

@@ -27,7 +27,13 @@ export function createOursBenchAgent(): AgentExecutor {
           for (let i = 0; i < mode.k; i++) {
             if (mode.pauseMs > 0) await sleep(mode.pauseMs);
             if (ctx.signal.aborted) return;
-            artifactId = ctx.artifact({ artifactId, name: 'result', text: mode.stampDelayMs !== undefined ? stampText() : chunkText(i), append: i > 0, lastChunk: i === mode.k - 1 });
+            artifactId = ctx.artifact({
+              artifactId,
+              name: 'result',
+              text: mode.stampDelayMs !== undefined ? stampText() : chunkText(i),
+              append: i > 0,
+              lastChunk: i === mode.k - 1,
+            });
           }
           ctx.complete();
           return;

@@ -3,9 +3,9 @@ import { chunkText, parseAgentMode, RESULT_TEXT, sleep } from './agent-mode.js';
 
 // The SDK's type declarations are ESM; this package is CommonJS and loads the SDK's CommonJS
 // build at run time, typed with the ESM declarations.
-export type SdkServerModule = typeof import('@a2a-js/sdk/server', { with: { 'resolution-mode': 'import' } });
-type SdkAgentExecutor = import('@a2a-js/sdk/server', { with: { 'resolution-mode': 'import' } }).AgentExecutor;
-type SdkMessage = import('@a2a-js/sdk', { with: { 'resolution-mode': 'import' } }).Message;
+export type SdkServerModule = typeof import('@a2a-js/sdk/server', { with: { 'resolution-mode': 'import' }});
+type SdkAgentExecutor = import('@a2a-js/sdk/server', { with: { 'resolution-mode': 'import' }}).AgentExecutor;
+type SdkMessage = import('@a2a-js/sdk', { with: { 'resolution-mode': 'import' }}).Message;
 type SdkPart = SdkMessage['parts'][number];
 
 // Enum values of lf.a2a.v1 (identical in the SDK and in our model).
@@ -31,7 +31,8 @@ export function createSdkBenchAgent(sdk: SdkServerModule): SdkAgentExecutor {
       const mode = parseAgentMode(text);
       const { taskId, contextId } = rc;
       const now = () => new Date().toISOString();
-      const status = (state: number) => bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: undefined, timestamp: now() }, metadata: undefined }));
+      const status = (state: number) =>
+        bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: undefined, timestamp: now() }, metadata: undefined }));
       const submit = () =>
         bus.publish(
           AgentEvent.task({

@@ -19,7 +19,9 @@ export const STREAM_CHUNKS = 100;
 
 /** A fresh request per call, as a binding's decoder would hand the core. */
 function request(mode: AgentMode, i: number): SendMessageRequest {
-  return SendMessageRequest.fromPartial({ message: { messageId: `core-${i}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: agentModeText(mode) } }] } });
+  return SendMessageRequest.fromPartial({
+    message: { messageId: `core-${i}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: agentModeText(mode) } }] },
+  });
 }
 
 /**

@@ -36,7 +36,14 @@ type ExecutorModule = typeof import('@a2a-polyglot/executor');
 async function executorHandler(): Promise<{ handler: Handler; close: () => Promise<void> }> {
   const { startExecutor } = require('@a2a-polyglot/executor') as ExecutorModule;
   const running = await startExecutor(
-    { host: '127.0.0.1', port: 0, grpcPort: false, logLevel: 'error', shutdownGraceMs: 0, agent: { capabilities: { streaming: true, pushNotifications: false } } },
+    {
+      host: '127.0.0.1',
+      port: 0,
+      grpcPort: false,
+      logLevel: 'error',
+      shutdownGraceMs: 0,
+      agent: { capabilities: { streaming: true, pushNotifications: false } },
+    },
     { executor: createOursBenchAgent(), logger: silentLogger },
   );
   return { handler: running.handler, close: () => running.close() };
@@ -57,12 +64,20 @@ async function main(): Promise<void> {
   const rows: CoreBudgetChildRow[] = [];
   const executor = await executorHandler();
   try {
-    for (const [kind, handler] of [['core', bareHandler()], ['executor', executor.handler]] as const) {
+    for (const [kind, handler] of [
+      ['core', bareHandler()],
+      ['executor', executor.handler],
+    ] as const) {
       for (const c of CORE_CASES) {
         // The stream case's calls carry ~100 events each: 4 × calls / events keeps its window
         // near four unary windows of CPU, enough for a stable per-event figure.
         const calls = c.unitsPerCall > 1 ? Math.max(20, Math.ceil((4 * options.calls) / c.unitsPerCall)) : options.calls;
-        const figures = await measureCase((i) => c.run(handler, ctx, i), { calls, warmupCalls: Math.ceil(calls / 2), reps: options.reps, unitsPerCall: c.unitsPerCall });
+        const figures = await measureCase((i) => c.run(handler, ctx, i), {
+          calls,
+          warmupCalls: Math.ceil(calls / 2),
+          reps: options.reps,
+          unitsPerCall: c.unitsPerCall,
+        });
         rows.push({ handler: kind, caseId: c.id, ...figures });
       }
     }

@@ -18,7 +18,10 @@ export interface CoreCaseFigures {
  * about the work of one core, and CPU time is what another process on the machine disturbs
  * least. A GC before each window (when exposed) keeps one window's garbage out of the next.
  */
-export async function measureCase(op: (i: number) => Promise<void>, options: { calls: number; warmupCalls: number; reps: number; unitsPerCall: number }): Promise<CoreCaseFigures> {
+export async function measureCase(
+  op: (i: number) => Promise<void>,
+  options: { calls: number; warmupCalls: number; reps: number; unitsPerCall: number },
+): Promise<CoreCaseFigures> {
   const gc = (globalThis as { gc?: () => void }).gc;
   let offset = 0;
   await cpuOfCalls(options.warmupCalls, op, offset);

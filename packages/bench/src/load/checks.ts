@@ -55,8 +55,11 @@ function sessionPayloads(seen: Observed): Observed {
     if (frame === undefined || typeof frame === 'string') return undefined;
     const decoded = session.SessionResponse.decode(frame).frame;
     if (decoded?.$case === 'event' && decoded.value.event) return Buffer.from(model.StreamResponse.encode(decoded.value.event).finish());
-    if (decoded?.$case === 'result' && decoded.value.result?.$case === 'send') return Buffer.from(model.SendMessageResponse.encode(decoded.value.result.value).finish());
-    throw new Error(`unexpected session frame ${JSON.stringify(decoded && session.SessionResponse.toJSON({ correlationId: '', frame: decoded })).slice(0, 160)}`);
+    if (decoded?.$case === 'result' && decoded.value.result?.$case === 'send')
+      return Buffer.from(model.SendMessageResponse.encode(decoded.value.result.value).finish());
+    throw new Error(
+      `unexpected session frame ${JSON.stringify(decoded && session.SessionResponse.toJSON({ correlationId: '', frame: decoded })).slice(0, 160)}`,
+    );
   };
   return { body: unwrap(seen.body), first: unwrap(seen.first), last: unwrap(seen.last), events: seen.events };
 }

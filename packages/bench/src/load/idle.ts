@@ -49,7 +49,7 @@ export async function openIdleStreams(job: IdleJob): Promise<{ result: IdleResul
     }
     if (spec.protocol === 'grpc') {
       let conn = h2[h2.length - 1];
-      if (!conn || !conn.alive || conn.inFlight >= conn.maxConcurrentStreams) {
+      if (!conn?.alive || conn.inFlight >= conn.maxConcurrentStreams) {
         conn = await H2GrpcConnection.connect(spec.host, spec.port);
         h2.push(conn);
         const c = conn;
@@ -103,7 +103,11 @@ export async function openIdleStreams(job: IdleJob): Promise<{ result: IdleResul
   await Promise.all(Array.from({ length: workers }, worker));
   return {
     result: { opened, failed, ms: Date.now() - started, connections: spec.protocol === 'grpc' ? h2.length : opened, firstError },
-    hold: { close: () => closers.forEach((c) => c()) },
+    hold: {
+      close: () => {
+        for (const c of closers) c();
+      },
+    },
   };
 }
 

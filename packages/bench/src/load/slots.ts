@@ -227,7 +227,11 @@ class WsSlot implements Slot {
     if (ok && this.observe) {
       const observe = this.observe;
       this.observe = undefined;
-      observe(this.spec.shape === 'unary' ? { body: op.last === undefined ? undefined : Buffer.from(op.last), events: op.events } : { first: op.first, last: op.last, events: op.events });
+      observe(
+        this.spec.shape === 'unary'
+          ? { body: op.last === undefined ? undefined : Buffer.from(op.last), events: op.events }
+          : { first: op.first, last: op.last, events: op.events },
+      );
     }
     op.done({ ok, events: op.events, firstEventAt: op.firstEventAt, error });
   }
@@ -283,7 +287,9 @@ class WsSlot implements Slot {
   }
 
   run(done: (outcome: OpOutcome) => void): void {
-    const text = this.ws.text.includes(ID_PLACEHOLDER) ? this.ws.text.replace(ID_PLACEHOLDER, String(this.index).padStart(4, '0') + String(++this.counter % 100_000_000).padStart(8, '0')) : this.ws.text;
+    const text = this.ws.text.includes(ID_PLACEHOLDER)
+      ? this.ws.text.replace(ID_PLACEHOLDER, String(this.index).padStart(4, '0') + String(++this.counter % 100_000_000).padStart(8, '0'))
+      : this.ws.text;
     const go = (ws: WsClient) => {
       this.current = { done, events: 0 };
       ws.send(text);

@@ -37,7 +37,8 @@ export interface CellSummary {
   readonly vsSdk?: RatioSummary;
 }
 
-const key = (c: { scenario: string; targetId: string; mode: string; concurrency: number; k?: number }) => `${c.scenario}|${c.targetId}|${c.mode}|${c.concurrency}|${c.k ?? ''}`;
+const key = (c: { scenario: string; targetId: string; mode: string; concurrency: number; k?: number }) =>
+  `${c.scenario}|${c.targetId}|${c.mode}|${c.concurrency}|${c.k ?? ''}`;
 
 /** The rate the report compares: events/s for streams, ops/s otherwise. */
 export function headline(c: Pick<CellResult, 'mode' | 'opsPerS' | 'eventsPerS'>): number {
@@ -53,7 +54,16 @@ export function summarizeCells(cells: readonly CellResult[]): CellSummary[] {
     groups.set(key(c), list);
   }
   const find = (c: CellResult, targetId: string, mode?: string) =>
-    cells.find((o) => o.scenario === c.scenario && o.rep === c.rep && o.targetId === targetId && o.concurrency === c.concurrency && o.k === c.k && (mode === undefined || o.mode === mode) && !o.failure);
+    cells.find(
+      (o) =>
+        o.scenario === c.scenario &&
+        o.rep === c.rep &&
+        o.targetId === targetId &&
+        o.concurrency === c.concurrency &&
+        o.k === c.k &&
+        (mode === undefined || o.mode === mode) &&
+        !o.failure,
+    );
 
   const out: CellSummary[] = [];
   for (const list of groups.values()) {

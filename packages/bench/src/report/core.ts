@@ -36,13 +36,20 @@ export function coreGoals(result: CoreBudgetResult | undefined): GoalRow[] {
 /** The core budget's section: every case on both handlers, CPU µs per unit, median [min-max]. */
 export function renderCore(result: CoreBudgetResult | undefined): string[] {
   if (!result) return [];
-  const out = [`## Core budget: protocol work in process, no sockets (CPU µs per unit, median [min-max] over repetitions of ${fmtInt(result.calls)} calls)`, ''];
+  const out = [
+    `## Core budget: protocol work in process, no sockets (CPU µs per unit, median [min-max] over repetitions of ${fmtInt(result.calls)} calls)`,
+    '',
+  ];
   if (result.failure) out.push(`Failed: ${result.failure}`, '');
   if (result.rows.length === 0) return out;
   out.push(
     mdTable(
       ['case', 'budget', ...HANDLERS.map(([, label]) => label)],
-      CORE_CASES.map((c) => [c.label, `≤ ${c.budgetUs}`, ...HANDLERS.map(([id]) => fmtRange(result.rows.find((r) => r.handler === id && r.caseId === c.id)?.perUnitUs ?? []))]),
+      CORE_CASES.map((c) => [
+        c.label,
+        `≤ ${c.budgetUs}`,
+        ...HANDLERS.map(([id]) => fmtRange(result.rows.find((r) => r.handler === id && r.caseId === c.id)?.perUnitUs ?? [])),
+      ]),
       ['l', 'r', 'r', 'r'],
     ),
   );

@@ -29,9 +29,15 @@ export function renderDurable(result: DurableResult | undefined): string[] {
       [
         label,
         fmtInt(median(list.map((t) => t.tasksPerS))),
-        fmtRange(list.map((t) => t.tasksPerS), fmtInt),
+        fmtRange(
+          list.map((t) => t.tasksPerS),
+          fmtInt,
+        ),
         fmtNum(median(list.map((t) => t.cpuUsPerOp))),
-        fmtRange(list.map((t) => t.cpuUsPerOp), fmtNum),
+        fmtRange(
+          list.map((t) => t.cpuUsPerOp),
+          fmtNum,
+        ),
         fmtNum(median(list.map((t) => t.p50Ms))),
         fmtNum(median(list.map((t) => t.p99Ms))),
         ratio,
@@ -41,7 +47,17 @@ export function renderDurable(result: DurableResult | undefined): string[] {
   });
   if (rows.length > 0) {
     out.push(
-      mdTable(['storage', 'tasks/s', 'min–max', 'srv CPU µs/task', 'min–max', 'p50 ms', 'p99 ms', 'tasks/s vs in memory', 'notes'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
+      mdTable(['storage', 'tasks/s', 'min–max', 'srv CPU µs/task', 'min–max', 'p50 ms', 'p99 ms', 'tasks/s vs in memory', 'notes'], rows, [
+        'l',
+        'r',
+        'r',
+        'r',
+        'r',
+        'r',
+        'r',
+        'r',
+        'l',
+      ]),
     );
     out.push('');
   }

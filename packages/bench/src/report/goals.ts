@@ -46,9 +46,15 @@ export function evaluateGoals(cells: readonly CellSummary[], idle: readonly Idle
     const threshold = t.binding === 'grpc' ? 0.8 : 0.5;
     rows.push(ratioGoal('unary SendMessage → Task, c=16, req/s vs ceiling', t, cell('unary', t.id, 'task', 16)?.vsCeiling, threshold));
   }
-  for (const t of ours(['jsonrpc', 'rest', 'ws', 'grpc'])) rows.push(ratioGoal('unary SendMessage → Message, c=16, req/s vs ceiling', t, cell('unary', t.id, 'message', 16)?.vsCeiling, t.binding === 'grpc' ? 0.9 : 0.6));
+  for (const t of ours(['jsonrpc', 'rest', 'ws', 'grpc']))
+    rows.push(
+      ratioGoal('unary SendMessage → Message, c=16, req/s vs ceiling', t, cell('unary', t.id, 'message', 16)?.vsCeiling, t.binding === 'grpc' ? 0.9 : 0.6),
+    );
   for (const c of [1, 16])
-    for (const t of ours(['jsonrpc', 'rest', 'ws', 'grpc'])) rows.push(ratioGoal(`streaming K=${streamK}, ${c} client${c > 1 ? 's' : ''}, events/s vs raw`, t, cell('stream', t.id, 'stream', c, streamK)?.vsCeiling, 0.6));
+    for (const t of ours(['jsonrpc', 'rest', 'ws', 'grpc']))
+      rows.push(
+        ratioGoal(`streaming K=${streamK}, ${c} client${c > 1 ? 's' : ''}, events/s vs raw`, t, cell('stream', t.id, 'stream', c, streamK)?.vsCeiling, 0.6),
+      );
   for (const t of ours(['jsonrpc', 'rest', 'ws', 'grpc'])) {
     const s = cells.find((x) => x.scenario === 'ttfe' && x.targetId === t.id && x.reps > 0);
     rows.push({

@@ -32,7 +32,9 @@ export function renderReport(run: BenchRun): string {
   out.push('# A2A Polyglot benchmark');
   out.push('');
   out.push(
-    `${run.startedAt} · ${run.elapsedS.toFixed(0)} s · ${run.machine.cpus} × ${run.machine.cpuModel}, ${run.machine.memGiB} GiB · Node ${run.machine.node} · ${Object.entries(run.versions)
+    `${run.startedAt} · ${run.elapsedS.toFixed(0)} s · ${run.machine.cpus} × ${run.machine.cpuModel}, ${run.machine.memGiB} GiB · Node ${run.machine.node} · ${Object.entries(
+      run.versions,
+    )
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
   );
@@ -48,7 +50,13 @@ export function renderReport(run: BenchRun): string {
   out.push('');
   const goals = [...coreGoals(run.core), ...evaluateGoals(cells, idle, run.sustained, cfg.streamK)];
   const measurable = goals.filter((g) => !g.pending);
-  out.push(mdTable(['goal', 'target', 'measured', 'threshold', 'result'], measurable.map((g) => [g.goal, g.target, g.measured, g.threshold, passText(g.pass)]), ['l', 'l', 'r', 'r', 'l']));
+  out.push(
+    mdTable(
+      ['goal', 'target', 'measured', 'threshold', 'result'],
+      measurable.map((g) => [g.goal, g.target, g.measured, g.threshold, passText(g.pass)]),
+      ['l', 'l', 'r', 'r', 'l'],
+    ),
+  );
   out.push('');
   const pending = [...new Map(goals.filter((g) => g.pending).map((g) => [g.target, g.pending!])).entries()];
   if (pending.length > 0) {
@@ -64,7 +72,21 @@ export function renderReport(run: BenchRun): string {
     out.push('');
     out.push(
       mdTable(
-        ['target', 'answer', 'c', 'req/s', 'spread', 'p50 ms', 'p99 ms', 'srv CPU µs/op', 'srv CPU %', 'vs ceiling', 'CPU/op vs ceiling', 'ours / SDK', 'notes'],
+        [
+          'target',
+          'answer',
+          'c',
+          'req/s',
+          'spread',
+          'p50 ms',
+          'p99 ms',
+          'srv CPU µs/op',
+          'srv CPU %',
+          'vs ceiling',
+          'CPU/op vs ceiling',
+          'ours / SDK',
+          'notes',
+        ],
         unary.map((s) => [
           s.label,
           s.mode,
@@ -92,7 +114,22 @@ export function renderReport(run: BenchRun): string {
     out.push('');
     out.push(
       mdTable(
-        ['target', 'streams', 'events/s', 'spread', 'streams/s', 'stream p50 ms', 'stream p99 ms', '1st event p50 ms', 'srv CPU µs/event', 'srv CPU %', 'events/op', 'vs raw', 'ours / SDK', 'notes'],
+        [
+          'target',
+          'streams',
+          'events/s',
+          'spread',
+          'streams/s',
+          'stream p50 ms',
+          'stream p99 ms',
+          '1st event p50 ms',
+          'srv CPU µs/event',
+          'srv CPU %',
+          'events/op',
+          'vs raw',
+          'ours / SDK',
+          'notes',
+        ],
         stream.map((s) => [
           s.label,
           String(s.concurrency),
@@ -128,7 +165,17 @@ export function renderReport(run: BenchRun): string {
         kscale.map((s, i) => {
           const prev = kscale[i - 1];
           const growth = prev && prev.targetId === s.targetId && prev.k && s.k ? s.cpuUsPerOp / prev.cpuUsPerOp / (s.k / prev.k) : NaN;
-          return [s.label, String(s.k ?? '-'), fmtNum(s.p50Ms), fmtNum(s.cpuUsPerOp), fmtNum(s.cpuUsPerEvent), fmtNum(growth), fmtInt(s.eventsPerS), s.family === 'ceiling' ? '(ceiling)' : fmtRatio(s.vsCeiling), notes(s)];
+          return [
+            s.label,
+            String(s.k ?? '-'),
+            fmtNum(s.p50Ms),
+            fmtNum(s.cpuUsPerOp),
+            fmtNum(s.cpuUsPerEvent),
+            fmtNum(growth),
+            fmtInt(s.eventsPerS),
+            s.family === 'ceiling' ? '(ceiling)' : fmtRatio(s.vsCeiling),
+            notes(s),
+          ];
         }),
         ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
       ),
@@ -157,7 +204,20 @@ export function renderReport(run: BenchRun): string {
     out.push('');
     out.push(
       mdTable(
-        ['target', 'open', 'conns', 'idle RSS MB', 'idle heap MB', 'RSS MB open', 'heap MB open', 'RSS KB/stream', 'heap KB/stream', 'spread', 'RSS/stream vs raw SSE', 'notes'],
+        [
+          'target',
+          'open',
+          'conns',
+          'idle RSS MB',
+          'idle heap MB',
+          'RSS MB open',
+          'heap MB open',
+          'RSS KB/stream',
+          'heap KB/stream',
+          'spread',
+          'RSS/stream vs raw SSE',
+          'notes',
+        ],
         idle.map((s) => [
           s.label,
           fmtInt(s.opened),
@@ -192,7 +252,12 @@ export function renderReport(run: BenchRun): string {
       out.push('');
       const step = Math.max(1, Math.ceil(sus.samples.length / 12));
       const picked = sus.samples.filter((_, i) => i % step === 0 || i === sus.samples.length - 1);
-      out.push(mdTable(['tasks done', 'elapsed s', 'RSS MB', 'heap MB'], picked.map((s) => [fmtInt(s.tasks), fmtNum(s.elapsedS), fmtNum(s.rssMB), fmtNum(s.heapMB)])));
+      out.push(
+        mdTable(
+          ['tasks done', 'elapsed s', 'RSS MB', 'heap MB'],
+          picked.map((s) => [fmtInt(s.tasks), fmtNum(s.elapsedS), fmtNum(s.rssMB), fmtNum(s.heapMB)]),
+        ),
+      );
     }
     out.push('');
   }

@@ -36,7 +36,10 @@ export function durableUrls(env: Readonly<Record<string, string | undefined>> = 
  */
 export async function runDurable(ctx: RunContext): Promise<DurableResult | undefined> {
   const urls = durableUrls();
-  if (!urls) ctx.notice('durable: PostgreSQL + Redis skipped (in memory and SQLite only): set A2A_BENCH_POSTGRES_URL and A2A_BENCH_REDIS_URL (or A2A_TEST_POSTGRES_URL and A2A_TEST_REDIS_URL)');
+  if (!urls)
+    ctx.notice(
+      'durable: PostgreSQL + Redis skipped (in memory and SQLite only): set A2A_BENCH_POSTGRES_URL and A2A_BENCH_REDIS_URL (or A2A_TEST_POSTGRES_URL and A2A_TEST_REDIS_URL)',
+    );
   const name = `a2a_bench_${process.pid}_${Date.now().toString(36)}`;
   const dir = mkdtempSync(join(tmpdir(), 'a2a-bench-sqlite-'));
   const shared = (pg: { postgres: string; redis: string }, instanceId: string): OursStorage => ({
@@ -127,7 +130,16 @@ async function measureCrossInstance(ctx: RunContext, a: OursStorage, b: OursStor
     const summary = summarizeLatencies(samples);
     ctx.log(`  durable cross-instance: ${samples.length} events, p50 ${summary.p50.toFixed(3)} ms, p99 ${summary.p99.toFixed(3)} ms`);
     if (lost > 0) ctx.notice(`durable cross-instance: ${lost} stamped events did not arrive on B`);
-    return { events: samples.length, lost, tasks: cfg.latencyTasks, k: cfg.latencyK, pauseMs: cfg.latencyPauseMs, p50Ms: summary.p50, p99Ms: summary.p99, maxMs: summary.max };
+    return {
+      events: samples.length,
+      lost,
+      tasks: cfg.latencyTasks,
+      k: cfg.latencyK,
+      pauseMs: cfg.latencyPauseMs,
+      p50Ms: summary.p50,
+      p99Ms: summary.p99,
+      maxMs: summary.max,
+    };
   } finally {
     await Promise.all([serverA.stop(), serverB.stop()] satisfies Array<ReturnType<ServerProcess['stop']>>);
   }
@@ -138,7 +150,10 @@ const SUBSCRIBE_HEADROOM_MS = 150;
 
 function post(port: number, path: string, body: string, accept: string): Promise<import('node:http').IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: LOOPBACK, port, path, method: 'POST', headers: { 'content-type': 'application/json', accept, 'a2a-version': '1.0' } }, resolve);
+    const req = httpRequest(
+      { host: LOOPBACK, port, path, method: 'POST', headers: { 'content-type': 'application/json', accept, 'a2a-version': '1.0' } },
+      resolve,
+    );
     req.setTimeout(30_000, () => req.destroy(new Error(`POST ${path} timed out`)));
     req.on('error', reject);
     req.end(body);
@@ -146,12 +161,16 @@ function post(port: number, path: string, body: string, accept: string): Promise
 }
 
 async function sendToA(port: number, text: string): Promise<string> {
-  const body = JSON.stringify({ message: { messageId: `lat-${Date.now()}-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: true } });
+  const body = JSON.stringify({
+    message: { messageId: `lat-${Date.now()}-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] },
+    configuration: { returnImmediately: true },
+  });
   const res = await post(port, `${BASE_PATH}/message:send`, body, 'application/json');
   const chunks: Buffer[] = [];
   for await (const chunk of res) chunks.push(chunk as Buffer);
   const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { task?: { id?: string } };
-  if (res.statusCode !== 200 || !json.task?.id) throw new Error(`SendMessage on instance A answered ${res.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`);
+  if (res.statusCode !== 200 || !json.task?.id)
+    throw new Error(`SendMessage on instance A answered ${res.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`);
   return json.task.id;
 }
 

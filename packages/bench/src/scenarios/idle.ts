@@ -18,8 +18,19 @@ const WARMUP_STREAMS = 200;
 export async function runIdleTarget(ctx: RunContext, target: Target, rep: number): Promise<IdleMemoryResult> {
   const n = ctx.config.idleStreams;
   const base = { rep, targetId: target.id, family: target.family, binding: target.binding, streams: n };
-  const empty = { opened: 0, failed: 0, connections: 0, openMs: 0, idleRssMB: NaN, idleHeapMB: NaN, openRssMB: NaN, openHeapMB: NaN, rssKBPerStream: NaN, heapKBPerStream: NaN };
-  let server;
+  const empty = {
+    opened: 0,
+    failed: 0,
+    connections: 0,
+    openMs: 0,
+    idleRssMB: NaN,
+    idleHeapMB: NaN,
+    openRssMB: NaN,
+    openHeapMB: NaN,
+    rssKBPerStream: NaN,
+    heapKBPerStream: NaN,
+  };
+  let server: Awaited<ReturnType<typeof startServerProcess>>;
   try {
     server = await startServerProcess(ctx, target.server);
   } catch (error) {
@@ -32,7 +43,12 @@ export async function runIdleTarget(ctx: RunContext, target: Target, rep: number
     if (!port) return { ...base, ...empty, failure: `no ${target.port} port` };
     // Warm-up, the same for every target: open and close some streams first, so that code the
     // server compiles on its first requests is in the baseline, not charged to the streams.
-    const warm: IdleJob = { request: buildRequest(target, { mode: 'idle' }, port), streams: Math.min(WARMUP_STREAMS, n), openConcurrency: 64, timeoutMs: 60_000 };
+    const warm: IdleJob = {
+      request: buildRequest(target, { mode: 'idle' }, port),
+      streams: Math.min(WARMUP_STREAMS, n),
+      openConcurrency: 64,
+      timeoutMs: 60_000,
+    };
     await load.ipc.call<IdleResult>('idle-open', warm, 90_000);
     await load.ipc.call('idle-close', undefined, 30_000);
     await new Promise((r) => setTimeout(r, 300));

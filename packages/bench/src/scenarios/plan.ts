@@ -42,10 +42,12 @@ export function planCells(scenario: ScenarioName, config: BenchConfig, rep: numb
   const modes = (t: Target): Workload[] => (t.family === 'ceiling' ? [{ mode: 'task' }] : [{ mode: 'message' }, { mode: 'task' }]);
   switch (scenario) {
     case 'unary':
-      for (const c of config.unaryConcurrency) blocks.push(targets.flatMap((target) => modes(target).map((work) => ({ scenario, target, work, concurrency: c }))));
+      for (const c of config.unaryConcurrency)
+        blocks.push(targets.flatMap((target) => modes(target).map((work) => ({ scenario, target, work, concurrency: c }))));
       break;
     case 'stream':
-      for (const c of config.streamConcurrency) blocks.push(targets.map((target) => ({ scenario, target, work: { mode: 'stream', k: config.streamK }, concurrency: c })));
+      for (const c of config.streamConcurrency)
+        blocks.push(targets.map((target) => ({ scenario, target, work: { mode: 'stream', k: config.streamK }, concurrency: c })));
       break;
     case 'kscale':
       for (const k of config.kList)
@@ -86,7 +88,11 @@ export function estimateSeconds(scenario: ScenarioName, config: BenchConfig): nu
       return Math.min(config.sustainedMaxMs / 1000, config.sustainedTasks / 2500) + 4;
     case 'durable':
       // Three fresh servers per repetition (in memory, SQLite, PostgreSQL + Redis), then two instances streaming the stamped tasks.
-      return config.reps * 3 * ((config.serverWarmupMs + config.warmupMs + config.durationMs) / 1000 + 2) + 3 + (config.latencyTasks + 1) * (0.3 + (config.latencyK * config.latencyPauseMs) / 1000);
+      return (
+        config.reps * 3 * ((config.serverWarmupMs + config.warmupMs + config.durationMs) / 1000 + 2) +
+        3 +
+        (config.latencyTasks + 1) * (0.3 + (config.latencyK * config.latencyPauseMs) / 1000)
+      );
     default: {
       const cells = planCells(scenario, config, 0).length;
       const slow = scenario === 'kscale' && targets.some((t) => t.family === 'sdk') ? 8 : 0; // SDK streams at K=1000 take seconds each

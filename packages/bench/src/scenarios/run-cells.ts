@@ -131,8 +131,10 @@ export async function runCells(ctx: RunContext, scenario: ScenarioName, rep: num
             ` ${fmtRate(row.opsPerS)} ops/s${row.mode === 'stream' ? ` ${fmtRate(row.eventsPerS)} ev/s` : ''} p50 ${row.p50Ms.toFixed(2)} ms cpu ${row.cpuUsPerOp.toFixed(0)} us/op` +
             `${row.errors ? ` errors ${row.errors} (${row.firstError})` : ''}${row.check !== 'ok' ? ` [check: ${row.check}]` : ''}`,
         );
-        if (row.check !== 'ok') ctx.notice(`${scenario} ${plan.target.id} ${row.mode} c=${plan.concurrency}${row.k !== undefined ? ` K=${row.k}` : ''}: check: ${row.check}`);
-        if (row.errors > 0) ctx.notice(`${scenario} ${plan.target.id} ${row.mode} c=${plan.concurrency}: ${row.errors} failed operations (first: ${row.firstError})`);
+        if (row.check !== 'ok')
+          ctx.notice(`${scenario} ${plan.target.id} ${row.mode} c=${plan.concurrency}${row.k !== undefined ? ` K=${row.k}` : ''}: check: ${row.check}`);
+        if (row.errors > 0)
+          ctx.notice(`${scenario} ${plan.target.id} ${row.mode} c=${plan.concurrency}: ${row.errors} failed operations (first: ${row.firstError})`);
       } catch (error) {
         results.push(failedCell(plan, rep, (error as Error).message));
         ctx.notice(`${scenario} ${plan.target.id} ${modeLabel(plan.target, plan)} c=${plan.concurrency}: ${(error as Error).message}`);
@@ -154,7 +156,13 @@ export async function runCells(ctx: RunContext, scenario: ScenarioName, rep: num
  * c ≥ 16. All of it runs before the first window, so no measured cell pays for JIT
  * compilation of a code path the cells before it did not exercise.
  */
-async function warmUp(ctx: RunContext, load: BenchChild, servers: Map<ServerKind, ServerProcess | Error>, cells: readonly CellPlan[], scenario: ScenarioName): Promise<void> {
+async function warmUp(
+  ctx: RunContext,
+  load: BenchChild,
+  servers: Map<ServerKind, ServerProcess | Error>,
+  cells: readonly CellPlan[],
+  scenario: ScenarioName,
+): Promise<void> {
   if (ctx.config.serverWarmupMs <= 0) return;
   const chosen = new Map<string, CellPlan>();
   const k = (p: CellPlan) => (p.work.mode === 'stream' ? p.work.k : 0);
@@ -176,7 +184,9 @@ async function warmUp(ctx: RunContext, load: BenchChild, servers: Map<ServerKind
       serverPid: server.pid,
       clkTck: ctx.clkTck,
     };
-    await load.ipc.call<LoadResult>('run', job, ctx.config.serverWarmupMs + 60_000).catch((error: Error) => ctx.log(`  warm-up of ${plan.target.id} failed: ${error.message}`));
+    await load.ipc
+      .call<LoadResult>('run', job, ctx.config.serverWarmupMs + 60_000)
+      .catch((error: Error) => ctx.log(`  warm-up of ${plan.target.id} failed: ${error.message}`));
   }
 }
 

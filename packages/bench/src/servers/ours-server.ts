@@ -64,7 +64,10 @@ export async function startOursServer(storage: OursStorage = {}): Promise<Starte
  * node:http listener from `@a2a-polyglot/server` serves the same handler with the limit
  * lifted (upgrades at `/a2a/ws`). Returns its port, or why there is none.
  */
-async function startWebSocketListener(handler: RunningExecutor['handler'], logger: CoreModule['silentLogger']): Promise<{ port: number; close: () => Promise<void> } | string> {
+async function startWebSocketListener(
+  handler: RunningExecutor['handler'],
+  logger: CoreModule['silentLogger'],
+): Promise<{ port: number; close: () => Promise<void> } | string> {
   try {
     require.resolve('@a2a-polyglot/websocket');
   } catch {

@@ -13,7 +13,9 @@ export function rawStreamEvent(i: number, k: number, ids: { taskId: string; cont
   else if (i === 1) result = { statusUpdate: { taskId, contextId, status: { state: 'TASK_STATE_WORKING', timestamp: new Date().toISOString() } } };
   else if (i < k + 2) {
     const c = i - 2;
-    result = { artifactUpdate: { taskId, contextId, artifact: { artifactId, name: 'result', parts: [{ text: chunkText(c) }] }, append: c > 0, lastChunk: c === k - 1 } };
+    result = {
+      artifactUpdate: { taskId, contextId, artifact: { artifactId, name: 'result', parts: [{ text: chunkText(c) }] }, append: c > 0, lastChunk: c === k - 1 },
+    };
   } else result = { statusUpdate: { taskId, contextId, status: { state: 'TASK_STATE_COMPLETED', timestamp: new Date().toISOString() } } };
   return JSON.stringify({ jsonrpc: '2.0', id: 1, result });
 }

@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import { createSdkBenchAgent, type SdkServerModule } from '../agents/sdk-agent.js';
 import { LOOPBACK, type StartedServer } from './started-server.js';
 
-type SdkExpressModule = typeof import('@a2a-js/sdk/server/express', { with: { 'resolution-mode': 'import' } });
-type SdkGrpcModule = typeof import('@a2a-js/sdk/server/grpc', { with: { 'resolution-mode': 'import' } });
+type SdkExpressModule = typeof import('@a2a-js/sdk/server/express', { with: { 'resolution-mode': 'import' }});
+type SdkGrpcModule = typeof import('@a2a-js/sdk/server/grpc', { with: { 'resolution-mode': 'import' }});
 type SdkCard = ConstructorParameters<SdkServerModule['DefaultRequestHandler']>[0];
 type ExpressFactory = typeof import('express');
 
@@ -38,7 +38,10 @@ export async function startSdkServer(): Promise<StartedServer> {
     const grpc = require('@grpc/grpc-js') as typeof GrpcJs;
     const { A2AService, grpcService, UserBuilder: GrpcUserBuilder } = require('@a2a-js/sdk/server/grpc') as SdkGrpcModule;
     const server = new grpc.Server();
-    server.addService(A2AService as unknown as GrpcJs.ServiceDefinition, grpcService({ requestHandler: handler, userBuilder: GrpcUserBuilder.noAuthentication }));
+    server.addService(
+      A2AService as unknown as GrpcJs.ServiceDefinition,
+      grpcService({ requestHandler: handler, userBuilder: GrpcUserBuilder.noAuthentication }),
+    );
     ports.grpc = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`${LOOPBACK}:0`, grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
     );
@@ -64,7 +67,18 @@ function sdkCard(): SdkCard {
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'bench', name: 'Benchmark', description: 'Benchmark modes', tags: ['bench'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
+    skills: [
+      {
+        id: 'bench',
+        name: 'Benchmark',
+        description: 'Benchmark modes',
+        tags: ['bench'],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
     signatures: [],
   } as SdkCard;
 }

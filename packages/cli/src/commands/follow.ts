@@ -126,7 +126,12 @@ export async function follow(ctx: CommandContext, stream: TaskStream, status: St
  */
 export function showTask(ctx: CommandContext, task: Task, answer: AnswerWriter): Outcome {
   if (!ctx.common.json) answer.artifacts(task);
-  return { state: task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED, taskId: task.id, contextId: task.contextId, statusText: partsText(task.status?.message?.parts) };
+  return {
+    state: task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
+    taskId: task.id,
+    contextId: task.contextId,
+    statusText: partsText(task.status?.message?.parts),
+  };
 }
 
 /**

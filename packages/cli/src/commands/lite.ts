@@ -98,7 +98,7 @@ function exchangeFailure(error: unknown, url: string): { line: string; code: Exi
   }
   if (error instanceof TypeError) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const reason = cause?.code === 'ECONNREFUSED' ? 'connection refused (ECONNREFUSED)' : cause?.code ?? cause?.message ?? error.message;
+    const reason = cause?.code === 'ECONNREFUSED' ? 'connection refused (ECONNREFUSED)' : (cause?.code ?? cause?.message ?? error.message);
     return { line: `cannot reach ${url}: ${reason}`, code: EXIT.unreachable };
   }
   return { line: `unexpected failure: ${error instanceof Error ? error.message : String(error)}`, code: EXIT.taskUnsuccessful };
@@ -106,7 +106,11 @@ function exchangeFailure(error: unknown, url: string): { line: string; code: Exi
 
 /** Reads all of stdin; a terminal with nothing piped in is a usage mistake, not a hang. */
 async function readStdin(ctx: CommandContext, topic: 'lite parse' | 'lite run'): Promise<string> {
-  if (ctx.io.stdin.isTTY) throw new UsageError(topic === 'lite parse' ? 'missing TEXT (give it as an argument or pipe it on stdin)' : 'TEXT is "-" but stdin is a terminal (pipe the message in)', topic);
+  if (ctx.io.stdin.isTTY)
+    throw new UsageError(
+      topic === 'lite parse' ? 'missing TEXT (give it as an argument or pipe it on stdin)' : 'TEXT is "-" but stdin is a terminal (pipe the message in)',
+      topic,
+    );
   let text = '';
   ctx.io.stdin.setEncoding('utf8');
   for await (const chunk of ctx.io.stdin) text += chunk as string;

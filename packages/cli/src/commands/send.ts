@@ -11,7 +11,8 @@ import { AnswerWriter, conclude, follow, showTask, type Outcome } from './follow
 
 /** Shows a resubscribe on the status line (or as a log line off a terminal). */
 export function resumeNotice(status: StatusLine): (info: ResumeInfo) => void {
-  return (info) => status.set(`connection lost (${info.cause.message}); resuming task ${info.taskId} after event ${info.afterSeq ?? '-'}, attempt ${info.attempt}`);
+  return (info) =>
+    status.set(`connection lost (${info.cause.message}); resuming task ${info.taskId} after event ${info.afterSeq ?? '-'}, attempt ${info.attempt}`);
 }
 
 /**
@@ -72,7 +73,14 @@ export async function sendCommand(ctx: CommandContext): Promise<ExitCode> {
   }
 }
 
-async function blockingTurn(ctx: CommandContext, client: Client, text: string, taskId: string | undefined, contextId: string | undefined, answer: AnswerWriter): Promise<Outcome> {
+async function blockingTurn(
+  ctx: CommandContext,
+  client: Client,
+  text: string,
+  taskId: string | undefined,
+  contextId: string | undefined,
+  answer: AnswerWriter,
+): Promise<Outcome> {
   const response = await client.sendMessage({ message: textMessage(text, { taskId, contextId }) }, { signal: ctx.signal });
   if (ctx.common.json) writeJsonLine(ctx, SendMessageResponse.toJSON(response));
   const payload = response.payload;

@@ -43,7 +43,14 @@ export async function subscribeCommand(ctx: CommandContext): Promise<ExitCode> {
 }
 
 /** Follows the stream; when the agent refuses it because the task ended, reads the final task. */
-async function followOrFinal(ctx: CommandContext, client: Client, stream: TaskStream, status: StatusLine, answer: AnswerWriter, taskId: string): Promise<Outcome> {
+async function followOrFinal(
+  ctx: CommandContext,
+  client: Client,
+  stream: TaskStream,
+  status: StatusLine,
+  answer: AnswerWriter,
+  taskId: string,
+): Promise<Outcome> {
   try {
     return await follow(ctx, stream, status, answer, { showSnapshot: true, knownTaskId: taskId });
   } catch (error) {

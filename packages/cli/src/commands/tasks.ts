@@ -25,7 +25,8 @@ export async function listCommand(ctx: CommandContext): Promise<ExitCode> {
   const pageSize = intOption(ctx.values, 'page-size', 'list');
   const statusText = ctx.values.status as string | undefined;
   const status = statusText === undefined ? undefined : parseState(statusText);
-  if (statusText !== undefined && status === undefined) throw new UsageError(`--status: unknown task state "${statusText}" (e.g. working, completed, input-required)`, 'list');
+  if (statusText !== undefined && status === undefined)
+    throw new UsageError(`--status: unknown task state "${statusText}" (e.g. working, completed, input-required)`, 'list');
   const client = await connect(ctx.positionals[0]!, ctx.common, ctx.signal);
   ctx.usedBinding(client.binding);
   try {

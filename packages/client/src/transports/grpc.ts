@@ -72,7 +72,11 @@ export class GrpcClientTransport implements Transport {
   async unary<Req, Res>(op: UnaryOperation<Req, Res>, request: Req, options: CallOptions = {}): Promise<Res> {
     const what = `${op.name} at ${this.url}`;
     try {
-      return (await this.dialect.unary(this.client, op.name, request, { signal: options.signal, timeoutMs: options.timeoutMs, headers: lower(options.headers) })) as Res;
+      return (await this.dialect.unary(this.client, op.name, request, {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        headers: lower(options.headers),
+      })) as Res;
     } catch (error) {
       throw this.refine(error, what, options);
     }
@@ -106,7 +110,9 @@ export class GrpcClientTransport implements Transport {
     arm(options.timeoutMs, () => timedOut(what, options.timeoutMs!));
     try {
       for await (const { seq, event } of stream) {
-        arm(options.idleTimeoutMs, () => clientError(A2AErrorCode.DeadlineExceeded, 'idle', `${what}: the stream sent nothing for ${options.idleTimeoutMs} ms`));
+        arm(options.idleTimeoutMs, () =>
+          clientError(A2AErrorCode.DeadlineExceeded, 'idle', `${what}: the stream sent nothing for ${options.idleTimeoutMs} ms`),
+        );
         yield { seq, event };
       }
       if (failure) throw failure;
@@ -122,8 +128,10 @@ export class GrpcClientTransport implements Transport {
   private refine(error: unknown, what: string, options: CallOptions): A2AError {
     const a2a = A2AError.from(error);
     if (options.signal?.aborted) return aborted(what);
-    if (a2a.code === A2AErrorCode.Unavailable && UNREACHABLE_TEXT.test(a2a.message)) return unreachable(`grpc://${this.url.replace(/^[a-z]+:\/\//i, '')}`, { message: a2a.message });
-    if (a2a.code === A2AErrorCode.DeadlineExceeded && options.timeoutMs !== undefined && /deadline/i.test(a2a.message)) return timedOut(what, options.timeoutMs);
+    if (a2a.code === A2AErrorCode.Unavailable && UNREACHABLE_TEXT.test(a2a.message))
+      return unreachable(`grpc://${this.url.replace(/^[a-z]+:\/\//i, '')}`, { message: a2a.message });
+    if (a2a.code === A2AErrorCode.DeadlineExceeded && options.timeoutMs !== undefined && /deadline/i.test(a2a.message))
+      return timedOut(what, options.timeoutMs);
     return a2a;
   }
 }

@@ -43,7 +43,13 @@ export class JsonRpcTransport implements Transport {
 
   private async *openStream<Req>(op: StreamOperation<Req>, request: Req, options: StreamOptions): AsyncGenerator<ClientEvent> {
     const resume: Record<string, string> = options.resumeAfterSeq === undefined ? {} : { 'Last-Event-ID': String(options.resumeAfterSeq) };
-    const { open, what } = await this.post(op.name, op.request.toJSON(request), { ...options, headers: { ...options.headers, ...resume } }, 'text/event-stream', options.timeoutMs);
+    const { open, what } = await this.post(
+      op.name,
+      op.request.toJSON(request),
+      { ...options, headers: { ...options.headers, ...resume } },
+      'text/event-stream',
+      options.timeoutMs,
+    );
     const type = mediaType(open.response);
     if (type !== 'text/event-stream') {
       // A pre-stream error comes back as plain JSON with HTTP 200 (spec §0 item 7).
@@ -62,7 +68,13 @@ export class JsonRpcTransport implements Transport {
     }
   }
 
-  private async post(operation: OperationName, json: unknown, options: CallOptions, accept: string, timeoutMs: number | undefined): Promise<{ open: OpenHttp; id: number; what: string }> {
+  private async post(
+    operation: OperationName,
+    json: unknown,
+    options: CallOptions,
+    accept: string,
+    timeoutMs: number | undefined,
+  ): Promise<{ open: OpenHttp; id: number; what: string }> {
     const { method, params } = this.dialect.request(operation, json);
     const id = this.nextId++;
     const what = `${method} at ${this.url}`;
@@ -81,7 +93,8 @@ export class JsonRpcTransport implements Transport {
     }
     // Not JSON-RPC: an HTTP-level error with a REST-style body (auth, size limits), or not A2A at all.
     if (isRecord(json) && isRecord(json.error) && !response.ok) throw fromHttpError(response.status, json);
-    if (response.status === 401 || response.status === 403 || response.status === 429 || response.status === 503) throw fromHttpError(response.status, undefined);
+    if (response.status === 401 || response.status === 403 || response.status === 429 || response.status === 503)
+      throw fromHttpError(response.status, undefined);
     throw notA2A(`${what} answered HTTP ${response.status} (${describeBody(type, text)}), not a JSON-RPC response`);
   }
 }

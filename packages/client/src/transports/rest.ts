@@ -54,7 +54,12 @@ export class RestTransport implements Transport {
     const resume: Record<string, string> = options.resumeAfterSeq === undefined ? {} : { 'Last-Event-ID': String(options.resumeAfterSeq) };
     const callOptions = { ...options, headers: { ...options.headers, ...resume } };
     const subscribe = op.name === 'SubscribeToTask';
-    let { open, what } = await this.send(op.name, this.dialect.request(op, request, subscribe ? this.subscribeVerb : undefined), callOptions, 'text/event-stream');
+    let { open, what } = await this.send(
+      op.name,
+      this.dialect.request(op, request, subscribe ? this.subscribeVerb : undefined),
+      callOptions,
+      'text/event-stream',
+    );
     if (subscribe && this.subscribeVerb === 'POST' && (await this.verbRefused(open))) {
       this.subscribeVerb = 'GET';
       ({ open, what } = await this.send(op.name, this.dialect.request(op, request, 'GET'), callOptions, 'text/event-stream'));
@@ -93,7 +98,15 @@ export class RestTransport implements Transport {
     const own: Record<string, string> = { Accept: accept };
     if (rest.body !== undefined) own['Content-Type'] = this.dialect.bodyType;
     const headers = callHeaders(options.headers, own, this.dialect.wire);
-    const open = await openHttp(this.fetchImpl, { url, method: rest.verb, headers, body: rest.body, signal: options.signal, timeoutMs: options.timeoutMs, what });
+    const open = await openHttp(this.fetchImpl, {
+      url,
+      method: rest.verb,
+      headers,
+      body: rest.body,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      what,
+    });
     return { open, what };
   }
 

@@ -18,7 +18,10 @@ export function fromV03Answer<T>(what: string, translate: () => T): T {
   try {
     return translate();
   } catch (error) {
-    const reason = error instanceof A2AError && error.fieldViolations.length > 0 ? error.fieldViolations.map((v) => `${v.field} ${v.description}`).join('; ') : String(error instanceof Error ? error.message : error);
+    const reason =
+      error instanceof A2AError && error.fieldViolations.length > 0
+        ? error.fieldViolations.map((v) => `${v.field} ${v.description}`).join('; ')
+        : String(error instanceof Error ? error.message : error);
     throw new A2AError(A2AErrorCode.InvalidAgentResponse, `${what}: the v0.3 answer cannot be read (${reason})`);
   }
 }

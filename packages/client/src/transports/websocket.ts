@@ -185,7 +185,8 @@ class Socket {
   /** Opens a socket; rejects with Unavailable (`unreachable`) when the upgrade fails or times out. */
   static async open(options: WebSocketTransportOptions): Promise<Socket> {
     const Ctor = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    if (!Ctor) throw new A2AError(A2AErrorCode.InvalidRequest, 'No WebSocket implementation: pass `WebSocket` (e.g. from the `ws` package) in the transport options');
+    if (!Ctor)
+      throw new A2AError(A2AErrorCode.InvalidRequest, 'No WebSocket implementation: pass `WebSocket` (e.g. from the `ws` package) in the transport options');
     const protocols = [WEBSOCKET_SUBPROTOCOL];
     const token = typeof options.token === 'function' ? await options.token() : options.token;
     if (token) protocols.push(`${WEBSOCKET_AUTH_PREFIX}${base64url(token)}`);

@@ -1,9 +1,21 @@
 import { operationByName, streamEventToJson, type Operation } from '@a2a-polyglot/core';
 import { errorFromFrame, fromGrpcError, GrpcSessionClient, type SessionStream } from '@a2a-polyglot/grpc';
-import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest } from '@a2a-polyglot/model';
+import type { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest } from '@a2a-polyglot/model';
 import { A2ASessionServiceService, type SessionRequest, type SessionResponse } from '@a2a-polyglot/model/session';
 import { Client, credentials, type ClientDuplexStream, type ServiceError } from '@grpc/grpc-js';
-import { DriverFailure, failed, opened, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind, type StreamItem } from '../driver.js';
+import {
+  DriverFailure,
+  failed,
+  opened,
+  type Binding,
+  type CallOptions,
+  type CallResult,
+  type Driver,
+  type DriverStream,
+  type OpenResult,
+  type ProbeKind,
+  type StreamItem,
+} from '../driver.js';
 import { GrpcDriver, ItemQueue, metadataOf, startGrpcServersUnderTest } from './grpc.js';
 import { WIRE_VIOLATION, wireViolation } from './http-common.js';
 
@@ -83,8 +95,14 @@ export class GrpcSessionDriver implements Driver {
   async probe(kind: ProbeKind): Promise<CallResult> {
     if (kind === 'unknown-method') {
       return new Promise((resolve) => {
-        this.raw.makeUnaryRequest('/lf.a2a.v1.A2ASessionService/NoSuchMethod', identity, identity, Buffer.alloc(0), metadataOf(undefined), (error: ServiceError | null) =>
-          resolve(error ? failed(fromGrpcError(error)) : wireViolation('probe unknown-method: the server answered with a result')),
+        this.raw.makeUnaryRequest(
+          '/lf.a2a.v1.A2ASessionService/NoSuchMethod',
+          identity,
+          identity,
+          Buffer.alloc(0),
+          metadataOf(undefined),
+          (error: ServiceError | null) =>
+            resolve(error ? failed(fromGrpcError(error)) : wireViolation('probe unknown-method: the server answered with a result')),
         );
       });
     }
@@ -171,7 +189,8 @@ export class GrpcSessionDriver implements Driver {
     if (first.done) throw new DriverFailure(WIRE_VIOLATION, `the session ended without answering the ${operation.$case} operation`);
     const frame = first.value;
     if (frame.$case === 'error') throw errorFromFrame(frame.value);
-    if (frame.$case !== 'result' || !frame.value.result) throw new DriverFailure(WIRE_VIOLATION, `a ${frame.$case} frame answered a unary ${operation.$case} operation`);
+    if (frame.$case !== 'result' || !frame.value.result)
+      throw new DriverFailure(WIRE_VIOLATION, `a ${frame.$case} frame answered a unary ${operation.$case} operation`);
     return frame.value.result.value;
   }
 

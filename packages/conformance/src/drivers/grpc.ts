@@ -4,7 +4,21 @@ import type { StreamResponse } from '@a2a-polyglot/model';
 import { A2AServiceService, V03A2AServiceService } from '@a2a-polyglot/model/grpc';
 import { startA2AServer } from '@a2a-polyglot/server';
 import { Client, credentials, Metadata, type ClientReadableStream, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
-import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, opened, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind, type StreamItem } from '../driver.js';
+import {
+  DEFAULT_HEADERS,
+  DriverFailure,
+  failed,
+  mergeHeaders,
+  opened,
+  type Binding,
+  type CallOptions,
+  type CallResult,
+  type Driver,
+  type DriverStream,
+  type OpenResult,
+  type ProbeKind,
+  type StreamItem,
+} from '../driver.js';
 import { fetchAgentCard, WIRE_VIOLATION, wireViolation } from './http-common.js';
 import { V03_TRANSLATIONS, v03EventToJson, v03Translation } from './v03-translate.js';
 
@@ -146,7 +160,11 @@ export class GrpcDriver implements Driver {
     try {
       const path = kind === 'unknown-method' ? `${this.wire.pathPrefix}NoSuchMethod` : this.wire.method('SendMessage')!.path;
       const bytes = kind === 'unknown-method' ? Buffer.alloc(0) : MALFORMED_PROTOBUF;
-      await this.unary({ path, requestSerialize: identity, responseDeserialize: identity } as unknown as AnyMethod, bytes, metadataOf(undefined, this.wire.defaults));
+      await this.unary(
+        { path, requestSerialize: identity, responseDeserialize: identity } as unknown as AnyMethod,
+        bytes,
+        metadataOf(undefined, this.wire.defaults),
+      );
       return wireViolation(`probe ${kind}: the server answered with a result`);
     } catch (error) {
       return failed(error);
@@ -165,8 +183,13 @@ export class GrpcDriver implements Driver {
   /** One unary call on the wire; a failed status becomes the A2AError our clients rebuild. */
   private unary(method: AnyMethod, request: unknown, md: Metadata): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, md, (error: ServiceError | null, response?: unknown) =>
-        error ? reject(fromGrpcError(error)) : resolve(response),
+      this.client.makeUnaryRequest(
+        method.path,
+        method.requestSerialize,
+        method.responseDeserialize,
+        request,
+        md,
+        (error: ServiceError | null, response?: unknown) => (error ? reject(fromGrpcError(error)) : resolve(response)),
       );
     });
   }

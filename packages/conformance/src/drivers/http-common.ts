@@ -1,6 +1,17 @@
 import type { RequestHandler } from '@a2a-polyglot/core';
 import { startA2AServer } from '@a2a-polyglot/server';
-import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, type CallOptions, type CallResult, type DriverError, type DriverStream, type OpenResult, type StreamItem } from '../driver.js';
+import {
+  DEFAULT_HEADERS,
+  DriverFailure,
+  failed,
+  mergeHeaders,
+  type CallOptions,
+  type CallResult,
+  type DriverError,
+  type DriverStream,
+  type OpenResult,
+  type StreamItem,
+} from '../driver.js';
 import { parseSse, type SseEvent } from '../sse.js';
 
 /**

@@ -9,7 +9,18 @@ import {
   type RequestHandler,
 } from '@a2a-polyglot/core';
 import { AgentCard } from '@a2a-polyglot/model';
-import { DEFAULT_HEADERS, failed, mergeHeaders, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind } from '../driver.js';
+import {
+  DEFAULT_HEADERS,
+  failed,
+  mergeHeaders,
+  type Binding,
+  type CallOptions,
+  type CallResult,
+  type Driver,
+  type DriverStream,
+  type OpenResult,
+  type ProbeKind,
+} from '../driver.js';
 
 /**
  * The reference binding: no wire at all. It does what every binding must do and nothing

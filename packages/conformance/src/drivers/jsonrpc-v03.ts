@@ -42,8 +42,8 @@ async function fetchV03AgentCard(cardUrl: string, endpoint: string): Promise<Cal
     if ('invalid' in body) return wireViolation(body.invalid);
     if (!res.ok) return wireViolation(`agent card: HTTP ${res.status}`);
     const card = { ...(body.json as Record<string, unknown>) };
-    if (card['url'] !== endpoint || card['preferredTransport'] !== 'JSONRPC') {
-      return wireViolation(`the card a v0.3 client reads names ${String(card['url'])} (${String(card['preferredTransport'])}), not ${endpoint} (JSONRPC)`);
+    if (card.url !== endpoint || card.preferredTransport !== 'JSONRPC') {
+      return wireViolation(`the card a v0.3 client reads names ${String(card.url)} (${String(card.preferredTransport)}), not ${endpoint} (JSONRPC)`);
     }
     for (const member of V03_CARD_MEMBERS) delete card[member];
     return { ok: true, result: card };

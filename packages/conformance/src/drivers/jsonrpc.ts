@@ -14,7 +14,17 @@ import {
   type ProbeKind,
 } from '../driver.js';
 import type { SseEvent } from '../sse.js';
-import { fetchAgentCard, mediaTypeOf, parseData, readJson, seqOf, sseDriverStream, startServerUnderTest, WIRE_VIOLATION, wireViolation } from './http-common.js';
+import {
+  fetchAgentCard,
+  mediaTypeOf,
+  parseData,
+  readJson,
+  seqOf,
+  sseDriverStream,
+  startServerUnderTest,
+  WIRE_VIOLATION,
+  wireViolation,
+} from './http-common.js';
 
 type Envelope = Record<string, unknown>;
 
@@ -152,7 +162,7 @@ async function unaryAnswer(res: Response, id: number | null): Promise<CallResult
   const problem = envelopeProblem(envelope, id);
   if (problem) return wireViolation(problem);
   if ('error' in envelope!) return { ok: false, error: toDriverError(fromJsonRpcError(envelope.error as Envelope)) };
-  return { ok: true, result: envelope!['result'] };
+  return { ok: true, result: envelope!.result };
 }
 
 /** One SSE event of a JSON-RPC stream: a whole response with the request's id. */
@@ -160,18 +170,19 @@ function streamItem(event: SseEvent, id: number): { seq: number | undefined; eve
   const envelope = parseData(event) as Envelope;
   const problem = envelopeProblem(envelope, id);
   if (problem) throw new DriverFailure(WIRE_VIOLATION, `stream event: ${problem}`);
-  if ('error' in envelope) throw fromJsonRpcError(envelope['error'] as Envelope);
-  return { seq: seqOf(event), event: envelope['result'] };
+  if ('error' in envelope) throw fromJsonRpcError(envelope.error as Envelope);
+  return { seq: seqOf(event), event: envelope.result };
 }
 
 /** What is wrong with a JSON-RPC response envelope, if anything. `id` null: any id is fine for an error. */
 function envelopeProblem(envelope: Envelope | undefined, id: number | null): string | undefined {
   if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) return 'the answer is not a JSON-RPC response object';
-  if (envelope['jsonrpc'] !== '2.0') return 'jsonrpc member is not "2.0"';
+  if (envelope.jsonrpc !== '2.0') return 'jsonrpc member is not "2.0"';
   const hasResult = 'result' in envelope;
   const hasError = 'error' in envelope;
   if (hasResult === hasError) return 'a response needs exactly one of result and error';
-  if (id !== null && envelope['id'] !== id && !(hasError && envelope['id'] === null)) return `response id ${JSON.stringify(envelope['id'])} does not echo request id ${id}`;
+  if (id !== null && envelope.id !== id && !(hasError && envelope.id === null))
+    return `response id ${JSON.stringify(envelope.id)} does not echo request id ${id}`;
   return undefined;
 }
 

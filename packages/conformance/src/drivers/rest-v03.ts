@@ -1,7 +1,17 @@
 import { A2AError, fromJsonRpcError, operationByName, type Operation, type OperationName } from '@a2a-polyglot/core';
 import { V03_REST_ROUTES, type V03RestRequest } from '@a2a-polyglot/v03/proto';
 import * as v03 from '@a2a-polyglot/model/v03';
-import { failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type Driver, type OpenResult, type ProbeKind } from '../driver.js';
+import {
+  failed,
+  mergeHeaders,
+  toDriverError,
+  type Binding,
+  type CallOptions,
+  type CallResult,
+  type Driver,
+  type OpenResult,
+  type ProbeKind,
+} from '../driver.js';
 import type { SseEvent } from '../sse.js';
 import { fetchAgentCard, mediaTypeOf, openSseStream, parseData, readJson, seqOf, startServerUnderTest, wireViolation } from './http-common.js';
 import { v03EventToJson, v03Translation } from './v03-translate.js';
@@ -57,7 +67,12 @@ export class RestV03Driver implements Driver {
     return this.onClose();
   }
 
-  private async send(operation: string, request: unknown, options: CallOptions | undefined, signal?: AbortSignal): Promise<{ op: Operation; decoded: unknown; res: Response }> {
+  private async send(
+    operation: string,
+    request: unknown,
+    options: CallOptions | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ op: Operation; decoded: unknown; res: Response }> {
     const op = operationByName(operation);
     const route = V03_REST_ROUTES[operation as OperationName];
     if (!route) throw new Error(`A2A v0.3 REST has no route for ${operation}`);
@@ -84,7 +99,8 @@ function v03Error(body: unknown, status: number): A2AError {
 async function unaryAnswer(res: Response): Promise<CallResult> {
   const body = await readJson(res);
   if ('invalid' in body) return wireViolation(body.invalid);
-  if (body.json !== undefined && mediaTypeOf(res) !== 'application/json') return wireViolation(`content-type ${res.headers.get('content-type')} is not application/json`);
+  if (body.json !== undefined && mediaTypeOf(res) !== 'application/json')
+    return wireViolation(`content-type ${res.headers.get('content-type')} is not application/json`);
   if (res.ok) return { ok: true, result: body.json ?? null };
   if (typeof (body.json as { code?: unknown } | undefined)?.code !== 'number') return wireViolation(`HTTP ${res.status} without a {code, message} body`);
   return { ok: false, error: toDriverError(v03Error(body.json, res.status)) };

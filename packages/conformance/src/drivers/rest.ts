@@ -1,5 +1,17 @@
 import { fromHttpError } from '@a2a-polyglot/core';
-import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type Driver, type OpenResult, type ProbeKind } from '../driver.js';
+import {
+  DEFAULT_HEADERS,
+  DriverFailure,
+  failed,
+  mergeHeaders,
+  toDriverError,
+  type Binding,
+  type CallOptions,
+  type CallResult,
+  type Driver,
+  type OpenResult,
+  type ProbeKind,
+} from '../driver.js';
 import type { SseEvent } from '../sse.js';
 import { fetchAgentCard, mediaTypeOf, openSseStream, parseData, readJson, seqOf, startServerUnderTest, WIRE_VIOLATION, wireViolation } from './http-common.js';
 
@@ -89,8 +101,8 @@ export class RestDriver implements Driver {
       delete fields[name];
       return encodeURIComponent(typeof value === 'string' ? value : '');
     });
-    if (typeof fields['tenant'] === 'string' && fields['tenant'] !== '') path = `/${encodeURIComponent(fields['tenant'])}${path}`;
-    delete fields['tenant'];
+    if (typeof fields.tenant === 'string' && fields.tenant !== '') path = `/${encodeURIComponent(fields.tenant)}${path}`;
+    delete fields.tenant;
     if (route.body) return this.fetch(route.verb, path, JSON.stringify(fields), options, signal);
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(fields)) {

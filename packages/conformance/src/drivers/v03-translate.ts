@@ -1,6 +1,6 @@
 import { streamEventToJson, type OperationName } from '@a2a-polyglot/core';
 import type { StreamResponse } from '@a2a-polyglot/model';
-import * as v03 from '@a2a-polyglot/model/v03';
+import type * as v03 from '@a2a-polyglot/model/v03';
 import { streamResponseToV1, V03_OPERATIONS, type V03Operation } from '@a2a-polyglot/v03/proto';
 
 /**

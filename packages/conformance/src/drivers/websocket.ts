@@ -2,7 +2,21 @@ import { WebSocket } from 'ws';
 import { fromJsonRpcError } from '@a2a-polyglot/core';
 import { startA2AServer } from '@a2a-polyglot/server';
 import { SUBPROTOCOL, WEBSOCKET_BINDING_URI } from '@a2a-polyglot/websocket';
-import { DEFAULT_HEADERS, DriverFailure, failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type Driver, type DriverStream, type OpenResult, type ProbeKind, type StreamItem } from '../driver.js';
+import {
+  DEFAULT_HEADERS,
+  DriverFailure,
+  failed,
+  mergeHeaders,
+  toDriverError,
+  type Binding,
+  type CallOptions,
+  type CallResult,
+  type Driver,
+  type DriverStream,
+  type OpenResult,
+  type ProbeKind,
+  type StreamItem,
+} from '../driver.js';
 import { fetchAgentCard, WIRE_VIOLATION, wireViolation } from './http-common.js';
 
 type Frame = Record<string, unknown>;
@@ -68,7 +82,7 @@ export class WebSocketDriver implements Driver {
       const resume = options?.resumeAfterSeq === undefined ? {} : { resumeAfterSeq: options.resumeAfterSeq };
       this.send({ ...this.request(id, operation, request, options), ...resume });
       const first = await queue.next();
-      if (first['streamStart'] === true && first['id'] === id) return { ok: true, stream: this.driverStream(id, queue) };
+      if (first.streamStart === true && first.id === id) return { ok: true, stream: this.driverStream(id, queue) };
       this.inboxes.delete(id);
       if ('error' in first) {
         const answer = unaryAnswer(first, id);
@@ -98,7 +112,6 @@ export class WebSocketDriver implements Driver {
     return fetchAgentCard(this.cardUrl, { protocolBinding: WEBSOCKET_BINDING_URI, url: this.wsUrl });
   }
 
-
   async close(): Promise<void> {
     this.ws.terminate();
     await this.onClose();
@@ -127,9 +140,10 @@ export class WebSocketDriver implements Driver {
       frame = undefined;
     }
     if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
-      return this.failAll(new DriverFailure(WIRE_VIOLATION, `the server sent a frame that is not a JSON object: ${String(text).slice(0, 200)}`));
+      this.failAll(new DriverFailure(WIRE_VIOLATION, `the server sent a frame that is not a JSON object: ${String(text).slice(0, 200)}`));
+      return;
     }
-    const id = (frame as Frame)['id'];
+    const id = (frame as Frame).id;
     const inbox = this.inboxes.get(typeof id === 'number' || id === null ? id : NaN);
     inbox?.push(frame as Frame);
   }
@@ -157,13 +171,14 @@ export class WebSocketDriver implements Driver {
         try {
           for (;;) {
             const frame = await queue.next();
-            if (frame['streamEnd'] === true) return;
+            if (frame.streamEnd === true) return;
             const problem = envelopeProblem(frame, id);
             if (problem) throw new DriverFailure(WIRE_VIOLATION, `stream frame: ${problem}`);
-            if ('error' in frame) throw fromJsonRpcError(frame['error'] as Frame);
-            const seq = frame['seq'];
-            if (seq !== undefined && !(typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0)) throw new DriverFailure(WIRE_VIOLATION, `stream frame seq ${JSON.stringify(seq)} is not a positive integer`);
-            yield { seq: seq as number | undefined, event: frame['result'] };
+            if ('error' in frame) throw fromJsonRpcError(frame.error as Frame);
+            const seq = frame.seq;
+            if (seq !== undefined && !(typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0))
+              throw new DriverFailure(WIRE_VIOLATION, `stream frame seq ${JSON.stringify(seq)} is not a positive integer`);
+            yield { seq: seq as number | undefined, event: frame.result };
           }
         } catch (error) {
           if (error instanceof StreamCut) return;
@@ -214,17 +229,17 @@ class FrameQueue implements Inbox {
 function unaryAnswer(frame: Frame, id: number | null): CallResult {
   const problem = envelopeProblem(frame, id);
   if (problem) return wireViolation(problem);
-  if ('error' in frame) return { ok: false, error: toDriverError(fromJsonRpcError(frame['error'] as Frame)) };
-  return { ok: true, result: frame['result'] };
+  if ('error' in frame) return { ok: false, error: toDriverError(fromJsonRpcError(frame.error as Frame)) };
+  return { ok: true, result: frame.result };
 }
 
 /** What is wrong with a JSON-RPC response frame, if anything. */
 function envelopeProblem(frame: Frame, id: number | null): string | undefined {
-  if (frame['jsonrpc'] !== '2.0') return 'jsonrpc member is not "2.0"';
+  if (frame.jsonrpc !== '2.0') return 'jsonrpc member is not "2.0"';
   const hasResult = 'result' in frame;
   const hasError = 'error' in frame;
   if (hasResult === hasError) return 'a response needs exactly one of result and error';
-  if (id !== null && frame['id'] !== id) return `response id ${JSON.stringify(frame['id'])} does not echo request id ${id}`;
+  if (id !== null && frame.id !== id) return `response id ${JSON.stringify(frame.id)} does not echo request id ${id}`;
   return undefined;
 }
 
@@ -234,7 +249,9 @@ export const webSocketBinding: Binding = {
   async start(handler) {
     const server = await startA2AServer({ handler, basePath: '/a2a', host: '127.0.0.1', port: 0, websocket: { heartbeatMs: 0 } });
     try {
-      return await WebSocketDriver.connect(`${server.url.replace('http://', 'ws://')}/a2a/ws`, `${server.url}/.well-known/agent-card.json`, () => server.close());
+      return await WebSocketDriver.connect(`${server.url.replace('http://', 'ws://')}/a2a/ws`, `${server.url}/.well-known/agent-card.json`, () =>
+        server.close(),
+      );
     } catch (error) {
       await server.close();
       throw error;

@@ -40,7 +40,10 @@ export class PushConfigOperations {
     requireId(request.id, 'id');
     await this.tasks.loadStoredOrLive(caller, request.taskId);
     const config = await this.configs.get(caller.tenant, request.taskId, request.id);
-    if (!config) throw new A2AError(A2AErrorCode.TaskNotFound, `Push notification config ${request.id} not found for task ${request.taskId}`, { metadata: { taskId: request.taskId, configId: request.id } });
+    if (!config)
+      throw new A2AError(A2AErrorCode.TaskNotFound, `Push notification config ${request.id} not found for task ${request.taskId}`, {
+        metadata: { taskId: request.taskId, configId: request.id },
+      });
     return config;
   }
 

@@ -35,7 +35,10 @@ export class InMemoryPushConfigStore implements PushConfigStore {
   async put(tenant: string, config: TaskPushNotificationConfig): Promise<void> {
     const key = InMemoryPushConfigStore.key(tenant, config.taskId);
     let configs = this.byTask.get(key);
-    if (!configs) this.byTask.set(key, (configs = new Map()));
+    if (!configs) {
+      configs = new Map();
+      this.byTask.set(key, configs);
+    }
     configs.set(config.id, deepCopy(config));
   }
 

@@ -24,7 +24,12 @@ export class PushDispatcher {
     // (With a lookup pending, this event queues behind it, so a config registered meanwhile
     // sees the task's events without a hole.) Asked first, so the usual event of a task
     // without webhooks builds no key.
-    if (this.configs.mayHaveConfigs && !this.configs.mayHaveConfigs(tenant, taskId) && (this.taskChains.size === 0 || !this.taskChains.has(`${tenant}\u0000${taskId}`))) return;
+    if (
+      this.configs.mayHaveConfigs &&
+      !this.configs.mayHaveConfigs(tenant, taskId) &&
+      (this.taskChains.size === 0 || !this.taskChains.has(`${tenant}\u0000${taskId}`))
+    )
+      return;
     const taskKey = `${tenant}\u0000${taskId}`;
     const next = (this.taskChains.get(taskKey) ?? Promise.resolve())
       .then(async () => {

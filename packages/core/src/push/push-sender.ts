@@ -69,8 +69,15 @@ export class HttpPushSender implements PushSender {
    * continues the task's. No-op spans and no header without an OpenTelemetry SDK.
    */
   send(config: TaskPushNotificationConfig, event: StreamResponse): Promise<void> {
-    const attributes = { 'a2a.task.id': config.taskId, 'a2a.push.config.id': config.id, 'http.request.method': 'POST', 'url.full': urlWithoutQuery(config.url) };
-    return tracer.startActiveSpan('a2a.push.deliver', { kind: SpanKind.CLIENT, attributes }, (span) => this.deliver(config, event, span).finally(() => span.end()));
+    const attributes = {
+      'a2a.task.id': config.taskId,
+      'a2a.push.config.id': config.id,
+      'http.request.method': 'POST',
+      'url.full': urlWithoutQuery(config.url),
+    };
+    return tracer.startActiveSpan('a2a.push.deliver', { kind: SpanKind.CLIENT, attributes }, (span) =>
+      this.deliver(config, event, span).finally(() => span.end()),
+    );
   }
 
   private async deliver(config: TaskPushNotificationConfig, event: StreamResponse, span: Span): Promise<void> {

@@ -45,7 +45,7 @@ export class WebhookRefused extends Error {
  * Resolver failures propagate as they are (the sender retries them).
  */
 export async function pinWebhookTarget(rawUrl: string, allowPrivateNetworks: boolean, resolve: WebhookResolver): Promise<WebhookTarget> {
-  let checked;
+  let checked: ReturnType<typeof checkWebhookUrl>;
   try {
     checked = checkWebhookUrl(rawUrl, allowPrivateNetworks);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { A2AError } from '@a2a-polyglot/core';
 import {
-  AgentCard,
+  type AgentCard,
   CancelTaskRequest,
   DeleteTaskPushNotificationConfigRequest,
   GetExtendedAgentCardRequest,
@@ -105,7 +105,10 @@ export class GrpcTransport {
     return this.unary('getTaskPushNotificationConfig', GetTaskPushNotificationConfigRequest.fromPartial(request), opts);
   }
 
-  listTaskPushNotificationConfigs(request: DeepPartial<ListTaskPushNotificationConfigsRequest>, opts?: GrpcCallOptions): Promise<ListTaskPushNotificationConfigsResponse> {
+  listTaskPushNotificationConfigs(
+    request: DeepPartial<ListTaskPushNotificationConfigsRequest>,
+    opts?: GrpcCallOptions,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
     return this.unary('listTaskPushNotificationConfigs', ListTaskPushNotificationConfigsRequest.fromPartial(request), opts);
   }
 
@@ -154,7 +157,14 @@ export class GrpcTransport {
 
   /** Opens a server-streaming method of another service on this channel (see {@link callUnary}). */
   callStream<Req, E>(method: GrpcMethod<Req, E>, request: Req, opts: GrpcCallOptions = {}, extra: Record<string, string> = {}): GrpcEventStream<E> {
-    const call = this.client.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, request, requestMetadata(this.options, opts, extra), callOptions(opts));
+    const call = this.client.makeServerStreamRequest(
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      request,
+      requestMetadata(this.options, opts, extra),
+      callOptions(opts),
+    );
     return new ClientEventStream<E>(call, opts.signal);
   }
 

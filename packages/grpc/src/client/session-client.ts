@@ -292,9 +292,7 @@ export class GrpcSessionClient {
   private maybeSettle(): void {
     if (!this.status || !this.ended) return;
     const error =
-      this.status.code === GrpcCode.OK
-        ? undefined
-        : (this.endError ?? new A2AError(codeFromGrpcStatus(this.status.code), this.status.details || undefined));
+      this.status.code === GrpcCode.OK ? undefined : (this.endError ?? new A2AError(codeFromGrpcStatus(this.status.code), this.status.details || undefined));
     const forPending = error ?? new A2AError(A2AErrorCode.Unavailable, 'The session ended before the operation finished');
     for (const p of [...this.pending.values()]) p.onSessionEnd(forPending);
     this.pending.clear();

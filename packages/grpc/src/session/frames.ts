@@ -1,4 +1,4 @@
-import { A2AError, ERROR_TABLE, errorDomain } from '@a2a-polyglot/core';
+import { type A2AError, ERROR_TABLE, errorDomain } from '@a2a-polyglot/core';
 import { TaskState, type StreamResponse } from '@a2a-polyglot/model';
 import type { SessionError, SessionResponse, SessionResult } from '@a2a-polyglot/model/session';
 

@@ -13,14 +13,7 @@ import {
   type StreamOperation,
   type UnaryOperation,
 } from '@a2a-polyglot/core';
-import {
-  CancelTaskRequest,
-  GetTaskRequest,
-  ListTasksRequest,
-  SendMessageRequest,
-  SubscribeToTaskRequest,
-  type TaskState,
-} from '@a2a-polyglot/model';
+import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest, type TaskState } from '@a2a-polyglot/model';
 import { SessionResponse, type SessionRequest } from '@a2a-polyglot/model/session';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { BackpressureWriter } from '../backpressure-writer.js';
@@ -160,14 +153,31 @@ export class ServerSession {
 
   private onFrame(frame: SessionRequest | UndecodableRequest): void {
     if (this.phase !== 'open') return;
-    if (frame instanceof UndecodableRequest) return this.endWith(frame.error);
+    if (frame instanceof UndecodableRequest) {
+      this.endWith(frame.error);
+      return;
+    }
     const id = frame.correlationId;
-    if (!id) return this.endWith(new A2AError(A2AErrorCode.InvalidRequest, 'Every session frame needs a correlation_id'));
+    if (!id) {
+      this.endWith(new A2AError(A2AErrorCode.InvalidRequest, 'Every session frame needs a correlation_id'));
+      return;
+    }
     const operation = frame.operation;
-    if (operation?.$case === 'unsubscribe') return this.unsubscribe(id);
-    if (this.ops.has(id)) return this.endWith(new A2AError(A2AErrorCode.InvalidRequest, `correlation_id ${id} is already used by an open operation`));
+    if (operation?.$case === 'unsubscribe') {
+      this.unsubscribe(id);
+      return;
+    }
+    if (this.ops.has(id)) {
+      this.endWith(new A2AError(A2AErrorCode.InvalidRequest, `correlation_id ${id} is already used by an open operation`));
+      return;
+    }
     if (!operation) {
-      this.write(errorFrame(id, new A2AError(A2AErrorCode.InvalidParams, 'The frame carries no operation', { fieldViolations: [{ field: 'operation', description: 'required' }] })));
+      this.write(
+        errorFrame(
+          id,
+          new A2AError(A2AErrorCode.InvalidParams, 'The frame carries no operation', { fieldViolations: [{ field: 'operation', description: 'required' }] }),
+        ),
+      );
     } else if (this.ops.size >= this.limits.maxOperations) {
       this.write(errorFrame(id, new A2AError(A2AErrorCode.ResourceExhausted, `Too many open operations on this session (limit ${this.limits.maxOperations})`)));
     } else {
@@ -222,7 +232,8 @@ export class ServerSession {
       header: this.headerOf,
       ...this.peer,
       get signal(): AbortSignal {
-        return (op.controller ??= new AbortController()).signal;
+        op.controller ??= new AbortController();
+        return op.controller.signal;
       },
     };
     try {
@@ -318,7 +329,15 @@ export class ServerSession {
     op.finished = true;
     this.release(op);
     const what = frame.frame?.$case ?? 'frame';
-    this.write(errorFrame(op.id, new A2AError(A2AErrorCode.PayloadTooLarge, `The ${what} frame (${bytes.length} bytes) exceeds the maximum message size of ${this.limits.maxFrameBytes} bytes`)));
+    this.write(
+      errorFrame(
+        op.id,
+        new A2AError(
+          A2AErrorCode.PayloadTooLarge,
+          `The ${what} frame (${bytes.length} bytes) exceeds the maximum message size of ${this.limits.maxFrameBytes} bytes`,
+        ),
+      ),
+    );
     return false;
   }
 

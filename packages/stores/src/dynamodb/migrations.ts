@@ -72,7 +72,10 @@ export async function migrateDynamo(client: DynamoDBClient, options: { readonly 
           TableName: table,
           BillingMode: 'PAY_PER_REQUEST',
           AttributeDefinitions: [
-            ...[ATTR.pk, ATTR.sk, ATTR.tenantKey, ATTR.contextKey, ATTR.stateKey, ATTR.listSort, ATTR.leasePartition].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+            ...[ATTR.pk, ATTR.sk, ATTR.tenantKey, ATTR.contextKey, ATTR.stateKey, ATTR.listSort, ATTR.leasePartition].map((name) => ({
+              AttributeName: name,
+              AttributeType: 'S' as const,
+            })),
             { AttributeName: ATTR.leaseExpiresAt, AttributeType: 'N' },
           ],
           KeySchema: [
@@ -90,7 +93,8 @@ export async function migrateDynamo(client: DynamoDBClient, options: { readonly 
   description = await waitActive(client, table);
   const present = new Set((description.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
   const missing = INDEXES.map((i) => i.IndexName!).filter((name) => !present.has(name));
-  if (missing.length > 0) throw new Error(`DynamoDB table ${table} exists without the index(es) ${missing.join(', ')}: it was not made by A2A Polyglot; use another table name`);
+  if (missing.length > 0)
+    throw new Error(`DynamoDB table ${table} exists without the index(es) ${missing.join(', ')}: it was not made by A2A Polyglot; use another table name`);
 
   const where = `DynamoDB table ${table}`;
   const stored = await client.send(new GetItemCommand({ TableName: table, Key: schemaKey(), ConsistentRead: true }));
@@ -137,7 +141,8 @@ async function waitActive(client: DynamoDBClient, table: string): Promise<TableD
     const description = await describe(client, table);
     const indexesActive = (description?.GlobalSecondaryIndexes ?? []).every((i) => i.IndexStatus === 'ACTIVE');
     if (description?.TableStatus === 'ACTIVE' && indexesActive) return description;
-    if (Date.now() > deadline) throw new Error(`DynamoDB table ${table} is not ACTIVE after ${ACTIVE_TIMEOUT_MS / 1000} s (status ${description?.TableStatus ?? 'missing'})`);
+    if (Date.now() > deadline)
+      throw new Error(`DynamoDB table ${table} is not ACTIVE after ${ACTIVE_TIMEOUT_MS / 1000} s (status ${description?.TableStatus ?? 'missing'})`);
     await new Promise((r) => setTimeout(r, delay));
   }
 }

@@ -1,6 +1,15 @@
 import type { PushConfigStore } from '@a2a-polyglot/core';
 import type { TaskPushNotificationConfig } from '@a2a-polyglot/model';
-import { BatchWriteItemCommand, DeleteItemCommand, GetItemCommand, QueryCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient, type WriteRequest } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteItemCommand,
+  DeleteItemCommand,
+  GetItemCommand,
+  QueryCommand,
+  UpdateItemCommand,
+  type AttributeValue,
+  type DynamoDBClient,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
 import { decodePushConfig, encodePushConfig } from '../codec.js';
 import { guardedDynamo } from './errors.js';
 import { ATTR, PUSH_SK_PREFIX, taskPk } from './schema.js';
@@ -42,7 +51,9 @@ export class DynamoPushConfigStore implements PushConfigStore {
   }
 
   async get(tenant: string, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
-    const out = await guardedDynamo(() => this.client.send(new GetItemCommand({ TableName: this.table, Key: pushKey(tenant, taskId, id), ConsistentRead: true })));
+    const out = await guardedDynamo(() =>
+      this.client.send(new GetItemCommand({ TableName: this.table, Key: pushKey(tenant, taskId, id), ConsistentRead: true })),
+    );
     return out.Item?.config?.S === undefined ? undefined : decodePushConfig(out.Item.config.S);
   }
 

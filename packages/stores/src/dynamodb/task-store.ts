@@ -118,7 +118,13 @@ export class DynamoTaskStore implements TaskStore {
       this.count(base),
       plan.page
         ? this.collect(
-            { ...base, KeyConditionExpression: plan.page.keyCondition, ExpressionAttributeValues: plan.page.values, ScanIndexForward: false, Limit: pageSize + 1 },
+            {
+              ...base,
+              KeyConditionExpression: plan.page.keyCondition,
+              ExpressionAttributeValues: plan.page.values,
+              ScanIndexForward: false,
+              Limit: pageSize + 1,
+            },
             pageSize + 1,
             plan.exclude,
           )
@@ -166,8 +172,15 @@ export class DynamoTaskStore implements TaskStore {
    */
   async abandoned(options: { readonly owner?: string; readonly limit: number }): Promise<StoredTask[]> {
     const now = Date.now();
-    const base: QueryCommandInput = { TableName: this.table, IndexName: INDEX.lease, ExpressionAttributeNames: { '#p': ATTR.leasePartition, '#le': ATTR.leaseExpiresAt } };
-    const expired = this.collect({ ...base, KeyConditionExpression: '#p = :p AND #le < :now', ExpressionAttributeValues: { ':p': { S: LEASED }, ':now': { N: String(now) } } }, options.limit);
+    const base: QueryCommandInput = {
+      TableName: this.table,
+      IndexName: INDEX.lease,
+      ExpressionAttributeNames: { '#p': ATTR.leasePartition, '#le': ATTR.leaseExpiresAt },
+    };
+    const expired = this.collect(
+      { ...base, KeyConditionExpression: '#p = :p AND #le < :now', ExpressionAttributeValues: { ':p': { S: LEASED }, ':now': { N: String(now) } } },
+      options.limit,
+    );
     const own =
       options.owner === undefined
         ? Promise.resolve([])
@@ -186,7 +199,9 @@ export class DynamoTaskStore implements TaskStore {
     const out: StoredTask[] = [];
     for (const pk of keys) {
       if (out.length >= options.limit) break;
-      const read = await guardedDynamo(() => this.client.send(new GetItemCommand({ TableName: this.table, Key: { [ATTR.pk]: { S: pk }, [ATTR.sk]: { S: TASK_SK } }, ConsistentRead: true })));
+      const read = await guardedDynamo(() =>
+        this.client.send(new GetItemCommand({ TableName: this.table, Key: { [ATTR.pk]: { S: pk }, [ATTR.sk]: { S: TASK_SK } }, ConsistentRead: true })),
+      );
       const item = read.Item;
       const leaseOwner = item?.[ATTR.leaseOwner]?.S;
       if (!item || leaseOwner === undefined) continue;
@@ -223,7 +238,6 @@ export class DynamoTaskStore implements TaskStore {
 function key(tenant: string, taskId: string): Record<string, AttributeValue> {
   return { [ATTR.pk]: { S: taskPk(tenant, taskId) }, [ATTR.sk]: { S: TASK_SK } };
 }
-
 
 /** DynamoDB refuses attribute names an expression does not use: keep only the used ones. */
 function usedNamesOnly(input: QueryCommandInput): QueryCommandInput {

@@ -58,10 +58,22 @@ export class PostgresAgentRegistry {
 
   /** Every row, enabled or not, by id. */
   async list(): Promise<AgentRow[]> {
-    const { rows } = await this.pool.query<{ id: string; handler: string; settings: Record<string, unknown>; card: Record<string, unknown>; enabled: boolean; updated_at: Date }>(
-      `SELECT id, handler, settings, card, enabled, updated_at FROM ${this.table} ORDER BY id`,
-    );
-    return rows.map((r) => ({ id: r.id, handler: r.handler, settings: r.settings ?? {}, card: r.card ?? {}, enabled: r.enabled, updatedAt: r.updated_at.toISOString() }));
+    const { rows } = await this.pool.query<{
+      id: string;
+      handler: string;
+      settings: Record<string, unknown>;
+      card: Record<string, unknown>;
+      enabled: boolean;
+      updated_at: Date;
+    }>(`SELECT id, handler, settings, card, enabled, updated_at FROM ${this.table} ORDER BY id`);
+    return rows.map((r) => ({
+      id: r.id,
+      handler: r.handler,
+      settings: r.settings ?? {},
+      card: r.card ?? {},
+      enabled: r.enabled,
+      updatedAt: r.updated_at.toISOString(),
+    }));
   }
 
   /**

@@ -96,7 +96,9 @@ export async function migratePostgres(pool: Pool, options: { readonly schema?: s
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock(72012, hashtext($1))', [schema]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.a2a_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${s}.a2a_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${s}.a2a_schema_migrations`);
     const from = rows[0]?.version ?? 0;
     for (const migration of pendingMigrations(migrations, from, `PostgreSQL schema ${schema}`)) {

@@ -46,9 +46,21 @@ export class PostgresTaskStore implements TaskStore {
 
   async save(stored: StoredTask, expectedVersion?: number, lease?: TaskLease): Promise<void> {
     const t = stored.task;
-    const params: unknown[] = [stored.tenant, t.id, t.contextId, stored.owner ?? null, t.status?.state ?? 0, t.status?.timestamp ?? '', stored.version, encodeTask(t), lease?.owner ?? null, lease?.ttlMs ?? 0];
+    const params: unknown[] = [
+      stored.tenant,
+      t.id,
+      t.contextId,
+      stored.owner ?? null,
+      t.status?.state ?? 0,
+      t.status?.timestamp ?? '',
+      stored.version,
+      encodeTask(t),
+      lease?.owner ?? null,
+      lease?.ttlMs ?? 0,
+    ];
     const leaseSet = `lease_owner = $9::text, lease_expires_at = CASE WHEN $9::text IS NULL THEN NULL ELSE now() + $10::bigint * interval '1 millisecond' END, updated_at = now()`;
-    const leaseFree = (table: string) => `($9::text IS NULL OR ${table}.lease_owner IS NULL OR ${table}.lease_owner = $9::text OR ${table}.lease_expires_at < now())`;
+    const leaseFree = (table: string) =>
+      `($9::text IS NULL OR ${table}.lease_owner IS NULL OR ${table}.lease_owner = $9::text OR ${table}.lease_expires_at < now())`;
     const values = `($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::text, CASE WHEN $9::text IS NULL THEN NULL ELSE now() + $10::bigint * interval '1 millisecond' END)`;
     const insert = `INSERT INTO ${this.table} AS t (tenant, id, context_id, owner, state, status_ts, version, task, lease_owner, lease_expires_at) VALUES ${values}`;
     const update = `context_id = $3, owner = $4, state = $5, status_ts = $6, version = $7, task = $8::jsonb, ${leaseSet}`;

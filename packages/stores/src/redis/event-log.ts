@@ -155,7 +155,10 @@ export class RedisEventLog implements EventLog {
       let done = false;
       let unsubscribe: (() => void) | undefined;
       let waiters = this.waiting.get(key);
-      if (!waiters) this.waiting.set(key, (waiters = new Set()));
+      if (!waiters) {
+        waiters = new Set();
+        this.waiting.set(key, waiters);
+      }
       const finish = () => {
         if (done) return;
         done = true;

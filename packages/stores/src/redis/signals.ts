@@ -37,7 +37,10 @@ export class RedisTaskSignals implements TaskSignals {
         else this.logger.warn('ignored a malformed task signal');
       })
       .then(
-        (r) => (removed ? r() : (remove = r)),
+        (r) => {
+          if (removed) r();
+          else remove = r;
+        },
         (error: unknown) => this.logger.error({ err: error }, 'subscribing to task signals failed'),
       );
     return () => {

@@ -43,8 +43,12 @@ export class RedisSubscriber {
   async subscribe(channel: string, listener: (message: string) => void): Promise<() => void> {
     let listeners = this.channels.get(channel);
     if (!listeners) {
-      this.channels.set(channel, (listeners = new Set()));
-      this.confirmed.set(channel, this.connection.subscribe(channel).then(() => undefined));
+      listeners = new Set();
+      this.channels.set(channel, listeners);
+      this.confirmed.set(
+        channel,
+        this.connection.subscribe(channel).then(() => undefined),
+      );
     }
     listeners.add(listener);
     const remove = () => {

@@ -28,7 +28,8 @@ const SERVICE = 'task store (SQLite)';
 export function sqliteError(error: unknown): A2AError {
   if (error instanceof A2AError) return error;
   const code = (error as { code?: unknown })?.code;
-  if (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|NOMEM|PROTOCOL|CORRUPT|NOTADB)/.test(code)) return unavailable(SERVICE, error);
+  if (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|NOMEM|PROTOCOL|CORRUPT|NOTADB)/.test(code))
+    return unavailable(SERVICE, error);
   if ((error as Error)?.message === 'The database connection is not open') return unavailable(SERVICE, error);
   return A2AError.from(error);
 }

@@ -52,7 +52,11 @@ export function migrateSqlite(db: SqliteDatabase): MigrationResult {
     const from = (db.prepare('SELECT max(version) AS version FROM a2a_schema_migrations').get() as { version: number | null }).version ?? 0;
     for (const migration of pendingMigrations(SQLITE_MIGRATIONS, from, `SQLite database ${db.name}`)) {
       for (const statement of migration.statements) db.exec(statement);
-      db.prepare('INSERT INTO a2a_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, new Date().toISOString());
+      db.prepare('INSERT INTO a2a_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
     }
     return { from, to: SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version };
   });

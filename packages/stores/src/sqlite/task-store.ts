@@ -48,7 +48,9 @@ export class SqliteTaskStore implements TaskStore {
     this.getOne = db.prepare(`SELECT ${COLUMNS} FROM a2a_tasks WHERE tenant = ? AND id = ?`);
     this.deleteOne = db.prepare('DELETE FROM a2a_tasks WHERE tenant = ? AND id = ?');
     this.renewOne = db.prepare('UPDATE a2a_tasks SET lease_expires_at = ? WHERE tenant = ? AND id = ? AND lease_owner = ?');
-    this.abandonedRows = db.prepare(`SELECT ${COLUMNS} FROM a2a_tasks WHERE lease_owner IS NOT NULL AND (lease_expires_at < ? OR lease_owner = ?) ORDER BY lease_expires_at LIMIT ?`);
+    this.abandonedRows = db.prepare(
+      `SELECT ${COLUMNS} FROM a2a_tasks WHERE lease_owner IS NOT NULL AND (lease_expires_at < ? OR lease_owner = ?) ORDER BY lease_expires_at LIMIT ?`,
+    );
   }
 
   async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
@@ -86,7 +88,9 @@ export class SqliteTaskStore implements TaskStore {
     // One read transaction: the count and the page see the same snapshot.
     const read = this.db.transaction(() => ({
       total: (this.db.prepare(`SELECT count(*) AS n FROM a2a_tasks WHERE ${filter.where}`).get(...filter.params) as { n: number }).n,
-      rows: this.db.prepare(`SELECT ${COLUMNS} FROM a2a_tasks WHERE ${filter.pageWhere} ORDER BY status_ts DESC, id DESC LIMIT ${limit}`).all(...filter.pageParams) as TaskRow[],
+      rows: this.db
+        .prepare(`SELECT ${COLUMNS} FROM a2a_tasks WHERE ${filter.pageWhere} ORDER BY status_ts DESC, id DESC LIMIT ${limit}`)
+        .all(...filter.pageParams) as TaskRow[],
     }));
     const { total, rows } = guarded(() => read());
     const more = rows.length > query.pageSize;

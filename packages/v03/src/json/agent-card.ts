@@ -13,7 +13,13 @@ export const V03_CARD_PROTOCOL_VERSION = '0.3.0';
  * The top-level members only a v0.3 card has (what {@link v03CardEndpoints} gives): a reader
  * of the merged card sets them aside to get the v1.0 card back.
  */
-export const V03_CARD_MEMBERS: readonly string[] = ['protocolVersion', 'url', 'preferredTransport', 'additionalInterfaces', 'supportsAuthenticatedExtendedCard'];
+export const V03_CARD_MEMBERS: readonly string[] = [
+  'protocolVersion',
+  'url',
+  'preferredTransport',
+  'additionalInterfaces',
+  'supportsAuthenticatedExtendedCard',
+];
 
 /** Transports a v0.3 card can name (custom bindings such as our WebSocket have no v0.3 form). */
 const V03_TRANSPORTS = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
@@ -77,7 +83,9 @@ export function mergedAgentCard(card: JsonObject): JsonObject {
     ...v03CardEndpoints(card),
     securitySchemes: schemes && mapValues(schemes, (scheme) => ({ ...(securitySchemeToV03(scheme) as JsonObject), ...(isJsonObject(scheme) ? scheme : {}) })),
     security: securityToV03(card.securityRequirements),
-    skills: Array.isArray(card.skills) ? card.skills.map((skill) => (isJsonObject(skill) ? withoutKeys(skill, [], { security: securityToV03(skill.securityRequirements) }) : skill)) : undefined,
+    skills: Array.isArray(card.skills)
+      ? card.skills.map((skill) => (isJsonObject(skill) ? withoutKeys(skill, [], { security: securityToV03(skill.securityRequirements) }) : skill))
+      : undefined,
   });
 }
 
@@ -113,7 +121,9 @@ function skillFromV03(skill: unknown): unknown {
 /** `[{name: [scopes]}]` → `[{schemes: {name: {list: [scopes]}}}]`. */
 function securityFromV03(security: unknown): JsonObject[] | undefined {
   if (!Array.isArray(security) || security.length === 0) return undefined;
-  return security.map((requirement) => ({ schemes: mapValues(isJsonObject(requirement) ? requirement : {}, (scopes) => ({ list: Array.isArray(scopes) ? scopes : [] })) }));
+  return security.map((requirement) => ({
+    schemes: mapValues(isJsonObject(requirement) ? requirement : {}, (scopes) => ({ list: Array.isArray(scopes) ? scopes : [] })),
+  }));
 }
 
 /** A v0.3 `type`-tagged SecurityScheme as the oneof-keyed v1.0 one. */

@@ -28,8 +28,7 @@ const PART_RENAMES: ReadonlyArray<readonly [RegExp, string]> = [
 export const renameContentFields: FieldRenamer = (field) => PART_RENAMES.reduce((f, [from, to]) => f.replace(from, to), field);
 
 /** Renames `{taskId, id}` paths to the v0.3 `{id, pushNotificationConfigId}` of the push get/delete params. */
-export const renamePushIdFields: FieldRenamer = (field) =>
-  field.replace(/^id\b/, 'pushNotificationConfigId').replace(/^taskId\b/, 'id');
+export const renamePushIdFields: FieldRenamer = (field) => field.replace(/^id\b/, 'pushNotificationConfigId').replace(/^taskId\b/, 'id');
 
 /** Renames `taskId` to the v0.3 `id` (push list). */
 export const renameTaskIdField: FieldRenamer = (field) => field.replace(/^taskId\b/, 'id');

@@ -63,18 +63,43 @@ function method(name: V03MethodName, operation: OperationName, rest: Omit<V03Met
 
 /** Every v0.3 JSON-RPC method, by name. ListTasks has no v0.3 form. */
 export const V03_METHODS: Readonly<Record<V03MethodName, V03Method>> = {
-  'message/send': method('message/send', 'SendMessage', { paramsFromV03: sendParamsFromV03, renameField: renameContentFields, paramsToV03: sendParamsToV03, ...eventResult }),
-  'message/stream': method('message/stream', 'SendStreamingMessage', { paramsFromV03: sendParamsFromV03, renameField: renameContentFields, paramsToV03: sendParamsToV03, ...eventResult }),
+  'message/send': method('message/send', 'SendMessage', {
+    paramsFromV03: sendParamsFromV03,
+    renameField: renameContentFields,
+    paramsToV03: sendParamsToV03,
+    ...eventResult,
+  }),
+  'message/stream': method('message/stream', 'SendStreamingMessage', {
+    paramsFromV03: sendParamsFromV03,
+    renameField: renameContentFields,
+    paramsToV03: sendParamsToV03,
+    ...eventResult,
+  }),
   'tasks/get': method('tasks/get', 'GetTask', { paramsFromV03: getTaskParamsFromV03, renameField: same, paramsToV03: taskIdParamsToV03, ...taskResult }),
-  'tasks/cancel': method('tasks/cancel', 'CancelTask', { paramsFromV03: cancelParamsFromV03, renameField: same, paramsToV03: taskIdParamsToV03, ...taskResult }),
-  'tasks/resubscribe': method('tasks/resubscribe', 'SubscribeToTask', { paramsFromV03: resubscribeParamsFromV03, renameField: same, paramsToV03: taskIdParamsToV03, ...eventResult }),
+  'tasks/cancel': method('tasks/cancel', 'CancelTask', {
+    paramsFromV03: cancelParamsFromV03,
+    renameField: same,
+    paramsToV03: taskIdParamsToV03,
+    ...taskResult,
+  }),
+  'tasks/resubscribe': method('tasks/resubscribe', 'SubscribeToTask', {
+    paramsFromV03: resubscribeParamsFromV03,
+    renameField: same,
+    paramsToV03: taskIdParamsToV03,
+    ...eventResult,
+  }),
   'tasks/pushNotificationConfig/set': method('tasks/pushNotificationConfig/set', 'CreateTaskPushNotificationConfig', {
     paramsFromV03: setPushParamsFromV03,
     renameField: (field) => (field === 'taskId' ? field : renameContentFields(`pushNotificationConfig.${field}`)),
     paramsToV03: setPushParamsToV03,
     ...pushResult,
   }),
-  'tasks/pushNotificationConfig/get': method('tasks/pushNotificationConfig/get', 'GetTaskPushNotificationConfig', { paramsFromV03: pushConfigIdParamsFromV03, renameField: renamePushIdFields, paramsToV03: pushConfigIdParamsToV03, ...pushResult }),
+  'tasks/pushNotificationConfig/get': method('tasks/pushNotificationConfig/get', 'GetTaskPushNotificationConfig', {
+    paramsFromV03: pushConfigIdParamsFromV03,
+    renameField: renamePushIdFields,
+    paramsToV03: pushConfigIdParamsToV03,
+    ...pushResult,
+  }),
   'tasks/pushNotificationConfig/list': method('tasks/pushNotificationConfig/list', 'ListTaskPushNotificationConfigs', {
     paramsFromV03: listPushParamsFromV03,
     renameField: renameTaskIdField,
@@ -100,7 +125,7 @@ export const V03_METHODS: Readonly<Record<V03MethodName, V03Method>> = {
 
 /** The v0.3 method of that name, or undefined (a v1.0 name, or an unknown one). */
 export function v03Method(name: string): V03Method | undefined {
-  return Object.prototype.hasOwnProperty.call(V03_METHODS, name) ? V03_METHODS[name as V03MethodName] : undefined;
+  return Object.hasOwn(V03_METHODS, name) ? V03_METHODS[name as V03MethodName] : undefined;
 }
 
 const BY_OPERATION = new Map<OperationName, V03Method>(Object.values(V03_METHODS).map((m) => [m.operation, m]));

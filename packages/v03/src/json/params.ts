@@ -28,7 +28,8 @@ export function sendParamsFromV03(params: unknown): JsonObject {
   if (isJsonObject(config)) {
     if (config.blocking !== undefined && typeof config.blocking !== 'boolean') throw v03Violation('configuration.blocking', 'must be a boolean');
     configuration = withoutKeys(config, ['blocking', 'pushNotificationConfig'], {
-      taskPushNotificationConfig: config.pushNotificationConfig === undefined ? undefined : pushConfigFromV03(config.pushNotificationConfig, 'configuration.pushNotificationConfig'),
+      taskPushNotificationConfig:
+        config.pushNotificationConfig === undefined ? undefined : pushConfigFromV03(config.pushNotificationConfig, 'configuration.pushNotificationConfig'),
       returnImmediately: config.blocking === false ? true : undefined,
     });
   }

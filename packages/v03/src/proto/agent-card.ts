@@ -1,5 +1,5 @@
-import * as v1 from '@a2a-polyglot/model';
-import * as v03 from '@a2a-polyglot/model/v03';
+import type * as v1 from '@a2a-polyglot/model';
+import type * as v03 from '@a2a-polyglot/model/v03';
 
 /**
  * Agent cards between v1.0 (`supportedInterfaces`, `securityRequirements`,

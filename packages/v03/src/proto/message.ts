@@ -1,5 +1,5 @@
-import * as v1 from '@a2a-polyglot/model';
-import * as v03 from '@a2a-polyglot/model/v03';
+import type * as v1 from '@a2a-polyglot/model';
+import type * as v03 from '@a2a-polyglot/model/v03';
 
 /**
  * Messages and parts between the v0.3 proto (`a2a.v1`: `content`, TextPart / FilePart /
@@ -32,8 +32,7 @@ export function partToV1(part: v03.Part): v1.Part {
   else if (p?.$case === 'data') {
     out.content = { $case: 'data', value: p.value.data ?? {} };
     out.mediaType = JSON_MEDIA_TYPE;
-  }
-  else if (p?.$case === 'file') {
+  } else if (p?.$case === 'file') {
     const file = p.value.file;
     if (file?.$case === 'fileWithBytes') out.content = { $case: 'raw', value: file.value };
     else if (file?.$case === 'fileWithUri') out.content = { $case: 'url', value: file.value };

@@ -38,8 +38,18 @@ export const V03_OPERATIONS: Readonly<Partial<Record<OperationName, V03Operation
   GetTask: { rpc: 'GetTask', toV03: getTaskRequestToV03, toV1: taskToV1, response: v03.Task },
   CancelTask: { rpc: 'CancelTask', toV03: cancelTaskRequestToV03, toV1: taskToV1, response: v03.Task },
   SubscribeToTask: { rpc: 'TaskSubscription', toV03: subscribeRequestToV03, toV1: none },
-  CreateTaskPushNotificationConfig: { rpc: 'CreateTaskPushNotificationConfig', toV03: createPushConfigRequestToV03, toV1: taskPushConfigToV1, response: v03.TaskPushNotificationConfig },
-  GetTaskPushNotificationConfig: { rpc: 'GetTaskPushNotificationConfig', toV03: getPushConfigRequestToV03, toV1: taskPushConfigToV1, response: v03.TaskPushNotificationConfig },
+  CreateTaskPushNotificationConfig: {
+    rpc: 'CreateTaskPushNotificationConfig',
+    toV03: createPushConfigRequestToV03,
+    toV1: taskPushConfigToV1,
+    response: v03.TaskPushNotificationConfig,
+  },
+  GetTaskPushNotificationConfig: {
+    rpc: 'GetTaskPushNotificationConfig',
+    toV03: getPushConfigRequestToV03,
+    toV1: taskPushConfigToV1,
+    response: v03.TaskPushNotificationConfig,
+  },
   ListTaskPushNotificationConfigs: {
     rpc: 'ListTaskPushNotificationConfig',
     toV03: listPushConfigsRequestToV03,

@@ -1,5 +1,5 @@
-import * as v1 from '@a2a-polyglot/model';
-import * as v03 from '@a2a-polyglot/model/v03';
+import type * as v1 from '@a2a-polyglot/model';
+import type * as v03 from '@a2a-polyglot/model/v03';
 import { messageToV03, messageToV1 } from './message.js';
 import { pushConfigToV03, pushConfigToV1 } from './push-config.js';
 import { parseTaskName, taskName } from './resource-names.js';

@@ -19,7 +19,11 @@ const seg = (value: unknown): string => encodeURIComponent(typeof value === 'str
 export const V03_REST_ROUTES: Readonly<Partial<Record<OperationName, (request: any, v03Request: any) => V03RestRequest>>> = {
   SendMessage: (_r, q) => ({ verb: 'POST', path: '/v1/message:send', body: v03.SendMessageRequest.toJSON(q) }),
   SendStreamingMessage: (_r, q) => ({ verb: 'POST', path: '/v1/message:stream', body: v03.SendMessageRequest.toJSON(q) }),
-  GetTask: (r, q: v03.GetTaskRequest) => ({ verb: 'GET', path: `/v1/tasks/${seg(r.id)}`, query: q.historyLength ? { historyLength: String(q.historyLength) } : undefined }),
+  GetTask: (r, q: v03.GetTaskRequest) => ({
+    verb: 'GET',
+    path: `/v1/tasks/${seg(r.id)}`,
+    query: q.historyLength ? { historyLength: String(q.historyLength) } : undefined,
+  }),
   CancelTask: (r) => ({ verb: 'POST', path: `/v1/tasks/${seg(r.id)}:cancel` }),
   SubscribeToTask: (r) => ({ verb: 'POST', path: `/v1/tasks/${seg(r.id)}:subscribe` }),
   CreateTaskPushNotificationConfig: (r, q: v03.CreateTaskPushNotificationConfigRequest) => ({

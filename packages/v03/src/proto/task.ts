@@ -1,6 +1,6 @@
 import { isTerminal } from '@a2a-polyglot/core';
-import * as v1 from '@a2a-polyglot/model';
-import * as v03 from '@a2a-polyglot/model/v03';
+import type * as v1 from '@a2a-polyglot/model';
+import type * as v03 from '@a2a-polyglot/model/v03';
 import { messageToV03, messageToV1, partToV03, partToV1 } from './message.js';
 
 /**

@@ -24,5 +24,8 @@ export { liteOrigin, liteTaggingAgent, type LiteOrigin } from './lite-tagging-ag
 export function agentRequestHandler(options: RequestHandlerOptions, agentId: string, lite: A2ALiteConfig | undefined): RequestHandler {
   if (!lite) return new RequestHandler(options);
   const index = new LiteTaskIndex();
-  return new LiteRequestHandler({ ...options, executor: liteTaggingAgent(options.executor, index) }, { agentId, index, knownAgents: new KnownLiteAgents(lite.knownAgentsDir) });
+  return new LiteRequestHandler(
+    { ...options, executor: liteTaggingAgent(options.executor, index) },
+    { agentId, index, knownAgents: new KnownLiteAgents(lite.knownAgentsDir) },
+  );
 }

@@ -123,7 +123,11 @@ export class LiteRequestHandler extends RequestHandler {
       case 'discover': {
         if (params.agent === undefined) return { kind: 'answer', text: formatLite('card', {}, cardSummary(this.ownCard())) };
         const known = await this.lite.knownAgents.get(params.agent);
-        if (!known) throw new A2AError(A2AErrorCode.InvalidParams, `No A2A-Lite agent ${JSON.stringify(params.agent)} is known here; it introduces itself with [A2A:card]`);
+        if (!known)
+          throw new A2AError(
+            A2AErrorCode.InvalidParams,
+            `No A2A-Lite agent ${JSON.stringify(params.agent)} is known here; it introduces itself with [A2A:card]`,
+          );
         return { kind: 'answer', text: formatLite('card', { agent: known.id }, known.summary) };
       }
       case 'card':
@@ -139,7 +143,13 @@ export class LiteRequestHandler extends RequestHandler {
    * newest task recorded under the id that the caller may see, in its context when it names
    * one, and that `accept`s. GetTask with the caller's context does the visibility check.
    */
-  private async findTask(request: SendMessageRequest, ctx: CallContext, liteId: string, ref: string | undefined, accept: (task: Task) => boolean = () => true): Promise<Task | undefined> {
+  private async findTask(
+    request: SendMessageRequest,
+    ctx: CallContext,
+    liteId: string,
+    ref: string | undefined,
+    accept: (task: Task) => boolean = () => true,
+  ): Promise<Task | undefined> {
     const tenant = ctx.pathTenant ?? request.tenant ?? '';
     const contextId = request.message?.contextId;
     for (const id of ref ? [ref] : this.lite.index.candidates(tenant, liteId)) {
@@ -167,12 +177,22 @@ export class LiteRequestHandler extends RequestHandler {
         throw errors.invalidParams('The [A2A:card] body starts with "{" but is not JSON', [{ field: 'message.parts', description: 'invalid JSON card' }]);
       }
       const problems = validateLiteCard(value);
-      if (problems.length > 0) throw errors.invalidParams(`Invalid a2a-lite card: ${problems.join('; ')}`, problems.map((description) => ({ field: 'message.parts', description })));
+      if (problems.length > 0)
+        throw errors.invalidParams(
+          `Invalid a2a-lite card: ${problems.join('; ')}`,
+          problems.map((description) => ({ field: 'message.parts', description })),
+        );
       card = value as LiteCard;
     }
     const id = card?.agent.id ?? agentParam;
-    if (id === undefined) throw errors.invalidParams('An [A2A:card] needs a JSON a2a-lite card as its body, or agent=<id>', [{ field: 'message.parts', description: 'no agent id' }]);
-    if (!KnownLiteAgents.isValidId(id)) throw errors.invalidParams(`Invalid A2A-Lite agent id ${JSON.stringify(id)} (letters, digits, ".", "_", "-")`, [{ field: 'message.parts', description: 'invalid agent id' }]);
+    if (id === undefined)
+      throw errors.invalidParams('An [A2A:card] needs a JSON a2a-lite card as its body, or agent=<id>', [
+        { field: 'message.parts', description: 'no agent id' },
+      ]);
+    if (!KnownLiteAgents.isValidId(id))
+      throw errors.invalidParams(`Invalid A2A-Lite agent id ${JSON.stringify(id)} (letters, digits, ".", "_", "-")`, [
+        { field: 'message.parts', description: 'invalid agent id' },
+      ]);
     await this.lite.knownAgents.put({ id, summary: card ? cardSummary(card) : body, ...(card && { card }) });
   }
 

@@ -55,18 +55,42 @@ class LiteTaggedContext implements ExecutionContext {
     private readonly liteId: string,
   ) {}
 
-  get message() { return this.ctx.message; }
-  get text() { return this.ctx.text; }
-  get taskId() { return this.ctx.taskId; }
-  get contextId() { return this.ctx.contextId; }
-  get task() { return this.ctx.task; }
-  get configuration() { return this.ctx.configuration; }
-  get metadata() { return this.ctx.metadata; }
-  get principal() { return this.ctx.principal; }
-  get tenant() { return this.ctx.tenant; }
-  get extensions() { return this.ctx.extensions; }
-  get signal() { return this.ctx.signal; }
-  get streaming() { return this.ctx.streaming; }
+  get message() {
+    return this.ctx.message;
+  }
+  get text() {
+    return this.ctx.text;
+  }
+  get taskId() {
+    return this.ctx.taskId;
+  }
+  get contextId() {
+    return this.ctx.contextId;
+  }
+  get task() {
+    return this.ctx.task;
+  }
+  get configuration() {
+    return this.ctx.configuration;
+  }
+  get metadata() {
+    return this.ctx.metadata;
+  }
+  get principal() {
+    return this.ctx.principal;
+  }
+  get tenant() {
+    return this.ctx.tenant;
+  }
+  get extensions() {
+    return this.ctx.extensions;
+  }
+  get signal() {
+    return this.ctx.signal;
+  }
+  get streaming() {
+    return this.ctx.streaming;
+  }
 
   reply(message: StatusMessage): void {
     this.settled = true;

@@ -48,7 +48,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (name !== '--config' && !(name in CLI_FLAGS)) {
       throw new ConfigError(`Unknown argument ${JSON.stringify(arg)} (known: --config, ${Object.keys(CLI_FLAGS).join(', ')}, --help)`);
     }
-    let value: string | undefined = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    const value: string | undefined = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new ConfigError(`Missing value for ${name}`);
     if (name === '--config') configPath = value;
     else flags.push([CLI_FLAGS[name as keyof typeof CLI_FLAGS], value, name]);

@@ -50,7 +50,12 @@ export function withAgentDefaults(entry: NonNullable<ExecutorConfigInput['agents
     documentationUrl: entry.documentationUrl,
     iconUrl: entry.iconUrl,
     skills: entry.skills ?? [{ id: 'chat', name: 'Chat', description: 'Send a message and get an answer.', tags: ['chat'] }],
-    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, ...Object.fromEntries(Object.entries(entry.capabilities ?? {}).filter(([, v]) => v !== undefined)) },
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extendedAgentCard: false,
+      ...Object.fromEntries(Object.entries(entry.capabilities ?? {}).filter(([, v]) => v !== undefined)),
+    },
     defaultInputModes: entry.defaultInputModes ?? ['text/plain'],
     defaultOutputModes: entry.defaultOutputModes ?? ['text/plain'],
   };

@@ -54,7 +54,12 @@ function resolvePaths(layer: Omit<ConfigFileLayer, '$schema'>, baseDir: string |
 /** The TLS files resolve against `baseDir`, like every path of a layer. */
 function resolveTlsPaths(tls: NonNullable<ExecutorConfigInput['tls']>, baseDir: string | undefined): NonNullable<ExecutorConfigInput['tls']> {
   const file = (path: string | undefined) => path && resolve(baseDir ?? process.cwd(), path);
-  return { ...tls, ...(tls.certFile && { certFile: file(tls.certFile) }), ...(tls.keyFile && { keyFile: file(tls.keyFile) }), ...(tls.clientCaFile && { clientCaFile: file(tls.clientCaFile) }) };
+  return {
+    ...tls,
+    ...(tls.certFile && { certFile: file(tls.certFile) }),
+    ...(tls.keyFile && { keyFile: file(tls.keyFile) }),
+    ...(tls.clientCaFile && { clientCaFile: file(tls.clientCaFile) }),
+  };
 }
 
 /** An agent entry's paths: the `module` handler's `settings.path` (like `agentModule`), the A2A-Lite cache directory. */

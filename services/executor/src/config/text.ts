@@ -26,9 +26,13 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
     }
     case 'keys': {
       const out: Record<string, string> = {};
-      for (const pair of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+      for (const pair of text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         const eq = pair.indexOf('=');
-        if (eq <= 0 || eq === pair.length - 1) fail(where, 'a list like "key1=principal1,key2=principal2"', undefined, 'the value is not shown: it holds API keys');
+        if (eq <= 0 || eq === pair.length - 1)
+          fail(where, 'a list like "key1=principal1,key2=principal2"', undefined, 'the value is not shown: it holds API keys');
         out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
       }
       return out;

@@ -291,7 +291,15 @@ export type ExecutorConfigInput = {
     : K extends 'agent'
       ? AgentCardInput
       : K extends 'agents'
-        ? ReadonlyArray<AgentCardInput & { readonly id: string; readonly handler: string; readonly settings?: Readonly<Record<string, unknown>>; readonly backgroundExecution?: boolean; readonly a2aLite?: boolean | A2ALiteConfig }>
+        ? ReadonlyArray<
+            AgentCardInput & {
+              readonly id: string;
+              readonly handler: string;
+              readonly settings?: Readonly<Record<string, unknown>>;
+              readonly backgroundExecution?: boolean;
+              readonly a2aLite?: boolean | A2ALiteConfig;
+            }
+          >
         : Partial<ExecutorConfig[K]>;
 };
 

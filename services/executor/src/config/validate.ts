@@ -21,30 +21,46 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
     checkSkillIds(entry.skills, `agents[${i}].skills`);
   });
   if (config.defaultAgent !== undefined && !agentIds.has(config.defaultAgent)) {
-    throw new ConfigError(`Invalid configuration: defaultAgent ${JSON.stringify(config.defaultAgent)} is not the id of an entry in agents${agentIds.size ? ` (ids: ${[...agentIds].join(', ')})` : ''}`);
+    throw new ConfigError(
+      `Invalid configuration: defaultAgent ${JSON.stringify(config.defaultAgent)} is not the id of an entry in agents${agentIds.size ? ` (ids: ${[...agentIds].join(', ')})` : ''}`,
+    );
   }
   if (config.agents.length > 0 && config.agentModule !== undefined) {
-    throw new ConfigError('Invalid configuration: agentModule serves the single agent; with agents, declare it as an agent with "handler": "module" and "settings": {"path": ...}');
+    throw new ConfigError(
+      'Invalid configuration: agentModule serves the single agent; with agents, declare it as an agent with "handler": "module" and "settings": {"path": ...}',
+    );
   }
-  if (config.agentRegistry.kind === 'postgres' && !config.agentRegistry.url) throw new ConfigError('Invalid configuration: agentRegistry.kind is postgres but agentRegistry.url (A2A_AGENT_REGISTRY_URL) is not set');
+  if (config.agentRegistry.kind === 'postgres' && !config.agentRegistry.url)
+    throw new ConfigError('Invalid configuration: agentRegistry.kind is postgres but agentRegistry.url (A2A_AGENT_REGISTRY_URL) is not set');
   if (config.agentRegistry.url && config.agents.length === 0) {
-    throw new ConfigError('Invalid configuration: agentRegistry needs at least one entry in agents (the default agent, served at the root); registry agents are served under /agents/{id}');
+    throw new ConfigError(
+      'Invalid configuration: agentRegistry needs at least one entry in agents (the default agent, served at the root); registry agents are served under /agents/{id}',
+    );
   }
   const { jwksUrl, jwtIssuer, jwtAudience } = config.auth;
   if ((jwksUrl || jwtIssuer || jwtAudience) && !(jwksUrl && jwtIssuer && jwtAudience)) {
-    throw new ConfigError('Invalid configuration: bearer JWTs need auth.jwksUrl, auth.jwtIssuer and auth.jwtAudience together (A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE)');
+    throw new ConfigError(
+      'Invalid configuration: bearer JWTs need auth.jwksUrl, auth.jwtIssuer and auth.jwtAudience together (A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE)',
+    );
   }
   const { certFile, keyFile, clientCaFile, clientCertIdentity } = config.tls;
-  if (Boolean(certFile) !== Boolean(keyFile)) throw new ConfigError('Invalid configuration: TLS needs tls.certFile and tls.keyFile together (A2A_TLS_CERT_FILE, A2A_TLS_KEY_FILE)');
+  if (Boolean(certFile) !== Boolean(keyFile))
+    throw new ConfigError('Invalid configuration: TLS needs tls.certFile and tls.keyFile together (A2A_TLS_CERT_FILE, A2A_TLS_KEY_FILE)');
   if (clientCaFile && !certFile) throw new ConfigError('Invalid configuration: tls.clientCaFile (mutual TLS) needs TLS on: set tls.certFile and tls.keyFile');
-  if (clientCertIdentity && !clientCaFile) throw new ConfigError('Invalid configuration: tls.clientCertIdentity needs tls.clientCaFile (only certificates verified against it are identities)');
+  if (clientCertIdentity && !clientCaFile)
+    throw new ConfigError('Invalid configuration: tls.clientCertIdentity needs tls.clientCaFile (only certificates verified against it are identities)');
   const store = storeKind(config);
   const log = eventLogKind(config);
-  if (store === 'postgres' && !config.store.url) throw new ConfigError('Invalid configuration: store.kind is postgres but store.url (A2A_POSTGRES_URL) is not set');
-  if (store === 'dynamodb' && !config.store.table) throw new ConfigError('Invalid configuration: store.kind is dynamodb but store.table (A2A_DYNAMODB_TABLE) is not set');
-  if (log === 'redis' && !config.eventLog.url) throw new ConfigError('Invalid configuration: eventLog.kind is redis but eventLog.url (A2A_REDIS_URL) is not set');
+  if (store === 'postgres' && !config.store.url)
+    throw new ConfigError('Invalid configuration: store.kind is postgres but store.url (A2A_POSTGRES_URL) is not set');
+  if (store === 'dynamodb' && !config.store.table)
+    throw new ConfigError('Invalid configuration: store.kind is dynamodb but store.table (A2A_DYNAMODB_TABLE) is not set');
+  if (log === 'redis' && !config.eventLog.url)
+    throw new ConfigError('Invalid configuration: eventLog.kind is redis but eventLog.url (A2A_REDIS_URL) is not set');
   if (log === 'redis' && store !== 'postgres' && store !== 'dynamodb') {
-    throw new ConfigError(`Invalid configuration: the Redis event log serves several instances, which need a shared store: use store.kind postgres or dynamodb (got ${store})`);
+    throw new ConfigError(
+      `Invalid configuration: the Redis event log serves several instances, which need a shared store: use store.kind postgres or dynamodb (got ${store})`,
+    );
   }
   return config;
 }

@@ -39,9 +39,13 @@ export const agentEntrySchema = section({
   handler: nonEmpty.describe('A handler name: openai-chat, hermes-runs, openclaw-responses, demo, module, or one you registered.'),
   settings: anyObject.optional().describe("The handler's settings for this agent (highest precedence)."),
   ...cardShape,
-  backgroundExecution: bool.optional().describe('false: a task follows the call that started it (a caller that leaves cancels it; returnImmediately is refused). Default true.'),
+  backgroundExecution: bool
+    .optional()
+    .describe('false: a task follows the call that started it (a caller that leaves cancels it; returnImmediately is refused). Default true.'),
   a2aLite: z
-    .union([bool, section({ knownAgentsDir: nonEmpty.optional().describe('Directory of the known-agents cache (relative to the config file).') })], { error: 'true, false or { "knownAgentsDir": "..." }' })
+    .union([bool, section({ knownAgentsDir: nonEmpty.optional().describe('Directory of the known-agents cache (relative to the config file).') })], {
+      error: 'true, false or { "knownAgentsDir": "..." }',
+    })
     .optional()
     .describe('Read A2A-Lite tags in incoming text and tag the answers for chat-channel peers.'),
 });
@@ -50,4 +54,6 @@ export const agentEntrySchema = section({
 export const agentsSchema = z.array(agentEntrySchema, { error: 'an array of agents' }).describe('Agents served through handlers, each under /agents/{id}/...');
 
 /** `handlers`: service-wide settings per handler name (below each agent's own `settings`). */
-export const handlersSchema = z.record(z.string(), anyObject, { error: 'an object' }).describe("Service-wide settings per handler name (below each agent's own settings).");
+export const handlersSchema = z
+  .record(z.string(), anyObject, { error: 'an object' })
+  .describe("Service-wide settings per handler name (below each agent's own settings).");

@@ -8,7 +8,9 @@ import { absoluteUrl, bool, intIn, nonEmpty, section } from './values.js';
  */
 export const apiKeysSchema = z.record(
   z.string().refine((key) => key.trim() !== '', { error: 'a map of non-empty API keys to principal ids' }),
-  z.string({ error: 'a map of API keys to non-empty principal ids' }).refine((principal) => principal.trim() !== '', { error: 'a map of API keys to non-empty principal ids' }),
+  z
+    .string({ error: 'a map of API keys to non-empty principal ids' })
+    .refine((principal) => principal.trim() !== '', { error: 'a map of API keys to non-empty principal ids' }),
   { error: 'an object mapping API keys to principal ids' },
 );
 

@@ -6,9 +6,13 @@ const windowSec = intIn(1, 24 * 60 * 60);
 
 /** `rateLimit`: request budgets per client address and per identity, on every binding (off by default). */
 export const rateLimitSchema = section({
-  addressPoints: points.optional().describe('Requests one client address may make per window; 0 turns the per-address limit off (A2A_RATE_LIMIT_ADDRESS_POINTS). Default 0.'),
+  addressPoints: points
+    .optional()
+    .describe('Requests one client address may make per window; 0 turns the per-address limit off (A2A_RATE_LIMIT_ADDRESS_POINTS). Default 0.'),
   addressWindowSec: windowSec.optional().describe('Window of the per-address budget, seconds (A2A_RATE_LIMIT_ADDRESS_WINDOW_SEC). Default 60.'),
-  identityPoints: points.optional().describe('Requests one authenticated identity may make per window; 0 turns it off (A2A_RATE_LIMIT_IDENTITY_POINTS). Default 0.'),
+  identityPoints: points
+    .optional()
+    .describe('Requests one authenticated identity may make per window; 0 turns it off (A2A_RATE_LIMIT_IDENTITY_POINTS). Default 0.'),
   identityWindowSec: windowSec.optional().describe('Window of the per-identity budget, seconds (A2A_RATE_LIMIT_IDENTITY_WINDOW_SEC). Default 60.'),
 });
 
@@ -17,5 +21,7 @@ export const tlsSchema = section({
   certFile: nonEmpty.optional().describe('PEM certificate chain of both listeners (relative to the config file) (A2A_TLS_CERT_FILE).'),
   keyFile: nonEmpty.optional().describe('PEM private key of certFile (A2A_TLS_KEY_FILE).'),
   clientCaFile: nonEmpty.optional().describe('PEM CA that gRPC client certificates must chain to: mutual TLS on gRPC (A2A_TLS_CLIENT_CA_FILE).'),
-  clientCertIdentity: bool.optional().describe("The verified client certificate's CN becomes the caller's identity (A2A_TLS_CLIENT_CERT_IDENTITY). Default false."),
+  clientCertIdentity: bool
+    .optional()
+    .describe("The verified client certificate's CN becomes the caller's identity (A2A_TLS_CLIENT_CERT_IDENTITY). Default false."),
 });

@@ -4,7 +4,9 @@ import { absoluteUrl, connectionUrl, intIn, matching, nonEmpty, nonNegativeMs, o
 
 /** `store`: where tasks and push configs live. */
 export const storeSchema = section({
-  kind: oneOf(['memory', 'sqlite', 'postgres', 'dynamodb']).optional().describe('Unset: postgres with url, sqlite with path, dynamodb with table, else memory.'),
+  kind: oneOf(['memory', 'sqlite', 'postgres', 'dynamodb'])
+    .optional()
+    .describe('Unset: postgres with url, sqlite with path, dynamodb with table, else memory.'),
   path: nonEmpty.optional().describe('SQLite file (relative to the config file).'),
   url: connectionUrl('postgres:', 'postgresql:').optional().describe('PostgreSQL URL.'),
   schema: matching(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'a schema name (letters, digits, _)').optional(),
@@ -13,10 +15,14 @@ export const storeSchema = section({
   endpoint: absoluteUrl.optional(),
   region: matching(/^[a-z0-9-]{1,64}$/, 'an AWS region such as "eu-west-1"').optional(),
   retentionMs: intIn(0, 10 * 365 * 24 * 60 * 60 * 1000).optional(),
-  memoryMaxBytes: intIn(1024 * 1024, 1024 ** 4).optional().describe('In-memory store: most estimated bytes of tasks held (A2A_MEMORY_STORE_MAX_BYTES). Default 256 MiB.'),
+  memoryMaxBytes: intIn(1024 * 1024, 1024 ** 4)
+    .optional()
+    .describe('In-memory store: most estimated bytes of tasks held (A2A_MEMORY_STORE_MAX_BYTES). Default 256 MiB.'),
   memoryInterruptedIdleMs: intIn(0, 365 * 24 * 60 * 60 * 1000)
     .optional()
-    .describe('In-memory store: an input-required / auth-required task idle this long is dropped; 0 never (A2A_MEMORY_STORE_INTERRUPTED_IDLE_MS). Default 1 h.'),
+    .describe(
+      'In-memory store: an input-required / auth-required task idle this long is dropped; 0 never (A2A_MEMORY_STORE_INTERRUPTED_IDLE_MS). Default 1 h.',
+    ),
 });
 
 /** `eventLog`: where task events are logged for streams and resumes. */
@@ -38,6 +44,8 @@ export const leaseSchema = section({
 export const agentRegistrySchema = section({
   kind: oneOf(['postgres']).optional().describe('Only postgres; implied by url.'),
   url: connectionUrl('postgres:', 'postgresql:').optional().describe('PostgreSQL URL of the registry (A2A_AGENT_REGISTRY_URL). Unset: no registry.'),
-  schema: matching(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'a schema name (letters, digits, _)').optional().describe('Schema of the a2a_agents table. Default public.'),
+  schema: matching(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'a schema name (letters, digits, _)')
+    .optional()
+    .describe('Schema of the a2a_agents table. Default public.'),
   resyncMs: nonNegativeMs.optional().describe('Full re-read interval, the fallback to notifications; 0 turns it off. Default 30000.'),
 });

@@ -79,7 +79,13 @@ function isGrpcPublicUrl(v: string): boolean {
   if (/^([^\s/:[\]]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/.test(v)) return Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535;
   if (!URL.canParse(v)) return false;
   const url = new URL(v);
-  return ['http:', 'https:', 'grpc:', 'grpcs:'].includes(url.protocol) && Boolean(url.hostname) && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+  return (
+    ['http:', 'https:', 'grpc:', 'grpcs:'].includes(url.protocol) &&
+    Boolean(url.hostname) &&
+    (url.pathname === '/' || url.pathname === '') &&
+    !url.search &&
+    !url.hash
+  );
 }
 
 /** The card's GRPC url: `host:port`, or an absolute URL without path, query or fragment. */
@@ -100,7 +106,10 @@ export function matching(pattern: RegExp, expectation: string) {
 }
 
 /** An agent id is a URL path segment (`/agents/{id}/...`). */
-export const agentId = matching(/^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$/, 'an id of letters, digits, ".", "_", "~" or "-" (at most 64, not starting with a symbol)');
+export const agentId = matching(
+  /^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$/,
+  'an id of letters, digits, ".", "_", "~" or "-" (at most 64, not starting with a symbol)',
+);
 
 /**
  * An object with exactly `shape`'s keys: a typo in a config file should not silently do
