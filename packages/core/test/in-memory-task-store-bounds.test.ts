@@ -176,10 +176,13 @@ describe('InMemoryTaskStore byte bounds', () => {
     for (let i = 0; i < 400; i++) await store.save(stored(`big${i}`, COMPLETED, 200 * KB));
     gc();
     const growth = process.memoryUsage().heapUsed - before;
+    // The store holds close to its budget, no more...
     expect(store.bytes).toBeLessThanOrEqual(20 * MB);
-    // 80 MB went through; what stays is the budget plus slack for the heap's own bookkeeping.
+    expect(store.bytes).toBeGreaterThan(15 * MB);
+    // ...and the heap agrees: 80 MB went through, what stays is the budget plus slack for the
+    // heap's own bookkeeping. Only an upper bound: in a shared jest worker, garbage of earlier
+    // suites can still be freed during the loop, so the growth may even be negative (seen in CI).
     expect(growth).toBeLessThan(30 * MB);
-    expect(growth).toBeGreaterThan(15 * MB);
   });
 });
 
