@@ -1,7 +1,7 @@
-import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
+import { TaskState, type SendMessageConfiguration, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
 import { waitFor } from '@a2a-polyglot/testing';
 import { A2AError, A2AErrorCode, callContext, RequestHandler, textPart, type AgentExecutor, type CallContext, silentLogger } from '../src/index.js';
-import { testCard } from './fixtures.js';
+import { testCard, userSend } from './fixtures.js';
 
 const quiet = silentLogger;
 
@@ -11,28 +11,9 @@ function caller(): { ctx: CallContext; leave: () => void } {
   return { ctx: callContext('IN-PROCESS', { 'a2a-version': '1.0' }, { signal: gone.signal }), leave: () => gone.abort() };
 }
 
-function send(text: string, configuration?: Partial<NonNullable<SendMessageRequest['configuration']>>, taskId = ''): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId,
-      role: Role.ROLE_USER,
-      parts: [textPart(text)],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: configuration && {
-      acceptedOutputModes: [],
-      historyLength: undefined,
-      taskPushNotificationConfig: undefined,
-      returnImmediately: false,
-      ...configuration,
-    },
-    metadata: undefined,
-  };
+/** A blocking send unless `configuration` says otherwise. */
+function send(text: string, configuration?: Partial<SendMessageConfiguration>): SendMessageRequest {
+  return userSend(text, { configuration: configuration && { returnImmediately: false, ...configuration } });
 }
 
 /** An agent that works until aborted ("ask" replies input-required at once); records its cancel hook. */

@@ -1,4 +1,4 @@
-import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
+import { Role, TaskState, type Task } from '@a2a-polyglot/model';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
@@ -13,7 +13,7 @@ import {
   type StoredTask,
 } from '../src/index.js';
 import { estimateBytes } from '../src/estimate-size.js';
-import { testCard } from './fixtures.js';
+import { testCard, userSend } from './fixtures.js';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -188,21 +188,7 @@ describe('InMemoryTaskStore byte bounds', () => {
 
 describe('RequestHandler with a full in-memory store', () => {
   const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
-  const msg = (text: string): SendMessageRequest => ({
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [textPart(text)],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true },
-    metadata: undefined,
-  });
+  const msg = (text: string) => userSend(text, { configuration: { returnImmediately: true } });
 
   it('answers RESOURCE_EXHAUSTED to a new task when running tasks fill the store', async () => {
     let release!: () => void;
