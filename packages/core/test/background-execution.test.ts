@@ -1,6 +1,6 @@
 import { TaskState, type SendMessageConfiguration, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
 import { waitFor } from '@a2a-polyglot/testing';
-import { A2AError, A2AErrorCode, callContext, RequestHandler, textPart, type AgentExecutor, type CallContext, silentLogger } from '../src/index.js';
+import { A2AError, A2AErrorCode, callContext, RequestHandler, type AgentExecutor, type CallContext, silentLogger } from '../src/index.js';
 import { testCard, userSend } from './fixtures.js';
 
 const quiet = silentLogger;
