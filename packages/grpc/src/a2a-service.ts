@@ -1,7 +1,8 @@
 import { OPERATIONS, type OperationName, type RequestHandler } from '@a2a-polyglot/core';
 import { A2AServiceService } from '@a2a-polyglot/model/grpc';
 import type { Server } from '@grpc/grpc-js';
-import { serveService, type A2AServiceBinding, type A2AServiceOptions, type RpcRoute, type ServiceWire } from './serve-service.js';
+import { serveService, type A2AServiceBinding, type A2AServiceOptions } from './serve-service.js';
+import type { RpcRoute, ServiceWire } from './service-wire.js';
 
 export type { A2AServiceBinding, A2AServiceOptions } from './serve-service.js';
 

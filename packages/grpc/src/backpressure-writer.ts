@@ -113,11 +113,12 @@ export class BackpressureWriter<T> {
   }
 
   private armStall(): void {
-    if (!this.stall || this.stall.stallTimeoutMs <= 0 || this.stallTimer || this.closed) return;
+    const stall = this.stall;
+    if (!stall || stall.stallTimeoutMs <= 0 || this.stallTimer || this.closed) return;
     this.stallTimer = setTimeout(() => {
       this.stallTimer = undefined;
-      if (!this.closed && !this.writable) this.stall!.onStall();
-    }, this.stall.stallTimeoutMs);
+      if (!this.closed && !this.writable) stall.onStall();
+    }, stall.stallTimeoutMs);
     this.stallTimer.unref?.();
   }
 

@@ -43,11 +43,5 @@ export {
 export { clientInputRejectionsAsInvalidArgument } from './client-input-rejections.js';
 export { A2A_VERSION, type GrpcCallOptions, type GrpcClientOptions } from './client/channel.js';
 export { GrpcTransport, type GrpcEventStream, type GrpcMethod, type GrpcStreamEvent, type SubscribeOptions } from './client/grpc-transport.js';
-export {
-  errorFromFrame,
-  GrpcSessionClient,
-  SessionStream,
-  type GrpcSessionClientOptions,
-  type SessionStreamEnd,
-  type SessionStreamEvent,
-} from './client/session-client.js';
+export { GrpcSessionClient, type GrpcSessionClientOptions } from './client/session-client.js';
+export { errorFromFrame, SessionStream, type SessionStreamEnd, type SessionStreamEvent } from './client/session-stream.js';

@@ -18,27 +18,45 @@ import {
   taskToV03,
 } from '@a2a-polyglot/v03/proto';
 import type { Server } from '@grpc/grpc-js';
-import { serveService, type A2AServiceBinding, type A2AServiceOptions, type RpcRoute, type ServiceWire } from './serve-service.js';
+import { serveService, type A2AServiceBinding, type A2AServiceOptions } from './serve-service.js';
+import { type RpcRoute, rpcRoute, type ServiceWire } from './service-wire.js';
 
 /**
  * Each v0.3 RPC: the v1.0 operation that implements it and the @a2a-polyglot/v03 converters
  * around it. ListTasks has no v0.3 RPC.
  */
+const S = V03A2AServiceService;
 const V03_ROUTES: Readonly<Record<string, RpcRoute>> = {
-  SendMessage: { op: OPERATIONS.SendMessage, toCore: sendMessageRequestToV1, fromCore: sendMessageResponseToV03 },
-  SendStreamingMessage: { op: OPERATIONS.SendStreamingMessage, toCore: sendMessageRequestToV1, fromCore: streamResponseToV03 },
-  GetTask: { op: OPERATIONS.GetTask, toCore: getTaskRequestToV1, fromCore: taskToV03 },
-  CancelTask: { op: OPERATIONS.CancelTask, toCore: cancelTaskRequestToV1, fromCore: taskToV03 },
-  TaskSubscription: { op: OPERATIONS.SubscribeToTask, toCore: subscribeRequestToV1, fromCore: streamResponseToV03 },
-  CreateTaskPushNotificationConfig: { op: OPERATIONS.CreateTaskPushNotificationConfig, toCore: createPushConfigRequestToV1, fromCore: taskPushConfigToV03 },
-  GetTaskPushNotificationConfig: { op: OPERATIONS.GetTaskPushNotificationConfig, toCore: getPushConfigRequestToV1, fromCore: taskPushConfigToV03 },
-  ListTaskPushNotificationConfig: {
-    op: OPERATIONS.ListTaskPushNotificationConfigs,
-    toCore: listPushConfigsRequestToV1,
-    fromCore: listPushConfigsResponseToV03,
-  },
-  DeleteTaskPushNotificationConfig: { op: OPERATIONS.DeleteTaskPushNotificationConfig, toCore: deletePushConfigRequestToV1, fromCore: () => ({}) },
-  GetAgentCard: { op: OPERATIONS.GetExtendedAgentCard, toCore: getAgentCardRequestToV1, fromCore: agentCardToV03 },
+  SendMessage: rpcRoute(S.sendMessage, OPERATIONS.SendMessage, sendMessageRequestToV1, sendMessageResponseToV03),
+  SendStreamingMessage: rpcRoute(S.sendStreamingMessage, OPERATIONS.SendStreamingMessage, sendMessageRequestToV1, streamResponseToV03),
+  GetTask: rpcRoute(S.getTask, OPERATIONS.GetTask, getTaskRequestToV1, taskToV03),
+  CancelTask: rpcRoute(S.cancelTask, OPERATIONS.CancelTask, cancelTaskRequestToV1, taskToV03),
+  TaskSubscription: rpcRoute(S.taskSubscription, OPERATIONS.SubscribeToTask, subscribeRequestToV1, streamResponseToV03),
+  CreateTaskPushNotificationConfig: rpcRoute(
+    S.createTaskPushNotificationConfig,
+    OPERATIONS.CreateTaskPushNotificationConfig,
+    createPushConfigRequestToV1,
+    taskPushConfigToV03,
+  ),
+  GetTaskPushNotificationConfig: rpcRoute(
+    S.getTaskPushNotificationConfig,
+    OPERATIONS.GetTaskPushNotificationConfig,
+    getPushConfigRequestToV1,
+    taskPushConfigToV03,
+  ),
+  ListTaskPushNotificationConfig: rpcRoute(
+    S.listTaskPushNotificationConfig,
+    OPERATIONS.ListTaskPushNotificationConfigs,
+    listPushConfigsRequestToV1,
+    listPushConfigsResponseToV03,
+  ),
+  DeleteTaskPushNotificationConfig: rpcRoute(
+    S.deleteTaskPushNotificationConfig,
+    OPERATIONS.DeleteTaskPushNotificationConfig,
+    deletePushConfigRequestToV1,
+    () => ({}),
+  ),
+  GetAgentCard: rpcRoute(S.getAgentCard, OPERATIONS.GetExtendedAgentCard, getAgentCardRequestToV1, agentCardToV03),
 };
 
 /**

@@ -78,7 +78,7 @@ export function verifiedClientCertificate(socket: Socket): ClientCertificate | u
 
 function versionFromQuery(url: string | undefined): string | undefined {
   const q = url?.indexOf('?') ?? -1;
-  if (q < 0) return undefined;
-  const params = new URLSearchParams(url!.slice(q + 1));
+  if (url === undefined || q < 0) return undefined;
+  const params = new URLSearchParams(url.slice(q + 1));
   return params.get(VERSION_QUERY_PARAM) ?? params.get(VERSION_QUERY_PARAM.toLowerCase()) ?? undefined;
 }

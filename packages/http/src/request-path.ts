@@ -5,7 +5,7 @@
  */
 export function requestPath(url: string | undefined): string {
   const target = url ?? '/';
-  if (target.startsWith('/')) return target.split('?')[0]!;
+  if (target.startsWith('/')) return target.split('?', 1).join('');
   try {
     return new URL(target).pathname;
   } catch {

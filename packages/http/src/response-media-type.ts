@@ -23,7 +23,7 @@ function acceptedJsonType(accept: string | undefined): string | undefined {
   let best: { readonly type: string; readonly q: number } | undefined;
   for (const range of accept.split(',')) {
     const [name, ...params] = range.split(';');
-    const type = name!.trim().toLowerCase();
+    const type = (name ?? '').trim().toLowerCase();
     if (!JSON_MEDIA_TYPES.includes(type)) continue;
     const q = quality(params);
     if (q > 0 && (best === undefined || q > best.q)) best = { type, q };
@@ -35,7 +35,7 @@ function acceptedJsonType(accept: string | undefined): string | undefined {
 function quality(params: readonly string[]): number {
   for (const param of params) {
     const [key, value] = param.split('=');
-    if (key!.trim().toLowerCase() !== 'q') continue;
+    if ((key ?? '').trim().toLowerCase() !== 'q') continue;
     const q = Number(value?.trim());
     return Number.isFinite(q) ? q : 1;
   }

@@ -31,7 +31,8 @@ export function buildRequestJson(
   const json = fromQuery ? queryToJson(fields, query, params, strict) : bodyToJson(fields, body, query, strict);
   const violations: FieldViolation[] = [];
   for (const [name, value] of Object.entries(params)) {
-    const field = fields.find((f) => f.json === name)!;
+    const field = fields.find((f) => f.json === name);
+    if (!field) throw new A2AError(A2AErrorCode.Internal, `Path parameter ${name} is no field of ${requestType}`);
     for (const key of [field.json, field.name]) {
       if (key in json && json[key] !== value) violations.push({ field: key, description: `conflicts with the path value "${value}"` });
       delete json[key];
@@ -89,8 +90,9 @@ function convertQueryField(field: FieldSchema, values: string[]): { value: unkno
     return { violation: 'objects cannot be sent in the query string' };
   }
   if (field.repeated) return { value: values.flatMap((v) => v.split(',')).map((v) => convertScalar(field.kind, v)) };
-  if (values.length > 1) return { violation: 'given more than once' };
-  return { value: convertScalar(field.kind, values[0]!) };
+  const [value, ...more] = values;
+  if (more.length > 0) return { violation: 'given more than once' };
+  return { value: convertScalar(field.kind, value ?? '') };
 }
 
 /** Parses what has an obvious JSON form; anything else stays a string for the strict decoder to judge. */

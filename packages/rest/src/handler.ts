@@ -3,17 +3,13 @@ import {
   A2AError,
   A2AErrorCode,
   type CallContext,
-  decodeJsonRequest,
-  type DecodeRequestOptions,
   type EventStream,
   type Logger,
   negotiateVersion,
   OPERATIONS,
-  type ProtocolVersion,
   type RequestHandler,
   silentLogger,
 } from '@a2a-polyglot/core';
-import type { StreamResponse } from '@a2a-polyglot/model';
 import {
   extensionsHeader,
   isJsonContentType,
@@ -26,10 +22,8 @@ import {
   sendJson,
   SseWriter,
 } from '@a2a-polyglot/http';
-import { buildRequestJson, encodeStreamData } from './codec.js';
-import { restError, type RestErrorResponse } from './errors.js';
-import { queryOf, REST_CONTENT_TYPE, resumeAfterSeq } from './headers.js';
-import { matchRoute, type RestRoute, type RouteMatch } from './routes.js';
+import { type RestDialect, V1_REST } from './dialect.js';
+import { queryOf, resumeAfterSeq } from './headers.js';
 import { V03_REST } from './v03-handler.js';
 
 /** Settings of {@link createRestHandler}. */
@@ -57,46 +51,11 @@ export type RestHandler = (req: IncomingMessage, res: ServerResponse, path: stri
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/**
- * What one protocol generation's REST surface adds to the shared serving code (routing, body
- * reading, call context, streaming, error answers): its route table, how a matched route's
- * path, query and body become the core's (v1.0) request, how answers, stream events and
- * errors are written, and the generation the call is decoded in (`CallContext.wireVersion`).
- */
-export interface RestDialect<R extends RestRoute = RestRoute> {
-  match(verb: string, path: string): RouteMatch<R>;
-  /**
-   * The core request of a matched route, validated (InvalidParams otherwise); unknown members
-   * are ignored unless `options.strict`.
-   */
-  decode(route: R, params: Readonly<Record<string, string>>, query: URLSearchParams, body: unknown, options: DecodeRequestOptions): unknown;
-  /** The response body of a unary answer. */
-  encode(route: R, response: unknown, request: unknown): unknown;
-  /** One SSE `data:` of a stream. */
-  encodeEvent(event: StreamResponse): string;
-  /** An error answer (status, body, headers); `status` overrides the table (405, 415). */
-  error(thrown: unknown, logger?: Logger, status?: number): RestErrorResponse<unknown>;
-  /** Content type of unary answers and error bodies when the client names none (see `responseMediaType`). */
-  readonly contentType: string;
-  /** Undefined for v1.0. */
-  readonly wireVersion?: ProtocolVersion;
+/** The path part of a request target (`/tasks/abc?historyLength=2` → `/tasks/abc`). */
+function pathWithoutQuery(path: string): string {
+  const query = path.indexOf('?');
+  return query < 0 ? path : path.slice(0, query);
 }
-
-/** The v1.0 REST surface: REST_ROUTES, requests in the ProtoJSON of `lf.a2a.v1`. */
-const V1_REST: RestDialect = {
-  match: matchRoute,
-  decode(route, params, query, body, options) {
-    const op = OPERATIONS[route.operation];
-    return decodeJsonRequest(op, buildRequestJson(op.requestType, params, query, body, route.verb !== 'POST', options), options);
-  },
-  encode(route, response, request) {
-    const op = OPERATIONS[route.operation];
-    return op.kind === 'unary' ? op.encodeJson(response, request) : undefined;
-  },
-  encodeEvent: encodeStreamData,
-  error: restError,
-  contentType: REST_CONTENT_TYPE,
-};
 
 /** The v0.3 REST routes live under `/v1/` (spec §0 item 16). */
 const V03_PREFIX = '/v1/';
@@ -150,7 +109,7 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
 
   async function serve(req: IncomingMessage, res: ServerResponse, path: string, dialect: RestDialect, type: string): Promise<void> {
     const verb = req.method ?? '';
-    const match = dialect.match(verb, path.split('?')[0]!);
+    const match = dialect.match(verb, pathWithoutQuery(path));
     if (match.kind === 'not-found') {
       return fail(res, dialect, type, new A2AError(A2AErrorCode.MethodNotFound, `No A2A operation at ${verb} ${path}`));
     }

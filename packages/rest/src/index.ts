@@ -8,6 +8,7 @@ export * from './codec.js';
 export * from './errors.js';
 export * from './headers.js';
 export * from './handler.js';
+export type { RestDialect } from './dialect.js';
 export * from './v03-routes.js';
 export * from './v03-errors.js';
 export { V03_REST, V03_REST_CONTENT_TYPE } from './v03-handler.js';

@@ -87,12 +87,13 @@ function matchSegments(compiled: CompiledPattern<RestRoute>, raw: readonly strin
   if (raw.length !== compiled.segments.length + offset) return undefined;
   const captured: Record<string, string> = {};
   if (compiled.tenant) {
-    if (raw[0] === '') return undefined;
-    captured.tenant = raw[0]!;
+    const tenant = raw[0];
+    if (tenant === undefined || tenant === '') return undefined;
+    captured.tenant = tenant;
   }
-  for (let i = 0; i < compiled.segments.length; i++) {
-    const segment = compiled.segments[i]!;
-    const value = raw[i + offset]!;
+  for (const [i, segment] of compiled.segments.entries()) {
+    const value = raw[i + offset];
+    if (value === undefined) return undefined;
     if ('literal' in segment) {
       if (value !== segment.literal) return undefined;
       continue;
@@ -102,7 +103,7 @@ function matchSegments(compiled: CompiledPattern<RestRoute>, raw: readonly strin
     if (param === '') return undefined;
     captured[segment.param] = param;
   }
-  for (const key of Object.keys(captured)) captured[key] = decodeSegment(captured[key]!);
+  for (const [key, value] of Object.entries(captured)) captured[key] = decodeSegment(value);
   return captured;
 }
 
@@ -130,6 +131,7 @@ function parsePattern(pattern: string): Segment[] {
     .split('/')
     .map((part): Segment => {
       const m = /^\{(\w+)\}(:\w+)?$/.exec(part);
-      return m ? { param: m[1]!, suffix: m[2] ?? '' } : { literal: part };
+      const param = m?.[1];
+      return param === undefined ? { literal: part } : { param, suffix: m?.[2] ?? '' };
     });
 }

@@ -1,8 +1,7 @@
-import { decodeJsonRequest } from '@a2a-polyglot/core';
 import * as v03 from '@a2a-polyglot/model/v03';
 import { streamResponseToV03 } from '@a2a-polyglot/v03/proto';
 import { buildRequestJson } from './codec.js';
-import type { RestDialect } from './handler.js';
+import type { RestDialect } from './dialect.js';
 import { v03RestError } from './v03-errors.js';
 import { matchV03Route, type V03RestRoute } from './v03-routes.js';
 
@@ -20,8 +19,7 @@ export const V03_REST: RestDialect<V03RestRoute> = {
   match: matchV03Route,
   decode(route, params, query, body, options) {
     const json = buildRequestJson(route.requestType, route.pathFields(params), query, body, route.verb !== 'POST', options);
-    const request = decodeJsonRequest({ name: route.operation, requestType: route.requestType, request: route.request }, json, options);
-    return route.toCore(request, params);
+    return route.decode(json, params, options);
   },
   encode: (route, response) => route.encode(response),
   encodeEvent: (event) => JSON.stringify(v03.StreamResponse.toJSON(streamResponseToV03(event))),

@@ -1,4 +1,12 @@
-import type { MessageFns } from '@a2a-polyglot/model';
+import { A2AError, A2AErrorCode, decodeJsonRequest, type DecodeRequestOptions } from '@a2a-polyglot/core';
+import type {
+  AgentCard,
+  ListTaskPushNotificationConfigsResponse,
+  MessageFns,
+  SendMessageResponse,
+  Task,
+  TaskPushNotificationConfig,
+} from '@a2a-polyglot/model';
 import * as v03 from '@a2a-polyglot/model/v03';
 import {
   agentCardToV03,
@@ -27,22 +35,61 @@ import { routeMatcher, type RestRoute, type RouteMatch } from './routes.js';
 export interface V03RestRoute extends RestRoute {
   /** Full name of the v0.3 request message (`a2a.v1.GetTaskRequest`). */
   readonly requestType: string;
-  /** Its generated codec. */
-  readonly request: MessageFns<any>;
   /** Request fields the path binds (resource names built from `{id}`, `{configId}`). */
   readonly pathFields: (params: Readonly<Record<string, string>>) => Record<string, string>;
-  /** The decoded v0.3 request (and the path parameters) → the core's v1.0 request. */
-  readonly toCore: (request: any, params: Readonly<Record<string, string>>) => unknown;
+  /**
+   * The request JSON (path, query and body merged) → the core's v1.0 request: decoded as the
+   * v0.3 request message (InvalidParams when it is not one), then converted.
+   */
+  readonly decode: (json: unknown, params: Readonly<Record<string, string>>, options: DecodeRequestOptions) => unknown;
   /** The core's answer → the v0.3 response JSON (unused by streams). */
-  readonly encode: (response: any) => unknown;
+  readonly encode: (response: unknown) => unknown;
+}
+
+/**
+ * A route as the table writes it, typed by its v0.3 request `Req` and the core's answer `Res`,
+ * so each converter is checked against the message it really gets.
+ */
+interface V03RouteSpec<Req, Res> extends RestRoute {
+  readonly requestType: string;
+  /** The generated codec of the v0.3 request message. */
+  readonly request: MessageFns<Req>;
+  readonly pathFields: V03RestRoute['pathFields'];
+  /** The decoded v0.3 request (and the path parameters) → the core's v1.0 request. */
+  readonly toCore: (request: Req, params: Readonly<Record<string, string>>) => unknown;
+  readonly encode: (response: Res) => unknown;
+}
+
+/**
+ * A table entry as the handler sees it. The decoded request reaches `toCore` with its type
+ * intact (the codec and the converter are checked together here). The answer is the one
+ * place where a type is taken on trust: core's OPERATIONS table does not carry response types,
+ * so `Res` is what the table names as the answer of `spec.operation` (core's invoke returns it).
+ */
+function v03Route<Req, Res>(spec: V03RouteSpec<Req, Res>): V03RestRoute {
+  const { request, toCore, encode, ...route } = spec;
+  const codec = { name: spec.operation, requestType: spec.requestType, request };
+  return {
+    ...route,
+    decode: (json, params, options) => toCore(decodeJsonRequest(codec, json, options), params),
+    encode: (response) => encode(response as Res),
+  };
+}
+
+/** A path parameter the route's pattern declares (the router captured it, so it is there). */
+function pathParam(params: Readonly<Record<string, string>>, name: 'id' | 'configId'): string {
+  const value = params[name];
+  if (value === undefined) throw new A2AError(A2AErrorCode.Internal, `The route captured no {${name}} path parameter`);
+  return value;
 }
 
 const noPathFields = (): Record<string, string> => ({});
-const byTaskName = (p: Readonly<Record<string, string>>) => ({ name: taskName(p.id!) });
-const byParent = (p: Readonly<Record<string, string>>) => ({ parent: taskName(p.id!) });
-const byConfigName = (p: Readonly<Record<string, string>>) => ({ name: pushConfigName(p.id!, p.configId!) });
+const byTaskName = (p: Readonly<Record<string, string>>) => ({ name: taskName(pathParam(p, 'id')) });
+const byParent = (p: Readonly<Record<string, string>>) => ({ parent: taskName(pathParam(p, 'id')) });
+const byConfigName = (p: Readonly<Record<string, string>>) => ({ name: pushConfigName(pathParam(p, 'id'), pathParam(p, 'configId')) });
 const noBody = (): undefined => undefined;
-const taskJson = (task: any) => v03.Task.toJSON(taskToV03(task));
+const taskJson = (task: Task) => v03.Task.toJSON(taskToV03(task));
+const pushConfigJson = (config: TaskPushNotificationConfig) => v03.TaskPushNotificationConfig.toJSON(taskPushConfigToV03(config));
 
 /**
  * The v0.3 REST routes (the `google.api.http` bindings of the v0.3 proto, spec §12.1), all
@@ -50,7 +97,7 @@ const taskJson = (task: any) => v03.Task.toJSON(taskToV03(task));
  * a2a-js client sends). ListTasks has no v0.3 route.
  */
 export const V03_REST_ROUTES: readonly V03RestRoute[] = [
-  {
+  v03Route({
     verb: 'POST',
     pattern: '/v1/message:send',
     operation: 'SendMessage',
@@ -59,9 +106,9 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     request: v03.SendMessageRequest,
     pathFields: noPathFields,
     toCore: sendMessageRequestToV1,
-    encode: (r) => v03.SendMessageResponse.toJSON(sendMessageResponseToV03(r)),
-  },
-  {
+    encode: (r: SendMessageResponse) => v03.SendMessageResponse.toJSON(sendMessageResponseToV03(r)),
+  }),
+  v03Route({
     verb: 'POST',
     pattern: '/v1/message:stream',
     operation: 'SendStreamingMessage',
@@ -71,8 +118,8 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     pathFields: noPathFields,
     toCore: sendMessageRequestToV1,
     encode: noBody,
-  },
-  {
+  }),
+  v03Route({
     verb: 'GET',
     pattern: '/v1/tasks/{id}',
     operation: 'GetTask',
@@ -82,8 +129,8 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     pathFields: byTaskName,
     toCore: getTaskRequestToV1,
     encode: taskJson,
-  },
-  {
+  }),
+  v03Route({
     verb: 'POST',
     pattern: '/v1/tasks/{id}:cancel',
     operation: 'CancelTask',
@@ -93,21 +140,22 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     pathFields: byTaskName,
     toCore: cancelTaskRequestToV1,
     encode: taskJson,
-  },
+  }),
   ...(['GET', 'POST'] as const).map(
-    (verb): V03RestRoute => ({
-      verb,
-      pattern: '/v1/tasks/{id}:subscribe',
-      operation: 'SubscribeToTask',
-      status: 200,
-      requestType: 'a2a.v1.TaskSubscriptionRequest',
-      request: v03.TaskSubscriptionRequest,
-      pathFields: byTaskName,
-      toCore: subscribeRequestToV1,
-      encode: noBody,
-    }),
+    (verb): V03RestRoute =>
+      v03Route({
+        verb,
+        pattern: '/v1/tasks/{id}:subscribe',
+        operation: 'SubscribeToTask',
+        status: 200,
+        requestType: 'a2a.v1.TaskSubscriptionRequest',
+        request: v03.TaskSubscriptionRequest,
+        pathFields: byTaskName,
+        toCore: subscribeRequestToV1,
+        encode: noBody,
+      }),
   ),
-  {
+  v03Route({
     verb: 'POST',
     pattern: '/v1/tasks/{id}/pushNotificationConfigs',
     operation: 'CreateTaskPushNotificationConfig',
@@ -116,10 +164,10 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     requestType: 'a2a.v1.TaskPushNotificationConfig',
     request: v03.TaskPushNotificationConfig,
     pathFields: noPathFields,
-    toCore: (config: v03.TaskPushNotificationConfig, p) => createPushConfigRequestToV1({ parent: taskName(p.id!), configId: '', config }),
-    encode: (c) => v03.TaskPushNotificationConfig.toJSON(taskPushConfigToV03(c)),
-  },
-  {
+    toCore: (config: v03.TaskPushNotificationConfig, p) => createPushConfigRequestToV1({ parent: taskName(pathParam(p, 'id')), configId: '', config }),
+    encode: pushConfigJson,
+  }),
+  v03Route({
     verb: 'GET',
     pattern: '/v1/tasks/{id}/pushNotificationConfigs',
     operation: 'ListTaskPushNotificationConfigs',
@@ -128,9 +176,9 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     request: v03.ListTaskPushNotificationConfigRequest,
     pathFields: byParent,
     toCore: listPushConfigsRequestToV1,
-    encode: (r) => v03.ListTaskPushNotificationConfigResponse.toJSON(listPushConfigsResponseToV03(r)),
-  },
-  {
+    encode: (r: ListTaskPushNotificationConfigsResponse) => v03.ListTaskPushNotificationConfigResponse.toJSON(listPushConfigsResponseToV03(r)),
+  }),
+  v03Route({
     verb: 'GET',
     pattern: '/v1/tasks/{id}/pushNotificationConfigs/{configId}',
     operation: 'GetTaskPushNotificationConfig',
@@ -139,9 +187,9 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     request: v03.GetTaskPushNotificationConfigRequest,
     pathFields: byConfigName,
     toCore: getPushConfigRequestToV1,
-    encode: (c) => v03.TaskPushNotificationConfig.toJSON(taskPushConfigToV03(c)),
-  },
-  {
+    encode: pushConfigJson,
+  }),
+  v03Route({
     verb: 'DELETE',
     pattern: '/v1/tasks/{id}/pushNotificationConfigs/{configId}',
     operation: 'DeleteTaskPushNotificationConfig',
@@ -151,8 +199,8 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     pathFields: byConfigName,
     toCore: deletePushConfigRequestToV1,
     encode: noBody,
-  },
-  {
+  }),
+  v03Route({
     verb: 'GET',
     pattern: '/v1/card',
     operation: 'GetExtendedAgentCard',
@@ -161,8 +209,8 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     request: v03.GetAgentCardRequest,
     pathFields: noPathFields,
     toCore: getAgentCardRequestToV1,
-    encode: (card) => v03.AgentCard.toJSON(agentCardToV03(card)),
-  },
+    encode: (card: AgentCard) => v03.AgentCard.toJSON(agentCardToV03(card)),
+  }),
 ];
 
 /** Matches a path relative to the REST base URL against {@link V03_REST_ROUTES}. */

@@ -47,7 +47,8 @@ const V03_BINDINGS = ['JSONRPC', 'HTTP+JSON'];
  * the card already declared (for example another deployment), without duplicates.
  */
 export function cardInterfaces(card: AgentCard, base: string, basePath: string, extra: readonly AgentInterface[]): AgentInterface[] {
-  const version = SUPPORTED_VERSIONS[0]!;
+  const [version] = SUPPORTED_VERSIONS; // newest first
+  if (version === undefined) throw new Error('SUPPORTED_VERSIONS is empty');
   const current: AgentInterface[] = [
     { url: `${base}${basePath}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: version, tenant: '' },
     { url: `${base}${basePath}`, protocolBinding: 'HTTP+JSON', protocolVersion: version, tenant: '' },

@@ -57,3 +57,14 @@ class WebSocketCallContext implements CallContext {
     return Object.hasOwn(this.headers, key) ? this.headers[key] : undefined;
   }
 }
+
+/**
+ * Response service parameters of a call (the HTTP bindings' response headers): today the
+ * activated extensions, carried by the answer or the `streamStart` frame.
+ */
+export function responseParams(contexts: readonly CallContext[]): Record<string, string> | undefined {
+  if (!contexts.some((ctx) => ctx.activatedExtensions?.length)) return undefined;
+  const uris = new Set<string>();
+  for (const ctx of contexts) for (const uri of ctx.activatedExtensions ?? []) uris.add(uri);
+  return uris.size === 0 ? undefined : { 'A2A-Extensions': [...uris].join(', ') };
+}

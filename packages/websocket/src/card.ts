@@ -1,5 +1,5 @@
 import type { AgentInterface } from '@a2a-polyglot/model';
-import { SUPPORTED_VERSIONS } from '@a2a-polyglot/core';
+import { type ProtocolVersion, SUPPORTED_VERSIONS } from '@a2a-polyglot/core';
 import { WEBSOCKET_BINDING_URI } from './protocol.js';
 
 /**
@@ -15,7 +15,7 @@ export function websocketUrl(publicBaseUrl: string, path: string): string {
 
 /** The card entry of the WebSocket binding: {@link WEBSOCKET_BINDING_URI} at {@link websocketUrl}. */
 export function websocketInterface(publicBaseUrl: string, path: string): AgentInterface {
-  return { url: websocketUrl(publicBaseUrl, path), protocolBinding: WEBSOCKET_BINDING_URI, protocolVersion: SUPPORTED_VERSIONS[0]!, tenant: '' };
+  return { url: websocketUrl(publicBaseUrl, path), protocolBinding: WEBSOCKET_BINDING_URI, protocolVersion: newestVersion(), tenant: '' };
 }
 
 /**
@@ -24,4 +24,11 @@ export function websocketInterface(publicBaseUrl: string, path: string): AgentIn
  */
 export function websocketExtraInterfaces(path: string): (publicBaseUrl: string) => AgentInterface[] {
   return (base) => [websocketInterface(base, path)];
+}
+
+/** The newest protocol version this server speaks: the first of core's SUPPORTED_VERSIONS. */
+function newestVersion(): ProtocolVersion {
+  const [newest] = SUPPORTED_VERSIONS;
+  if (newest === undefined) throw new Error('SUPPORTED_VERSIONS is empty');
+  return newest;
 }

@@ -1,8 +1,9 @@
 import type { WebSocket } from 'ws';
 import { A2AError, A2AErrorCode, type CallContext, type Logger } from '@a2a-polyglot/core';
 import { jsonRpcFailure, type JsonRpcDispatcher, type JsonRpcId, type JsonRpcOutcome } from '@a2a-polyglot/jsonrpc';
-import { webSocketCallContext } from './call-context.js';
-import { idKey, parseInbound } from './frames.js';
+import { responseParams, webSocketCallContext } from './call-context.js';
+import { CallSignals } from './call-signals.js';
+import { idKey, parseInbound, textOf } from './frames.js';
 import type { ResolvedWebSocketOptions } from './options.js';
 import { Outbox } from './outbox.js';
 import { CloseCode } from './protocol.js';
@@ -31,19 +32,11 @@ export interface ConnectionStats {
 export class Connection {
   private readonly outbox: Outbox;
   private readonly bucket: TokenBucket;
-  /** The socket went away: releases blocking calls and open streams. */
-  private isGone = false;
-  /** Aborted when the socket goes away; made only for a notification that reads its signal. */
-  private gone: AbortController | undefined;
   private readonly streams = new Map<string, PumpedStream>();
-  /**
-   * Per request id: the abort of that call's `CallContext.signal`, fired when the socket goes
-   * away or when `cancelStream` stops the stream. The core reads "the caller left" from it
-   * (a handler with background execution off then cancels the stream's task).
-   */
-  private readonly callAborts = new Map<string, AbortController>();
   /** Ids of requests dispatched but not yet answered (unary) or not yet opened (streams). */
   private readonly pending = new Set<string>();
+  /** Each call's `CallContext.signal`: aborted on `cancelStream` or when the socket goes away. */
+  private readonly signals = new CallSignals((key) => this.pending.has(key) || this.streams.has(key));
   private readonly running = new Set<Promise<void>>();
   private inFlight = 0;
   private closing = false;
@@ -151,7 +144,7 @@ export class Connection {
         // Unknown ids are ignored: the stream may have ended while the cancel was in flight.
         const key = idKey(frame.id);
         const stream = this.streams.get(key);
-        if (stream) this.abortCall(key);
+        if (stream) this.signals.abort(key);
         stream?.stop('canceled');
         return;
       }
@@ -168,8 +161,8 @@ export class Connection {
     resumeAfterSeq: number | undefined,
   ): void {
     const key = id === undefined ? undefined : idKey(id);
-    if (key !== undefined && (this.pending.has(key) || this.streams.has(key))) {
-      this.fail(id!, new A2AError(A2AErrorCode.InvalidRequest, `Request id ${key} is already in use by a running operation on this socket`));
+    if (id !== undefined && key !== undefined && (this.pending.has(key) || this.streams.has(key))) {
+      this.fail(id, new A2AError(A2AErrorCode.InvalidRequest, `Request id ${key} is already in use by a running operation on this socket`));
       return;
     }
     if (this.inFlight >= this.options.maxInFlight) {
@@ -180,7 +173,7 @@ export class Connection {
     this.inFlight++;
     if (key !== undefined) this.pending.add(key);
     const contexts: CallContext[] = [];
-    const signal = key === undefined ? () => this.goneSignal() : () => this.callSignal(key);
+    const signal = key === undefined ? () => this.signals.forNotification() : () => this.signals.forCall(key);
     const contextFor = (): CallContext => {
       const ctx = webSocketCallContext(this.headers, serviceParams, signal, { ...this.peer, logger: this.logger });
       contexts.push(ctx);
@@ -190,14 +183,14 @@ export class Connection {
       .dispatch(message, contextFor, { resumeAfterSeq })
       .then((outcome) => {
         if (key !== undefined) this.pending.delete(key);
-        if (key !== undefined && outcome.kind !== 'stream') this.callAborts.delete(key);
+        if (key !== undefined && outcome.kind !== 'stream') this.signals.forget(key);
         this.deliver(outcome, key, responseParams(contexts));
       })
       .catch((error: unknown) => {
         // dispatch() never rejects; this is a bug guard.
         this.logger.error({ err: error }, 'WebSocket dispatch failed');
         if (key !== undefined) this.pending.delete(key);
-        if (key !== undefined) this.callAborts.delete(key);
+        if (key !== undefined) this.signals.forget(key);
         this.inFlight--;
         this.fail(id ?? null, new A2AError(A2AErrorCode.Internal));
       });
@@ -218,9 +211,9 @@ export class Connection {
         this.outbox.send(serviceParams ? { ...outcome.response, serviceParams } : outcome.response);
         return;
       case 'stream': {
-        if (this.closing || key === undefined || this.isGone) {
+        if (this.closing || key === undefined || this.signals.socketGone) {
           this.inFlight--;
-          if (key !== undefined) this.callAborts.delete(key);
+          if (key !== undefined) this.signals.forget(key);
           outcome.stream.close();
           return;
         }
@@ -229,7 +222,7 @@ export class Connection {
         this.track(
           pumped.done.then(() => {
             this.streams.delete(key);
-            this.callAborts.delete(key);
+            this.signals.forget(key);
             this.inFlight--;
           }),
         );
@@ -241,47 +234,9 @@ export class Connection {
     this.outbox.send(jsonRpcFailure(id, error, this.logger));
   }
 
-  /**
-   * The signal of the call with request id `key`: aborts on `cancelStream` for it, or when the
-   * socket goes away. Made when the call's context first reads it (most unary calls never do);
-   * the same signal on every later read while the call runs.
-   */
-  private callSignal(key: string): AbortSignal {
-    const made = this.callAborts.get(key);
-    if (made) return made.signal;
-    const abort = new AbortController();
-    if (this.isGone || !(this.pending.has(key) || this.streams.has(key))) abort.abort();
-    else this.callAborts.set(key, abort);
-    return abort.signal;
-  }
-
-  /** The signal of calls without an id (notifications): aborts when the socket goes away. */
-  private goneSignal(): AbortSignal {
-    if (!this.gone) {
-      this.gone = new AbortController();
-      if (this.isGone) this.gone.abort();
-    }
-    return this.gone.signal;
-  }
-
-  /** Aborts the call's signal, or, when nobody read it yet, leaves an aborted one for the next read. */
-  private abortCall(key: string): void {
-    const made = this.callAborts.get(key);
-    if (made) {
-      made.abort();
-      return;
-    }
-    const aborted = new AbortController();
-    aborted.abort();
-    this.callAborts.set(key, aborted);
-  }
-
   private onClose(): void {
     this.closing = true;
-    this.isGone = true;
-    this.gone?.abort();
-    for (const abort of this.callAborts.values()) abort.abort();
-    this.callAborts.clear();
+    this.signals.socketClosed();
     this.outbox.shutdown();
     for (const stream of this.streams.values()) stream.stop('canceled');
   }
@@ -305,25 +260,6 @@ export class Connection {
     this.logger.error({ err: error }, 'WebSocket connection failed');
     this.close(CloseCode.InternalError, 'internal error');
   }
-}
-
-/**
- * Response service parameters of a call (the HTTP bindings' response headers): today the
- * activated extensions, carried by the answer or the `streamStart` frame.
- */
-function responseParams(contexts: readonly CallContext[]): Record<string, string> | undefined {
-  if (!contexts.some((ctx) => ctx.activatedExtensions?.length)) return undefined;
-  const uris = new Set<string>();
-  for (const ctx of contexts) for (const uri of ctx.activatedExtensions ?? []) uris.add(uri);
-  return uris.size === 0 ? undefined : { 'A2A-Extensions': [...uris].join(', ') };
-}
-
-/** The text of a frame (`ws` hands text frames over as Buffers). */
-function textOf(data: unknown): string {
-  if (typeof data === 'string') return data;
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
-  if (Array.isArray(data)) return Buffer.concat(data as Buffer[]).toString('utf8');
-  return Buffer.from(data as ArrayBuffer).toString('utf8');
 }
 
 /** Waits for all promises, but no longer than `ms`. */

@@ -103,3 +103,11 @@ export function idKey(id: JsonRpcId): string {
 function invalid(id: JsonRpcId, code: A2AErrorCode, message: string, fieldViolations: readonly FieldViolation[] = []): InboundFrame {
   return { kind: 'invalid', id, error: new A2AError(code, message, { fieldViolations }) };
 }
+
+/** The text of a frame (`ws` hands text frames over as Buffers). */
+export function textOf(data: unknown): string {
+  if (typeof data === 'string') return data;
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data as Buffer[]).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
+}

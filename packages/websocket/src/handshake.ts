@@ -58,8 +58,9 @@ export function checkHandshake(req: IncomingMessage, allowedOrigins?: readonly s
   }
   const tokens = offered.filter((p) => p.startsWith(AUTH_SUBPROTOCOL_PREFIX));
   if (tokens.length > 1) return { ok: false, status: 400, reason: 'Offer at most one a2a.auth.* subprotocol' };
-  if (tokens.length === 1) {
-    const token = decodeToken(tokens[0]!.slice(AUTH_SUBPROTOCOL_PREFIX.length));
+  const [offeredToken] = tokens;
+  if (offeredToken !== undefined) {
+    const token = decodeToken(offeredToken.slice(AUTH_SUBPROTOCOL_PREFIX.length));
     if (token === undefined) return { ok: false, status: 400, reason: 'The a2a.auth.* subprotocol must carry a base64url-encoded printable token' };
     headers.authorization ??= `Bearer ${token}`;
   }
@@ -90,7 +91,7 @@ function decodeToken(encoded: string): string | undefined {
 
 function versionFromQuery(url: string | undefined): string | undefined {
   const q = url?.indexOf('?') ?? -1;
-  if (q < 0) return undefined;
-  const params = new URLSearchParams(url!.slice(q + 1));
+  if (url === undefined || q < 0) return undefined;
+  const params = new URLSearchParams(url.slice(q + 1));
   return params.get(VERSION_QUERY_PARAM) ?? params.get(VERSION_QUERY_PARAM.toLowerCase()) ?? undefined;
 }

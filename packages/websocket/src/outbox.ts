@@ -62,9 +62,13 @@ export class Outbox {
     const transport = texts.length > 1 ? this.options.transport : undefined;
     transport?.cork();
     try {
-      const last = texts.length - 1;
-      for (let i = 0; i < last; i++) this.socket.send(texts[i]!);
-      this.socket.send(texts[last]!, this.afterSend);
+      // Each frame goes out when the next one is known; the last carries the one completion callback.
+      let previous: string | undefined;
+      for (const text of texts) {
+        if (previous !== undefined) this.socket.send(previous);
+        previous = text;
+      }
+      if (previous !== undefined) this.socket.send(previous, this.afterSend);
     } finally {
       transport?.uncork();
     }

@@ -44,8 +44,9 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
     while (i < events.length && outbox.hasRoom()) {
       const texts: string[] = [];
       let bytes = 0;
-      while (i < events.length && bytes < GROUP_BYTES) {
-        const { seq, event } = events[i++]!;
+      for (let logged = events[i]; logged !== undefined && bytes < GROUP_BYTES; logged = events[i]) {
+        i++;
+        const { seq, event } = logged;
         state = eventStateName(event) ?? state;
         if (seq > 0) lastSeq = seq;
         const text = JSON.stringify(seq > 0 ? { ...outcome.encodeEvent(event), seq } : outcome.encodeEvent(event));

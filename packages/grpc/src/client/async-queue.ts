@@ -3,7 +3,7 @@
  * arrive, then ends it or fails it; the consumer iterates. `onTake` reports each item
  * handed out so the owner can account for buffered items (client-side flow control).
  */
-export class AsyncQueue<T> implements AsyncIterableIterator<T> {
+export class AsyncQueue<T extends object> implements AsyncIterableIterator<T> {
   private readonly items: T[] = [];
   private waiter: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void } | undefined;
   private done = false;
@@ -49,9 +49,10 @@ export class AsyncQueue<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
-    if (this.items.length > 0) {
+    const item = this.items.shift(); // items are objects: undefined means the queue is empty
+    if (item !== undefined) {
       this.onTake();
-      return Promise.resolve({ value: this.items.shift()!, done: false });
+      return Promise.resolve({ value: item, done: false });
     }
     if (this.done) return this.failed ? Promise.reject(this.failure) : Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));

@@ -47,9 +47,9 @@ export function resolveTarget(url: string, explicit?: ChannelCredentials): { tar
     if (!url.trim()) throw new A2AError(A2AErrorCode.InvalidParams, 'A gRPC url (host:port) is required');
     return { target: url.trim(), credentials: explicit ?? grpcCredentials.createInsecure() };
   }
-  const scheme = match[1]!.toLowerCase();
+  const [, schemeName = '', authority = ''] = match; // both groups are mandatory in the pattern
+  const scheme = schemeName.toLowerCase();
   const secure = scheme === 'https' || scheme === 'grpcs';
-  const authority = match[2]!;
   const hasPort = /:\d+$/.test(authority);
   const target = hasPort ? authority : `${authority}:${secure ? 443 : 80}`;
   return { target, credentials: explicit ?? (secure ? grpcCredentials.createSsl() : grpcCredentials.createInsecure()) };

@@ -1,19 +1,4 @@
-import {
-  A2AError,
-  A2AErrorCode,
-  callContext,
-  eventState,
-  OPERATIONS,
-  type CallContext,
-  type EventStream,
-  type Logger,
-  type OperationName,
-  type RequestHandler,
-  resumeCursor,
-  type StreamOperation,
-  type UnaryOperation,
-} from '@a2a-polyglot/core';
-import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest, type TaskState } from '@a2a-polyglot/model';
+import { A2AError, A2AErrorCode, callContext, eventState, type CallContext, type EventStream, type Logger, type RequestHandler } from '@a2a-polyglot/core';
 import { SessionResponse, type SessionRequest } from '@a2a-polyglot/model/session';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { BackpressureWriter } from '../backpressure-writer.js';
@@ -22,21 +7,9 @@ import { toGrpcError } from '../grpc-error.js';
 import { extensionsMetadata, metadataHeaders } from '../metadata.js';
 import { grpcPeer, type GrpcPeer } from '../peer.js';
 import { UndecodableRequest } from '../safe-decode.js';
-import { endFrame, errorFrame, eventFrame, NO_STATE, resultFrame } from './frames.js';
-
-/** The core's unary operation of that name (the table is the single dispatch point). */
-function unaryOp(name: OperationName): UnaryOperation {
-  const op = OPERATIONS[name];
-  if (op.kind !== 'unary') throw new A2AError(A2AErrorCode.Internal, `${name} is not unary`);
-  return op;
-}
-
-/** The core's stream operation of that name. */
-function streamOp(name: OperationName): StreamOperation {
-  const op = OPERATIONS[name];
-  if (op.kind !== 'stream') throw new A2AError(A2AErrorCode.Internal, `${name} is not a stream`);
-  return op;
-}
+import { dispatchOperation, type SessionOperation } from './dispatch.js';
+import { endFrame, errorFrame, eventFrame, resultFrame } from './frames.js';
+import { type OpenOperation, openOperation, operationContext, releaseOperation } from './open-operation.js';
 
 /** Per-session bounds. */
 export interface SessionLimits {
@@ -46,25 +19,6 @@ export interface SessionLimits {
   readonly maxBufferedFrames: number;
   /** Largest encoded frame (the server's max send message size). */
   readonly maxFrameBytes: number;
-}
-
-type Operation = NonNullable<SessionRequest['operation']>;
-
-/** Abort reason of an operation that ended (its answer is written, or the session went away). */
-const OPERATION_ENDED = Object.freeze({ reason: 'session operation ended' });
-
-/** One open operation of a session. */
-interface OpenOperation {
-  readonly id: string;
-  /** Aborts when the operation ends; made when the core first reads the context's signal. */
-  controller?: AbortController;
-  stream?: EventStream;
-  /** The client asked to stop this stream (possibly before it was open). */
-  unsubscribed: boolean;
-  /** Its last frame (result / end / error) is written, or the session is going away. */
-  finished: boolean;
-  lastSeq: number;
-  lastState: TaskState;
 }
 
 /**
@@ -224,57 +178,21 @@ export class ServerSession {
 
   // ---------------------------------------------------------------- operations
 
-  private async run(id: string, operation: Operation): Promise<void> {
-    const op: OpenOperation = { id, controller: undefined, unsubscribed: false, finished: false, lastSeq: 0, lastState: NO_STATE };
+  private async run(id: string, operation: SessionOperation): Promise<void> {
+    const op = openOperation(id);
     this.ops.set(id, op);
-    const ctx: CallContext = {
-      binding: 'SESSION',
-      header: this.headerOf,
-      ...this.peer,
-      get signal(): AbortSignal {
-        op.controller ??= new AbortController();
-        return op.controller.signal;
-      },
-    };
+    const ctx = operationContext(op, this.headerOf, this.peer);
     try {
-      await this.dispatch(op, operation, ctx);
+      await dispatchOperation(this.handler, operation, ctx, {
+        stream: (opening) => this.pump(op, opening, ctx),
+        result: (result) => this.finish(op, resultFrame(id, result), ctx),
+      });
     } catch (error) {
       await this.finish(op, errorFrame(id, asA2AError(this.logger, error, `session ${operation.$case}`)), ctx);
     } finally {
       this.release(op);
       this.ops.delete(id);
       this.maybeEnd();
-    }
-  }
-
-  private async dispatch(op: OpenOperation, operation: Operation, ctx: CallContext): Promise<void> {
-    const h = this.handler;
-    switch (operation.$case) {
-      case 'send': {
-        const request = operation.value.request ?? SendMessageRequest.fromPartial({});
-        if (operation.value.streaming) return this.pump(op, streamOp('SendStreamingMessage').open(h, request, ctx), ctx);
-        const response = await unaryOp('SendMessage').invoke(h, request, ctx);
-        return this.finish(op, resultFrame(op.id, { $case: 'send', value: response }), ctx);
-      }
-      case 'subscribe': {
-        const request = operation.value.request ?? SubscribeToTaskRequest.fromPartial({});
-        const after = operation.value.resumeAfterSeq;
-        return this.pump(op, streamOp('SubscribeToTask').open(h, request, ctx, resumeCursor(after, 'resumeAfterSeq')), ctx);
-      }
-      case 'cancel': {
-        const task = await unaryOp('CancelTask').invoke(h, operation.value ?? CancelTaskRequest.fromPartial({}), ctx);
-        return this.finish(op, resultFrame(op.id, { $case: 'task', value: task }), ctx);
-      }
-      case 'get': {
-        const task = await unaryOp('GetTask').invoke(h, operation.value ?? GetTaskRequest.fromPartial({}), ctx);
-        return this.finish(op, resultFrame(op.id, { $case: 'task', value: task }), ctx);
-      }
-      case 'list': {
-        const list = await unaryOp('ListTasks').invoke(h, operation.value ?? ListTasksRequest.fromPartial({}), ctx);
-        return this.finish(op, resultFrame(op.id, { $case: 'list', value: list }), ctx);
-      }
-      case 'unsubscribe':
-        return; // handled in onFrame
     }
   }
 
@@ -353,9 +271,7 @@ export class ServerSession {
   }
 
   private release(op: OpenOperation): void {
-    // A reason, so no DOMException (with its stack trace) is built for every operation.
-    op.controller?.abort(OPERATION_ENDED);
-    op.stream?.close();
+    releaseOperation(op);
   }
 
   // ---------------------------------------------------------------- end of call

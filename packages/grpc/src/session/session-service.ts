@@ -70,11 +70,13 @@ export function addA2ASessionService(server: Server, handler: RequestHandler, op
     },
   };
   const safe = withSafeDeserializers(A2ASessionServiceService);
+  const sessionMethod = safe.session;
+  if (!sessionMethod) throw new Error('The generated A2ASessionService has no session method');
   const definition: ServiceDefinition = {
     ...safe,
     // Frames arrive pre-encoded (the session checks their size first); anything else is encoded here.
     session: {
-      ...safe.session!,
+      ...sessionMethod,
       responseSerialize: (frame: Buffer | SessionResponse) => (Buffer.isBuffer(frame) ? frame : Buffer.from(SessionResponse.encode(frame).finish())),
     },
   };

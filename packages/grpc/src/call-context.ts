@@ -1,0 +1,48 @@
+import { callContext, type CallContext, type Logger } from '@a2a-polyglot/core';
+import type { ServerUnaryCall, ServerWritableStream } from '@grpc/grpc-js';
+import { metadataHeaders } from './metadata.js';
+import { grpcPeer } from './peer.js';
+import type { ServiceWire } from './service-wire.js';
+
+/** Builds the CallContext of one server-streaming call from its metadata, aborting when the call ends early. */
+export function streamCallContext(
+  call: ServerWritableStream<unknown, unknown>,
+  signal: AbortSignal,
+  wire: ServiceWire,
+  tenant: string | undefined,
+  logger: Logger,
+): CallContext {
+  return callContext('GRPC', metadataHeaders(call.metadata), { signal, wireVersion: wire.wireVersion, pathTenant: tenant, logger, ...grpcPeer(call) });
+}
+
+/**
+ * The CallContext of a unary call. Its signal (client cancel or deadline: the core stops
+ * waiting; a running task is not canceled unless the handler runs with background execution
+ * off) is made when the core first reads it: most calls
+ * are answered before anything waits, and then cost no AbortController.
+ */
+export function unaryCallContext(
+  call: ServerUnaryCall<unknown, unknown>,
+  wire: ServiceWire,
+  tenant: string | undefined,
+  logger: Logger,
+): { ctx: CallContext; release: () => void } {
+  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion, pathTenant: tenant, logger, ...grpcPeer(call) });
+  let controller: AbortController | undefined;
+  // Dropped once the call is answered: a context that outlives its call until the next full
+  // GC must not keep the call (request, metadata, stream) alive with it.
+  let source: ServerUnaryCall<unknown, unknown> | undefined = call;
+  Object.defineProperty(ctx, 'signal', {
+    enumerable: true,
+    get(): AbortSignal {
+      if (!controller) {
+        const made = new AbortController();
+        controller = made;
+        if (source?.cancelled) made.abort();
+        else source?.once('cancelled', () => made.abort());
+      }
+      return controller.signal;
+    },
+  });
+  return { ctx, release: () => (source = undefined) };
+}

@@ -1,0 +1,28 @@
+import type { Logger, RequestHandler } from '@a2a-polyglot/core';
+import type { Metadata } from '@grpc/grpc-js';
+import type { CallRouter } from './agent-router.js';
+import type { RpcRoute, ServiceWire } from './service-wire.js';
+
+/** Picks the handler (and the tenant it sees) of one call from its metadata and decoded core request. */
+export type CallTarget = (metadata: Metadata, coreRequest: unknown) => { handler: RequestHandler; tenant?: string };
+
+/** The {@link CallTarget} of a service: the router's choice, or always `handler`. */
+export function callTarget(handler: RequestHandler, router: CallRouter | undefined): CallTarget {
+  if (!router) return () => ({ handler });
+  return (metadata, coreRequest) => router(metadata, tenantOf(coreRequest));
+}
+
+/** The `tenant` field of a core request ('' when it has none: the default agent). */
+function tenantOf(coreRequest: unknown): string {
+  if (typeof coreRequest !== 'object' || coreRequest === null || !('tenant' in coreRequest)) return '';
+  return typeof coreRequest.tenant === 'string' ? coreRequest.tenant : '';
+}
+
+/** Everything serving calls of one registered RPC needs, fixed when the service is added. */
+export interface ServedRpc {
+  readonly route: RpcRoute;
+  readonly target: CallTarget;
+  readonly wire: ServiceWire;
+  /** Where unexpected failures are logged (a call's own logger is preferred once it has one). */
+  readonly logger: Logger;
+}

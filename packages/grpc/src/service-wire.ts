@@ -1,0 +1,51 @@
+import type { A2AError, Operation, ProtocolVersion } from '@a2a-polyglot/core';
+
+/**
+ * How one generated RPC reaches the core: its OPERATIONS entry, and the converters between
+ * the generated message types and the v1.0 model the core speaks (identity for v1.0).
+ */
+export interface RpcRoute {
+  readonly op: Operation;
+  /** Decoded wire request → the operation's request. May throw an A2AError (bad input). */
+  readonly toCore: (request: unknown) => unknown;
+  /** The operation's response (or one stream event) → the wire message. */
+  readonly fromCore: (response: unknown) => unknown;
+}
+
+/**
+ * What one protocol generation's gRPC service adds to the shared serving code: which
+ * operation and converters each RPC uses, the generation its calls are decoded in (checked by
+ * the core against the `a2a-version` metadata) and how a failed call's status message reads.
+ */
+export interface ServiceWire {
+  /** The route of an RPC, by its name (`GetTask`). */
+  route(rpc: string): RpcRoute;
+  /** The generation of the codec (`CallContext.wireVersion`); undefined is v1.0. */
+  readonly wireVersion?: ProtocolVersion;
+  /** Status message of a failed call. Default: the error's message. */
+  readonly statusMessage?: (error: A2AError) => string;
+}
+
+/** The codec half of a generated grpc-js method definition that {@link rpcRoute} checks converters against. */
+export interface GeneratedMethod<Req, Wire> {
+  readonly requestDeserialize: (bytes: Buffer) => Req;
+  readonly responseSerialize: (message: Wire) => Buffer;
+}
+
+/**
+ * An {@link RpcRoute} whose converters the compiler checks against the RPC's generated
+ * method: `toCore` takes the message the method's deserializer makes, `fromCore` returns the
+ * message its serializer takes. The route then forgets those types, because grpc-js hands
+ * every call's request over untyped; the one trusted step is that the request of this RPC was
+ * made by `method.requestDeserialize` (serveService registers the route under the same
+ * method) and the response comes from `op` (whose answer type core's OPERATIONS table does
+ * not carry).
+ */
+export function rpcRoute<Req, Wire, CoreResponse>(
+  _method: GeneratedMethod<Req, Wire>,
+  op: Operation,
+  toCore: (request: Req) => unknown,
+  fromCore: (response: CoreResponse) => Wire,
+): RpcRoute {
+  return { op, toCore: (request) => toCore(request as Req), fromCore: (response) => fromCore(response as CoreResponse) };
+}
