@@ -140,7 +140,8 @@ export function liteCardFromAgentCard(
 }
 
 function modeOf(mediaType: string): LiteMode {
-  const top = mediaType.split('/')[0]!.toLowerCase();
+  const [type = ''] = mediaType.split('/');
+  const top = type.toLowerCase();
   if (top === 'text' || mediaType === 'application/json') return 'text';
   if (top === 'image' || top === 'audio' || top === 'video') return top;
   return 'file';

@@ -73,11 +73,11 @@ function tagEnd(line: string): number {
 function scanHeader(inner: string): { type: string; params: Record<string, string> } | { reason: string } {
   let i = 0;
   const skipSpace = () => {
-    while (i < inner.length && /\s/.test(inner[i]!)) i++;
+    while (i < inner.length && /\s/.test(inner.charAt(i))) i++;
   };
   skipSpace();
   const typeStart = i;
-  while (i < inner.length && !/\s/.test(inner[i]!)) i++;
+  while (i < inner.length && !/\s/.test(inner.charAt(i))) i++;
   const type = inner.slice(typeStart, i);
   if (!TYPE_PATTERN.test(type)) return { reason: `invalid message type ${JSON.stringify(type)}` };
   const params: Record<string, string> = {};
@@ -86,7 +86,7 @@ function scanHeader(inner: string): { type: string; params: Record<string, strin
     skipSpace();
     if (i >= inner.length) break;
     const start = i;
-    while (i < inner.length && !/\s/.test(inner[i]!) && inner[i] !== '=') i++;
+    while (i < inner.length && !/\s/.test(inner.charAt(i)) && inner[i] !== '=') i++;
     if (inner[i] !== '=') {
       // A bare word: the continuation of an unquoted multi-word value.
       if (lastKey === undefined) return { reason: `unexpected ${JSON.stringify(inner.slice(start, i))} before any key=value` };
@@ -101,11 +101,11 @@ function scanHeader(inner: string): { type: string; params: Record<string, strin
       if ('reason' in quoted) return quoted;
       params[key] = quoted.value;
       i = quoted.end;
-      if (i < inner.length && !/\s/.test(inner[i]!)) return { reason: `text right after the quoted value of ${key}` };
+      if (i < inner.length && !/\s/.test(inner.charAt(i))) return { reason: `text right after the quoted value of ${key}` };
       lastKey = undefined; // a quoted value is complete
     } else {
       const valueStart = i;
-      while (i < inner.length && !/\s/.test(inner[i]!)) i++;
+      while (i < inner.length && !/\s/.test(inner.charAt(i))) i++;
       params[key] = inner.slice(valueStart, i);
       lastKey = key;
     }
@@ -118,7 +118,7 @@ const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', n: '\n
 function readQuoted(text: string, open: number): { value: string; end: number } | { reason: string } {
   let out = '';
   for (let i = open + 1; i < text.length; i++) {
-    const c = text[i]!;
+    const c = text.charAt(i);
     if (c === '"') return { value: out, end: i + 1 };
     if (c !== '\\') {
       out += c;

@@ -77,7 +77,7 @@ export async function runLiteExchange(agentUrl: string, liteText: string, option
         emit([formatLite('card', {}, cardSummary(liteCard))]);
         return { messages, card: liteCard };
       case 'task': {
-        const translator = new LiteTaskTranslator(parsed.params.id!, parsed.params.ref);
+        const translator = new LiteTaskTranslator(requiredParam(parsed, 'id'), parsed.params.ref);
         const params = liteToSendParams(parsed, { contextId: options.contextId });
         const followUp = Boolean(parsed.params.ref);
         try {
@@ -102,7 +102,8 @@ export async function runLiteExchange(agentUrl: string, liteText: string, option
       case 'cancel': {
         const ref = parsed.params.ref;
         if (!ref) throw new LiteError('[A2A:cancel] needs ref=<A2A task id> (it is on the status and result messages of the task)');
-        const translator = new LiteTaskTranslator(parsed.params.task!, ref);
+        const task = requiredParam(parsed, 'task');
+        const translator = new LiteTaskTranslator(task, ref);
         try {
           emit(
             translator.onEvent({
@@ -116,7 +117,7 @@ export async function runLiteExchange(agentUrl: string, liteText: string, option
           );
         } catch (error) {
           if (!(error instanceof LiteRpcError)) throw error;
-          emit([formatLite('status', { task: parsed.params.task!, state: 'failed', ref }, `Cannot cancel: ${error.message}`)]);
+          emit([formatLite('status', { task, state: 'failed', ref }, `Cannot cancel: ${error.message}`)]);
         }
         return { messages, ref, card: liteCard };
       }
@@ -129,6 +130,13 @@ export async function runLiteExchange(agentUrl: string, liteText: string, option
 }
 
 /** Reads the agent card and picks its JSON-RPC endpoint. */
+/** A parameter `parseLite` requires for this message type (LITE_REQUIRED); its absence would be a codec bug. */
+function requiredParam(parsed: { readonly type: string; readonly params: Readonly<Record<string, string | undefined>> }, name: string): string {
+  const value = parsed.params[name];
+  if (value === undefined) throw new LiteError(`[A2A:${parsed.type}] needs ${name}=`);
+  return value;
+}
+
 async function discover(agentUrl: string, rpc: RpcOptions, rpcUrl: string | undefined): Promise<{ card: A2ACardJson; rpcUrl: string }> {
   const base = agentUrl.replace(/\/+$/, '');
   const cardUrl = base.endsWith('.json') ? base : `${base}/.well-known/agent-card.json`;

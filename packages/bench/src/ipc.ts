@@ -21,8 +21,16 @@ export interface IpcEvent {
   readonly payload?: unknown;
 }
 
-/** What a child does for one request type. */
-export type IpcHandler = (payload: any) => unknown;
+/**
+ * What a child does for one request type. Written as a method type on purpose: method
+ * parameters are bivariant, so a handler may declare the payload type its request carries
+ * (`(job: LoadJob) => ...`) while the channel itself only knows `unknown`. Parent and child
+ * are the same program and agree on the payload by the request type name.
+ */
+export type IpcHandler = { handle(payload: unknown): unknown }['handle'];
+
+/** Receives the payload of one child event; bivariant for the same reason as {@link IpcHandler}. */
+export type IpcListener = { listen(payload: unknown): void }['listen'];
 
 /**
  * Child side: answers requests from the parent over the IPC channel. A child whose parent
@@ -62,7 +70,7 @@ export function emitEvent(event: string, payload?: unknown): void {
 export class IpcClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
-  private readonly listeners = new Map<string, Array<(payload: unknown) => void>>();
+  private readonly listeners = new Map<string, IpcListener[]>();
   private exitError: Error | undefined;
 
   constructor(
@@ -118,7 +126,7 @@ export class IpcClient {
   }
 
   /** Listens to an event from the child (`exit` is emitted when the process ends). */
-  on(event: string, listener: (payload: any) => void): void {
+  on(event: string, listener: IpcListener): void {
     const list = this.listeners.get(event) ?? [];
     list.push(listener);
     this.listeners.set(event, list);

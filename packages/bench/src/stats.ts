@@ -10,13 +10,11 @@
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   const n = sorted.length;
   if (n === 0) return Number.NaN;
-  if (n === 1) return sorted[0]!;
   const clamped = Math.min(100, Math.max(0, p));
   const rank = (clamped / 100) * (n - 1);
   const lo = Math.floor(rank);
-  const hi = Math.ceil(rank);
-  const a = sorted[lo]!;
-  const b = sorted[hi]!;
+  const a = sorted[lo] ?? Number.NaN; // 0 <= lo <= hi <= n - 1: both ranks exist
+  const b = sorted[Math.ceil(rank)] ?? Number.NaN;
   return a + (b - a) * (rank - lo);
 }
 
@@ -71,7 +69,7 @@ export function summarizeLatencies(samplesUs: number[]): LatencySummary {
     p50: ms(percentile(samplesUs, 50)),
     p90: ms(percentile(samplesUs, 90)),
     p99: ms(percentile(samplesUs, 99)),
-    max: n > 0 ? ms(samplesUs[n - 1]!) : Number.NaN,
+    max: ms(samplesUs[n - 1] ?? Number.NaN),
     mean: n > 0 ? ms(sum / n) : Number.NaN,
   };
 }

@@ -65,6 +65,13 @@ export function targetById(id: string): Target | undefined {
   return TARGETS.find((t) => t.id === id);
 }
 
+/** The target with this id; throws when there is none (a scenario names a target that does not exist). */
+export function requireTarget(id: string): Target {
+  const target = targetById(id);
+  if (!target) throw new Error(`no bench target ${id}`);
+  return target;
+}
+
 /** Whether `target` passes the TARGETS filter (ids or substrings; empty = everything). */
 export function targetSelected(target: Target, filter: readonly string[]): boolean {
   return filter.length === 0 || filter.some((w) => target.id.includes(w));

@@ -75,3 +75,20 @@ export function choiceFrom(ctx: Pick<ExecutionContext, 'message' | 'text'>, offe
   const choice = YES.has(word) ? 'once' : NO.has(word) ? 'deny' : word;
   return offered.includes(choice) ? choice : undefined;
 }
+
+/** The machine-readable half of an approval question (a data part of the status message). */
+export function approvalData(runId: string, approval: ApprovalRequest): Record<string, unknown> {
+  return {
+    type: 'hermes.approval',
+    runId,
+    choices: [...approval.choices],
+    ...(approval.requestId && { requestId: approval.requestId }),
+    ...(approval.description && { description: approval.description }),
+    ...(approval.command && { command: approval.command }),
+  };
+}
+
+/** Status-update metadata of a pause: the choices, where clients look for machine data. */
+export function approvalMetadata(runId: string, approval: ApprovalRequest): Record<string, unknown> {
+  return { approval: { runId, choices: [...approval.choices], ...(approval.requestId && { requestId: approval.requestId }) } };
+}

@@ -3,13 +3,14 @@ import { defineBridge, type BridgeEnv, type BridgeExecutor } from './bridge.js';
 import { BridgeError } from './bridge-error.js';
 import { COMMON_FIELDS, type CommonSettings } from './common-settings.js';
 import { ConversationMemory, remember, sessionKey, type ChatTurn } from './conversation.js';
-import { turnSignal } from './deadline.js';
-import { approvalFrom, approvalQuestion, canonicalEvent, choiceFrom, type ApprovalRequest } from './hermes-events.js';
+import { runBridgeTurn } from './bridge-turn.js';
+import { HermesRunsApi, type HermesOutcome } from './hermes-api.js';
+import { approvalData, approvalFrom, approvalMetadata, approvalQuestion, canonicalEvent, choiceFrom, type ApprovalRequest } from './hermes-events.js';
 import { field } from './settings.js';
 import type { SseEvent } from '@a2a-polyglot/sse';
 import { frameJson, readUpstreamSse } from './sse-reader.js';
-import { runTurn, TurnWriter } from './streaming-contract.js';
-import { isEventStream, openUpstream, readJsonBody, type UpstreamResponse } from './upstream-http.js';
+import type { TurnWriter } from './streaming-contract.js';
+import type { UpstreamResponse } from './upstream-http.js';
 
 const NAME = 'hermes-runs';
 
@@ -44,8 +45,6 @@ interface PausedRun extends FollowedRun {
   readonly approval: ApprovalRequest;
   timer?: ReturnType<typeof setTimeout>;
 }
-
-type Outcome = { readonly kind: 'completed'; readonly output: string | undefined } | { readonly kind: 'approval'; readonly approval: ApprovalRequest };
 
 /**
  * A Hermes Agent behind A2A through its runs API: `POST /v1/runs`, then
@@ -94,28 +93,28 @@ class HermesRunsExecutor implements BridgeExecutor {
   private readonly active = new Map<string, string>();
   /** Runs waiting for an approval answer, by task. */
   private readonly paused = new Map<string, PausedRun>();
+  private readonly api: HermesRunsApi;
 
   constructor(
     private readonly settings: HermesRunsSettings,
     private readonly env: BridgeEnv,
-  ) {}
+  ) {
+    this.api = new HermesRunsApi(NAME, settings, env);
+  }
 
   async execute(ctx: ExecutionContext): Promise<void> {
     const key = taskKey(ctx);
-    const writer = new TurnWriter(ctx, { agentName: this.env.agentName, replyMode: this.settings.replyMode });
-    const turn = turnSignal(ctx.signal, this.settings.maxRunMs, NAME);
     try {
-      await runTurn(ctx, writer, { bridge: NAME, logger: this.env.logger, redactor: this.env.redactor }, async () => {
+      await runBridgeTurn(ctx, NAME, this.env, this.settings, async ({ writer, signal }) => {
         const paused = this.takePaused(key);
-        if (paused) return this.resume(ctx, writer, turn.signal, key, paused);
+        if (paused) return this.resume(ctx, writer, signal, key, paused);
         if (ctx.task)
           throw new BridgeError(
             'No Hermes run is waiting for an answer on this task any more (the approval timed out or the service restarted); send a new message',
           );
-        return this.start(ctx, writer, turn.signal, key);
+        return this.start(ctx, writer, signal, key);
       });
     } finally {
-      turn.dispose();
       this.active.delete(key);
     }
   }
@@ -126,7 +125,7 @@ class HermesRunsExecutor implements BridgeExecutor {
     const paused = this.takePaused(key);
     if (paused) this.release(paused);
     const runId = paused?.runId ?? this.active.get(key);
-    if (runId) await this.stop(runId, ctx.taskId);
+    if (runId) await this.api.stop(runId, ctx.taskId);
   }
 
   /** Stops every run still paused on an approval (service shutdown). */
@@ -136,7 +135,7 @@ class HermesRunsExecutor implements BridgeExecutor {
     await Promise.all(
       all.map(([, run]) => {
         this.release(run);
-        return this.stop(run.runId, undefined);
+        return this.api.stop(run.runId, undefined);
       }),
     );
   }
@@ -145,31 +144,23 @@ class HermesRunsExecutor implements BridgeExecutor {
     const { settings } = this;
     const memoryKey = sessionKey(ctx, this.env.agentId);
     const history = this.memory.get(memoryKey) ?? [];
-    const started = await openUpstream({
-      ...this.request(`/v1/runs`, signal),
-      body: {
+    const runId = await this.api.startRun(
+      {
         input: ctx.text,
         ...(history.length > 0 && { conversation_history: history }),
         ...(settings.instructions && { instructions: settings.instructions }),
         ...(settings.model && { model: settings.model }),
       },
-    });
-    const body = (await readJsonBody(started, NAME)) as Record<string, unknown> | null;
-    const runId = body?.run_id;
-    if (typeof runId !== 'string' || !/^[A-Za-z0-9_.:-]{1,200}$/.test(runId))
-      throw new BridgeError(`The ${NAME} upstream accepted the run but returned no usable run_id`);
+      signal,
+    );
     this.active.set(key, runId);
     writer.begin();
     let upstream: UpstreamResponse;
     try {
-      upstream = await openUpstream({ ...this.request(`/v1/runs/${encodeURIComponent(runId)}/events`, signal), method: 'GET' });
-      if (!isEventStream(upstream.response)) {
-        upstream.abort();
-        throw new BridgeError(`The ${NAME} upstream answered the event stream request with something that is not an event stream`);
-      }
+      upstream = await this.api.openEvents(runId, signal);
     } catch (error) {
       // Nobody would follow the run: stop it rather than leave it running upstream.
-      if (!signal.aborted) void this.stop(runId, ctx.taskId);
+      if (!signal.aborted) void this.api.stop(runId, ctx.taskId);
       throw error;
     }
     const events = readUpstreamSse(upstream, { bridge: NAME, idleTimeoutMs: settings.idleTimeoutMs });
@@ -183,18 +174,14 @@ class HermesRunsExecutor implements BridgeExecutor {
       this.pause(key, run);
       writer.requireInput(
         approvalQuestion(run.approval, `"${ctx.text.trim().slice(0, 40)}" is not one of the choices.`),
-        approvalData(run),
-        approvalMetadata(run),
+        approvalData(run.runId, run.approval),
+        approvalMetadata(run.runId, run.approval),
       );
       return;
     }
     writer.begin();
     try {
-      const answered = await openUpstream({
-        ...this.request(`/v1/runs/${encodeURIComponent(run.runId)}/approval`, signal),
-        body: { choice, ...(run.approval.requestId && { request_id: run.approval.requestId }) },
-      });
-      await readJsonBody(answered, NAME);
+      await this.api.answerApproval(run.runId, { choice, ...(run.approval.requestId && { request_id: run.approval.requestId }) }, signal);
     } catch (error) {
       // 409: Hermes no longer waits (resolved elsewhere, or the run moved on); the stream tells what happened.
       if (!(error instanceof BridgeError && error.detail.status === 409)) {
@@ -211,7 +198,7 @@ class HermesRunsExecutor implements BridgeExecutor {
     const onAbort = () => run.upstream.abort(signal.reason instanceof BridgeError ? signal.reason : undefined);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
-    let outcome: Outcome;
+    let outcome: HermesOutcome;
     try {
       outcome = await this.consume(writer, run);
     } catch (error) {
@@ -223,7 +210,7 @@ class HermesRunsExecutor implements BridgeExecutor {
     if (outcome.kind === 'approval') {
       const next: PausedRun = { ...run, approval: outcome.approval };
       this.pause(key, next);
-      writer.requireInput(approvalQuestion(outcome.approval), approvalData(next), approvalMetadata(next));
+      writer.requireInput(approvalQuestion(outcome.approval), approvalData(next.runId, next.approval), approvalMetadata(next.runId, next.approval));
       return;
     }
     this.release(run);
@@ -233,10 +220,10 @@ class HermesRunsExecutor implements BridgeExecutor {
     writer.succeed(outcome.output);
   }
 
-  private async consume(writer: TurnWriter, run: FollowedRun): Promise<Outcome> {
+  private async consume(writer: TurnWriter, run: FollowedRun): Promise<HermesOutcome> {
     for (;;) {
       const next = await run.events.next();
-      if (next.done) return this.settleByPolling(run.runId);
+      if (next.done) return this.api.settleByPolling(run.runId);
       const event = frameJson(next.value, NAME);
       const name = canonicalEvent(String(next.value.event ?? event.event ?? event.type ?? ''));
       switch (name) {
@@ -269,25 +256,6 @@ class HermesRunsExecutor implements BridgeExecutor {
     }
   }
 
-  /** The event stream ended without a terminal event: ask the run's status once. */
-  private async settleByPolling(runId: string): Promise<Outcome> {
-    let status: Record<string, unknown>;
-    try {
-      const polled = await openUpstream({
-        ...this.request(`/v1/runs/${encodeURIComponent(runId)}`, AbortSignal.timeout(this.settings.timeoutMs + 1000)),
-        method: 'GET',
-      });
-      status = ((await readJsonBody(polled, NAME)) ?? {}) as Record<string, unknown>;
-    } catch {
-      throw new BridgeError(`The ${NAME} upstream event stream ended before the run finished`);
-    }
-    if (status.status === 'completed') return { kind: 'completed', output: typeof status.output === 'string' ? status.output : undefined };
-    if (status.status === 'failed') throw new BridgeError(`The Hermes run failed: ${typeof status.error === 'string' ? status.error : 'no reason given'}`);
-    throw new BridgeError(
-      `The ${NAME} upstream event stream ended before the run finished (run status: ${typeof status.status === 'string' ? status.status : 'unknown'})`,
-    );
-  }
-
   private pause(key: string, run: PausedRun): void {
     clearTimeout(run.timer);
     run.timer = setTimeout(() => void this.expire(key, run), this.settings.approvalTimeoutMs);
@@ -308,7 +276,7 @@ class HermesRunsExecutor implements BridgeExecutor {
     this.paused.delete(key);
     this.release(run);
     this.env.logger.info({ runId: run.runId }, `${NAME} bridge: no approval answer within ${this.settings.approvalTimeoutMs} ms; stopping the run`);
-    await this.stop(run.runId, undefined);
+    await this.api.stop(run.runId, undefined);
   }
 
   /** Drops the event stream of a run we no longer follow. */
@@ -317,50 +285,8 @@ class HermesRunsExecutor implements BridgeExecutor {
     run.upstream.abort();
     void run.events.return(undefined).catch(() => undefined);
   }
-
-  private async stop(runId: string, taskId: string | undefined): Promise<void> {
-    try {
-      const stopped = await openUpstream({
-        ...this.request(`/v1/runs/${encodeURIComponent(runId)}/stop`, AbortSignal.timeout(this.settings.timeoutMs + 1000)),
-        body: {},
-      });
-      await readJsonBody(stopped, NAME);
-    } catch (error) {
-      this.env.logger.warn({ taskId, runId }, `${NAME} bridge: stopping the upstream run failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
-  private request(path: string, signal: AbortSignal) {
-    const { settings } = this;
-    return {
-      bridge: NAME,
-      url: `${settings.baseUrl}${path}`,
-      headers: { ...settings.headers, ...(settings.apiKey && { authorization: `Bearer ${settings.apiKey}` }) },
-      signal,
-      timeoutMs: settings.timeoutMs,
-      fetch: this.env.fetch,
-    };
-  }
 }
 
 function taskKey(ctx: Pick<ExecutionContext, 'tenant' | 'taskId'>): string {
   return `${ctx.tenant}\u0000${ctx.taskId}`;
-}
-
-/** The machine-readable half of the approval question (a data part of the status message). */
-function approvalData(run: PausedRun): Record<string, unknown> {
-  const { approval } = run;
-  return {
-    type: 'hermes.approval',
-    runId: run.runId,
-    choices: [...approval.choices],
-    ...(approval.requestId && { requestId: approval.requestId }),
-    ...(approval.description && { description: approval.description }),
-    ...(approval.command && { command: approval.command }),
-  };
-}
-
-/** Status-update metadata of the pause: the choices, where clients look for machine data. */
-function approvalMetadata(run: PausedRun): Record<string, unknown> {
-  return { approval: { runId: run.runId, choices: [...run.approval.choices], ...(run.approval.requestId && { requestId: run.approval.requestId }) } };
 }

@@ -2,11 +2,12 @@ import type { AgentExecutor, ExecutionContext } from '@a2a-polyglot/core';
 import { defineBridge, type BridgeEnv } from './bridge.js';
 import { BridgeError } from './bridge-error.js';
 import { COMMON_FIELDS, type CommonSettings } from './common-settings.js';
-import { ConversationMemory, remember, sessionKey, type ChatTurn } from './conversation.js';
-import { turnSignal } from './deadline.js';
+import { ConversationMemory, remember, sessionKey } from './conversation.js';
+import { bearerHeader, runBridgeTurn } from './bridge-turn.js';
+import { isRecord } from './json-object.js';
 import { field } from './settings.js';
 import { frameJson, readUpstreamSse } from './sse-reader.js';
-import { runTurn, TurnWriter } from './streaming-contract.js';
+import type { TurnWriter } from './streaming-contract.js';
 import { isEventStream, openUpstream, readJsonBody, type UpstreamResponse } from './upstream-http.js';
 
 const NAME = 'openai-chat';
@@ -61,37 +62,31 @@ class OpenAiChatExecutor implements AgentExecutor {
 
   async execute(ctx: ExecutionContext): Promise<void> {
     const { settings, env } = this;
-    const writer = new TurnWriter(ctx, { agentName: env.agentName, replyMode: settings.replyMode });
-    const turn = turnSignal(ctx.signal, settings.maxRunMs, NAME);
     const key = sessionKey(ctx, env.agentId);
-    try {
-      await runTurn(ctx, writer, { bridge: NAME, logger: env.logger, redactor: env.redactor }, async () => {
-        writer.begin();
-        const history = this.memory.get(key) ?? [];
-        const messages: Array<{ role: string; content: string }> = [
-          ...(settings.instructions ? [{ role: 'system', content: settings.instructions }] : []),
-          ...history,
-          { role: 'user', content: ctx.text },
-        ];
-        const upstream = await openUpstream({
-          bridge: NAME,
-          url: `${settings.baseUrl}/chat/completions`,
-          headers: { ...settings.headers, ...(settings.apiKey && { authorization: `Bearer ${settings.apiKey}` }) },
-          body: { ...settings.parameters, model: settings.model, messages, stream: ctx.streaming },
-          signal: turn.signal,
-          timeoutMs: settings.timeoutMs,
-          fetch: env.fetch,
-        });
-        const finalText = isEventStream(upstream.response)
-          ? await streamChat(upstream, writer, settings.idleTimeoutMs)
-          : completionText(await readJsonBody(upstream, NAME));
-        const answer = writer.textSoFar || finalText;
-        if (answer && settings.historyMessages > 0) this.memory.set(key, remember(history as ChatTurn[], ctx.text, answer, settings.historyMessages));
-        writer.succeed(finalText);
+    await runBridgeTurn(ctx, NAME, env, settings, async ({ writer, signal }) => {
+      writer.begin();
+      const history = this.memory.get(key) ?? [];
+      const messages: Array<{ role: string; content: string }> = [
+        ...(settings.instructions ? [{ role: 'system', content: settings.instructions }] : []),
+        ...history,
+        { role: 'user', content: ctx.text },
+      ];
+      const upstream = await openUpstream({
+        bridge: NAME,
+        url: `${settings.baseUrl}/chat/completions`,
+        headers: { ...settings.headers, ...bearerHeader(settings.apiKey) },
+        body: { ...settings.parameters, model: settings.model, messages, stream: ctx.streaming },
+        signal,
+        timeoutMs: settings.timeoutMs,
+        fetch: env.fetch,
       });
-    } finally {
-      turn.dispose();
-    }
+      const finalText = isEventStream(upstream.response)
+        ? await streamChat(upstream, writer, settings.idleTimeoutMs)
+        : completionText(await readJsonBody(upstream, NAME));
+      const answer = writer.textSoFar || finalText;
+      if (answer && settings.historyMessages > 0) this.memory.set(key, remember(history, ctx.text, answer, settings.historyMessages));
+      writer.succeed(finalText);
+    });
   }
 }
 
@@ -102,8 +97,9 @@ async function streamChat(upstream: UpstreamResponse, writer: TurnWriter, idleTi
     if (frame.data.trim() === '[DONE]') break;
     const chunk = frameJson(frame, NAME);
     throwIfError(chunk);
-    const choice = Array.isArray(chunk.choices) ? (chunk.choices[0] as Record<string, any> | undefined) : undefined;
-    const content = choice?.delta?.content;
+    const choice = firstChoice(chunk);
+    const delta = choice?.delta;
+    const content = isRecord(delta) ? delta.content : undefined;
     if (typeof content === 'string') writer.delta(content);
     else if (Array.isArray(content)) writer.delta(partsText(content));
     const finish = choice?.finish_reason;
@@ -116,21 +112,28 @@ async function streamChat(upstream: UpstreamResponse, writer: TurnWriter, idleTi
 /** The answer text of a non-streaming completion. */
 function completionText(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) throw new BridgeError(`The ${NAME} upstream answered with something that is not a chat completion`);
-  const json = body as Record<string, any>;
-  throwIfError(json);
-  if (!Array.isArray(json.choices)) throw new BridgeError(`The ${NAME} upstream answered with something that is not a chat completion (no choices)`);
-  const choice = json.choices[0] as Record<string, any> | undefined;
+  if (!isRecord(body)) throw new BridgeError(`The ${NAME} upstream answered with something that is not a chat completion`);
+  throwIfError(body);
+  if (!Array.isArray(body.choices)) throw new BridgeError(`The ${NAME} upstream answered with something that is not a chat completion (no choices)`);
+  const choice = firstChoice(body);
   if (choice?.finish_reason === 'error') throw new BridgeError(`The ${NAME} upstream ended the answer with an error`);
-  const content = choice?.message?.content;
+  const message = choice?.message;
+  const content = isRecord(message) ? message.content : undefined;
   return typeof content === 'string' ? content : Array.isArray(content) ? partsText(content) : undefined;
 }
 
 /** An `{error: {message}}` object (mid-stream or in a body) becomes a BridgeError. */
-function throwIfError(json: Record<string, any>): void {
+function throwIfError(json: Record<string, unknown>): void {
   const error = json.error;
   if (error === undefined || error === null) return;
-  const message = typeof error === 'string' ? error : typeof error.message === 'string' ? error.message : 'unknown error';
+  const message = typeof error === 'string' ? error : isRecord(error) && typeof error.message === 'string' ? error.message : 'unknown error';
   throw new BridgeError(`The ${NAME} upstream reported an error: ${message}`);
+}
+
+/** The first of a completion's `choices` when it is an object. */
+function firstChoice(json: Record<string, unknown>): Record<string, unknown> | undefined {
+  const choice: unknown = Array.isArray(json.choices) ? json.choices[0] : undefined;
+  return isRecord(choice) ? choice : undefined;
 }
 
 /** Text of a content-parts array (`[{type: "text", text}]`). */

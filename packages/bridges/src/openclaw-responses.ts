@@ -3,10 +3,10 @@ import { defineBridge, type BridgeEnv } from './bridge.js';
 import { BridgeError } from './bridge-error.js';
 import { COMMON_FIELDS, type CommonSettings } from './common-settings.js';
 import { ConversationMemory, sessionKey } from './conversation.js';
-import { turnSignal } from './deadline.js';
+import { bearerHeader, runBridgeTurn } from './bridge-turn.js';
 import { field } from './settings.js';
 import { frameJson, readUpstreamSse } from './sse-reader.js';
-import { runTurn, TurnWriter } from './streaming-contract.js';
+import type { TurnWriter } from './streaming-contract.js';
 import { isEventStream, openUpstream, readJsonBody, type UpstreamResponse } from './upstream-http.js';
 
 const NAME = 'openclaw-responses';
@@ -73,55 +73,49 @@ class OpenClawResponsesExecutor implements AgentExecutor {
 
   async execute(ctx: ExecutionContext): Promise<void> {
     const { settings, env } = this;
-    const writer = new TurnWriter(ctx, { agentName: env.agentName, replyMode: settings.replyMode });
-    const turn = turnSignal(ctx.signal, settings.maxRunMs, NAME);
     const key = sessionKey(ctx, env.agentId);
     const useUser = settings.continuity === 'both' || settings.continuity === 'user';
     const usePrevious = settings.continuity === 'both' || settings.continuity === 'previous_response_id';
-    try {
-      await runTurn(ctx, writer, { bridge: NAME, logger: env.logger, redactor: env.redactor }, async () => {
-        writer.begin();
-        const previous = usePrevious ? this.lastResponse.get(key) : undefined;
-        const call = (previousId: string | undefined) =>
-          openUpstream({
-            bridge: NAME,
-            url: `${settings.baseUrl}/v1/responses`,
-            headers: {
-              ...settings.headers,
-              ...(settings.token && { authorization: `Bearer ${settings.token}` }),
-              ...(settings.agentHeader && { 'x-openclaw-agent-id': settings.agentId }),
-            },
-            body: {
-              ...settings.parameters,
-              model: settings.model ?? `openclaw/${settings.agentId}`,
-              input: ctx.text,
-              stream: ctx.streaming,
-              ...(settings.instructions && { instructions: settings.instructions }),
-              ...(useUser && { user: key }),
-              ...(previousId && { previous_response_id: previousId }),
-            },
-            signal: turn.signal,
-            timeoutMs: settings.timeoutMs,
-            fetch: env.fetch,
-          });
-        let upstream: UpstreamResponse;
-        try {
-          upstream = await call(previous);
-        } catch (error) {
-          // The gateway forgot the chain (restart, expiry): carry on with the `user` session.
-          if (!(previous && error instanceof BridgeError && error.detail.status === 404)) throw error;
-          env.logger.info({ taskId: ctx.taskId }, `${NAME} bridge: previous response unknown upstream; continuing without it`);
-          upstream = await call(undefined);
-        }
-        const outcome = isEventStream(upstream.response)
-          ? await streamResponse(upstream, writer, settings.idleTimeoutMs)
-          : finalResponse(await readJsonBody(upstream, NAME));
-        if (outcome.responseId && usePrevious) this.lastResponse.set(key, outcome.responseId);
-        writer.succeed(outcome.text);
-      });
-    } finally {
-      turn.dispose();
-    }
+    await runBridgeTurn(ctx, NAME, env, settings, async ({ writer, signal }) => {
+      writer.begin();
+      const previous = usePrevious ? this.lastResponse.get(key) : undefined;
+      const call = (previousId: string | undefined) =>
+        openUpstream({
+          bridge: NAME,
+          url: `${settings.baseUrl}/v1/responses`,
+          headers: {
+            ...settings.headers,
+            ...bearerHeader(settings.token),
+            ...(settings.agentHeader && { 'x-openclaw-agent-id': settings.agentId }),
+          },
+          body: {
+            ...settings.parameters,
+            model: settings.model ?? `openclaw/${settings.agentId}`,
+            input: ctx.text,
+            stream: ctx.streaming,
+            ...(settings.instructions && { instructions: settings.instructions }),
+            ...(useUser && { user: key }),
+            ...(previousId && { previous_response_id: previousId }),
+          },
+          signal,
+          timeoutMs: settings.timeoutMs,
+          fetch: env.fetch,
+        });
+      let upstream: UpstreamResponse;
+      try {
+        upstream = await call(previous);
+      } catch (error) {
+        // The gateway forgot the chain (restart, expiry): carry on with the `user` session.
+        if (!(previous && error instanceof BridgeError && error.detail.status === 404)) throw error;
+        env.logger.info({ taskId: ctx.taskId }, `${NAME} bridge: previous response unknown upstream; continuing without it`);
+        upstream = await call(undefined);
+      }
+      const outcome = isEventStream(upstream.response)
+        ? await streamResponse(upstream, writer, settings.idleTimeoutMs)
+        : finalResponse(await readJsonBody(upstream, NAME));
+      if (outcome.responseId && usePrevious) this.lastResponse.set(key, outcome.responseId);
+      writer.succeed(outcome.text);
+    });
   }
 }
 

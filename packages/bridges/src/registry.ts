@@ -6,8 +6,11 @@ import { openClawResponsesBridge } from './openclaw-responses.js';
 import { redactingLogger, Redactor } from './redact.js';
 import { resolveSettings, secretValues, SettingsError, type LayerNames } from './settings.js';
 
-/** The bridges this package ships. */
-export const BUILTIN_BRIDGES: readonly Bridge<any>[] = [openAiChatBridge, hermesRunsBridge, openClawResponsesBridge];
+/**
+ * The bridges this package ships. Held as `Bridge<unknown>`: each keeps its own settings type,
+ * and the registry only hands a bridge the settings its own schema resolved.
+ */
+export const BUILTIN_BRIDGES: readonly Bridge<unknown>[] = [openAiChatBridge, hermesRunsBridge, openClawResponsesBridge];
 
 /** What {@link BridgeRegistry.create} needs to build one agent's executor. */
 export interface CreateAgentOptions {
@@ -32,20 +35,20 @@ export interface CreateAgentOptions {
  * `handler` names; registering a bridge is all it takes to add a framework.
  */
 export class BridgeRegistry {
-  private readonly bridges = new Map<string, Bridge<any>>();
+  private readonly bridges = new Map<string, Bridge<unknown>>();
 
-  constructor(bridges: Iterable<Bridge<any>> = BUILTIN_BRIDGES) {
+  constructor(bridges: Iterable<Bridge<unknown>> = BUILTIN_BRIDGES) {
     for (const bridge of bridges) this.register(bridge);
   }
 
   /** Adds a bridge; a second one with the same name is a programming error. */
-  register(bridge: Bridge<any>): this {
+  register(bridge: Bridge<unknown>): this {
     if (this.bridges.has(bridge.name)) throw new Error(`A bridge named ${bridge.name} is already registered`);
     this.bridges.set(bridge.name, bridge);
     return this;
   }
 
-  get(name: string): Bridge<any> | undefined {
+  get(name: string): Bridge<unknown> | undefined {
     return this.bridges.get(name);
   }
 

@@ -186,9 +186,11 @@ function resolveOne(key: string, spec: FieldSpec<unknown>, layers: SettingsLayer
     [layers.agent, names.agent],
     [layers.service, names.service],
   ] as const) {
-    const set = [key, ...(spec.aliases ?? [])].filter((k) => layer?.[k] !== undefined);
+    if (!layer) continue;
+    const set = [key, ...(spec.aliases ?? [])].filter((k) => layer[k] !== undefined);
     if (set.length > 1) throw new SettingsError(`Invalid settings: ${name} sets ${set.join(' and ')}, which are one setting (${key}); keep one`);
-    if (set.length === 1) return check(layer![set[0]!], `${name}.${set[0]}`);
+    const [only] = set;
+    if (only !== undefined) return check(layer[only], `${name}.${only}`);
   }
   for (const name of spec.env ?? []) {
     const text = layers.env?.[name];

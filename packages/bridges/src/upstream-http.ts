@@ -1,5 +1,6 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { BridgeError } from './bridge-error.js';
+import { isRecord } from './json-object.js';
 import { safeUrl } from './redact.js';
 
 /** One HTTP call to an upstream. */
@@ -171,8 +172,11 @@ async function upstreamErrorMessage(response: Response): Promise<string | undefi
   void reader.cancel().catch(() => undefined);
   let message: unknown;
   try {
-    const json = JSON.parse(text) as Record<string, any>;
-    message = typeof json.error === 'string' ? json.error : (json.error?.message ?? json.message ?? json.detail);
+    const json: unknown = JSON.parse(text);
+    const error = isRecord(json) ? json.error : undefined;
+    if (json === null) message = text;
+    else if (typeof error === 'string') message = error;
+    else message = (isRecord(error) ? error.message : undefined) ?? (isRecord(json) ? (json.message ?? json.detail) : undefined);
   } catch {
     message = text;
   }
@@ -183,7 +187,7 @@ async function upstreamErrorMessage(response: Response): Promise<string | undefi
 
 /** The system error code behind a fetch failure (ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET, …). */
 function networkCode(error: unknown): string | undefined {
-  for (let e: any = error, depth = 0; e && depth < 4; e = e.cause, depth++) {
+  for (let e: unknown = error, depth = 0; isRecord(e) && depth < 4; e = e.cause, depth++) {
     if (typeof e.code === 'string') return e.code;
   }
   return undefined;

@@ -25,7 +25,10 @@ export function buildCard(overrides: { readonly [key: string]: Json } | undefine
 export function mergeJson(base: Json, over: Json): Json {
   if (!isObj(base) || !isObj(over)) return over;
   const out: Record<string, Json> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = k in out ? mergeJson(out[k]!, v) : v;
+  for (const [k, v] of Object.entries(over)) {
+    const existing = out[k];
+    out[k] = existing !== undefined ? mergeJson(existing, v) : v;
+  }
   return out;
 }
 

@@ -18,13 +18,13 @@ export function matchExpected(expected: Json, actual: Json | undefined, path = '
     if (!Array.isArray(actual)) return [`${path}: expected an array, got ${show(actual)}`];
     const out: string[] = [];
     if (expected.length !== actual.length) out.push(`${path}: expected ${expected.length} items, got ${actual.length}: ${show(actual)}`);
-    for (let i = 0; i < Math.min(expected.length, actual.length); i++) out.push(...matchExpected(expected[i]!, actual[i], `${path}[${i}]`));
+    for (const [i, item] of expected.slice(0, actual.length).entries()) out.push(...matchExpected(item, actual[i], `${path}[${i}]`));
     return out;
   }
   if (expected !== null && typeof expected === 'object') {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return [`${path}: expected an object, got ${show(actual)}`];
     const out: string[] = [];
-    for (const key of Object.keys(expected)) out.push(...matchExpected(expected[key]!, actual[key], `${path}.${key}`));
+    for (const [key, item] of Object.entries(expected)) out.push(...matchExpected(item, actual[key], `${path}.${key}`));
     return out;
   }
   return expected === actual ? [] : [`${path}: expected ${show(expected)}, got ${show(actual)}`];
@@ -74,12 +74,13 @@ export function crossBindingDiffs(runs: readonly ComparableRun[]): string[] {
   const out: string[] = [];
   for (const [scenario, group] of byScenario) {
     const [reference, ...others] = group;
+    if (!reference) continue;
     for (const other of others) {
-      const steps = Math.max(reference!.outcomes.length, other.outcomes.length);
+      const steps = Math.max(reference.outcomes.length, other.outcomes.length);
       for (let i = 0; i < steps; i++) {
-        const a = reference!.outcomes[i] as unknown as Json | undefined;
+        const a = reference.outcomes[i] as unknown as Json | undefined;
         const b = other.outcomes[i] as unknown as Json | undefined;
-        for (const d of diffJson(a, b, `step ${i}`)) out.push(`${scenario}: ${reference!.binding} vs ${other.binding}: ${d}`);
+        for (const d of diffJson(a, b, `step ${i}`)) out.push(`${scenario}: ${reference.binding} vs ${other.binding}: ${d}`);
       }
     }
   }

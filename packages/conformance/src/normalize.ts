@@ -35,11 +35,12 @@ export class Normalizer {
     if (Array.isArray(value)) return value.map((v) => this.visit(v, key, parent));
     if (value !== null && typeof value === 'object') {
       const out: Record<string, Json> = {};
-      for (const k of Object.keys(value).sort()) out[k] = this.visit(value[k]!, k, value);
+      for (const [k, v] of Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out[k] = this.visit(v, k, value);
       return out;
     }
     if (typeof value !== 'string') return value;
-    if (Object.hasOwn(this.literals, value)) return this.literals[value]!;
+    const literal = Object.hasOwn(this.literals, value) ? this.literals[value] : undefined;
+    if (literal !== undefined) return literal;
     if (key === undefined) return value;
     if (TIMESTAMP_KEYS.has(key)) return '<ts>';
     if (PAGE_TOKEN_KEYS.has(key)) return value === '' ? '' : '<page-token>';

@@ -9,10 +9,11 @@ const PLACEHOLDER = /^\$([A-Za-z_][A-Za-z0-9_-]*)((?:\.[A-Za-z0-9_-]+)*)$/;
 export function resolvePlaceholders(value: unknown, vars: ReadonlyMap<string, unknown>): unknown {
   if (typeof value === 'string') {
     const m = PLACEHOLDER.exec(value);
-    if (!m) return value;
-    if (!vars.has(m[1]!)) throw new Error(`unresolved placeholder ${value}: nothing was saved as ${m[1]}`);
-    let current: unknown = vars.get(m[1]!);
-    for (const segment of m[2]!.split('.').slice(1)) {
+    const [, name, path = ''] = m ?? [];
+    if (name === undefined) return value;
+    if (!vars.has(name)) throw new Error(`unresolved placeholder ${value}: nothing was saved as ${name}`);
+    let current: unknown = vars.get(name);
+    for (const segment of path.split('.').slice(1)) {
       if (typeof current !== 'object' || current === null || !(segment in current)) throw new Error(`unresolved placeholder ${value}: no ${segment}`);
       current = (current as Record<string, unknown>)[segment];
     }

@@ -1,14 +1,17 @@
 import { RequestHandler, silentLogger, type RequestHandlerOptions } from '@a2a-polyglot/core';
 import { buildCard, mergeJson, DEFAULT_CARD_JSON } from './card.js';
-import { matchExpected } from './compare.js';
 import { toDriverError, type Binding, type CallOptions, type Driver, type DriverStream, type StreamItem } from './driver.js';
 import { Gates } from './gates.js';
 import { Normalizer, type Json } from './normalize.js';
 import { resolvePlaceholders } from './placeholders.js';
-import type { CallStep, DrainStep, Expectation, Scenario, SendSpec, Step, StreamStep } from './scenario.js';
+import type { CallStep, DrainStep, Scenario, SendSpec, Step, StreamStep } from './scenario.js';
 import { ScriptedExecutor } from './scripted-executor.js';
-import { summarize } from './summarize.js';
+import { check, type StepOutcome, type StepResult } from './step-outcome.js';
+import { describe, recordIds, sendRequest, usesWebhook, type SavedStream } from './step-requests.js';
 import { WebhookReceiver } from './webhook-receiver.js';
+
+export type { StepOutcome } from './step-outcome.js';
+export { sendRequest } from './step-requests.js';
 
 /** Tuning of {@link runScenario}. */
 export interface RunOptions {
@@ -26,21 +29,6 @@ export interface ScenarioBackend {
   readonly handlerOptions: Omit<Partial<RequestHandlerOptions>, 'card' | 'executor'>;
   /** Releases the backend after the scenario (its handler is already shut down). */
   close?(): Promise<void>;
-}
-
-/**
- * The normalized outcome of one step: what the binding produced, with generated ids and
- * timestamps replaced (see {@link Normalizer}). This is what must be identical across
- * bindings; error messages are left out on purpose (only the code is normative).
- */
-export interface StepOutcome {
-  readonly step: string;
-  readonly error?: string;
-  readonly result?: Json;
-  /** Stream events read by this step: `{seq, event}` with the StreamResponse JSON. */
-  readonly events?: Json[];
-  readonly ended?: boolean;
-  readonly deliveries?: Json[];
 }
 
 /** Everything one scenario produced on one binding. */
@@ -63,7 +51,7 @@ class RunnerTimeout extends Error {}
 interface OpenStream {
   readonly stream: DriverStream;
   readonly iterator: AsyncIterator<StreamItem>;
-  readonly saved: { id?: unknown; contextId?: unknown; lastSeq?: number };
+  readonly saved: SavedStream;
 }
 
 /** Builds the handler a scenario runs against: its card and handler options, the scripted agent, private webhooks allowed. */
@@ -119,7 +107,7 @@ class ScenarioRunner {
         this.normalizer = new Normalizer({ [this.receiver.url]: '<webhook-url>' });
       }
       this.driver = await this.binding.start(handler);
-      for (let i = 0; i < this.scenario.steps.length; i++) await this.step(this.scenario.steps[i]!, i);
+      for (const [i, step] of this.scenario.steps.entries()) await this.step(step, i);
     } catch (error) {
       this.failures.push(`runner: ${(error as Error).stack ?? String(error)}`);
     } finally {
@@ -131,7 +119,7 @@ class ScenarioRunner {
 
   private async step(step: Step, index: number): Promise<void> {
     const label = `step ${index} (${describe(step)})`;
-    let outcome: Omit<StepOutcome, 'step'>;
+    let outcome: StepResult;
     let message: string | undefined;
     try {
       ({ outcome, message } = await this.perform(step, index));
@@ -148,7 +136,7 @@ class ScenarioRunner {
     }
   }
 
-  private async perform(step: Step, index: number): Promise<{ outcome: Omit<StepOutcome, 'step'>; message?: string }> {
+  private async perform(step: Step, index: number): Promise<{ outcome: StepResult; message?: string }> {
     if ('call' in step) return this.call(step, index);
     if ('stream' in step) return this.stream(step, index);
     if ('drain' in step) return this.drain(step);
@@ -177,7 +165,7 @@ class ScenarioRunner {
     throw new Error('unknown step kind');
   }
 
-  private async call(step: CallStep, index: number): Promise<{ outcome: Omit<StepOutcome, 'step'>; message?: string }> {
+  private async call(step: CallStep, index: number): Promise<{ outcome: StepResult; message?: string }> {
     const request = this.request(step, index);
     const res = await this.within(this.driver.call(step.call, request, this.options(step.headers)), `${step.call}`);
     if (res.ok && step.as) {
@@ -187,12 +175,12 @@ class ScenarioRunner {
     return this.unary(res);
   }
 
-  private unary(res: Awaited<ReturnType<Driver['call']>>): { outcome: Omit<StepOutcome, 'step'>; message?: string } {
+  private unary(res: Awaited<ReturnType<Driver['call']>>): { outcome: StepResult; message?: string } {
     if (!res.ok) return { outcome: { error: res.error.code }, message: res.error.message };
     return { outcome: { result: this.normalizer.normalize(res.result) } };
   }
 
-  private async stream(step: StreamStep, index: number): Promise<{ outcome: Omit<StepOutcome, 'step'>; message?: string }> {
+  private async stream(step: StreamStep, index: number): Promise<{ outcome: StepResult; message?: string }> {
     const request = this.request(step, index);
     const resume = step.resumeAfter === undefined ? undefined : resolvePlaceholders(step.resumeAfter, this.vars);
     if (resume !== undefined && typeof resume !== 'number') throw new Error(`resumeAfter must resolve to a number, got ${JSON.stringify(resume)}`);
@@ -208,7 +196,7 @@ class ScenarioRunner {
     return read.result;
   }
 
-  private async drain(step: DrainStep): Promise<{ outcome: Omit<StepOutcome, 'step'>; message?: string }> {
+  private async drain(step: DrainStep): Promise<{ outcome: StepResult; message?: string }> {
     const open = this.streams.get(step.drain);
     if (!open) throw new Error(`no open stream saved as ${step.drain}`);
     const read = await this.read(open, step.take);
@@ -243,7 +231,7 @@ class ScenarioRunner {
       recordIds(open.saved, event);
       events.push(this.normalizer.normalize(seq === undefined ? { event } : { seq, event }));
     }
-    const outcome: Omit<StepOutcome, 'step'> = error ? { events, ended, error: error.code } : { events, ended };
+    const outcome: StepResult = error ? { events, ended, error: error.code } : { events, ended };
     return { ended, result: { outcome, message: error?.message } };
   }
 
@@ -272,84 +260,4 @@ class ScenarioRunner {
     if (this.driver) await bounded(this.driver.close());
     if (this.receiver) await bounded(this.receiver.close());
   }
-}
-
-/** The SendMessageRequest JSON of a `send` shorthand. */
-export function sendRequest(spec: SendSpec, index: number): Json {
-  const message: Record<string, Json> = {
-    messageId: spec.messageId ?? `msg-${index}`,
-    role: 'ROLE_USER',
-    parts: [{ text: spec.text ?? `step ${index}` }],
-  };
-  if (spec.taskId !== undefined) message.taskId = spec.taskId;
-  if (spec.contextId !== undefined) message.contextId = spec.contextId;
-  const request: Record<string, Json> = { message, metadata: { script: (spec.script ?? []) as unknown as Json } };
-  if (spec.tenant !== undefined) request.tenant = spec.tenant;
-  if (spec.configuration !== undefined) request.configuration = spec.configuration;
-  return request;
-}
-
-/** Compares an outcome with a step's expectation; one line per problem. */
-function check(expect: Expectation, outcome: Omit<StepOutcome, 'step'>, message: string | undefined): string[] {
-  const out: string[] = [];
-  if (expect.error !== undefined) {
-    if (outcome.error !== expect.error)
-      out.push(`expected error ${expect.error}, got ${outcome.error ? `${outcome.error} (${message})` : JSON.stringify(summarizeOutcome(outcome))}`);
-  } else if (outcome.error !== undefined) {
-    out.push(`unexpected error ${outcome.error}: ${message}`);
-  } else if (message) {
-    out.push(message);
-  }
-  if (expect.result !== undefined) out.push(...matchExpected(expect.result, outcome.result === undefined ? undefined : summarize(outcome.result), 'result'));
-  if (expect.events !== undefined) out.push(...matchExpected(expect.events as Json[], (outcome.events ?? []).map(summarizeItem), 'events'));
-  if (expect.ended !== undefined && expect.ended !== outcome.ended)
-    out.push(`expected the stream ${expect.ended ? 'to end' : 'to stay open'}, ended=${outcome.ended}`);
-  if (expect.deliveries !== undefined) out.push(...matchExpected(expect.deliveries as Json[], (outcome.deliveries ?? []).map(summarizeDelivery), 'deliveries'));
-  return out;
-}
-
-function summarizeOutcome(outcome: Omit<StepOutcome, 'step'>): Json {
-  if (outcome.result !== undefined) return summarize(outcome.result);
-  if (outcome.events) return outcome.events.map(summarizeItem);
-  return null;
-}
-
-function summarizeItem(item: Json): Json {
-  const { seq, event } = item as { seq?: number; event: Json };
-  const summary = summarize(event);
-  return seq === undefined || typeof summary !== 'object' || summary === null || Array.isArray(summary) ? summary : { seq, ...summary };
-}
-
-function summarizeDelivery(delivery: Json): Json {
-  const { body, ...headers } = delivery as { body: Json } & Record<string, Json>;
-  const summary = summarize(body);
-  return typeof summary === 'object' && summary !== null && !Array.isArray(summary) ? { ...headers, ...summary } : { ...headers, body: summary };
-}
-
-/** Remembers the task id / context id a stream is about, for `$s.id` placeholders. */
-function recordIds(saved: OpenStream['saved'], event: unknown): void {
-  if (saved.id !== undefined || typeof event !== 'object' || event === null) return;
-  const e = event as Record<string, Record<string, unknown> | undefined>;
-  if (e.task) {
-    saved.id = e.task.id;
-    saved.contextId = e.task.contextId;
-  } else if (e.statusUpdate ?? e.artifactUpdate) {
-    const u = (e.statusUpdate ?? e.artifactUpdate)!;
-    saved.id = u.taskId;
-    saved.contextId = u.contextId;
-  }
-}
-
-function usesWebhook(scenario: Scenario): boolean {
-  return scenario.steps.some((s) => 'webhook' in s) || JSON.stringify(scenario.steps).includes('"$webhook.');
-}
-
-function describe(step: Step): string {
-  if ('call' in step) return `call ${step.call}`;
-  if ('stream' in step) return `stream ${step.stream}${step.resumeAfter !== undefined ? ' (resume)' : ''}`;
-  if ('drain' in step) return `drain ${step.drain}`;
-  if ('openGate' in step) return `open gate ${step.openGate}`;
-  if ('probe' in step) return `probe ${step.probe}`;
-  if ('webhook' in step) return `webhook ${step.webhook}`;
-  return 'agent card';
 }

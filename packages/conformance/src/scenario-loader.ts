@@ -68,9 +68,9 @@ export function checkFile(value: unknown, file: string): Scenario[] {
     if (typeof s.description !== 'string') throw fail(`${where}.description`, 'is required');
     if (s.card !== undefined && !isObject(s.card)) throw fail(`${where}.card`, 'must be an object');
     if (s.extendedCard !== undefined && !isObject(s.extendedCard)) throw fail(`${where}.extendedCard`, 'must be an object');
-    if (s.requestEncoding !== undefined && !REQUEST_ENCODINGS.includes(s.requestEncoding))
+    if (s.requestEncoding !== undefined && !isOneOf(REQUEST_ENCODINGS, s.requestEncoding))
       throw fail(`${where}.requestEncoding`, `must be one of ${REQUEST_ENCODINGS.join(', ')}`);
-    if (s.protocolVersion !== undefined && !SUPPORTED_VERSIONS.includes(s.protocolVersion))
+    if (s.protocolVersion !== undefined && !isOneOf(SUPPORTED_VERSIONS, s.protocolVersion))
       throw fail(`${where}.protocolVersion`, `must be one of ${SUPPORTED_VERSIONS.join(', ')}`);
     if (s.handler !== undefined) {
       if (!isObject(s.handler)) throw fail(`${where}.handler`, 'must be an object');
@@ -83,15 +83,15 @@ export function checkFile(value: unknown, file: string): Scenario[] {
     const listTasks = s.steps.findIndex((step) => isObject(step) && step.call === 'ListTasks');
     if (listTasks >= 0 && s.protocolVersion !== '1.0')
       throw fail(`${where}.steps[${listTasks}]`, 'ListTasks has no A2A v0.3 form: mark the scenario "protocolVersion": "1.0"');
-    return { ...(s as Scenario), name: `${f.group}/${s.name}` };
+    // Checked member by member above: the object is a Scenario now.
+    return { ...(s as unknown as Scenario), name: `${f.group}/${s.name}` };
   });
 }
 
 function checkStep(step: unknown, where: string, fail: (where: string, what: string) => Error): void {
   if (!isObject(step)) throw fail(where, 'must be an object');
-  const kind = Object.keys(STEP_KEYS).find((k) => k in step);
-  if (!kind) throw fail(where, `needs one of ${Object.keys(STEP_KEYS).join(', ')}`);
-  const allowed = STEP_KEYS[kind]!;
+  const [kind, allowed] = Object.entries(STEP_KEYS).find(([k]) => k in step) ?? [];
+  if (kind === undefined || allowed === undefined) throw fail(where, `needs one of ${Object.keys(STEP_KEYS).join(', ')}`);
   for (const k of Object.keys(step)) if (!allowed.includes(k)) throw fail(where, `unknown key ${k} for a ${kind} step`);
   const s = step as Record<string, unknown>;
   if (kind === 'probe' && !PROBE_KINDS.includes(s.probe as never)) throw fail(`${where}.probe`, `must be one of ${PROBE_KINDS.join(', ')}`);
@@ -115,6 +115,11 @@ function checkStep(step: unknown, where: string, fail: (where: string, what: str
   }
 }
 
-function isObject(value: unknown): value is Record<string, any> {
+/** Whether `value` is one of `allowed` (a string union's values). */
+function isOneOf<T>(allowed: readonly T[], value: unknown): value is T {
+  return (allowed as readonly unknown[]).includes(value);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

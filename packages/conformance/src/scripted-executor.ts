@@ -22,9 +22,7 @@ export class ScriptedExecutor implements AgentExecutor {
 
   async execute(ctx: ExecutionContext): Promise<void> {
     const script = parseScript(ctx.metadata?.script);
-    for (let i = 0; i < script.length; i++) {
-      await this.run(script[i]!, i, ctx);
-    }
+    for (const [i, step] of script.entries()) await this.run(step, i, ctx);
   }
 
   /** Reports CANCELED itself when the script says so (`onCancelReportCanceled`); otherwise leaves it to the core. */

@@ -80,7 +80,7 @@ function summarizeArtifact(artifact: Obj): Obj {
 /** The `data` values of a ProtoJSON parts array. */
 function dataOf(parts: Json | undefined): Json[] {
   if (!Array.isArray(parts)) return [];
-  return parts.filter((p): p is Obj => isObj(p) && 'data' in p).map((p) => p.data!);
+  return parts.flatMap((p) => (isObj(p) && p.data !== undefined ? [p.data] : []));
 }
 
 /** Concatenated `text` of a ProtoJSON parts array. */

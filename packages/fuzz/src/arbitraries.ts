@@ -154,8 +154,9 @@ export function mutated<T>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
   return fc.tuple(valid, fc.nat(), fc.constantFrom('replace', 'remove'), fc.jsonValue({ maxDepth: 3 })).map(([value, pick, how, replacement]) => {
     const copy = structuredClone(value) as unknown;
     const paths = containerPaths(copy);
-    if (paths.length === 0) return replacement;
-    const [container, key] = paths[pick % paths.length]!;
+    const chosen = paths[pick % paths.length];
+    if (!chosen) return replacement; // no container to mutate inside
+    const [container, key] = chosen;
     if (how === 'remove') {
       if (Array.isArray(container)) container.splice(Number(key), 1);
       else delete (container as Record<string, unknown>)[key];

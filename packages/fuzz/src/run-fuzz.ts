@@ -98,7 +98,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   // The baseline is the end of round 2 when there are 3 rounds or more: the first rounds fill
   // the store, the event log and the allocator's pools up to their working size.
   const baseline = memory[memory.length >= 3 ? 1 : 0];
-  const rssGrowthBytes = baseline ? memory[memory.length - 1]!.rssBytes - baseline.rssBytes : 0;
+  const last = memory[memory.length - 1];
+  const rssGrowthBytes = baseline && last ? last.rssBytes - baseline.rssBytes : 0;
   if (baseline && rssGrowthBytes > options.maxRssGrowthBytes) {
     findings.push({
       binding: 'process',

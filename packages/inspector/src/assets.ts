@@ -1,12 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { InspectorAssets } from './inspector-assets.js';
 
-/** The three files of the page. */
-export interface InspectorAssets {
-  readonly html: string;
-  readonly css: string;
-  readonly js: string;
-}
+export type { InspectorAssets } from './inspector-assets.js';
 
 /** Where the package build writes the page (dist/web/), relative to this package's root. */
 export const BUILT_ASSETS_DIR = join('dist', 'web');

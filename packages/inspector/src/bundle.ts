@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import type { InspectorAssets } from './assets.js';
+import type { InspectorAssets } from './inspector-assets.js';
 
 /** This package's root (the file is in `src/`, or `dist/` once built: one level down either way). */
 export const PACKAGE_ROOT = resolve(__dirname, '..');
@@ -18,7 +18,8 @@ const workspaceSources: Plugin = {
   setup(b) {
     b.onResolve({ filter: /^@a2a-polyglot\// }, (args) => {
       const [, pkg, ...sub] = args.path.split('/');
-      const file = join(REPO_ROOT, 'packages', pkg!, 'src', `${sub.length === 0 ? 'index' : sub.join('/')}.ts`);
+      if (pkg === undefined || pkg === '') return { errors: [{ text: `no package name in ${args.path}` }] };
+      const file = join(REPO_ROOT, 'packages', pkg, 'src', `${sub.length === 0 ? 'index' : sub.join('/')}.ts`);
       return existsSync(file) ? { path: file } : { errors: [{ text: `no sources for ${args.path}` }] };
     });
   },
@@ -43,9 +44,11 @@ export async function bundleInspector(): Promise<InspectorAssets> {
     logLevel: 'silent',
     plugins: [workspaceSources],
   });
+  const js = result.outputFiles[0];
+  if (!js) throw new Error('esbuild wrote no output for the inspector page');
   return {
     html: readFileSync(join(web, 'index.html'), 'utf8'),
     css: readFileSync(join(web, 'inspector.css'), 'utf8'),
-    js: result.outputFiles[0]!.text,
+    js: js.text,
   };
 }

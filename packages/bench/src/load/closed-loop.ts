@@ -17,8 +17,8 @@ export interface Slot {
   close(): void;
 }
 
-/** Timing of a closed-loop run. */
-export interface LoopOptions {
+/** Timing of a closed-loop run, as a load job asks for it. */
+export interface LoopTiming {
   /** Unrecorded load first. */
   readonly warmupMs: number;
   /** Length of the measured window. */
@@ -30,12 +30,17 @@ export interface LoopOptions {
   readonly stopAfterOps?: number;
   /** How long to wait for ops still in flight after the window. Default 10 s. */
   readonly drainMs?: number;
+  /** Report progress this often during the window (default 1 s). */
+  readonly progressEveryMs?: number;
+}
+
+/** Timing of a closed-loop run and the callbacks that watch it. */
+export interface LoopOptions extends LoopTiming {
   /** Called when the window opens and closes (to read the server's CPU time). */
   readonly onWindowOpen?: () => void;
   readonly onWindowClose?: () => void;
   /** Called every `progressEveryMs` during the window with the ops completed so far. */
   readonly onProgress?: (ops: number, elapsedMs: number) => void;
-  readonly progressEveryMs?: number;
 }
 
 /** What one window measured. */
@@ -121,11 +126,12 @@ export function runClosedLoop(slots: readonly Slot[], options: LoopOptions): Pro
       windowStart = process.hrtime.bigint();
       phase = 'window';
       timers.push(setTimeout(maybeClose, options.durationMs));
-      if (options.onProgress) {
+      const onProgress = options.onProgress;
+      if (onProgress) {
         const every = options.progressEveryMs ?? 1000;
         const tick = () => {
           if (phase !== 'window') return;
-          options.onProgress!(ops, Number(process.hrtime.bigint() - windowStart) / 1e6);
+          onProgress(ops, Number(process.hrtime.bigint() - windowStart) / 1e6);
           timers.push(setTimeout(tick, every));
         };
         timers.push(setTimeout(tick, every));

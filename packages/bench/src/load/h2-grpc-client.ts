@@ -1,4 +1,6 @@
 import { connect, type Socket } from 'node:net';
+import { GrpcMessageReader } from './grpc-message-reader.js';
+import { clientPreface, DEFAULT_WINDOW, FLAG, FRAME, frameHeader, grpcDataFrame } from './h2-frames.js';
 
 /** Callbacks of one gRPC call on an {@link H2GrpcConnection}. */
 export interface GrpcCallSink {
@@ -11,29 +13,9 @@ export interface GrpcCallSink {
   onEnd(ok: boolean, error?: string): void;
 }
 
-const FRAME = { DATA: 0, HEADERS: 1, RST_STREAM: 3, SETTINGS: 4, PING: 6, GOAWAY: 7, WINDOW_UPDATE: 8, CONTINUATION: 9 } as const;
-const FLAG = { END_STREAM: 0x1, ACK: 0x1, END_HEADERS: 0x4, PADDED: 0x8 } as const;
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
-const MAX_WINDOW = 2 ** 31 - 1;
-const DEFAULT_WINDOW = 65_535;
-
 interface CallState {
   readonly sink: GrpcCallSink;
-  readonly keep: boolean;
-  /** Bytes of the 5-byte message prefix collected so far. */
-  prefix: number[];
-  /** Body bytes still expected for the current message (-1: reading a prefix). */
-  need: number;
-  parts: Buffer[];
-}
-
-function frameHeader(length: number, type: number, flags: number, streamId: number): Buffer {
-  const h = Buffer.allocUnsafe(9);
-  h.writeUIntBE(length, 0, 3);
-  h[3] = type;
-  h[4] = flags;
-  h.writeUInt32BE(streamId, 5);
-  return h;
+  readonly reader: GrpcMessageReader;
 }
 
 /**
@@ -80,15 +62,7 @@ export class H2GrpcConnection {
           clearTimeout(timer);
           resolve(conn);
         };
-        // SETTINGS: ENABLE_PUSH = 0, INITIAL_WINDOW_SIZE = max; then open the connection window.
-        const settings = Buffer.alloc(12);
-        settings.writeUInt16BE(0x2, 0);
-        settings.writeUInt32BE(0, 2);
-        settings.writeUInt16BE(0x4, 6);
-        settings.writeUInt32BE(MAX_WINDOW, 8);
-        const update = Buffer.alloc(4);
-        update.writeUInt32BE(MAX_WINDOW - DEFAULT_WINDOW, 0);
-        socket.write(Buffer.concat([PREFACE, frameHeader(12, FRAME.SETTINGS, 0, 0), settings, frameHeader(4, FRAME.WINDOW_UPDATE, 0, 0), update]));
+        socket.write(clientPreface());
       });
     });
   }
@@ -110,28 +84,8 @@ export class H2GrpcConnection {
    * request (a gRPC length prefix is added). `keep` keeps message bodies for checking.
    */
   call(headerBlock: Buffer, message: Buffer, sink: GrpcCallSink, keep = false): number {
-    if (this.dead) {
-      sink.onEnd(false, this.dead);
-      return 0;
-    }
-    const id = this.nextStreamId;
-    this.nextStreamId += 2;
-    this.calls.set(id, { sink, keep, prefix: [], need: -1, parts: [] });
-    const dataLength = 5 + message.length;
-    const frames = Buffer.allocUnsafe(9 + headerBlock.length + 9 + dataLength);
-    let o = 0;
-    o += frameHeader(headerBlock.length, FRAME.HEADERS, FLAG.END_HEADERS, id).copy(frames, o);
-    o += headerBlock.copy(frames, o);
-    o += frameHeader(dataLength, FRAME.DATA, FLAG.END_STREAM, id).copy(frames, o);
-    frames[o] = 0;
-    frames.writeUInt32BE(message.length, o + 1);
-    o += 5;
-    message.copy(frames, o);
-    if (this.queue.length > 0 || this.sendWindow < dataLength) this.queue.push({ frames, dataLength });
-    else {
-      this.sendWindow -= dataLength;
-      this.socket.write(frames);
-    }
+    const id = this.startCall(sink, keep);
+    if (id !== 0) this.sendData(grpcDataFrame(id, message, true), headersFrame(id, headerBlock));
     return id;
   }
 
@@ -143,26 +97,36 @@ export class H2GrpcConnection {
    * server reopens it as it reads.
    */
   openStream(headerBlock: Buffer, sink: GrpcCallSink): number {
+    const id = this.startCall(sink, true);
+    if (id !== 0) this.socket.write(headersFrame(id, headerBlock));
+    return id;
+  }
+
+  /** Registers a call on the next client stream id; 0 (and the sink told it ended) when the connection is dead. */
+  private startCall(sink: GrpcCallSink, keep: boolean): number {
     if (this.dead) {
       sink.onEnd(false, this.dead);
       return 0;
     }
     const id = this.nextStreamId;
     this.nextStreamId += 2;
-    this.calls.set(id, { sink, keep: true, prefix: [], need: -1, parts: [] });
-    this.socket.write(Buffer.concat([frameHeader(headerBlock.length, FRAME.HEADERS, FLAG.END_HEADERS, id), headerBlock]));
+    this.calls.set(id, { sink, reader: new GrpcMessageReader(keep, (body) => sink.onMessage(body)) });
     return id;
   }
 
   /** Writes one length-prefixed message on a call opened by {@link openStream}. */
   write(streamId: number, message: Buffer): void {
     if (this.dead || !this.calls.has(streamId)) return;
-    const dataLength = 5 + message.length;
-    const frames = Buffer.allocUnsafe(9 + dataLength);
-    frameHeader(dataLength, FRAME.DATA, 0, streamId).copy(frames, 0);
-    frames[9] = 0;
-    frames.writeUInt32BE(message.length, 10);
-    message.copy(frames, 14);
+    this.sendData(grpcDataFrame(streamId, message, false));
+  }
+
+  /**
+   * Writes a DATA frame (after `before`, e.g. the call's HEADERS, which flow control does not
+   * count) when the connection send window allows, else queues it behind those already waiting.
+   */
+  private sendData(data: Buffer, before?: Buffer): void {
+    const dataLength = data.length - 9;
+    const frames = before ? Buffer.concat([before, data]) : data;
     if (this.queue.length > 0 || this.sendWindow < dataLength) this.queue.push({ frames, dataLength });
     else {
       this.sendWindow -= dataLength;
@@ -205,8 +169,8 @@ export class H2GrpcConnection {
     while (data.length - pos >= 9) {
       const length = data.readUIntBE(pos, 3);
       if (data.length - pos < 9 + length) break;
-      const type = data[pos + 3]!;
-      const flags = data[pos + 4]!;
+      const type = data.readUInt8(pos + 3);
+      const flags = data.readUInt8(pos + 4);
       const streamId = data.readUInt32BE(pos + 5) & 0x7fffffff;
       this.onFrame(type, flags, streamId, data.subarray(pos + 9, pos + 9 + length));
       pos += 9 + length;
@@ -227,8 +191,8 @@ export class H2GrpcConnection {
         const call = this.calls.get(streamId);
         if (!call) return;
         let body = payload;
-        if (flags & FLAG.PADDED) body = payload.subarray(1, payload.length - payload[0]!);
-        this.readMessages(call, body);
+        if (flags & FLAG.PADDED) body = payload.subarray(1, payload.length - payload.readUInt8(0));
+        call.reader.push(body);
         if (flags & FLAG.END_STREAM) this.finish(streamId, true);
         return;
       }
@@ -268,38 +232,10 @@ export class H2GrpcConnection {
   }
 
   private flushQueue(): void {
-    while (this.queue.length > 0 && this.sendWindow >= this.queue[0]!.dataLength) {
-      const next = this.queue.shift()!;
+    for (let next = this.queue[0]; next !== undefined && this.sendWindow >= next.dataLength; next = this.queue[0]) {
+      this.queue.shift();
       this.sendWindow -= next.dataLength;
       this.socket.write(next.frames);
-    }
-  }
-
-  private readMessages(call: CallState, body: Buffer): void {
-    let pos = 0;
-    while (pos < body.length) {
-      if (call.need < 0) {
-        while (call.prefix.length < 5 && pos < body.length) call.prefix.push(body[pos++]!);
-        if (call.prefix.length < 5) return;
-        const p = call.prefix;
-        call.need = ((p[1]! << 24) >>> 0) + (p[2]! << 16) + (p[3]! << 8) + p[4]!;
-        call.prefix = [];
-        if (call.need === 0) {
-          call.need = -1;
-          call.sink.onMessage(call.keep ? Buffer.alloc(0) : undefined);
-        }
-        continue;
-      }
-      const take = Math.min(call.need, body.length - pos);
-      if (call.keep) call.parts.push(body.subarray(pos, pos + take));
-      call.need -= take;
-      pos += take;
-      if (call.need === 0) {
-        call.need = -1;
-        const message = call.keep ? Buffer.concat(call.parts) : undefined;
-        call.parts = [];
-        call.sink.onMessage(message);
-      }
     }
   }
 
@@ -309,4 +245,9 @@ export class H2GrpcConnection {
     this.calls.delete(streamId);
     call.sink.onEnd(ok, error);
   }
+}
+
+/** The HEADERS frame that opens stream `id` with a pre-encoded header block. */
+function headersFrame(id: number, headerBlock: Buffer): Buffer {
+  return Buffer.concat([frameHeader(headerBlock.length, FRAME.HEADERS, FLAG.END_HEADERS, id), headerBlock]);
 }

@@ -1,9 +1,9 @@
 import type { WebSocket as WsClient } from 'ws';
 import { grpcRequestHeaderBlock } from './hpack-encode.js';
 import { H2GrpcConnection } from './h2-grpc-client.js';
-import { ID_PLACEHOLDER, type IdleJob, type IdleResult } from './job.js';
+import { grpcPartOf, httpPartOf, ID_PLACEHOLDER, wsPartOf, type IdleJob, type IdleResult } from './job.js';
 import { RawHttpConnection } from './raw-http-client.js';
-import { classifyA2aFrame } from './slots.js';
+import { classifyA2aFrame } from './ws-slot.js';
 import { SseCounter } from './sse-counter.js';
 
 /** Streams held open by {@link openIdleStreams}; `close()` drops them all. */
@@ -34,7 +34,7 @@ export async function openIdleStreams(job: IdleJob): Promise<{ result: IdleResul
       closers.push(() => conn.close());
       const sse = new SseCounter();
       await new Promise<void>((resolve, reject) => {
-        conn.send(Buffer.from(spec.http!.replace(ID_PLACEHOLDER, id), 'utf8'), {
+        conn.send(Buffer.from(httpPartOf(spec).replace(ID_PLACEHOLDER, id), 'utf8'), {
           onHead: (status) => {
             if (status !== 200) reject(new Error(`HTTP ${status}`));
           },
@@ -55,7 +55,7 @@ export async function openIdleStreams(job: IdleJob): Promise<{ result: IdleResul
         const c = conn;
         closers.push(() => c.close());
       }
-      const g = spec.grpc!;
+      const g = grpcPartOf(spec);
       const message = Buffer.from(Buffer.from(g.messageB64, 'base64').toString('latin1').replace(ID_PLACEHOLDER, id), 'latin1');
       const header = grpcRequestHeaderBlock(g.path, `${spec.host}:${spec.port}`, g.metadata);
       await new Promise<void>((resolve, reject) => {
@@ -71,7 +71,7 @@ export async function openIdleStreams(job: IdleJob): Promise<{ result: IdleResul
       return;
     }
     const { WebSocket } = require('ws') as typeof import('ws');
-    const w = spec.ws!;
+    const w = wsPartOf(spec);
     const ws: WsClient = new WebSocket(`ws://${spec.host}:${spec.port}${w.path ?? '/'}`, [...(w.subprotocols ?? [])], { perMessageDeflate: false });
     closers.push(() => ws.terminate());
     await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import type { LatencySummary } from '../stats.js';
+import type { LoopTiming } from './closed-loop.js';
 
 /**
  * Placeholder in request templates, replaced per operation by 12 digits (slot and counter)
@@ -45,19 +46,11 @@ export interface RequestSpec {
   readonly check: CheckSpec;
 }
 
-/** A closed-loop measurement. */
-export interface LoadJob {
+/** A closed-loop measurement; `progressEveryMs` also emits `progress` events (sustained run). */
+export interface LoadJob extends LoopTiming {
   readonly request: RequestSpec;
   /** Connections (HTTP, ws) or calls in flight on one HTTP/2 connection (gRPC). */
   readonly concurrency: number;
-  readonly warmupMs: number;
-  readonly durationMs: number;
-  readonly minOps?: number;
-  readonly maxWindowMs?: number;
-  readonly stopAfterOps?: number;
-  readonly drainMs?: number;
-  /** Emit `progress` events this often (sustained run). */
-  readonly progressEveryMs?: number;
   /** Server process whose CPU time is read from /proc over the window. */
   readonly serverPid: number;
   readonly clkTck: number;
@@ -99,4 +92,22 @@ export interface IdleResult {
   /** HTTP/2 connections used (gRPC). */
   readonly connections: number;
   readonly firstError?: string;
+}
+
+/** The gRPC part of a request, or a clear error when the orchestrator prepared none for a gRPC protocol. */
+export function grpcPartOf(spec: RequestSpec): NonNullable<RequestSpec['grpc']> {
+  if (!spec.grpc) throw new Error(`a ${spec.protocol} request needs its gRPC part (path, metadata, message)`);
+  return spec.grpc;
+}
+
+/** The WebSocket part of a request, or a clear error when the orchestrator prepared none for a ws protocol. */
+export function wsPartOf(spec: RequestSpec): NonNullable<RequestSpec['ws']> {
+  if (!spec.ws) throw new Error(`a ${spec.protocol} request needs its WebSocket part (text, framing)`);
+  return spec.ws;
+}
+
+/** The HTTP request text, or a clear error when the orchestrator prepared none for an http protocol. */
+export function httpPartOf(spec: RequestSpec): string {
+  if (spec.http === undefined) throw new Error(`a ${spec.protocol} request needs its HTTP request text`);
+  return spec.http;
 }

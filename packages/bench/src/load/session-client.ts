@@ -1,8 +1,8 @@
 import type { OpOutcome, Slot } from './closed-loop.js';
-import type { ObserveFirst } from './slots.js';
 import { grpcRequestHeaderBlock } from './hpack-encode.js';
 import { H2GrpcConnection } from './h2-grpc-client.js';
-import { ID_PLACEHOLDER, type RequestSpec } from './job.js';
+import { grpcPartOf, ID_PLACEHOLDER, type RequestSpec } from './job.js';
+import { now, slotOperationId, type ObserveFirst } from './slot-support.js';
 
 /** The kind of a `SessionResponse` frame (its `oneof frame` field: 2 event, 3 result, 4 end, 5 error). */
 export type SessionFrameKind = 'event' | 'result' | 'end' | 'error' | 'none';
@@ -23,7 +23,7 @@ export function peekSessionFrame(message: Buffer): { id: string; kind: SessionFr
     let shift = 0;
     for (;;) {
       if (pos >= message.length) throw new Error('truncated varint');
-      const b = message[pos++]!;
+      const b = message.readUInt8(pos++);
       value += (b & 0x7f) * 2 ** shift;
       if (b < 0x80) return value;
       shift += 7;
@@ -38,7 +38,7 @@ export function peekSessionFrame(message: Buffer): { id: string; kind: SessionFr
       const length = varint();
       if (pos + length > message.length) throw new Error('truncated field');
       if (field === 1) id = message.toString('latin1', pos, pos + length);
-      else if (FRAME_KINDS[field]) kind = FRAME_KINDS[field]!;
+      else kind = FRAME_KINDS[field] ?? kind;
       pos += length;
     } else if (wire === 0) varint();
     else if (wire === 1) pos += 8;
@@ -57,8 +57,6 @@ interface SessionOp {
   last?: Buffer;
 }
 
-const now = () => process.hrtime.bigint();
-
 /**
  * One `A2ASessionService/Session` call on one lean HTTP/2 connection, shared by every slot of
  * a job: each operation is one `SessionRequest` DATA frame tagged with its correlation id, and
@@ -73,7 +71,8 @@ export class SessionMux {
   private closed = false;
 
   constructor(private readonly spec: RequestSpec) {
-    this.headerBlock = grpcRequestHeaderBlock(spec.grpc!.path, `${spec.host}:${spec.port}`, spec.grpc!.metadata);
+    const grpc = grpcPartOf(spec);
+    this.headerBlock = grpcRequestHeaderBlock(grpc.path, `${spec.host}:${spec.port}`, grpc.metadata);
   }
 
   private get open(): boolean {
@@ -105,8 +104,10 @@ export class SessionMux {
       return;
     }
     const go = () => {
+      const conn = this.conn;
+      if (!conn) return done({ ok: false, events: 0, error: 'the session connection is gone' });
       this.ops.set(id, { done, keep, events: 0 });
-      this.conn!.write(this.streamId, request);
+      conn.write(this.streamId, request);
     };
     if (this.open) go();
     else this.connect().then(go, (error: Error) => done({ ok: false, events: 0, error: error.message }));
@@ -172,13 +173,13 @@ export class SessionSlot implements Slot {
     private readonly mux: SessionMux,
     private observe: ObserveFirst | undefined,
   ) {
-    this.bytes = Buffer.from(spec.grpc!.messageB64, 'base64');
+    this.bytes = Buffer.from(grpcPartOf(spec).messageB64, 'base64');
     for (let at = this.bytes.indexOf(ID_PLACEHOLDER, 0, 'latin1'); at >= 0; at = this.bytes.indexOf(ID_PLACEHOLDER, at + 1, 'latin1')) this.offsets.push(at);
   }
 
   run(done: (outcome: OpOutcome) => void): void {
     this.counter = (this.counter + 1) % 100_000_000;
-    const id = String(this.index * 100_000_000 + this.counter).padStart(12, '0');
+    const id = slotOperationId(this.index, this.counter);
     // A fresh copy per operation: the frame may sit in the send queue while the next is built.
     const request = Buffer.from(this.bytes);
     for (const at of this.offsets) request.write(id, at, 'latin1');

@@ -32,7 +32,7 @@ export class SseCounter {
     let pos = 0;
     while (pos < len) {
       if (this.atLineStart) {
-        const b = chunk[pos]!;
+        const b = chunk.readUInt8(pos);
         if (b === CR) {
           pos++;
           continue;

@@ -16,6 +16,13 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** The port a server reported under `name`, or a clear error when it reported none. */
+export function portOf(server: Pick<ServerProcess, 'kind' | 'ports'>, name: string): number {
+  const port = server.ports[name];
+  if (!port) throw new Error(`the ${server.kind} server reported no ${name} port`);
+  return port;
+}
+
 const READY_TIMEOUT_MS = 30_000;
 
 /**
@@ -32,9 +39,10 @@ export async function startServerProcess(ctx: RunContext, kind: ServerKind, opti
     pinning: ctx.pinning,
   });
   try {
-    const ready = await new Promise<{ pid: number; ports: Record<string, number>; notes: string[] }>((resolve, reject) => {
+    type Ready = { pid: number; ports: Record<string, number>; notes: string[] };
+    const ready = await new Promise<Ready>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server ${kind} not ready within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
-      child.ipc.on('ready', (payload) => {
+      child.ipc.on('ready', (payload: Ready) => {
         clearTimeout(timer);
         resolve(payload);
       });

@@ -2,8 +2,32 @@ import { median, spread, summarizeRatios, type RatioSummary } from '../stats.js'
 import type { CellResult, IdleMemoryResult } from '../results.js';
 import { targetById } from '../targets.js';
 
+/** Per-repetition measures of a cell that the summary reports as medians over repetitions. */
+const CELL_MEDIANS = ['opsPerS', 'eventsPerS', 'p50Ms', 'p99Ms', 'ttfeP50Ms', 'ttfeP99Ms', 'cpuUsPerOp', 'cpuUsPerEvent', 'cpuPct'] as const;
+
+/** Per-repetition measures of an idle-memory row that the summary reports as medians over repetitions. */
+const IDLE_MEDIANS = ['opened', 'connections', 'idleRssMB', 'idleHeapMB', 'openRssMB', 'openHeapMB', 'rssKBPerStream', 'heapKBPerStream'] as const;
+
+/** The median over `rows` of each field in `keys` (NaN where no finite value). */
+function medians<K extends string, T extends Readonly<Record<K, number>>>(rows: readonly T[], keys: readonly K[]): Record<K, number> {
+  const out = {} as Record<K, number>;
+  for (const key of keys) out[key] = median(rows.map((r) => r[key]));
+  return out;
+}
+
+/** `items` grouped by `key`, each group non-empty (its first item names the group). */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Array<[T, ...T[]]> {
+  const groups = new Map<string, [T, ...T[]]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return [...groups.values()];
+}
+
 /** One cell over all repetitions: medians, spread, and back-to-back ratios. */
-export interface CellSummary {
+export interface CellSummary extends Readonly<Record<(typeof CELL_MEDIANS)[number], number>> {
   readonly scenario: string;
   readonly targetId: string;
   readonly label: string;
@@ -14,17 +38,8 @@ export interface CellSummary {
   readonly k?: number;
   /** Repetitions that produced a measurement. */
   readonly reps: number;
-  readonly opsPerS: number;
-  readonly eventsPerS: number;
   /** Spread of the headline rate (ops/s for unary, events/s for streams). */
   readonly spread: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly ttfeP50Ms: number;
-  readonly ttfeP99Ms: number;
-  readonly cpuUsPerOp: number;
-  readonly cpuUsPerEvent: number;
-  readonly cpuPct: number;
   readonly errors: number;
   readonly eventsPerOp: string;
   readonly checks: readonly string[];
@@ -47,12 +62,6 @@ export function headline(c: Pick<CellResult, 'mode' | 'opsPerS' | 'eventsPerS'>)
 
 /** Collapses repetitions into summaries, computing every ratio within a repetition first. */
 export function summarizeCells(cells: readonly CellResult[]): CellSummary[] {
-  const groups = new Map<string, CellResult[]>();
-  for (const c of cells) {
-    const list = groups.get(key(c)) ?? [];
-    list.push(c);
-    groups.set(key(c), list);
-  }
   const find = (c: CellResult, targetId: string, mode?: string) =>
     cells.find(
       (o) =>
@@ -66,8 +75,8 @@ export function summarizeCells(cells: readonly CellResult[]): CellSummary[] {
     );
 
   const out: CellSummary[] = [];
-  for (const list of groups.values()) {
-    const first = list[0]!;
+  for (const list of groupBy(cells, key)) {
+    const [first] = list;
     const target = targetById(first.targetId);
     const ok = list.filter((c) => !c.failure && c.ops > 0);
     const ratios = (other: string | undefined, mode: string | undefined, metric: (c: CellResult) => number) => {
@@ -92,16 +101,8 @@ export function summarizeCells(cells: readonly CellResult[]): CellSummary[] {
       concurrency: first.concurrency,
       k: first.k,
       reps: ok.length,
-      opsPerS: median(ok.map((c) => c.opsPerS)),
-      eventsPerS: median(ok.map((c) => c.eventsPerS)),
+      ...medians(ok, CELL_MEDIANS),
       spread: spread(ok.map(headline)),
-      p50Ms: median(ok.map((c) => c.p50Ms)),
-      p99Ms: median(ok.map((c) => c.p99Ms)),
-      ttfeP50Ms: median(ok.map((c) => c.ttfeP50Ms)),
-      ttfeP99Ms: median(ok.map((c) => c.ttfeP99Ms)),
-      cpuUsPerOp: median(ok.map((c) => c.cpuUsPerOp)),
-      cpuUsPerEvent: median(ok.map((c) => c.cpuUsPerEvent)),
-      cpuPct: median(ok.map((c) => c.cpuPct)),
       errors: list.reduce((n, c) => n + c.errors, 0),
       eventsPerOp: ok.length === 0 ? '-' : evMin === evMax ? String(evMin) : `${evMin}-${evMax}`,
       checks: [...new Set(list.map((c) => c.check).filter((c) => c !== 'ok' && c !== 'not measured'))],
@@ -115,19 +116,11 @@ export function summarizeCells(cells: readonly CellResult[]): CellSummary[] {
 }
 
 /** Idle-memory results over repetitions. */
-export interface IdleSummary {
+export interface IdleSummary extends Readonly<Record<(typeof IDLE_MEDIANS)[number], number>> {
   readonly targetId: string;
   readonly label: string;
   readonly binding: string;
   readonly reps: number;
-  readonly opened: number;
-  readonly connections: number;
-  readonly idleRssMB: number;
-  readonly idleHeapMB: number;
-  readonly openRssMB: number;
-  readonly openHeapMB: number;
-  readonly rssKBPerStream: number;
-  readonly heapKBPerStream: number;
   readonly spread: number;
   /** RSS per stream / raw SSE's, per repetition. */
   readonly vsRawSse?: RatioSummary;
@@ -136,9 +129,8 @@ export interface IdleSummary {
 
 /** Collapses idle-memory repetitions; ratios are against raw node:http SSE of the same repetition. */
 export function summarizeIdle(rows: readonly IdleMemoryResult[]): IdleSummary[] {
-  const ids = [...new Set(rows.map((r) => r.targetId))];
-  return ids.map((id) => {
-    const list = rows.filter((r) => r.targetId === id);
+  return groupBy(rows, (r) => r.targetId).map((list) => {
+    const [{ targetId: id, binding }] = list;
     const ok = list.filter((r) => !r.failure && r.opened > 0);
     const ratios = ok.map((r) => {
       const raw = rows.find((o) => o.targetId === 'raw-http' && o.rep === r.rep && !o.failure);
@@ -148,16 +140,9 @@ export function summarizeIdle(rows: readonly IdleMemoryResult[]): IdleSummary[] 
     return {
       targetId: id,
       label: targetById(id)?.label ?? id,
-      binding: list[0]!.binding,
+      binding,
       reps: ok.length,
-      opened: median(ok.map((r) => r.opened)),
-      connections: median(ok.map((r) => r.connections)),
-      idleRssMB: median(ok.map((r) => r.idleRssMB)),
-      idleHeapMB: median(ok.map((r) => r.idleHeapMB)),
-      openRssMB: median(ok.map((r) => r.openRssMB)),
-      openHeapMB: median(ok.map((r) => r.openHeapMB)),
-      rssKBPerStream: median(ok.map((r) => r.rssKBPerStream)),
-      heapKBPerStream: median(ok.map((r) => r.heapKBPerStream)),
+      ...medians(ok, IDLE_MEDIANS),
       spread: spread(ok.map((r) => r.rssKBPerStream)),
       vsRawSse: id !== 'raw-http' && s.n > 0 ? s : undefined,
       failures: [...new Set(list.map((r) => r.failure).filter((f): f is string => Boolean(f)))],

@@ -58,7 +58,7 @@ export function renderReport(run: BenchRun): string {
     ),
   );
   out.push('');
-  const pending = [...new Map(goals.filter((g) => g.pending).map((g) => [g.target, g.pending!])).entries()];
+  const pending = [...new Map(goals.flatMap((g) => (g.pending ? [[g.target, g.pending] as const] : []))).entries()];
   if (pending.length > 0) {
     out.push(`Not measurable yet (their goals are not shown): ${pending.map(([t, why]) => `${t} (${why})`).join('; ')}.`);
     out.push('');

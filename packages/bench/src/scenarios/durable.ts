@@ -6,13 +6,13 @@ import { readSse } from '@a2a-polyglot/sse';
 import { readStamp, wallClockUs } from '../agents/agent-mode.js';
 import type { LoadJob, LoadResult } from '../load/job.js';
 import type { RunContext } from '../orchestrator/context.js';
-import { startLoadProcess, startServerProcess, type ServerProcess } from '../orchestrator/server-process.js';
+import { portOf, startLoadProcess, startServerProcess, type ServerProcess } from '../orchestrator/server-process.js';
 import { BASE_PATH, buildRequest } from '../requests.js';
 import type { DurableResult, DurableStorage, DurableThroughput } from '../results.js';
 import type { OursStorage } from '../servers/ours-server.js';
 import { LOOPBACK } from '../servers/started-server.js';
 import { summarizeLatencies } from '../stats.js';
-import { targetById } from '../targets.js';
+import { requireTarget } from '../targets.js';
 
 type PostgresModule = typeof import('@a2a-polyglot/stores/postgres');
 type RedisModule = typeof import('@a2a-polyglot/stores/redis');
@@ -73,12 +73,12 @@ export async function runDurable(ctx: RunContext): Promise<DurableResult | undef
 
 async function measureThroughput(ctx: RunContext, rep: number, storage: DurableStorage, option: OursStorage | undefined): Promise<DurableThroughput> {
   const cfg = ctx.config;
-  const target = targetById('ours-jsonrpc')!;
+  const target = requireTarget('ours-jsonrpc');
   const server = await startServerProcess(ctx, 'ours', option);
   const load = await startLoadProcess(ctx).catch((e: Error) => e);
   try {
     if (load instanceof Error) throw load;
-    const port = server.ports[target.port]!;
+    const port = portOf(server, target.port);
     const job: LoadJob = {
       request: buildRequest(target, { mode: 'task' }, port),
       concurrency: cfg.durableConcurrency,
@@ -113,8 +113,8 @@ async function measureCrossInstance(ctx: RunContext, a: OursStorage, b: OursStor
   const cfg = ctx.config;
   const [serverA, serverB] = await Promise.all([startServerProcess(ctx, 'ours', a), startServerProcess(ctx, 'ours', b)]);
   try {
-    const portA = serverA.ports.http!;
-    const portB = serverB.ports.http!;
+    const portA = portOf(serverA, 'http');
+    const portB = portOf(serverB, 'http');
     const samples: number[] = [];
     let lost = 0;
     // One unrecorded task first: connections, prepared statements and JIT warm up.

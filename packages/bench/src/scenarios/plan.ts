@@ -1,6 +1,6 @@
 import type { BenchConfig, ScenarioName } from '../config.js';
 import type { Workload } from '../requests.js';
-import { TARGETS, targetSelected, type Target } from '../targets.js';
+import { requireTarget, targetSelected, type Target } from '../targets.js';
 
 /** One cell: a target under one workload at one concurrency. */
 export interface CellPlan {
@@ -27,7 +27,7 @@ export const SCENARIO_TARGETS: Readonly<Record<ScenarioName, readonly string[]>>
 
 /** The targets of a scenario that pass the TARGETS filter (pending ones included, to be reported as skipped). */
 export function scenarioTargets(scenario: ScenarioName, config: BenchConfig): Target[] {
-  return SCENARIO_TARGETS[scenario].map((id) => TARGETS.find((t) => t.id === id)!).filter((t) => targetSelected(t, config.targets));
+  return SCENARIO_TARGETS[scenario].map(requireTarget).filter((t) => targetSelected(t, config.targets));
 }
 
 /**

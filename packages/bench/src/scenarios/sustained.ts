@@ -23,7 +23,8 @@ export async function runSustained(ctx: RunContext, target: Target): Promise<Sus
     const port = server.ports[target.port];
     if (!port) throw new Error(`no ${target.port} port`);
     const start = await server.usage(true);
-    const samples: SustainedSample[] = [{ tasks: 0, elapsedS: 0, rssMB: start.rss / MB, heapMB: start.heapUsed / MB }];
+    const firstSample: SustainedSample = { tasks: 0, elapsedS: 0, rssMB: start.rss / MB, heapMB: start.heapUsed / MB };
+    const samples: SustainedSample[] = [firstSample];
     let sampling = false;
     load.ipc.on('progress', (p: { ops: number; elapsedMs: number }) => {
       if (sampling) return;
@@ -51,7 +52,7 @@ export async function runSustained(ctx: RunContext, target: Target): Promise<Sus
     const elapsedS = r.windowMs / 1000;
     samples.push({ tasks: r.ops, elapsedS, rssMB: end.rss / MB, heapMB: end.heapUsed / MB });
     const final = await server.usage(true);
-    const middle = samples.reduce((best, s) => (Math.abs(s.tasks - r.ops / 2) < Math.abs(best.tasks - r.ops / 2) ? s : best), samples[0]!);
+    const middle = samples.reduce((best, s) => (Math.abs(s.tasks - r.ops / 2) < Math.abs(best.tasks - r.ops / 2) ? s : best), firstSample);
     const result: SustainedResult = {
       ...base,
       tasksDone: r.ops,

@@ -1,4 +1,4 @@
-import { operationByName, streamEventToJson, type Operation } from '@a2a-polyglot/core';
+import { operationByName, streamEventToJson } from '@a2a-polyglot/core';
 import { errorFromFrame, fromGrpcError, GrpcSessionClient, type SessionStream } from '@a2a-polyglot/grpc';
 import type { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest } from '@a2a-polyglot/model';
 import { A2ASessionServiceService, type SessionRequest, type SessionResponse } from '@a2a-polyglot/model/session';
@@ -16,16 +16,15 @@ import {
   type ProbeKind,
   type StreamItem,
 } from '../driver.js';
-import { GrpcDriver, ItemQueue, metadataOf, startGrpcServersUnderTest } from './grpc.js';
+import { GrpcDriver } from './grpc.js';
+import { startGrpcServersUnderTest } from './grpc-servers.js';
+import { MALFORMED_PROTOBUF, metadataOf, rawBytes } from './grpc-wire.js';
 import { WIRE_VIOLATION, wireViolation } from './http-common.js';
+import { fillQueue, ItemQueue, queuedDriverStream } from './item-queue.js';
+import { unaryResultJson } from './unary-result.js';
 
 type SessionOperation = NonNullable<SessionRequest['operation']>;
 type Frame = NonNullable<SessionResponse['frame']>;
-
-/** Bytes that are not a SessionRequest: field 1 (length-delimited) claims 5 bytes, 1 follows. */
-const MALFORMED_PROTOBUF = Buffer.from([0x0a, 0x05, 0x0a]);
-
-const identity = (bytes: Buffer): Buffer => bytes;
 
 /**
  * The driver of the EXPERIMENTAL gRPC session service (`lf.a2a.v1.A2ASessionService`): every
@@ -74,7 +73,7 @@ export class GrpcSessionDriver implements Driver {
       const session = sessionOperation(operation, decoded, options);
       if (!session) return await this.standard.call(operation, request, options);
       const response = hasOverrides(options) ? await this.oneShotUnary(session, options) : await this.sessionUnary(session);
-      return { ok: true, result: (op as Extract<Operation, { kind: 'unary' }>).encodeJson(response, decoded) ?? null };
+      return { ok: true, result: unaryResultJson(op, response, decoded) };
     } catch (error) {
       return failed(error);
     }
@@ -97,8 +96,8 @@ export class GrpcSessionDriver implements Driver {
       return new Promise((resolve) => {
         this.raw.makeUnaryRequest(
           '/lf.a2a.v1.A2ASessionService/NoSuchMethod',
-          identity,
-          identity,
+          rawBytes,
+          rawBytes,
           Buffer.alloc(0),
           metadataOf(undefined),
           (error: ServiceError | null) =>
@@ -107,7 +106,7 @@ export class GrpcSessionDriver implements Driver {
       });
     }
     const method = A2ASessionServiceService.session;
-    const call = this.raw.makeBidiStreamRequest(method.path, identity, method.responseDeserialize, metadataOf(undefined));
+    const call = this.raw.makeBidiStreamRequest(method.path, rawBytes, method.responseDeserialize, metadataOf(undefined));
     call.write(MALFORMED_PROTOBUF);
     call.end();
     const frames = collectFrames(call);
@@ -134,7 +133,7 @@ export class GrpcSessionDriver implements Driver {
   private sessionUnary(operation: SessionOperation): Promise<unknown> {
     switch (operation.$case) {
       case 'send':
-        return this.session.send(operation.value.request!);
+        return this.session.send(requestOf(operation));
       case 'get':
         return this.session.get(operation.value);
       case 'list':
@@ -148,28 +147,17 @@ export class GrpcSessionDriver implements Driver {
 
   private sessionStream(operation: SessionOperation): DriverStream {
     let stream: SessionStream;
-    if (operation.$case === 'send') stream = this.session.sendStreaming(operation.value.request!);
+    if (operation.$case === 'send') stream = this.session.sendStreaming(requestOf(operation));
     else if (operation.$case === 'subscribe') {
       const after = operation.value.resumeAfterSeq;
-      stream = this.session.subscribe(operation.value.request!, after === undefined ? {} : { resumeAfterSeq: Number(after) });
+      stream = this.session.subscribe(requestOf(operation), after === undefined ? {} : { resumeAfterSeq: Number(after) });
     } else throw new Error(`${operation.$case} is not a stream session operation`);
     // The iteration below is the only consumer; the cut ends a pending read at once.
     const queue = new ItemQueue<StreamItem>();
-    void (async () => {
-      try {
-        for await (const { seq, event } of stream) queue.push({ seq: seq > 0 ? seq : undefined, event: streamEventToJson(event) });
-        queue.end();
-      } catch (error) {
-        queue.end(error);
-      }
-    })();
-    return {
-      close: () => {
-        queue.cut();
-        stream.unsubscribe();
-      },
-      [Symbol.asyncIterator]: () => queue,
-    };
+    fillQueue(queue, async () => {
+      for await (const { seq, event } of stream) queue.push({ seq: seq > 0 ? seq : undefined, event: streamEventToJson(event) });
+    });
+    return queuedDriverStream(queue, () => stream.unsubscribe());
   }
 
   // ---------------------------------------------------------------- sessions with their own metadata
@@ -198,30 +186,27 @@ export class GrpcSessionDriver implements Driver {
     const call = this.oneShot(operation, options);
     const frames = collectFrames(call);
     const queue = new ItemQueue<StreamItem>();
-    void (async () => {
-      try {
-        for (;;) {
-          const next = await frames.next();
-          if (next.done) throw new DriverFailure(WIRE_VIOLATION, `the session ended without an end frame for the ${operation.$case} stream`);
-          const frame = next.value;
-          if (frame.$case === 'end') return queue.end();
-          if (frame.$case === 'error') throw errorFromFrame(frame.value);
-          if (frame.$case !== 'event' || !frame.value.event) throw new DriverFailure(WIRE_VIOLATION, `a ${frame.$case} frame in a stream`);
-          const seq = Number(frame.value.seq);
-          queue.push({ seq: seq > 0 ? seq : undefined, event: streamEventToJson(frame.value.event) });
-        }
-      } catch (error) {
-        queue.end(error);
+    fillQueue(queue, async () => {
+      for (;;) {
+        const next = await frames.next();
+        if (next.done) throw new DriverFailure(WIRE_VIOLATION, `the session ended without an end frame for the ${operation.$case} stream`);
+        const frame = next.value;
+        if (frame.$case === 'end') return;
+        if (frame.$case === 'error') throw errorFromFrame(frame.value);
+        if (frame.$case !== 'event' || !frame.value.event) throw new DriverFailure(WIRE_VIOLATION, `a ${frame.$case} frame in a stream`);
+        const seq = Number(frame.value.seq);
+        queue.push({ seq: seq > 0 ? seq : undefined, event: streamEventToJson(frame.value.event) });
       }
-    })();
-    return {
-      close: () => {
-        queue.cut();
-        call.cancel();
-      },
-      [Symbol.asyncIterator]: () => queue,
-    };
+    });
+    return queuedDriverStream(queue, () => call.cancel());
   }
+}
+
+/** The request of a `send` or `subscribe` session operation; the driver always builds one, so none is a driver bug. */
+function requestOf<R>(operation: { readonly $case: string; readonly value: { readonly request?: R | undefined } }): R {
+  const request = operation.value.request;
+  if (request === undefined) throw new Error(`the ${operation.$case} session operation carries no request`);
+  return request;
 }
 
 /** Whether a step sets service parameters of its own (then it needs a session of its own). */

@@ -1,14 +1,9 @@
-import { operationByName, streamEventToJson, type Operation, type RequestHandler } from '@a2a-polyglot/core';
-import { fromGrpcError, METADATA, startGrpcServer } from '@a2a-polyglot/grpc';
+import { fromGrpcError, METADATA } from '@a2a-polyglot/grpc';
 import type { StreamResponse } from '@a2a-polyglot/model';
-import { A2AServiceService, V03A2AServiceService } from '@a2a-polyglot/model/grpc';
-import { startA2AServer } from '@a2a-polyglot/server';
-import { Client, credentials, Metadata, type ClientReadableStream, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
+import { Client, credentials, type ClientReadableStream, type Metadata, type ServiceError } from '@grpc/grpc-js';
 import {
-  DEFAULT_HEADERS,
   DriverFailure,
   failed,
-  mergeHeaders,
   opened,
   type Binding,
   type CallOptions,
@@ -19,70 +14,11 @@ import {
   type ProbeKind,
   type StreamItem,
 } from '../driver.js';
+import { startGrpcServersUnderTest } from './grpc-servers.js';
+import { lookup, MALFORMED_PROTOBUF, metadataOf, rawMethod, V03_GRPC_WIRE, V1_GRPC_WIRE, type GrpcWire, type UnaryWireMethod } from './grpc-wire.js';
 import { fetchAgentCard, WIRE_VIOLATION, wireViolation } from './http-common.js';
-import { V03_TRANSLATIONS, v03EventToJson, v03Translation } from './v03-translate.js';
-
-type AnyMethod = MethodDefinition<unknown, unknown>;
-
-/** The methods of a generated service by RPC name (`/lf.a2a.v1.A2AService/GetTask` → `GetTask`). */
-function methodsOf(service: object): ReadonlyMap<string, AnyMethod> {
-  return new Map(Object.values(service as Record<string, AnyMethod>).map((m) => [m.path.slice(m.path.lastIndexOf('/') + 1), m]));
-}
-
-/**
- * What differs between the two standard gRPC services the driver talks to: the v1.0
- * `lf.a2a.v1.A2AService` (messages are the core's own) and the v0.3 `a2a.v1.A2AService`
- * (messages converted with @a2a-polyglot/v03, no version metadata by default).
- * @internal
- */
-export interface GrpcWire {
-  readonly binding: string;
-  /** The generated method of an operation (undefined: the service has none). */
-  method(operation: string): AnyMethod | undefined;
-  /** Decoded v1.0 request → the wire request message. */
-  toWire(operation: string, request: unknown): unknown;
-  /** Wire answer → the v1.0 response message. */
-  fromWire(operation: string, response: unknown): unknown;
-  /** One wire stream event → v1.0 StreamResponse JSON. */
-  eventToJson(event: unknown): unknown;
-  /** Service parameters sent unless a step overrides them. */
-  readonly defaults: Readonly<Record<string, string>>;
-  /** The service's path prefix (`/lf.a2a.v1.A2AService/`), for the unknown-method probe. */
-  readonly pathPrefix: string;
-}
-
-const V1_METHODS = methodsOf(A2AServiceService);
-const V03_METHODS = methodsOf(V03A2AServiceService);
-
-/** The v1.0 service: nothing to convert. @internal */
-export const V1_GRPC_WIRE: GrpcWire = {
-  binding: 'grpc',
-  method: (operation) => V1_METHODS.get(operation),
-  toWire: (_operation, request) => request,
-  fromWire: (_operation, response) => response,
-  eventToJson: (event) => streamEventToJson(event as StreamResponse),
-  defaults: DEFAULT_HEADERS,
-  pathPrefix: '/lf.a2a.v1.A2AService/',
-};
-
-/** The v0.3 service `a2a.v1.A2AService`, as v0.3 clients call it (no `a2a-version`). @internal */
-export const V03_GRPC_WIRE: GrpcWire = {
-  binding: 'grpc-v03',
-  method: (operation) => {
-    const t = V03_TRANSLATIONS[operation as keyof typeof V03_TRANSLATIONS];
-    return t && V03_METHODS.get(t.rpc);
-  },
-  toWire: (operation, request) => v03Translation(operation).toV03(request),
-  fromWire: (operation, response) => v03Translation(operation).toV1(response),
-  eventToJson: (event) => v03EventToJson(event as never),
-  defaults: {},
-  pathPrefix: '/a2a.v1.A2AService/',
-};
-
-/** Bytes that are not a protobuf message: field 1 (length-delimited) claims 5 bytes, 1 follows. */
-const MALFORMED_PROTOBUF = Buffer.from([0x0a, 0x05, 0x0a]);
-
-const identity = (bytes: Buffer): Buffer => bytes;
+import { ItemQueue, queuedDriverStream } from './item-queue.js';
+import { unaryResultJson } from './unary-result.js';
 
 /**
  * The gRPC driver (standard `lf.a2a.v1.A2AService`), on a raw grpc-js `Client` so every call
@@ -136,7 +72,7 @@ export class GrpcDriver implements Driver {
       const { op, method } = lookup(this.wire, operation, 'unary');
       const decoded = op.request.fromJSON(request ?? {});
       const response = await this.unary(method, this.wire.toWire(operation, decoded), metadataOf(options?.headers, this.wire.defaults));
-      return { ok: true, result: (op as Extract<Operation, { kind: 'unary' }>).encodeJson(this.wire.fromWire(operation, response), decoded) ?? null };
+      return { ok: true, result: unaryResultJson(op, this.wire.fromWire(operation, response), decoded) };
     } catch (error) {
       return failed(error);
     }
@@ -158,13 +94,9 @@ export class GrpcDriver implements Driver {
 
   async probe(kind: ProbeKind): Promise<CallResult> {
     try {
-      const path = kind === 'unknown-method' ? `${this.wire.pathPrefix}NoSuchMethod` : this.wire.method('SendMessage')!.path;
+      const path = kind === 'unknown-method' ? `${this.wire.pathPrefix}NoSuchMethod` : lookup(this.wire, 'SendMessage', 'unary').method.path;
       const bytes = kind === 'unknown-method' ? Buffer.alloc(0) : MALFORMED_PROTOBUF;
-      await this.unary(
-        { path, requestSerialize: identity, responseDeserialize: identity } as unknown as AnyMethod,
-        bytes,
-        metadataOf(undefined, this.wire.defaults),
-      );
+      await this.unary(rawMethod(path), bytes, metadataOf(undefined, this.wire.defaults));
       return wireViolation(`probe ${kind}: the server answered with a result`);
     } catch (error) {
       return failed(error);
@@ -181,7 +113,7 @@ export class GrpcDriver implements Driver {
   }
 
   /** One unary call on the wire; a failed status becomes the A2AError our clients rebuild. */
-  private unary(method: AnyMethod, request: unknown, md: Metadata): Promise<unknown> {
+  private unary(method: UnaryWireMethod, request: unknown, md: Metadata): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.client.makeUnaryRequest(
         method.path,
@@ -192,72 +124,6 @@ export class GrpcDriver implements Driver {
         (error: ServiceError | null, response?: unknown) => (error ? reject(fromGrpcError(error)) : resolve(response)),
       );
     });
-  }
-}
-
-/** The core operation (for its codecs) and the generated gRPC method of an operation name. */
-function lookup(wire: GrpcWire, operation: string, kind: Operation['kind']): { op: Operation; method: AnyMethod } {
-  const op = operationByName(operation);
-  const method = wire.method(operation);
-  if (!method || op.kind !== kind) throw new Error(`the gRPC driver has no ${kind} RPC ${operation}`);
-  return { op, method };
-}
-
-/**
- * The request metadata of one call: the default service parameters with the step's
- * overrides (`null` removes one), keys lower-cased as gRPC requires.
- * @internal
- */
-export function metadataOf(headers: CallOptions['headers'], defaults: Readonly<Record<string, string>> = DEFAULT_HEADERS): Metadata {
-  const md = new Metadata();
-  for (const [key, value] of Object.entries(mergeHeaders({ ...defaults }, headers))) md.set(key.toLowerCase(), value);
-  return md;
-}
-
-/**
- * Items in arrival order for one consumer; `cut()` ends it at once, even while a read is
- * pending (the client cut: nothing after it is delivered).
- * @internal
- */
-export class ItemQueue<T> implements AsyncIterator<T> {
-  private readonly items: T[] = [];
-  private waiter: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void } | undefined;
-  private state: { done: false } | { done: true; error?: unknown } = { done: false };
-
-  push(item: T): void {
-    if (this.state.done) return;
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = undefined;
-      w.resolve({ value: item, done: false });
-    } else this.items.push(item);
-  }
-
-  /** Ends after the buffered items; with `error`, the consumer gets it after them. */
-  end(error?: unknown): void {
-    if (this.state.done) return;
-    this.state = error === undefined ? { done: true } : { done: true, error };
-    if (this.waiter && this.items.length === 0) this.settle(this.waiter);
-  }
-
-  /** Ends now: buffered items are dropped, a pending read ends. */
-  cut(): void {
-    this.items.length = 0;
-    this.state = { done: true };
-    if (this.waiter) this.settle(this.waiter);
-  }
-
-  next(): Promise<IteratorResult<T>> {
-    if (this.items.length > 0) return Promise.resolve({ value: this.items.shift()!, done: false });
-    if (this.state.done) return new Promise((resolve, reject) => this.settle({ resolve, reject }));
-    return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
-  }
-
-  private settle(w: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void }): void {
-    this.waiter = undefined;
-    const state = this.state as { done: true; error?: unknown };
-    if (state.error !== undefined) w.reject(state.error);
-    else w.resolve({ value: undefined, done: true });
   }
 }
 
@@ -286,49 +152,10 @@ function grpcDriverStream(call: ClientReadableStream<StreamResponse>, wire: Grpc
   });
   call.on('error', (error: ServiceError) => queue.end(cut ? undefined : fromGrpcError(error)));
   call.on('end', () => queue.end());
-  return {
-    close: () => {
-      cut = true;
-      queue.cut();
-      call.cancel();
-    },
-    [Symbol.asyncIterator]: () => queue,
-  };
-}
-
-/** Where the servers of one gRPC binding under test live. */
-export interface GrpcServersUnderTest {
-  /** The gRPC address, `127.0.0.1:<port>`. */
-  readonly target: string;
-  readonly cardUrl: string;
-  close(): Promise<void>;
-}
-
-/**
- * Starts the gRPC server (standard and session services) for one handler on 127.0.0.1,
- * port 0, plus an HTTP server for card discovery whose card lists it as the GRPC interface.
- * @internal
- */
-export async function startGrpcServersUnderTest(handler: RequestHandler): Promise<GrpcServersUnderTest> {
-  const grpc = await startGrpcServer({ handler, host: '127.0.0.1', port: 0 });
-  try {
-    const http = await startA2AServer({
-      handler,
-      host: '127.0.0.1',
-      port: 0,
-      extraInterfaces: () => [{ protocolBinding: 'GRPC', url: grpc.url, protocolVersion: '1.0', tenant: '' }],
-    });
-    return {
-      target: grpc.url,
-      cardUrl: `${http.url}/.well-known/agent-card.json`,
-      close: async () => {
-        await Promise.all([grpc.close(1000), http.close()]);
-      },
-    };
-  } catch (error) {
-    await grpc.close(0);
-    throw error;
-  }
+  return queuedDriverStream(queue, () => {
+    cut = true;
+    call.cancel();
+  });
 }
 
 /** The gRPC binding: a fresh gRPC server (plus an HTTP server for the card) per scenario. */

@@ -61,7 +61,8 @@ export async function readJson(res: Response): Promise<{ json: unknown } | { inv
 
 /** The media type of a response (lower case, no parameters). */
 export function mediaTypeOf(res: Response): string {
-  return (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const [mediaType = ''] = (res.headers.get('content-type') ?? '').split(';');
+  return mediaType.trim().toLowerCase();
 }
 
 /**

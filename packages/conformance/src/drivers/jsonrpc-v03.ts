@@ -1,7 +1,8 @@
 import type { OperationName } from '@a2a-polyglot/core';
 import { V03_CARD_MEMBERS, v03MethodFor } from '@a2a-polyglot/v03/json';
 import { failed, type CallOptions, type CallResult, type Binding } from '../driver.js';
-import { readJson, startServerUnderTest, wireViolation } from './http-common.js';
+import { readJson, wireViolation } from './http-common.js';
+import { startHttpDriver } from './http-driver.js';
 import { JsonRpcDriver, type JsonRpcDialect } from './jsonrpc.js';
 
 /**
@@ -56,8 +57,5 @@ async function fetchV03AgentCard(cardUrl: string, endpoint: string): Promise<Cal
 export const jsonRpcV03Binding: Binding = {
   name: 'jsonrpc-v03',
   protocolVersion: '0.3',
-  async start(handler) {
-    const server = await startServerUnderTest(handler);
-    return new JsonRpcDriver(`${server.url}${server.basePath}/rpc`, `${server.url}/.well-known/agent-card.json`, () => server.close(), V03_DIALECT);
-  },
+  start: (handler) => startHttpDriver(handler, (baseUrl, cardUrl, close) => new JsonRpcDriver(`${baseUrl}/rpc`, cardUrl, close, V03_DIALECT)),
 };

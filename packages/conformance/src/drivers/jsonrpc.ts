@@ -1,32 +1,8 @@
-import { fromJsonRpcError } from '@a2a-polyglot/core';
-import {
-  DEFAULT_HEADERS,
-  DriverFailure,
-  failed,
-  mergeHeaders,
-  opened,
-  toDriverError,
-  type Binding,
-  type CallOptions,
-  type CallResult,
-  type Driver,
-  type OpenResult,
-  type ProbeKind,
-} from '../driver.js';
+import { DEFAULT_HEADERS, failed, mergeHeaders, opened, type Binding, type CallOptions, type CallResult, type OpenResult, type ProbeKind } from '../driver.js';
 import type { SseEvent } from '../sse.js';
-import {
-  fetchAgentCard,
-  mediaTypeOf,
-  parseData,
-  readJson,
-  seqOf,
-  sseDriverStream,
-  startServerUnderTest,
-  WIRE_VIOLATION,
-  wireViolation,
-} from './http-common.js';
-
-type Envelope = Record<string, unknown>;
+import { fetchAgentCard, mediaTypeOf, parseData, readJson, seqOf, sseDriverStream, wireViolation } from './http-common.js';
+import { HttpDriver, startHttpDriver } from './http-driver.js';
+import { envelopeAnswer, envelopeEvent } from './jsonrpc-envelope.js';
 
 /**
  * What differs between the JSON-RPC method generations on the same endpoint: method names,
@@ -71,7 +47,7 @@ export const V1_DIALECT: JsonRpcDialect = {
  * and whose `id:` is the event seq; pre-stream errors come back as plain JSON. Errors are
  * read back through the ErrorInfo reason (core `fromJsonRpcError`).
  */
-export class JsonRpcDriver implements Driver {
+export class JsonRpcDriver extends HttpDriver {
   readonly binding: string;
   private nextId = 1;
 
@@ -82,11 +58,12 @@ export class JsonRpcDriver implements Driver {
    * @param dialect the method generation to speak (default v1.0)
    */
   constructor(
-    private readonly endpoint: string,
-    private readonly cardUrl: string,
-    private readonly onClose: () => Promise<void> = async () => undefined,
+    endpoint: string,
+    cardUrl: string,
+    onClose?: () => Promise<void>,
     private readonly dialect: JsonRpcDialect = V1_DIALECT,
   ) {
+    super(endpoint, cardUrl, onClose);
     this.binding = dialect.binding;
   }
 
@@ -139,17 +116,13 @@ export class JsonRpcDriver implements Driver {
     }
   }
 
-  agentCard(): Promise<CallResult> {
-    return this.dialect.agentCard(this.cardUrl, this.endpoint);
-  }
-
-  close(): Promise<void> {
-    return this.onClose();
+  override agentCard(): Promise<CallResult> {
+    return this.dialect.agentCard(this.cardUrl, this.baseUrl);
   }
 
   private post(body: string, options: CallOptions | undefined, signal?: AbortSignal): Promise<Response> {
     const headers = mergeHeaders({ ...this.dialect.defaultHeaders, 'Content-Type': 'application/json' }, this.dialect.headers(options?.headers));
-    return fetch(this.endpoint, { method: 'POST', headers, body, signal });
+    return fetch(this.baseUrl, { method: 'POST', headers, body, signal });
   }
 }
 
@@ -158,39 +131,16 @@ async function unaryAnswer(res: Response, id: number | null): Promise<CallResult
   const body = await readJson(res);
   if ('invalid' in body) return wireViolation(body.invalid);
   if (mediaTypeOf(res) !== 'application/json') return wireViolation(`content-type ${res.headers.get('content-type')} is not application/json`);
-  const envelope = body.json as Envelope | undefined;
-  const problem = envelopeProblem(envelope, id);
-  if (problem) return wireViolation(problem);
-  if ('error' in envelope!) return { ok: false, error: toDriverError(fromJsonRpcError(envelope.error as Envelope)) };
-  return { ok: true, result: envelope!.result };
+  return envelopeAnswer(body.json, id);
 }
 
 /** One SSE event of a JSON-RPC stream: a whole response with the request's id. */
 function streamItem(event: SseEvent, id: number): { seq: number | undefined; event: unknown } {
-  const envelope = parseData(event) as Envelope;
-  const problem = envelopeProblem(envelope, id);
-  if (problem) throw new DriverFailure(WIRE_VIOLATION, `stream event: ${problem}`);
-  if ('error' in envelope) throw fromJsonRpcError(envelope.error as Envelope);
-  return { seq: seqOf(event), event: envelope.result };
-}
-
-/** What is wrong with a JSON-RPC response envelope, if anything. `id` null: any id is fine for an error. */
-function envelopeProblem(envelope: Envelope | undefined, id: number | null): string | undefined {
-  if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) return 'the answer is not a JSON-RPC response object';
-  if (envelope.jsonrpc !== '2.0') return 'jsonrpc member is not "2.0"';
-  const hasResult = 'result' in envelope;
-  const hasError = 'error' in envelope;
-  if (hasResult === hasError) return 'a response needs exactly one of result and error';
-  if (id !== null && envelope.id !== id && !(hasError && envelope.id === null))
-    return `response id ${JSON.stringify(envelope.id)} does not echo request id ${id}`;
-  return undefined;
+  return { seq: seqOf(event), event: envelopeEvent(parseData(event), id, 'stream event').result };
 }
 
 /** The JSON-RPC binding: a fresh `@a2a-polyglot/server`, JSON-RPC at `${url}/a2a/rpc`. */
 export const jsonRpcBinding: Binding = {
   name: 'jsonrpc',
-  async start(handler) {
-    const server = await startServerUnderTest(handler);
-    return new JsonRpcDriver(`${server.url}${server.basePath}/rpc`, `${server.url}/.well-known/agent-card.json`, () => server.close());
-  },
+  start: (handler) => startHttpDriver(handler, (baseUrl, cardUrl, close) => new JsonRpcDriver(`${baseUrl}/rpc`, cardUrl, close)),
 };

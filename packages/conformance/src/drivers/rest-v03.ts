@@ -1,19 +1,11 @@
 import { A2AError, fromJsonRpcError, operationByName, type Operation, type OperationName } from '@a2a-polyglot/core';
 import { V03_REST_ROUTES, type V03RestRequest } from '@a2a-polyglot/v03/proto';
 import * as v03 from '@a2a-polyglot/model/v03';
-import {
-  failed,
-  mergeHeaders,
-  toDriverError,
-  type Binding,
-  type CallOptions,
-  type CallResult,
-  type Driver,
-  type OpenResult,
-  type ProbeKind,
-} from '../driver.js';
+import { failed, mergeHeaders, toDriverError, type Binding, type CallOptions, type CallResult, type OpenResult, type ProbeKind } from '../driver.js';
 import type { SseEvent } from '../sse.js';
-import { fetchAgentCard, mediaTypeOf, openSseStream, parseData, readJson, seqOf, startServerUnderTest, wireViolation } from './http-common.js';
+import { mediaTypeOf, openSseStream, parseData, readJson, seqOf, wireViolation } from './http-common.js';
+import { HttpDriver, startHttpDriver } from './http-driver.js';
+import { unaryResultJson } from './unary-result.js';
 import { v03EventToJson, v03Translation } from './v03-translate.js';
 
 /**
@@ -24,14 +16,8 @@ import { v03EventToJson, v03Translation } from './v03-translate.js';
  * `event: error` for a mid-stream failure. Requests travel through typed messages, so (like
  * gRPC) it cannot carry a JSON member no proto field has: it declares `protobuf` requests.
  */
-export class RestV03Driver implements Driver {
+export class RestV03Driver extends HttpDriver {
   readonly binding = 'rest-v03';
-
-  constructor(
-    private readonly baseUrl: string,
-    private readonly cardUrl: string,
-    private readonly onClose: () => Promise<void> = async () => undefined,
-  ) {}
 
   async call(operation: string, request: unknown, options?: CallOptions): Promise<CallResult> {
     try {
@@ -40,7 +26,7 @@ export class RestV03Driver implements Driver {
       if (!answer.ok) return answer;
       const t = v03Translation(operation);
       const v1 = t.response && answer.result !== null ? t.toV1(t.response.fromJSON(answer.result)) : undefined;
-      return { ok: true, result: v1 === undefined ? null : ((op as Extract<Operation, { kind: 'unary' }>).encodeJson(v1, decoded) ?? null) };
+      return { ok: true, result: v1 === undefined ? null : unaryResultJson(op, v1, decoded) };
     } catch (error) {
       return failed(error);
     }
@@ -57,14 +43,6 @@ export class RestV03Driver implements Driver {
     } catch (error) {
       return failed(error);
     }
-  }
-
-  agentCard(): Promise<CallResult> {
-    return fetchAgentCard(this.cardUrl);
-  }
-
-  close(): Promise<void> {
-    return this.onClose();
   }
 
   private async send(
@@ -118,8 +96,5 @@ export const restV03Binding: Binding = {
   name: 'rest-v03',
   requestEncoding: 'protobuf',
   protocolVersion: '0.3',
-  async start(handler) {
-    const server = await startServerUnderTest(handler);
-    return new RestV03Driver(`${server.url}${server.basePath}`, `${server.url}/.well-known/agent-card.json`, () => server.close());
-  },
+  start: (handler) => startHttpDriver(handler, (baseUrl, cardUrl, close) => new RestV03Driver(baseUrl, cardUrl, close)),
 };

@@ -8,12 +8,12 @@ import {
   type Binding,
   type CallOptions,
   type CallResult,
-  type Driver,
   type OpenResult,
   type ProbeKind,
 } from '../driver.js';
 import type { SseEvent } from '../sse.js';
-import { fetchAgentCard, mediaTypeOf, openSseStream, parseData, readJson, seqOf, startServerUnderTest, WIRE_VIOLATION, wireViolation } from './http-common.js';
+import { mediaTypeOf, openSseStream, parseData, readJson, seqOf, WIRE_VIOLATION, wireViolation } from './http-common.js';
+import { HttpDriver, startHttpDriver } from './http-driver.js';
 
 /** How one operation maps onto HTTP (spec §4 table): verb, path with `{field}` slots, body or query. */
 interface Route {
@@ -48,19 +48,8 @@ const JSON_TYPES = new Set(['application/a2a+json', 'application/json']);
  * `fromHttpError`); streams are SSE with `data: <StreamResponse>`, `id: <seq>` and
  * `event: error` for a mid-stream failure.
  */
-export class RestDriver implements Driver {
+export class RestDriver extends HttpDriver {
   readonly binding = 'rest';
-
-  /**
-   * @param baseUrl the REST base URL (`AgentInterface.url` of the HTTP+JSON interface)
-   * @param cardUrl the agent card URL
-   * @param onClose stops the server under test
-   */
-  constructor(
-    private readonly baseUrl: string,
-    private readonly cardUrl: string,
-    private readonly onClose: () => Promise<void> = async () => undefined,
-  ) {}
 
   async call(operation: string, request: unknown, options?: CallOptions): Promise<CallResult> {
     try {
@@ -81,14 +70,6 @@ export class RestDriver implements Driver {
     } catch (error) {
       return failed(error);
     }
-  }
-
-  agentCard(): Promise<CallResult> {
-    return fetchAgentCard(this.cardUrl);
-  }
-
-  close(): Promise<void> {
-    return this.onClose();
   }
 
   /** Spreads the request JSON over path, query and body per the operation's route, and sends it. */
@@ -145,8 +126,5 @@ function streamItem(event: SseEvent): { seq: number | undefined; event: unknown 
 /** The REST binding: a fresh `@a2a-polyglot/server`, REST under `${url}/a2a`. */
 export const restBinding: Binding = {
   name: 'rest',
-  async start(handler) {
-    const server = await startServerUnderTest(handler);
-    return new RestDriver(`${server.url}${server.basePath}`, `${server.url}/.well-known/agent-card.json`, () => server.close());
-  },
+  start: (handler) => startHttpDriver(handler, (baseUrl, cardUrl, close) => new RestDriver(baseUrl, cardUrl, close)),
 };

@@ -1,5 +1,4 @@
 import { WebSocket } from 'ws';
-import { fromJsonRpcError } from '@a2a-polyglot/core';
 import { startA2AServer } from '@a2a-polyglot/server';
 import { SUBPROTOCOL, WEBSOCKET_BINDING_URI } from '@a2a-polyglot/websocket';
 import {
@@ -7,7 +6,6 @@ import {
   DriverFailure,
   failed,
   mergeHeaders,
-  toDriverError,
   type Binding,
   type CallOptions,
   type CallResult,
@@ -18,14 +16,14 @@ import {
   type StreamItem,
 } from '../driver.js';
 import { fetchAgentCard, WIRE_VIOLATION, wireViolation } from './http-common.js';
+import { ItemQueue } from './item-queue.js';
+import { envelopeAnswer, envelopeEvent, type Envelope as Frame } from './jsonrpc-envelope.js';
 
-type Frame = Record<string, unknown>;
-
-/** Receives the frames of one request id (or, for `null`, errors the server could not tie to a request). */
-interface Inbox {
-  push(frame: Frame): void;
-  fail(error: Error): void;
-}
+/**
+ * The frames of one request id (or, for `null`, errors the server could not tie to a
+ * request), in order; a failure (the socket closed) is delivered after the frames before it.
+ */
+type FrameQueue = ItemQueue<Frame>;
 
 /**
  * The WebSocket driver, written from the binding's README: one socket (subprotocol `a2a.v1`)
@@ -38,7 +36,7 @@ interface Inbox {
 export class WebSocketDriver implements Driver {
   readonly binding = 'websocket';
   private nextId = 1;
-  private readonly inboxes = new Map<number | null, Inbox>();
+  private readonly inboxes = new Map<number | null, FrameQueue>();
 
   private constructor(
     private readonly ws: WebSocket,
@@ -67,9 +65,9 @@ export class WebSocketDriver implements Driver {
       const id = this.nextId++;
       const queue = this.subscribe(id);
       this.send(this.request(id, operation, request, options));
-      const frame = await queue.next();
+      const frame = await nextFrame(queue);
       this.inboxes.delete(id);
-      return unaryAnswer(frame, id);
+      return envelopeAnswer(frame, id);
     } catch (error) {
       return failed(error);
     }
@@ -81,11 +79,11 @@ export class WebSocketDriver implements Driver {
       const queue = this.subscribe(id);
       const resume = options?.resumeAfterSeq === undefined ? {} : { resumeAfterSeq: options.resumeAfterSeq };
       this.send({ ...this.request(id, operation, request, options), ...resume });
-      const first = await queue.next();
+      const first = await nextFrame(queue);
       if (first.streamStart === true && first.id === id) return { ok: true, stream: this.driverStream(id, queue) };
       this.inboxes.delete(id);
       if ('error' in first) {
-        const answer = unaryAnswer(first, id);
+        const answer = envelopeAnswer(first, id);
         return answer.ok ? wireViolation(`${operation} answered a plain result instead of a stream`) : answer;
       }
       return wireViolation(`${operation} answered ${JSON.stringify(first).slice(0, 200)} instead of streamStart or an error`);
@@ -99,9 +97,9 @@ export class WebSocketDriver implements Driver {
       if (kind === 'unknown-method') return await this.call('NoSuchMethod', {});
       const queue = this.subscribe(null);
       this.ws.send('{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{');
-      const frame = await queue.next();
+      const frame = await nextFrame(queue);
       this.inboxes.delete(null);
-      return unaryAnswer(frame, null);
+      return envelopeAnswer(frame, null);
     } catch (error) {
       return failed(error);
     }
@@ -127,7 +125,7 @@ export class WebSocketDriver implements Driver {
   }
 
   private subscribe(id: number | null): FrameQueue {
-    const queue = new FrameQueue();
+    const queue: FrameQueue = new ItemQueue<Frame>();
     this.inboxes.set(id, queue);
     return queue;
   }
@@ -149,7 +147,7 @@ export class WebSocketDriver implements Driver {
   }
 
   private failAll(error: Error): void {
-    for (const inbox of this.inboxes.values()) inbox.fail(error);
+    for (const inbox of this.inboxes.values()) inbox.end(error);
   }
 
   /** Frames of stream `id` as a DriverStream; `close()` is the client cut (`cancelStream`). */
@@ -165,16 +163,16 @@ export class WebSocketDriver implements Driver {
         if (done) return;
         finish();
         if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ jsonrpc: '2.0', id, cancelStream: true }));
-        queue.fail(new StreamCut());
+        queue.end(new StreamCut());
       },
       [Symbol.asyncIterator]: async function* (this: void): AsyncGenerator<StreamItem> {
         try {
           for (;;) {
-            const frame = await queue.next();
+            const next = await queue.next();
+            if (next.done) return;
+            const frame = next.value;
             if (frame.streamEnd === true) return;
-            const problem = envelopeProblem(frame, id);
-            if (problem) throw new DriverFailure(WIRE_VIOLATION, `stream frame: ${problem}`);
-            if ('error' in frame) throw fromJsonRpcError(frame.error as Frame);
+            envelopeEvent(frame, id, 'stream frame');
             const seq = frame.seq;
             if (seq !== undefined && !(typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0))
               throw new DriverFailure(WIRE_VIOLATION, `stream frame seq ${JSON.stringify(seq)} is not a positive integer`);
@@ -194,53 +192,11 @@ export class WebSocketDriver implements Driver {
 /** Thrown into a stream's queue by the client cut: the iterator ends quietly. */
 class StreamCut extends Error {}
 
-/** The frames of one id, in order; a failure is delivered after the frames that came before it. */
-class FrameQueue implements Inbox {
-  private readonly frames: Frame[] = [];
-  private failure: Error | undefined;
-  private waiter: { resolve: (f: Frame) => void; reject: (e: Error) => void } | undefined;
-
-  push(frame: Frame): void {
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = undefined;
-      w.resolve(frame);
-    } else this.frames.push(frame);
-  }
-
-  fail(error: Error): void {
-    this.failure ??= error;
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = undefined;
-      w.reject(error);
-    }
-  }
-
-  next(): Promise<Frame> {
-    const frame = this.frames.shift();
-    if (frame) return Promise.resolve(frame);
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
-  }
-}
-
-/** A unary answer: a JSON-RPC response with the request's id (any id for a parse error). */
-function unaryAnswer(frame: Frame, id: number | null): CallResult {
-  const problem = envelopeProblem(frame, id);
-  if (problem) return wireViolation(problem);
-  if ('error' in frame) return { ok: false, error: toDriverError(fromJsonRpcError(frame.error as Frame)) };
-  return { ok: true, result: frame.result };
-}
-
-/** What is wrong with a JSON-RPC response frame, if anything. */
-function envelopeProblem(frame: Frame, id: number | null): string | undefined {
-  if (frame.jsonrpc !== '2.0') return 'jsonrpc member is not "2.0"';
-  const hasResult = 'result' in frame;
-  const hasError = 'error' in frame;
-  if (hasResult === hasError) return 'a response needs exactly one of result and error';
-  if (id !== null && frame.id !== id) return `response id ${JSON.stringify(frame.id)} does not echo request id ${id}`;
-  return undefined;
+/** The next frame of a request that is not a stream (its queue is never cut, only failed). */
+async function nextFrame(queue: FrameQueue): Promise<Frame> {
+  const next = await queue.next();
+  if (next.done) throw new DriverFailure(WIRE_VIOLATION, 'the answer queue ended without a frame');
+  return next.value;
 }
 
 /** The WebSocket binding: a fresh `@a2a-polyglot/server` with `websocket: true`, socket at `/a2a/ws`. */
