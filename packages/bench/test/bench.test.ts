@@ -201,7 +201,7 @@ describe('closed loop', () => {
       },
       close() {},
     };
-    const stats = await runClosedLoop([slot, slot], { warmupMs: 0, durationMs: 150, drainMs: 1000 });
+    const stats = await runClosedLoop([slot, slot], { warmupMs: 0, durationMs: 60_000, stopAfterOps: 20, drainMs: 1000 });
     expect(stats.ops).toBeGreaterThan(0);
     expect(stats.events).toBe(stats.ops * 2);
     expect(stats.latenciesUs).toHaveLength(stats.ops);
@@ -222,7 +222,8 @@ describe('load jobs against the raw ceilings (in-process)', () => {
     const { ports, close } = await startRawHttpServer();
     try {
       const target = targetById('raw-http')!;
-      const base = { concurrency: 2, warmupMs: 0, durationMs: 150, drainMs: 2000, serverPid: process.pid, clkTck: 100 };
+      // The window closes after a count of operations, not a clock: a loaded CI machine still gets them all.
+      const base = { concurrency: 2, warmupMs: 0, durationMs: 60_000, stopAfterOps: 20, drainMs: 2000, serverPid: process.pid, clkTck: 100 };
       const unary = await runJob({ ...base, request: buildRequest(target, { mode: 'task' }, ports.http!) });
       expect(unary.ops).toBeGreaterThan(0);
       expect(unary.errors).toBe(0);
@@ -334,7 +335,9 @@ describe('gRPC session load client', () => {
         request: buildRequest(target, work, port),
         concurrency: 4,
         warmupMs: 0,
-        durationMs: 200,
+        // Ends after a count of operations, not a clock window (a loaded machine once got none in 200 ms).
+        durationMs: 60_000,
+        stopAfterOps: 20,
         serverPid: process.pid,
         clkTck: 100,
       });
