@@ -188,7 +188,7 @@ export class InMemoryEventLog implements EventLog {
       // Evict in blocks of a quarter so appends stay amortised O(1).
       const drop = Math.max(1, this.maxEvents >> 2);
       log.events.splice(0, drop);
-      log.firstSeq = log.events[0]!.seq;
+      log.firstSeq = log.events[0]?.seq ?? seq + 1;
     }
     if (log.waiters && log.waiters.size > 0) {
       const waiters = [...log.waiters];

@@ -26,6 +26,7 @@ import { followTask, singleEventStream, type EventStream } from './event-stream.
 import { InMemoryTaskStore } from './in-memory-task-store.js';
 import { estimateBytes } from './estimate-size.js';
 import type { CallObserver } from './observer.js';
+import type { OperationHandler } from './operation-handler.js';
 import { silentLogger, type Logger } from './logger.js';
 import { InMemoryPushConfigStore } from './push/push-config-store.js';
 import { PushConfigOperations } from './push/push-config-operations.js';
@@ -63,7 +64,7 @@ const FOLLOW_UP_WAIT_MS = 1000;
  * configs ({@link PushConfigOperations}) and durable-mode housekeeping
  * ({@link ClusterCoordinator}) live in their own modules.
  */
-export class RequestHandler {
+export class RequestHandler implements OperationHandler {
   readonly card: AgentCard;
   /**
    * Whether bindings reject unknown request members ({@link RequestHandlerOptions.strictRequests}).
