@@ -42,7 +42,7 @@ export interface RunInit {
   readonly configuration: SendMessageConfiguration | undefined;
   readonly metadata: Record<string, unknown> | undefined;
   readonly extensions: readonly string[];
-  /** The client called SendStreamingMessage (see {@link ExecutionContext.streaming}). */
+  /** The client called SendStreamingMessage (see `ExecutionContext.streaming`). */
   readonly streaming: boolean;
 }
 
