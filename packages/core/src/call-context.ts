@@ -1,5 +1,4 @@
-import { requestLogger } from './call-logger.js';
-import type { Logger } from './logger.js';
+import { silentLogger, type Logger } from './logger.js';
 import type { ProtocolVersion } from './protocol-version.js';
 
 /** The bindings the core knows by name (spec identifiers, plus our WebSocket binding URI). */
@@ -70,6 +69,28 @@ export function clientCertificateOf(
   const subject = entries.map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('+') : v}`).join(',');
   const cn = cert.subject.CN;
   return { subject, commonName: cn === undefined ? undefined : Array.isArray(cn) ? cn[0] : cn, fingerprint256: cert.fingerprint256 };
+}
+
+/** The header a caller or a proxy names its request with; kept as the log lines' `reqId`. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** Longest `X-Request-Id` taken as is; a longer or odd one is replaced (it lands in every line). */
+const MAX_REQUEST_ID_LENGTH = 128;
+const REQUEST_ID_SHAPE = /^[\w.:/+=@-]+$/;
+
+/**
+ * The logger of one incoming call: the binding's logger with the call's `binding` and
+ * `reqId` (the caller's `X-Request-Id` when it sent a sane one, else a fresh UUID), so every
+ * line about the call can be found together. The bindings build it when they build the
+ * call's context; the core adds `operation`, `traceId` and `taskId` (`bindOperationLogger`).
+ * Undefined for a silent binding logger: the call then has no logger of its own and the core
+ * logs to its own (a handler given a logger behind a binding given none still logs).
+ */
+export function requestLogger(logger: Logger, binding: BindingName, header: (name: string) => string | undefined): Logger | undefined {
+  if (logger === silentLogger) return undefined;
+  const sent = header(REQUEST_ID_HEADER);
+  const reqId = sent && sent.length <= MAX_REQUEST_ID_LENGTH && REQUEST_ID_SHAPE.test(sent) ? sent : globalThis.crypto.randomUUID();
+  return logger.child({ binding, reqId });
 }
 
 /**

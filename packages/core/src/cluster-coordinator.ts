@@ -1,7 +1,6 @@
 import { TaskState } from '@a2a-polyglot/model';
 import type { AgentExecutor } from './agent-executor.js';
 import type { Logger } from './logger.js';
-import type { RequestHandler } from './request-handler.js';
 import { runKey } from './request-handler-helpers.js';
 import { DEFAULT_LEASE_MS, DEFAULT_SWEEP_INTERVAL_MS, type ClusterOptions } from './request-handler-options.js';
 import type { TaskRun } from './task-run.js';
@@ -15,7 +14,7 @@ import { isVersionConflict, type StoredTask, type TaskLease, type TaskStore } fr
  */
 export const ABANDONED_TASK_MESSAGE = 'The instance running this task stopped before the task finished';
 
-/** What a {@link ClusterCoordinator} works with, all owned by the {@link RequestHandler}. */
+/** What a {@link ClusterCoordinator} works with, all owned by the `RequestHandler`. */
 export interface ClusterCoordinatorDeps {
   readonly cluster: ClusterOptions;
   readonly store: TaskStore;
@@ -32,7 +31,7 @@ export interface ClusterCoordinatorDeps {
  * The part of durable mode ({@link ClusterOptions}) that happens beside the operations:
  * renewing the leases of the runs this instance executes, sweeping tasks whose instance
  * stopped, and stopping a run when another instance canceled or took over its task. The
- * {@link RequestHandler} makes one when `cluster` is set, and stops it on shutdown.
+ * `RequestHandler` makes one when `cluster` is set, and stops it on shutdown.
  * @internal
  */
 export class ClusterCoordinator {
@@ -70,7 +69,7 @@ export class ClusterCoordinator {
         .catch((error: unknown) => this.deps.logger.warn({ taskId, err: error }, 'publishing a cancel signal failed'));
   }
 
-  /** See {@link RequestHandler.recoverAbandoned}; concurrent calls share one sweep. */
+  /** See `RequestHandler.recoverAbandoned`; concurrent calls share one sweep. */
   recoverAbandoned(includeOwn: boolean): Promise<number> {
     if (this.sweeping) return this.sweeping;
     this.sweeping = this.sweep(includeOwn).finally(() => (this.sweeping = undefined));

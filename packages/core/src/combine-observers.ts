@@ -1,7 +1,7 @@
 import type { TaskState } from '@a2a-polyglot/model';
 import type { CallContext } from './call-context.js';
 import type { CallObserver, OperationObservation, OperationOutcome, ObservedTask, TaskRunObservation } from './observer.js';
-import type { OperationName } from './operations.js';
+import type { OperationName } from './operation-name.js';
 
 /**
  * One observer that reports to each of `observers` (metrics and traces together), so the
@@ -12,7 +12,7 @@ import type { OperationName } from './operations.js';
 export function combineObservers(...observers: ReadonlyArray<CallObserver | undefined>): CallObserver | undefined {
   const all = observers.filter((o): o is CallObserver => o !== undefined);
   if (all.length <= 1) return all[0];
-  const stateWatchers = all.filter((o) => o.taskStateEntered);
+  const stateWatchers = all.filter((o): o is StateWatcher => o.taskStateEntered !== undefined);
   return {
     operationStarted(operation: OperationName, ctx: CallContext, request: unknown): OperationObservation {
       const observations = all.map((o) => o.operationStarted(operation, ctx, request));
@@ -40,7 +40,7 @@ export function combineObservers(...observers: ReadonlyArray<CallObserver | unde
       };
     },
     taskStateEntered(state: TaskState, task: ObservedTask) {
-      for (const observer of stateWatchers) observer.taskStateEntered!(state, task);
+      for (const observer of stateWatchers) observer.taskStateEntered(state, task);
     },
   };
 }
@@ -50,11 +50,19 @@ function nestedRun(observations: ReadonlyArray<{ run?<T>(call: () => T): T }>): 
   return <T>(call: () => T): T => {
     let wrapped = call;
     for (let i = observations.length - 1; i >= 0; i--) {
-      const observation = observations[i]!;
-      if (!observation.run) continue;
+      const observation = observations[i];
+      if (!observation?.run) continue;
       const inner = wrapped;
-      wrapped = () => observation.run!(inner);
+      wrapped = () => runInside(observation, inner);
     }
     return wrapped();
   };
 }
+
+/** Runs `call` inside the observation's `run` (a method call, so `run` keeps its `this`). */
+function runInside<T>(observation: { run?<U>(call: () => U): U }, call: () => T): T {
+  return observation.run ? observation.run(call) : call();
+}
+
+/** An observer that watches task states (the only ones {@link combineObservers} reports states to). */
+type StateWatcher = CallObserver & Required<Pick<CallObserver, 'taskStateEntered'>>;

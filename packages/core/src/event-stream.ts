@@ -44,13 +44,16 @@ abstract class BatchedStream implements EventStream {
     let index = 0;
     return {
       next: async (): Promise<IteratorResult<LoggedEvent>> => {
-        if (index >= batch.length) {
+        let event = batch[index];
+        while (event === undefined) {
           const next = await this.nextBatch();
           if (!next) return { done: true, value: undefined };
           batch = next;
           index = 0;
+          event = batch[0];
         }
-        return { done: false, value: batch[index++]! };
+        index++;
+        return { done: false, value: event };
       },
       return: async (): Promise<IteratorResult<LoggedEvent>> => {
         this.close();

@@ -149,7 +149,8 @@ export class InMemoryTaskStore implements TaskStore {
     if (this.interruptedIdleMs <= 0 || this.usage.interrupted.count === 0) return;
     const cutoff = this.now() - this.interruptedIdleMs;
     for (let key = this.interrupted.oldest(); key !== undefined; key = this.interrupted.oldest()) {
-      if (this.entries.get(key)!.savedAt >= cutoff) return;
+      const entry = this.entries.get(key);
+      if (entry && entry.savedAt >= cutoff) return;
       this.forget(key);
     }
   }

@@ -14,6 +14,7 @@ export * from './task-store.js';
 export * from './task-signals.js';
 export * from './in-memory-task-store.js';
 export * from './event-log.js';
+export * from './in-memory-event-log.js';
 export * from './event-stream.js';
 export * from './agent-executor.js';
 export * from './auth.js';

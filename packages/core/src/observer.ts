@@ -4,7 +4,7 @@ import type { CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
 import type { EventStream } from './event-stream.js';
 import type { LoggedEvent } from './event-log.js';
-import type { OperationName } from './operations.js';
+import type { OperationName } from './operation-name.js';
 import type { TaskRef } from './task-store.js';
 
 /** How an operation ended: `ok`, or the error code it failed with (the ErrorInfo reason). */

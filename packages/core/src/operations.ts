@@ -26,21 +26,11 @@ import { A2AErrorCode } from './error-code.js';
 import type { EventStream } from './event-stream.js';
 import { bindOperationLogger } from './call-logger.js';
 import { observeStream, observeUnary } from './observer.js';
-import type { RequestHandler } from './request-handler.js';
+import type { OperationHandler } from './operation-handler.js';
+import type { OperationName } from './operation-name.js';
 
-/** The 11 A2A operations, by their JSON-RPC / gRPC method name (spec §4). */
-export type OperationName =
-  | 'SendMessage'
-  | 'SendStreamingMessage'
-  | 'GetTask'
-  | 'ListTasks'
-  | 'CancelTask'
-  | 'SubscribeToTask'
-  | 'CreateTaskPushNotificationConfig'
-  | 'GetTaskPushNotificationConfig'
-  | 'ListTaskPushNotificationConfigs'
-  | 'DeleteTaskPushNotificationConfig'
-  | 'GetExtendedAgentCard';
+export type { OperationHandler } from './operation-handler.js';
+export type { OperationName } from './operation-name.js';
 
 interface OperationBase<Req> {
   readonly name: OperationName;
@@ -51,34 +41,41 @@ interface OperationBase<Req> {
 }
 
 /** A request → response operation. `encodeJson` returns undefined for `google.protobuf.Empty`. */
+// biome-ignore lint/suspicious/noExplicitAny: the defaults type the mixed OPERATIONS table, whose entries each have their own request and response types; bindings look an entry up by name and pass its decoded request and its result through (gRPC session code reads the result as that operation's response), so `unknown` would force a cast at each of those sites instead
 export interface UnaryOperation<Req = any, Res = any> extends OperationBase<Req> {
   readonly kind: 'unary';
   /** Codec of the response (binary bindings). Undefined for Empty. */
   readonly response: MessageFns<Res> | undefined;
-  invoke(handler: RequestHandler, request: Req, ctx: CallContext): Promise<Res>;
+  invoke(handler: OperationHandler, request: Req, ctx: CallContext): Promise<Res>;
   encodeJson(response: Res, request: Req): unknown;
 }
 
 /** A request → stream of StreamResponse operation. */
+// biome-ignore lint/suspicious/noExplicitAny: as for UnaryOperation: the default types the mixed OPERATIONS table
 export interface StreamOperation<Req = any> extends OperationBase<Req> {
   readonly kind: 'stream';
-  open(handler: RequestHandler, request: Req, ctx: CallContext, resumeAfterSeq?: number): Promise<EventStream>;
+  open(handler: OperationHandler, request: Req, ctx: CallContext, resumeAfterSeq?: number): Promise<EventStream>;
 }
 
 /** One entry of {@link OPERATIONS}. */
 export type Operation = UnaryOperation | StreamOperation;
 
+/** The JSON encoder of a response codec; `google.protobuf.Empty` (no codec) encodes as undefined. */
+function jsonOf<Res>(codec: MessageFns<Res> | undefined): (res: Res) => unknown {
+  return codec ? (res) => codec.toJSON(res) : () => undefined;
+}
+
 function unary<Req, Res>(
   name: OperationName,
   request: MessageFns<Req>,
   response: MessageFns<Res> | undefined,
-  invoke: (h: RequestHandler, req: Req, ctx: CallContext) => Promise<Res>,
-  encodeJson: (res: Res, req: Req) => unknown = (res) => response!.toJSON(res),
+  invoke: (h: OperationHandler, req: Req, ctx: CallContext) => Promise<Res>,
+  encodeJson: (res: Res, req: Req) => unknown = jsonOf(response),
   requestType: string = `${name}Request`,
 ): UnaryOperation<Req, Res> {
   // The observer (metrics, traces) is looked up per call, so an unobserved handler pays one property read.
   // The call's logger is narrowed inside the observation, where the operation's span is active.
-  const observed = (h: RequestHandler, req: Req, ctx: CallContext): Promise<Res> => {
+  const observed = (h: OperationHandler, req: Req, ctx: CallContext): Promise<Res> => {
     const observer = h.observer;
     const call = () => {
       bindOperationLogger(ctx, name, req);
@@ -169,7 +166,7 @@ export interface DecodeRequestOptions {
    * Reject unknown members (InvalidParams, one field violation each) instead of dropping
    * them. Default false, because a receiver SHOULD ignore unknown fields (ProtoJSON rules,
    * spec §6.1): a client on a newer minor version that adds a field must keep working.
-   * Bindings pass the handler's {@link RequestHandler.strictRequests}, so one setting covers
+   * Bindings pass the handler's `RequestHandler.strictRequests`, so one setting covers
    * every JSON wire.
    */
   readonly strict?: boolean;

@@ -1,5 +1,5 @@
 /**
- * The configuration of a {@link RequestHandler} and the defaults it falls back on, kept apart
+ * The configuration of a `RequestHandler` and the defaults it falls back on, kept apart
  * from the handler so the options can be read (and documented) without reading the
  * operations, and so the modules the handler delegates to share one set of defaults.
  */
@@ -12,11 +12,10 @@ import type { CallObserver } from './observer.js';
 import type { PushConfigStore } from './push/push-config-store.js';
 import type { PushSender } from './push/push-sender.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { RequestHandler } from './request-handler.js';
 import type { TaskSignals } from './task-signals.js';
 import type { TaskStore } from './task-store.js';
 
-/** Everything a {@link RequestHandler} is built from. Only `card` and `executor` are required. */
+/** Everything a `RequestHandler` is built from. Only `card` and `executor` are required. */
 export interface RequestHandlerOptions {
   /** The public agent card; its `capabilities` gate streaming, push and the extended card. */
   readonly card: AgentCard;
@@ -53,7 +52,7 @@ export interface RequestHandlerOptions {
    * Reject request members the request message does not have (InvalidParams / HTTP 400)
    * instead of ignoring them. Default false: a receiver SHOULD ignore unknown fields (spec
    * §6.1), so clients on a newer minor version keep working. JSON bindings read it through
-   * {@link RequestHandler.strictRequests} when they decode; binary protobuf (gRPC) skips
+   * `RequestHandler.strictRequests` when they decode; binary protobuf (gRPC) skips
    * unknown fields by design either way.
    */
   readonly strictRequests?: boolean;

@@ -1,57 +1,51 @@
-import {
-  TaskState,
-  type AgentCard,
-  type CancelTaskRequest,
-  type DeleteTaskPushNotificationConfigRequest,
-  type GetExtendedAgentCardRequest,
-  type GetTaskPushNotificationConfigRequest,
-  type GetTaskRequest,
-  type ListTaskPushNotificationConfigsRequest,
-  type ListTaskPushNotificationConfigsResponse,
-  type ListTasksRequest,
-  type ListTasksResponse,
-  type SendMessageRequest,
-  type SendMessageResponse,
-  type SubscribeToTaskRequest,
-  type Task,
-  type TaskPushNotificationConfig,
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequest,
+  ListTasksResponse,
+  SendMessageRequest,
+  SendMessageResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
 } from '@a2a-polyglot/model';
 import { A2AError, errors } from './a2a-error.js';
 import type { AgentExecutor } from './agent-executor.js';
 import type { CallContext } from './call-context.js';
+import { beginCall, requirePush, requireStreaming } from './call-preamble.js';
+import { cancelWhenCallerLeaves, DEFAULT_BACKGROUND_EXECUTION } from './caller-bound-run.js';
 import { ClusterCoordinator } from './cluster-coordinator.js';
 import { A2AErrorCode } from './error-code.js';
-import { InMemoryEventLog, taskLogKey, type EventLog } from './event-log.js';
+import { taskLogKey, type EventLog } from './event-log.js';
 import { followTask, singleEventStream, type EventStream } from './event-stream.js';
+import { InMemoryEventLog } from './in-memory-event-log.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
-import { estimateBytes } from './estimate-size.js';
-import type { CallObserver } from './observer.js';
 import { silentLogger, type Logger } from './logger.js';
+import type { CallObserver } from './observer.js';
+import type { OperationHandler } from './operation-handler.js';
 import { InMemoryPushConfigStore } from './push/push-config-store.js';
 import { PushConfigOperations } from './push/push-config-operations.js';
 import { PushDispatcher } from './push/push-dispatcher.js';
 import { HttpPushSender } from './push/push-sender.js';
-import { cancelWhenCallerLeaves, DEFAULT_BACKGROUND_EXECUTION, refuseReturnImmediately } from './caller-bound-run.js';
-import { runKey, waitOrAbort, within, type Caller } from './request-handler-helpers.js';
-import type { Principal } from './auth.js';
+import { waitOrAbort, type Caller } from './request-handler-helpers.js';
 import { DEFAULT_CANCEL_HOOK_TIMEOUT_MS, type RequestHandlerOptions } from './request-handler-options.js';
-import { addressBudgetKey } from './rate-limit.js';
-import { checkOutputModes, checkVersion, negotiateExtensions, validateHistoryLength, validateMessage } from './request-validation.js';
+import { RunStarter, type StartedRun } from './run-start.js';
 import { idleRun, TaskCanceler } from './task-cancel.js';
 import { taskView } from './task-events.js';
 import { TaskQueries } from './task-queries.js';
-import { TaskRun, type RunDeps } from './task-run.js';
-import { isInterrupted, isTerminal } from './task-state.js';
-import { isVersionConflict, type StoredTask, type TaskStore } from './task-store.js';
-import { newId, sleep } from './util.js';
-import { isThenable } from './serial-queue.js';
+import type { RunDeps, TaskRun } from './task-run.js';
+import type { StoredTask, TaskStore } from './task-store.js';
+import { sleep } from './util.js';
 
 export { ABANDONED_TASK_MESSAGE } from './cluster-coordinator.js';
 export type { ClusterOptions, RequestHandlerOptions } from './request-handler-options.js';
 export { DEFAULT_LIST_TASKS_MAX_BYTES, MAX_PAGE_SIZE } from './request-handler-options.js';
-
-/** How long a follow-up waits for the previous run of an interrupted task to return. */
-const FOLLOW_UP_WAIT_MS = 1000;
 
 /**
  * Every A2A operation, implemented once. Bindings decode their wire format into the proto
@@ -63,7 +57,7 @@ const FOLLOW_UP_WAIT_MS = 1000;
  * configs ({@link PushConfigOperations}) and durable-mode housekeeping
  * ({@link ClusterCoordinator}) live in their own modules.
  */
-export class RequestHandler {
+export class RequestHandler implements OperationHandler {
   readonly card: AgentCard;
   /**
    * Whether bindings reject unknown request members ({@link RequestHandlerOptions.strictRequests}).
@@ -80,7 +74,7 @@ export class RequestHandler {
   private readonly logger: Logger;
   /** Metrics / traces seam (see CallObserver); the OPERATIONS table reports every call to it. */
   readonly observer: CallObserver | undefined;
-  /** Runs executing in this process, by {@link runKey}: added and removed here only. */
+  /** Runs executing in this process, by `runKey` (the run starter adds and removes its own). */
   private readonly runs = new Map<string, TaskRun>();
   /** Keys of tasks whose follow-up or cancel is being set up (guards the async gap). */
   private readonly reserved = new Set<string>();
@@ -90,6 +84,7 @@ export class RequestHandler {
   private readonly canceler: TaskCanceler;
   /** Lease renewal, the sweep of abandoned tasks and cancel signals: durable mode only. */
   private readonly cluster: ClusterCoordinator | undefined;
+  private readonly starter: RunStarter;
 
   constructor(private readonly options: RequestHandlerOptions) {
     this.card = options.card;
@@ -114,6 +109,8 @@ export class RequestHandler {
       this.cluster = new ClusterCoordinator({ cluster: options.cluster, store, runs, executor, cancelHookTimeoutMs, logger, idleRun: idleRunOf });
     }
     this.canceler = new TaskCanceler({ runs, reserved: this.reserved, tasks: this.tasks, executor, cancelHookTimeoutMs, cluster: this.cluster, runDeps });
+    const { card, log, backgroundExecution, reserved, tasks, pushConfigs } = this;
+    this.starter = new RunStarter({ card, executor, store, log, logger, backgroundExecution, runs, reserved, tasks, pushConfigs, runDeps });
   }
 
   private deps(): RunDeps {
@@ -153,7 +150,7 @@ export class RequestHandler {
    * every event after it.
    */
   async sendStreamingMessage(request: SendMessageRequest, ctx: CallContext): Promise<EventStream> {
-    this.requireStreaming();
+    requireStreaming(this.card);
     const { run, start, caller } = await this.startRun(request, ctx, true);
     const first = await run.first.promise;
     if (first.kind === 'message') return singleEventStream({ payload: { $case: 'message', value: first.message } });
@@ -179,158 +176,9 @@ export class RequestHandler {
     cancelWhenCallerLeaves(run, ctx.signal, () => this.canceler.cancel(caller, { tenant: run.tenant, id: run.taskId, metadata: undefined }), this.logger);
   }
 
-  /** Starts a run; for a follow-up, `start` is the task as the run found it (where its stream starts). */
-  private async startRun(
-    request: SendMessageRequest,
-    ctx: CallContext,
-    streaming: boolean,
-  ): Promise<{ run: TaskRun; start: { task: Task; seq: number } | undefined; caller: Caller }> {
-    const begun = this.begin(ctx, request.tenant);
-    const caller = isThenable(begun) ? await begun : begun;
-    // Refused after authentication, before any work; streams ignore returnImmediately (spec).
-    if (!streaming && !this.backgroundExecution) refuseReturnImmediately(request);
-    const message = validateMessage(request.message);
-    validateHistoryLength(request.configuration?.historyLength, 'configuration.historyLength');
-    checkOutputModes(request.configuration, this.card);
-    const inlinePush = request.configuration?.taskPushNotificationConfig;
-    if (inlinePush) this.requirePush();
-
-    let existing: StoredTask | undefined;
-    let key: string;
-    let taskId: string;
-    let contextId: string;
-    if (message.taskId) {
-      taskId = message.taskId;
-      key = runKey(caller.tenant, taskId);
-      // Ownership before any rule that depends on the task: someone else's task answers
-      // TaskNotFound, exactly like an unknown id, never "still working".
-      await this.tasks.visible(caller, taskId);
-      const active = this.runs.get(key);
-      // A run that just reported an interrupted state is usually a few ticks from returning.
-      if (active?.state !== undefined && isInterrupted(active.state)) await within(active.ended.promise, FOLLOW_UP_WAIT_MS);
-      if (this.runs.has(key) || this.reserved.has(key)) {
-        throw errors.unsupported(`Task ${taskId} is still working; send follow-ups when it is input-required or auth-required`);
-      }
-      this.reserved.add(key);
-      try {
-        existing = await this.tasks.loadStored(caller, taskId);
-      } finally {
-        this.reserved.delete(key);
-      }
-      if (message.contextId && message.contextId !== existing.task.contextId) {
-        throw errors.invalidParams(`contextId ${message.contextId} does not match task ${taskId} (context ${existing.task.contextId})`, [
-          { field: 'message.contextId', description: 'does not match the task' },
-        ]);
-      }
-      const state = existing.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-      if (isTerminal(state)) throw errors.unsupported(`Task ${taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
-      if (this.runs.has(key)) throw errors.unsupported(`Task ${taskId} is still working`);
-      contextId = existing.task.contextId;
-    } else {
-      taskId = newId();
-      key = runKey(caller.tenant, taskId);
-      contextId = message.contextId || newId();
-    }
-
-    // A stream is read from the event log: with the log unreachable the client would get an
-    // error and no task id while the task ran anyway (and its retry ran it twice). Refuse
-    // before anything is stored or executed.
-    if (streaming) await this.requireEventLog(caller.tenant, taskId);
-    // A bounded store full of running tasks refuses a new one here, before it has an id anywhere.
-    if (!existing) this.store.admitNewTask?.(caller.tenant, estimateBytes(message));
-
-    // The run logs to the call that started it (binding, request id, trace id) and its task
-    // (already on the call's logger when the message named the task).
-    const runLogger = message.taskId && ctx.logger ? ctx.logger : (ctx.logger ?? this.logger).child({ taskId });
-    const newRun = (stored: StoredTask | undefined) =>
-      new TaskRun(
-        { ...this.deps(), logger: runLogger },
-        {
-          tenant: caller.tenant,
-          owner: caller.owner,
-          principal: caller.principal,
-          taskId,
-          contextId,
-          message: { ...message, taskId, contextId },
-          existing: stored && { task: stored.task, version: stored.version },
-          configuration: request.configuration,
-          metadata: request.metadata,
-          extensions: caller.extensions,
-          streaming,
-        },
-      );
-    let run = newRun(existing);
-    if (existing) run = await this.claimFollowUp(caller, key, run, newRun);
-    this.runs.set(key, run);
-    if (inlinePush) {
-      try {
-        await this.pushConfigs.save(caller.tenant, { ...inlinePush, taskId });
-      } catch (error) {
-        this.runs.delete(key);
-        run.finish();
-        throw error;
-      }
-    }
-    const start = existing ? run.view() : undefined;
-    // One reaction for both outcomes (catch + finally cost two more promises per request).
-    const forget = (): void => {
-      if (this.runs.get(key) === run) this.runs.delete(key);
-    };
-    void run.execute(this.executor).then(forget, (error: unknown) => {
-      runLogger.error({ err: error }, 'run failed');
-      forget();
-    });
-    if (inlinePush) {
-      void run.first.promise.then((first) => {
-        if (first.kind === 'message') void this.pushConfigs.deleteAll(caller.tenant, taskId);
-      });
-    }
-    return { run, start, caller };
-  }
-
-  /**
-   * Answers Unavailable unless the event log answers a read of the task's log now. Streaming
-   * sends call it before any work, so a client refused for an unreachable log (e.g. Redis down)
-   * knows that nothing was stored or executed and can retry safely.
-   */
-  private async requireEventLog(tenant: string, taskId: string): Promise<void> {
-    try {
-      await this.log.lastSeq(taskLogKey(tenant, taskId));
-    } catch (error) {
-      if (error instanceof A2AError) throw error;
-      throw new A2AError(A2AErrorCode.Unavailable, 'The event log is unavailable; retry later', { cause: error });
-    }
-  }
-
-  /**
-   * Records a follow-up as the run's first write. In durable mode that write claims the task's
-   * lease, which fails while another instance's run of the same task is still ending (it keeps
-   * the lease a few ticks after reporting input-required): retried, on a fresh copy, for up to
-   * {@link FOLLOW_UP_WAIT_MS}.
-   */
-  private async claimFollowUp(caller: Caller, key: string, run: TaskRun, newRun: (stored: StoredTask) => TaskRun): Promise<TaskRun> {
-    const deadline = Date.now() + FOLLOW_UP_WAIT_MS;
-    this.reserved.add(key);
-    try {
-      for (;;) {
-        try {
-          await run.recordFollowUp();
-          return run;
-        } catch (error) {
-          if (!isVersionConflict(error)) throw error;
-          if (Date.now() > deadline)
-            throw errors.unsupported(`Task ${run.taskId} is still working; send follow-ups when it is input-required or auth-required`);
-        }
-        await sleep(25);
-        const stored = await this.tasks.loadStored(caller, run.taskId);
-        const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-        if (isTerminal(state)) throw errors.unsupported(`Task ${run.taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
-        if (!isInterrupted(state)) throw errors.unsupported(`Task ${run.taskId} is still working; send follow-ups when it is input-required or auth-required`);
-        run = newRun(stored);
-      }
-    } finally {
-      this.reserved.delete(key);
-    }
+  /** Starts a run after the call's preamble (see {@link RunStarter}). */
+  private startRun(request: SendMessageRequest, ctx: CallContext, streaming: boolean): Promise<StartedRun> {
+    return this.starter.start(request, ctx, streaming, this.begin(ctx, request.tenant));
   }
 
   // ---------------------------------------------------------------- tasks
@@ -357,30 +205,30 @@ export class RequestHandler {
    * falls back to the snapshot.
    */
   async subscribeToTask(request: SubscribeToTaskRequest, ctx: CallContext, resumeAfterSeq?: number): Promise<EventStream> {
-    this.requireStreaming();
+    requireStreaming(this.card);
     return this.tasks.subscribe(await this.begin(ctx, request.tenant), request, ctx, resumeAfterSeq);
   }
 
   // ---------------------------------------------------------------- push configs
 
   async createTaskPushNotificationConfig(request: TaskPushNotificationConfig, ctx: CallContext): Promise<TaskPushNotificationConfig> {
-    this.requirePush();
+    requirePush(this.card);
     return this.pushConfigs.create(await this.begin(ctx, request.tenant), request);
   }
 
   async getTaskPushNotificationConfig(request: GetTaskPushNotificationConfigRequest, ctx: CallContext): Promise<TaskPushNotificationConfig> {
-    this.requirePush();
+    requirePush(this.card);
     return this.pushConfigs.get(await this.begin(ctx, request.tenant), request);
   }
 
   async listTaskPushNotificationConfigs(request: ListTaskPushNotificationConfigsRequest, ctx: CallContext): Promise<ListTaskPushNotificationConfigsResponse> {
-    this.requirePush();
+    requirePush(this.card);
     return this.pushConfigs.list(await this.begin(ctx, request.tenant), request);
   }
 
   /** Idempotent: deleting a missing config succeeds (spec §4). */
   async deleteTaskPushNotificationConfig(request: DeleteTaskPushNotificationConfigRequest, ctx: CallContext): Promise<void> {
-    this.requirePush();
+    requirePush(this.card);
     return this.pushConfigs.delete(await this.begin(ctx, request.tenant), request);
   }
 
@@ -443,38 +291,9 @@ export class RequestHandler {
 
   // ---------------------------------------------------------------- helpers
 
-  /**
-   * The preamble of every operation: availability, version, extensions, rate limits and
-   * authentication, tenant. Answers synchronously (or throws) when there is neither an
-   * authenticator nor a rate limiter: no promise on that path. Only async methods call it, so
-   * a throw here still reaches the caller as a rejection.
-   */
+  /** The preamble of every operation ({@link beginCall}), refused once shutdown began. */
   private begin(ctx: CallContext, requestTenant: string): Caller | Promise<Caller> {
     if (this.shuttingDown) throw new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down');
-    checkVersion(ctx);
-    const extensions = negotiateExtensions(ctx, this.card);
-    const tenant = ctx.pathTenant ?? requestTenant ?? '';
-    if (!this.options.authenticator && !this.options.rateLimiter) return { principal: undefined, owner: undefined, tenant, extensions };
-    return this.admit(ctx).then((principal) => ({ principal, owner: principal?.id, tenant, extensions }));
-  }
-
-  /**
-   * Rate limits and authentication of one call: the address budget is spent before
-   * authentication (so bad credentials are limited too), the identity budget after it.
-   */
-  private async admit(ctx: CallContext): Promise<Principal | undefined> {
-    const limiter = this.options.rateLimiter;
-    if (limiter && ctx.remoteAddress) await limiter.consume('address', addressBudgetKey(ctx.remoteAddress));
-    const principal = this.options.authenticator ? await this.options.authenticator.authenticate(ctx) : undefined;
-    if (limiter && principal) await limiter.consume('identity', principal.id);
-    return principal;
-  }
-
-  private requireStreaming(): void {
-    if (!this.card.capabilities?.streaming) throw errors.unsupported('This agent does not support streaming');
-  }
-
-  private requirePush(): void {
-    if (!this.card.capabilities?.pushNotifications) throw new A2AError(A2AErrorCode.PushNotificationNotSupported);
+    return beginCall(this.options, ctx, requestTenant);
   }
 }

@@ -99,9 +99,15 @@ export function checkOutputModes(configuration: SendMessageConfiguration | undef
 }
 
 function mediaTypeMatches(a: string, b: string): boolean {
-  const [ta, sa] = a.toLowerCase().split(';')[0]!.trim().split('/');
-  const [tb, sb] = b.toLowerCase().split(';')[0]!.trim().split('/');
+  const [ta, sa] = mediaTypeParts(a);
+  const [tb, sb] = mediaTypeParts(b);
   if (ta === '*' || tb === '*') return true;
   if (ta !== tb) return false;
   return sa === '*' || sb === '*' || sa === sb;
+}
+
+/** Type and subtype of a media type, lower-cased, its parameters (`;charset=...`) dropped. */
+function mediaTypeParts(mediaType: string): string[] {
+  const semicolon = mediaType.indexOf(';');
+  return (semicolon < 0 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase().split('/');
 }

@@ -19,10 +19,8 @@ export class SaveOrder {
 
   /** The key saved longest ago that is still current, or undefined when there is none. */
   oldest(): string | undefined {
-    while (this.head < this.entries.length) {
-      const entry = this.entries[this.head]!;
+    for (let entry = this.entries[this.head]; entry !== undefined; entry = this.entries[++this.head]) {
       if (this.isCurrent(entry.key, entry.stamp)) return entry.key;
-      this.head++;
     }
     this.entries = [];
     this.head = 0;

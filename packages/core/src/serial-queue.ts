@@ -47,8 +47,8 @@ export class SerialQueue {
           this.onError(error);
         }
         if (isThenable(result)) {
-          this.track(Promise.resolve(result));
-          for (const later of this.backlog) this.track(this.tail!.then(later));
+          let tail = this.track(Promise.resolve(result));
+          for (const later of this.backlog) tail = this.track(tail.then(later));
           this.backlog.length = 0;
           return;
         }
@@ -64,7 +64,8 @@ export class SerialQueue {
     return this.tail ?? RESOLVED;
   }
 
-  private track(pending: Promise<unknown>): void {
+  /** Makes `pending` the queue's tail; returns the tail (what the next step waits for). */
+  private track(pending: Promise<unknown>): Promise<void> {
     const tail: Promise<void> = pending.then(
       () => this.release(tail),
       (error: unknown) => {
@@ -73,6 +74,7 @@ export class SerialQueue {
       },
     );
     this.tail = tail;
+    return tail;
   }
 
   private release(tail: Promise<void>): void {

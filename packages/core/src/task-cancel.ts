@@ -4,7 +4,6 @@ import type { AgentExecutor } from './agent-executor.js';
 import type { Principal } from './auth.js';
 import type { ClusterCoordinator } from './cluster-coordinator.js';
 import { A2AErrorCode } from './error-code.js';
-import type { RequestHandler } from './request-handler.js';
 import { requireId, runKey, type Caller } from './request-handler-helpers.js';
 import type { TaskQueries } from './task-queries.js';
 import { TaskRun, type RunDeps } from './task-run.js';
@@ -14,7 +13,7 @@ import { isVersionConflict, type StoredTask } from './task-store.js';
 /** Attempts of a cancel that keeps losing races against the running task's writes. */
 const CANCEL_ATTEMPTS = 8;
 
-/** What a {@link TaskCanceler} works with, all owned by the {@link RequestHandler}. */
+/** What a {@link TaskCanceler} works with, all owned by the `RequestHandler`. */
 export interface TaskCancelerDeps {
   /** The handler's runs executing in this process, by {@link runKey}; only read here. */
   readonly runs: ReadonlyMap<string, TaskRun>;
@@ -31,7 +30,7 @@ export interface TaskCancelerDeps {
 /**
  * CancelTask, wherever the task is: the run executing it in this process, or the stored task
  * (idle, or executed by another instance), retried while concurrent writes win the race.
- * Apart from the {@link RequestHandler} because, unlike the other operations, it has to
+ * Apart from the `RequestHandler` because, unlike the other operations, it has to
  * arbitrate between writers; the handler runs the preamble and hands over the caller.
  * @internal
  */

@@ -99,9 +99,15 @@ export function foldEvent(task: Task, event: StreamResponse): void {
       if (!incoming) return;
       // Plain loops: this runs for every streamed chunk (no closure, no spread per event).
       let index = -1;
-      for (let i = 0; i < task.artifacts.length && index < 0; i++) if (task.artifacts[i]!.artifactId === incoming.artifactId) index = i;
-      if (index >= 0 && payload.value.append) {
-        const existing = task.artifacts[index]!;
+      let existing: Artifact | undefined;
+      for (let i = 0; i < task.artifacts.length && existing === undefined; i++) {
+        const artifact = task.artifacts[i];
+        if (artifact?.artifactId === incoming.artifactId) {
+          index = i;
+          existing = artifact;
+        }
+      }
+      if (existing && payload.value.append) {
         for (const part of incoming.parts) existing.parts.push(part);
         if (incoming.metadata) existing.metadata = { ...existing.metadata, ...incoming.metadata };
       } else {

@@ -11,7 +11,6 @@ import { errors } from './a2a-error.js';
 import type { CallContext } from './call-context.js';
 import { taskLogKey, type EventLog } from './event-log.js';
 import { followTask, type EventStream } from './event-stream.js';
-import type { RequestHandler } from './request-handler.js';
 import { requireId, runKey, type Caller } from './request-handler-helpers.js';
 import { DEFAULT_LIST_TASKS_MAX_BYTES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './request-handler-options.js';
 import { validateHistoryLength } from './request-validation.js';
@@ -27,7 +26,7 @@ const LOG_CATCH_UP_MS = 1000;
  * Reading tasks on behalf of a caller: the rule of who may see a task (someone else's task is
  * TaskNotFound, never "forbidden"), the freshest view of a task (the run executing it in this
  * process, else the store), and the read operations built on them: GetTask, ListTasks and
- * SubscribeToTask. Apart from the {@link RequestHandler} so the read side, used by every
+ * SubscribeToTask. Apart from the `RequestHandler` so the read side, used by every
  * operation, is decided in one place and the handler keeps to running tasks. The handler runs
  * each operation's preamble (capabilities, authentication, tenant) and hands over the caller.
  * @internal
@@ -47,7 +46,11 @@ export class TaskQueries {
     const historyLength = validateHistoryLength(request.historyLength);
     requireId(request.id, 'id');
     const live = this.run(caller.tenant, request.id);
-    if (live?.view() && (await this.visible(caller, request.id))) return live.view(historyLength)!.task;
+    if (live?.view() && (await this.visible(caller, request.id))) {
+      // Read after the ownership check: the run may have lost its task meanwhile (then the store answers).
+      const view = live.view(historyLength);
+      if (view) return view.task;
+    }
     const stored = await this.loadStored(caller, request.id);
     return taskView(stored.task, historyLength);
   }
@@ -74,18 +77,19 @@ export class TaskQueries {
     const includeArtifacts = request.includeArtifacts ?? false;
     const tasks: Task[] = [];
     let bytes = 0;
-    for (const [index, stored] of page.tasks.entries()) {
+    let previous: StoredTask | undefined;
+    for (const stored of page.tasks) {
       const live = this.run(caller.tenant, stored.task.id)?.view();
       const task = taskView(live?.task ?? stored.task, historyLength, includeArtifacts);
       bytes += encodedSize(task);
-      if (tasks.length > 0 && bytes > this.listMaxBytes) {
+      if (previous && bytes > this.listMaxBytes) {
         // Over the byte budget: end the page after the previous task. The cursor is the store's
         // sort key of that task (its stored timestamp, not the live one), so the next page
         // starts exactly at this task: none skipped, none repeated.
-        const last = page.tasks[index - 1]!.task;
-        return { tasks, nextPageToken: pageTokenAfter(last), pageSize, totalSize: page.totalSize };
+        return { tasks, nextPageToken: pageTokenAfter(previous.task), pageSize, totalSize: page.totalSize };
       }
       tasks.push(task);
+      previous = stored;
     }
     return { tasks, nextPageToken: page.nextPageToken, pageSize, totalSize: page.totalSize };
   }

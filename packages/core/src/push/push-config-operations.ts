@@ -7,7 +7,6 @@ import type {
 } from '@a2a-polyglot/model';
 import { A2AError, errors } from '../a2a-error.js';
 import { A2AErrorCode } from '../error-code.js';
-import type { RequestHandler } from '../request-handler.js';
 import { requireId, type Caller } from '../request-handler-helpers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../request-handler-options.js';
 import type { TaskQueries } from '../task-queries.js';
@@ -18,7 +17,7 @@ import { checkWebhookUrl } from './webhook-url.js';
 /**
  * The four push-notification-config operations (create, get, list, delete) and the checks a
  * webhook registration passes before it is saved, also for the config inlined in SendMessage.
- * The {@link RequestHandler} runs each operation's preamble (capability, authentication,
+ * The `RequestHandler` runs each operation's preamble (capability, authentication,
  * tenant) and hands over the caller; everything after that is here.
  * @internal
  */

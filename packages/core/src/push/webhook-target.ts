@@ -53,12 +53,12 @@ export async function pinWebhookTarget(rawUrl: string, allowPrivateNetworks: boo
   }
   const { url, host, literal } = checked;
   const answers = literal ? [host] : (await resolve(host)).map((answer) => answer.address);
-  if (answers.length === 0) throw new WebhookRefused(`${host} resolves to no address`);
-  for (const address of answers) {
+  const address = answers[0];
+  if (address === undefined) throw new WebhookRefused(`${host} resolves to no address`);
+  for (const answer of answers) {
     // Even with private networks allowed, the answer must be an address: it is what we connect to.
-    const refusal = isIpAddress(address) ? (allowPrivateNetworks ? undefined : addressRefusal(address)) : `${address} is not an IP address`;
-    if (refusal) throw new WebhookRefused(literal ? `webhook host ${refusal}` : `${host} resolves to ${address}: ${refusal}`);
+    const refusal = isIpAddress(answer) ? (allowPrivateNetworks ? undefined : addressRefusal(answer)) : `${answer} is not an IP address`;
+    if (refusal) throw new WebhookRefused(literal ? `webhook host ${refusal}` : `${host} resolves to ${answer}: ${refusal}`);
   }
-  const address = answers[0]!;
   return { url, address, family: ipaddr.parse(address).kind() === 'ipv4' ? 4 : 6 };
 }

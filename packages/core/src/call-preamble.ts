@@ -1,0 +1,58 @@
+/**
+ * The preamble every operation but card discovery runs before its own work (version,
+ * extensions, rate limits, authentication, tenant) and the capability checks of the optional
+ * features: apart from the `RequestHandler` so the operations and the run start share one
+ * copy and the handler keeps to dispatching.
+ * @internal
+ */
+import type { AgentCard } from '@a2a-polyglot/model';
+import { A2AError, errors } from './a2a-error.js';
+import type { Authenticator, Principal } from './auth.js';
+import type { CallContext } from './call-context.js';
+import { A2AErrorCode } from './error-code.js';
+import { addressBudgetKey, type RateLimiter } from './rate-limit.js';
+import type { Caller } from './request-handler-helpers.js';
+import { checkVersion, negotiateExtensions } from './request-validation.js';
+
+/** What the preamble reads of the handler's options (`RequestHandlerOptions` has all three). */
+export interface PreambleOptions {
+  readonly card: AgentCard;
+  readonly authenticator?: Authenticator;
+  readonly rateLimiter?: RateLimiter;
+}
+
+/**
+ * The preamble of one call: version, extensions, rate limits and authentication, tenant.
+ * Answers synchronously (or throws) when there is neither an authenticator nor a rate
+ * limiter: no promise on that path. Only async methods call it, so a throw here still
+ * reaches the caller as a rejection.
+ */
+export function beginCall(options: PreambleOptions, ctx: CallContext, requestTenant: string): Caller | Promise<Caller> {
+  checkVersion(ctx);
+  const extensions = negotiateExtensions(ctx, options.card);
+  const tenant = ctx.pathTenant ?? requestTenant ?? '';
+  if (!options.authenticator && !options.rateLimiter) return { principal: undefined, owner: undefined, tenant, extensions };
+  return admit(options, ctx).then((principal) => ({ principal, owner: principal?.id, tenant, extensions }));
+}
+
+/**
+ * Rate limits and authentication of one call: the address budget is spent before
+ * authentication (so bad credentials are limited too), the identity budget after it.
+ */
+async function admit(options: PreambleOptions, ctx: CallContext): Promise<Principal | undefined> {
+  const limiter = options.rateLimiter;
+  if (limiter && ctx.remoteAddress) await limiter.consume('address', addressBudgetKey(ctx.remoteAddress));
+  const principal = options.authenticator ? await options.authenticator.authenticate(ctx) : undefined;
+  if (limiter && principal) await limiter.consume('identity', principal.id);
+  return principal;
+}
+
+/** UnsupportedOperation unless the card declares `capabilities.streaming`. */
+export function requireStreaming(card: AgentCard): void {
+  if (!card.capabilities?.streaming) throw errors.unsupported('This agent does not support streaming');
+}
+
+/** PushNotificationNotSupported unless the card declares `capabilities.pushNotifications`. */
+export function requirePush(card: AgentCard): void {
+  if (!card.capabilities?.pushNotifications) throw new A2AError(A2AErrorCode.PushNotificationNotSupported);
+}

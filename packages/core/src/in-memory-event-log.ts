@@ -1,0 +1,216 @@
+/**
+ * The single-process {@link EventLog}, apart from the log's contract so the contract reads
+ * on its own (like `TaskStore` and `InMemoryTaskStore`).
+ */
+import type { StreamResponse } from '@a2a-polyglot/model';
+import type { LoggedEvent, LogRead, EventLog, SealOptions } from './event-log.js';
+
+/** Bounds of {@link InMemoryEventLog}. */
+export interface InMemoryEventLogOptions {
+  /** Events kept per task; older ones are evicted (readers behind them resync). Default 4096. */
+  readonly maxEventsPerTask?: number;
+  /** How long a sealed (terminal) task's log stays readable for late resumes. Default 60 s. */
+  readonly retentionMs?: number;
+  /**
+   * At most this many sealed logs are retained; past it the oldest sealed log is dropped at
+   * once, so memory is bounded by a count, not by throughput × retention. Default 1000.
+   */
+  readonly maxSealedLogs?: number;
+  /**
+   * At most this many events are held in sealed logs, together; past it the oldest sealed
+   * logs are dropped. Bounds memory when tasks are long (a thousand sealed logs of a thousand
+   * chunks each would otherwise stay for the retention time). Default 32768.
+   */
+  readonly maxSealedEvents?: number;
+}
+
+interface TaskLog {
+  events: LoggedEvent[];
+  /** seq of events[0] */
+  firstSeq: number;
+  lastSeq: number;
+  /** Events it held when sealed (counted against maxSealedEvents until dropped). */
+  sealedEvents: number;
+  /** Some stream has read it (or waited on it): a client may hold a cursor into it. */
+  read: boolean;
+  /** Readers waiting for the next event; made when the first one waits. */
+  waiters: Set<() => void> | undefined;
+}
+
+/** The single-process event log: an array per task, bounded, with timed retention. */
+export class InMemoryEventLog implements EventLog {
+  private readonly logs = new Map<string, TaskLog>();
+  private readonly maxEvents: number;
+  private readonly retentionMs: number;
+  private readonly maxSealed: number;
+  private readonly maxSealedEvents: number;
+  /** Events held in sealed logs, together. */
+  private sealedEvents = 0;
+  /**
+   * Sealed task ids and when each was sealed, oldest first (a Map keeps insertion order, and
+   * every entry has the same retention, so this is also expiry order).
+   */
+  private readonly sealed = new Map<string, number>();
+  /** One timer for all sealed logs, armed for the oldest (a timer per task cost more than the task's events). */
+  private sweepTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(options: InMemoryEventLogOptions = {}) {
+    this.maxEvents = Math.max(1, options.maxEventsPerTask ?? 4096);
+    this.retentionMs = options.retentionMs ?? 60_000;
+    this.maxSealed = Math.max(0, options.maxSealedLogs ?? 1000);
+    this.maxSealedEvents = Math.max(0, options.maxSealedEvents ?? 32_768);
+  }
+
+  private log(taskId: string): TaskLog {
+    let log = this.logs.get(taskId);
+    if (!log) {
+      log = { events: [], firstSeq: 1, lastSeq: 0, sealedEvents: 0, read: false, waiters: undefined };
+      this.logs.set(taskId, log);
+    }
+    return log;
+  }
+
+  append(taskId: string, event: StreamResponse, at?: number): number {
+    const log = this.log(taskId);
+    if (at !== undefined) {
+      if (at <= log.lastSeq) return 0;
+      if (at > log.lastSeq + 1) {
+        // A hole (the log was dropped, or started after the task): hold events from `at` on.
+        log.events = [];
+        log.firstSeq = at;
+        log.lastSeq = at - 1;
+      }
+    }
+    const seq = ++log.lastSeq;
+    log.events.push({ seq, event });
+    if (log.events.length > this.maxEvents) {
+      // Evict in blocks of a quarter so appends stay amortised O(1).
+      const drop = Math.max(1, this.maxEvents >> 2);
+      log.events.splice(0, drop);
+      log.firstSeq = log.events[0]?.seq ?? seq + 1;
+    }
+    if (log.waiters && log.waiters.size > 0) {
+      const waiters = [...log.waiters];
+      log.waiters.clear();
+      for (const wake of waiters) wake();
+    }
+    return seq;
+  }
+
+  readAfter(taskId: string, afterSeq: number, max = 256): LogRead {
+    const log = this.logs.get(taskId);
+    if (!log) return { events: [], gap: afterSeq > 0 };
+    log.read = true;
+    if (afterSeq >= log.lastSeq) return { events: [], gap: false };
+    if (afterSeq + 1 < log.firstSeq) return { events: [], gap: true };
+    const start = afterSeq + 1 - log.firstSeq;
+    return { events: log.events.slice(start, start + max), gap: false };
+  }
+
+  isFollowed(taskId: string): boolean {
+    return this.logs.has(taskId);
+  }
+
+  follow(taskId: string): void {
+    this.log(taskId).read = true;
+  }
+
+  async lastSeq(taskId: string): Promise<number> {
+    return this.logs.get(taskId)?.lastSeq ?? 0;
+  }
+
+  waitFor(taskId: string, afterSeq: number, signal: AbortSignal): Promise<void> {
+    const log = this.log(taskId);
+    log.read = true;
+    if (log.lastSeq > afterSeq || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        log.waiters?.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      log.waiters ??= new Set();
+      log.waiters.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  addWaiter(taskId: string, afterSeq: number, wake: () => void): boolean {
+    const log = this.log(taskId);
+    log.read = true;
+    if (log.lastSeq > afterSeq) return false;
+    log.waiters ??= new Set();
+    log.waiters.add(wake);
+    return true;
+  }
+
+  removeWaiter(taskId: string, wake: () => void): void {
+    this.logs.get(taskId)?.waiters?.delete(wake);
+  }
+
+  seal(taskId: string, options: SealOptions = {}): void {
+    const log = this.logs.get(taskId);
+    if (!log || this.sealed.has(taskId)) return;
+    if (!log.read && !options.awaitingReader) {
+      // No stream ever saw these events, so no client can resume from one: nothing to keep.
+      this.logs.delete(taskId);
+      return;
+    }
+    this.sealed.set(taskId, Date.now());
+    log.sealedEvents = log.events.length;
+    this.sealedEvents += log.sealedEvents;
+    this.trimSealed();
+    this.armSweep();
+  }
+
+  /** Arms the retention timer for the oldest sealed log, unless it is armed already. */
+  private armSweep(): void {
+    if (this.sweepTimer || this.sealed.size === 0) return;
+    const oldest = this.sealed.values().next().value as number;
+    this.sweepTimer = setTimeout(() => this.sweepSealed(), Math.max(0, oldest + this.retentionMs - Date.now()));
+    // Never keep a process alive just to drop a log.
+    (this.sweepTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Drops the sealed logs whose retention ran out; one still being read is kept another round. */
+  private sweepSealed(): void {
+    this.sweepTimer = undefined;
+    const now = Date.now();
+    const watched: string[] = [];
+    for (const [taskId, sealedAt] of this.sealed) {
+      if (sealedAt + this.retentionMs > now) break;
+      const log = this.logs.get(taskId);
+      if (log?.waiters && log.waiters.size > 0) watched.push(taskId);
+      else if (log) this.drop(taskId);
+      else this.sealed.delete(taskId);
+    }
+    for (const taskId of watched) {
+      this.sealed.delete(taskId);
+      this.sealed.set(taskId, now);
+    }
+    this.armSweep();
+  }
+
+  /** Drops the oldest sealed logs beyond {@link InMemoryEventLogOptions.maxSealedLogs} and `maxSealedEvents`. */
+  private trimSealed(): void {
+    for (const taskId of this.sealed.keys()) {
+      if (this.sealed.size <= this.maxSealed && this.sealedEvents <= this.maxSealedEvents) return;
+      const log = this.logs.get(taskId);
+      if (log?.waiters && log.waiters.size > 0) continue; // someone is still reading it
+      if (log) this.drop(taskId);
+      else this.sealed.delete(taskId);
+    }
+  }
+
+  private drop(taskId: string): void {
+    const log = this.logs.get(taskId);
+    if (log && this.sealed.has(taskId)) this.sealedEvents -= log.sealedEvents;
+    this.logs.delete(taskId);
+    this.sealed.delete(taskId);
+  }
+
+  /** Number of task logs held (for tests and metrics). */
+  get size(): number {
+    return this.logs.size;
+  }
+}

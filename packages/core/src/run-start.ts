@@ -1,0 +1,211 @@
+/**
+ * Starting a task run for SendMessage and SendStreamingMessage: validating the message,
+ * resolving a follow-up to its interrupted task (ownership, state, the previous run still
+ * ending), admitting a new task, registering the run and its inline push config, and
+ * executing it. The `RequestHandler` answers the call from the run this returns.
+ * @internal
+ */
+import { TaskState, type AgentCard, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
+import { A2AError, errors } from './a2a-error.js';
+import type { AgentExecutor } from './agent-executor.js';
+import type { CallContext } from './call-context.js';
+import { requirePush } from './call-preamble.js';
+import { A2AErrorCode } from './error-code.js';
+import { estimateBytes } from './estimate-size.js';
+import { taskLogKey, type EventLog } from './event-log.js';
+import type { Logger } from './logger.js';
+import type { PushConfigOperations } from './push/push-config-operations.js';
+import { runKey, within, type Caller } from './request-handler-helpers.js';
+import { checkOutputModes, validateHistoryLength, validateMessage } from './request-validation.js';
+import { refuseReturnImmediately } from './caller-bound-run.js';
+import { isThenable } from './serial-queue.js';
+import type { TaskQueries } from './task-queries.js';
+import { TaskRun, type RunDeps } from './task-run.js';
+import { isInterrupted, isTerminal } from './task-state.js';
+import { isVersionConflict, type StoredTask, type TaskStore } from './task-store.js';
+import { newId, sleep } from './util.js';
+
+/** How long a follow-up waits for the previous run of an interrupted task to return. */
+const FOLLOW_UP_WAIT_MS = 1000;
+
+/** What a {@link RunStarter} works with, all owned by the `RequestHandler`. */
+export interface RunStarterDeps {
+  readonly card: AgentCard;
+  readonly executor: AgentExecutor;
+  readonly store: TaskStore;
+  readonly log: EventLog;
+  readonly logger: Logger;
+  readonly backgroundExecution: boolean;
+  /** Runs executing in this process, by {@link runKey}: the starter adds and removes its own. */
+  readonly runs: Map<string, TaskRun>;
+  /** Keys of tasks whose follow-up or cancel is being set up (guards the async gap). */
+  readonly reserved: Set<string>;
+  readonly tasks: TaskQueries;
+  readonly pushConfigs: PushConfigOperations;
+  /** The collaborators of a new run (the handler's store, log, push, lease, observer). */
+  readonly runDeps: () => RunDeps;
+}
+
+/** A run that was started, the task as it found it (follow-ups) and the caller it serves. */
+export interface StartedRun {
+  readonly run: TaskRun;
+  readonly start: { task: Task; seq: number } | undefined;
+  readonly caller: Caller;
+}
+
+/** Starts the runs of SendMessage and SendStreamingMessage (see the module doc). */
+export class RunStarter {
+  constructor(private readonly deps: RunStarterDeps) {}
+
+  /**
+   * Starts a run for a send whose preamble is `begun`; for a follow-up, `start` is the task
+   * as the run found it (where its stream starts).
+   */
+  async start(request: SendMessageRequest, ctx: CallContext, streaming: boolean, begun: Caller | Promise<Caller>): Promise<StartedRun> {
+    const caller = isThenable(begun) ? await begun : begun;
+    // Refused after authentication, before any work; streams ignore returnImmediately (spec).
+    if (!streaming && !this.deps.backgroundExecution) refuseReturnImmediately(request);
+    const message = validateMessage(request.message);
+    validateHistoryLength(request.configuration?.historyLength, 'configuration.historyLength');
+    checkOutputModes(request.configuration, this.deps.card);
+    const inlinePush = request.configuration?.taskPushNotificationConfig;
+    if (inlinePush) requirePush(this.deps.card);
+
+    let existing: StoredTask | undefined;
+    let key: string;
+    let taskId: string;
+    let contextId: string;
+    if (message.taskId) {
+      taskId = message.taskId;
+      key = runKey(caller.tenant, taskId);
+      // Ownership before any rule that depends on the task: someone else's task answers
+      // TaskNotFound, exactly like an unknown id, never "still working".
+      await this.deps.tasks.visible(caller, taskId);
+      const active = this.deps.runs.get(key);
+      // A run that just reported an interrupted state is usually a few ticks from returning.
+      if (active?.state !== undefined && isInterrupted(active.state)) await within(active.ended.promise, FOLLOW_UP_WAIT_MS);
+      if (this.deps.runs.has(key) || this.deps.reserved.has(key)) {
+        throw errors.unsupported(`Task ${taskId} is still working; send follow-ups when it is input-required or auth-required`);
+      }
+      this.deps.reserved.add(key);
+      try {
+        existing = await this.deps.tasks.loadStored(caller, taskId);
+      } finally {
+        this.deps.reserved.delete(key);
+      }
+      if (message.contextId && message.contextId !== existing.task.contextId) {
+        throw errors.invalidParams(`contextId ${message.contextId} does not match task ${taskId} (context ${existing.task.contextId})`, [
+          { field: 'message.contextId', description: 'does not match the task' },
+        ]);
+      }
+      const state = existing.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+      if (isTerminal(state)) throw errors.unsupported(`Task ${taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
+      if (this.deps.runs.has(key)) throw errors.unsupported(`Task ${taskId} is still working`);
+      contextId = existing.task.contextId;
+    } else {
+      taskId = newId();
+      key = runKey(caller.tenant, taskId);
+      contextId = message.contextId || newId();
+    }
+
+    // A stream is read from the event log: with the log unreachable the client would get an
+    // error and no task id while the task ran anyway (and its retry ran it twice). Refuse
+    // before anything is stored or executed.
+    if (streaming) await this.requireEventLog(caller.tenant, taskId);
+    // A bounded store full of running tasks refuses a new one here, before it has an id anywhere.
+    if (!existing) this.deps.store.admitNewTask?.(caller.tenant, estimateBytes(message));
+
+    // The run logs to the call that started it (binding, request id, trace id) and its task
+    // (already on the call's logger when the message named the task).
+    const runLogger = message.taskId && ctx.logger ? ctx.logger : (ctx.logger ?? this.deps.logger).child({ taskId });
+    const newRun = (stored: StoredTask | undefined) =>
+      new TaskRun(
+        { ...this.deps.runDeps(), logger: runLogger },
+        {
+          tenant: caller.tenant,
+          owner: caller.owner,
+          principal: caller.principal,
+          taskId,
+          contextId,
+          message: { ...message, taskId, contextId },
+          existing: stored && { task: stored.task, version: stored.version },
+          configuration: request.configuration,
+          metadata: request.metadata,
+          extensions: caller.extensions,
+          streaming,
+        },
+      );
+    let run = newRun(existing);
+    if (existing) run = await this.claimFollowUp(caller, key, run, newRun);
+    this.deps.runs.set(key, run);
+    if (inlinePush) {
+      try {
+        await this.deps.pushConfigs.save(caller.tenant, { ...inlinePush, taskId });
+      } catch (error) {
+        this.deps.runs.delete(key);
+        run.finish();
+        throw error;
+      }
+    }
+    const start = existing ? run.view() : undefined;
+    // One reaction for both outcomes (catch + finally cost two more promises per request).
+    const forget = (): void => {
+      if (this.deps.runs.get(key) === run) this.deps.runs.delete(key);
+    };
+    void run.execute(this.deps.executor).then(forget, (error: unknown) => {
+      runLogger.error({ err: error }, 'run failed');
+      forget();
+    });
+    if (inlinePush) {
+      void run.first.promise.then((first) => {
+        if (first.kind === 'message') void this.deps.pushConfigs.deleteAll(caller.tenant, taskId);
+      });
+    }
+    return { run, start, caller };
+  }
+
+  /**
+   * Answers Unavailable unless the event log answers a read of the task's log now. Streaming
+   * sends call it before any work, so a client refused for an unreachable log (e.g. Redis down)
+   * knows that nothing was stored or executed and can retry safely.
+   */
+  private async requireEventLog(tenant: string, taskId: string): Promise<void> {
+    try {
+      await this.deps.log.lastSeq(taskLogKey(tenant, taskId));
+    } catch (error) {
+      if (error instanceof A2AError) throw error;
+      throw new A2AError(A2AErrorCode.Unavailable, 'The event log is unavailable; retry later', { cause: error });
+    }
+  }
+
+  /**
+   * Records a follow-up as the run's first write. In durable mode that write claims the task's
+   * lease, which fails while another instance's run of the same task is still ending (it keeps
+   * the lease a few ticks after reporting input-required): retried, on a fresh copy, for up to
+   * {@link FOLLOW_UP_WAIT_MS}.
+   */
+  private async claimFollowUp(caller: Caller, key: string, run: TaskRun, newRun: (stored: StoredTask) => TaskRun): Promise<TaskRun> {
+    const deadline = Date.now() + FOLLOW_UP_WAIT_MS;
+    this.deps.reserved.add(key);
+    try {
+      for (;;) {
+        try {
+          await run.recordFollowUp();
+          return run;
+        } catch (error) {
+          if (!isVersionConflict(error)) throw error;
+          if (Date.now() > deadline)
+            throw errors.unsupported(`Task ${run.taskId} is still working; send follow-ups when it is input-required or auth-required`);
+        }
+        await sleep(25);
+        const stored = await this.deps.tasks.loadStored(caller, run.taskId);
+        const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+        if (isTerminal(state)) throw errors.unsupported(`Task ${run.taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
+        if (!isInterrupted(state)) throw errors.unsupported(`Task ${run.taskId} is still working; send follow-ups when it is input-required or auth-required`);
+        run = newRun(stored);
+      }
+    } finally {
+      this.deps.reserved.delete(key);
+    }
+  }
+}
