@@ -123,7 +123,7 @@ export function parse(argv: readonly string[]): Parsed {
       command,
     );
   }
-  checkUrl(positionals[0]!, command);
+  checkUrl(positionals[0], command);
   return { kind: 'command', command, positionals, common: common(values, command), values };
 }
 
@@ -131,7 +131,8 @@ export function parse(argv: readonly string[]): Parsed {
  * The agent's URL must say how to reach it. Without a scheme (`127.0.0.1:8080`) it is a
  * mistake on the command line, not an agent that fails to be A2A: say so, with the fix.
  */
-function checkUrl(url: string, command: HelpTopic): void {
+function checkUrl(url: string | undefined, command: HelpTopic): void {
+  if (url === undefined) throw new UsageError('missing URL', command);
   if (/^https?:\/\/[^/]/i.test(url)) return;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
   if (scheme) throw new UsageError(`URL must start with http:// or https:// (got "${url}": the agent card is fetched over HTTP)`, command);
@@ -178,7 +179,7 @@ function parseLiteCommand(argv: readonly string[]): Parsed {
       `unexpected argument${positionals.length - allowed > 1 ? 's' : ''}: ${positionals.slice(allowed).join(' ')} (quote the message text)`,
       topic,
     );
-  if (sub === 'run') checkUrl(positionals[0]!, topic);
+  if (sub === 'run') checkUrl(positionals[0], topic);
   return { kind: 'command', command: 'lite', positionals: [sub, ...positionals], common: sub === 'run' ? common(values, topic) : noCommon, values };
 }
 

@@ -1,5 +1,5 @@
 import type { BindingKey } from '@a2a-polyglot/client';
-import type { CommandName, CommonOptions } from './args.js';
+import { type CommandName, type CommonOptions, UsageError } from './args.js';
 import type { Io } from './io.js';
 
 /** What a command gets to run. */
@@ -18,4 +18,14 @@ export interface CommandContext {
 /** Writes one JSON document per line (`--json`). */
 export function writeJsonLine(ctx: CommandContext, value: unknown): void {
   ctx.io.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/**
+ * The command's positional argument at `index`. The argument parser already checked the
+ * count, so a miss means a caller bypassed it: reported as a usage error naming `name`.
+ */
+export function positional(ctx: CommandContext, index: number, name: string): string {
+  const value = ctx.positionals[index];
+  if (value === undefined) throw new UsageError(`missing ${name}`, ctx.command);
+  return value;
 }

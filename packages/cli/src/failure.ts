@@ -46,5 +46,5 @@ function wireCode(error: A2AError, binding: BindingKey | undefined): string {
 
 /** Lower-cases the first letter of a message that starts a sentence ("Cannot reach" → "cannot reach"). */
 function sentence(message: string): string {
-  return /^[A-Z][a-z]/.test(message) ? message[0]!.toLowerCase() + message.slice(1) : message;
+  return /^[A-Z][a-z]/.test(message) ? message.charAt(0).toLowerCase() + message.slice(1) : message;
 }

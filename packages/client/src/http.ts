@@ -109,7 +109,9 @@ export async function readText(open: OpenHttp, url: string): Promise<string> {
 
 /** The media type of a response, lower-case, without parameters (`''` when absent). */
 export function mediaType(response: Response): string {
-  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const contentType = response.headers.get('content-type') ?? '';
+  const end = contentType.indexOf(';');
+  return (end === -1 ? contentType : contentType.slice(0, end)).trim().toLowerCase();
 }
 
 /** True for `application/json` and `application/*+json` (`application/a2a+json`). */

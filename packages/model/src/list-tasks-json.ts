@@ -1,5 +1,5 @@
 import { type ListTasksResponse, Task } from './gen/lf/a2a/v1/a2a.js';
-import { PROTO_SCHEMA } from './gen/proto-schema.js';
+import { messageFields } from './schema-lookup.js';
 
 /**
  * JSON form of a ListTasksResponse as the A2A spec requires it on the wire.
@@ -15,7 +15,7 @@ export interface ListTasksResponseJson {
 }
 
 /** Task JSON keys in proto field order, used to place an added `artifacts: []` where ProtoJSON would. */
-const TASK_JSON_KEYS = PROTO_SCHEMA.messages['lf.a2a.v1.Task']!.map((f) => f.json);
+const TASK_JSON_KEYS = messageFields('lf.a2a.v1.Task').map((f) => f.json);
 
 /**
  * Serialises a ListTasksResponse for the JSON bindings (JSON-RPC result / HTTP+JSON body).

@@ -1,6 +1,7 @@
 import { PROTO_SCHEMA } from './gen/proto-schema.js';
 import type { FieldSchema, ValueTypeSchema } from './schema.js';
-import { type FieldViolation, type ValidateOptions, fieldByKey, resolveMessageType, validateProtoJson } from './validate.js';
+import { fieldByKey, resolveMessageType } from './schema-lookup.js';
+import { type FieldViolation, type ValidateOptions, validateProtoJson } from './validate.js';
 
 /**
  * Thrown by {@link parseProtoJson} when the input is not valid ProtoJSON for the expected
@@ -37,7 +38,7 @@ export class ProtoJsonError extends Error {
  *
  * @throws ProtoJsonError when the input is invalid; Error when `typeName` is unknown.
  */
-export function parseProtoJson<T>(typeName: string, fns: { fromJSON(object: any): T }, json: unknown, options?: ValidateOptions): T {
+export function parseProtoJson<T>(typeName: string, fns: { fromJSON(object: unknown): T }, json: unknown, options?: ValidateOptions): T {
   const fullName = resolveMessageType(typeName);
   const violations = validateProtoJson(fullName, json, options);
   if (violations.length > 0) throw new ProtoJsonError(fullName, violations);

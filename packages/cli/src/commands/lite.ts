@@ -1,6 +1,6 @@
 import { formatLiteArgs, LiteError, LiteRpcError, parseLite, runLiteExchange, type ParsedLite } from '@a2a-polyglot/a2a-lite';
 import { UsageError, type LiteSubcommand } from '../args.js';
-import { writeJsonLine, type CommandContext } from '../context.js';
+import { type CommandContext, positional, writeJsonLine } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 
 /**
@@ -16,7 +16,7 @@ export async function liteCommand(ctx: CommandContext): Promise<ExitCode> {
     case 'format':
       return liteFormat(ctx, args);
     case 'run':
-      return liteRun(ctx, args[0]!, args[1]!);
+      return liteRun(ctx, positional(ctx, 1, 'URL'), positional(ctx, 2, 'TEXT'));
   }
 }
 
@@ -118,5 +118,5 @@ async function readStdin(ctx: CommandContext, topic: 'lite parse' | 'lite run'):
 }
 
 function lower(message: string): string {
-  return /^[A-Z][a-z]/.test(message) ? message[0]!.toLowerCase() + message.slice(1) : message;
+  return /^[A-Z][a-z]/.test(message) ? message.charAt(0).toLowerCase() + message.slice(1) : message;
 }

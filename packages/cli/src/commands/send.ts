@@ -1,7 +1,7 @@
 import { partsText, textMessage, type Client, type ResumeInfo, type TaskStream } from '@a2a-polyglot/client';
 import { SendMessageResponse } from '@a2a-polyglot/model';
 import { connect } from '../connect.js';
-import { writeJsonLine, type CommandContext } from '../context.js';
+import { type CommandContext, positional, writeJsonLine } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { interactive } from '../io.js';
 import { LineReader } from '../line-reader.js';
@@ -21,12 +21,12 @@ export function resumeNotice(status: StatusLine): (info: ResumeInfo) => void {
  * command exits with {@link EXIT.inputRequired}.
  */
 export async function sendCommand(ctx: CommandContext): Promise<ExitCode> {
-  const client = await connect(ctx.positionals[0]!, ctx.common, ctx.signal);
+  const client = await connect(positional(ctx, 0, 'URL'), ctx.common, ctx.signal);
   ctx.usedBinding(client.binding);
   const inputs = [...((ctx.values.input as string[] | undefined) ?? [])];
   const streaming = ctx.values['no-stream'] !== true && client.card.capabilities?.streaming !== false;
   let reader: LineReader | undefined;
-  let text = ctx.positionals[1]!;
+  let text = positional(ctx, 1, 'TEXT');
   let taskId = ctx.values['task-id'] as string | undefined;
   let contextId = ctx.values['context-id'] as string | undefined;
   try {

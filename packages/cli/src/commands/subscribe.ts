@@ -2,7 +2,7 @@ import { A2AError, A2AErrorCode, isTerminal } from '@a2a-polyglot/core';
 import type { Client, TaskStream } from '@a2a-polyglot/client';
 import { StreamResponse, TaskState, type Task } from '@a2a-polyglot/model';
 import { connect } from '../connect.js';
-import { writeJsonLine, type CommandContext } from '../context.js';
+import { type CommandContext, positional, writeJsonLine } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { StatusLine } from '../render.js';
 import { writeInterruptedHint, writeNeedsInputHint } from '../task-hints.js';
@@ -15,9 +15,9 @@ import { resumeNotice } from './send.js';
  * instead, as if the stream had delivered only its final state.
  */
 export async function subscribeCommand(ctx: CommandContext): Promise<ExitCode> {
-  const client = await connect(ctx.positionals[0]!, ctx.common, ctx.signal);
+  const client = await connect(positional(ctx, 0, 'URL'), ctx.common, ctx.signal);
   ctx.usedBinding(client.binding);
-  const taskId = ctx.positionals[1]!;
+  const taskId = positional(ctx, 1, 'TASK_ID');
   const status = new StatusLine(ctx.io, !ctx.common.json);
   const answer = new AnswerWriter(ctx, status);
   try {

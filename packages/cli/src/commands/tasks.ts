@@ -1,17 +1,17 @@
 import { ListTasksResponse, Task } from '@a2a-polyglot/model';
 import { intOption, UsageError } from '../args.js';
 import { connect } from '../connect.js';
-import { writeJsonLine, type CommandContext } from '../context.js';
+import { type CommandContext, positional, writeJsonLine } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { formatTask, formatTaskLine, parseState, stateName } from '../render.js';
 
 /** `a2a get URL TASK_ID`. */
 export async function getCommand(ctx: CommandContext): Promise<ExitCode> {
   const historyLength = intOption(ctx.values, 'history', 'get');
-  const client = await connect(ctx.positionals[0]!, ctx.common, ctx.signal);
+  const client = await connect(positional(ctx, 0, 'URL'), ctx.common, ctx.signal);
   ctx.usedBinding(client.binding);
   try {
-    const task = await client.getTask({ id: ctx.positionals[1]!, historyLength }, { signal: ctx.signal });
+    const task = await client.getTask({ id: positional(ctx, 1, 'TASK_ID'), historyLength }, { signal: ctx.signal });
     if (ctx.common.json) writeJsonLine(ctx, Task.toJSON(task));
     else ctx.io.stdout.write(formatTask(task));
     return EXIT.ok;
@@ -27,7 +27,7 @@ export async function listCommand(ctx: CommandContext): Promise<ExitCode> {
   const status = statusText === undefined ? undefined : parseState(statusText);
   if (statusText !== undefined && status === undefined)
     throw new UsageError(`--status: unknown task state "${statusText}" (e.g. working, completed, input-required)`, 'list');
-  const client = await connect(ctx.positionals[0]!, ctx.common, ctx.signal);
+  const client = await connect(positional(ctx, 0, 'URL'), ctx.common, ctx.signal);
   ctx.usedBinding(client.binding);
   try {
     const page = await client.listTasks(
@@ -49,10 +49,10 @@ export async function listCommand(ctx: CommandContext): Promise<ExitCode> {
 
 /** `a2a cancel URL TASK_ID`. */
 export async function cancelCommand(ctx: CommandContext): Promise<ExitCode> {
-  const client = await connect(ctx.positionals[0]!, ctx.common, ctx.signal);
+  const client = await connect(positional(ctx, 0, 'URL'), ctx.common, ctx.signal);
   ctx.usedBinding(client.binding);
   try {
-    const task = await client.cancelTask({ id: ctx.positionals[1]! }, { signal: ctx.signal });
+    const task = await client.cancelTask({ id: positional(ctx, 1, 'TASK_ID') }, { signal: ctx.signal });
     if (ctx.common.json) writeJsonLine(ctx, Task.toJSON(task));
     else ctx.io.stdout.write(`Task ${task.id} is ${stateName(task.status?.state)}.\n`);
     return EXIT.ok;

@@ -4,15 +4,19 @@ import { V03A2AServiceService } from '@a2a-polyglot/model/grpc';
 import type * as v03 from '@a2a-polyglot/model/v03';
 import { streamResponseToV1, v03Operation, type V03Operation } from '@a2a-polyglot/v03/proto';
 import type { OperationName } from '@a2a-polyglot/core';
-import type { GrpcDialect } from './grpc.js';
+import type { GrpcDialect } from './grpc-dialect.js';
 import { notInV03 } from './v03.js';
 
-/** The v0.3 form of an operation and its method on `a2a.v1.A2AService`. */
-function v03Rpc(operation: OperationName): { form: V03Operation; method: GrpcMethod<unknown, any> } {
+/**
+ * The v0.3 form of an operation and its method on `a2a.v1.A2AService`, whose request is what
+ * `form.toV03` builds and whose answer is `Answer` (what `form.toV1` reads for a unary RPC, a
+ * v0.3 StreamResponse for a stream).
+ */
+function v03Rpc<Answer>(operation: OperationName): { form: V03Operation; method: GrpcMethod<unknown, Answer> } {
   const form = v03Operation(operation);
   if (!form) throw notInV03(operation);
-  const key = `${form.rpc[0]!.toLowerCase()}${form.rpc.slice(1)}` as keyof typeof V03A2AServiceService;
-  return { form, method: V03A2AServiceService[key] as unknown as GrpcMethod<unknown, any> };
+  const key = `${form.rpc.charAt(0).toLowerCase()}${form.rpc.slice(1)}` as keyof typeof V03A2AServiceService;
+  return { form, method: V03A2AServiceService[key] as unknown as GrpcMethod<unknown, Answer> };
 }
 
 /**
@@ -25,11 +29,11 @@ function v03Rpc(operation: OperationName): { form: V03Operation; method: GrpcMet
 export const V03_GRPC: GrpcDialect = {
   versionMetadata: false,
   async unary(client, operation, request, options) {
-    const { form, method } = v03Rpc(operation);
+    const { form, method } = v03Rpc<unknown>(operation);
     return form.toV1(await client.callUnary(method, form.toV03(request), options));
   },
   stream(client, operation, request, options) {
-    const { form, method } = v03Rpc(operation);
+    const { form, method } = v03Rpc<v03.StreamResponse>(operation);
     const events: GrpcEventStream<v03.StreamResponse> = client.callStream(method, form.toV03(request), options);
     return {
       cancel: () => events.cancel(),

@@ -1,52 +1,12 @@
-import { A2AError, A2AErrorCode, type OperationName, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
-import { GrpcTransport as GrpcClient, type GrpcCallOptions, type GrpcClientOptions, type GrpcEventStream } from '@a2a-polyglot/grpc';
+import { A2AError, A2AErrorCode, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
+import { GrpcTransport as GrpcClient, type GrpcCallOptions, type GrpcClientOptions } from '@a2a-polyglot/grpc';
 import { aborted, clientError, timedOut, unreachable } from '../failures.js';
 import { isV03Interface } from '../select-interface.js';
 import type { CallOptions, ClientEvent, StreamOptions, Transport, TransportFactory } from '../transport.js';
+import { type GrpcDialect, V1_GRPC } from './grpc-dialect.js';
 import { V03_GRPC } from './grpc-v03.js';
 
-type UnaryCall = (client: GrpcClient, request: any, options: GrpcCallOptions) => Promise<unknown>;
-
-/**
- * How one generation of A2A calls the gRPC service: v1.0 `lf.a2a.v1.A2AService`, or v0.3
- * `a2a.v1.A2AService`. Requests go in, and answers come out, as v1.0 messages; the channel,
- * deadlines, aborts and errors are the transport's, the same for both.
- */
-export interface GrpcDialect {
-  /** `false`: no `a2a-version` metadata (v0.3). */
-  readonly versionMetadata: boolean;
-  /** One unary call; resolves to the v1.0 response. */
-  unary(client: GrpcClient, operation: OperationName, request: unknown, options: GrpcCallOptions): Promise<unknown>;
-  /** Opens a stream of v1.0 events. */
-  stream(client: GrpcClient, operation: OperationName, request: unknown, options: GrpcCallOptions, resumeAfterSeq: number | undefined): GrpcEventStream;
-}
-
-/** Operation name → the typed method of the gRPC client (`lf.a2a.v1.A2AService`). */
-const UNARY: Readonly<Record<string, UnaryCall>> = {
-  SendMessage: (c, r, o) => c.sendMessage(r, o),
-  GetTask: (c, r, o) => c.getTask(r, o),
-  ListTasks: (c, r, o) => c.listTasks(r, o),
-  CancelTask: (c, r, o) => c.cancelTask(r, o),
-  CreateTaskPushNotificationConfig: (c, r, o) => c.createTaskPushNotificationConfig(r, o),
-  GetTaskPushNotificationConfig: (c, r, o) => c.getTaskPushNotificationConfig(r, o),
-  ListTaskPushNotificationConfigs: (c, r, o) => c.listTaskPushNotificationConfigs(r, o),
-  DeleteTaskPushNotificationConfig: (c, r, o) => c.deleteTaskPushNotificationConfig(r, o),
-  GetExtendedAgentCard: (c, r, o) => c.getExtendedAgentCard(r, o),
-};
-
-/** A2A v1.0 over gRPC (`lf.a2a.v1.A2AService`), through `@a2a-polyglot/grpc`'s typed client. */
-export const V1_GRPC: GrpcDialect = {
-  versionMetadata: true,
-  unary(client, operation, request, options) {
-    const call = UNARY[operation];
-    if (!call) throw new A2AError(A2AErrorCode.MethodNotFound, `${operation} is not a unary gRPC method`);
-    return call(client, request, options);
-  },
-  stream: (client, operation, request, options, resumeAfterSeq) =>
-    operation === 'SubscribeToTask'
-      ? client.subscribeToTask(request as never, { ...options, lastEventId: resumeAfterSeq })
-      : client.sendStreamingMessage(request as never, options),
-};
+export { type GrpcDialect, V1_GRPC } from './grpc-dialect.js';
 
 /** grpc-js's texts for "nothing is listening there" (its UNAVAILABLE carries no ErrorInfo). */
 const UNREACHABLE_TEXT = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|No connection established|Name resolution failed|connect failed/i;
@@ -98,21 +58,19 @@ export class GrpcClientTransport implements Transport {
     // The open deadline runs until the first event, the idle timeout between events.
     let failure: A2AError | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = (ms: number | undefined, make: () => A2AError) => {
+    const arm = (ms: number | undefined, make: (ms: number) => A2AError) => {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       if (ms === undefined || ms <= 0) return;
       timer = setTimeout(() => {
-        failure = make();
+        failure = make(ms);
         stream.cancel();
       }, ms);
     };
-    arm(options.timeoutMs, () => timedOut(what, options.timeoutMs!));
+    arm(options.timeoutMs, (ms) => timedOut(what, ms));
     try {
       for await (const { seq, event } of stream) {
-        arm(options.idleTimeoutMs, () =>
-          clientError(A2AErrorCode.DeadlineExceeded, 'idle', `${what}: the stream sent nothing for ${options.idleTimeoutMs} ms`),
-        );
+        arm(options.idleTimeoutMs, (ms) => clientError(A2AErrorCode.DeadlineExceeded, 'idle', `${what}: the stream sent nothing for ${ms} ms`));
         yield { seq, event };
       }
       if (failure) throw failure;

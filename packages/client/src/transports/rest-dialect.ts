@@ -4,8 +4,8 @@ import type { MessageFns } from '@a2a-polyglot/model';
 /** What a REST dialect needs of an operation: its name and request codec. */
 export interface RestOperation {
   readonly name: OperationName;
-  readonly request: MessageFns<any>;
-  readonly response?: MessageFns<any>;
+  readonly request: MessageFns<unknown>;
+  readonly response?: MessageFns<unknown>;
 }
 
 /**

@@ -30,8 +30,10 @@ export const V03_REST: RestDialect = {
   },
   result(op, json, what) {
     const operation = v03Operation(op.name);
-    if (!operation?.response || !op.response) return json;
-    return fromV03Answer(what, () => op.response!.toJSON(operation.toV1(operation.response!.fromJSON(json))));
+    const v03Response = operation?.response;
+    const v1Response = op.response;
+    if (!operation || !v03Response || !v1Response) return json;
+    return fromV03Answer(what, () => v1Response.toJSON(operation.toV1(v03Response.fromJSON(json))));
   },
   event: (json, what) => fromV03Answer(what, () => StreamResponse.toJSON(streamResponseToV1(v03.StreamResponse.fromJSON(json)))),
   error: (_status, json) => v03Error(json),

@@ -21,12 +21,18 @@ import { sendMessageResponseToV1, taskToV1 } from './task.js';
 export interface V03Operation {
   /** The v0.3 gRPC RPC (`TaskSubscription` for SubscribeToTask). */
   readonly rpc: string;
-  /** Decoded v1.0 request → v0.3 request message. */
-  readonly toV03: (request: any) => unknown;
-  /** v0.3 answer message → v1.0 response message (undefined for Empty and streams). */
-  readonly toV1: (response: any) => unknown;
+  /*
+   * The converters are declared as methods: each entry's converter names the message type of
+   * its own operation, while callers (transports, drivers) hold the decoded request or the
+   * answer as `unknown`, the operation having been chosen by name. Method parameters are
+   * compared bivariantly, which is what lets one table hold them all without `any`.
+   */
+  /** Decoded v1.0 request of this operation → v0.3 request message. */
+  toV03(request: unknown): unknown;
+  /** v0.3 answer message of this RPC → v1.0 response message (undefined for Empty and streams). */
+  toV1(response: unknown): unknown;
   /** Codec of the v0.3 answer (REST reads it from JSON); undefined for Empty and streams. */
-  readonly response?: MessageFns<any>;
+  readonly response?: MessageFns<unknown>;
 }
 
 const none = (): undefined => undefined;

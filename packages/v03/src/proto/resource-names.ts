@@ -26,9 +26,9 @@ export function pushConfigName(taskId: string, configId: string): string {
  *   error, answered in the binding's terms, never a crash).
  */
 export function parseTaskName(name: string, field = 'name'): string {
-  const match = TASK_NAME.exec(name);
-  if (!match) throw badName(field, name, 'tasks/{id}');
-  return match[1]!;
+  const taskId = TASK_NAME.exec(name)?.[1];
+  if (taskId === undefined) throw badName(field, name, 'tasks/{id}');
+  return taskId;
 }
 
 /**
@@ -36,9 +36,9 @@ export function parseTaskName(name: string, field = 'name'): string {
  * @throws A2AError InvalidParams naming `field` for any other shape.
  */
 export function parsePushConfigName(name: string, field = 'name'): { taskId: string; configId: string } {
-  const match = PUSH_CONFIG_NAME.exec(name);
-  if (!match) throw badName(field, name, 'tasks/{id}/pushNotificationConfigs/{configId}');
-  return { taskId: match[1]!, configId: match[2]! };
+  const [, taskId, configId] = PUSH_CONFIG_NAME.exec(name) ?? [];
+  if (taskId === undefined || configId === undefined) throw badName(field, name, 'tasks/{id}/pushNotificationConfigs/{configId}');
+  return { taskId, configId };
 }
 
 function badName(field: string, name: string, expected: string): A2AError {
@@ -54,7 +54,7 @@ function badName(field: string, name: string, expected: string): A2AError {
  * @throws A2AError InvalidParams naming `field` for any other shape.
  */
 export function parsePushConfigOwner(name: string, field = 'name'): { taskId: string; configId: string } {
-  const match = PUSH_CONFIG_OWNER.exec(name);
-  if (!match) throw badName(field, name, 'tasks/{id}/pushNotificationConfigs/{configId}');
-  return { taskId: match[1]!, configId: match[2] ?? '' };
+  const [, taskId, configId = ''] = PUSH_CONFIG_OWNER.exec(name) ?? [];
+  if (taskId === undefined) throw badName(field, name, 'tasks/{id}/pushNotificationConfigs/{configId}');
+  return { taskId, configId };
 }
