@@ -7,7 +7,8 @@ import { A2AError, A2AErrorCode, type Authenticator, type CallContext, type Prin
  * unreachable provider is Unavailable, so the client retries), else the first refusal.
  */
 export function anyAuthenticator(...authenticators: readonly Authenticator[]): Authenticator {
-  if (authenticators.length === 1) return authenticators[0]!;
+  const [only] = authenticators;
+  if (authenticators.length === 1 && only) return only;
   return {
     async authenticate(ctx: CallContext): Promise<Principal> {
       const refusals: unknown[] = [];

@@ -29,13 +29,13 @@ const TARGETS = ['--postgres', '--sqlite', '--dynamodb'];
 
 function parse(argv: readonly string[], env: NodeJS.ProcessEnv): Target | 'help' {
   const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+  const args = [...argv];
+  for (let arg = args.shift(); arg !== undefined; arg = args.shift()) {
     if (arg === '--help' || arg === '-h') return 'help';
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     if (![...TARGETS, '--schema', '--region', '--endpoint'].includes(name)) throw new UsageError(`Unknown argument ${JSON.stringify(arg)}`);
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    const value = eq > 0 ? arg.slice(eq + 1) : args.shift();
     if (!value) throw new UsageError(`Missing value for ${name}`);
     flags.set(name, value);
   }
@@ -43,9 +43,13 @@ function parse(argv: readonly string[], env: NodeJS.ProcessEnv): Target | 'help'
   if (TARGETS.filter((t) => flags.has(t)).length > 1) throw new UsageError('Give one of --postgres, --sqlite or --dynamodb');
   const region = flags.get('--region') ?? (env.A2A_DYNAMODB_REGION || undefined);
   const endpoint = flags.get('--endpoint') ?? (env.A2A_DYNAMODB_ENDPOINT || undefined);
-  if (flags.has('--postgres')) return { kind: 'postgres', url: flags.get('--postgres')!, schema };
-  if (flags.has('--sqlite')) return { kind: 'sqlite', path: flags.get('--sqlite')! };
-  if (flags.has('--dynamodb')) return { kind: 'dynamodb', table: flags.get('--dynamodb')!, region, endpoint };
+  // Every stored flag value is non-empty (checked above).
+  const postgres = flags.get('--postgres');
+  if (postgres) return { kind: 'postgres', url: postgres, schema };
+  const sqlite = flags.get('--sqlite');
+  if (sqlite) return { kind: 'sqlite', path: sqlite };
+  const dynamodb = flags.get('--dynamodb');
+  if (dynamodb) return { kind: 'dynamodb', table: dynamodb, region, endpoint };
   if (env.A2A_STORE === 'postgres' && env.A2A_POSTGRES_URL) return { kind: 'postgres', url: env.A2A_POSTGRES_URL, schema };
   if (env.A2A_STORE === 'sqlite' && env.A2A_SQLITE_PATH) return { kind: 'sqlite', path: env.A2A_SQLITE_PATH };
   if (env.A2A_STORE === 'dynamodb' && env.A2A_DYNAMODB_TABLE) return { kind: 'dynamodb', table: env.A2A_DYNAMODB_TABLE, region, endpoint };

@@ -1,12 +1,12 @@
 import type { AgentExecutor, Authenticator, Logger, RateLimiter, RequestHandler } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
-import type { AgentCard, AgentInterface } from '@a2a-polyglot/model';
-import { cardInterfaces } from '@a2a-polyglot/server';
+import type { AgentInterface } from '@a2a-polyglot/model';
 import { agentRequestHandler } from './a2a-lite/index.js';
 import { authenticationFor } from './authentication.js';
 import { memoryTaskStore } from './backends.js';
 import { rateLimiterFor } from './listener-security.js';
 import { buildAgentCard } from './card.js';
+import { extendedCardAt } from './extended-card.js';
 import { ConfigError, type AgentEntryConfig, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
@@ -108,7 +108,7 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
       authenticator: sharedAuthenticator(config),
       rateLimiter: sharedRateLimiter(config),
       extendedCard: entry.capabilities.extendedAgentCard
-        ? () => extendedCard(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? [])
+        ? () => extendedCardAt(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? [])
         : undefined,
       allowPrivateWebhooks: config.push.allowPrivateNetworks,
       strictRequests: config.strictRequests,
@@ -138,14 +138,9 @@ function sharedRateLimiter(config: ExecutorConfig): RateLimiter | undefined {
   return rateLimiters.get(config.rateLimit);
 }
 
-/** The agent served at the root paths. */
+/** The agent served at the root paths: `defaultAgent`, or the first of `agents`. */
 export function defaultAgentOf(config: ExecutorConfig, agents: readonly ServedAgent[]): ServedAgent {
-  return agents.find((a) => a.id === config.defaultAgent) ?? agents[0]!;
-}
-
-/** Extended card of a mounted agent: its interfaces under its own prefix, when the public URL is known. */
-function extendedCard(card: AgentCard, config: ExecutorConfig, mountPath: string, extra: (agentBase: string) => AgentInterface[]): AgentCard {
-  if (!config.publicBaseUrl) return card;
-  const base = `${config.publicBaseUrl}${mountPath}`;
-  return { ...card, supportedInterfaces: cardInterfaces(card, base, config.basePath, extra(base)) };
+  const found = agents.find((a) => a.id === config.defaultAgent) ?? agents[0];
+  if (!found) throw new Error('No agent to serve at the root: "agents" is empty');
+  return found;
 }

@@ -2,6 +2,7 @@ import { InMemoryTaskStore, LocalTaskSignals, type Logger, type ReadinessCheck, 
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { eventLogKind, storeKind, type ExecutorConfig } from './config.js';
+import { requiredSetting } from './config/derived.js';
 import { loadBackend } from './load-backend.js';
 import { openDynamoStore, openPostgresStore } from './shared-store.js';
 
@@ -83,7 +84,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
   const redis = loadBackend('redis');
   let connections: Awaited<ReturnType<typeof redis.RedisConnections.connect>>;
   try {
-    connections = await redis.RedisConnections.connect({ url: config.eventLog.url!, logger });
+    connections = await redis.RedisConnections.connect({ url: requiredSetting(config.eventLog.url, 'eventLog.url'), logger });
   } catch (error) {
     await shared.close().catch(() => undefined);
     throw error;

@@ -9,7 +9,7 @@ import { loadAgentModule } from './load-agent.js';
  * - `demo`: the built-in demo agent (settings: `chunkDelayMs`);
  * - `module`: an agent module, exactly as `agentModule` loads it (settings: `path`).
  */
-export function serviceHandlers(config: ExecutorConfig): Bridge<any>[] {
+export function serviceHandlers(config: ExecutorConfig): Bridge<unknown>[] {
   const demo = defineBridge({
     name: 'demo',
     description: 'The built-in demo echo agent',

@@ -4,7 +4,7 @@
  * `config/`; this module is the stable import path and re-exports exactly the public API
  * (the value checkers and text-layer helpers there stay internal).
  *
- * - `config/types.ts`: the configuration types;
+ * - `config/types.ts`: the configuration types (sections in `agent-types.ts`, `security-types.ts`, `storage-types.ts`);
  * - `config/errors.ts`: {@link ConfigError};
  * - `config/defaults.ts`: the built-in defaults;
  * - `config/derived.ts`: what a resolved configuration selects (store, event log, gRPC address);

@@ -1,12 +1,21 @@
 import { combineObservers, type CallObserver, type TaskStore } from '@a2a-polyglot/core';
-import type { A2AMetrics } from '@a2a-polyglot/metrics';
-import type { A2ATracing } from '@a2a-polyglot/tracing';
+import { A2AMetrics } from '@a2a-polyglot/metrics';
+import { A2ATracing } from '@a2a-polyglot/tracing';
+import type { Telemetry } from './telemetry.js';
 
 /** The service's metrics, and its traces when they are on (see {@link startTelemetry}). */
 export interface ServiceInstrumentation {
   readonly metrics: A2AMetrics;
   /** Undefined when traces are off: then no span code runs on any request. */
   readonly tracing: A2ATracing | undefined;
+}
+
+/**
+ * The service's metrics, plus traces when the SDK runs (`telemetry`) or the embedder asked
+ * for them (`tracingRequested`, `StartExecutorOptions.tracing`, which wins when set).
+ */
+export function serviceInstrumentation(tracingRequested: boolean | undefined, telemetry: Telemetry | undefined): ServiceInstrumentation {
+  return { metrics: new A2AMetrics(), tracing: (tracingRequested ?? telemetry !== undefined) ? new A2ATracing() : undefined };
 }
 
 /**
@@ -18,7 +27,8 @@ export function instrumentHandler(instrumentation: ServiceInstrumentation, store
   const { metrics, tracing } = instrumentation;
   const timed = metrics.taskStore(store);
   return {
-    observer: combineObservers(metrics.observer, tracing?.observer)!,
+    // With metrics alone, combineObservers returns metrics.observer itself (never undefined here).
+    observer: combineObservers(metrics.observer, tracing?.observer) ?? metrics.observer,
     taskStore: tracing ? tracing.taskStore(timed) : timed,
   };
 }

@@ -87,7 +87,8 @@ async function main(): Promise<void> {
 
   const { url, endpoints, grpc } = running;
   const publicBase = config.publicBaseUrl;
-  const rootName = config.agents.length > 0 ? config.agents.find((a) => a.id === (config.defaultAgent ?? config.agents[0]!.id))!.name : config.agent.name;
+  const rootEntry = config.agents.find((a) => a.id === config.defaultAgent) ?? config.agents[0];
+  const rootName = rootEntry?.name ?? config.agent.name;
   const grpcText = grpc ? `, gRPC ${grpc.url}` : ', gRPC off';
   logger.info(
     {

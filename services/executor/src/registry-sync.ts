@@ -3,6 +3,7 @@ import type { AgentRegistryWatch, AgentRow, PostgresAgentRegistry } from '@a2a-p
 import type { AgentDirectory } from './agent-directory.js';
 import { createAgent, type CreateAgentsOptions } from './agents.js';
 import type { ExecutorConfig } from './config.js';
+import { requiredSetting } from './config/derived.js';
 import { withAgentDefaults } from './config/merge.js';
 import { parseAgentEntry } from './config/parse.js';
 
@@ -33,10 +34,11 @@ export async function startRegistrySync(config: ExecutorConfig, directory: Agent
   // The driver is loaded only here (as for the task store), so a service without a registry never loads `pg`.
   const postgres = require('@a2a-polyglot/stores/postgres') as typeof import('@a2a-polyglot/stores/postgres');
   const { redactUrl } = require('@a2a-polyglot/stores') as typeof import('@a2a-polyglot/stores');
-  const { url, schema, resyncMs } = config.agentRegistry;
+  const { schema, resyncMs } = config.agentRegistry;
+  const url = requiredSetting(config.agentRegistry.url, 'agentRegistry.url');
   const logger = options.logger;
   // Two connections: one held for LISTEN, one for the reads.
-  const pool = postgres.createPostgresPool({ url: url!, maxConnections: 2, logger });
+  const pool = postgres.createPostgresPool({ url, maxConnections: 2, logger });
   const fileIds = new Set(config.agents.map((a) => a.id));
   /** What the registry serves now: row id → the row's updated_at it was built from. */
   const served = new Map<string, string>();
@@ -106,7 +108,7 @@ export async function startRegistrySync(config: ExecutorConfig, directory: Agent
   } catch (error) {
     await pool.end().catch(() => undefined);
     await Promise.all([...served.keys()].map((id) => directory.remove(id, 'the agent registry could not start')));
-    throw new Error(`Cannot open the agent registry at ${redactUrl(url!)} (schema ${schema}): ${(error as Error).message}`);
+    throw new Error(`Cannot open the agent registry at ${redactUrl(url)} (schema ${schema}): ${(error as Error).message}`);
   }
   watch = registry.watch(() => void resync(), { resyncMs });
 

@@ -1,5 +1,6 @@
 import type { Logger, ReadinessCheck, RequestHandlerOptions } from '@a2a-polyglot/core';
 import type { ExecutorConfig } from './config.js';
+import { requiredSetting } from './config/derived.js';
 import { loadBackend } from './load-backend.js';
 
 /** A store that several instances share (PostgreSQL or DynamoDB), opened and migrated. */
@@ -20,12 +21,13 @@ export async function openPostgresStore(config: ExecutorConfig, logger: Logger):
   const postgres = loadBackend('postgres');
   const { redactUrl } = require('@a2a-polyglot/stores') as typeof import('@a2a-polyglot/stores');
   const schema = config.store.schema;
-  const pool = postgres.createPostgresPool({ url: config.store.url!, maxConnections: config.store.maxConnections, logger });
+  const url = requiredSetting(config.store.url, 'store.url');
+  const pool = postgres.createPostgresPool({ url, maxConnections: config.store.maxConnections, logger });
   try {
     await postgres.migratePostgres(pool, { schema });
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new Error(`Cannot prepare the PostgreSQL task store at ${redactUrl(config.store.url!)} (schema ${schema}): ${(error as Error).message}`);
+    throw new Error(`Cannot prepare the PostgreSQL task store at ${redactUrl(url)} (schema ${schema}): ${(error as Error).message}`);
   }
   return {
     stores: { taskStore: new postgres.PostgresTaskStore(pool, { schema }), pushConfigStore: new postgres.PostgresPushConfigStore(pool, { schema }) },
@@ -42,7 +44,7 @@ export async function openPostgresStore(config: ExecutorConfig, logger: Logger):
  */
 export async function openDynamoStore(config: ExecutorConfig, logger: Logger): Promise<SharedStore> {
   const dynamo = loadBackend('dynamodb');
-  const table = config.store.table!;
+  const table = requiredSetting(config.store.table, 'store.table');
   const client = dynamo.createDynamoClient({ region: config.store.region, endpoint: config.store.endpoint });
   let ttlEnabled: boolean;
   try {

@@ -1,6 +1,6 @@
 import { ConfigError, type ExecutorConfig } from './config.js';
 import { AgentModuleError } from './load-agent.js';
-import { GrpcListenError } from './start-executor.js';
+import { GrpcListenError } from './grpc-listener.js';
 
 /** The one line and the exit code a failed start ends with. */
 export interface StartupFailure {

@@ -9,7 +9,7 @@ import {
   type GlobalSecondaryIndex,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import { pendingMigrations, type Migration, type MigrationResult } from '../migration.js';
+import { latestVersion, pendingMigrations, type Migration, type MigrationResult } from '../migration.js';
 import { checkTableName } from './client.js';
 import { isConditionFailed } from './errors.js';
 import { ATTR, INDEX, SCHEMA_KEY } from './schema.js';
@@ -28,7 +28,10 @@ export interface DynamoMigrationResult extends MigrationResult {
 /** How long {@link migrateDynamo} waits for a table being created (by it or by another instance). */
 const ACTIVE_TIMEOUT_MS = 5 * 60_000;
 
-const listIndex = (name: string, partition: string): GlobalSecondaryIndex => ({
+/** A GSI declaration whose name is always set (the SDK type leaves it optional). */
+type NamedIndex = GlobalSecondaryIndex & { readonly IndexName: string };
+
+const listIndex = (name: string, partition: string): NamedIndex => ({
   IndexName: name,
   KeySchema: [
     { AttributeName: partition, KeyType: 'HASH' },
@@ -38,7 +41,7 @@ const listIndex = (name: string, partition: string): GlobalSecondaryIndex => ({
 });
 
 /** The indexes, as CreateTable declares them (on-demand billing: no throughput to size). */
-const INDEXES: GlobalSecondaryIndex[] = [
+const INDEXES: NamedIndex[] = [
   listIndex(INDEX.tenant, ATTR.tenantKey),
   listIndex(INDEX.context, ATTR.contextKey),
   listIndex(INDEX.state, ATTR.stateKey),
@@ -92,7 +95,7 @@ export async function migrateDynamo(client: DynamoDBClient, options: { readonly 
   }
   description = await waitActive(client, table);
   const present = new Set((description.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
-  const missing = INDEXES.map((i) => i.IndexName!).filter((name) => !present.has(name));
+  const missing = INDEXES.map((i) => i.IndexName).filter((name) => !present.has(name));
   if (missing.length > 0)
     throw new Error(`DynamoDB table ${table} exists without the index(es) ${missing.join(', ')}: it was not made by A2A Polyglot; use another table name`);
 
@@ -101,13 +104,14 @@ export async function migrateDynamo(client: DynamoDBClient, options: { readonly 
   const from = Number(stored.Item?.version?.N ?? 0);
   const pending = pendingMigrations(DYNAMO_MIGRATIONS, from, where);
   const ttlEnabled = await enableTtl(client, table);
-  const to = DYNAMO_MIGRATIONS[DYNAMO_MIGRATIONS.length - 1]!.version;
-  if (pending.length > 0) {
+  const to = latestVersion(DYNAMO_MIGRATIONS);
+  const last = pending[pending.length - 1];
+  if (last) {
     try {
       await client.send(
         new PutItemCommand({
           TableName: table,
-          Item: { ...schemaKey(), version: { N: String(to) }, name: { S: pending[pending.length - 1]!.name }, applied_at: { S: new Date().toISOString() } },
+          Item: { ...schemaKey(), version: { N: String(to) }, name: { S: last.name }, applied_at: { S: new Date().toISOString() } },
           ConditionExpression: 'attribute_not_exists(#v) OR #v < :to',
           ExpressionAttributeNames: { '#v': 'version' },
           ExpressionAttributeValues: { ':to': { N: String(to) } },

@@ -68,7 +68,7 @@ export class DynamoPushConfigStore implements PushConfigStore {
   }
 
   async deleteAll(tenant: string, taskId: string): Promise<void> {
-    const keys = (await this.items(tenant, taskId)).map((item) => ({ [ATTR.pk]: item[ATTR.pk]!, [ATTR.sk]: item[ATTR.sk]! }));
+    const keys = (await this.items(tenant, taskId)).map(storedKey);
     for (let i = 0; i < keys.length; i += BATCH) {
       let requests: WriteRequest[] = keys.slice(i, i + BATCH).map((Key) => ({ DeleteRequest: { Key } }));
       // BatchWriteItem may leave some requests unprocessed under throttling: send them again.
@@ -105,4 +105,12 @@ export class DynamoPushConfigStore implements PushConfigStore {
 
 function pushKey(tenant: string, taskId: string, id: string): Record<string, AttributeValue> {
   return { [ATTR.pk]: { S: taskPk(tenant, taskId) }, [ATTR.sk]: { S: `${PUSH_SK_PREFIX}${id}` } };
+}
+
+/** The primary key of a stored item, as DeleteRequest wants it (a queried item always has both parts). */
+function storedKey(item: Record<string, AttributeValue>): Record<string, AttributeValue> {
+  const pk = item[ATTR.pk];
+  const sk = item[ATTR.sk];
+  if (!pk || !sk) throw new Error('DynamoDB push config item without its key attributes (pk, sk)');
+  return { [ATTR.pk]: pk, [ATTR.sk]: sk };
 }

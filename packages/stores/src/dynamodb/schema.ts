@@ -1,6 +1,7 @@
 import type { StoredTask } from '@a2a-polyglot/core';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { decodeTask, encodeTask } from '../codec.js';
+import { decodeTask } from '../codec.js';
+import { taskColumns } from '../task-columns.js';
 
 /**
  * The DynamoDB table layout, in one place so the store, the queries and the migration agree
@@ -79,23 +80,22 @@ export interface ItemLease {
 
 /** A task as a whole item (PutItem replaces every attribute, so a save is always whole). */
 export function taskItem(stored: StoredTask, lease: ItemLease | undefined, ttlEpochSeconds: number | undefined): Record<string, AttributeValue> {
-  const t = stored.task;
-  const state = t.status?.state ?? 0;
+  const c = taskColumns(stored);
   const item: Record<string, AttributeValue> = {
-    [ATTR.pk]: { S: taskPk(stored.tenant, t.id) },
+    [ATTR.pk]: { S: taskPk(c.tenant, c.id) },
     [ATTR.sk]: { S: TASK_SK },
-    tenant: { S: stored.tenant },
-    id: { S: t.id },
-    context_id: { S: t.contextId },
-    state: { N: String(state) },
-    status_ts: { S: t.status?.timestamp ?? '' },
-    version: { N: String(stored.version) },
-    task: { S: encodeTask(t) },
+    tenant: { S: c.tenant },
+    id: { S: c.id },
+    context_id: { S: c.contextId },
+    state: { N: String(c.state) },
+    status_ts: { S: c.statusTs },
+    version: { N: String(c.version) },
+    task: { S: c.task },
     updated_at: { N: String(Date.now()) },
-    [ATTR.tenantKey]: { S: tenantKey(stored.tenant) },
-    [ATTR.contextKey]: { S: contextKey(stored.tenant, t.contextId) },
-    [ATTR.stateKey]: { S: stateKey(stored.tenant, state) },
-    [ATTR.listSort]: { S: listSortKey(t.status?.timestamp ?? '', t.id) },
+    [ATTR.tenantKey]: { S: tenantKey(c.tenant) },
+    [ATTR.contextKey]: { S: contextKey(c.tenant, c.contextId) },
+    [ATTR.stateKey]: { S: stateKey(c.tenant, c.state) },
+    [ATTR.listSort]: { S: listSortKey(c.statusTs, c.id) },
   };
   if (stored.owner !== undefined) item.owner = { S: stored.owner };
   if (lease) {

@@ -1,14 +1,4 @@
-import {
-  pageTokenAfter,
-  isTerminal,
-  versionConflict,
-  type StoredTask,
-  type TaskLease,
-  type TaskPage,
-  type TaskQuery,
-  type TaskRef,
-  type TaskStore,
-} from '@a2a-polyglot/core';
+import { isTerminal, versionConflict, type StoredTask, type TaskLease, type TaskPage, type TaskQuery, type TaskRef, type TaskStore } from '@a2a-polyglot/core';
 import {
   DeleteItemCommand,
   GetItemCommand,
@@ -20,6 +10,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import { dynamoError, guardedDynamo, isConditionFailed } from './errors.js';
+import { pageRows, taskPage } from '../task-page.js';
 import { listPlan } from './list-plan.js';
 import { ATTR, INDEX, LEASED, storedFromItem, TASK_SK, taskItem, taskPk } from './schema.js';
 
@@ -113,7 +104,7 @@ export class DynamoTaskStore implements TaskStore {
       ExpressionAttributeNames: plan.names,
       ExpressionAttributeValues: plan.values,
     };
-    const pageSize = Math.max(0, Math.floor(query.pageSize));
+    const { pageSize, readLimit } = pageRows(query);
     const [totalSize, items] = await Promise.all([
       this.count(base),
       plan.page
@@ -123,17 +114,14 @@ export class DynamoTaskStore implements TaskStore {
               KeyConditionExpression: plan.page.keyCondition,
               ExpressionAttributeValues: plan.page.values,
               ScanIndexForward: false,
-              Limit: pageSize + 1,
+              Limit: readLimit,
             },
-            pageSize + 1,
+            readLimit,
             plan.exclude,
           )
         : Promise.resolve([]),
     ]);
-    const more = items.length > pageSize;
-    const tasks = items.slice(0, pageSize).map(storedFromItem);
-    const last = tasks[tasks.length - 1];
-    return { tasks, nextPageToken: more && last ? pageTokenAfter(last.task) : '', totalSize };
+    return taskPage(items, storedFromItem, pageSize, totalSize);
   }
 
   async delete(tenant: string, taskId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { pendingMigrations, type Migration, type MigrationResult } from '../migration.js';
+import { latestVersion, pendingMigrations, type Migration, type MigrationResult } from '../migration.js';
 import { quoteSchema } from './pool.js';
 
 /**
@@ -106,7 +106,7 @@ export async function migratePostgres(pool: Pool, options: { readonly schema?: s
       await client.query(`INSERT INTO ${s}.a2a_schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
     }
     await client.query('COMMIT');
-    return { from, to: migrations[migrations.length - 1]!.version };
+    return { from, to: latestVersion(migrations) };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;

@@ -1,27 +1,10 @@
-import {
-  pageTokenAfter,
-  versionConflict,
-  type StoredTask,
-  type TaskLease,
-  type TaskPage,
-  type TaskQuery,
-  type TaskRef,
-  type TaskStore,
-} from '@a2a-polyglot/core';
+import { versionConflict, type StoredTask, type TaskLease, type TaskPage, type TaskQuery, type TaskRef, type TaskStore } from '@a2a-polyglot/core';
 import type { Pool } from 'pg';
-import { decodeTask, encodeTask } from '../codec.js';
 import { listFilter } from '../list-query.js';
+import { storedFromRow, TASK_COLUMNS, taskColumns, type SqlTaskRow } from '../task-columns.js';
+import { pageRows, taskPage } from '../task-page.js';
 import { pgError } from './errors.js';
 import { quoteSchema } from './pool.js';
-
-interface TaskRow {
-  tenant: string;
-  owner: string | null;
-  version: string;
-  task: unknown;
-}
-
-const COLUMNS = 'tenant, owner, version, task';
 
 /**
  * Tasks in PostgreSQL, shared by every instance. Each save is one statement whose WHERE clause
@@ -40,24 +23,13 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
-    const rows = await this.query<TaskRow>(`SELECT ${COLUMNS} FROM ${this.table} WHERE tenant = $1 AND id = $2`, [tenant, taskId]);
-    return rows[0] && toStored(rows[0]);
+    const rows = await this.query<SqlTaskRow>(`SELECT ${TASK_COLUMNS} FROM ${this.table} WHERE tenant = $1 AND id = $2`, [tenant, taskId]);
+    return rows[0] && storedFromRow(rows[0]);
   }
 
   async save(stored: StoredTask, expectedVersion?: number, lease?: TaskLease): Promise<void> {
-    const t = stored.task;
-    const params: unknown[] = [
-      stored.tenant,
-      t.id,
-      t.contextId,
-      stored.owner ?? null,
-      t.status?.state ?? 0,
-      t.status?.timestamp ?? '',
-      stored.version,
-      encodeTask(t),
-      lease?.owner ?? null,
-      lease?.ttlMs ?? 0,
-    ];
+    const c = taskColumns(stored);
+    const params: unknown[] = [c.tenant, c.id, c.contextId, c.owner, c.state, c.statusTs, c.version, c.task, lease?.owner ?? null, lease?.ttlMs ?? 0];
     const leaseSet = `lease_owner = $9::text, lease_expires_at = CASE WHEN $9::text IS NULL THEN NULL ELSE now() + $10::bigint * interval '1 millisecond' END, updated_at = now()`;
     const leaseFree = (table: string) =>
       `($9::text IS NULL OR ${table}.lease_owner IS NULL OR ${table}.lease_owner = $9::text OR ${table}.lease_expires_at < now())`;
@@ -74,26 +46,20 @@ export class PostgresTaskStore implements TaskStore {
       sql = `UPDATE ${this.table} AS t SET ${update} WHERE t.tenant = $1 AND t.id = $2 AND t.version = $11 AND ${leaseFree('t')}`;
     }
     const result = await this.run(sql, params);
-    if (result === 0) throw versionConflict(t.id);
+    if (result === 0) throw versionConflict(c.id);
   }
 
   async list(query: TaskQuery): Promise<TaskPage> {
     const filter = listFilter(query, (n) => `$${n}`);
+    const { pageSize, readLimit } = pageRows(query);
     const [count, rows] = await Promise.all([
       this.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} WHERE ${filter.where}`, filter.params),
-      this.query<TaskRow>(
-        `SELECT ${COLUMNS} FROM ${this.table} WHERE ${filter.pageWhere} ORDER BY status_ts DESC, id DESC LIMIT ${Math.max(0, Math.floor(query.pageSize)) + 1}`,
+      this.query<SqlTaskRow>(
+        `SELECT ${TASK_COLUMNS} FROM ${this.table} WHERE ${filter.pageWhere} ORDER BY status_ts DESC, id DESC LIMIT ${readLimit}`,
         filter.pageParams,
       ),
     ]);
-    const more = rows.length > query.pageSize;
-    const tasks = rows.slice(0, query.pageSize).map(toStored);
-    const last = tasks[tasks.length - 1];
-    return {
-      tasks,
-      nextPageToken: more && last ? pageTokenAfter(last.task) : '',
-      totalSize: Number(count[0]?.n ?? 0),
-    };
+    return taskPage(rows, storedFromRow, pageSize, Number(count[0]?.n ?? 0));
   }
 
   async delete(tenant: string, taskId: string): Promise<void> {
@@ -114,13 +80,13 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async abandoned(options: { readonly owner?: string; readonly limit: number }): Promise<StoredTask[]> {
-    const rows = await this.query<TaskRow>(
-      `SELECT ${COLUMNS} FROM ${this.table}
+    const rows = await this.query<SqlTaskRow>(
+      `SELECT ${TASK_COLUMNS} FROM ${this.table}
         WHERE lease_owner IS NOT NULL AND (lease_expires_at < now() OR lease_owner = $1)
         ORDER BY lease_expires_at LIMIT $2`,
       [options.owner ?? null, options.limit],
     );
-    return rows.map(toStored);
+    return rows.map(storedFromRow);
   }
 
   private async query<R extends object>(sql: string, params: unknown[]): Promise<R[]> {
@@ -138,8 +104,4 @@ export class PostgresTaskStore implements TaskStore {
       throw pgError(error);
     }
   }
-}
-
-function toStored(row: TaskRow): StoredTask {
-  return { tenant: row.tenant, owner: row.owner ?? undefined, task: decodeTask(row.task), version: Number(row.version) };
 }

@@ -204,6 +204,9 @@ export class RedisEventLog implements EventLog {
 }
 
 function fieldValue(fields: readonly string[], name: string): string {
-  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1]!;
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const value = fields[i + 1];
+    if (fields[i] === name && value !== undefined) return value;
+  }
   throw new Error(`stream entry without field ${name}`);
 }

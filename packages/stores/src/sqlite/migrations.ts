@@ -1,4 +1,4 @@
-import { pendingMigrations, type Migration, type MigrationResult } from '../migration.js';
+import { latestVersion, pendingMigrations, type Migration, type MigrationResult } from '../migration.js';
 import type { SqliteDatabase } from './database.js';
 
 /**
@@ -58,7 +58,7 @@ export function migrateSqlite(db: SqliteDatabase): MigrationResult {
         new Date().toISOString(),
       );
     }
-    return { from, to: SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version };
+    return { from, to: latestVersion(SQLITE_MIGRATIONS) };
   });
   return migrate.immediate();
 }

@@ -1,25 +1,8 @@
-import {
-  pageTokenAfter,
-  versionConflict,
-  type StoredTask,
-  type TaskLease,
-  type TaskPage,
-  type TaskQuery,
-  type TaskRef,
-  type TaskStore,
-} from '@a2a-polyglot/core';
-import { decodeTask, encodeTask } from '../codec.js';
+import { versionConflict, type StoredTask, type TaskLease, type TaskPage, type TaskQuery, type TaskRef, type TaskStore } from '@a2a-polyglot/core';
 import { listFilter } from '../list-query.js';
+import { storedFromRow, TASK_COLUMNS, taskColumns, type SqlTaskRow } from '../task-columns.js';
+import { pageRows, taskPage } from '../task-page.js';
 import { guarded, type SqliteDatabase } from './database.js';
-
-interface TaskRow {
-  tenant: string;
-  owner: string | null;
-  version: number;
-  task: string;
-}
-
-const COLUMNS = 'tenant, owner, version, task';
 const LEASE_FREE = '(@leaseOwner IS NULL OR lease_owner IS NULL OR lease_owner = @leaseOwner OR lease_expires_at < @now)';
 const SET = `context_id = @contextId, owner = @owner, state = @state, status_ts = @statusTs, version = @version, task = @task,
   lease_owner = @leaseOwner, lease_expires_at = @leaseExpiresAt, updated_at = @now`;
@@ -45,31 +28,23 @@ export class SqliteTaskStore implements TaskStore {
     this.insertNew = db.prepare(`${INSERT} ON CONFLICT (tenant, id) DO NOTHING`);
     this.upsert = db.prepare(`${INSERT} ON CONFLICT (tenant, id) DO UPDATE SET ${SET} WHERE ${LEASE_FREE}`);
     this.update = db.prepare(`UPDATE a2a_tasks SET ${SET} WHERE tenant = @tenant AND id = @id AND version = @expected AND ${LEASE_FREE}`);
-    this.getOne = db.prepare(`SELECT ${COLUMNS} FROM a2a_tasks WHERE tenant = ? AND id = ?`);
+    this.getOne = db.prepare(`SELECT ${TASK_COLUMNS} FROM a2a_tasks WHERE tenant = ? AND id = ?`);
     this.deleteOne = db.prepare('DELETE FROM a2a_tasks WHERE tenant = ? AND id = ?');
     this.renewOne = db.prepare('UPDATE a2a_tasks SET lease_expires_at = ? WHERE tenant = ? AND id = ? AND lease_owner = ?');
     this.abandonedRows = db.prepare(
-      `SELECT ${COLUMNS} FROM a2a_tasks WHERE lease_owner IS NOT NULL AND (lease_expires_at < ? OR lease_owner = ?) ORDER BY lease_expires_at LIMIT ?`,
+      `SELECT ${TASK_COLUMNS} FROM a2a_tasks WHERE lease_owner IS NOT NULL AND (lease_expires_at < ? OR lease_owner = ?) ORDER BY lease_expires_at LIMIT ?`,
     );
   }
 
   async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
-    const row = guarded(() => this.getOne.get(tenant, taskId) as TaskRow | undefined);
-    return row && toStored(row);
+    const row = guarded(() => this.getOne.get(tenant, taskId) as SqlTaskRow | undefined);
+    return row && storedFromRow(row);
   }
 
   async save(stored: StoredTask, expectedVersion?: number, lease?: TaskLease): Promise<void> {
-    const t = stored.task;
     const now = Date.now();
     const params = {
-      tenant: stored.tenant,
-      id: t.id,
-      contextId: t.contextId,
-      owner: stored.owner ?? null,
-      state: t.status?.state ?? 0,
-      statusTs: t.status?.timestamp ?? '',
-      version: stored.version,
-      task: encodeTask(t),
+      ...taskColumns(stored),
       leaseOwner: lease?.owner ?? null,
       leaseExpiresAt: lease ? now + lease.ttlMs : null,
       now,
@@ -79,24 +54,21 @@ export class SqliteTaskStore implements TaskStore {
       if (expectedVersion === undefined) return this.upsert.run(params).changes;
       return this.update.run({ ...params, expected: expectedVersion }).changes;
     });
-    if (changes === 0) throw versionConflict(t.id);
+    if (changes === 0) throw versionConflict(stored.task.id);
   }
 
   async list(query: TaskQuery): Promise<TaskPage> {
     const filter = listFilter(query, () => '?');
-    const limit = Math.max(0, Math.floor(query.pageSize)) + 1;
+    const { pageSize, readLimit } = pageRows(query);
     // One read transaction: the count and the page see the same snapshot.
     const read = this.db.transaction(() => ({
       total: (this.db.prepare(`SELECT count(*) AS n FROM a2a_tasks WHERE ${filter.where}`).get(...filter.params) as { n: number }).n,
       rows: this.db
-        .prepare(`SELECT ${COLUMNS} FROM a2a_tasks WHERE ${filter.pageWhere} ORDER BY status_ts DESC, id DESC LIMIT ${limit}`)
-        .all(...filter.pageParams) as TaskRow[],
+        .prepare(`SELECT ${TASK_COLUMNS} FROM a2a_tasks WHERE ${filter.pageWhere} ORDER BY status_ts DESC, id DESC LIMIT ${readLimit}`)
+        .all(...filter.pageParams) as SqlTaskRow[],
     }));
     const { total, rows } = guarded(() => read());
-    const more = rows.length > query.pageSize;
-    const tasks = rows.slice(0, query.pageSize).map(toStored);
-    const last = tasks[tasks.length - 1];
-    return { tasks, nextPageToken: more && last ? pageTokenAfter(last.task) : '', totalSize: total };
+    return taskPage(rows, storedFromRow, pageSize, total);
   }
 
   async delete(tenant: string, taskId: string): Promise<void> {
@@ -110,11 +82,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async abandoned(options: { readonly owner?: string; readonly limit: number }): Promise<StoredTask[]> {
-    const rows = guarded(() => this.abandonedRows.all(Date.now(), options.owner ?? null, options.limit) as TaskRow[]);
-    return rows.map(toStored);
+    const rows = guarded(() => this.abandonedRows.all(Date.now(), options.owner ?? null, options.limit) as SqlTaskRow[]);
+    return rows.map(storedFromRow);
   }
-}
-
-function toStored(row: TaskRow): StoredTask {
-  return { tenant: row.tenant, owner: row.owner ?? undefined, task: decodeTask(row.task), version: row.version };
 }

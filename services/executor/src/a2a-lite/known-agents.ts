@@ -69,7 +69,10 @@ export class KnownLiteAgents {
   private remember(entry: KnownLiteAgent): void {
     this.memory.delete(entry.id);
     this.memory.set(entry.id, entry);
-    if (this.memory.size > MAX_IN_MEMORY) this.memory.delete(this.memory.keys().next().value!);
+    if (this.memory.size > MAX_IN_MEMORY) {
+      const oldest = this.memory.keys().next();
+      if (!oldest.done) this.memory.delete(oldest.value);
+    }
   }
 }
 

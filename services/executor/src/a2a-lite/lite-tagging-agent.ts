@@ -39,7 +39,7 @@ export function liteTaggingAgent(inner: AgentExecutor, index: LiteTaskIndex): Ag
       }
       if (!ctx.signal.aborted) tagged.settleOnReturn();
     },
-    ...(inner.cancel && { cancel: (ctx: ExecutionContext) => inner.cancel!(ctx) }),
+    ...(inner.cancel && { cancel: (ctx: ExecutionContext) => inner.cancel?.(ctx) }),
   };
 }
 

@@ -23,7 +23,10 @@ export class LiteTaskIndex {
     list.unshift(taskId);
     this.ids.delete(key);
     this.ids.set(key, list.slice(0, CANDIDATES_PER_ID));
-    if (this.ids.size > MAX_IDS) this.ids.delete(this.ids.keys().next().value!);
+    if (this.ids.size > MAX_IDS) {
+      const oldest = this.ids.keys().next();
+      if (!oldest.done) this.ids.delete(oldest.value);
+    }
   }
 
   /** The A2A task ids recorded for `liteId`, newest first. */

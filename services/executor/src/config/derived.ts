@@ -5,6 +5,7 @@
  */
 import { isLoopbackAddress } from '@a2a-polyglot/core';
 import { DEFAULT_GRPC_PORT } from './defaults.js';
+import { ConfigError } from './errors.js';
 import type { EventLogConfig, ExecutorConfig, StoreConfig } from './types.js';
 
 /**
@@ -14,6 +15,16 @@ import type { EventLogConfig, ExecutorConfig, StoreConfig } from './types.js';
 export function grpcListenAddress(config: Pick<ExecutorConfig, 'host' | 'port' | 'grpcHost' | 'grpcPort'>): { host: string; port: number } | undefined {
   if (config.grpcPort === false) return undefined;
   return { host: config.grpcHost ?? config.host, port: config.grpcPort ?? (config.port === 0 ? 0 : DEFAULT_GRPC_PORT) };
+}
+
+/**
+ * A setting another one makes required (`store.url` for the postgres store, `eventLog.url`
+ * for redis, ...), as a string: the validation already refused a configuration without it,
+ * so this narrows the type, with a clear error should a caller have skipped the validation.
+ */
+export function requiredSetting(value: string | undefined, path: string): string {
+  if (!value) throw new ConfigError(`Invalid configuration: ${path} is not set`);
+  return value;
 }
 
 /** The task store a configuration selects (see {@link StoreConfig.kind}). */

@@ -37,8 +37,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   let configPath: string | undefined;
   let help = false;
   const flags: Array<[string, string, string]> = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+  const args = [...argv];
+  for (let arg = args.shift(); arg !== undefined; arg = args.shift()) {
     if (arg === '--help' || arg === '-h') {
       help = true;
       continue;
@@ -48,7 +48,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (name !== '--config' && !(name in CLI_FLAGS)) {
       throw new ConfigError(`Unknown argument ${JSON.stringify(arg)} (known: --config, ${Object.keys(CLI_FLAGS).join(', ')}, --help)`);
     }
-    const value: string | undefined = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    const value: string | undefined = eq > 0 ? arg.slice(eq + 1) : args.shift();
     if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new ConfigError(`Missing value for ${name}`);
     if (name === '--config') configPath = value;
     else flags.push([CLI_FLAGS[name as keyof typeof CLI_FLAGS], value, name]);

@@ -21,7 +21,9 @@ export function pathText(path: readonly PropertyKey[]): string {
  * the bad value.
  */
 export function configErrorOf(error: z.ZodError, source: string, input: unknown): ConfigError {
-  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0]!;
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
+  // zod reports at least one issue; without one, its own message is all there is to say.
+  if (!issue) return new ConfigError(`Invalid configuration: ${source}${error.message}`);
   const secret = SECRET_PATHS.find((p) => pathText(issue.path).startsWith(p));
   if (issue.code === 'unrecognized_keys' && !secret) {
     const at = pathText(issue.path);

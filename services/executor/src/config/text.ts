@@ -83,14 +83,9 @@ const KIND: Record<string, TextKind> = {
 export function layerFromText(entries: ReadonlyArray<readonly [path: string, text: string, where: string]>, baseDir: string): ExecutorConfigInput {
   let layer: ExecutorConfigInput = {};
   for (const [path, text, where] of entries) {
-    const raw: Record<string, any> = {};
-    const keys = path.split('.');
-    let obj = raw;
-    for (const k of keys.slice(0, -1)) obj = obj[k] = {};
     let parsed: ExecutorConfigInput;
     try {
-      obj[keys[keys.length - 1]!] = fromText(text, KIND[path] ?? 'string', where);
-      parsed = parseConfigInput(raw, '', baseDir);
+      parsed = parseConfigInput(nestedAt(path.split('.'), fromText(text, KIND[path] ?? 'string', where)), '', baseDir);
     } catch (error) {
       if (error instanceof ConfigError && error.detail) throw new ConfigError(`Invalid configuration: ${where} ${error.detail}`, error.detail);
       throw error;
@@ -98,6 +93,13 @@ export function layerFromText(entries: ReadonlyArray<readonly [path: string, tex
     layer = mergeInput(layer, parsed);
   }
   return layer;
+}
+
+/** `value` under the dotted path's keys: `['store', 'url']` → `{ store: { url: value } }`. */
+function nestedAt(keys: readonly string[], value: unknown): Record<string, unknown> {
+  const [first, ...rest] = keys;
+  if (first === undefined) throw new Error('A configuration path has at least one key');
+  return { [first]: rest.length === 0 ? value : nestedAt(rest, value) };
 }
 
 /** Merges two partial layers: later keys win, sections (`auth`, `store`, …) merge one level deep. */

@@ -1,188 +1,22 @@
 /**
  * The shapes of the executor configuration: the fully resolved {@link ExecutorConfig} every
  * other module reads, and {@link ExecutorConfigInput}, the partial form each layer (config
- * file, environment, flags, `startExecutor` callers) provides. Types only, no code.
+ * file, environment, flags, `startExecutor` callers) provides. The sections are typed by
+ * topic in `agent-types.ts`, `security-types.ts` and `storage-types.ts`; this module stays
+ * the one import path for all of them. Types only, no code.
  */
 
 import type { CardCompat } from '@a2a-polyglot/server';
+import type { A2ALiteConfig, AgentCardConfig, AgentEntryConfig } from './agent-types.js';
+import type { AuthConfig, RateLimitConfig, TlsConfig } from './security-types.js';
+import type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } from './storage-types.js';
+
+export type { A2ALiteConfig, AgentCardConfig, AgentEntryConfig, SkillConfig } from './agent-types.js';
+export type { AuthConfig, RateLimitConfig, TlsConfig } from './security-types.js';
+export type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } from './storage-types.js';
 
 /** Log levels of the executor's pino logger (`logLevel`, `LOG_LEVEL`, `--log-level`). */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-
-/** One skill as written in configuration (every list optional). */
-export interface SkillConfig {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly tags?: readonly string[];
-  readonly examples?: readonly string[];
-  readonly inputModes?: readonly string[];
-  readonly outputModes?: readonly string[];
-}
-
-/** The agent-card fields an operator configures; the server adds the interfaces (URLs). */
-export interface AgentCardConfig {
-  readonly name: string;
-  readonly description: string;
-  readonly version: string;
-  readonly provider?: { readonly organization: string; readonly url: string };
-  readonly documentationUrl?: string;
-  readonly iconUrl?: string;
-  readonly skills: readonly SkillConfig[];
-  readonly capabilities: {
-    readonly streaming: boolean;
-    readonly pushNotifications: boolean;
-    readonly extendedAgentCard: boolean;
-  };
-  readonly defaultInputModes: readonly string[];
-  readonly defaultOutputModes: readonly string[];
-}
-
-/** Authentication: static API keys, bearer JWTs from an identity provider, or both (either is accepted). */
-export interface AuthConfig {
-  /** API keys mapped to the principal each authenticates as. */
-  readonly apiKeys: Readonly<Record<string, string>>;
-  /** Header carrying a raw API key (`Authorization: Bearer <key>` works too). */
-  readonly header: string;
-  /** The identity provider's JWKS URL: set it (with `jwtIssuer` and `jwtAudience`) to accept bearer JWTs. */
-  readonly jwksUrl?: string;
-  /** Accepted `iss` of JWTs. */
-  readonly jwtIssuer?: string;
-  /** Accepted `aud` of JWTs (this agent at the provider). */
-  readonly jwtAudience?: string;
-  /** Clock skew tolerated on `exp` / `nbf`, seconds. Default 30. */
-  readonly jwtClockToleranceSec?: number;
-  /** OIDC discovery URL to declare in the card (else the card declares an HTTP bearer JWT scheme). */
-  readonly openIdConnectUrl?: string;
-}
-
-/** Where tasks and push configs live: see README "Durable tasks and several instances". */
-export interface StoreConfig {
-  /** Unset: `postgres` when `url` is set, `sqlite` when `path` is set, `dynamodb` when `table` is set, else `memory`. */
-  readonly kind?: 'memory' | 'sqlite' | 'postgres' | 'dynamodb';
-  /** SQLite file (resolved like `agentModule`). Default `a2a-tasks.db` in the working directory. */
-  readonly path?: string;
-  /** PostgreSQL URL. */
-  readonly url?: string;
-  /** PostgreSQL schema holding the tables. */
-  readonly schema: string;
-  /** Most PostgreSQL connections per instance. */
-  readonly maxConnections: number;
-  /** DynamoDB table (created with its indexes at startup when missing). */
-  readonly table?: string;
-  /** DynamoDB endpoint URL (DynamoDB Local, a VPC endpoint). Unset: the region's AWS endpoint. */
-  readonly endpoint?: string;
-  /** AWS region of the table. Unset: the AWS SDK's own resolution (`AWS_REGION`, shared config). */
-  readonly region?: string;
-  /** DynamoDB: how long a finished task is kept (TTL attribute); 0 keeps finished tasks forever. */
-  readonly retentionMs: number;
-  /**
-   * In-memory store: most estimated bytes of tasks held (finished tasks are evicted first,
-   * then interrupted ones; a new task is refused while running tasks alone fill it).
-   */
-  readonly memoryMaxBytes: number;
-  /** In-memory store: an input-required / auth-required task idle this long is dropped; 0 never. */
-  readonly memoryInterruptedIdleMs: number;
-}
-
-/**
- * Agents kept in a PostgreSQL table (`a2a_agents`) besides `agents`: see README "Agent
- * registry in PostgreSQL". Changes reach every instance through LISTEN/NOTIFY, with a
- * periodic full resync as the fallback.
- */
-export interface AgentRegistryConfig {
-  /** Only `postgres` for now; unset means `postgres` when `url` is set, else no registry. */
-  readonly kind?: 'postgres';
-  /** PostgreSQL URL of the registry. Unset: no registry. */
-  readonly url?: string;
-  /** Schema holding `a2a_agents` (created by the migrations). */
-  readonly schema: string;
-  /** How often every row is re-read, in case a notification was missed; 0 disables. */
-  readonly resyncMs: number;
-}
-
-/** Where task events are logged for streams and resumes. */
-export interface EventLogConfig {
-  /** Unset: `redis` when `url` is set, else `memory`. */
-  readonly kind?: 'memory' | 'redis';
-  /** Redis URL. */
-  readonly url?: string;
-  /** Prefix of every Redis key and channel (several deployments on one Redis). */
-  readonly prefix: string;
-  /** How long a finished task's events stay readable for resumes. */
-  readonly retentionMs: number;
-  /** Events kept per task; a reader further behind resyncs from a snapshot. */
-  readonly maxEventsPerTask: number;
-}
-
-/**
- * Rate limits (README "Rate limits"): requests per window, per client address (IPv4, or IPv6
- * /64) and per authenticated identity. Off by default (0): behind a proxy every client shares
- * the proxy's address, so a default address limit would throttle all of them together.
- */
-export interface RateLimitConfig {
-  /** Requests one client address may make per `addressWindowSec`; 0 turns the address limit off. */
-  readonly addressPoints: number;
-  readonly addressWindowSec: number;
-  /** Requests one identity may make per `identityWindowSec`; 0 turns the identity limit off. */
-  readonly identityPoints: number;
-  readonly identityWindowSec: number;
-}
-
-/**
- * TLS on the listeners (README "TLS"): with `certFile` and `keyFile`, the HTTP listener serves
- * HTTPS (and WSS) and the gRPC listener TLS; with `clientCaFile` too, gRPC requires a client
- * certificate signed by that CA (mutual TLS).
- */
-export interface TlsConfig {
-  /** Server certificate chain (PEM file). */
-  readonly certFile?: string;
-  /** Server private key (PEM file). */
-  readonly keyFile?: string;
-  /** CA bundle (PEM file) gRPC client certificates must chain to: set ⇒ gRPC requires mutual TLS. */
-  readonly clientCaFile?: string;
-  /** A verified client certificate authenticates as its common name (beside any API keys / JWTs). Default false. */
-  readonly clientCertIdentity: boolean;
-}
-
-/** Leases of running tasks (durable stores only). */
-export interface LeaseConfig {
-  /** A task whose instance stops renewing for this long is failed by another instance. */
-  readonly ttlMs: number;
-  /** How often each instance looks for such tasks. */
-  readonly sweepIntervalMs: number;
-}
-
-/**
- * One agent served through a handler (a framework bridge, `demo` or `module`): its id (the
- * URL segment of `/agents/{id}/...`), the card fields (flat, as in `agent`), the handler's
- * name and the agent's own settings for it (highest precedence; see the README).
- */
-export interface AgentEntryConfig extends AgentCardConfig {
-  readonly id: string;
-  readonly handler: string;
-  readonly settings: Readonly<Record<string, unknown>>;
-  /**
-   * Whether the agent's tasks may outlive the call that started them (default true). false is
-   * OpenClaw.NET's run mode: a send's task is canceled when its client disconnects or cancels
-   * the call, and `returnImmediately` (v0.3 `blocking: false`) is refused.
-   */
-  readonly backgroundExecution: boolean;
-  /**
-   * A2A-Lite on this agent: `[A2A:…]` tags in incoming text map to task operations and the
-   * agent's answers to Lite peers are tagged. Undefined: off.
-   */
-  readonly a2aLite?: A2ALiteConfig;
-}
-
-/** A2A-Lite options of one agent (`"a2aLite": true` is `{}`). */
-export interface A2ALiteConfig {
-  /**
-   * Directory of the known-agents cache (`<agent-id>.json`, the skill's
-   * `known-agents/` layout), already resolved. Unset: the cache lives in memory only.
-   */
-  readonly knownAgentsDir?: string;
-}
 
 /**
  * The whole service configuration, fully resolved. Built by {@link loadConfig} from defaults,

@@ -1,0 +1,54 @@
+import type { Logger, ReadinessReport } from '@a2a-polyglot/core';
+import { inspectorRoute } from '@a2a-polyglot/inspector';
+import type { A2AMetrics } from '@a2a-polyglot/metrics';
+import type { AgentInterface } from '@a2a-polyglot/model';
+import type { A2AHttpOptions, StartA2AServerOptions } from '@a2a-polyglot/server';
+import { inspectorEnabled, type ExecutorConfig } from './config.js';
+import type { ListenerTls } from './listener-security.js';
+
+/** Listener options every agent of this service shares. */
+export function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2AHttpOptions, 'handler'> {
+  return {
+    basePath: config.basePath,
+    publicBaseUrl: config.publicBaseUrl,
+    trustProxy: config.trustProxy,
+    maxBodyBytes: config.maxBodyBytes,
+    sseHeartbeatMs: config.sseHeartbeatMs,
+    sseStallTimeoutMs: config.streamStallTimeoutMs,
+    cardCompat: config.cardCompat,
+    logger,
+  };
+}
+
+/** The WebSocket binding of an agent's listener (the root's and every mounted agent's). */
+export function bindingOptions(config: ExecutorConfig): Pick<A2AHttpOptions, 'websocket'> {
+  return { websocket: { listInCard: config.websocketInCard, stallTimeoutMs: config.streamStallTimeoutMs } };
+}
+
+/** The service-wide pieces the root listener serves besides the root agent. */
+export interface RootListenerServices {
+  readonly readiness: () => Promise<ReadinessReport>;
+  readonly metrics: A2AMetrics;
+  readonly grpcInterfaces: (publicBase: string) => AgentInterface[];
+  readonly tls: ListenerTls | undefined;
+}
+
+/**
+ * What the root listener adds to the shared listener options: the service-wide probes and
+ * metrics, the WebSocket binding, the gRPC interfaces in the card, the inspector page (when
+ * enabled), and where to listen.
+ * Mounted agents get only {@link listenerOptions}.
+ */
+export function rootListenerOptions(config: ExecutorConfig, logger: Logger, service: RootListenerServices): Omit<StartA2AServerOptions, 'handler'> {
+  return {
+    ...listenerOptions(config, logger),
+    readiness: service.readiness,
+    metrics: () => service.metrics.scrape(),
+    ...bindingOptions(config),
+    extraInterfaces: service.grpcInterfaces,
+    extraRoutes: inspectorEnabled(config) ? inspectorRoute() : undefined,
+    host: config.host,
+    port: config.port,
+    tls: service.tls?.https,
+  };
+}

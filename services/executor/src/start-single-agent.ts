@@ -1,0 +1,88 @@
+import { checkReadiness, RequestHandler, type Logger } from '@a2a-polyglot/core';
+import type { RunningGrpcServer } from '@a2a-polyglot/grpc';
+import type { AgentInterface } from '@a2a-polyglot/model';
+import { startA2AServer, type RunningA2AServer } from '@a2a-polyglot/server';
+import { authenticationFor } from './authentication.js';
+import { memoryTaskStore, openBackends } from './backends.js';
+import { buildAgentCard } from './card.js';
+import type { ExecutorConfig } from './config.js';
+import { createDemoAgent } from './demo-agent.js';
+import { extendedCardAt } from './extended-card.js';
+import { GRPC_CLOSE_GRACE_MS, grpcCardInterfaces, startGrpc } from './grpc-listener.js';
+import { instrumentHandler, serviceInstrumentation } from './instrumentation.js';
+import { listenerTls, rateLimiterFor } from './listener-security.js';
+import { rootListenerOptions } from './listener-options.js';
+import { loadAgentModule } from './load-agent.js';
+import type { Telemetry } from './telemetry.js';
+import { closeOnceInSteps, runningExecutor, type RunningExecutor, type ServedAgentInfo, type StartExecutorOptions } from './running-executor.js';
+
+/** Single-agent mode lists no agents; one array, so every read of `agents` returns the same. */
+const NO_AGENTS: readonly ServedAgentInfo[] = [];
+
+/**
+ * One agent (the demo agent, an agent module or `options.executor`) at the root, with its
+ * stores and event log from the configuration (durable stores are single-agent for now).
+ */
+export async function startSingleAgent(
+  resolved: ExecutorConfig,
+  options: StartExecutorOptions,
+  logger: Logger,
+  telemetry: Telemetry | undefined,
+): Promise<RunningExecutor> {
+  const executor =
+    options.executor ??
+    (resolved.agentModule
+      ? await loadAgentModule(resolved.agentModule, { config: resolved, logger })
+      : createDemoAgent({ chunkDelayMs: resolved.demo.chunkDelayMs }));
+
+  // Bound below, before any request can ask for a card.
+  let grpc: RunningGrpcServer | undefined;
+  const grpcInterfaces = (publicBase: string): AgentInterface[] => (grpc ? grpcCardInterfaces(resolved, publicBase, grpc.port) : []);
+
+  const card = buildAgentCard(resolved);
+  const tls = listenerTls(resolved);
+  const backends = await openBackends(resolved, logger);
+  const instrumentation = serviceInstrumentation(options.tracing, telemetry);
+  const { metrics } = instrumentation;
+  const handler = new RequestHandler({
+    ...backends.handlerOptions,
+    ...instrumentHandler(instrumentation, backends.handlerOptions.taskStore ?? memoryTaskStore(resolved)),
+    card,
+    executor,
+    logger,
+    authenticator: authenticationFor(resolved.auth, resolved.tls.clientCertIdentity).authenticator,
+    rateLimiter: rateLimiterFor(resolved, backends.redis),
+    extendedCard: resolved.agent.capabilities.extendedAgentCard ? () => extendedCardAt(card, resolved, '', grpcInterfaces) : undefined,
+    allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
+    strictRequests: resolved.strictRequests,
+    listTasksMaxBytes: resolved.listTasksMaxBytes,
+  });
+  metrics.watch(handler);
+
+  let listener: RunningA2AServer;
+  try {
+    if (backends.handlerOptions.cluster) {
+      // The startup sweep: fail at once what this instance (same id) ran when it last stopped.
+      const failed = await handler.recoverAbandoned({ includeOwn: true });
+      logger.info(failed > 0 ? { recoveredTasks: failed } : {}, `Storage: ${backends.description}`);
+    }
+    // gRPC first: the card lists its port, so it must be bound before the first card request.
+    const readiness = () => checkReadiness({ draining: () => handler.draining, checks: backends.checks });
+    grpc = await startGrpc(handler, resolved, logger, readiness, tls?.grpc);
+    listener = await startA2AServer({ handler, ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces, tls }) });
+  } catch (error) {
+    await grpc?.close(0);
+    await handler.shutdown(0);
+    await backends.close().catch(() => undefined);
+    throw error;
+  }
+
+  // The handler first (refuse new calls, let tasks finish or fail them, flush pushes),
+  // so streams on every binding see the final events; then the listeners, then storage.
+  const close = closeOnceInSteps(resolved, logger, [
+    ['the request handler', () => handler.shutdown(resolved.shutdownGraceMs)],
+    ['the listeners', () => Promise.all([listener.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
+    ['the stores', () => backends.close()],
+  ]);
+  return runningExecutor({ config: resolved, listener, grpc, handler, agents: () => NO_AGENTS, close });
+}
