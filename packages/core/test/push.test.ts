@@ -1,4 +1,5 @@
 import { Role, TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { testAgentCard } from '@a2a-polyglot/testing';
 import {
   callContext,
   HttpPushSender,
@@ -10,7 +11,6 @@ import {
   type PushSender,
 } from '../src/index.js';
 import { PushDispatcher } from '../src/push/push-dispatcher.js';
-import { testCard } from './fixtures.js';
 
 const config: TaskPushNotificationConfig = {
   tenant: '',
@@ -63,7 +63,7 @@ describe('push delivery through the handler', () => {
     const delivered: StreamResponse[] = [];
     const sender: PushSender = { send: async (_c, e) => void delivered.push(e) };
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       pushSender: sender,
       allowPrivateWebhooks: true,
       logger: silentLogger,

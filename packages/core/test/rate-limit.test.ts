@@ -13,7 +13,7 @@ import {
   type RateLimiter,
   type RateLimitScope,
 } from '../src/index.js';
-import { testCard } from './fixtures.js';
+import { testAgentCard } from '@a2a-polyglot/testing';
 
 /** Records every budget spent; refuses the scopes listed in `refuse`. */
 class RecordingLimiter implements RateLimiter {
@@ -27,7 +27,7 @@ class RecordingLimiter implements RateLimiter {
 
 const handlerWith = (limiter: RateLimiter) =>
   new RequestHandler({
-    card: testCard(),
+    card: testAgentCard(),
     executor: { execute: async (c) => c.complete('done') },
     authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice' } }),
     rateLimiter: limiter,

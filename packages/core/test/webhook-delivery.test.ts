@@ -6,7 +6,7 @@ import https from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recordingLogger, type RecordingLogger } from '@a2a-polyglot/testing';
+import { recordingLogger, type RecordingLogger, testAgentCard } from '@a2a-polyglot/testing';
 import { Role, TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
 import {
   A2AErrorCode,
@@ -22,7 +22,6 @@ import {
   type WebhookResolver,
   type WebhookTransport,
 } from '../src/index.js';
-import { testCard } from './fixtures.js';
 
 /**
  * Webhook delivery against real receivers on loopback. Every host name goes through an
@@ -270,7 +269,7 @@ describe('through the RequestHandler', () => {
   const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
   const handler = (allowPrivateWebhooks: boolean) =>
     new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       allowPrivateWebhooks,
       logger: silentLogger,
       executor: {
