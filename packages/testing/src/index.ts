@@ -23,6 +23,7 @@ export { TestIdentityProvider, type TestSigningKey } from './identity-provider.j
 export { testAgentCard } from './agent-card.js';
 export { userSend, type UserSendOptions } from './send-request.js';
 export { Gate, Gates } from './gates.js';
+export { fixedSpanObserver } from './span-observer.js';
 export { CHROMIUM_PATH, describeWithChromium, launchHeadlessChromium, type HeadlessChromium } from './chromium.js';
 export { recordingLogger, type LogLevelName, type LogLine, type RecordingLogger } from './recording-logger.js';
 export { grpcFrame, rawGrpcCall, type RawGrpcAnswer } from './raw-grpc.js';
