@@ -14,6 +14,7 @@ import type * as SdkGrpcModule from '@a2a-js/sdk/server/grpc' with { 'resolution
 import type * as SdkModule from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { TaskState, type Task } from '@a2a-polyglot/model';
+import { testAgentCard } from '@a2a-polyglot/testing';
 import { Server as GrpcServer } from '@grpc/grpc-js';
 import { type Client, textMessage, type BindingKey, type ClientEvent } from '../src/index.js';
 import { artifactNames, collect, collectWithCut, connectInterop, lastState } from './helpers.js';
@@ -122,8 +123,9 @@ interface SdkServer {
 async function startSdkServer(): Promise<SdkServer> {
   let base = '';
   let grpcAddress = '';
+  // Our test card in the SDK's own (same-shaped, separately generated) AgentCard type.
   const card = () =>
-    ({
+    testAgentCard({
       name: 'a2a-js sdk agent',
       description: 'the official SDK server',
       supportedInterfaces: [
@@ -131,17 +133,7 @@ async function startSdkServer(): Promise<SdkServer> {
         { url: `${base}/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
         { url: grpcAddress, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' },
       ],
-      provider: undefined,
-      version: '1.0.0',
-      documentationUrl: undefined,
       capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-      securitySchemes: {},
-      securityRequirements: [],
-      defaultInputModes: ['text/plain'],
-      defaultOutputModes: ['text/plain'],
-      skills: [],
-      signatures: [],
-      iconUrl: undefined,
     }) as unknown as SdkModule.AgentCard;
   const handler = new DefaultRequestHandler(card(), new InMemoryTaskStore(), sdkAgent);
   // The card's URLs are only known once listening: serve it through a provider.

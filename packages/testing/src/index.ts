@@ -24,6 +24,7 @@ export { testAgentCard } from './agent-card.js';
 export { userSend, type UserSendOptions } from './send-request.js';
 export { Gate, Gates } from './gates.js';
 export { fixedSpanObserver } from './span-observer.js';
+export { captureOutput, type CapturedOutput } from './capture-output.js';
 export { CHROMIUM_PATH, describeWithChromium, launchHeadlessChromium, type HeadlessChromium } from './chromium.js';
 export { recordingLogger, type LogLevelName, type LogLine, type RecordingLogger } from './recording-logger.js';
 export { grpcFrame, rawGrpcCall, type RawGrpcAnswer } from './raw-grpc.js';
