@@ -1,15 +1,6 @@
-import { Role, TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
-import { testAgentCard } from '@a2a-polyglot/testing';
-import {
-  callContext,
-  HttpPushSender,
-  InMemoryPushConfigStore,
-  RequestHandler,
-  silentLogger,
-  textPart,
-  type PushConfigStore,
-  type PushSender,
-} from '../src/index.js';
+import { TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { testAgentCard, userSend } from '@a2a-polyglot/testing';
+import { callContext, HttpPushSender, InMemoryPushConfigStore, RequestHandler, silentLogger, type PushConfigStore, type PushSender } from '../src/index.js';
 import { PushDispatcher } from '../src/push/push-dispatcher.js';
 
 const config: TaskPushNotificationConfig = {
@@ -76,25 +67,12 @@ describe('push delivery through the handler', () => {
       },
     });
     await h.sendMessage(
-      {
-        tenant: '',
-        message: {
-          messageId: 'm',
-          contextId: '',
-          taskId: '',
-          role: Role.ROLE_USER,
-          parts: [textPart('hi')],
-          metadata: undefined,
-          extensions: [],
-          referenceTaskIds: [],
-        },
+      userSend('hi', {
         configuration: {
-          acceptedOutputModes: [],
           returnImmediately: false,
           taskPushNotificationConfig: { tenant: '', id: '', taskId: '', url: 'http://127.0.0.1:1/hook', token: '', authentication: undefined },
         },
-        metadata: undefined,
-      },
+      }),
       callContext('IN-PROCESS', { 'a2a-version': '1.0' }),
     );
     await (h as unknown as { push: { idle(): Promise<void> } }).push.idle();

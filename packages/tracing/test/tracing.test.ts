@@ -1,5 +1,5 @@
 import type { SendMessageRequest } from '@a2a-polyglot/model';
-import { userSend } from '@a2a-polyglot/testing';
+import { userSend, testAgentCard } from '@a2a-polyglot/testing';
 import { callContext, InMemoryTaskStore, OPERATIONS, RequestHandler, type AgentExecutor, type UnaryOperation } from '@a2a-polyglot/core';
 import { context, propagation } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -28,20 +28,7 @@ const echo: AgentExecutor = {
 function handler(): RequestHandler {
   const tracing = new A2ATracing({ tracerProvider: provider });
   return new RequestHandler({
-    card: {
-      name: 't',
-      description: 't',
-      supportedInterfaces: [],
-      version: '1',
-      capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false, extensions: [] },
-      securitySchemes: {},
-      securityRequirements: [],
-      defaultInputModes: [],
-      defaultOutputModes: [],
-      skills: [],
-      signatures: [],
-      provider: undefined,
-    },
+    card: testAgentCard(),
     executor: echo,
     observer: tracing.observer,
     taskStore: tracing.taskStore(new InMemoryTaskStore()),
