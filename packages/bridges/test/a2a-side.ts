@@ -1,26 +1,17 @@
 import { callContext, RequestHandler, textPart, type AgentExecutor, type LoggedEvent } from '@a2a-polyglot/core';
-import { recordingLogger, type RecordingLogger } from '@a2a-polyglot/testing';
+import { recordingLogger, type RecordingLogger, testAgentCard } from '@a2a-polyglot/testing';
 import { Role, StreamResponse, type AgentCard, type SendMessageRequest } from '@a2a-polyglot/model';
 import { BridgeRegistry } from '../src/index.js';
 
 export const AGENT_NAME = 'Bridge Agent';
 
-/** A card for a bridged test agent (streaming on). */
+/** The shared test card for a bridged agent (streaming on, push off). */
 export function card(name = AGENT_NAME): AgentCard {
-  return {
+  return testAgentCard({
     name,
     description: 'bridged test agent',
-    supportedInterfaces: [],
-    provider: undefined,
-    version: '1.0.0',
     capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [],
-    signatures: [],
-  };
+  });
 }
 
 /** Collects log lines so tests can check what was logged (and that secrets were not). */

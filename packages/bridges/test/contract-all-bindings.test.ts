@@ -1,4 +1,5 @@
 import { silentLogger } from '@a2a-polyglot/core';
+import { CONTRACT_BRIDGES, startContractUpstreams, type ContractBridge, type ContractUpstreams } from './contract-upstreams.js';
 import { Client, resolveAgentCard, webSocketTransportFactory, type BindingKey, type WebSocketConstructor } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { Normalizer } from '@a2a-polyglot/conformance';
@@ -7,9 +8,6 @@ import { Role, SendMessageResponse, StreamResponse, type AgentCard } from '@a2a-
 import WebSocket from 'ws';
 import { FAILED_REPLY, fallbackText } from '../src/index.js';
 import { trace } from './a2a-side.js';
-import { FakeGateway, TOKEN } from './fake-openclaw.js';
-import { FakeHermes } from './fake-hermes.js';
-import { chatChunk, data, sendJson, sseHead, startFakeUpstream, writeFrames, type FakeUpstream } from './fake-upstream.js';
 
 /**
  * The streaming contract over every binding: each bridge is the single (root) agent of its own
@@ -18,62 +16,24 @@ import { chatChunk, data, sendJson, sseHead, startFakeUpstream, writeFrames, typ
  * streamed empty answer, and the non-streaming answer and failure) is driven over the four
  * bindings with `@a2a-polyglot/client`, and the normalized outcomes must be identical.
  *
- * Upstream behaviour by input text, as in contract-bindings.test.ts: `hello` → "Hel" + "lo";
+ * Upstream behaviour by input text, as in contract-upstreams.ts: `hello` → "Hel" + "lo";
  * `fail` → "Hel" then an upstream failure; `empty` → no text at all.
  */
 jest.setTimeout(60_000);
 
 const HERMES_KEY = 'hermes-key-all-bindings-1';
 const OPENAI_KEY = 'sk-all-bindings-key-2';
-const BRIDGES = ['openai-chat', 'hermes-runs', 'openclaw-responses'] as const;
+const BRIDGES = CONTRACT_BRIDGES;
 const BINDINGS: readonly BindingKey[] = ['jsonrpc', 'rest', 'grpc', 'websocket'];
-type BridgeName = (typeof BRIDGES)[number];
+type BridgeName = ContractBridge;
 
-let openai: FakeUpstream;
-let hermes: FakeHermes;
-let gateway: FakeGateway;
+let upstreams: ContractUpstreams | undefined;
 const services = new Map<BridgeName, { running: RunningExecutor; card: AgentCard }>();
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  openai = await startFakeUpstream({
-    'POST /v1/chat/completions': async (req, res) => {
-      const input = req.body.messages.at(-1).content as string;
-      if (!req.body.stream) {
-        if (input === 'fail') return sendJson(res, 500, { error: { message: 'boom' } });
-        return sendJson(res, 200, {
-          choices: [{ index: 0, message: { role: 'assistant', content: input === 'empty' ? '' : 'Hello' }, finish_reason: 'stop' }],
-        });
-      }
-      sseHead(res);
-      if (input === 'hello') await writeFrames(res, [data(chatChunk('Hel')), data(chatChunk('lo')), data('[DONE]')]);
-      if (input === 'fail') await writeFrames(res, [data(chatChunk('Hel')), data({ error: { message: 'boom' } })]);
-      if (input === 'empty') await writeFrames(res, [data(chatChunk(undefined, 'stop')), data('[DONE]')]);
-      res.end();
-    },
-  });
-  hermes = await new FakeHermes(HERMES_KEY).start();
-  hermes.script = (input) =>
-    input === 'hello'
-      ? [
-          { event: 'message.delta', delta: 'Hel' },
-          { event: 'message.delta', delta: 'lo' },
-          { event: 'run.completed', output: 'Hello' },
-        ]
-      : input === 'fail'
-        ? [
-            { event: 'message.delta', delta: 'Hel' },
-            { event: 'run.failed', error: 'boom' },
-          ]
-        : [{ event: 'run.completed' }];
-  gateway = await new FakeGateway().start();
-  gateway.answer = (input) => (input === 'hello' ? { deltas: ['Hel', 'lo'] } : input === 'fail' ? { deltas: ['Hel'], fail: 'boom' } : { deltas: [] });
-
-  const settings: Record<BridgeName, Record<string, unknown>> = {
-    'openai-chat': { baseUrl: `${openai.url}/v1`, model: 'm', apiKey: OPENAI_KEY },
-    'hermes-runs': { baseUrl: hermes.url, apiKey: HERMES_KEY },
-    'openclaw-responses': { baseUrl: gateway.upstream.url, token: TOKEN },
-  };
+  upstreams = await startContractUpstreams({ hermes: HERMES_KEY, openai: OPENAI_KEY });
+  const { settings } = upstreams;
   for (const bridge of BRIDGES) {
     const running = await startExecutor(
       {
@@ -93,7 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all([...services.values()].map((s) => s.running.close()));
-  await Promise.all([openai?.close(), hermes?.close(), gateway?.upstream.close()]);
+  await upstreams?.close();
 });
 
 /** A client of `bridge`'s service restricted to one binding. */

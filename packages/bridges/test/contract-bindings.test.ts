@@ -1,11 +1,10 @@
 import { RequestHandler, type AgentExecutor } from '@a2a-polyglot/core';
+import { CONTRACT_BRIDGES, startContractUpstreams, type ContractUpstreams } from './contract-upstreams.js';
 import { JsonRpcDriver, Normalizer, RestDriver, type Driver } from '@a2a-polyglot/conformance';
 import { startA2AServer, type RunningA2AServer } from '@a2a-polyglot/server';
 import { BridgeRegistry, closeExecutor, FAILED_REPLY, fallbackText } from '../src/index.js';
 import { card, memoryLogger, trace } from './a2a-side.js';
-import { FakeGateway, TOKEN } from './fake-openclaw.js';
-import { FakeHermes } from './fake-hermes.js';
-import { chatChunk, data, sendJson, sseHead, startFakeUpstream, writeFrames, type FakeUpstream } from './fake-upstream.js';
+import { TOKEN } from './fake-openclaw.js';
 
 /**
  * The streaming contract, checked the way the conformance suite checks bindings: every
@@ -13,61 +12,23 @@ import { chatChunk, data, sendJson, sseHead, startFakeUpstream, writeFrames, typ
  * JSON-RPC and REST by the conformance drivers; the same inputs must give the same event
  * sequence on both bindings and for every bridge.
  *
- * Upstream behaviour by input text: `hello` → "Hel" + "lo"; `fail` → "Hel" then an upstream
- * failure; `empty` → no text at all.
+ * Upstream behaviour by input text (contract-upstreams.ts): `hello` → "Hel" + "lo"; `fail` →
+ * "Hel" then an upstream failure; `empty` → no text at all.
  */
 const HERMES_KEY = 'hermes-key-contract-1';
 const OPENAI_KEY = 'sk-contract-key-2';
-const BRIDGES = ['openai-chat', 'hermes-runs', 'openclaw-responses'] as const;
+const BRIDGES = CONTRACT_BRIDGES;
 const BINDINGS = ['jsonrpc', 'rest'] as const;
 
-let openai: FakeUpstream;
-let hermes: FakeHermes;
-let gateway: FakeGateway;
+let upstreams: ContractUpstreams | undefined;
 let server: RunningA2AServer;
 const handlers: RequestHandler[] = [];
 const executors: AgentExecutor[] = [];
 const logger = memoryLogger();
 
 beforeAll(async () => {
-  openai = await startFakeUpstream({
-    'POST /v1/chat/completions': async (req, res) => {
-      const input = req.body.messages.at(-1).content as string;
-      if (!req.body.stream) {
-        if (input === 'fail') return sendJson(res, 500, { error: { message: 'boom' } });
-        return sendJson(res, 200, {
-          choices: [{ index: 0, message: { role: 'assistant', content: input === 'empty' ? '' : 'Hello' }, finish_reason: 'stop' }],
-        });
-      }
-      sseHead(res);
-      if (input === 'hello') await writeFrames(res, [data(chatChunk('Hel')), data(chatChunk('lo')), data('[DONE]')]);
-      if (input === 'fail') await writeFrames(res, [data(chatChunk('Hel')), data({ error: { message: 'boom' } })]);
-      if (input === 'empty') await writeFrames(res, [data(chatChunk(undefined, 'stop')), data('[DONE]')]);
-      res.end();
-    },
-  });
-  hermes = await new FakeHermes(HERMES_KEY).start();
-  hermes.script = (input) =>
-    input === 'hello'
-      ? [
-          { event: 'message.delta', delta: 'Hel' },
-          { event: 'message.delta', delta: 'lo' },
-          { event: 'run.completed', output: 'Hello' },
-        ]
-      : input === 'fail'
-        ? [
-            { event: 'message.delta', delta: 'Hel' },
-            { event: 'run.failed', error: 'boom' },
-          ]
-        : [{ event: 'run.completed' }];
-  gateway = await new FakeGateway().start();
-  gateway.answer = (input) => (input === 'hello' ? { deltas: ['Hel', 'lo'] } : input === 'fail' ? { deltas: ['Hel'], fail: 'boom' } : { deltas: [] });
-
-  const settings: Record<(typeof BRIDGES)[number], Record<string, unknown>> = {
-    'openai-chat': { baseUrl: `${openai.url}/v1`, model: 'm', apiKey: OPENAI_KEY },
-    'hermes-runs': { baseUrl: hermes.url, apiKey: HERMES_KEY },
-    'openclaw-responses': { baseUrl: gateway.upstream.url, token: TOKEN },
-  };
+  upstreams = await startContractUpstreams({ hermes: HERMES_KEY, openai: OPENAI_KEY });
+  const { settings } = upstreams;
   const registry = new BridgeRegistry();
   const mounts = [];
   for (const name of BRIDGES) {
@@ -84,7 +45,7 @@ afterAll(async () => {
   await Promise.all(handlers.map((h) => h.shutdown(100)));
   await Promise.all(executors.map(closeExecutor));
   await server.close();
-  await Promise.all([openai.close(), hermes.close(), gateway.upstream.close()]);
+  await upstreams?.close();
 });
 
 function driver(binding: (typeof BINDINGS)[number], bridge: string): Driver {

@@ -83,14 +83,19 @@ export async function writeFrames(res: ServerResponse, frames: readonly string[]
   for (const frame of frames) {
     if (res.destroyed) return;
     res.write(`${frame}\n\n`);
-    if (delayMs > 0) await sleep(delayMs);
+    if (delayMs > 0) await upstreamPause(delayMs);
   }
 }
 
 /** `data: <json>` */
 export const data = (value: unknown): string => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}`;
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * The fake upstream's own pacing: how long it takes between two writes (a slow model, frames
+ * split across TCP packets, a stream kept alive past a deadline). It is the behaviour under
+ * test, never how a test waits for something to happen.
+ */
+export const upstreamPause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sends a JSON response. */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -1,6 +1,17 @@
 import { Message, Task } from '@a2a-polyglot/model';
 import { AGENT_NAME, artifactIds, bridged, ctx, lastStatusText, send, streamJson, trace, type Bridged } from './a2a-side.js';
-import { chatChunk, data, sendJson, sleep, sseHead, startFakeUpstream, waitFor, writeFrames, type FakeUpstream, type Recorded } from './fake-upstream.js';
+import {
+  chatChunk,
+  data,
+  sendJson,
+  upstreamPause,
+  sseHead,
+  startFakeUpstream,
+  waitFor,
+  writeFrames,
+  type FakeUpstream,
+  type Recorded,
+} from './fake-upstream.js';
 
 const KEY = 'sk-test-0123456789abcdef';
 
@@ -73,7 +84,7 @@ describe('openai-chat bridge: streaming', () => {
       const text = `data: ${JSON.stringify(chatChunk('sp'))}\r\n\r\ndata: ${JSON.stringify(chatChunk('lit'))}\r\n\r\ndata: [DONE]\r\n\r\n`;
       for (let i = 0; i < text.length; i += 7) {
         res.write(text.slice(i, i + 7));
-        await sleep(1);
+        await upstreamPause(1);
       }
       res.end();
     });
@@ -151,7 +162,7 @@ describe('openai-chat bridge: streaming', () => {
         sseHead(res);
         for (let i = 0; i < 200 && !res.destroyed; i++) {
           res.write(': keepalive\n\n');
-          await sleep(20);
+          await upstreamPause(20);
         }
         res.end();
       },

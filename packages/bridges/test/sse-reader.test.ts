@@ -1,6 +1,6 @@
 import type { SseEvent } from '@a2a-polyglot/sse';
 import { BridgeError, openUpstream, readUpstreamSse } from '../src/index.js';
-import { sleep, sseHead, startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
+import { upstreamPause, sseHead, startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
 
 const started: FakeUpstream[] = [];
 afterEach(async () => {
@@ -13,7 +13,7 @@ async function read(writes: Array<string | number>, idleTimeoutMs = 2000): Promi
     'GET /sse': async (_req, res) => {
       sseHead(res);
       for (const w of writes) {
-        if (typeof w === 'number') await sleep(w);
+        if (typeof w === 'number') await upstreamPause(w);
         else res.write(w);
       }
       res.end();

@@ -1,57 +1,24 @@
 /** Test servers for the client: one RequestHandler served over JSON-RPC, REST and gRPC at once. */
 import { RequestHandler, silentLogger, type AgentExecutor, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import { Gates, testAgentCard } from '@a2a-polyglot/testing';
 import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import { TaskState, type AgentCard } from '@a2a-polyglot/model';
 import { startA2AServer, type RunningA2AServer } from '@a2a-polyglot/server';
 import { grpcTransportFactory } from '../src/grpc.js';
 import { Client, GRPC_BINDING, type BindingKey, type ClientEvent } from '../src/index.js';
 
-/** A card with streaming and push on; interfaces are filled in by the server per request. */
+/** The shared test card (streaming and push on); interfaces are filled in by the server per request. */
 export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
-  return {
+  return testAgentCard({
     name: 'client-test',
     description: 'scripted agent for the client tests',
-    supportedInterfaces: [],
-    provider: undefined,
-    version: '1.0.0',
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [],
-    signatures: [],
     ...overrides,
-  };
+  });
 }
 
-/** Gates the scripted agent waits on (`gate K`), opened by the test. */
-export class Gates {
-  private readonly gates = new Map<string, { promise: Promise<void>; open: () => void }>();
-
-  wait(key: string, signal: AbortSignal): Promise<void> {
-    const gate = this.get(key);
-    return new Promise((resolve) => {
-      void gate.promise.then(resolve);
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-  }
-
-  open(key: string): void {
-    this.get(key).open();
-  }
-
-  private get(key: string) {
-    let gate = this.gates.get(key);
-    if (!gate) {
-      let open!: () => void;
-      const promise = new Promise<void>((resolve) => (open = resolve));
-      gate = { promise, open };
-      this.gates.set(key, gate);
-    }
-    return gate;
-  }
-}
+/** The gates the scripted agent waits on (`gate K`), opened by the test. */
+export { Gates } from '@a2a-polyglot/testing';
 
 /**
  * The scripted agent; the message text is a command:

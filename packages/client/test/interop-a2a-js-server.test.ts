@@ -14,12 +14,12 @@ import type * as SdkGrpcModule from '@a2a-js/sdk/server/grpc' with { 'resolution
 import type * as SdkModule from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { TaskState, type Task } from '@a2a-polyglot/model';
-import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
-import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { testAgentCard } from '@a2a-polyglot/testing';
+import { Server as GrpcServer } from '@grpc/grpc-js';
 import { type Client, textMessage, type BindingKey, type ClientEvent } from '../src/index.js';
 import { artifactNames, collect, collectWithCut, connectInterop, lastState } from './helpers.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { listenBehindProxies } from './sdk-listeners.js';
+import type { TcpProxy } from './tcp-proxy.js';
 
 jest.mock('jose', () => ({}));
 const sdk = require('@a2a-js/sdk') as typeof SdkModule;
@@ -123,8 +123,9 @@ interface SdkServer {
 async function startSdkServer(): Promise<SdkServer> {
   let base = '';
   let grpcAddress = '';
+  // Our test card in the SDK's own (same-shaped, separately generated) AgentCard type.
   const card = () =>
-    ({
+    testAgentCard({
       name: 'a2a-js sdk agent',
       description: 'the official SDK server',
       supportedInterfaces: [
@@ -132,17 +133,7 @@ async function startSdkServer(): Promise<SdkServer> {
         { url: `${base}/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
         { url: grpcAddress, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' },
       ],
-      provider: undefined,
-      version: '1.0.0',
-      documentationUrl: undefined,
       capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-      securitySchemes: {},
-      securityRequirements: [],
-      defaultInputModes: ['text/plain'],
-      defaultOutputModes: ['text/plain'],
-      skills: [],
-      signatures: [],
-      iconUrl: undefined,
     }) as unknown as SdkModule.AgentCard;
   const handler = new DefaultRequestHandler(card(), new InMemoryTaskStore(), sdkAgent);
   // The card's URLs are only known once listening: serve it through a provider.
@@ -151,30 +142,11 @@ async function startSdkServer(): Promise<SdkServer> {
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: provider }));
   app.use('/rpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   app.use('/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  const http: HttpServer = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const proxy = await startTcpProxy({ host: '127.0.0.1', port: (http.address() as AddressInfo).port });
-  base = `http://${proxy.address}`;
   const grpc = new GrpcServer();
   grpc.addService(sdkGrpc.A2AService, sdkGrpc.grpcService({ requestHandler: handler, userBuilder: sdkGrpc.UserBuilder.noAuthentication }));
-  const port = await new Promise<number>((resolve, reject) =>
-    grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
-  );
-  const grpcProxy = await startTcpProxy({ host: '127.0.0.1', port });
-  grpcAddress = grpcProxy.address;
-  return {
-    url: base,
-    proxy,
-    grpcProxy,
-    async close() {
-      await proxy.close();
-      await grpcProxy.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-      grpc.forceShutdown();
-    },
-  };
+  const listeners = await listenBehindProxies(app, grpc);
+  ({ base, grpcAddress } = listeners);
+  return { url: base, proxy: listeners.proxy, grpcProxy: listeners.grpcProxy, close: () => listeners.close() };
 }
 
 const BINDINGS: BindingKey[] = ['jsonrpc', 'rest', 'grpc'];

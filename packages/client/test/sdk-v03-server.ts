@@ -24,11 +24,10 @@ import type * as SdkServerModule from 'a2a-sdk-v03/server' with { 'resolution-mo
 import type * as SdkExpressModule from 'a2a-sdk-v03/server/express' with { 'resolution-mode': 'import' };
 import type * as SdkGrpcModule from 'a2a-sdk-v03/server/grpc' with { 'resolution-mode': 'import' };
 import type * as SdkModule from 'a2a-sdk-v03' with { 'resolution-mode': 'import' };
-import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
-import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as GrpcServer } from '@grpc/grpc-js';
 import path from 'node:path';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { listenBehindProxies } from './sdk-listeners.js';
+import type { TcpProxy } from './tcp-proxy.js';
 
 /** The SDK's `dist/` (its package exports name the entries, not the directory). */
 const dist = path.dirname(require.resolve('a2a-sdk-v03'));
@@ -102,34 +101,22 @@ export async function startSdkV03Server(preferred: V03Transport = 'JSONRPC'): Pr
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => card() }));
   app.use('/rpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   app.use('/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  const http: HttpServer = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const proxy = await startTcpProxy({ host: '127.0.0.1', port: (http.address() as AddressInfo).port });
-  base = `http://${proxy.address}`;
   const grpc = new GrpcServer();
   grpc.addService(sdkGrpc.A2AService, sdkGrpc.grpcService({ requestHandler: handler, userBuilder: sdkGrpc.UserBuilder.noAuthentication }));
-  const port = await new Promise<number>((resolve, reject) =>
-    grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
-  );
-  const grpcProxy = await startTcpProxy({ host: '127.0.0.1', port });
-  grpcAddress = grpcProxy.address;
+  const listeners = await listenBehindProxies(app, grpc);
+  ({ base, grpcAddress } = listeners);
   return {
     url: base,
     rpcUrl: `${base}/rpc`,
     restUrl: `${base}/rest`,
     grpcAddress,
-    proxy,
-    grpcProxy,
+    proxy: listeners.proxy,
+    grpcProxy: listeners.grpcProxy,
     openGate: (key) => gate(key).open(),
     async close() {
-      await proxy.close();
-      await grpcProxy.close();
       for (const release of running.values()) release();
       for (const g of gates.values()) g.open();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-      grpc.forceShutdown();
+      await listeners.close();
     },
   };
 }

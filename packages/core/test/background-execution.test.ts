@@ -1,7 +1,6 @@
 import { TaskState, type SendMessageConfiguration, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
-import { waitFor } from '@a2a-polyglot/testing';
+import { waitFor, testAgentCard, userSend } from '@a2a-polyglot/testing';
 import { A2AError, A2AErrorCode, callContext, RequestHandler, type AgentExecutor, type CallContext, silentLogger } from '../src/index.js';
-import { testCard, userSend } from './fixtures.js';
 
 const quiet = silentLogger;
 
@@ -41,7 +40,7 @@ const state = async (h: RequestHandler, id: string) =>
 describe('backgroundExecution: false (the task follows its caller)', () => {
   it('cancels the task of a blocking send whose caller goes away, and runs the cancel hook', async () => {
     const agent = slowAgent();
-    const h = new RequestHandler({ card: testCard(), executor: agent, logger: quiet, backgroundExecution: false });
+    const h = new RequestHandler({ card: testAgentCard(), executor: agent, logger: quiet, backgroundExecution: false });
     const { ctx, leave } = caller();
     const answer = h.sendMessage(send('work'), ctx);
     await waitFor(() => agent.started.length === 1, { what: 'the agent to start' });
@@ -54,7 +53,7 @@ describe('backgroundExecution: false (the task follows its caller)', () => {
 
   it('cancels the task of a streaming send whose stream is dropped', async () => {
     const agent = slowAgent();
-    const h = new RequestHandler({ card: testCard(), executor: agent, logger: quiet, backgroundExecution: false });
+    const h = new RequestHandler({ card: testAgentCard(), executor: agent, logger: quiet, backgroundExecution: false });
     const { ctx, leave } = caller();
     const stream = await h.sendStreamingMessage(send('work'), ctx);
     await waitFor(() => agent.started.length === 1, { what: 'the agent to start' });
@@ -66,7 +65,7 @@ describe('backgroundExecution: false (the task follows its caller)', () => {
 
   it('refuses returnImmediately with UnsupportedOperation, before any work', async () => {
     const agent = slowAgent();
-    const h = new RequestHandler({ card: testCard(), executor: agent, logger: quiet, backgroundExecution: false });
+    const h = new RequestHandler({ card: testAgentCard(), executor: agent, logger: quiet, backgroundExecution: false });
     const refused = await h.sendMessage(send('work', { returnImmediately: true }), caller().ctx).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(A2AError);
     expect((refused as A2AError).code).toBe(A2AErrorCode.UnsupportedOperation);
@@ -77,7 +76,7 @@ describe('backgroundExecution: false (the task follows its caller)', () => {
 
   it('leaves an interrupted task alone: the call had its answer', async () => {
     const agent = slowAgent();
-    const h = new RequestHandler({ card: testCard(), executor: agent, logger: quiet, backgroundExecution: false });
+    const h = new RequestHandler({ card: testAgentCard(), executor: agent, logger: quiet, backgroundExecution: false });
     const { ctx, leave } = caller();
     const res = await h.sendMessage(send('ask'), ctx);
     const task = res.payload?.value as Task;
@@ -92,7 +91,7 @@ describe('backgroundExecution: false (the task follows its caller)', () => {
 describe('backgroundExecution: true (the default)', () => {
   it('keeps the task running when the blocking caller goes away, and accepts returnImmediately', async () => {
     const agent = slowAgent();
-    const h = new RequestHandler({ card: testCard(), executor: agent, logger: quiet });
+    const h = new RequestHandler({ card: testAgentCard(), executor: agent, logger: quiet });
     expect(h.backgroundExecution).toBe(true);
     const { ctx, leave } = caller();
     const answer = h.sendMessage(send('work'), ctx);

@@ -1,27 +1,8 @@
-import { Role, TaskState, type SendMessageRequest } from '@a2a-polyglot/model';
-import { waitFor } from '@a2a-polyglot/testing';
-import { A2AErrorCode, callContext, RequestHandler, textPart, type AgentExecutor, type ExecutionContext } from '../src/index.js';
-import { testCard } from './fixtures.js';
+import { TaskState } from '@a2a-polyglot/model';
+import { waitFor, userSend, testAgentCard } from '@a2a-polyglot/testing';
+import { A2AErrorCode, callContext, RequestHandler, type AgentExecutor, type ExecutionContext } from '../src/index.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
-
-function send(text: string, taskId = ''): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId,
-      role: Role.ROLE_USER,
-      parts: [textPart(text)],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
 
 async function drain(stream: AsyncIterable<unknown>): Promise<void> {
   for await (const _ of stream) void _;
@@ -31,7 +12,7 @@ describe('ExecutionContext.streaming', () => {
   it('tells the agent which call started the run', async () => {
     const seen: boolean[] = [];
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           seen.push(c.streaming);
@@ -39,8 +20,8 @@ describe('ExecutionContext.streaming', () => {
         },
       },
     });
-    await h.sendMessage(send('a'), ctx());
-    await drain(await h.sendStreamingMessage(send('b'), ctx()));
+    await h.sendMessage(userSend('a'), ctx());
+    await drain(await h.sendStreamingMessage(userSend('b'), ctx()));
     expect(seen).toEqual([false, true]);
   });
 });
@@ -56,8 +37,8 @@ describe('cancel hook', () => {
         hooked.push({ taskId: c.taskId, streaming: c.streaming, aborted: c.signal.aborted });
       },
     };
-    const h = new RequestHandler({ card: testCard(), executor });
-    const res = await h.sendMessage(send('go'), ctx());
+    const h = new RequestHandler({ card: testAgentCard(), executor });
+    const res = await h.sendMessage(userSend('go'), ctx());
     const task = (res.payload as { value: { id: string; status: { state: TaskState } } }).value;
     expect(task.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     // The run returns a few ticks after reporting input-required; then the task is idle.
@@ -69,7 +50,7 @@ describe('cancel hook', () => {
 
   it('a failing hook does not keep an idle task from being canceled', async () => {
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           c.requireInput('more?');
@@ -79,7 +60,7 @@ describe('cancel hook', () => {
         },
       },
     });
-    const res = await h.sendMessage(send('go'), ctx());
+    const res = await h.sendMessage(userSend('go'), ctx());
     const id = (res.payload as { value: { id: string } }).value.id;
     const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
@@ -89,7 +70,7 @@ describe('cancel hook', () => {
 describe('cancel hook racing the executor', () => {
   it('an executor that returns on abort while a slow hook runs still ends CANCELED', async () => {
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           c.working();
@@ -97,14 +78,11 @@ describe('cancel hook racing the executor', () => {
           // returns at once, like a bridge whose upstream read was aborted
         },
         async cancel() {
-          await new Promise((r) => setTimeout(r, 50)); // e.g. POST /stop to an upstream
+          await new Promise((r) => setTimeout(r, 50)); // the hook's simulated work, e.g. POST /stop to an upstream
         },
       },
     });
-    const res = await h.sendMessage(
-      { ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } },
-      ctx(),
-    );
+    const res = await h.sendMessage(userSend('go', { configuration: { returnImmediately: true } }), ctx());
     const id = (res.payload as { value: { id: string } }).value.id;
     const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
@@ -118,7 +96,7 @@ describe('cancel hook that reports CANCELED itself (the a2a-python pattern)', ()
 
   it('a running task: CancelTask succeeds and answers the canceled task', async () => {
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           c.working();
@@ -127,10 +105,7 @@ describe('cancel hook that reports CANCELED itself (the a2a-python pattern)', ()
         cancel: reportsCanceled,
       },
     });
-    const res = await h.sendMessage(
-      { ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } },
-      ctx(),
-    );
+    const res = await h.sendMessage(userSend('go', { configuration: { returnImmediately: true } }), ctx());
     const id = (res.payload as { value: { id: string } }).value.id;
     const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
     expect(canceled).toMatchObject({ id, status: { state: TaskState.TASK_STATE_CANCELED } });
@@ -140,7 +115,7 @@ describe('cancel hook that reports CANCELED itself (the a2a-python pattern)', ()
 
   it('an idle input-required task: CancelTask succeeds and answers the canceled task', async () => {
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           c.requireInput('approve?');
@@ -148,7 +123,7 @@ describe('cancel hook that reports CANCELED itself (the a2a-python pattern)', ()
         cancel: reportsCanceled,
       },
     });
-    const res = await h.sendMessage(send('go'), ctx());
+    const res = await h.sendMessage(userSend('go'), ctx());
     const id = (res.payload as { value: { id: string } }).value.id;
     const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
     expect(canceled).toMatchObject({ id, status: { state: TaskState.TASK_STATE_CANCELED } });
@@ -158,7 +133,7 @@ describe('cancel hook that reports CANCELED itself (the a2a-python pattern)', ()
 
   it('a hook that completes the task instead still answers TaskNotCancelable', async () => {
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           c.working();
@@ -167,10 +142,7 @@ describe('cancel hook that reports CANCELED itself (the a2a-python pattern)', ()
         cancel: (c) => c.complete('too late, done'),
       },
     });
-    const res = await h.sendMessage(
-      { ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } },
-      ctx(),
-    );
+    const res = await h.sendMessage(userSend('go', { configuration: { returnImmediately: true } }), ctx());
     const id = (res.payload as { value: { id: string } }).value.id;
     await expect(h.cancelTask({ tenant: '', id, metadata: undefined }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotCancelable });
   });
@@ -180,7 +152,7 @@ describe('a synchronous cancel hook', () => {
   it('adds no turn: an agent that goes on after the abort cannot complete the task before CANCELED', async () => {
     let hooked = 0;
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           c.working();
@@ -192,10 +164,7 @@ describe('a synchronous cancel hook', () => {
         },
       },
     });
-    const res = await h.sendMessage(
-      { ...send('go'), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } },
-      ctx(),
-    );
+    const res = await h.sendMessage(userSend('go', { configuration: { returnImmediately: true } }), ctx());
     const id = (res.payload as { value: { id: string } }).value.id;
     const canceled = await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);

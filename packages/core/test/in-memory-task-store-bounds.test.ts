@@ -1,4 +1,5 @@
 import { Role, TaskState, type Task } from '@a2a-polyglot/model';
+import { testAgentCard, userSend } from '@a2a-polyglot/testing';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
@@ -13,7 +14,6 @@ import {
   type StoredTask,
 } from '../src/index.js';
 import { estimateBytes } from '../src/estimate-size.js';
-import { testCard, userSend } from './fixtures.js';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -202,7 +202,7 @@ describe('RequestHandler with a full in-memory store', () => {
     };
     // Wrapped as metrics and tracing wrap it: the admission check must pass through.
     const store = wrapTaskStore(new InMemoryTaskStore({ maxTasks: 2 }), (_operation, call) => call());
-    const handler = new RequestHandler({ card: testCard(), executor, taskStore: store, logger: silentLogger });
+    const handler = new RequestHandler({ card: testAgentCard(), executor, taskStore: store, logger: silentLogger });
     await handler.sendMessage(msg('one'), ctx());
     await handler.sendMessage(msg('two'), ctx());
     await expect(handler.sendMessage(msg('three'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.ResourceExhausted });

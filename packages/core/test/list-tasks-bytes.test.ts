@@ -1,23 +1,8 @@
-import { Role, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
-import { callContext, DEFAULT_LIST_TASKS_MAX_BYTES, RequestHandler, silentLogger, textPart, type AgentExecutor } from '../src/index.js';
-import { testCard } from './fixtures.js';
+import type { Task } from '@a2a-polyglot/model';
+import { userSend, testAgentCard } from '@a2a-polyglot/testing';
+import { callContext, DEFAULT_LIST_TASKS_MAX_BYTES, RequestHandler, silentLogger, type AgentExecutor } from '../src/index.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' }, {});
-const msg = (text: string): SendMessageRequest => ({
-  tenant: '',
-  message: {
-    messageId: crypto.randomUUID(),
-    contextId: '',
-    taskId: '',
-    role: Role.ROLE_USER,
-    parts: [textPart(text)],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  },
-  configuration: undefined,
-  metadata: undefined,
-});
 /** Each task carries an artifact of the size its message asks for, in kilobytes. */
 const big: AgentExecutor = {
   async execute(c) {
@@ -45,10 +30,10 @@ describe('ListTasks byte budget', () => {
   });
 
   it('ends a page early when the next task would pass the budget, and the token continues exactly there', async () => {
-    const h = new RequestHandler({ card: testCard(), executor: big, logger: silentLogger, listTasksMaxBytes: 50 * 1024 });
+    const h = new RequestHandler({ card: testAgentCard(), executor: big, logger: silentLogger, listTasksMaxBytes: 50 * 1024 });
     const ids: string[] = [];
     for (let i = 0; i < 9; i++) {
-      const res = await h.sendMessage(msg('20'), ctx());
+      const res = await h.sendMessage(userSend('20'), ctx());
       ids.push((res.payload!.value as Task).id);
     }
     const pages = await allPages(h, 100);
@@ -62,16 +47,16 @@ describe('ListTasks byte budget', () => {
   });
 
   it('still returns one task a page when a task alone is larger than the budget', async () => {
-    const h = new RequestHandler({ card: testCard(), executor: big, logger: silentLogger, listTasksMaxBytes: 10 * 1024 });
-    for (let i = 0; i < 3; i++) await h.sendMessage(msg('30'), ctx());
+    const h = new RequestHandler({ card: testAgentCard(), executor: big, logger: silentLogger, listTasksMaxBytes: 10 * 1024 });
+    for (let i = 0; i < 3; i++) await h.sendMessage(userSend('30'), ctx());
     const pages = await allPages(h, 100);
     expect(pages.map((p) => p.length)).toEqual([1, 1, 1]);
     expect(new Set(pages.flat()).size).toBe(3);
   });
 
   it('without artifacts the same tasks fit one page', async () => {
-    const h = new RequestHandler({ card: testCard(), executor: big, logger: silentLogger, listTasksMaxBytes: 50 * 1024 });
-    for (let i = 0; i < 5; i++) await h.sendMessage(msg('20'), ctx());
+    const h = new RequestHandler({ card: testAgentCard(), executor: big, logger: silentLogger, listTasksMaxBytes: 50 * 1024 });
+    for (let i = 0; i < 5; i++) await h.sendMessage(userSend('20'), ctx());
     const page = await h.listTasks({ ...base, includeArtifacts: false, pageSize: 100, pageToken: '' }, ctx());
     expect(page.tasks).toHaveLength(5);
     expect(page.nextPageToken).toBe('');

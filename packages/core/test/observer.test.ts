@@ -1,36 +1,17 @@
-import { Role, TaskState, type SendMessageRequest } from '@a2a-polyglot/model';
+import { TaskState, type SendMessageRequest } from '@a2a-polyglot/model';
+import { userSend, testAgentCard } from '@a2a-polyglot/testing';
 import {
   callContext,
   combineObservers,
   OPERATIONS,
   RequestHandler,
-  textPart,
   type AgentExecutor,
   type CallObserver,
   type StreamOperation,
   type UnaryOperation,
 } from '../src/index.js';
-import { testCard } from './fixtures.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
-
-function send(text: string): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [textPart(text)],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
 
 /** An observer that writes what it sees, tagged `name`, into `log`; its runs mark their nesting. */
 function recorder(name: string, log: string[]): CallObserver {
@@ -83,8 +64,8 @@ describe('combineObservers', () => {
 
   it('reports an operation, its run and its states to each observer, runs nested first-outermost', async () => {
     const log: string[] = [];
-    const handler = new RequestHandler({ card: testCard(), executor: echo, observer: combineObservers(recorder('a', log), recorder('b', log)) });
-    await sendMessage.invoke(handler, send('hi'), ctx());
+    const handler = new RequestHandler({ card: testAgentCard(), executor: echo, observer: combineObservers(recorder('a', log), recorder('b', log)) });
+    await sendMessage.invoke(handler, userSend('hi'), ctx());
     await handler.shutdown(1000);
     expect(log.slice(0, 4)).toEqual(['a start SendMessage with request', 'b start SendMessage with request', 'a enter', 'b enter']);
     expect(log).toContain('a done ok result');
@@ -99,8 +80,8 @@ describe('combineObservers', () => {
 
   it('tells each observer when a stream opens and ends, with no result for the stream', async () => {
     const log: string[] = [];
-    const handler = new RequestHandler({ card: testCard(), executor: echo, observer: combineObservers(recorder('a', log), recorder('b', log)) });
-    const stream = await sendStreaming.open(handler, send('hi'), ctx());
+    const handler = new RequestHandler({ card: testAgentCard(), executor: echo, observer: combineObservers(recorder('a', log), recorder('b', log)) });
+    const stream = await sendStreaming.open(handler, userSend('hi'), ctx());
     for await (const _ of stream) {
       // to the end
     }
@@ -121,8 +102,8 @@ describe('combineObservers', () => {
         throw new Error('boom');
       },
     };
-    const handler = new RequestHandler({ card: testCard(), executor: failing, observer: recorder('a', log) });
-    await sendMessage.invoke(handler, send('hi'), ctx());
+    const handler = new RequestHandler({ card: testAgentCard(), executor: failing, observer: recorder('a', log) });
+    await sendMessage.invoke(handler, userSend('hi'), ctx());
     await handler.shutdown(1000);
     expect(log).toContain('a run ended failed');
   });

@@ -1,4 +1,5 @@
-import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
+import { TaskState, type Task } from '@a2a-polyglot/model';
+import { userSend, testAgentCard, waitFor } from '@a2a-polyglot/testing';
 import {
   A2AError,
   A2AErrorCode,
@@ -7,11 +8,9 @@ import {
   InMemoryTaskStore,
   RequestHandler,
   silentLogger,
-  textPart,
   type AgentExecutor,
   type StoredTask,
 } from '../src/index.js';
-import { testCard } from './fixtures.js';
 
 /**
  * Ownership is checked before any other rule: for every operation that names a task, bob
@@ -23,21 +22,7 @@ const alice = () => callContext('IN-PROCESS', { 'a2a-version': '1.0', 'x-api-key
 const bob = () => callContext('IN-PROCESS', { 'a2a-version': '1.0', 'x-api-key': 'kb' });
 const UNKNOWN = 'no-such-task';
 
-const msg = (text: string, taskId = ''): SendMessageRequest => ({
-  tenant: '',
-  message: {
-    messageId: crypto.randomUUID(),
-    contextId: '',
-    taskId,
-    role: Role.ROLE_USER,
-    parts: [textPart(text)],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  },
-  configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true, historyLength: undefined },
-  metadata: undefined,
-});
+const msg = (text: string, taskId = '') => userSend(text, { taskId, configuration: { returnImmediately: true } });
 
 /** 'run' parks until canceled, 'ask' asks for input, anything else completes. */
 const executor: AgentExecutor = {
@@ -75,7 +60,7 @@ class HoldableStore extends InMemoryTaskStore {
 
 function handler(store = new InMemoryTaskStore()): RequestHandler {
   return new RequestHandler({
-    card: testCard(),
+    card: testAgentCard(),
     executor,
     taskStore: store,
     logger: silentLogger,
@@ -87,7 +72,7 @@ async function start(h: RequestHandler, text: string): Promise<Task> {
   const res = await h.sendMessage(msg(text), alice());
   const task = res.payload!.value as Task;
   // 'ask' returns at once after reporting input-required; wait until the task sits idle.
-  if (text === 'ask') for (let i = 0; i < 200 && h.activeRuns > 0; i++) await new Promise((r) => setTimeout(r, 5));
+  if (text === 'ask') await waitFor(() => h.activeRuns === 0, { what: "the 'ask' run to end" });
   return task;
 }
 

@@ -1,6 +1,6 @@
 import { A2AError, A2AErrorCode, callContext, negotiateVersion, RequestHandler } from '@a2a-polyglot/core';
+import { testAgentCard } from '@a2a-polyglot/testing';
 import { checkVersion } from '../src/request-validation';
-import { testCard } from './fixtures';
 
 describe('negotiateVersion (A2A-Version, spec §3.6.2)', () => {
   it.each([
@@ -46,7 +46,7 @@ describe('checkVersion: the named version must match the codec the binding used'
   });
 
   it('is the preamble of every operation', async () => {
-    const handler = new RequestHandler({ card: testCard(), executor: { execute: async () => undefined } });
+    const handler = new RequestHandler({ card: testAgentCard(), executor: { execute: async () => undefined } });
     await expect(
       handler.getTask({ tenant: '', id: 'x', historyLength: undefined }, callContext('IN-PROCESS', {}, { wireVersion: '0.3' })),
     ).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });

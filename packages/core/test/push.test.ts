@@ -1,16 +1,7 @@
-import { Role, TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
-import {
-  callContext,
-  HttpPushSender,
-  InMemoryPushConfigStore,
-  RequestHandler,
-  silentLogger,
-  textPart,
-  type PushConfigStore,
-  type PushSender,
-} from '../src/index.js';
+import { TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { testAgentCard, userSend } from '@a2a-polyglot/testing';
+import { callContext, HttpPushSender, InMemoryPushConfigStore, RequestHandler, silentLogger, type PushConfigStore, type PushSender } from '../src/index.js';
 import { PushDispatcher } from '../src/push/push-dispatcher.js';
-import { testCard } from './fixtures.js';
 
 const config: TaskPushNotificationConfig = {
   tenant: '',
@@ -63,7 +54,7 @@ describe('push delivery through the handler', () => {
     const delivered: StreamResponse[] = [];
     const sender: PushSender = { send: async (_c, e) => void delivered.push(e) };
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       pushSender: sender,
       allowPrivateWebhooks: true,
       logger: silentLogger,
@@ -76,25 +67,12 @@ describe('push delivery through the handler', () => {
       },
     });
     await h.sendMessage(
-      {
-        tenant: '',
-        message: {
-          messageId: 'm',
-          contextId: '',
-          taskId: '',
-          role: Role.ROLE_USER,
-          parts: [textPart('hi')],
-          metadata: undefined,
-          extensions: [],
-          referenceTaskIds: [],
-        },
+      userSend('hi', {
         configuration: {
-          acceptedOutputModes: [],
           returnImmediately: false,
           taskPushNotificationConfig: { tenant: '', id: '', taskId: '', url: 'http://127.0.0.1:1/hook', token: '', authentication: undefined },
         },
-        metadata: undefined,
-      },
+      }),
       callContext('IN-PROCESS', { 'a2a-version': '1.0' }),
     );
     await (h as unknown as { push: { idle(): Promise<void> } }).push.idle();

@@ -13,7 +13,7 @@ import {
   type RateLimiter,
   type RateLimitScope,
 } from '../src/index.js';
-import { testCard } from './fixtures.js';
+import { testAgentCard, userSend } from '@a2a-polyglot/testing';
 
 /** Records every budget spent; refuses the scopes listed in `refuse`. */
 class RecordingLimiter implements RateLimiter {
@@ -27,7 +27,7 @@ class RecordingLimiter implements RateLimiter {
 
 const handlerWith = (limiter: RateLimiter) =>
   new RequestHandler({
-    card: testCard(),
+    card: testAgentCard(),
     executor: { execute: async (c) => c.complete('done') },
     authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice' } }),
     rateLimiter: limiter,
@@ -90,22 +90,7 @@ describe('the rate-limit seam', () => {
     const limiter = new RecordingLimiter();
     const handler = handlerWith(limiter);
     limiter.refuse.add('identity');
-    const send = {
-      tenant: '',
-      message: {
-        messageId: 'm1',
-        contextId: '',
-        taskId: '',
-        role: 1,
-        parts: [{ content: { $case: 'text', value: 'hi' } }],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      },
-      configuration: undefined,
-      metadata: undefined,
-    } as never;
-    const error = await failure(handler.sendMessage(send, ctx('ka', '198.51.100.1')));
+    const error = await failure(handler.sendMessage(userSend('hi'), ctx('ka', '198.51.100.1')));
     expect(error.code).toBe(A2AErrorCode.RateLimited);
     expect(error.metadata.scope).toBe('identity');
     expect(handler.activeRuns).toBe(0);

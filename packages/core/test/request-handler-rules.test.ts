@@ -1,4 +1,5 @@
-import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
+import { TaskState, type Task } from '@a2a-polyglot/model';
+import { userSend, testAgentCard } from '@a2a-polyglot/testing';
 import {
   A2AError,
   A2AErrorCode,
@@ -8,29 +9,13 @@ import {
   InMemoryTaskStore,
   RequestHandler,
   silentLogger,
-  textPart,
   type AgentExecutor,
   type LoggedEvent,
 } from '../src/index.js';
-import { testCard } from './fixtures.js';
 
 const v1 = { 'a2a-version': '1.0' };
 const ctx = (headers: Record<string, string> = {}, pathTenant?: string) => callContext('IN-PROCESS', { ...v1, ...headers }, { pathTenant });
-const msg = (text: string, taskId = '', contextId = ''): SendMessageRequest => ({
-  tenant: '',
-  message: {
-    messageId: crypto.randomUUID(),
-    contextId,
-    taskId,
-    role: Role.ROLE_USER,
-    parts: [textPart(text)],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  },
-  configuration: undefined,
-  metadata: undefined,
-});
+const msg = (text: string, taskId = '', contextId = '') => userSend(text, { taskId, contextId });
 const taskOf = (res: { payload?: { $case: string; value: unknown } }) => res.payload!.value as Task;
 const quick: AgentExecutor = {
   async execute(c) {
@@ -40,7 +25,7 @@ const quick: AgentExecutor = {
 
 describe('capability gating', () => {
   const off = new RequestHandler({
-    card: testCard({ capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] } }),
+    card: testAgentCard({ capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] } }),
     executor: quick,
     logger: silentLogger,
   });
@@ -60,7 +45,7 @@ describe('capability gating', () => {
   it('extended card off ⇒ UnsupportedOperation; on without a provider ⇒ ExtendedAgentCardNotConfigured', async () => {
     await expect(off.getExtendedAgentCard({ tenant: '' }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
     const on = new RequestHandler({
-      card: testCard({ capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] } }),
+      card: testAgentCard({ capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] } }),
       executor: quick,
     });
     await expect(on.getExtendedAgentCard({ tenant: '' }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.ExtendedAgentCardNotConfigured });
@@ -69,7 +54,7 @@ describe('capability gating', () => {
 
 describe('identity and scoping', () => {
   it('rejects unknown versions and echoes activated extensions; required extensions are enforced', async () => {
-    const card = testCard({
+    const card = testAgentCard({
       capabilities: {
         streaming: true,
         pushNotifications: true,
@@ -87,7 +72,7 @@ describe('identity and scoping', () => {
 
   it('authenticates every operation and scopes tasks to their owner', async () => {
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: quick,
       authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice', kb: 'bob' } }),
       logger: silentLogger,
@@ -103,7 +88,7 @@ describe('identity and scoping', () => {
   });
 
   it('keeps tenants apart; the path tenant wins over the request field', async () => {
-    const h = new RequestHandler({ card: testCard(), executor: quick, logger: silentLogger });
+    const h = new RequestHandler({ card: testAgentCard(), executor: quick, logger: silentLogger });
     const task = taskOf(await h.sendMessage({ ...msg('x'), tenant: 'body' }, ctx({}, 'acme')));
     await expect(h.getTask({ tenant: 'acme', id: task.id }, ctx())).resolves.toMatchObject({ id: task.id });
     await expect(h.getTask({ tenant: 'body', id: task.id }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
@@ -113,7 +98,7 @@ describe('identity and scoping', () => {
 
 describe('task and context ids', () => {
   const h = new RequestHandler({
-    card: testCard(),
+    card: testAgentCard(),
     executor: {
       async execute(c) {
         c.requireInput('more?');
@@ -145,7 +130,7 @@ describe('task and context ids', () => {
 
 describe('agent failure modes', () => {
   const run = async (executor: AgentExecutor) =>
-    taskOf(await new RequestHandler({ card: testCard(), executor, logger: silentLogger }).sendMessage(msg('x'), ctx()));
+    taskOf(await new RequestHandler({ card: testAgentCard(), executor, logger: silentLogger }).sendMessage(msg('x'), ctx()));
   it('a throwing agent fails the task without leaking the error', async () => {
     const task = await run({
       async execute() {
@@ -200,7 +185,7 @@ describe('bounded memory and fairness', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       logger: silentLogger,
       executor: {
         async execute(c) {
@@ -231,7 +216,7 @@ describe('bounded memory and fairness', () => {
 
   it('shutdown fails unfinished tasks visibly and refuses new work', async () => {
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       logger: silentLogger,
       executor: {
         async execute(c) {
@@ -251,7 +236,7 @@ describe('bounded memory and fairness', () => {
   });
 
   it('shutdown leaves no grace timer behind once tasks have finished', async () => {
-    const h = new RequestHandler({ card: testCard(), executor: quick, logger: silentLogger });
+    const h = new RequestHandler({ card: testAgentCard(), executor: quick, logger: silentLogger });
     await h.sendMessage(msg('done'), ctx());
     jest.useFakeTimers();
     try {
@@ -270,7 +255,7 @@ describe('streaming send with the event log unreachable', () => {
     log.lastSeq = () => Promise.reject(new Error('connection refused'));
     let executed = 0;
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           executed++;
@@ -303,7 +288,7 @@ describe('streaming send when the event log fails after the send was accepted', 
         c.complete(c.text);
       },
     };
-    const h = new RequestHandler({ card: testCard(), executor: slow, taskStore: store, eventLog: log, logger: silentLogger });
+    const h = new RequestHandler({ card: testAgentCard(), executor: slow, taskStore: store, eventLog: log, logger: silentLogger });
     const stream = await h.sendStreamingMessage(msg('x'), ctx());
     const seen: string[] = [];
     let failure: unknown;

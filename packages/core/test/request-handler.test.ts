@@ -1,4 +1,4 @@
-import { Role, TaskState, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
+import { Role, TaskState, type StreamResponse } from '@a2a-polyglot/model';
 import {
   A2AError,
   A2AErrorCode,
@@ -6,33 +6,12 @@ import {
   InMemoryEventLog,
   InMemoryTaskStore,
   RequestHandler,
-  textPart,
   type AgentExecutor,
   type LoggedEvent,
 } from '../src/index.js';
-import { waitFor } from '@a2a-polyglot/testing';
-import { testCard } from './fixtures.js';
+import { waitFor, userSend, testAgentCard } from '@a2a-polyglot/testing';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
-
-function send(text: string, extra: Partial<SendMessageRequest['message']> = {}, config?: SendMessageRequest['configuration']): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [textPart(text)],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-      ...extra,
-    },
-    configuration: config,
-    metadata: undefined,
-  };
-}
 
 async function collect(stream: AsyncIterable<LoggedEvent>): Promise<LoggedEvent[]> {
   const out: LoggedEvent[] = [];
@@ -53,8 +32,8 @@ describe('RequestHandler', () => {
   };
 
   it('answers a blocking send with the completed task and its artifacts', async () => {
-    const h = new RequestHandler({ card: testCard(), executor: chunky });
-    const res = await h.sendMessage(send('hi'), ctx());
+    const h = new RequestHandler({ card: testAgentCard(), executor: chunky });
+    const res = await h.sendMessage(userSend('hi'), ctx());
     expect(res.payload?.$case).toBe('task');
     const task = (res.payload as { value: any }).value;
     expect(task.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -64,15 +43,15 @@ describe('RequestHandler', () => {
   });
 
   it('streams the task first, then every event in order with increasing seq', async () => {
-    const h = new RequestHandler({ card: testCard(), executor: chunky });
-    const events = await collect(await h.sendStreamingMessage(send('hi'), ctx()));
+    const h = new RequestHandler({ card: testAgentCard(), executor: chunky });
+    const events = await collect(await h.sendStreamingMessage(userSend('hi'), ctx()));
     expect(kinds(events)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'artifactUpdate', 'statusUpdate']);
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('hands every ready event over in one batch, and ends after the terminal one', async () => {
-    const h = new RequestHandler({ card: testCard(), executor: chunky });
-    const stream = await h.sendStreamingMessage(send('hi'), ctx());
+    const h = new RequestHandler({ card: testAgentCard(), executor: chunky });
+    const stream = await h.sendStreamingMessage(userSend('hi'), ctx());
     // The agent reported everything before the stream was read: one batch holds it all.
     const batch = await stream.nextBatch();
     expect(batch?.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
@@ -81,10 +60,10 @@ describe('RequestHandler', () => {
 
   it('keeps the event log of a streamed task for late resumes, and none for a task no stream saw', async () => {
     const eventLog = new InMemoryEventLog();
-    const h = new RequestHandler({ card: testCard(), executor: chunky, eventLog });
-    await h.sendMessage(send('unary'), ctx());
+    const h = new RequestHandler({ card: testAgentCard(), executor: chunky, eventLog });
+    await h.sendMessage(userSend('unary'), ctx());
     expect(eventLog.size).toBe(0);
-    const events = await collect(await h.sendStreamingMessage(send('streamed'), ctx()));
+    const events = await collect(await h.sendStreamingMessage(userSend('streamed'), ctx()));
     expect(eventLog.size).toBe(1);
     // A client cut after seq 2 resumes from the finished task's log.
     const taskId = (events[0]!.event.payload as { value: { id: string } }).value.id;
@@ -95,7 +74,7 @@ describe('RequestHandler', () => {
   it('has the store hold the final state by the time CancelTask answers (an interrupted task, no run left)', async () => {
     const taskStore = new InMemoryTaskStore();
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           c.requireInput('which city?');
@@ -103,7 +82,7 @@ describe('RequestHandler', () => {
       },
       taskStore,
     });
-    const res = await h.sendMessage(send('weather'), ctx());
+    const res = await h.sendMessage(userSend('weather'), ctx());
     const id = (res.payload as { value: { id: string } }).value.id;
     expect((await taskStore.get('', id))?.task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     await h.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
@@ -112,22 +91,22 @@ describe('RequestHandler', () => {
 
   it('answers with a message when the agent replies', async () => {
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           c.reply(`echo ${c.text}`);
         },
       },
     });
-    const res = await h.sendMessage(send('x'), ctx());
+    const res = await h.sendMessage(userSend('x'), ctx());
     expect(res.payload?.$case).toBe('message');
-    const events = await collect(await h.sendStreamingMessage(send('y'), ctx()));
+    const events = await collect(await h.sendStreamingMessage(userSend('y'), ctx()));
     expect(kinds(events)).toEqual(['message']);
   });
 
   it('handles input-required then a follow-up', async () => {
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           if (!c.task) return c.requireInput('which city?');
@@ -135,23 +114,23 @@ describe('RequestHandler', () => {
         },
       },
     });
-    const first = await h.sendMessage(send('weather'), ctx());
+    const first = await h.sendMessage(userSend('weather'), ctx());
     const task = (first.payload as { value: any }).value;
     expect(task.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    const events = await collect(await h.sendStreamingMessage(send('Paris', { taskId: task.id }), ctx()));
+    const events = await collect(await h.sendStreamingMessage(userSend('Paris', { taskId: task.id }), ctx()));
     expect(kinds(events)).toEqual(['task', 'statusUpdate']);
     const last = events[1]!.event as StreamResponse;
     expect((last.payload as any).value.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const got = await h.getTask({ tenant: '', id: task.id, historyLength: undefined }, ctx());
     expect(got.history.map((m) => m.role)).toEqual([Role.ROLE_USER, Role.ROLE_AGENT, Role.ROLE_USER, Role.ROLE_AGENT]);
-    await expect(h.sendMessage(send('again', { taskId: task.id }), ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
+    await expect(h.sendMessage(userSend('again', { taskId: task.id }), ctx())).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
   });
 
   it('cancels a running task and subscribe resumes without gaps', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           c.working();
@@ -161,7 +140,10 @@ describe('RequestHandler', () => {
         },
       },
     });
-    const res = await h.sendMessage(send('go', {}, { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }), ctx());
+    const res = await h.sendMessage(
+      userSend('go', { configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }),
+      ctx(),
+    );
     const id = (res.payload as any).value.id;
     const sub = await h.subscribeToTask({ tenant: '', id }, ctx());
     const it = sub[Symbol.asyncIterator]();
@@ -186,7 +168,7 @@ describe('RequestHandler', () => {
     const gate = new Promise<void>((r) => (release = r));
     const log = new InMemoryEventLog();
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       eventLog: log,
       executor: {
         async execute(c) {
@@ -198,7 +180,10 @@ describe('RequestHandler', () => {
         },
       },
     });
-    const res = await h.sendMessage(send('go', {}, { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }), ctx());
+    const res = await h.sendMessage(
+      userSend('go', { configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } }),
+      ctx(),
+    );
     const id = (res.payload as any).value.id;
     // Running, three events applied (task, working, artifact), nothing logged.
     expect(log.size).toBe(0);
@@ -214,7 +199,7 @@ describe('RequestHandler', () => {
 
   it('serves a subscriber of an interrupted task the events of its plain follow-up', async () => {
     const h = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: {
         async execute(c) {
           if (!c.task) return c.requireInput('which city?');
@@ -222,12 +207,12 @@ describe('RequestHandler', () => {
         },
       },
     });
-    const first = await h.sendMessage(send('weather'), ctx());
+    const first = await h.sendMessage(userSend('weather'), ctx());
     const id = (first.payload as { value: any }).value.id;
     // The run has ended: the subscriber reads the task from the store, with no run to follow.
     await waitFor(() => h.activeRuns === 0);
     const followed = collect(await h.subscribeToTask({ tenant: '', id }, ctx()));
-    await h.sendMessage(send('Paris', { taskId: id }), ctx());
+    await h.sendMessage(userSend('Paris', { taskId: id }), ctx());
     const events = await followed;
     expect(kinds(events)).toEqual(['task', 'statusUpdate']);
     expect(events[1]!.seq).toBe(events[0]!.seq + 1);
@@ -235,13 +220,13 @@ describe('RequestHandler', () => {
   });
 
   it('rejects unknown tasks, missing versions and bad params', async () => {
-    const h = new RequestHandler({ card: testCard(), executor: chunky });
+    const h = new RequestHandler({ card: testAgentCard(), executor: chunky });
     await expect(h.getTask({ tenant: '', id: 'nope', historyLength: undefined }, ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
     await expect(h.getTask({ tenant: '', id: 'x', historyLength: undefined }, callContext('IN-PROCESS', {}))).rejects.toMatchObject({
       code: A2AErrorCode.VersionNotSupported,
     });
-    await expect(h.sendMessage(send('hi', { taskId: 'nope' }), ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
-    const bad = send('x');
+    await expect(h.sendMessage(userSend('hi', { taskId: 'nope' }), ctx())).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
+    const bad = userSend('x');
     bad.message!.parts = [];
     await expect(h.sendMessage(bad, ctx())).rejects.toBeInstanceOf(A2AError);
   });

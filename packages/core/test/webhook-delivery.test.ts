@@ -6,8 +6,8 @@ import https from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recordingLogger, type RecordingLogger } from '@a2a-polyglot/testing';
-import { Role, TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { recordingLogger, type RecordingLogger, testAgentCard, userSend } from '@a2a-polyglot/testing';
+import { TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
 import {
   A2AErrorCode,
   callContext,
@@ -16,13 +16,11 @@ import {
   RequestHandler,
   silentLogger,
   systemResolver,
-  textPart,
   type A2AError,
   type Logger,
   type WebhookResolver,
   type WebhookTransport,
 } from '../src/index.js';
-import { testCard } from './fixtures.js';
 
 /**
  * Webhook delivery against real receivers on loopback. Every host name goes through an
@@ -257,20 +255,10 @@ describe('https webhooks keep TLS verification', () => {
 });
 
 describe('through the RequestHandler', () => {
-  const message = {
-    messageId: 'm',
-    contextId: '',
-    taskId: '',
-    role: Role.ROLE_USER,
-    parts: [textPart('hi')],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
   const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
   const handler = (allowPrivateWebhooks: boolean) =>
     new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       allowPrivateWebhooks,
       logger: silentLogger,
       executor: {
@@ -283,7 +271,7 @@ describe('through the RequestHandler', () => {
 
   it('CreateTaskPushNotificationConfig refuses credentials in the url and private literals, with a field violation on url', async () => {
     const h = handler(false);
-    const sent = await h.sendMessage({ tenant: '', message, configuration: undefined, metadata: undefined }, ctx());
+    const sent = await h.sendMessage(userSend('hi'), ctx());
     const taskId = sent.payload?.$case === 'task' ? sent.payload.value.id : '';
     for (const [url, reason] of [
       ['https://user:pass@hooks.example.com/a2a', 'must not carry credentials'],
@@ -304,12 +292,7 @@ describe('through the RequestHandler', () => {
     const h = handler(true);
     try {
       await h.sendMessage(
-        {
-          tenant: '',
-          message,
-          configuration: { acceptedOutputModes: [], returnImmediately: false, taskPushNotificationConfig: { ...configFor(hook.url), taskId: '', id: '' } },
-          metadata: undefined,
-        },
+        userSend('hi', { configuration: { returnImmediately: false, taskPushNotificationConfig: { ...configFor(hook.url), taskId: '', id: '' } } }),
         ctx(),
       );
       await (h as unknown as { push: { idle(): Promise<void> } }).push.idle();

@@ -1,23 +1,11 @@
 import { A2AError, A2AErrorCode, RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { testAgentCard } from '@a2a-polyglot/testing';
 import { Metadata } from '@grpc/grpc-js';
 import { agentRouter } from '../src/index.js';
 
 const handler = (name: string) =>
   new RequestHandler({
-    card: {
-      name,
-      description: '',
-      supportedInterfaces: [],
-      provider: undefined,
-      version: '1',
-      capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] },
-      securitySchemes: {},
-      securityRequirements: [],
-      defaultInputModes: [],
-      defaultOutputModes: [],
-      skills: [],
-      signatures: [],
-    },
+    card: testAgentCard({ name, capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] } }),
     executor: { execute: async () => undefined },
     logger: silentLogger,
   });

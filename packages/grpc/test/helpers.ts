@@ -1,5 +1,6 @@
-import { RequestHandler, silentLogger, textPart, type AgentExecutor, type PushSender, type RequestHandlerOptions } from '@a2a-polyglot/core';
-import { Role, TaskState, type AgentCard, type SendMessageRequest, type StreamResponse } from '@a2a-polyglot/model';
+import { RequestHandler, silentLogger, type AgentExecutor, type PushSender, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import { Gates, testAgentCard } from '@a2a-polyglot/testing';
+import { TaskState, type AgentCard, type StreamResponse } from '@a2a-polyglot/model';
 import { BadRequest, ErrorInfo, Status } from '@a2a-polyglot/model/rpc';
 import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import {
@@ -14,65 +15,23 @@ import {
 /** The extension URI the test card declares (optional). */
 export const TEST_EXTENSION = 'urn:a2a-polyglot:test-extension';
 
-/** A card with every capability on, and one optional extension. */
+/** The shared test card with every capability on, and one optional extension. */
 export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
-  return {
+  return testAgentCard({
     name: 'grpc-test',
     description: 'test agent for the gRPC binding',
-    supportedInterfaces: [],
-    provider: undefined,
-    version: '1.0.0',
     capabilities: {
       streaming: true,
       pushNotifications: true,
       extendedAgentCard: true,
       extensions: [{ uri: TEST_EXTENSION, description: 'test', required: false, params: undefined }],
     },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [],
-    signatures: [],
     ...overrides,
-  };
+  });
 }
 
-/** Gates the test executor waits on (`gate <key>`), opened by the test. */
-export class Gates {
-  private readonly gates = new Map<string, { promise: Promise<void>; open: () => void }>();
-
-  private readonly waiting = new Set<string>();
-
-  wait(key: string, signal: AbortSignal): Promise<void> {
-    const gate = this.get(key);
-    this.waiting.add(key);
-    return new Promise((resolve) => {
-      gate.promise.then(resolve);
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-  }
-
-  /** True once an agent has reached the gate `key`: the readiness a test waits on before acting. */
-  reached(key: string): boolean {
-    return this.waiting.has(key);
-  }
-
-  open(key: string): void {
-    this.get(key).open();
-  }
-
-  private get(key: string) {
-    let gate = this.gates.get(key);
-    if (!gate) {
-      let open!: () => void;
-      const promise = new Promise<void>((resolve) => (open = resolve));
-      gate = { promise, open };
-      this.gates.set(key, gate);
-    }
-    return gate;
-  }
-}
+/** The gates the test executor waits on (`gate <key>`), opened by the test. */
+export { Gates } from '@a2a-polyglot/testing';
 
 /**
  * The scripted test agent. The message text is a command:
@@ -167,26 +126,6 @@ export async function startTestServer(
   };
 }
 
-/** A SendMessageRequest with one user text part. */
-export function userMessage(text: string, extra: Partial<NonNullable<SendMessageRequest['message']>> = {}): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: `m-${Math.random().toString(36).slice(2)}`,
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [textPart(text)],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-      ...extra,
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
-
 /** Collects an async iterable (bounded by the jest timeout). */
 export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -195,6 +134,8 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 export { waitFor, waitForSteady } from '@a2a-polyglot/testing';
+/** The shared SendMessage builder, under the name this package's tests use. */
+export { userSend as userMessage } from '@a2a-polyglot/testing';
 
 /** Outcome of a raw unary call. */
 export interface RawOutcome {

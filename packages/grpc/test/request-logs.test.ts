@@ -1,8 +1,8 @@
-import { context, trace, TraceFlags } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { callContext, RequestHandler, type CallObserver } from '@a2a-polyglot/core';
+import { callContext, RequestHandler } from '@a2a-polyglot/core';
 import { GetTaskRequest, SendMessageRequest, TaskState } from '@a2a-polyglot/model';
-import { recordingLogger, waitFor } from '@a2a-polyglot/testing';
+import { recordingLogger, waitFor, fixedSpanObserver, captureOutput } from '@a2a-polyglot/testing';
 import { startGrpcServer } from '../src/index.js';
 import { rawUnary, startTestServer, testCard, userMessage, type TestServer } from './helpers.js';
 
@@ -13,16 +13,7 @@ import { rawUnary, startTestServer, testCard, userMessage, type TestServer } fro
  */
 const TRACE_ID = '5bf92f3577b34da6a3ce929d0e0e4736';
 
-const spanObserver: CallObserver = {
-  operationStarted: () => ({
-    run: (call) =>
-      context.with(
-        trace.setSpan(context.active(), trace.wrapSpanContext({ traceId: TRACE_ID, spanId: '10f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED })),
-        call,
-      ),
-    done: () => undefined,
-  }),
-};
+const spanObserver = fixedSpanObserver(TRACE_ID, '10f067aa0ba902b7');
 
 const failingAgent = {
   async execute(): Promise<void> {
@@ -79,14 +70,7 @@ describe('gRPC request logs', () => {
 
 describe('the gRPC binding without a logger', () => {
   it('logs nothing, even for an internal failure and a failing agent run', async () => {
-    const written: string[] = [];
-    const spies = [
-      jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true)),
-      jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true)),
-      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
-        jest.spyOn(console, level).mockImplementation((...args) => void written.push(args.join(' '))),
-      ),
-    ];
+    const output = captureOutput();
     class Broken extends RequestHandler {
       override getTask(): never {
         throw new Error('an internal failure');
@@ -112,8 +96,8 @@ describe('the gRPC binding without a logger', () => {
     } finally {
       await server.close(1000);
       await handler.shutdown(0);
-      for (const spy of spies) spy.mockRestore();
+      output.restore();
     }
-    expect(written).toEqual([]);
+    expect(output.written).toEqual([]);
   });
 });

@@ -1,49 +1,28 @@
 import type { AgentCard, StreamResponse, TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { Gate, testAgentCard } from '@a2a-polyglot/testing';
 import { ApiKeyAuthenticator, type AgentExecutor, type ExecutionContext, type PushSender, RequestHandler } from '@a2a-polyglot/core';
 import * as sse from '@a2a-polyglot/sse';
 import { type RunningA2AServer, startA2AServer, type StartA2AServerOptions } from '../src/index.js';
 
 export const EXT = 'https://example.com/ext/echo';
 
-/** A card with every capability on and one optional extension. */
+/** The shared test card with every capability on and one optional extension. */
 export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
-  return {
+  return testAgentCard({
     name: 'test agent',
     description: 'scripted agent for binding tests',
-    supportedInterfaces: [],
-    provider: undefined,
-    version: '1.0.0',
     capabilities: {
       streaming: true,
       pushNotifications: true,
       extendedAgentCard: true,
       extensions: [{ uri: EXT, description: 'echo', required: false, params: undefined }],
     },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [],
-    signatures: [],
     ...overrides,
-  };
+  });
 }
 
-/** Opens every `hold` task (or stays closed until the task is canceled). */
-export class Gate {
-  private waiters: Array<() => void> = [];
-  wait(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      this.waiters.push(resolve);
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-  }
-  open(): void {
-    const w = this.waiters;
-    this.waiters = [];
-    for (const r of w) r();
-  }
-}
+/** The gate every `hold` task waits on (until the test opens it or the task is canceled). */
+export { Gate } from '@a2a-polyglot/testing';
 
 /**
  * The scripted test agent; the first word of the message picks the behaviour:
@@ -72,6 +51,7 @@ export function testExecutor(gate: Gate): AgentExecutor {
         case 'ticks':
           ctx.working();
           for (let i = 0; i < Number(arg); i++) {
+            // The agent's simulated work between two artifacts (no test waits on it).
             await new Promise((r) => setTimeout(r, 5));
             ctx.artifact({ name: `tick-${i}`, text: String(i), lastChunk: true });
           }

@@ -1,7 +1,7 @@
-import { context, trace, TraceFlags } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { RequestHandler, type CallObserver } from '@a2a-polyglot/core';
-import { recordingLogger, type LogLine } from '@a2a-polyglot/testing';
+import { RequestHandler } from '@a2a-polyglot/core';
+import { recordingLogger, type LogLine, fixedSpanObserver, captureOutput } from '@a2a-polyglot/testing';
 import { SUBPROTOCOL } from '@a2a-polyglot/websocket';
 import { WebSocket } from 'ws';
 import { rest, rpc, sendParams, startTestServer, testCard, V, waitFor, type TestServer } from './helpers.js';
@@ -14,16 +14,7 @@ import { rest, rpc, sendParams, startTestServer, testCard, V, waitFor, type Test
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 /** Runs each operation inside a span of {@link TRACE_ID}, as the tracing observer does. */
-const spanObserver: CallObserver = {
-  operationStarted: () => ({
-    run: (call) =>
-      context.with(
-        trace.setSpan(context.active(), trace.wrapSpanContext({ traceId: TRACE_ID, spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED })),
-        call,
-      ),
-    done: () => undefined,
-  }),
-};
+const spanObserver = fixedSpanObserver(TRACE_ID, '00f067aa0ba902b7');
 
 const failingAgent = {
   async execute(): Promise<void> {
@@ -98,14 +89,7 @@ describe('request logs', () => {
 
 describe('library defaults', () => {
   it('log nothing when given no logger: core, JSON-RPC, REST and the listener stay silent even on errors', async () => {
-    const written: string[] = [];
-    const spies = [
-      jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true)),
-      jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true)),
-      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
-        jest.spyOn(console, level).mockImplementation((...args) => void written.push(args.join(' '))),
-      ),
-    ];
+    const output = captureOutput();
     class Broken extends RequestHandler {
       override getTask(): never {
         throw new Error('an internal failure');
@@ -126,9 +110,9 @@ describe('library defaults', () => {
       expect((await rest(s.restUrl, 'GET', '/tasks/x')).status).toBe(500);
     } finally {
       await s.close();
-      for (const spy of spies) spy.mockRestore();
+      output.restore();
     }
-    expect(written).toEqual([]);
+    expect(output.written).toEqual([]);
   });
 
   it('a handler given a logger behind a listener given none still logs its runs', async () => {

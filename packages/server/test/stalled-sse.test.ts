@@ -13,6 +13,7 @@ function floodingAgent(state: { released: boolean; taskIds: string[] }): AgentEx
       const chunk = 'x'.repeat(64 * 1024);
       for (let i = 0; !state.released && !ctx.signal.aborted; i++) {
         ctx.artifact({ artifactId: 'flood', text: chunk, append: i > 0 });
+        // The agent's simulated work between two floods (no test waits on it).
         await new Promise((r) => setTimeout(r, 1));
       }
       ctx.complete('done');

@@ -3,7 +3,7 @@
  * crash, no hang, no partial task), and the service recovers by itself when they return.
  */
 import { A2AErrorCode, callContext, RequestHandler, silentLogger, type AgentExecutor, type EventStream } from '@a2a-polyglot/core';
-import { Role, type SendMessageRequest } from '@a2a-polyglot/model';
+import { testAgentCard, userSend, eventually } from '@a2a-polyglot/testing';
 import { createPostgresPool, migratePostgres, PostgresPushConfigStore, PostgresTaskStore } from '@a2a-polyglot/stores/postgres';
 import { RedisConnections, RedisEventLog, RedisTaskSignals } from '@a2a-polyglot/stores/redis';
 import type { Pool } from 'pg';
@@ -20,37 +20,7 @@ const echo: AgentExecutor = {
   },
 };
 
-function send(text: string): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
-
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
-
-async function eventually<T>(attempt: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
 
 async function drain(stream: EventStream): Promise<number> {
   let n = 0;
@@ -72,20 +42,7 @@ describeWithPostgresAndRedis('faults: PostgreSQL or Redis down', () => {
     await migratePostgres(pool, { schema });
     redis = await RedisConnections.connect({ url: redisProxy.rewrite(REDIS_URL!) });
     handler = new RequestHandler({
-      card: {
-        name: 't',
-        description: 't',
-        supportedInterfaces: [],
-        provider: undefined,
-        version: '1',
-        capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false, extensions: [] },
-        securitySchemes: {},
-        securityRequirements: [],
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [],
-        signatures: [],
-      },
+      card: testAgentCard(),
       executor: echo,
       logger: silentLogger,
       taskStore: new PostgresTaskStore(pool, { schema }),
@@ -110,10 +67,10 @@ describeWithPostgresAndRedis('faults: PostgreSQL or Redis down', () => {
   });
 
   it('PostgreSQL down: calls fail with Unavailable and no partial task; back up: the service works again', async () => {
-    const before = await handler.sendMessage(send('before'), ctx());
+    const before = await handler.sendMessage(userSend('before'), ctx());
     expect(before.payload?.$case).toBe('task');
     await pgProxy.down();
-    await expect(handler.sendMessage(send('during'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
+    await expect(handler.sendMessage(userSend('during'), ctx())).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
     await expect(
       handler.getTask({ tenant: '', id: (before.payload as { value: { id: string } }).value.id, historyLength: undefined }, ctx()),
     ).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
@@ -133,7 +90,7 @@ describeWithPostgresAndRedis('faults: PostgreSQL or Redis down', () => {
       ),
     ).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
     await pgProxy.up();
-    const after = await eventually(() => handler.sendMessage(send('after'), ctx()));
+    const after = await eventually(() => handler.sendMessage(userSend('after'), ctx()));
     expect((after.payload as { value: { status: { state: number } } }).value.status.state).toBe(3);
     // Only the tasks that were accepted exist: nothing half-written from the outage.
     const list = await handler.listTasks(
@@ -145,15 +102,15 @@ describeWithPostgresAndRedis('faults: PostgreSQL or Redis down', () => {
   });
 
   it('Redis down: streams fail with Unavailable; back up: streams work again', async () => {
-    expect(await drain(await handler.sendStreamingMessage(send('s1'), ctx()))).toBe(4);
+    expect(await drain(await handler.sendStreamingMessage(userSend('s1'), ctx()))).toBe(4);
     await redisProxy.down();
     await expect(
       (async () => {
-        const stream = await handler.sendStreamingMessage(send('s2'), ctx());
+        const stream = await handler.sendStreamingMessage(userSend('s2'), ctx());
         await drain(stream);
       })(),
     ).rejects.toMatchObject({ code: A2AErrorCode.Unavailable });
     await redisProxy.up();
-    expect(await eventually(async () => drain(await handler.sendStreamingMessage(send('s3'), ctx())))).toBe(4);
+    expect(await eventually(async () => drain(await handler.sendStreamingMessage(userSend('s3'), ctx())))).toBe(4);
   });
 });

@@ -17,7 +17,7 @@ import {
   type EventLog,
   type TaskStore,
 } from '@a2a-polyglot/core';
-import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
+import { TaskState, type Task } from '@a2a-polyglot/model';
 import { createPostgresPool, migratePostgres, PostgresTaskStore } from '@a2a-polyglot/stores/postgres';
 import { RedisConnections, RedisEventLog, RedisTaskSignals } from '@a2a-polyglot/stores/redis';
 import { migrateSqlite, openSqlite, SqliteTaskStore } from '@a2a-polyglot/stores/sqlite';
@@ -25,7 +25,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pool } from 'pg';
-import { waitFor } from '@a2a-polyglot/testing';
+import { waitFor, testAgentCard, userSend } from '@a2a-polyglot/testing';
 import { deleteKeys, describeWithPostgresAndRedis, POSTGRES_URL, REDIS_URL, uniqueName } from './services.js';
 
 jest.setTimeout(30_000);
@@ -40,38 +40,7 @@ const burst: AgentExecutor = {
   },
 };
 
-const CARD = {
-  name: 't',
-  description: 't',
-  supportedInterfaces: [],
-  provider: undefined,
-  version: '1',
-  capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] },
-  securitySchemes: {},
-  securityRequirements: [],
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
-  signatures: [],
-};
-
-function send(text: string): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
+const CARD = testAgentCard({ capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] } });
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 
@@ -86,7 +55,7 @@ function countCalls<T extends object>(object: T, method: keyof T, onCall: (args:
 
 /** Sends one burst task and returns it, once the run has ended (every write done). */
 async function sendBurst(handler: RequestHandler, text: string): Promise<Task> {
-  const answer = await handler.sendMessage(send(text), ctx());
+  const answer = await handler.sendMessage(userSend(text), ctx());
   expect(answer.payload?.$case).toBe('task');
   const task = (answer.payload as { value: Task }).value;
   expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -216,7 +185,7 @@ describe('group commit on SQLite', () => {
       cluster: { instanceId: 'lost', signals: new LocalTaskSignals() },
       observer: { operationStarted: () => ({ done: () => undefined }), taskStateEntered: (state: TaskState) => announced.push(state) },
     });
-    await lost.sendMessage(send('lost'), ctx()).catch(() => undefined);
+    await lost.sendMessage(userSend('lost'), ctx()).catch(() => undefined);
     await waitFor(() => lost.activeRuns === 0);
     await lost.shutdown(0);
     // One write for the four events; it lost, so the log has none of them and nobody heard of them.

@@ -4,7 +4,7 @@
  * suites against real services, skip them loudly without those locally, fail them under CI
  * ({@link describeWithServices}). Test-only: no package's runtime code imports it.
  */
-export { waitFor, waitForSteady, type WaitForOptions, type WaitForSteadyOptions } from './wait-for.js';
+export { eventually, waitFor, waitForSteady, type WaitForOptions, type WaitForSteadyOptions } from './wait-for.js';
 export {
   describeWithServices,
   describeWithPostgres,
@@ -21,6 +21,10 @@ export {
 } from './service-suites.js';
 export { TestIdentityProvider, type TestSigningKey } from './identity-provider.js';
 export { testAgentCard } from './agent-card.js';
+export { userSend, type UserSendOptions } from './send-request.js';
+export { Gate, Gates } from './gates.js';
+export { fixedSpanObserver } from './span-observer.js';
+export { captureOutput, type CapturedOutput } from './capture-output.js';
 export { CHROMIUM_PATH, describeWithChromium, launchHeadlessChromium, type HeadlessChromium } from './chromium.js';
 export { recordingLogger, type LogLevelName, type LogLine, type RecordingLogger } from './recording-logger.js';
 export { grpcFrame, rawGrpcCall, type RawGrpcAnswer } from './raw-grpc.js';

@@ -49,3 +49,21 @@ export async function waitForSteady(value: () => number, options: WaitForSteadyO
   );
   return last;
 }
+
+/**
+ * Resolves with the first result of `attempt` that does not throw, trying again every
+ * `intervalMs` (default 100 ms); after `timeoutMs` (default 15 s) rejects with the last error.
+ * The condition "the service has recovered", which only a real call can tell: the test waits
+ * for the call to succeed, not for a guessed reconnect delay, and a failure shows why.
+ */
+export async function eventually<T>(attempt: () => Promise<T>, options: WaitForOptions = {}): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, options.intervalMs ?? 100));
+    }
+  }
+}

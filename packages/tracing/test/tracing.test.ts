@@ -1,5 +1,6 @@
-import { Role, type SendMessageRequest } from '@a2a-polyglot/model';
-import { callContext, InMemoryTaskStore, OPERATIONS, RequestHandler, textPart, type AgentExecutor, type UnaryOperation } from '@a2a-polyglot/core';
+import type { SendMessageRequest } from '@a2a-polyglot/model';
+import { userSend, testAgentCard } from '@a2a-polyglot/testing';
+import { callContext, InMemoryTaskStore, OPERATIONS, RequestHandler, type AgentExecutor, type UnaryOperation } from '@a2a-polyglot/core';
 import { context, propagation } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -24,41 +25,10 @@ const echo: AgentExecutor = {
   },
 };
 
-function send(text: string): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [textPart(text)],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
-
 function handler(): RequestHandler {
   const tracing = new A2ATracing({ tracerProvider: provider });
   return new RequestHandler({
-    card: {
-      name: 't',
-      description: 't',
-      supportedInterfaces: [],
-      version: '1',
-      capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false, extensions: [] },
-      securitySchemes: {},
-      securityRequirements: [],
-      defaultInputModes: [],
-      defaultOutputModes: [],
-      skills: [],
-      signatures: [],
-      provider: undefined,
-    },
+    card: testAgentCard(),
     executor: echo,
     observer: tracing.observer,
     taskStore: tracing.taskStore(new InMemoryTaskStore()),
@@ -72,7 +42,7 @@ describe('A2ATracing', () => {
       { 'a2a-version': '1.0', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
       { pathTenant: 'acme' },
     );
-    await (OPERATIONS.SendMessage as UnaryOperation<SendMessageRequest>).invoke(handler(), send('hi'), ctx);
+    await (OPERATIONS.SendMessage as UnaryOperation<SendMessageRequest>).invoke(handler(), userSend('hi'), ctx);
     const span = exporter.getFinishedSpans().find((s) => s.name === 'a2a.SendMessage')!;
     expect(span.spanContext().traceId).toBe('0af7651916cd43dd8448eb211c80319c');
     expect(span.parentSpanContext?.spanId).toBe('b7ad6b7169203331');

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { Gate, testAgentCard } from '@a2a-polyglot/testing';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, type ClientOptions, type RawData } from 'ws';
 import type { AgentCard } from '@a2a-polyglot/model';
@@ -7,44 +8,22 @@ import { createUpgradeListener, createWebSocketBinding, SUBPROTOCOL, type WebSoc
 
 export const WS_PATH = '/a2a/ws';
 
-/** A card with streaming on. */
+/** The shared test card with streaming on (push and the extended card off) and `extensions` declared. */
 export function testCard(extensions: readonly string[] = []): AgentCard {
-  return {
+  return testAgentCard({
     name: 'ws test agent',
     description: 'scripted agent for WebSocket tests',
-    supportedInterfaces: [],
-    provider: undefined,
-    version: '1.0.0',
     capabilities: {
       streaming: true,
       pushNotifications: false,
       extendedAgentCard: false,
       extensions: extensions.map((uri) => ({ uri, description: '', required: false, params: undefined })),
     },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [],
-    signatures: [],
-  };
+  });
 }
 
-/** Opens every parked `hold` task. */
-export class Gate {
-  private waiters: Array<() => void> = [];
-  wait(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      this.waiters.push(resolve);
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-  }
-  open(): void {
-    const w = this.waiters;
-    this.waiters = [];
-    for (const r of w) r();
-  }
-}
+/** The gate every parked `hold` task waits on. */
+export { Gate } from '@a2a-polyglot/testing';
 
 /**
  * The scripted agent; the first word picks the behaviour: `reply` → a direct message;
@@ -156,6 +135,8 @@ export class Peer {
   readonly texts: string[] = [];
   closeCode: number | undefined;
   closeReason = '';
+  /** Heartbeat pings received from the server (answered by the ws client's auto-pong). */
+  pings = 0;
   private nextId = 1;
   private readonly changed = new Set<() => void>();
 
@@ -173,6 +154,10 @@ export class Peer {
     ws.on('close', (code, reason) => {
       this.closeCode = code;
       this.closeReason = reason.toString();
+      this.notify();
+    });
+    ws.on('ping', () => {
+      this.pings++;
       this.notify();
     });
     ws.on('error', () => undefined);

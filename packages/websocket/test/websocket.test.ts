@@ -403,7 +403,8 @@ describe('WebSocket binding: limits and failure isolation', () => {
     const live = await Peer.connect(s.wsUrl);
     try {
       expect((await dead.closed()).code).toBe(1006); // terminated: no close frame
-      await new Promise((r) => setTimeout(r, 500)); // two more heartbeats
+      const pings = live.pings;
+      await waitFor(() => live.pings >= pings + 2, { what: 'two more heartbeats to the live peer' });
       expect(live.closeCode).toBeUndefined();
       expect((await live.answer(live.request('ListTasks', {}))).result).toBeDefined();
     } finally {

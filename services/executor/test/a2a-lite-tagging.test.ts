@@ -1,8 +1,8 @@
 /** liteTaggingAgent: what an agent says to a Lite peer is tagged, for every way a task ends. */
 import { parseLite } from '@a2a-polyglot/a2a-lite';
-import { callContext, messageText, RequestHandler, silentLogger, textPart, type AgentExecutor } from '@a2a-polyglot/core';
-import { Role, type Task } from '@a2a-polyglot/model';
-import { testAgentCard } from '@a2a-polyglot/testing';
+import { callContext, messageText, RequestHandler, silentLogger, type AgentExecutor } from '@a2a-polyglot/core';
+import type { Task } from '@a2a-polyglot/model';
+import { testAgentCard, userSend } from '@a2a-polyglot/testing';
 import { LiteTaskIndex, liteTaggingAgent } from '../src/a2a-lite/index.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
@@ -11,24 +11,7 @@ const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 async function finalLite(agent: AgentExecutor, liteParams: Record<string, string> | null = { type: 'task', id: 'L' }) {
   const index = new LiteTaskIndex();
   const handler = new RequestHandler({ card: testAgentCard(), executor: liteTaggingAgent(agent, index), logger: silentLogger });
-  const res = await handler.sendMessage(
-    {
-      tenant: '',
-      message: {
-        messageId: 'm',
-        contextId: '',
-        taskId: '',
-        role: Role.ROLE_USER,
-        parts: [textPart('go')],
-        metadata: liteParams ? { a2aLite: liteParams } : undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      },
-      configuration: undefined,
-      metadata: undefined,
-    },
-    ctx(),
-  );
+  const res = await handler.sendMessage(userSend('go', { message: { metadata: liteParams ? { a2aLite: liteParams } : undefined } }), ctx());
   const task = res.payload?.value as Task;
   return { task, lite: parseLite(messageText(task.status?.message)), index };
 }

@@ -1,29 +1,12 @@
-import { callContext, RequestHandler, textPart, type LoggedEvent } from '@a2a-polyglot/core';
-import { Role, TaskState, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
+import { callContext, RequestHandler, type LoggedEvent } from '@a2a-polyglot/core';
+import { userSend } from '@a2a-polyglot/testing';
+import { TaskState, type Task } from '@a2a-polyglot/model';
 import { buildAgentCard } from '../src/card.js';
 import { defaultConfig } from '../src/config.js';
 import { createDemoAgent, DEMO_QUESTION } from '../src/demo-agent.js';
 import { waitFor } from './helpers.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
-
-function send(text: string, taskId = ''): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId,
-      role: Role.ROLE_USER,
-      parts: [textPart(text)],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
 
 function handler(options: Parameters<typeof createDemoAgent>[0] = {}): RequestHandler {
   return new RequestHandler({ card: buildAgentCard(defaultConfig()), executor: createDemoAgent({ chunkDelayMs: 0, ...options }) });
@@ -45,14 +28,14 @@ const statusText = (task: Task) => task.status?.message?.parts.map((p) => (p.con
 
 describe('demo agent', () => {
   it('echoes the text as one artifact and completes', async () => {
-    const task = taskOf(await handler().sendMessage(send('hello there, general kenobi'), ctx()));
+    const task = taskOf(await handler().sendMessage(userSend('hello there, general kenobi'), ctx()));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(task.artifacts).toHaveLength(1);
     expect(artifactText(task)).toBe('Echo: hello there, general kenobi');
   });
 
   it('streams working, then chunks of a few words with append/lastChunk, then completed', async () => {
-    const events = await collect(await handler().sendStreamingMessage(send('one two three four five six seven'), ctx()));
+    const events = await collect(await handler().sendStreamingMessage(userSend('one two three four five six seven'), ctx()));
     const kinds = events.map((e) => e.event.payload?.$case);
     expect(kinds[0]).toBe('task');
     expect(kinds[1]).toBe('statusUpdate');
@@ -69,24 +52,24 @@ describe('demo agent', () => {
 
   it('asks a question on "ask" and completes with the follow-up', async () => {
     const h = handler();
-    const asked = taskOf(await h.sendMessage(send('Ask me something'), ctx()));
+    const asked = taskOf(await h.sendMessage(userSend('Ask me something'), ctx()));
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(statusText(asked)).toBe(DEMO_QUESTION);
-    const answered = taskOf(await h.sendMessage(send('blue', asked.id), ctx()));
+    const answered = taskOf(await h.sendMessage(userSend('blue', { taskId: asked.id }), ctx()));
     expect(answered.id).toBe(asked.id);
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactText(answered)).toBe('Echo: blue');
   });
 
   it('fails on "fail" with a status message saying why', async () => {
-    const task = taskOf(await handler().sendMessage(send('fail please'), ctx()));
+    const task = taskOf(await handler().sendMessage(userSend('fail please'), ctx()));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(statusText(task)).toMatch(/failed on purpose/);
   });
 
   it('keeps streaming on "slow" until canceled, then stops', async () => {
     const h = handler({ slowChunkDelayMs: 5, slowChunks: 100_000 });
-    const stream = await h.sendStreamingMessage(send('slow'), ctx());
+    const stream = await h.sendStreamingMessage(userSend('slow'), ctx());
     const seen: LoggedEvent[] = [];
     let canceled: Task | undefined;
     for await (const e of stream) {
@@ -103,13 +86,13 @@ describe('demo agent', () => {
   });
 
   it('does not treat words that merely start with a command as commands', async () => {
-    const task = taskOf(await handler().sendMessage(send('asking nicely'), ctx()));
+    const task = taskOf(await handler().sendMessage(userSend('asking nicely'), ctx()));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactText(task)).toBe('Echo: asking nicely');
   });
 
   it('echoes a placeholder when the message has no text', async () => {
-    const req = send('');
+    const req = userSend('');
     req.message!.parts = [{ content: { $case: 'data', value: { a: 1 } }, metadata: undefined, filename: '', mediaType: '' } as never];
     const task = taskOf(await handler().sendMessage(req, ctx()));
     expect(artifactText(task)).toBe('Echo: (no text)');

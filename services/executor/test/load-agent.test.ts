@@ -1,5 +1,6 @@
-import { callContext, RequestHandler, silentLogger, textPart, type AgentExecutor } from '@a2a-polyglot/core';
-import { Role, TaskState, type Task } from '@a2a-polyglot/model';
+import { callContext, RequestHandler, silentLogger, type AgentExecutor } from '@a2a-polyglot/core';
+import { userSend } from '@a2a-polyglot/testing';
+import { TaskState, type Task } from '@a2a-polyglot/model';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,24 +24,7 @@ function fixture(files: Record<string, string>): string {
 /** Sends `text` to `executor` through the core and returns the resulting task or message text. */
 async function run(executor: AgentExecutor, text: string): Promise<{ state?: TaskState; text: string }> {
   const h = new RequestHandler({ card: buildAgentCard(defaultConfig()), executor, logger: silentLogger });
-  const res = await h.sendMessage(
-    {
-      tenant: '',
-      message: {
-        messageId: 'm1',
-        contextId: '',
-        taskId: '',
-        role: Role.ROLE_USER,
-        parts: [textPart(text)],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      },
-      configuration: undefined,
-      metadata: undefined,
-    },
-    callContext('IN-PROCESS', { 'a2a-version': '1.0' }),
-  );
+  const res = await h.sendMessage(userSend(text), callContext('IN-PROCESS', { 'a2a-version': '1.0' }));
   const parts = (p: { content?: { $case: string; value: unknown } }[]) => p.map((x) => (x.content?.$case === 'text' ? x.content.value : '')).join('');
   if (res.payload?.$case === 'message') return { text: parts(res.payload.value.parts) };
   const task = res.payload?.value as Task;

@@ -12,9 +12,6 @@ import { killHard, listeningUrl, spawnExecutor, type ExecutorProcess } from './s
 jest.setTimeout(60_000);
 
 const STOPPED = /instance running this task stopped/;
-/** The demo agent's pace for `slow` (max(chunk delay, 100 ms)). */
-const SLOW_TICK_MS = 100;
-
 describeWithPostgresAndRedis('several executor instances on PostgreSQL + Redis', () => {
   const schema = uniqueName('a2a_multi');
   const prefix = schema;
@@ -60,6 +57,13 @@ describeWithPostgresAndRedis('several executor instances on PostgreSQL + Redis',
     });
   const startSlow = async (url: string) =>
     (await json(await postJson(`${url}/a2a/message:send`, { message: userMessage('slow'), configuration: { returnImmediately: true } }))).task.id as string;
+  /** The agent runs executing in the instance at `url`, from its Prometheus gauge. */
+  const runsActive = async (url: string) => {
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    const line = /^a2a_task_runs_active (\d+)$/m.exec(metrics);
+    if (!line) throw new Error('a2a_task_runs_active missing from /metrics');
+    return Number(line[1]);
+  };
   const artifacts = (events: SseEvent[]) => events.filter((e) => e.data.artifactUpdate);
   const seqs = (events: SseEvent[]) => events.map((e) => Number(e.id));
 
@@ -103,9 +107,9 @@ describeWithPostgresAndRedis('several executor instances on PostgreSQL + Redis',
       { what: 'A and B to agree on the canceled task' },
     );
     const [taskA] = await both();
-    // ...and A stopped: nothing more is added. Had its run gone on, the demo agent would have
-    // appended a tick every SLOW_TICK_MS; this wait is that observation window, not a sync.
-    await new Promise((r) => setTimeout(r, 4 * SLOW_TICK_MS));
+    // ...and A stopped: its run ended (A's /metrics counts no running agent; the demo agent
+    // would otherwise append a tick every 100 ms), and nothing was added to the task.
+    await waitFor(async () => (await runsActive(urlA)) === 0, { what: "A's run to end" });
     expect(await get(urlA, `/tasks/${id}`)).toEqual(taskA);
     expect(await get(urlA, '/tasks?pageSize=100&includeArtifacts=true')).toEqual(await get(urlB, '/tasks?pageSize=100&includeArtifacts=true'));
     // The cancel on B ran A's abort path: A no longer counts the run (its demo agent stopped ticking).
