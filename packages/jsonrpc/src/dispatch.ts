@@ -174,15 +174,17 @@ export class JsonRpcDispatcher {
    * Why a request with an id skips json-rpc-2.0 (measured, issue 14 item 6): on this path the
    * library only looks the method up in a Map and wraps the answer, but it does so through
    * ES5-downlevelled async code (`__awaiter`/`__generator`, a middleware closure and two extra
-   * promise hops per call). Measured on SendMessage (the benchmark's unary JSON-RPC call):
-   * - CPU profile of the HTTP binding (`node --cpu-prof`, executor + bench agent, 65 000
-   *   requests at 16 connections): 2.6 % of the server's busy self time in json-rpc-2.0
-   *   frames, about 4 µs per request;
-   * - callgrind instruction counts of `dispatch()` in process (`valgrind --tool=callgrind`,
-   *   2 000 vs 12 000 calls, difference / 10 000): 97 000 instructions per SendMessage
-   *   through the library, 74 000 direct (-24 %); GetTask failing with TaskNotFound 69 000 vs
-   *   56 000 (-19 %). The difference is larger than the library's self time: it also counts
-   *   the promises, microtasks and garbage its frames cause, which the profile books elsewhere.
+   * promise hops per call). Measured with the benchmark's unary JSON-RPC call (SendMessage,
+   * bench agent in `message` mode), before and after this split:
+   * - CPU profile of the HTTP binding (`node --cpu-prof` on the executor with the bench agent,
+   *   65 000 requests from 16 keep-alive connections): 2.6 % of the server's busy self time
+   *   was in json-rpc-2.0 frames, about 4 µs per request; 0 % after;
+   * - instruction counts of `dispatch()` in process (`valgrind --tool=callgrind node
+   *   --single-threaded`, 3 000 vs 13 000 sequential calls, difference / 10 000; a rerun
+   *   matched to 0.15 %): SendMessage 62 500 instructions per call through the library,
+   *   56 900 direct (-9 %); GetTask failing with TaskNotFound 60 000 vs 53 300 (-11 %).
+   *   The profile's µs are inflated by the profiler and a shared machine; the counts are the
+   *   figure to compare.
    * Notifications and batch entries (`dispatchBatch`) stay with the library: they are rare on
    * the wire, so its cost there does not show, and there it owns what it does right (a
    * notification's answer, even a failure's, is none). test/unary-routes.test.ts checks that
