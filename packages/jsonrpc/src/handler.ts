@@ -12,9 +12,10 @@ import {
   SseWriter,
 } from '@a2a-polyglot/http';
 import type { JsonRpcFailure, JsonRpcResponse } from './codec.js';
-import { JsonRpcDispatcher, type JsonRpcStreamOutcome } from './dispatch.js';
+import { JsonRpcDispatcher } from './dispatch.js';
 import { failureHeaders, httpStatusFor, jsonRpcFailure } from './errors.js';
 import { activatedExtensionsHeader, JSON_RPC_CONTENT_TYPE, resumeAfterSeq } from './headers.js';
+import type { JsonRpcStreamOutcome } from './outcome.js';
 
 /** Settings of {@link createJsonRpcHandler}. */
 export interface JsonRpcHandlerOptions {
@@ -87,8 +88,13 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       return ctx;
     };
     const outcome = await dispatcher.dispatch(body, contextFor, { resumeAfterSeq: resumeAfterSeq(req) });
-    // A stream keeps its signal; after that the contexts need the request no more.
-    const streamSignal = outcome.kind === 'stream' ? signal() : undefined;
+    if (outcome.kind === 'stream') {
+      // A stream keeps its signal; after that the contexts need the request no more.
+      const streamSignal = signal();
+      signal.release();
+      // A stream is one request: its lines carry that call's fields.
+      return stream(res, outcome, streamSignal, activatedExtensionsHeader(contexts), contexts[0]?.logger ?? logger);
+    }
     signal.release();
     const extensions = activatedExtensionsHeader(contexts);
     switch (outcome.kind) {
@@ -99,9 +105,6 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
         return sendJson(res, 200, outcome.responses, type, extensions);
       case 'response':
         return sendResponse(res, outcome.response, type, extensions);
-      case 'stream':
-        // A stream is one request: its lines carry that call's fields.
-        return stream(res, outcome, streamSignal!, extensions, contexts[0]?.logger ?? logger);
     }
   }
 

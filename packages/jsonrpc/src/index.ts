@@ -9,6 +9,7 @@
  */
 export * from './codec.js';
 export * from './errors.js';
+export * from './outcome.js';
 export * from './dispatch.js';
 export * from './v03-dispatch.js';
 export * from './headers.js';

@@ -14,7 +14,7 @@ import {
 } from '@a2a-polyglot/core';
 import { inV03Terms, type V03Method } from '@a2a-polyglot/v03/json';
 import { jsonRpcSuccess, type JsonRpcRequest, type JsonRpcResponse } from './codec.js';
-import type { JsonRpcCallOptions, JsonRpcContextFactory, JsonRpcOutcome } from './dispatch.js';
+import type { JsonRpcCallOptions, JsonRpcContextFactory, JsonRpcOutcome } from './outcome.js';
 import { v03JsonRpcFailure } from './errors.js';
 
 /**
