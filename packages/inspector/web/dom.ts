@@ -28,6 +28,13 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   return element as T;
 }
 
+/** The first element under `parent` matching `selector`; a missing one is a page bug, said as such. */
+export function within<T extends Element = HTMLElement>(parent: ParentNode, selector: string): T {
+  const element = parent.querySelector<T>(selector);
+  if (!element) throw new Error(`index.html has no ${selector} there`);
+  return element;
+}
+
 /** Replaces an element's children. */
 export function fill(parent: Element, ...children: Child[]): void {
   parent.replaceChildren(...children.filter((c): c is Node | string => c !== undefined && c !== false));

@@ -61,9 +61,10 @@ async function connect(): Promise<void> {
     const problems = cardProblems(card, { pageOrigin: location.origin, cardUrl });
     renderCard(byId('card-body'), card, cardUrl, problems, { onExample: fillExample });
     byId('card').hidden = false;
-    if (bindings.length === 0) return say('The card offers no binding a browser can use (WebSocket, JSON-RPC or REST).', true);
+    const [first] = bindings;
+    if (first === undefined) return say('The card offers no binding a browser can use (WebSocket, JSON-RPC or REST).', true);
     bindingSelect.replaceChildren(...bindings.map((b) => h('option', { value: b }, BINDING_LABELS[b])));
-    session = { card, cardUrl, token, client: clientFor(card, bindings[0]!, token) };
+    session = { card, cardUrl, token, client: clientFor(card, first, token) };
     byId<HTMLInputElement>('streaming').checked = card.capabilities?.streaming !== false;
     byId('compose').hidden = false;
     byId('tasks').hidden = false;

@@ -278,7 +278,7 @@ export class TaskView {
       this.contextId &&
         h(
           'button',
-          { type: 'button', class: 'quiet', title: 'Send the next message in this context', onclick: () => this.onContext(this.contextId!) },
+          { type: 'button', class: 'quiet', title: 'Send the next message in this context', onclick: () => this.contextId && this.onContext(this.contextId) },
           'Continue this context',
         ),
       h('button', { type: 'button', id: 'cancel', disabled: !this.taskId || finished, onclick: () => void this.cancel() }, 'Cancel task'),

@@ -6,7 +6,7 @@
 import type { Client } from '@a2a-polyglot/client';
 import { TaskState, type Task } from '@a2a-polyglot/model';
 import { stateBadge, stateLabel } from './badges.js';
-import { byId, fill, h } from './dom.js';
+import { byId, fill, h, within } from './dom.js';
 import { describe } from './task-view.js';
 
 /** The states a user can filter on (every state but UNSPECIFIED). */
@@ -23,7 +23,7 @@ const FILTER_STATES: readonly TaskState[] = [
 
 /** The tasks section. */
 export class TasksList {
-  private readonly body = byId('tasks-table').querySelector('tbody')!;
+  private readonly body = within<HTMLTableSectionElement>(byId('tasks-table'), 'tbody');
   private readonly count = byId('tasks-count');
   private readonly nextButton = byId<HTMLButtonElement>('next-page');
   private readonly firstButton = byId<HTMLButtonElement>('first-page');

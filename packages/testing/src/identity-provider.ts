@@ -4,6 +4,8 @@ import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 /** A signing key of the {@link TestIdentityProvider}, with the key id tokens name. */
 export interface TestSigningKey {
   readonly kid: string;
+  /** The signing algorithm, also in `jwk.alg` (where JWK types it as optional). */
+  readonly alg: 'RS256' | 'ES256';
   readonly privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
   readonly jwk: JWK;
 }
@@ -30,21 +32,22 @@ export class TestIdentityProvider {
 
   /** Starts the JWKS endpoint. */
   async start(): Promise<this> {
-    this.server = createServer((_, res) => {
+    const server = createServer((_, res) => {
       this.fetches++;
       if (this.down) return void res.socket?.destroy();
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ keys: this.published }));
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.jwksUrl = `http://127.0.0.1:${(this.server.address() as { port: number }).port}/jwks.json`;
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.jwksUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/jwks.json`;
     return this;
   }
 
   /** A new key pair (not published until added to {@link published}). */
   async newKey(kid: string, alg: 'RS256' | 'ES256' = 'RS256'): Promise<TestSigningKey> {
     const { publicKey, privateKey } = await generateKeyPair(alg);
-    return { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
+    return { kid, alg, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
   }
 
   /**
@@ -57,7 +60,7 @@ export class TestIdentityProvider {
     options: { expiresAt?: number | string; issuer?: string; audience?: string } = {},
   ): Promise<string> {
     return new SignJWT({ sub: 'alice', ...claims })
-      .setProtectedHeader({ alg: key.jwk.alg!, kid: key.kid })
+      .setProtectedHeader({ alg: key.alg, kid: key.kid })
       .setIssuer(options.issuer ?? this.issuer)
       .setAudience(options.audience ?? this.audience)
       .setIssuedAt()
