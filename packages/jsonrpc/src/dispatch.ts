@@ -20,6 +20,7 @@ import { v03Method, type V03Method } from '@a2a-polyglot/v03/json';
 import { JSONRPCServer, type JSONRPCRequest } from 'json-rpc-2.0';
 import {
   encodeStreamEvent,
+  streamEventTextEncoder,
   type JsonRpcFailure,
   type JsonRpcId,
   type JsonRpcRequest,
@@ -67,6 +68,11 @@ export interface JsonRpcStreamOutcome {
   readonly stream: EventStream;
   /** One event as a whole JSON-RPC success response. */
   encodeEvent(event: StreamResponse): JsonRpcSuccess;
+  /**
+   * One event as the text of that response, `seq` appended when > 0 (WebSocket frames): what
+   * SSE and WebSocket write, equal to `JSON.stringify` of {@link encodeEvent}'s (plus `seq`).
+   */
+  encodeEventText(event: StreamResponse, seq?: number): string;
   /** A failure after the stream started, as a JSON-RPC error response with the same id. */
   encodeError(error: unknown): JsonRpcFailure;
 }
@@ -194,6 +200,7 @@ export class JsonRpcDispatcher {
         method: op.name,
         stream,
         encodeEvent: (event) => encodeStreamEvent(id, event),
+        encodeEventText: streamEventTextEncoder(id),
         encodeError: (error) => jsonRpcFailure(id, error),
       };
     } catch (error) {
