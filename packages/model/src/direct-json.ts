@@ -28,19 +28,19 @@ import {
   type TaskStatusUpdateEvent,
   taskStateToJSON,
 } from './gen/lf/a2a/v1/a2a.js';
-import { anyMember, base64Of, objectOf, stringMember } from './json-text.js';
+import { anyText, base64Of, closeObject, stringText, withMember } from './json-text.js';
 
 function partJson(part: Part): string {
   let out = '';
   const content = part.content;
-  if (content?.$case === 'text') out += stringMember(',"text":', content.value);
-  else if (content?.$case === 'raw') out += `,"raw":"${base64Of(content.value)}"`;
-  else if (content?.$case === 'url') out += stringMember(',"url":', content.value);
-  else if (content?.$case === 'data') out += anyMember(',"data":', content.value);
-  if (part.metadata !== undefined) out += anyMember(',"metadata":', part.metadata);
-  if (part.filename !== '') out += stringMember(',"filename":', part.filename);
-  if (part.mediaType !== '') out += stringMember(',"mediaType":', part.mediaType);
-  return objectOf(out);
+  if (content?.$case === 'text') out = withMember(out, '"text":', stringText(content.value));
+  else if (content?.$case === 'raw') out = withMember(out, '"raw":', `"${base64Of(content.value)}"`);
+  else if (content?.$case === 'url') out = withMember(out, '"url":', stringText(content.value));
+  else if (content?.$case === 'data') out = withMember(out, '"data":', anyText(content.value));
+  if (part.metadata !== undefined) out = withMember(out, '"metadata":', anyText(part.metadata));
+  if (part.filename !== '') out = withMember(out, '"filename":', stringText(part.filename));
+  if (part.mediaType !== '') out = withMember(out, '"mediaType":', stringText(part.mediaType));
+  return closeObject(out);
 }
 
 function listJson<T>(items: readonly T[], encode: (item: T) => string): string {
@@ -52,67 +52,67 @@ function listJson<T>(items: readonly T[], encode: (item: T) => string): string {
 /** JSON text of an Artifact, as `JSON.stringify(Artifact.toJSON(artifact))`. */
 export function encodeArtifactJson(artifact: Artifact): string {
   let out = '';
-  if (artifact.artifactId !== '') out += stringMember(',"artifactId":', artifact.artifactId);
-  if (artifact.name !== '') out += stringMember(',"name":', artifact.name);
-  if (artifact.description !== '') out += stringMember(',"description":', artifact.description);
-  if (artifact.parts?.length) out += `,"parts":${listJson(artifact.parts, partJson)}`;
-  if (artifact.metadata !== undefined) out += anyMember(',"metadata":', artifact.metadata);
-  if (artifact.extensions?.length) out += anyMember(',"extensions":', artifact.extensions);
-  return objectOf(out);
+  if (artifact.artifactId !== '') out = withMember(out, '"artifactId":', stringText(artifact.artifactId));
+  if (artifact.name !== '') out = withMember(out, '"name":', stringText(artifact.name));
+  if (artifact.description !== '') out = withMember(out, '"description":', stringText(artifact.description));
+  if (artifact.parts?.length) out = withMember(out, '"parts":', listJson(artifact.parts, partJson));
+  if (artifact.metadata !== undefined) out = withMember(out, '"metadata":', anyText(artifact.metadata));
+  if (artifact.extensions?.length) out = withMember(out, '"extensions":', anyText(artifact.extensions));
+  return closeObject(out);
 }
 
 /** JSON text of a Message, as `JSON.stringify(Message.toJSON(message))`. */
 export function encodeMessageJson(message: Message): string {
   let out = '';
-  if (message.messageId !== '') out += stringMember(',"messageId":', message.messageId);
-  if (message.contextId !== '') out += stringMember(',"contextId":', message.contextId);
-  if (message.taskId !== '') out += stringMember(',"taskId":', message.taskId);
-  if (message.role !== 0) out += stringMember(',"role":', roleToJSON(message.role));
-  if (message.parts?.length) out += `,"parts":${listJson(message.parts, partJson)}`;
-  if (message.metadata !== undefined) out += anyMember(',"metadata":', message.metadata);
-  if (message.extensions?.length) out += anyMember(',"extensions":', message.extensions);
-  if (message.referenceTaskIds?.length) out += anyMember(',"referenceTaskIds":', message.referenceTaskIds);
-  return objectOf(out);
+  if (message.messageId !== '') out = withMember(out, '"messageId":', stringText(message.messageId));
+  if (message.contextId !== '') out = withMember(out, '"contextId":', stringText(message.contextId));
+  if (message.taskId !== '') out = withMember(out, '"taskId":', stringText(message.taskId));
+  if (message.role !== 0) out = withMember(out, '"role":', stringText(roleToJSON(message.role)));
+  if (message.parts?.length) out = withMember(out, '"parts":', listJson(message.parts, partJson));
+  if (message.metadata !== undefined) out = withMember(out, '"metadata":', anyText(message.metadata));
+  if (message.extensions?.length) out = withMember(out, '"extensions":', anyText(message.extensions));
+  if (message.referenceTaskIds?.length) out = withMember(out, '"referenceTaskIds":', anyText(message.referenceTaskIds));
+  return closeObject(out);
 }
 
 function statusJson(status: TaskStatus): string {
   let out = '';
-  if (status.state !== 0) out += stringMember(',"state":', taskStateToJSON(status.state));
-  if (status.message !== undefined) out += `,"message":${encodeMessageJson(status.message)}`;
-  if (status.timestamp !== undefined) out += stringMember(',"timestamp":', status.timestamp);
-  return objectOf(out);
+  if (status.state !== 0) out = withMember(out, '"state":', stringText(taskStateToJSON(status.state)));
+  if (status.message !== undefined) out = withMember(out, '"message":', encodeMessageJson(status.message));
+  if (status.timestamp !== undefined) out = withMember(out, '"timestamp":', stringText(status.timestamp));
+  return closeObject(out);
 }
 
 /** JSON text of a Task, as `JSON.stringify(Task.toJSON(task))`. */
 export function encodeTaskJson(task: Task): string {
   let out = '';
-  if (task.id !== '') out += stringMember(',"id":', task.id);
-  if (task.contextId !== '') out += stringMember(',"contextId":', task.contextId);
-  if (task.status !== undefined) out += `,"status":${statusJson(task.status)}`;
-  if (task.artifacts?.length) out += `,"artifacts":${listJson(task.artifacts, encodeArtifactJson)}`;
-  if (task.history?.length) out += `,"history":${listJson(task.history, encodeMessageJson)}`;
-  if (task.metadata !== undefined) out += anyMember(',"metadata":', task.metadata);
-  return objectOf(out);
+  if (task.id !== '') out = withMember(out, '"id":', stringText(task.id));
+  if (task.contextId !== '') out = withMember(out, '"contextId":', stringText(task.contextId));
+  if (task.status !== undefined) out = withMember(out, '"status":', statusJson(task.status));
+  if (task.artifacts?.length) out = withMember(out, '"artifacts":', listJson(task.artifacts, encodeArtifactJson));
+  if (task.history?.length) out = withMember(out, '"history":', listJson(task.history, encodeMessageJson));
+  if (task.metadata !== undefined) out = withMember(out, '"metadata":', anyText(task.metadata));
+  return closeObject(out);
 }
 
 function statusUpdateJson(event: TaskStatusUpdateEvent): string {
   let out = '';
-  if (event.taskId !== '') out += stringMember(',"taskId":', event.taskId);
-  if (event.contextId !== '') out += stringMember(',"contextId":', event.contextId);
-  if (event.status !== undefined) out += `,"status":${statusJson(event.status)}`;
-  if (event.metadata !== undefined) out += anyMember(',"metadata":', event.metadata);
-  return objectOf(out);
+  if (event.taskId !== '') out = withMember(out, '"taskId":', stringText(event.taskId));
+  if (event.contextId !== '') out = withMember(out, '"contextId":', stringText(event.contextId));
+  if (event.status !== undefined) out = withMember(out, '"status":', statusJson(event.status));
+  if (event.metadata !== undefined) out = withMember(out, '"metadata":', anyText(event.metadata));
+  return closeObject(out);
 }
 
 function artifactUpdateJson(event: TaskArtifactUpdateEvent): string {
   let out = '';
-  if (event.taskId !== '') out += stringMember(',"taskId":', event.taskId);
-  if (event.contextId !== '') out += stringMember(',"contextId":', event.contextId);
-  if (event.artifact !== undefined) out += `,"artifact":${encodeArtifactJson(event.artifact)}`;
-  if (event.append !== false) out += anyMember(',"append":', event.append);
-  if (event.lastChunk !== false) out += anyMember(',"lastChunk":', event.lastChunk);
-  if (event.metadata !== undefined) out += anyMember(',"metadata":', event.metadata);
-  return objectOf(out);
+  if (event.taskId !== '') out = withMember(out, '"taskId":', stringText(event.taskId));
+  if (event.contextId !== '') out = withMember(out, '"contextId":', stringText(event.contextId));
+  if (event.artifact !== undefined) out = withMember(out, '"artifact":', encodeArtifactJson(event.artifact));
+  if (event.append !== false) out = withMember(out, '"append":', anyText(event.append));
+  if (event.lastChunk !== false) out = withMember(out, '"lastChunk":', anyText(event.lastChunk));
+  if (event.metadata !== undefined) out = withMember(out, '"metadata":', anyText(event.metadata));
+  return closeObject(out);
 }
 
 /**

@@ -8,25 +8,35 @@
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
- * `,"key":value` for a member whose value is a string in the common case: a string with nothing
- * to escape is quoted as it is (about half the cost of `JSON.stringify` on an id-sized string);
- * anything else goes through `JSON.stringify`, and a value it drops (`undefined`, a function)
- * drops the member, as it would inside an object. `prefix` is `,"key":`.
+ * JSON text of a value that is a string in the common case: a string with nothing to escape is
+ * quoted as it is (about half the cost of `JSON.stringify` on an id-sized string); anything
+ * else goes through `JSON.stringify`. Undefined when `JSON.stringify` drops the value inside
+ * an object (`undefined`, a function).
  */
-export function stringMember(prefix: string, value: unknown): string {
-  if (typeof value === 'string' && !NEEDS_ESCAPE.test(value)) return `${prefix}"${value}"`;
-  return anyMember(prefix, value);
+export function stringText(value: unknown): string | undefined {
+  if (typeof value === 'string' && !NEEDS_ESCAPE.test(value)) return `"${value}"`;
+  return JSON.stringify(value);
 }
 
-/** `,"key":value` for any JSON value (Struct, Value, string list, bool), or '' when `JSON.stringify` drops it. */
-export function anyMember(prefix: string, value: unknown): string {
-  const text = JSON.stringify(value);
-  return text === undefined ? '' : prefix + text;
+/** JSON text of any value (Struct, Value, string list, bool); undefined when `JSON.stringify` drops it inside an object. */
+export function anyText(value: unknown): string | undefined {
+  return JSON.stringify(value);
 }
 
-/** `{…}` from members each written as `,"key":value`: the leading comma goes; no member gives `{}`. */
-export function objectOf(members: string): string {
-  return members === '' ? '{}' : `{${members.slice(1)}}`;
+/**
+ * Adds the member `key` (written `"key":`) to an object's text under construction: `out` is ''
+ * until the first member, then `{…` without its closing brace. A value `JSON.stringify` would
+ * drop (undefined text) adds nothing. Why not members with a leading comma cut at the end: a
+ * cut copies (flattens) the whole text once per nesting level.
+ */
+export function withMember(out: string, key: string, text: string | undefined): string {
+  if (text === undefined) return out;
+  return out === '' ? `{${key}${text}` : `${out},${key}${text}`;
+}
+
+/** Closes an object's text built with {@link withMember}: no member gives `{}`. */
+export function closeObject(out: string): string {
+  return out === '' ? '{}' : `${out}}`;
 }
 
 /** ProtoJSON of `bytes`: base64, as the generated `toJSON` writes it (Buffer in Node, `btoa` elsewhere). */
