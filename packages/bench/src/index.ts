@@ -32,4 +32,5 @@ export { startRawGrpcServer, RAW_GRPC_STREAM, RAW_GRPC_UNARY } from './servers/r
 export { durableUrls } from './scenarios/durable.js';
 export { CORE_CASES, STREAM_CHUNKS, type CoreCase } from './core/cases.js';
 export { measureCase, type CoreCaseFigures } from './core/measure.js';
+export { ENCODE_CASES, ENCODERS, encodeSamples, type EncodeCase, type EncoderId, type EncodeSamples } from './core/encode-cases.js';
 export { coreGoals, renderCore } from './report/core.js';

@@ -1,4 +1,4 @@
-import type { CoreBudgetChildRow } from './core/core-main.js';
+import type { CoreBudgetChildRow, EncodeChildRow } from './core/core-main.js';
 import type { BenchConfig, ScenarioName } from './config.js';
 import type { Binding, Family } from './targets.js';
 
@@ -124,6 +124,8 @@ export interface CoreBudgetResult {
   /** Calls per measured window of the unary cases. */
   readonly calls: number;
   readonly rows: readonly CoreBudgetChildRow[];
+  /** ProtoJSON encoding per stream event and per Task answer, generated path vs direct encoders. */
+  readonly encode?: readonly EncodeChildRow[];
   readonly failure?: string;
 }
 

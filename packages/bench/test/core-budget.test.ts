@@ -4,7 +4,19 @@
  */
 import { callContext, InMemoryTaskStore, RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import { AgentCard, ListTasksRequest, Role, SendMessageRequest, TaskState } from '@a2a-polyglot/model';
-import { agentModeText, CORE_CASES, coreGoals, createOursBenchAgent, measureCase, renderCore, STREAM_CHUNKS, type CoreBudgetResult } from '@a2a-polyglot/bench';
+import {
+  agentModeText,
+  CORE_CASES,
+  coreGoals,
+  createOursBenchAgent,
+  ENCODE_CASES,
+  ENCODERS,
+  encodeSamples,
+  measureCase,
+  renderCore,
+  STREAM_CHUNKS,
+  type CoreBudgetResult,
+} from '@a2a-polyglot/bench';
 
 function handler(): RequestHandler {
   return new RequestHandler({
@@ -50,6 +62,17 @@ describe('core budget cases', () => {
     expect(streamed?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
+  it('the encode cases write the same text length with either encoder, over a whole stream and a Task answer', async () => {
+    const samples = await encodeSamples(handler(), ctx);
+    expect(samples.events).toHaveLength(STREAM_CHUNKS + 3);
+    expect(samples.taskAnswer.payload?.$case).toBe('task');
+    for (const c of ENCODE_CASES) {
+      const [generated, direct] = ENCODERS.map(([encoder]) => c.run(samples, encoder));
+      expect(generated).toBeGreaterThan(0);
+      expect(direct).toBe(generated);
+    }
+  });
+
   it('measureCase reports one figure per repetition, per unit', async () => {
     let calls = 0;
     const figures = await measureCase(async () => void calls++, { calls: 10, warmupCalls: 5, reps: 3, unitsPerCall: 2 });
@@ -66,6 +89,10 @@ describe('core budget report', () => {
       { handler: 'executor', caseId: 'task', perUnitUs: [18, 19, 25], calls: 1000 },
       { handler: 'executor', caseId: 'message', perUnitUs: [9, 10, 11], calls: 1000 },
     ],
+    encode: [
+      { encoder: 'generated', caseId: 'event', perUnitUs: [1, 1.2, 1.1], calls: 100 },
+      { encoder: 'direct', caseId: 'event', perUnitUs: [0.5, 0.6, 0.55], calls: 100 },
+    ],
   };
 
   it('judges the executor handler on the median of its repetitions', () => {
@@ -79,5 +106,11 @@ describe('core budget report', () => {
     const md = renderCore(result).join('\n');
     expect(md).toContain('## Core budget');
     expect(md).toMatch(/\| SendMessage → Task \(4 events\) \| ≤ 20 \| 16\.0 \[15\.0-17\.0\] \| 19\.0 \[18\.0-25\.0\] \|/);
+  });
+
+  it('renders the encode cases, generated path against direct encoders', () => {
+    const md = renderCore(result).join('\n');
+    expect(md).toMatch(/\| encode one stream event [^|]*\| 1\.10 \[1\.00-1\.20\] \| 0\.550 \[0\.500-0\.600\] \| 0\.500 \|/);
+    expect(md).toMatch(/\| encode the SendMessage → Task answer \| - \| - \| - \|/);
   });
 });

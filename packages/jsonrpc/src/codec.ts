@@ -1,4 +1,4 @@
-import type { StreamResponse } from '@a2a-polyglot/model';
+import { encodeStreamResponseJson, type StreamResponse } from '@a2a-polyglot/model';
 import { A2AError, A2AErrorCode, streamEventToJson } from '@a2a-polyglot/core';
 import type { JSONRPCID } from 'json-rpc-2.0';
 
@@ -93,6 +93,23 @@ export function jsonRpcSuccess(id: JsonRpcId, result: unknown): JsonRpcSuccess {
  */
 export function encodeStreamEvent(id: JsonRpcId, event: StreamResponse): JsonRpcSuccess {
   return jsonRpcSuccess(id, streamEventToJson(event));
+}
+
+/**
+ * {@link encodeStreamEvent} of one stream as JSON text, `seq` appended when > 0 (WebSocket
+ * frames carry it): the bytes of {@link stringifyStreamFrame}, written by the model's direct
+ * encoder in one walk of the event instead of an object tree then `JSON.stringify` (the
+ * per-event hot path of SSE and WebSocket). The envelope's head is built once per stream.
+ */
+export function streamEventTextEncoder(id: JsonRpcId): (event: StreamResponse, seq?: number) => string {
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+  return (event, seq) =>
+    seq !== undefined && seq > 0 ? `${head}${encodeStreamResponseJson(event)},"seq":${JSON.stringify(seq)}}` : `${head}${encodeStreamResponseJson(event)}}`;
+}
+
+/** One stream frame's text from its response object, `seq` appended when > 0 (the generic path). */
+export function stringifyStreamFrame(success: JsonRpcSuccess, seq?: number): string {
+  return JSON.stringify(seq !== undefined && seq > 0 ? { ...success, seq } : success);
 }
 
 function invalid(id: JsonRpcId, message: string): EnvelopeCheck {

@@ -14,7 +14,15 @@ import {
 } from '@a2a-polyglot/core';
 import { v03Method, type V03Method } from '@a2a-polyglot/v03/json';
 import { JSONRPCServer, type JSONRPCRequest } from 'json-rpc-2.0';
-import { encodeStreamEvent, type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse, jsonRpcSuccess, validateEnvelope } from './codec.js';
+import {
+  encodeStreamEvent,
+  type JsonRpcId,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  jsonRpcSuccess,
+  streamEventTextEncoder,
+  validateEnvelope,
+} from './codec.js';
 import { jsonRpcFailure } from './errors.js';
 import type { JsonRpcCallOptions, JsonRpcContextFactory, JsonRpcOutcome } from './outcome.js';
 import { V03JsonRpcDispatch } from './v03-dispatch.js';
@@ -154,6 +162,7 @@ export class JsonRpcDispatcher {
         method: op.name,
         stream,
         encodeEvent: (event) => encodeStreamEvent(id, event),
+        encodeEventText: streamEventTextEncoder(id),
         encodeError: (error) => jsonRpcFailure(id, error),
       };
     } catch (error) {

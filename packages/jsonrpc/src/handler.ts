@@ -121,7 +121,7 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
       headers,
     });
     return pipeEventStream(outcome.stream, sse, {
-      encode: (event) => JSON.stringify(outcome.encodeEvent(event)),
+      encode: (event) => outcome.encodeEventText(event),
       onError: (error, writer) => writer.event(JSON.stringify(outcome.encodeError(error))),
       signal,
       shutdownSignal: options.shutdownSignal,

@@ -33,6 +33,11 @@ export interface JsonRpcStreamOutcome {
   readonly stream: EventStream;
   /** One event as a whole JSON-RPC success response. */
   encodeEvent(event: StreamResponse): JsonRpcSuccess;
+  /**
+   * One event as the text of that response, `seq` appended when > 0 (WebSocket frames): what
+   * SSE and WebSocket write, equal to `JSON.stringify` of {@link encodeEvent}'s (plus `seq`).
+   */
+  encodeEventText(event: StreamResponse, seq?: number): string;
   /** A failure after the stream started, as a JSON-RPC error response with the same id. */
   encodeError(error: unknown): JsonRpcFailure;
 }

@@ -13,7 +13,7 @@ import {
   type UnaryOperation,
 } from '@a2a-polyglot/core';
 import { inV03Terms, type V03Method } from '@a2a-polyglot/v03/json';
-import { jsonRpcSuccess, type JsonRpcRequest, type JsonRpcResponse } from './codec.js';
+import { jsonRpcSuccess, stringifyStreamFrame, type JsonRpcRequest, type JsonRpcResponse } from './codec.js';
 import type { JsonRpcCallOptions, JsonRpcContextFactory, JsonRpcOutcome } from './outcome.js';
 import { v03JsonRpcFailure } from './errors.js';
 
@@ -68,6 +68,7 @@ export class V03JsonRpcDispatch {
       method: op.name,
       stream,
       encodeEvent: (event) => jsonRpcSuccess(id, method.resultToV03(streamEventToJson(event))),
+      encodeEventText: (event, seq) => stringifyStreamFrame(jsonRpcSuccess(id, method.resultToV03(streamEventToJson(event))), seq),
       encodeError: (error) => v03JsonRpcFailure(id, error),
     };
   }

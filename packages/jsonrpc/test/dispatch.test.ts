@@ -35,6 +35,20 @@ describe('JsonRpcDispatcher (transport-independent)', () => {
     });
   });
 
+  it("writes each event's text as JSON.stringify of its response, with seq appended when > 0", async () => {
+    for (const id of [9, 'id "quoted" é', null]) {
+      const outcome = await dispatcher.dispatch({ jsonrpc: '2.0', id, method: 'SendStreamingMessage', params: send('hi "there"\n') }, ctx);
+      if (outcome.kind !== 'stream') throw new Error('expected a stream');
+      let seq = 0;
+      for await (const { event } of outcome.stream) {
+        expect(outcome.encodeEventText(event)).toBe(JSON.stringify(outcome.encodeEvent(event)));
+        expect(outcome.encodeEventText(event, 0)).toBe(JSON.stringify(outcome.encodeEvent(event)));
+        expect(outcome.encodeEventText(event, ++seq)).toBe(JSON.stringify({ ...outcome.encodeEvent(event), seq }));
+      }
+      expect(seq).toBeGreaterThan(0);
+    }
+  });
+
   it('answers pre-stream failures as a response, never a stream', async () => {
     const out = response(await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method: 'SubscribeToTask', params: { id: 'nope' } }, ctx));
     expect(out.error.code).toBe(-32001);

@@ -26,3 +26,10 @@ export {
 } from './validate.js';
 export { ProtoJsonError, parseProtoJson } from './parse.js';
 export { type ListTasksResponseJson, listTasksResponseToJson } from './list-tasks-json.js';
+export {
+  encodeArtifactJson,
+  encodeMessageJson,
+  encodeSendMessageResponseJson,
+  encodeStreamResponseJson,
+  encodeTaskJson,
+} from './direct-json.js';

@@ -1,5 +1,5 @@
-import { type FieldSchema, PROTO_SCHEMA, resolveMessageType, type StreamResponse } from '@a2a-polyglot/model';
-import { A2AError, A2AErrorCode, type DecodeRequestOptions, type FieldViolation, streamEventToJson } from '@a2a-polyglot/core';
+import { encodeStreamResponseJson, type FieldSchema, PROTO_SCHEMA, resolveMessageType, type StreamResponse } from '@a2a-polyglot/model';
+import { A2AError, A2AErrorCode, type DecodeRequestOptions, type FieldViolation } from '@a2a-polyglot/core';
 import { VERSION_QUERY_PARAM } from '@a2a-polyglot/http';
 
 /**
@@ -45,7 +45,7 @@ export function buildRequestJson(
 
 /** One SSE `data:` of a REST stream: the bare StreamResponse JSON (spec §3.4). */
 export function encodeStreamData(event: StreamResponse): string {
-  return JSON.stringify(streamEventToJson(event));
+  return encodeStreamResponseJson(event);
 }
 
 function bodyToJson(fields: readonly FieldSchema[], body: unknown, query: URLSearchParams, strict: boolean): Record<string, unknown> {

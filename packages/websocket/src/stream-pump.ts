@@ -49,7 +49,7 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
         const { seq, event } = logged;
         state = eventStateName(event) ?? state;
         if (seq > 0) lastSeq = seq;
-        const text = JSON.stringify(seq > 0 ? { ...outcome.encodeEvent(event), seq } : outcome.encodeEvent(event));
+        const text = outcome.encodeEventText(event, seq);
         bytes += text.length;
         texts.push(text);
       }

@@ -9,6 +9,7 @@ import { AgentCard } from '@a2a-polyglot/model';
 import { createOursBenchAgent } from '../agents/ours-agent.js';
 import { emitEvent } from '../ipc.js';
 import { CORE_CASES } from './cases.js';
+import { ENCODE_CASES, ENCODERS, encodeSamples, type EncoderId } from './encode-cases.js';
 import { measureCase } from './measure.js';
 
 /** What the orchestrator passes. */
@@ -26,8 +27,18 @@ export interface CoreBudgetChildRow {
   readonly calls: number;
 }
 
+/** One encode case × encoder: CPU µs per encoded unit, each repetition. */
+export interface EncodeChildRow {
+  readonly encoder: EncoderId;
+  readonly caseId: string;
+  readonly perUnitUs: readonly number[];
+  readonly calls: number;
+}
+
 export interface CoreBudgetChildResult {
   readonly rows: readonly CoreBudgetChildRow[];
+  /** The ProtoJSON encoding cases (absent in results of runs before they existed). */
+  readonly encode?: readonly EncodeChildRow[];
   readonly failure?: string;
 }
 
@@ -62,6 +73,7 @@ async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? '{}') as CoreBudgetChildOptions;
   const ctx = callContext('IN-PROCESS', { 'a2a-version': '1.0' });
   const rows: CoreBudgetChildRow[] = [];
+  const encode: EncodeChildRow[] = [];
   const executor = await executorHandler();
   try {
     for (const [kind, handler] of [
@@ -81,10 +93,35 @@ async function main(): Promise<void> {
         rows.push({ handler: kind, caseId: c.id, ...figures });
       }
     }
+    encode.push(...(await measureEncoding(bareHandler(), ctx, options)));
   } finally {
     await executor.close();
   }
-  report({ rows });
+  report({ rows, encode });
+}
+
+/**
+ * The encode cases: each encoder on the same sample messages, a tenth of the unary calls per
+ * window (each call encodes a whole stream's events or 20 Task answers).
+ */
+async function measureEncoding(handler: Handler, ctx: ReturnType<typeof callContext>, options: CoreBudgetChildOptions): Promise<EncodeChildRow[]> {
+  const samples = await encodeSamples(handler, ctx);
+  const rows: EncodeChildRow[] = [];
+  let chars = 0;
+  for (const c of ENCODE_CASES) {
+    for (const [encoder] of ENCODERS) {
+      const calls = Math.max(50, Math.ceil(options.calls / 10));
+      const figures = await measureCase(
+        async () => {
+          chars += c.run(samples, encoder);
+        },
+        { calls, warmupCalls: Math.ceil(calls / 2), reps: options.reps, unitsPerCall: c.unitsPerCall },
+      );
+      rows.push({ encoder, caseId: c.id, ...figures });
+    }
+  }
+  if (chars === 0) throw new Error('the encode cases wrote nothing');
+  return rows;
 }
 
 /** To the orchestrator over IPC; to stdout when run by hand (`node dist/core/core-main.js '{...}'`). */

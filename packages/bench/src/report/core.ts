@@ -1,4 +1,5 @@
 import { CORE_CASES } from '../core/cases.js';
+import { ENCODE_CASES, ENCODERS } from '../core/encode-cases.js';
 import type { CoreBudgetResult } from '../results.js';
 import { median } from '../stats.js';
 import type { GoalRow } from './goals.js';
@@ -54,5 +55,38 @@ export function renderCore(result: CoreBudgetResult | undefined): string[] {
     ),
   );
   out.push('');
+  out.push(...renderEncode(result));
   return out;
+}
+
+/**
+ * The encode table: what turning the core's answer into JSON text costs a JSON binding (not
+ * in the budgets above, which stop at the handler's answer), with the generated path and with
+ * the direct encoders the bindings use.
+ */
+function renderEncode(result: CoreBudgetResult): string[] {
+  const rows = result.encode ?? [];
+  if (rows.length === 0) return [];
+  const medianOf = (caseId: string, encoder: string) => {
+    const values = rows.find((r) => r.caseId === caseId && r.encoder === encoder)?.perUnitUs ?? [];
+    return values.length > 0 ? median(values) : undefined;
+  };
+  return [
+    'ProtoJSON encoding per unit, in the same process (CPU µs, median [min-max]; not part of the budgets above):',
+    '',
+    mdTable(
+      ['encoding', ...ENCODERS.map(([, label]) => label), 'direct / generated'],
+      ENCODE_CASES.map((c) => {
+        const generated = medianOf(c.id, 'generated');
+        const direct = medianOf(c.id, 'direct');
+        return [
+          c.label,
+          ...ENCODERS.map(([id]) => fmtRange(rows.find((r) => r.caseId === c.id && r.encoder === id)?.perUnitUs ?? [])),
+          generated !== undefined && generated > 0 && direct !== undefined ? fmtNum(direct / generated) : '-',
+        ];
+      }),
+      ['l', 'r', 'r', 'r'],
+    ),
+    '',
+  ];
 }
