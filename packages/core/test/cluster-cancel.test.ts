@@ -1,4 +1,5 @@
 import { TaskState } from '@a2a-polyglot/model';
+import { waitFor } from '@a2a-polyglot/testing';
 import {
   callContext,
   InMemoryEventLog,
@@ -19,6 +20,21 @@ function gate(): { promise: Promise<void>; open: () => void } {
   let open = () => {};
   const promise = new Promise<void>((resolve) => (open = resolve));
   return { promise, open };
+}
+
+/** `store`, telling `nextSave()` waiters when a save of it completed. */
+function notifyingSaves(store: TaskStore): TaskStore & { nextSave: () => Promise<void> } {
+  let saved = gate();
+  const wrapped = wrapTaskStore(store, async (operation, call) => {
+    const result = await call();
+    if (operation === 'save') {
+      const done = saved;
+      saved = gate();
+      done.open();
+    }
+    return result;
+  });
+  return Object.assign(wrapped, { nextSave: () => saved.promise });
 }
 
 /**
@@ -58,19 +74,10 @@ describe('durable mode: CancelTask served by an instance that does not run the t
     // A's saves tell B's store that the task moved on; B's saves wait for one (or for A's
     // agent to have stopped), so every write B makes carries a stale version: B can never win
     // the race against A by writing, whatever the machine's speed.
-    let aSaved = gate();
-    const storeA = wrapTaskStore(shared, async (operation, call) => {
-      const result = await call();
-      if (operation === 'save') {
-        const saved = aSaved;
-        aSaved = gate();
-        saved.open();
-      }
-      return result;
-    });
+    const storeA = notifyingSaves(shared);
     const agentA = streamingAgent();
     const storeB: TaskStore = wrapTaskStore(shared, async (operation, call) => {
-      if (operation === 'save') await Promise.race([aSaved.promise, agentA.stopped.promise]);
+      if (operation === 'save') await Promise.race([storeA.nextSave(), agentA.stopped.promise]);
       return call();
     });
 
@@ -108,6 +115,68 @@ describe('durable mode: CancelTask served by an instance that does not run the t
       expect(stored?.task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
       const onA = await a.getTask({ tenant: '', id, historyLength: undefined }, ctx());
       expect(onA.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    } finally {
+      await Promise.all([a.shutdown(0), b.shutdown(0)]);
+    }
+  });
+
+  it('writes the cancel itself when the executing instance does not answer the request', async () => {
+    const shared = new InMemoryTaskStore();
+    const log = new InMemoryEventLog();
+    const signals = new LocalTaskSignals();
+
+    // A's agent writes once, at the moment B's first save starts, so that save is stale; then
+    // it only waits. A does not listen to signals, so B's cancel request goes unanswered.
+    const bSaving = gate();
+    const stopped = gate();
+    const agentA: AgentExecutor = {
+      async execute(c) {
+        c.working();
+        await bSaving.promise;
+        c.artifact({ text: 'late tick' });
+        await new Promise<void>((resolve) => c.signal.addEventListener('abort', () => resolve(), { once: true }));
+        stopped.open();
+      },
+    };
+    const storeA = notifyingSaves(shared);
+    let bSaves = 0;
+    const storeB = wrapTaskStore(shared, async (operation, call) => {
+      if (operation === 'save' && ++bSaves === 1) {
+        const aTicked = storeA.nextSave();
+        bSaving.open();
+        await aTicked;
+      }
+      return call();
+    });
+
+    // A short lease: A learns from its renewal that its task was taken over.
+    const a = new RequestHandler({
+      card: testCard(),
+      executor: agentA,
+      taskStore: storeA,
+      eventLog: log,
+      logger: silentLogger,
+      cluster: { instanceId: 'a', leaseMs: 300 },
+    });
+    const b = new RequestHandler({
+      card: testCard(),
+      executor: streamingAgent(),
+      taskStore: storeB,
+      eventLog: log,
+      logger: silentLogger,
+      cancelHookTimeoutMs: 1,
+      cluster: { instanceId: 'b', signals },
+    });
+    try {
+      const sent = await a.sendMessage(userSend('wait', { configuration: { returnImmediately: true } }), ctx());
+      if (sent.payload?.$case !== 'task') throw new Error('expected a task');
+      const id = sent.payload.value.id;
+      // Make sure A saved the working state before B loads, so B's first save is raced by the tick only.
+      await waitFor(async () => (await shared.get('', id))?.task.status?.state === TaskState.TASK_STATE_WORKING, { what: 'A to store WORKING' });
+      const canceled = await b.cancelTask({ tenant: '', id, metadata: undefined }, ctx());
+      expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      expect(bSaves).toBe(2);
+      await stopped.promise;
     } finally {
       await Promise.all([a.shutdown(0), b.shutdown(0)]);
     }
