@@ -3,8 +3,8 @@
  * kinds come from CancelTask served by an instance that does not run the task:
  * - `canceled`: the sender already wrote CANCELED to the store; the executing instance stops
  *   its run without writing.
- * - `cancel-requested`: the sender kept losing the version race against the executing
- *   instance's writes (an agent that writes faster than a store round trip); the executing
+ * - `cancel-requested`: the sender lost the version race against the executing
+ *   instance's writes (an agent writing faster than a store round trip wins every retry); the executing
  *   instance cancels the task through its own run, the task's only writer, and the sender waits
  *   for the task to end.
  */
@@ -26,8 +26,9 @@ export function isTaskSignalKind(kind: unknown): kind is TaskSignalKind {
 
 /**
  * The seam through which instances sharing one store tell each other about task changes that
- * the executing instance must act on. Delivery is best effort: a lost signal is caught by the
- * lease renewal, which finds the task taken over and stops the run all the same.
+ * the executing instance must act on. Delivery is best effort: a lost `canceled` is caught by the
+ * lease renewal, which finds the task taken over and stops the run all the same; a lost
+ * `cancel-requested` by the sender's deadline, after which it writes the cancel itself.
  */
 export interface TaskSignals {
   /** Sends a signal to every subscribed instance (including, possibly, the sender). */
