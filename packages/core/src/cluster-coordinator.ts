@@ -69,6 +69,23 @@ export class ClusterCoordinator {
         .catch((error: unknown) => this.deps.logger.warn({ taskId, err: error }, 'publishing a cancel signal failed'));
   }
 
+  /**
+   * Asks the instance executing a task to cancel it through its own run (see
+   * {@link TaskSignal} `cancel-requested`). Resolves false when there is no signal channel or
+   * the request could not be sent: the caller then writes the cancel to the store itself.
+   */
+  async requestCancel(tenant: string, taskId: string): Promise<boolean> {
+    const signals = this.deps.cluster.signals;
+    if (!signals) return false;
+    try {
+      await signals.publish({ kind: 'cancel-requested', tenant, taskId, origin: this.lease.owner });
+      return true;
+    } catch (error) {
+      this.deps.logger.warn({ taskId, err: error }, 'publishing a cancel request failed');
+      return false;
+    }
+  }
+
   /** See `RequestHandler.recoverAbandoned`; concurrent calls share one sweep. */
   recoverAbandoned(includeOwn: boolean): Promise<number> {
     if (this.sweeping) return this.sweeping;
@@ -144,8 +161,20 @@ export class ClusterCoordinator {
   }
 
   private onSignal(signal: TaskSignal): void {
-    if (signal.origin === this.lease.owner || signal.kind !== 'canceled') return;
+    if (signal.origin === this.lease.owner) return;
     const run = this.deps.runs.get(runKey(signal.tenant, signal.taskId));
-    if (run) void run.takenOver(this.deps.executor, this.deps.cancelHookTimeoutMs, 'Task canceled');
+    if (!run) return;
+    const { executor, cancelHookTimeoutMs, logger } = this.deps;
+    if (signal.kind === 'canceled') {
+      void run.takenOver(executor, cancelHookTimeoutMs, 'Task canceled');
+      return;
+    }
+    // cancel-requested: this run is the task's writer, so its cancel cannot lose a race to it.
+    // The requester reads the outcome from the store and the event log; a task that ended
+    // first answers TaskNotCancelable there, so a refusal here is only noted.
+    run.cancel(executor, cancelHookTimeoutMs).then(
+      () => logger.info({ taskId: signal.taskId, by: signal.origin }, 'canceled a task at the request of another instance'),
+      (error: unknown) => logger.debug({ taskId: signal.taskId, err: error }, 'a cancel requested by another instance did not apply'),
+    );
   }
 }

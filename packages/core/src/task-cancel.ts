@@ -2,16 +2,24 @@ import { TaskState, type CancelTaskRequest, type Task } from '@a2a-polyglot/mode
 import { A2AError } from './a2a-error.js';
 import type { AgentExecutor } from './agent-executor.js';
 import type { Principal } from './auth.js';
+import { awaitTaskEnd } from './await-task-end.js';
 import type { ClusterCoordinator } from './cluster-coordinator.js';
 import { A2AErrorCode } from './error-code.js';
 import { requireId, runKey, type Caller } from './request-handler-helpers.js';
 import type { TaskQueries } from './task-queries.js';
+import { taskView } from './task-events.js';
 import { TaskRun, type RunDeps } from './task-run.js';
 import { isTerminal } from './task-state.js';
 import { isVersionConflict, type StoredTask } from './task-store.js';
 
 /** Attempts of a cancel that keeps losing races against the running task's writes. */
 const CANCEL_ATTEMPTS = 8;
+
+/**
+ * How long, beyond the cancel hook's own timeout, a cancel waits for the instance it asked to
+ * cancel a task (see `TaskCanceler.cancelStored`) before writing the cancel itself.
+ */
+const OWNER_CANCEL_GRACE_MS = 3000;
 
 /** What a {@link TaskCanceler} works with, all owned by the `RequestHandler`. */
 export interface TaskCancelerDeps {
@@ -56,30 +64,68 @@ export class TaskCanceler {
     if (this.deps.reserved.has(key)) throw new A2AError(A2AErrorCode.TaskNotCancelable, `Task ${request.id} is changing state; retry`);
     this.deps.reserved.add(key);
     try {
-      for (let attempt = 1; ; attempt++) {
-        const stored = await this.deps.tasks.loadStored(caller, request.id);
-        const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-        if (isTerminal(state)) {
-          throw new A2AError(A2AErrorCode.TaskNotCancelable, `Task ${request.id} is ${TaskState[state]} and cannot be canceled`, {
-            metadata: { taskId: request.id },
-          });
-        }
-        const idle = idleRun(this.deps.runDeps(), stored, caller.principal, request.metadata, caller.extensions);
-        try {
-          // The agent may hold upstream work for an interrupted task (a run awaiting approval).
-          const task = await idle.cancel(this.deps.executor, this.deps.cancelHookTimeoutMs);
-          // Whichever instance runs the task stops it (its next write would be refused anyway).
-          this.deps.cluster?.announceCancel(caller.tenant, request.id);
-          return task;
-        } catch (error) {
-          // The running task wrote in between: reload and try again.
-          if (!isVersionConflict(error) || attempt >= CANCEL_ATTEMPTS) throw error;
-        } finally {
-          idle.finish();
-        }
-      }
+      return await this.cancelStored(caller, request);
     } finally {
       this.deps.reserved.delete(key);
+    }
+  }
+
+  /**
+   * Cancels the stored task: an idle one (or one whose instance died) by writing CANCELED here.
+   * A write that loses the version race means an instance is writing the task right now (only a
+   * live writer moves its version), and one that writes faster than a store round trip would win
+   * every retry: then the instance executing it is asked, once, to cancel through its own run,
+   * and this waits (bounded) for the task to end. Past that deadline (the request was lost, the
+   * writer was no run), writing here is retried as before.
+   */
+  private async cancelStored(caller: Caller, request: CancelTaskRequest): Promise<Task> {
+    const cluster = this.deps.cluster;
+    let requested = false;
+    for (let attempt = 1; ; attempt++) {
+      const stored = await this.deps.tasks.loadStored(caller, request.id);
+      const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+      if (isTerminal(state)) {
+        // The executing instance canceled it at this cancel's request.
+        if (requested && state === TaskState.TASK_STATE_CANCELED) return taskView(stored.task);
+        throw new A2AError(A2AErrorCode.TaskNotCancelable, `Task ${request.id} is ${TaskState[state]} and cannot be canceled`, {
+          metadata: { taskId: request.id },
+        });
+      }
+      try {
+        return await this.cancelIdle(caller, request, stored);
+      } catch (error) {
+        if (!isVersionConflict(error)) throw error;
+        if (!requested && cluster) {
+          requested = await cluster.requestCancel(caller.tenant, request.id);
+          if (requested) {
+            await awaitTaskEnd({
+              log: this.deps.runDeps().log,
+              tenant: caller.tenant,
+              taskId: request.id,
+              afterSeq: stored.version,
+              load: () => this.deps.tasks.loadStored(caller, request.id),
+              timeoutMs: this.deps.cancelHookTimeoutMs + OWNER_CANCEL_GRACE_MS,
+            });
+            continue;
+          }
+        }
+        // The running task wrote in between: reload and try again.
+        if (attempt >= CANCEL_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /** Writes CANCELED over the stored task through an idle run; a version conflict means it lost a race. */
+  private async cancelIdle(caller: Caller, request: CancelTaskRequest, stored: StoredTask): Promise<Task> {
+    const idle = idleRun(this.deps.runDeps(), stored, caller.principal, request.metadata, caller.extensions);
+    try {
+      // The agent may hold upstream work for an interrupted task (a run awaiting approval).
+      const task = await idle.cancel(this.deps.executor, this.deps.cancelHookTimeoutMs);
+      // Whichever instance runs the task stops it (its next write would be refused anyway).
+      this.deps.cluster?.announceCancel(caller.tenant, request.id);
+      return task;
+    } finally {
+      idle.finish();
     }
   }
 }

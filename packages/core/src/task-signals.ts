@@ -1,20 +1,34 @@
 /**
- * A notice about a task, sent by the instance that changed it to every instance, so the one
- * executing the task can stop. Today the only kind is `canceled`: CancelTask was served by an
- * instance that does not run the task.
+ * A notice about a task, sent to every instance so the one executing the task acts on it; both
+ * kinds come from CancelTask served by an instance that does not run the task:
+ * - `canceled`: the sender already wrote CANCELED to the store; the executing instance stops
+ *   its run without writing.
+ * - `cancel-requested`: the sender lost the version race against the executing
+ *   instance's writes (an agent writing faster than a store round trip wins every retry); the executing
+ *   instance cancels the task through its own run, the task's only writer, and the sender waits
+ *   for the task to end.
  */
 export interface TaskSignal {
-  readonly kind: 'canceled';
+  readonly kind: TaskSignalKind;
   readonly tenant: string;
   readonly taskId: string;
   /** Instance id of the sender; an instance ignores its own signals. */
   readonly origin: string;
 }
 
+/** What a {@link TaskSignal} asks of the instance executing the task. */
+export type TaskSignalKind = 'canceled' | 'cancel-requested';
+
+/** True for a known {@link TaskSignalKind} (a signal decoded from a shared channel is checked with it). */
+export function isTaskSignalKind(kind: unknown): kind is TaskSignalKind {
+  return kind === 'canceled' || kind === 'cancel-requested';
+}
+
 /**
  * The seam through which instances sharing one store tell each other about task changes that
- * the executing instance must act on. Delivery is best effort: a lost signal is caught by the
- * lease renewal, which finds the task taken over and stops the run all the same.
+ * the executing instance must act on. Delivery is best effort: a lost `canceled` is caught by the
+ * lease renewal, which finds the task taken over and stops the run all the same; a lost
+ * `cancel-requested` by the sender's deadline, after which it writes the cancel itself.
  */
 export interface TaskSignals {
   /** Sends a signal to every subscribed instance (including, possibly, the sender). */

@@ -140,9 +140,14 @@ describeWithRedis('RedisTaskSignals', () => {
       const stop = new RedisTaskSignals(b, { prefix }).subscribe((s) => received.push(s));
       // Subscription confirmation is asynchronous: publish once Redis has it.
       await waitFor(async () => (await subscribers(a, `${prefix}:signals`)) === 1, { what: 'the signal subscription' });
-      await new RedisTaskSignals(a, { prefix }).publish({ kind: 'canceled', tenant: 't', taskId: 'x', origin: 'A' });
-      await waitFor(() => received.length > 0, { what: 'the signal' });
-      expect(received).toEqual([{ kind: 'canceled', tenant: 't', taskId: 'x', origin: 'A' }]);
+      const sender = new RedisTaskSignals(a, { prefix });
+      await sender.publish({ kind: 'canceled', tenant: 't', taskId: 'x', origin: 'A' });
+      await sender.publish({ kind: 'cancel-requested', tenant: 't', taskId: 'y', origin: 'A' });
+      await waitFor(() => received.length > 1, { what: 'the signals' });
+      expect(received).toEqual([
+        { kind: 'canceled', tenant: 't', taskId: 'x', origin: 'A' },
+        { kind: 'cancel-requested', tenant: 't', taskId: 'y', origin: 'A' },
+      ]);
       stop();
     } finally {
       await Promise.all([a.close(), b.close()]);

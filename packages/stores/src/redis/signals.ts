@@ -1,4 +1,4 @@
-import { silentLogger, type Logger, type TaskSignal, type TaskSignals } from '@a2a-polyglot/core';
+import { isTaskSignalKind, silentLogger, type Logger, type TaskSignal, type TaskSignals } from '@a2a-polyglot/core';
 import { unavailable } from '../errors.js';
 import type { RedisConnections } from './connections.js';
 
@@ -53,7 +53,7 @@ export class RedisTaskSignals implements TaskSignals {
 function parseSignal(message: string): TaskSignal | undefined {
   try {
     const value = JSON.parse(message) as Partial<TaskSignal>;
-    if (value.kind === 'canceled' && typeof value.tenant === 'string' && typeof value.taskId === 'string' && typeof value.origin === 'string') {
+    if (isTaskSignalKind(value.kind) && typeof value.tenant === 'string' && typeof value.taskId === 'string' && typeof value.origin === 'string') {
       return { kind: value.kind, tenant: value.tenant, taskId: value.taskId, origin: value.origin };
     }
   } catch {
