@@ -1,5 +1,5 @@
 import { TaskState } from '@a2a-polyglot/model';
-import { waitFor } from '@a2a-polyglot/testing';
+import { testAgentCard, userSend, waitFor } from '@a2a-polyglot/testing';
 import {
   callContext,
   InMemoryEventLog,
@@ -11,7 +11,6 @@ import {
   type AgentExecutor,
   type TaskStore,
 } from '../src/index.js';
-import { testCard, userSend } from './fixtures.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 
@@ -82,7 +81,7 @@ describe('durable mode: CancelTask served by an instance that does not run the t
     });
 
     const a = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: agentA,
       taskStore: storeA,
       eventLog: log,
@@ -91,7 +90,7 @@ describe('durable mode: CancelTask served by an instance that does not run the t
     });
     const agentB = streamingAgent();
     const b = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: agentB,
       taskStore: storeB,
       eventLog: log,
@@ -151,7 +150,7 @@ describe('durable mode: CancelTask served by an instance that does not run the t
 
     // A short lease: A learns from its renewal that its task was taken over.
     const a = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: agentA,
       taskStore: storeA,
       eventLog: log,
@@ -159,7 +158,7 @@ describe('durable mode: CancelTask served by an instance that does not run the t
       cluster: { instanceId: 'a', leaseMs: 300 },
     });
     const b = new RequestHandler({
-      card: testCard(),
+      card: testAgentCard(),
       executor: streamingAgent(),
       taskStore: storeB,
       eventLog: log,
