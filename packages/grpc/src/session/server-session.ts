@@ -166,14 +166,20 @@ export class ServerSession {
   }
 
   private onPeerGone(): void {
-    if (this.phase === 'gone') return;
+    if (!this.becomeGone()) return;
+    this.onGone(this);
+  }
+
+  /** Releases every open operation and closes the writer, once; false when the session was already gone. */
+  private becomeGone(): boolean {
+    if (this.phase === 'gone') return false;
     this.phase = 'gone';
     for (const op of this.ops.values()) {
       op.finished = true;
       this.release(op);
     }
     this.writer.close();
-    this.onGone(this);
+    return true;
   }
 
   // ---------------------------------------------------------------- operations
@@ -286,13 +292,7 @@ export class ServerSession {
 
   /** Ends the whole session with an error status (protocol violation or shutdown). */
   private endWith(error: A2AError): void {
-    if (this.phase === 'gone') return;
-    this.phase = 'gone';
-    for (const op of this.ops.values()) {
-      op.finished = true;
-      this.release(op);
-    }
-    this.writer.close();
+    if (!this.becomeGone()) return;
     this.call.emit('error', toGrpcError(error));
     this.onGone(this);
   }
