@@ -4,6 +4,7 @@ import {
   decodePageToken,
   pageTokenAfter,
   versionConflict,
+  type SaveOptions,
   type StoredTask,
   type TaskLease,
   type TaskPage,
@@ -93,7 +94,7 @@ export class InMemoryTaskStore implements TaskStore {
     return found && deepCopy(found.stored);
   }
 
-  async save(task: StoredTask, expectedVersion?: number, lease?: TaskLease): Promise<void> {
+  async save(task: StoredTask, expectedVersion?: number, lease?: TaskLease, options?: SaveOptions): Promise<void> {
     this.expireIdle();
     const key = InMemoryTaskStore.key(task.tenant, task.task.id);
     const current = this.entries.get(key);
@@ -101,7 +102,8 @@ export class InMemoryTaskStore implements TaskStore {
     const now = this.now();
     const held = this.leases.get(key);
     if (lease && held && held.owner !== lease.owner && held.expiresAt >= now) throw versionConflict(task.task.id);
-    const stored = deepCopy(task);
+    // A final task is no longer written by anyone (SaveOptions.final): kept as handed over.
+    const stored = options?.final ? task : deepCopy(task);
     const bytes = estimateBytes(stored) + key.length;
     const kind = kindOf(stored);
     if (!current && kind === 'live') this.admitLive(bytes, task.task.id);

@@ -55,6 +55,18 @@ export interface TaskRef {
   readonly taskId: string;
 }
 
+/** How the writer hands a task to {@link TaskStore.save}. */
+export interface SaveOptions {
+  /**
+   * The writer will never change this task object again: it is in a terminal state, after
+   * which the run's writer refuses every event. An in-process store may then keep the object
+   * itself instead of a deep copy (the copy was a fifth of the in-process cost of a
+   * SendMessage → Task: issue 14's profile); stores that serialise ignore it. Reads still hand
+   * out copies, so nobody else can change what the store holds.
+   */
+  readonly final?: boolean;
+}
+
 /**
  * Where tasks live. The core is the only writer; it serialises writes per task. Durable
  * implementations (SQLite, PostgreSQL) implement the same contract, and every read and write
@@ -69,7 +81,7 @@ export interface TaskStore {
    * fails with a conflict while another owner holds an unexpired lease; without `lease`, any
    * lease on the task is released. Stores without leases ignore `lease`.
    */
-  save(task: StoredTask, expectedVersion?: number, lease?: TaskLease): Promise<void>;
+  save(task: StoredTask, expectedVersion?: number, lease?: TaskLease, options?: SaveOptions): Promise<void>;
   list(query: TaskQuery): Promise<TaskPage>;
   /** Removes a task (eviction, tests). */
   delete(tenant: string, taskId: string): Promise<void>;

@@ -7,7 +7,7 @@ import type { ObservedTask } from './observer.js';
 import { eventState, foldEvent, taskView } from './task-events.js';
 import type { AppliedEvent, FirstAnswer, RunDeps, RunInit } from './task-run-types.js';
 import { canTransition, isSettled, isTerminal } from './task-state.js';
-import { isVersionConflict } from './task-store.js';
+import { isVersionConflict, type SaveOptions } from './task-store.js';
 import { isThenable, SerialQueue } from './serial-queue.js';
 
 /**
@@ -302,8 +302,15 @@ export abstract class TaskWriter {
    */
   protected async persist(live: Task, version: number): Promise<void> {
     const state = live.status?.state;
-    const lease = this.deps.lease && !this.executionEnded && !(state !== undefined && isTerminal(state)) ? this.deps.lease : undefined;
-    await this.deps.store.save({ tenant: this.tenant, owner: this.owner, task: live, version }, this.persistedVersion, lease);
+    const terminal = state !== undefined && isTerminal(state);
+    const lease = this.deps.lease && !this.executionEnded && !terminal ? this.deps.lease : undefined;
+    // `apply` refuses every event after a terminal state, so the live task is handed over as it is.
+    await this.deps.store.save(
+      { tenant: this.tenant, owner: this.owner, task: live, version },
+      this.persistedVersion,
+      lease,
+      terminal ? FINAL_SAVE : undefined,
+    );
     this.persistedVersion = version;
     this.leased = lease !== undefined;
   }
@@ -330,6 +337,9 @@ export abstract class TaskWriter {
  * replacing an artifact with a copy), never a message, part or status in them; so copying
  * those three is enough to keep the logged event unchanged.
  */
+/** The options of a save that hands the finished task over to the store. */
+const FINAL_SAVE: SaveOptions = Object.freeze({ final: true });
+
 function liveCopy(task: Task): Task {
   return { ...task, history: [...task.history], artifacts: task.artifacts.map((a) => ({ ...a, parts: [...a.parts] })) };
 }

@@ -59,6 +59,19 @@ describe('InMemoryTaskStore', () => {
     expect((await store.get('', 't'))!.task).toMatchObject({ artifacts: [], history: [] });
   });
 
+  it('keeps a final save without copying it, and still hands out copies on every read', async () => {
+    const store = new InMemoryTaskStore();
+    const t = stored('t', '2026-01-01T00:00:00.000Z');
+    await store.save(t, undefined, undefined, { final: true });
+    const first = await store.get('', 't');
+    expect(first).toEqual(t);
+    expect(first?.task).not.toBe(t.task);
+    first?.task.history.push({} as never);
+    const listed = await store.list({ tenant: '', pageSize: 10, pageToken: '' });
+    listed.tasks[0]?.task.artifacts.push({} as never);
+    expect((await store.get('', 't'))?.task).toMatchObject({ artifacts: [], history: [] });
+  });
+
   it('evicts the oldest terminal tasks first and never active ones', async () => {
     const store = new InMemoryTaskStore({ maxTasks: 3 });
     await store.save(stored('active', '2026-01-01T00:00:00.000Z', TaskState.TASK_STATE_WORKING));

@@ -42,6 +42,31 @@ describe('RequestHandler', () => {
     expect(task.history[0].parts[0].content.value).toBe('hi');
   });
 
+  it('keeps the finished task as it was answered: neither the answer nor a late report changes it', async () => {
+    let late: (() => void) | undefined;
+    const h = new RequestHandler({
+      card: testAgentCard(),
+      executor: {
+        async execute(ctx) {
+          ctx.artifact({ name: 'answer', text: 'a' });
+          ctx.complete();
+          late = () => ctx.artifact({ name: 'late', text: 'z' });
+        },
+      },
+    });
+    const res = await h.sendMessage(userSend('hi'), ctx());
+    const answered = (res.payload as { value: any }).value;
+    const before = structuredClone(answered);
+    answered.artifacts.push({ artifactId: 'x', parts: [] });
+    answered.status.state = TaskState.TASK_STATE_FAILED;
+    try {
+      late?.();
+    } catch {
+      // A report after the end may be refused outright; either way it must not reach the task.
+    }
+    expect(await h.getTask({ tenant: '', id: before.id }, ctx())).toEqual(before);
+  });
+
   it('streams the task first, then every event in order with increasing seq', async () => {
     const h = new RequestHandler({ card: testAgentCard(), executor: chunky });
     const events = await collect(await h.sendStreamingMessage(userSend('hi'), ctx()));
