@@ -9,6 +9,7 @@ import {
   silentLogger,
   wrapTaskStore,
   type AgentExecutor,
+  type RequestHandlerOptions,
   type TaskStore,
 } from '../src/index.js';
 
@@ -64,6 +65,11 @@ function streamingAgent(): AgentExecutor & { started: ReturnType<typeof gate>; s
   return agent;
 }
 
+/** One instance of the cluster: the test card, no logs, the rest from `options`. */
+function instance(options: Omit<RequestHandlerOptions, 'card' | 'logger'>): RequestHandler {
+  return new RequestHandler({ card: testAgentCard(), logger: silentLogger, ...options });
+}
+
 describe('durable mode: CancelTask served by an instance that does not run the task', () => {
   it('cancels a fast-writing task running on another instance, even when every store write of the canceler is stale', async () => {
     const shared = new InMemoryTaskStore();
@@ -80,23 +86,9 @@ describe('durable mode: CancelTask served by an instance that does not run the t
       return call();
     });
 
-    const a = new RequestHandler({
-      card: testAgentCard(),
-      executor: agentA,
-      taskStore: storeA,
-      eventLog: log,
-      logger: silentLogger,
-      cluster: { instanceId: 'a', signals },
-    });
+    const a = instance({ executor: agentA, taskStore: storeA, eventLog: log, cluster: { instanceId: 'a', signals } });
     const agentB = streamingAgent();
-    const b = new RequestHandler({
-      card: testAgentCard(),
-      executor: agentB,
-      taskStore: storeB,
-      eventLog: log,
-      logger: silentLogger,
-      cluster: { instanceId: 'b', signals },
-    });
+    const b = instance({ executor: agentB, taskStore: storeB, eventLog: log, cluster: { instanceId: 'b', signals } });
     try {
       const sent = await a.sendMessage(userSend('stream', { configuration: { returnImmediately: true } }), ctx());
       if (sent.payload?.$case !== 'task') throw new Error('expected a task');
@@ -149,23 +141,8 @@ describe('durable mode: CancelTask served by an instance that does not run the t
     });
 
     // A short lease: A learns from its renewal that its task was taken over.
-    const a = new RequestHandler({
-      card: testAgentCard(),
-      executor: agentA,
-      taskStore: storeA,
-      eventLog: log,
-      logger: silentLogger,
-      cluster: { instanceId: 'a', leaseMs: 300 },
-    });
-    const b = new RequestHandler({
-      card: testAgentCard(),
-      executor: streamingAgent(),
-      taskStore: storeB,
-      eventLog: log,
-      logger: silentLogger,
-      cancelHookTimeoutMs: 1,
-      cluster: { instanceId: 'b', signals },
-    });
+    const a = instance({ executor: agentA, taskStore: storeA, eventLog: log, cluster: { instanceId: 'a', leaseMs: 300 } });
+    const b = instance({ executor: streamingAgent(), taskStore: storeB, eventLog: log, cancelHookTimeoutMs: 1, cluster: { instanceId: 'b', signals } });
     try {
       const sent = await a.sendMessage(userSend('wait', { configuration: { returnImmediately: true } }), ctx());
       if (sent.payload?.$case !== 'task') throw new Error('expected a task');
