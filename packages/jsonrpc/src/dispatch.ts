@@ -57,8 +57,8 @@ interface ServedV03Method {
  * Streaming methods are intercepted first because they answer with a stream, not a result.
  * Unary methods take one of two routes to the same `invokeUnary` (decode → call → encode),
  * with thrown A2AErrors mapped through core's table by `toJsonRpcError` on both:
- * - a single request with an id, the hot path, looks its operation up in `unaryOperations`
- *   and wraps the answer itself (see `callUnary` for the measured reason);
+ * - a single request with an id, the hot path, calls the operation core's `findOperation`
+ *   already found and wraps the answer itself (see `callUnary` for the measured reason);
  * - notifications and batch entries go through a `json-rpc-2.0` JSONRPCServer (one method per
  *   operation), which turns a notification's answer, success or failure, into none.
  *
@@ -71,8 +71,6 @@ interface ServedV03Method {
  */
 export class JsonRpcDispatcher {
   private readonly server: JSONRPCServer<ServerParams>;
-  /** The unary operations by method name: the hot path's method table (see `callUnary`). */
-  private readonly unaryOperations = new Map<string, UnaryOperation>();
   private readonly logger: Logger;
   private readonly maxBatchSize: number;
   private readonly v03: V03JsonRpcDispatch | undefined;
@@ -95,9 +93,7 @@ export class JsonRpcDispatcher {
     this.server.handleMethodNotFound = async (request: JSONRPCRequest) =>
       request.id === undefined ? null : jsonRpcFailure(request.id, methodNotFound(request.method), this.logger);
     for (const op of Object.values(OPERATIONS)) {
-      if (op.kind !== 'unary') continue;
-      this.unaryOperations.set(op.name, op);
-      this.server.addMethod(op.name, (params, { ctx }) => this.invokeUnary(op, params, ctx));
+      if (op.kind === 'unary') this.server.addMethod(op.name, (params, { ctx }) => this.invokeUnary(op, params, ctx));
     }
   }
 
@@ -115,7 +111,7 @@ export class JsonRpcDispatcher {
       if (legacy && OPERATIONS[legacy.method.operation].kind === 'stream') return await legacy.dispatch.openStream(legacy.method, request, contextFor, options);
       const op = findOperation(request.method);
       if (op?.kind === 'stream') return await this.openStream(op, request, contextFor, options);
-      const response = legacy ? await legacy.dispatch.call(legacy.method, request, contextFor) : await this.callUnary(request, contextFor);
+      const response = legacy ? await legacy.dispatch.call(legacy.method, request, contextFor) : await this.callUnary(request, op, contextFor);
       return response ? { kind: 'response', response } : { kind: 'none' };
     } catch (error) {
       return { kind: 'response', response: jsonRpcFailure(null, error, this.logger) };
@@ -178,7 +174,8 @@ export class JsonRpcDispatcher {
   }
 
   /**
-   * One unary v1.0 request outside a batch; null for a notification.
+   * One unary v1.0 request outside a batch, `op` being core's operation of that name (none:
+   * MethodNotFound); null for a notification.
    *
    * Why a request with an id skips json-rpc-2.0 (measured, issue 14 item 6): on this path the
    * library only looks the method up in a Map and wraps the answer, but it does so through
@@ -199,11 +196,10 @@ export class JsonRpcDispatcher {
    * notification's answer, even a failure's, is none). test/unary-routes.test.ts checks that
    * both routes answer alike.
    */
-  private async callUnary(request: JsonRpcRequest, contextFor: JsonRpcContextFactory): Promise<JsonRpcResponse | null> {
+  private async callUnary(request: JsonRpcRequest, op: UnaryOperation | undefined, contextFor: JsonRpcContextFactory): Promise<JsonRpcResponse | null> {
     const ctx = contextFor(request);
     if (request.id === undefined) return this.server.receive(request, { ctx });
     const id = request.id;
-    const op = this.unaryOperations.get(request.method);
     if (!op) return jsonRpcFailure(id, methodNotFound(request.method), this.logger);
     try {
       return jsonRpcSuccess(id, await this.invokeUnary(op, request.params, ctx));
