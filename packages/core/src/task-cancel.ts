@@ -81,8 +81,11 @@ export class TaskCanceler {
   private async cancelStored(caller: Caller, request: CancelTaskRequest): Promise<Task> {
     const cluster = this.deps.cluster;
     let requested = false;
+    /** The task as the wait for the executing instance left it, read instead of loading again. */
+    let awaited: StoredTask | undefined;
     for (let attempt = 1; ; attempt++) {
-      const stored = await this.deps.tasks.loadStored(caller, request.id);
+      const stored = awaited ?? (await this.deps.tasks.loadStored(caller, request.id));
+      awaited = undefined;
       const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
       if (isTerminal(state)) {
         // The executing instance canceled it at this cancel's request.
@@ -98,7 +101,7 @@ export class TaskCanceler {
         if (!requested && cluster) {
           requested = await cluster.requestCancel(caller.tenant, request.id);
           if (requested) {
-            await awaitTaskEnd({
+            awaited = await awaitTaskEnd({
               log: this.deps.runDeps().log,
               tenant: caller.tenant,
               taskId: request.id,
