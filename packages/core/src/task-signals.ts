@@ -16,12 +16,15 @@ export interface TaskSignal {
   readonly origin: string;
 }
 
+/** Every {@link TaskSignalKind}: the type and the check below are both read off this list. */
+const TASK_SIGNAL_KINDS = ['canceled', 'cancel-requested'] as const;
+
 /** What a {@link TaskSignal} asks of the instance executing the task. */
-export type TaskSignalKind = 'canceled' | 'cancel-requested';
+export type TaskSignalKind = (typeof TASK_SIGNAL_KINDS)[number];
 
 /** True for a known {@link TaskSignalKind} (a signal decoded from a shared channel is checked with it). */
 export function isTaskSignalKind(kind: unknown): kind is TaskSignalKind {
-  return kind === 'canceled' || kind === 'cancel-requested';
+  return (TASK_SIGNAL_KINDS as readonly unknown[]).includes(kind);
 }
 
 /**
