@@ -1,3 +1,4 @@
+import type { StreamResponse } from '@a2a-polyglot/model';
 import {
   A2AError,
   A2AErrorCode,
@@ -62,13 +63,14 @@ export class V03JsonRpcDispatch {
     } catch (error) {
       stream = failedEventStream(error);
     }
+    const encodeEvent = (event: StreamResponse) => jsonRpcSuccess(id, method.resultToV03(streamEventToJson(event)));
     return {
       kind: 'stream',
       id,
       method: op.name,
       stream,
-      encodeEvent: (event) => jsonRpcSuccess(id, method.resultToV03(streamEventToJson(event))),
-      encodeEventText: (event, seq) => stringifyStreamFrame(jsonRpcSuccess(id, method.resultToV03(streamEventToJson(event))), seq),
+      encodeEvent,
+      encodeEventText: (event, seq) => stringifyStreamFrame(encodeEvent(event), seq),
       encodeError: (error) => v03JsonRpcFailure(id, error),
     };
   }
