@@ -119,6 +119,11 @@ export function isJsonMedia(type: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
+/** True for a JSON object (not null, not an array): how the transports check an answer's shape. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Parses JSON text, or returns `undefined` when it is not JSON. */
 export function tryParseJson(text: string): unknown {
   try {

@@ -1,7 +1,7 @@
 import { A2AError, A2AErrorCode, fromHttpError, fromJsonRpcError, type OperationName, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
 import { decodeStreamEvent, decodeUnaryResult } from '../decode.js';
 import { notA2A } from '../failures.js';
-import { callHeaders, describeBody, isJsonMedia, mediaType, openHttp, readText, tryParseJson, type OpenHttp } from '../http.js';
+import { callHeaders, describeBody, isJsonMedia, isRecord, mediaType, openHttp, readText, tryParseJson, type OpenHttp } from '../http.js';
 import { isV03Interface } from '../select-interface.js';
 import { readOpenSse, seqOf } from '../sse.js';
 import type { CallOptions, ClientEvent, StreamOptions, Transport, TransportFactory } from '../transport.js';
@@ -97,10 +97,6 @@ export class JsonRpcTransport implements Transport {
       throw fromHttpError(response.status, undefined);
     throw notA2A(`${what} answered HTTP ${response.status} (${describeBody(type, text)}), not a JSON-RPC response`);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkId(envelope: Record<string, unknown>, id: number, what: string): void {

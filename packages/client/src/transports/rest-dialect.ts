@@ -1,4 +1,5 @@
 import { A2AError, A2AErrorCode, fromHttpError, type OperationName } from '@a2a-polyglot/core';
+import { isRecord } from '../http.js';
 import type { MessageFns } from '@a2a-polyglot/model';
 
 /** What a REST dialect needs of an operation: its name and request codec. */
@@ -104,8 +105,3 @@ export const V1_REST: RestDialect = {
     return fromHttpError(typeof json.error.code === 'number' ? json.error.code : 500, json);
   },
 };
-
-/** True for a JSON object (not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -2,7 +2,8 @@ import { fromJsonRpcError } from '@a2a-polyglot/core';
 import { StreamResponse } from '@a2a-polyglot/model';
 import * as v03 from '@a2a-polyglot/model/v03';
 import { streamResponseToV1, V03_REST_ROUTES, v03Operation } from '@a2a-polyglot/v03/proto';
-import { isRecord, type RestDialect } from './rest-dialect.js';
+import { isRecord } from '../http.js';
+import type { RestDialect } from './rest-dialect.js';
 import { fromV03Answer, notInV03 } from './v03.js';
 
 /** A bare v0.3 error body `{code, message, data?}` (spec §12.3), read by its v0.3 JSON-RPC code. */

@@ -1,11 +1,11 @@
 import { A2AError, A2AErrorCode, codeFromReason, fromHttpError, type OperationName, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
 import { decodeStreamEvent, decodeUnaryResult } from '../decode.js';
 import { notA2A } from '../failures.js';
-import { callHeaders, describeBody, isJsonMedia, mediaType, openHttp, readText, tryParseJson, type OpenHttp } from '../http.js';
+import { callHeaders, describeBody, isJsonMedia, isRecord, mediaType, openHttp, readText, tryParseJson, type OpenHttp } from '../http.js';
 import { isV03Interface } from '../select-interface.js';
 import { readOpenSse, seqOf } from '../sse.js';
 import type { CallOptions, ClientEvent, StreamOptions, Transport, TransportFactory } from '../transport.js';
-import { isRecord, V1_REST, type RestDialect, type RestRequest, type Verb } from './rest-dialect.js';
+import { V1_REST, type RestDialect, type RestRequest, type Verb } from './rest-dialect.js';
 import { V03_REST } from './rest-v03.js';
 
 export { restRequest, type RestRequest } from './rest-dialect.js';
