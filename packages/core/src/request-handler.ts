@@ -291,8 +291,12 @@ export class RequestHandler implements OperationHandler {
 
   // ---------------------------------------------------------------- helpers
 
-  /** The preamble of every operation ({@link beginCall}), refused once shutdown began. */
-  private begin(ctx: CallContext, requestTenant: string): Caller | Promise<Caller> {
+  /**
+   * The preamble of every operation ({@link beginCall}), refused once shutdown began.
+   * Protected for handlers that answer some calls themselves and need the caller first (the
+   * executor's A2A-Lite handler keys its caches by principal).
+   */
+  protected begin(ctx: CallContext, requestTenant: string): Caller | Promise<Caller> {
     if (this.shuttingDown) throw new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down');
     return beginCall(this.options, ctx, requestTenant);
   }

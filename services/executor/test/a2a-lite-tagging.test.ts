@@ -24,7 +24,7 @@ describe('liteTaggingAgent', () => {
       },
     });
     expect(failed.lite).toMatchObject({ type: 'result', params: { task: 'L', state: 'failed', ref: failed.task.id }, body: 'no access to X' });
-    expect(failed.index.candidates('', 'L')).toEqual([failed.task.id]);
+    expect(failed.index.candidates('', undefined, 'L')).toEqual([failed.task.id]);
     expect(
       (
         await finalLite({

@@ -2,10 +2,11 @@
  * A2A-Lite on an executor agent (`agents[i].a2aLite`), end to end over JSON-RPC: tagged text
  * from a chat-channel peer becomes task operations, and the answers come back tagged.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLite } from '@a2a-polyglot/a2a-lite';
+import { principalScope } from '../src/a2a-lite/principal-scope.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { json, partsText, postJson, readSse, rpc, userMessage, waitFor } from './helpers.js';
 
@@ -14,9 +15,10 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((r) => r.close()));
 });
 
-async function start(a2aLite: unknown = true): Promise<RunningExecutor> {
+async function start(a2aLite: unknown = true, extra: Record<string, unknown> = {}): Promise<RunningExecutor> {
   const running = await startExecutor(
     {
+      ...extra,
       host: '127.0.0.1',
       port: 0,
       grpcPort: false,
@@ -33,9 +35,22 @@ async function start(a2aLite: unknown = true): Promise<RunningExecutor> {
 }
 
 /** SendMessage of `text` to the Lite agent; the JSON-RPC result (task or message) or error. */
-async function send(running: RunningExecutor, text: string, extra: Record<string, unknown> = {}, agent = 'mexico'): Promise<any> {
-  return json(await postJson(`${running.url}/agents/${agent}/a2a/rpc`, rpc('SendMessage', { message: userMessage(text), ...extra })));
+async function send(
+  running: RunningExecutor,
+  text: string,
+  extra: Record<string, unknown> = {},
+  agent = 'mexico',
+  headers: Record<string, string> = {},
+): Promise<any> {
+  return json(await postJson(`${running.url}/agents/${agent}/a2a/rpc`, rpc('SendMessage', { message: userMessage(text), ...extra }), headers));
 }
+
+/** {@link send} as the caller of API key `key`. */
+function sendAs(running: RunningExecutor, key: string, text: string): Promise<any> {
+  return send(running, text, {}, 'mexico', { 'x-api-key': key });
+}
+
+const AUTH = { auth: { apiKeys: { 'key-alice': 'alice', 'key-bob': 'bob', 'key-odd': '../../odd/principal' } } };
 
 /** The Lite message an answer carries: a reply message's text, or the task's status message. */
 function liteOf(result: any): ReturnType<typeof parseLite> {
@@ -119,7 +134,8 @@ describe('executor: A2A-Lite agent option', () => {
     };
     const introduced = liteOf((await send(running, `[A2A:card]\n${JSON.stringify(jiajia)}`)).result);
     expect(introduced).toMatchObject({ type: 'card', params: { agent: 'mexico' } });
-    expect(JSON.parse(readFileSync(join(dir, 'jiajia.json'), 'utf8')).card).toEqual(jiajia);
+    // The anonymous caller's folder (no authenticator here).
+    expect(JSON.parse(readFileSync(join(dir, principalScope(undefined), 'jiajia.json'), 'utf8')).card).toEqual(jiajia);
     const known = liteOf((await send(running, '[A2A:discover agent=jiajia]')).result);
     expect(known).toMatchObject({ type: 'card', params: { agent: 'jiajia' } });
     expect((known as { body: string }).body).toContain('调研助手 (research)');
@@ -130,6 +146,61 @@ describe('executor: A2A-Lite agent option', () => {
     expect((await send(running, '[A2A:card]\n{"protocol":"a2a-lite/1.0"}')).error.code).toBe(-32602);
     expect((await send(running, '[A2A:card agent=../x]\nhi')).error.code).toBe(-32602);
     expect((await send(running, '[A2A:discover agent=nobody]')).error.code).toBe(-32602);
+  });
+
+  it('refuses a card larger than maxCardBytes in A2A-Lite terms, and keeps nothing of it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-lite-known-'));
+    const running = await start({ knownAgentsDir: dir });
+    const big = await send(running, `[A2A:card agent=big]\n${'x'.repeat(64 * 1024 + 1)}`);
+    expect(big.error).toMatchObject({ code: -32602, message: 'The [A2A:card] body is 65537 bytes; this agent keeps cards of at most 65536 bytes' });
+    expect((await send(running, '[A2A:discover agent=big]')).error.code).toBe(-32602);
+    expect(readdirSync(dir, { recursive: true })).toEqual([]);
+    // At the limit it is kept; a configured limit applies instead of the default.
+    expect((await send(running, `[A2A:card agent=fits]\n${'x'.repeat(64 * 1024)}`)).result).toBeDefined();
+    const small = await start({ maxCardBytes: 100 });
+    expect((await send(small, `[A2A:card agent=big]\n${'x'.repeat(101)}`)).error.message).toContain('at most 100 bytes');
+    expect((await send(small, `[A2A:card agent=ok]\n${'x'.repeat(100)}`)).result).toBeDefined();
+  });
+
+  it('keeps at most 100 peers per caller by default, removing the files of the evicted ones', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-lite-known-'));
+    const running = await start({ knownAgentsDir: dir });
+    for (let i = 0; i <= 100; i++) expect((await send(running, `[A2A:card agent=peer-${i}]\nPeer ${i}.`)).result).toBeDefined();
+    expect((await send(running, '[A2A:discover agent=peer-0]')).error.code).toBe(-32602);
+    expect(liteOf((await send(running, '[A2A:discover agent=peer-100]')).result)).toMatchObject({ body: 'Peer 100.' });
+    const files = readdirSync(join(dir, principalScope(undefined)));
+    expect(files).toHaveLength(100);
+    expect(files).not.toContain('peer-0.json');
+  });
+
+  it("keys the known agents by principal: bob neither replaces nor reads alice's entry", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-lite-known-'));
+    const running = await start({ knownAgentsDir: dir }, AUTH);
+    expect((await sendAs(running, 'key-alice', "[A2A:card agent=jiajia]\nAlice's jiajia researches.")).result).toBeDefined();
+    expect((await sendAs(running, 'key-bob', "[A2A:card agent=jiajia]\nBob's jiajia sends spam.")).result).toBeDefined();
+    expect(liteOf((await sendAs(running, 'key-alice', '[A2A:discover agent=jiajia]')).result)).toMatchObject({ body: "Alice's jiajia researches." });
+    expect(liteOf((await sendAs(running, 'key-bob', '[A2A:discover agent=jiajia]')).result)).toMatchObject({ body: "Bob's jiajia sends spam." });
+    // Another caller knows no jiajia; one without credentials is refused before anything is cached.
+    expect((await sendAs(running, 'key-odd', '[A2A:discover agent=jiajia]')).error.code).toBe(-32602);
+    expect((await send(running, '[A2A:card agent=anon]\nhi')).error.code).toBe(-31401);
+    expect((await send(running, '[A2A:discover agent=jiajia]')).error.code).toBe(-31401);
+    // A folder per principal, named by a hash, even for an id full of dots and slashes (the
+    // principal ids are the authenticator's: only their number and shape are checked here).
+    await sendAs(running, 'key-odd', '[A2A:card agent=odd]\nodd');
+    const folders = readdirSync(dir);
+    expect(folders).toHaveLength(3);
+    for (const folder of folders) expect(folder).toMatch(/^[0-9a-f]{64}$/);
+    expect(folders.map((f) => readdirSync(join(dir, f)).join()).sort()).toEqual(['jiajia.json', 'jiajia.json', 'odd.json']);
+  });
+
+  it("keys the Lite task ids by principal: bob reusing alice's id does not push her task out", async () => {
+    const running = await start(true, AUTH);
+    const mine = await sendAs(running, 'key-alice', '[A2A:task id=r1]\nalice');
+    expect(mine.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    for (let i = 0; i < 8; i++) expect((await sendAs(running, 'key-bob', `[A2A:task id=r1]\nbob ${i}`)).result.task).toBeDefined();
+    const asked = await sendAs(running, 'key-alice', '[A2A:status task=r1]');
+    expect(liteOf(asked.result)).toMatchObject({ type: 'result', params: { task: 'r1', ref: mine.result.task.id }, body: 'Echo: alice' });
+    expect(liteOf((await sendAs(running, 'key-bob', '[A2A:status task=r1]')).result)).toMatchObject({ body: 'Echo: bob 7' });
   });
 
   it('leaves untagged text, and agents without the option, as plain conversation', async () => {

@@ -30,6 +30,15 @@ describe('agents[i].a2aLite', () => {
     });
   });
 
+  it('takes the known-agents cache limits, and refuses values that are not positive integers', () => {
+    const limits = { maxCardBytes: 1024, maxKnownAgents: 50, maxKnownAgentsBytes: 1_000_000, maxKnownAgentsPerPrincipal: 5 };
+    expect(agent({ a2aLite: limits }).a2aLite).toEqual(limits);
+    for (const key of Object.keys(limits)) {
+      expect(() => agent({ a2aLite: { [key]: 0 } })).toThrow('agents[0].a2aLite');
+      expect(() => agent({ a2aLite: { [key]: '10' } })).toThrow('agents[0].a2aLite');
+    }
+  });
+
   it('resolves knownAgentsDir against the config file’s directory', () => {
     const dir = mkdtempSync(join(tmpdir(), 'a2a-lite-config-'));
     const file = join(dir, 'executor.json');

@@ -6,14 +6,14 @@
  */
 import { RequestHandler, type RequestHandlerOptions } from '@a2a-polyglot/core';
 import type { A2ALiteConfig } from '../config.js';
-import { KnownLiteAgents } from './known-agents.js';
+import { KnownLiteAgents, type KnownAgentsLimits } from './known-agents.js';
 import { LiteRequestHandler } from './lite-request-handler.js';
 import { LiteTaskIndex } from './lite-task-index.js';
 import { liteTaggingAgent } from './lite-tagging-agent.js';
 
-export { KnownLiteAgents, type KnownLiteAgent } from './known-agents.js';
+export { KNOWN_AGENTS_LIMITS, KnownLiteAgents, type KnownAgentsLimits, type KnownLiteAgent } from './known-agents.js';
 export { LiteRequestHandler, type LiteHandlerOptions } from './lite-request-handler.js';
-export { LiteTaskIndex } from './lite-task-index.js';
+export { LITE_INDEX_MAX_IDS, LITE_INDEX_MAX_IDS_PER_PRINCIPAL, LiteTaskIndex } from './lite-task-index.js';
 export { liteOrigin, liteTaggingAgent, type LiteOrigin } from './lite-tagging-agent.js';
 
 /**
@@ -26,6 +26,16 @@ export function agentRequestHandler(options: RequestHandlerOptions, agentId: str
   const index = new LiteTaskIndex();
   return new LiteRequestHandler(
     { ...options, executor: liteTaggingAgent(options.executor, index) },
-    { agentId, index, knownAgents: new KnownLiteAgents(lite.knownAgentsDir) },
+    { agentId, index, knownAgents: new KnownLiteAgents(lite.knownAgentsDir, knownAgentsLimits(lite)) },
   );
+}
+
+/** The cache bounds an agent's `a2aLite` section sets (the rest keep their defaults). */
+function knownAgentsLimits(lite: A2ALiteConfig): Partial<KnownAgentsLimits> {
+  return {
+    ...(lite.maxCardBytes !== undefined && { maxCardBytes: lite.maxCardBytes }),
+    ...(lite.maxKnownAgents !== undefined && { maxEntries: lite.maxKnownAgents }),
+    ...(lite.maxKnownAgentsBytes !== undefined && { maxBytes: lite.maxKnownAgentsBytes }),
+    ...(lite.maxKnownAgentsPerPrincipal !== undefined && { maxEntriesPerPrincipal: lite.maxKnownAgentsPerPrincipal }),
+  };
 }

@@ -1,6 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateLiteCard, type LiteCard } from '@a2a-polyglot/a2a-lite';
+import { isPrincipalScope, principalScope } from './principal-scope.js';
+import { ScopedLru } from './scoped-lru.js';
 
 /** A peer that introduced itself with `[A2A:card]`: its `a2a-lite/1.0` card, or just the card's prose. */
 export interface KnownLiteAgent {
@@ -12,67 +14,159 @@ export interface KnownLiteAgent {
   readonly updatedAt: string;
 }
 
+/** The bounds of the known-agents cache (config `agents[i].a2aLite`). */
+export interface KnownAgentsLimits {
+  /** Largest `[A2A:card]` body accepted, in UTF-8 bytes (`maxCardBytes`). */
+  readonly maxCardBytes: number;
+  /** Peers kept, all callers together (`maxKnownAgents`). */
+  readonly maxEntries: number;
+  /** Bytes of cached JSON kept, all callers together, in memory and so on disk (`maxKnownAgentsBytes`). */
+  readonly maxBytes: number;
+  /** Peers one caller (principal) keeps; one that introduces more forgets its own oldest (`maxKnownAgentsPerPrincipal`). */
+  readonly maxEntriesPerPrincipal: number;
+}
+
+/** The defaults of {@link KnownAgentsLimits}: a card is a few KiB; 1000 of 64 KiB would pass 16 MiB, so bytes bind first. */
+export const KNOWN_AGENTS_LIMITS: KnownAgentsLimits = {
+  maxCardBytes: 64 * 1024,
+  maxEntries: 1000,
+  maxBytes: 16 * 1024 * 1024,
+  maxEntriesPerPrincipal: 100,
+};
+
 /** Ids usable as file names: the skill stores `known-agents/<agent-id>.json`. */
 const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-/** How many peers the memory side keeps (oldest forgotten first); the directory keeps them all. */
-const MAX_IN_MEMORY = 1000;
+/** A cached peer, with the bytes of its file (what it counts for against `maxBytes`). */
+interface Stored {
+  readonly entry: KnownLiteAgent;
+  readonly bytes: number;
+}
 
 /**
- * The A2A-Lite skill's known-agents cache (`skills/a2a-lite/known-agents/<agent-id>.json`):
- * the cards of peers that introduced themselves, so a later `[A2A:discover agent=<id>]` on
- * the chat channel gets that peer's capabilities without asking it again. Memory always;
- * with a directory, every card is also written there as `<id>.json` and read back after a
- * restart (the skill's flat-file layout).
+ * The A2A-Lite skill's known-agents cache: the cards of peers that introduced themselves, so
+ * a later `[A2A:discover agent=<id>]` gets that peer's capabilities without asking it again.
  *
- * Hand-written bound (insertion-ordered Map): the only LRU package installed is an old,
- * dev-only transitive one.
+ * Kept per caller (principal): what alice introduced only alice can discover, and bob's card
+ * of the same id is bob's entry, not a replacement of hers. Bounded by {@link KnownAgentsLimits}
+ * (least recently used forgotten first) in lru-cache ({@link ScopedLru}). With a directory,
+ * the cache is mirrored there as `<principal scope>/<agent-id>.json` (the skill's file per
+ * peer, in a folder per caller named by {@link principalScope}): written when a peer is
+ * cached, removed when it is evicted, and read back at the first use after a restart (oldest
+ * file first, so the same bounds hold and evict the surplus). Files outside that layout are
+ * left alone and not read.
  */
 export class KnownLiteAgents {
-  private readonly memory = new Map<string, KnownLiteAgent>();
+  readonly limits: KnownAgentsLimits;
+  private readonly memory: ScopedLru<Stored>;
+  /** Disk writes and removals, one at a time in order, so a removal never overtakes the write of the same file. */
+  private disk: Promise<void> = Promise.resolve();
+  private loaded: Promise<void> | undefined;
 
-  constructor(private readonly dir?: string) {}
+  constructor(
+    private readonly dir?: string,
+    limits: Partial<KnownAgentsLimits> = {},
+  ) {
+    this.limits = { ...KNOWN_AGENTS_LIMITS, ...limits };
+    this.memory = new ScopedLru<Stored>({
+      maxEntries: this.limits.maxEntries,
+      maxEntriesPerScope: this.limits.maxEntriesPerPrincipal,
+      maxBytes: this.limits.maxBytes,
+      sizeOf: (stored) => stored.bytes,
+      onRemove: (scope, id) => this.removeFile(scope, id),
+    });
+  }
 
   /** True when `id` can name a cached peer (and its file). */
   static isValidId(id: string): boolean {
     return AGENT_ID.test(id) && id !== '.' && id !== '..';
   }
 
-  /** Caches (or replaces) a peer. Throws on an id that cannot name a file. */
-  async put(agent: Omit<KnownLiteAgent, 'updatedAt'>): Promise<KnownLiteAgent> {
+  /**
+   * Caches (or replaces) a peer for `principal` (undefined: the anonymous caller). Undefined
+   * when the entry alone is larger than the whole cache may hold (`maxBytes`): not kept.
+   * Throws on an id that cannot name a file.
+   */
+  async put(principal: string | undefined, agent: Omit<KnownLiteAgent, 'updatedAt'>): Promise<KnownLiteAgent | undefined> {
     if (!KnownLiteAgents.isValidId(agent.id)) throw new Error(`invalid agent id ${JSON.stringify(agent.id)}`);
+    await this.load();
     const entry: KnownLiteAgent = { ...agent, updatedAt: new Date().toISOString() };
-    this.remember(entry);
-    if (this.dir) {
-      await mkdir(this.dir, { recursive: true });
-      await writeFile(join(this.dir, `${entry.id}.json`), `${JSON.stringify(entry, null, 2)}\n`);
-    }
+    const text = `${JSON.stringify(entry, null, 2)}\n`;
+    const scope = principalScope(principal);
+    if (!this.memory.set(scope, entry.id, { entry, bytes: Buffer.byteLength(text) })) return undefined;
+    const { dir } = this;
+    if (dir)
+      await this.onDisk(async () => {
+        await mkdir(join(dir, scope), { recursive: true });
+        await writeFile(join(dir, scope, `${entry.id}.json`), text);
+      });
     return entry;
   }
 
-  /** The cached peer, from memory or the directory; undefined when unknown. */
-  async get(id: string): Promise<KnownLiteAgent | undefined> {
+  /** The peer `principal` cached as `id`; undefined when it has none by that id. */
+  async get(principal: string | undefined, id: string): Promise<KnownLiteAgent | undefined> {
     if (!KnownLiteAgents.isValidId(id)) return undefined;
-    const cached = this.memory.get(id);
-    if (cached || !this.dir) return cached;
-    let text: string;
-    try {
-      text = await readFile(join(this.dir, `${id}.json`), 'utf8');
-    } catch {
-      return undefined;
-    }
-    const entry = parseEntry(text, id);
-    if (entry) this.remember(entry);
-    return entry;
+    await this.load();
+    return this.memory.get(principalScope(principal), id)?.entry;
   }
 
-  private remember(entry: KnownLiteAgent): void {
-    this.memory.delete(entry.id);
-    this.memory.set(entry.id, entry);
-    if (this.memory.size > MAX_IN_MEMORY) {
-      const oldest = this.memory.keys().next();
-      if (!oldest.done) this.memory.delete(oldest.value);
+  /** Entries and bytes kept now (all callers). */
+  get usage(): { readonly entries: number; readonly bytes: number } {
+    return { entries: this.memory.size, bytes: this.memory.bytes };
+  }
+
+  /** The directory's entries, read once (first use), oldest first, through the same bounds. */
+  private load(): Promise<void> {
+    this.loaded ??= this.dir ? this.readDirectory(this.dir) : Promise.resolve();
+    return this.loaded;
+  }
+
+  private async readDirectory(dir: string): Promise<void> {
+    const files: { scope: string; id: string; path: string; mtimeMs: number }[] = [];
+    for (const scope of await namesIn(dir)) {
+      if (!isPrincipalScope(scope)) continue;
+      for (const name of await namesIn(join(dir, scope))) {
+        const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
+        if (!KnownLiteAgents.isValidId(id)) continue;
+        const path = join(dir, scope, name);
+        const info = await stat(path).catch(() => undefined);
+        // Larger than the cache could hold: not read into memory (and not ours to delete).
+        if (info?.isFile() && info.size <= this.limits.maxBytes) files.push({ scope, id, path, mtimeMs: info.mtimeMs });
+      }
     }
+    files.sort((a, b) => a.mtimeMs - b.mtimeMs);
+    for (const file of files) {
+      const text = await readFile(file.path, 'utf8').catch(() => undefined);
+      const entry = text === undefined ? undefined : parseEntry(text, file.id);
+      if (text !== undefined && entry) this.memory.set(file.scope, file.id, { entry, bytes: Buffer.byteLength(text) });
+    }
+    // The files of the surplus this evicted are gone before the first answer.
+    await this.onDisk(async () => undefined);
+  }
+
+  /** An evicted peer's file goes too (and its caller's folder, once empty). */
+  private removeFile(scope: string, id: string): void {
+    const { dir } = this;
+    if (!dir) return;
+    void this.onDisk(async () => {
+      await rm(join(dir, scope, `${id}.json`), { force: true });
+      await rmdir(join(dir, scope)).catch(() => undefined);
+    }).catch(() => undefined);
+  }
+
+  private onDisk(op: () => Promise<void>): Promise<void> {
+    const done = this.disk.then(op);
+    this.disk = done.catch(() => undefined);
+    return done;
+  }
+}
+
+/** The names in a directory; none when it does not exist (yet). */
+async function namesIn(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
   }
 }
 

@@ -87,11 +87,17 @@ export class LiteRequestHandler extends RequestHandler {
     const parsed = parseLite(messageText(message));
     if (!parsed.isA2A) return { kind: 'send', request };
     const { params } = parsed;
-    const tenant = ctx.pathTenant ?? request.tenant ?? '';
+    // The preamble (authentication first): the Lite caches are the caller's own, and the
+    // answers given here (discover, card) need it as much as the operations do.
+    const caller = await this.begin(ctx, request.tenant);
+    const { tenant } = caller;
+    const principal = caller.principal?.id;
     switch (parsed.type) {
       case 'task': {
         const liteId = required(params, 'id', 'task');
-        const followUp = await this.findTask(request, ctx, liteId, params.ref, (t) => isInterrupted(t.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED));
+        const followUp = await this.findTask(request, ctx, principal, liteId, params.ref, (t) =>
+          isInterrupted(t.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED),
+        );
         const parts = [textPart(parsed.body), ...message.parts.filter((p) => p.content?.$case !== 'text')];
         return {
           kind: 'send',
@@ -109,20 +115,20 @@ export class LiteRequestHandler extends RequestHandler {
       case 'status':
       case 'result': {
         const liteId = required(params, 'task', parsed.type);
-        const task = await this.findTask(request, ctx, liteId, params.ref);
+        const task = await this.findTask(request, ctx, principal, liteId, params.ref);
         if (!task) throw errors.taskNotFound(liteId);
         return { kind: 'answer', text: describe(liteId, task) };
       }
       case 'cancel': {
         const liteId = required(params, 'task', 'cancel');
-        const task = await this.findTask(request, ctx, liteId, params.ref);
+        const task = await this.findTask(request, ctx, principal, liteId, params.ref);
         if (!task) throw errors.taskNotFound(liteId);
         const canceled = await this.cancelTask({ tenant, id: task.id, metadata: params.reason ? { a2aLite: { reason: params.reason } } : undefined }, ctx);
         return { kind: 'answer', text: describe(liteId, canceled) };
       }
       case 'discover': {
         if (params.agent === undefined) return { kind: 'answer', text: formatLite('card', {}, cardSummary(this.ownCard())) };
-        const known = await this.lite.knownAgents.get(params.agent);
+        const known = await this.lite.knownAgents.get(principal, params.agent);
         if (!known)
           throw new A2AError(
             A2AErrorCode.InvalidParams,
@@ -131,7 +137,7 @@ export class LiteRequestHandler extends RequestHandler {
         return { kind: 'answer', text: formatLite('card', { agent: known.id }, known.summary) };
       }
       case 'card':
-        await this.cachePeer(params.agent, parsed.body);
+        await this.cachePeer(principal, params.agent, parsed.body);
         return { kind: 'answer', text: formatLite('card', { agent: this.lite.agentId }, cardSummary(this.ownCard())) };
       default:
         return { kind: 'send', request };
@@ -140,19 +146,20 @@ export class LiteRequestHandler extends RequestHandler {
 
   /**
    * The caller's task a Lite id names: `ref` (an A2A task id from an earlier answer) or the
-   * newest task recorded under the id that the caller may see, in its context when it names
-   * one, and that `accept`s. GetTask with the caller's context does the visibility check.
+   * newest task `principal` recorded under the id that it may see, in its context when it
+   * names one, and that `accept`s. GetTask with the caller's context does the visibility check.
    */
   private async findTask(
     request: SendMessageRequest,
     ctx: CallContext,
+    principal: string | undefined,
     liteId: string,
     ref: string | undefined,
     accept: (task: Task) => boolean = () => true,
   ): Promise<Task | undefined> {
     const tenant = ctx.pathTenant ?? request.tenant ?? '';
     const contextId = request.message?.contextId;
-    for (const id of ref ? [ref] : this.lite.index.candidates(tenant, liteId)) {
+    for (const id of ref ? [ref] : this.lite.index.candidates(tenant, principal, liteId)) {
       let task: Task;
       try {
         task = await this.getTask({ tenant: request.tenant, id, historyLength: 0 }, ctx);
@@ -166,8 +173,14 @@ export class LiteRequestHandler extends RequestHandler {
     return undefined;
   }
 
-  /** Caches a peer's `[A2A:card]`: a JSON `a2a-lite/1.0` card body, or prose with `agent=<id>`. */
-  private async cachePeer(agentParam: string | undefined, body: string): Promise<void> {
+  /**
+   * Caches a peer's `[A2A:card]` for `principal`: a JSON `a2a-lite/1.0` card body, or prose
+   * with `agent=<id>`. A body past `maxCardBytes` is refused before it is parsed.
+   */
+  private async cachePeer(principal: string | undefined, agentParam: string | undefined, body: string): Promise<void> {
+    const { maxCardBytes } = this.lite.knownAgents.limits;
+    const bytes = Buffer.byteLength(body);
+    if (bytes > maxCardBytes) throw cardTooLarge(`The [A2A:card] body is ${bytes} bytes; this agent keeps cards of at most ${maxCardBytes} bytes`);
     let card: LiteCard | undefined;
     if (body.trimStart().startsWith('{')) {
       let value: unknown;
@@ -193,12 +206,18 @@ export class LiteRequestHandler extends RequestHandler {
       throw errors.invalidParams(`Invalid A2A-Lite agent id ${JSON.stringify(id)} (letters, digits, ".", "_", "-")`, [
         { field: 'message.parts', description: 'invalid agent id' },
       ]);
-    await this.lite.knownAgents.put({ id, summary: card ? cardSummary(card) : body, ...(card && { card }) });
+    const kept = await this.lite.knownAgents.put(principal, { id, summary: card ? cardSummary(card) : body, ...(card && { card }) });
+    if (!kept) throw cardTooLarge(`The [A2A:card] of ${JSON.stringify(id)} is larger than this agent's whole known-agents cache`);
   }
 
   private ownCard(): LiteCard {
     return liteCardFromAgentCard(AgentCard.toJSON(this.card) as A2ACardJson, { id: this.lite.agentId });
   }
+}
+
+/** InvalidParams for a card too large to keep (nothing is stored). */
+function cardTooLarge(message: string): A2AError {
+  return errors.invalidParams(message, [{ field: 'message.parts', description: 'card too large' }]);
 }
 
 /** The Lite id a message type needs, or InvalidParams naming it. */

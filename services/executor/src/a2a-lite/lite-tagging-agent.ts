@@ -22,14 +22,14 @@ export function liteOrigin(message: Message): LiteOrigin | undefined {
  * `[A2A:result task=<id> state=…]` whose body is the agent's final text (its status message,
  * or else the text of its artifacts), so a bridge can post the status messages verbatim.
  * Messages from plain callers pass through untouched (the convention degrades to plain
- * conversation). It also records which A2A task each Lite id became.
+ * conversation). It also records which A2A task each Lite id of each caller became.
  */
 export function liteTaggingAgent(inner: AgentExecutor, index: LiteTaskIndex): AgentExecutor {
   return {
     async execute(ctx) {
       const origin = liteOrigin(ctx.message);
       if (!origin) return inner.execute(ctx);
-      index.remember(ctx.tenant, origin.id, ctx.taskId);
+      index.remember(ctx.tenant, ctx.principal?.id, origin.id, ctx.taskId);
       const tagged = new LiteTaggedContext(ctx, origin.id);
       try {
         await inner.execute(tagged);

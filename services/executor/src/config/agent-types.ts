@@ -57,8 +57,17 @@ export interface AgentEntryConfig extends AgentCardConfig {
 /** A2A-Lite options of one agent (`"a2aLite": true` is `{}`). */
 export interface A2ALiteConfig {
   /**
-   * Directory of the known-agents cache (`<agent-id>.json`, the skill's
-   * `known-agents/` layout), already resolved. Unset: the cache lives in memory only.
+   * Directory of the known-agents cache (`<principal hash>/<agent-id>.json`: the skill's
+   * `known-agents/` file per peer, in a folder per caller), already resolved. Unset: the cache
+   * lives in memory only.
    */
   readonly knownAgentsDir?: string;
+  /** Largest `[A2A:card]` body accepted, in bytes. Default 64 KiB. */
+  readonly maxCardBytes?: number;
+  /** Peers the known-agents cache keeps, all callers together. Default 1000. */
+  readonly maxKnownAgents?: number;
+  /** Bytes of card JSON the known-agents cache keeps (memory and directory), all callers together. Default 16 MiB. */
+  readonly maxKnownAgentsBytes?: number;
+  /** Peers one caller (principal) keeps; more evict its own oldest. Default 100. */
+  readonly maxKnownAgentsPerPrincipal?: number;
 }

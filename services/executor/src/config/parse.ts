@@ -75,7 +75,7 @@ function resolveEntryPaths(entry: AgentEntryInput, baseDir: string | undefined):
 function liteOptions(raw: boolean | A2ALiteConfig | undefined, baseDir: string | undefined): A2ALiteConfig | undefined {
   if (raw === undefined || raw === false) return undefined;
   if (raw === true) return {};
-  return raw.knownAgentsDir === undefined ? {} : { knownAgentsDir: resolve(baseDir ?? process.cwd(), raw.knownAgentsDir) };
+  return raw.knownAgentsDir === undefined ? raw : { ...raw, knownAgentsDir: resolve(baseDir ?? process.cwd(), raw.knownAgentsDir) };
 }
 
 /**

@@ -3,7 +3,7 @@
  * agent served through a handler, with the same card fields, flat).
  */
 import { z } from 'zod';
-import { absoluteUrl, agentId, anyObject, bool, nonEmpty, section, str, strings } from './values.js';
+import { absoluteUrl, agentId, anyObject, bool, intIn, nonEmpty, positiveBytes, section, str, strings } from './values.js';
 
 /** One skill of a card. */
 export const skillSchema = section({
@@ -43,9 +43,23 @@ export const agentEntrySchema = section({
     .optional()
     .describe('false: a task follows the call that started it (a caller that leaves cancels it; returnImmediately is refused). Default true.'),
   a2aLite: z
-    .union([bool, section({ knownAgentsDir: nonEmpty.optional().describe('Directory of the known-agents cache (relative to the config file).') })], {
-      error: 'true, false or { "knownAgentsDir": "..." }',
-    })
+    .union(
+      [
+        bool,
+        section({
+          knownAgentsDir: nonEmpty.optional().describe('Directory of the known-agents cache (relative to the config file).'),
+          maxCardBytes: positiveBytes.optional().describe('Largest [A2A:card] body accepted, in bytes. Default 65536 (64 KiB).'),
+          maxKnownAgents: intIn(1, 1_000_000).optional().describe('Peers the known-agents cache keeps, all callers together. Default 1000.'),
+          maxKnownAgentsBytes: positiveBytes
+            .optional()
+            .describe('Bytes of card JSON the known-agents cache keeps, in memory and in its directory, all callers together. Default 16777216 (16 MiB).'),
+          maxKnownAgentsPerPrincipal: intIn(1, 1_000_000)
+            .optional()
+            .describe('Peers one caller (principal) keeps in the known-agents cache; more evict its own oldest. Default 100.'),
+        }),
+      ],
+      { error: 'true, false or an object of A2A-Lite options (knownAgentsDir, maxCardBytes, maxKnownAgents, maxKnownAgentsBytes, maxKnownAgentsPerPrincipal)' },
+    )
     .optional()
     .describe('Read A2A-Lite tags in incoming text and tag the answers for chat-channel peers.'),
 });
