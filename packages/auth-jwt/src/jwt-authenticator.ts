@@ -159,7 +159,7 @@ function scopesOf(payload: JWTPayload): Set<string> {
 /** Maps a jose failure to what the caller is told: why the token was refused, or that keys could not be fetched. */
 function rejection(error: unknown): A2AError {
   if (error instanceof JwksUnavailableError || !(error instanceof joseErrors.JOSEError)) {
-    return new A2AError(A2AErrorCode.Unavailable, 'Cannot verify credentials now: the identity provider keys are unreachable', { cause: error });
+    return new A2AError(A2AErrorCode.Unavailable, 'Cannot verify credentials now: the identity provider keys cannot be fetched', { cause: error });
   }
   if (error instanceof joseErrors.JWTExpired) return new A2AError(A2AErrorCode.Unauthenticated, 'Invalid token: expired');
   if (error instanceof joseErrors.JWTClaimValidationFailed)

@@ -102,4 +102,19 @@ describe('JwtAuthenticator against a misbehaving JWKS endpoint', () => {
     idp.misbehave = undefined;
     await expect(eventually(() => authenticator.authenticate(bearer(token)))).resolves.toMatchObject({ id: `jwt:${idp.issuer}#alice` });
   });
+
+  it('does not use keys past their cache age when they cannot be fetched again', async () => {
+    const authenticator = make({ jwksCacheMaxAgeMs: 200 });
+    const token = await idp.sign(key);
+    await expect(authenticator.authenticate(bearer(token))).resolves.toMatchObject({ id: `jwt:${idp.issuer}#alice` });
+    idp.misbehave = 'error500';
+    await expect(
+      eventually(() =>
+        authenticator.authenticate(bearer(token)).then(
+          (p) => Promise.reject(new Error(`still accepted as ${p.id}`)),
+          (e: unknown) => e,
+        ),
+      ),
+    ).resolves.toMatchObject({ code: A2AErrorCode.Unavailable, cause: { message: 'answered HTTP 500' } });
+  });
 });
