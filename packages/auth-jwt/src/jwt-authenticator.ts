@@ -60,13 +60,14 @@ const DEFAULT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'
  * `exp` within a capped lifetime, optional scopes). The caller is `jwt:<iss>#<sub>`: the same
  * `sub` from another issuer, or an API key of that name, is someone else. Keys are cached and
  * refetched when a token names a key id not seen yet, so the provider can rotate keys without
- * a restart ({@link RemoteKeySet}: bounded fetches, one at a time, backing off on failure). Works on every binding: credentials reach the
- * core as `CallContext.header('authorization')` from HTTP headers, gRPC metadata and the
- * WebSocket handshake alike.
+ * a restart ({@link RemoteKeySet}: bounded fetches, one at a time, backing off on failure).
+ * Works on every binding: credentials reach the core as `CallContext.header('authorization')`
+ * from HTTP headers, gRPC metadata and the WebSocket handshake alike.
  *
  * A bad token is Unauthenticated (401 / UNAUTHENTICATED) with a reason a client can act on
- * (expired, wrong audience…) and nothing more; a provider that cannot be reached for keys is
- * Unavailable (503), so clients retry instead of discarding a valid token.
+ * (expired, wrong audience…) and nothing more; while the provider's keys cannot be had
+ * (unreachable, slow, too large, not a key set) it is Unavailable (503), so clients retry
+ * instead of discarding a valid token.
  */
 export class JwtAuthenticator implements Authenticator {
   private readonly keys: RemoteKeySet;
