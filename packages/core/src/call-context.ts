@@ -1,4 +1,5 @@
 import { silentLogger, type Logger } from './logger.js';
+import { distinguishedName } from './distinguished-name.js';
 import type { ProtocolVersion } from './protocol-version.js';
 
 /** The bindings the core knows by name (spec identifiers, plus our WebSocket binding URI). */
@@ -47,13 +48,17 @@ export interface CallContext {
 
 /** A verified TLS client certificate, in transport-neutral terms. */
 export interface ClientCertificate {
-  /** The subject's common name (CN), when it has one. */
+  /** The subject's common name (CN), when it has one (the first, if it has several). For display: the id is the whole subject. */
   readonly commonName?: string;
-  /** The subject as one string (`CN=svc-a,O=Example`). */
+  /** The subject as one escaped string, attributes in the certificate's order (`C=US,O=Example,CN=svc-a`; see {@link distinguishedName}). */
   readonly subject: string;
+  /** The issuer (the CA that signed it) as one string, like `subject`. Empty when the peer certificate did not say. */
+  readonly issuer: string;
   /** SHA-256 fingerprint of the certificate (hex pairs, colon-separated), to pin one exact certificate. */
   readonly fingerprint256?: string;
 }
+
+type DnAttributes = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
  * A {@link ClientCertificate} from the shape Node's `tls.PeerCertificate` has (structurally,
@@ -61,14 +66,18 @@ export interface ClientCertificate {
  * a verified peer certificate into what authenticators read.
  */
 export function clientCertificateOf(
-  cert: { readonly subject?: Readonly<Record<string, string | string[] | undefined>>; readonly fingerprint256?: string } | undefined,
+  cert: { readonly subject?: DnAttributes; readonly issuer?: DnAttributes; readonly fingerprint256?: string } | undefined,
 ): ClientCertificate | undefined {
   if (!cert?.subject) return undefined;
-  const entries = Object.entries(cert.subject).filter(([, v]) => v !== undefined) as Array<[string, string | string[]]>;
-  if (entries.length === 0) return undefined;
-  const subject = entries.map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('+') : v}`).join(',');
+  const subject = distinguishedName(cert.subject);
+  if (subject === '') return undefined;
   const cn = cert.subject.CN;
-  return { subject, commonName: cn === undefined ? undefined : Array.isArray(cn) ? cn[0] : cn, fingerprint256: cert.fingerprint256 };
+  return {
+    subject,
+    issuer: cert.issuer ? distinguishedName(cert.issuer) : '',
+    commonName: cn === undefined ? undefined : Array.isArray(cn) ? cn[0] : cn,
+    fingerprint256: cert.fingerprint256,
+  };
 }
 
 /** The header a caller or a proxy names its request with; kept as the log lines' `reqId`. */

@@ -78,7 +78,7 @@ describe('the rate-limit seam', () => {
     await handler.getTask({ tenant: '', id: 'x', historyLength: undefined }, ctx('ka', '::ffff:198.51.100.1')).catch(() => undefined);
     expect(limiter.spent).toEqual([
       ['address', '198.51.100.1'],
-      ['identity', 'alice'],
+      ['identity', 'key:alice'],
     ]);
     // Bad credentials still spend the address budget (brute force is limited), never an identity one.
     limiter.spent.length = 0;
@@ -99,6 +99,6 @@ describe('the rate-limit seam', () => {
   it('counts nothing without an address or a limiter', async () => {
     const limiter = new RecordingLimiter();
     await handlerWith(limiter).listTasks({ tenant: '' } as never, ctx('ka'));
-    expect(limiter.spent).toEqual([['identity', 'alice']]);
+    expect(limiter.spent).toEqual([['identity', 'key:alice']]);
   });
 });

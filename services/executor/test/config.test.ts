@@ -194,6 +194,36 @@ describe('loadConfig', () => {
     expect(configError({ argv: [], env: { A2A_LIST_TASKS_MAX_BYTES: '0' }, cwd })).toMatch(/A2A_LIST_TASKS_MAX_BYTES/);
   });
 
+  it('reads the JWT lifetime rules, the JWKS fetch bounds and the principal aliases (file only), with their defaults', () => {
+    const load = (env: Record<string, string> = {}, file?: unknown) =>
+      loadConfig({ argv: file === undefined ? [] : ['--config', tempConfig(file).file], env, cwd }).config.auth;
+    expect(load()).toMatchObject({ jwtRequireExp: true, jwtMaxLifetimeSec: 86_400, jwksTimeoutMs: 5000, jwksMaxBytes: 1024 * 1024, principalAliases: {} });
+    const aliases = { 'jwt:https://idp.example#alice': 'key:alice', 'cert:CN=CA#CN=alice': 'key:alice' };
+    expect(
+      load({}, { auth: { jwtRequireExp: false, jwtMaxLifetimeSec: 3600, jwksTimeoutMs: 1000, jwksMaxBytes: 65536, principalAliases: aliases } }),
+    ).toMatchObject({
+      jwtRequireExp: false,
+      jwtMaxLifetimeSec: 3600,
+      jwksTimeoutMs: 1000,
+      jwksMaxBytes: 65536,
+      principalAliases: aliases,
+    });
+    expect(load({ A2A_JWT_REQUIRE_EXP: 'off', A2A_JWT_MAX_LIFETIME_SEC: '600', A2A_JWKS_TIMEOUT_MS: '2500', A2A_JWKS_MAX_BYTES: '4096' })).toMatchObject({
+      jwtRequireExp: false,
+      jwtMaxLifetimeSec: 600,
+      jwksTimeoutMs: 2500,
+      jwksMaxBytes: 4096,
+    });
+    expect(configError({ argv: [], env: { A2A_JWKS_TIMEOUT_MS: '0' }, cwd })).toBe(
+      'Invalid configuration: A2A_JWKS_TIMEOUT_MS must be an integer between 1 and 60000 (got 0)',
+    );
+    // A name from before principal ids had a scheme prefix would never match: refused, not ignored.
+    const oldStyle = tempConfig({ auth: { principalAliases: { alice: 'key:alice' } } });
+    expect(configError({ argv: ['--config', oldStyle.file], env: {}, cwd })).toBe(
+      'Invalid configuration: auth.principalAliases key "alice" is not a principal id (jwt:<iss>#<sub>, key:<name> or cert:<issuer>#<subject>)',
+    );
+  });
+
   it('reads the in-memory store bounds (default 256 MiB, interrupted tasks idle 1 h) and builds the store with them', () => {
     const load = (env: Record<string, string> = {}, file?: unknown) =>
       loadConfig({ argv: file === undefined ? [] : ['--config', tempConfig(file).file], env, cwd }).config;

@@ -2,6 +2,7 @@
  * The built-in defaults: the lowest layer of the configuration, what a laptop run gets with no
  * file, variable or flag.
  */
+import { JWT_DEFAULTS } from '@a2a-polyglot/auth-jwt';
 import { DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES } from '@a2a-polyglot/core';
 import type { ExecutorConfig } from './types.js';
 
@@ -55,7 +56,15 @@ export function defaultConfig(): ExecutorConfig {
     handlers: {},
     defaultAgent: undefined,
     agentRegistry: { kind: undefined, url: undefined, schema: 'public', resyncMs: 30_000 },
-    auth: { apiKeys: {}, header: 'x-api-key' },
+    auth: {
+      apiKeys: {},
+      header: 'x-api-key',
+      jwtRequireExp: true,
+      jwtMaxLifetimeSec: JWT_DEFAULTS.maxLifetimeSec,
+      jwksTimeoutMs: JWT_DEFAULTS.jwksTimeoutMs,
+      jwksMaxBytes: JWT_DEFAULTS.jwksMaxBytes,
+      principalAliases: {},
+    },
     push: { allowPrivateNetworks: false },
     store: {
       kind: undefined,

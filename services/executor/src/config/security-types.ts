@@ -5,7 +5,7 @@
 
 /** Authentication: static API keys, bearer JWTs from an identity provider, or both (either is accepted). */
 export interface AuthConfig {
-  /** API keys mapped to the principal each authenticates as. */
+  /** API keys mapped to the name each authenticates as (principal id `key:<name>`). */
   readonly apiKeys: Readonly<Record<string, string>>;
   /** Header carrying a raw API key (`Authorization: Bearer <key>` works too). */
   readonly header: string;
@@ -17,8 +17,18 @@ export interface AuthConfig {
   readonly jwtAudience?: string;
   /** Clock skew tolerated on `exp` / `nbf`, seconds. Default 30. */
   readonly jwtClockToleranceSec?: number;
+  /** Refuse JWTs without `exp`. Default true. */
+  readonly jwtRequireExp: boolean;
+  /** Longest JWT lifetime accepted (`exp` after `iat`, or after now), seconds. Default 86400. */
+  readonly jwtMaxLifetimeSec: number;
+  /** Deadline of one whole JWKS fetch (connect, headers, body), ms. Default 5000. */
+  readonly jwksTimeoutMs: number;
+  /** Largest JWKS body read, bytes. Default 1 MiB. */
+  readonly jwksMaxBytes: number;
   /** OIDC discovery URL to declare in the card (else the card declares an HTTP bearer JWT scheme). */
   readonly openIdConnectUrl?: string;
+  /** Principal ids mapped to a shared identity (only this makes a JWT, a key and a certificate one owner). Default none. */
+  readonly principalAliases: Readonly<Record<string, string>>;
 }
 
 /**
