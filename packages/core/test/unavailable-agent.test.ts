@@ -14,7 +14,7 @@ const never: AgentExecutor = {
   },
 };
 const reason = 'Agent module /srv/x.js is outside agentRegistry.moduleDirs';
-const card = testAgentCard({ capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true } });
+const card = testAgentCard({ capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] } });
 
 describe('RequestHandler option unavailable', () => {
   const handler = new RequestHandler({ card, executor: never, unavailable: reason, logger: silentLogger });
