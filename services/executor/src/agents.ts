@@ -116,7 +116,13 @@ export function unavailableAgent(entry: AgentEntryConfig, reason: string, config
 }
 
 /** The RequestHandler of one agent around `executor` (its own in-memory task store), watched by the service's metrics. */
-function servedAgent(entry: AgentEntryConfig, executor: AgentExecutor, config: ExecutorConfig, options: CreateAgentsOptions, unavailable?: string): ServedAgent {
+function servedAgent(
+  entry: AgentEntryConfig,
+  executor: AgentExecutor,
+  config: ExecutorConfig,
+  options: CreateAgentsOptions,
+  unavailable?: string,
+): ServedAgent {
   const mountPath = `/agents/${entry.id}`;
   const card = buildAgentCard({ agent: entry, auth: config.auth, tls: config.tls });
   const handler = agentRequestHandler(

@@ -47,7 +47,10 @@ export async function buildRegistryRow(row: AgentRow, config: ExecutorConfig, op
     clearTimeout(timer);
   }
   // Late: whatever it builds in the end is not served.
-  building.then((agent) => discardAgent(agent, options), () => undefined);
+  building.then(
+    (agent) => discardAgent(agent, options),
+    () => undefined,
+  );
   return refused(row, entry, `${where}: its agent did not load within agentRegistry.loadTimeoutMs (${loadTimeoutMs} ms)`, config, options);
 }
 

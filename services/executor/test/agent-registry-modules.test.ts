@@ -4,14 +4,15 @@
  * may not end the process; a card over `maxCardBytes` is not served. Every refused row stays
  * with its own agent, which answers UNAVAILABLE with the reason, while the others serve and
  * later registry changes still apply. The same for a real executor process (the CLI script of
- * the incident, with its shebang, and a named pipe): it keeps running and `/healthz` answers.
+ * the incident, with its shebang, and a named pipe, which only Node's own resolver hands to
+ * `require`, where reading it would block the event loop): it keeps running and `/healthz`
+ * answers within a second.
  */
 import { recordingLogger } from '@a2a-polyglot/testing';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { describeWithPostgres, POSTGRES_URL, uniqueName } from '@a2a-polyglot/testing';
@@ -48,8 +49,6 @@ describeWithPostgres('agent registry module policy, in-process', () => {
   const logger = recordingLogger();
   let pg: Client;
   let running: RunningExecutor;
-  /** Opens the pipe for writing after a while: without the fix, this is what would unblock the event loop. */
-  let pipeWriter: ChildProcess | undefined;
 
   beforeAll(async () => {
     pg = new Client({ connectionString: POSTGRES_URL });
@@ -68,7 +67,6 @@ describeWithPostgres('agent registry module policy, in-process', () => {
     );
   });
   afterAll(async () => {
-    pipeWriter?.kill();
     await running?.close();
     await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await pg.end();
@@ -121,16 +119,10 @@ describeWithPostgres('agent registry module policy, in-process', () => {
     await servesMain();
   });
 
-  it('does not read a named pipe: the event loop never stalls and /healthz answers', async () => {
-    const pipe = join(allowed, 'pipe.cjs');
-    pipeWriter = spawn('sh', ['-c', `sleep 3; printf 'module.exports = {}' > '${pipe}'`], { stdio: 'ignore' });
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    await insert('pipe', 'module', { path: pipe });
+  it('refuses a named pipe as not a regular file (the process suite below checks that the event loop keeps running)', async () => {
+    await insert('pipe', 'module', { path: join(allowed, 'pipe.cjs') });
     await expectUnavailable('pipe', /is not a regular file: .* is a named pipe/);
-    expect((await fetch(`${running.url}/healthz`, { signal: AbortSignal.timeout(1000) })).status).toBe(200);
-    delay.disable();
-    expect(delay.max / 1e6).toBeLessThan(500);
+    await servesMain();
   });
 
   it('gives up on a factory that never resolves at loadTimeoutMs, and applies later changes meanwhile', async () => {
@@ -212,11 +204,10 @@ describeWithPostgres('agent registry module policy, an executor process', () => 
   });
 
   it('keeps running and answering /healthz through a CLI script outside and inside moduleDirs and a named pipe', async () => {
-    await pg.query(`INSERT INTO "${schema}".a2a_agents (id, handler, settings) VALUES ('tool', 'module', $1), ('tool2', 'module', $2), ('pipe', 'module', $3)`, [
-      { path: join(outside, 'tool.js') },
-      { path: join(allowed, 'tool.js') },
-      { path: join(allowed, 'pipe.cjs') },
-    ]);
+    await pg.query(
+      `INSERT INTO "${schema}".a2a_agents (id, handler, settings) VALUES ('tool', 'module', $1), ('tool2', 'module', $2), ('pipe', 'module', $3)`,
+      [{ path: join(outside, 'tool.js') }, { path: join(allowed, 'tool.js') }, { path: join(allowed, 'pipe.cjs') }],
+    );
     for (const [id, reason] of [
       ['tool', /outside the directories of agentRegistry\.moduleDirs/],
       ['tool2', /called process\.exit\(1\) while loading/],

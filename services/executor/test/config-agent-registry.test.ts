@@ -38,7 +38,10 @@ describe('config: agentRegistry', () => {
     const file = join(dir, 'config.json');
     writeFileSync(
       file,
-      JSON.stringify({ agents, agentRegistry: { moduleDirs: ['agents', '/srv/more'], modulePackages: ['@acme/agent'], loadTimeoutMs: 500, maxCardBytes: 4096 } }),
+      JSON.stringify({
+        agents,
+        agentRegistry: { moduleDirs: ['agents', '/srv/more'], modulePackages: ['@acme/agent'], loadTimeoutMs: 500, maxCardBytes: 4096 },
+      }),
     );
     expect(loadConfig({ argv: ['--config', file], env: {} }).config.agentRegistry).toMatchObject({
       moduleDirs: [join(dir, 'agents'), '/srv/more'],
@@ -58,9 +61,13 @@ describe('config: agentRegistry', () => {
     });
     expect(config.agentRegistry).toMatchObject({ moduleDirs: [join(dir, 'a'), '/b'], modulePackages: ['x', '@y/z'], loadTimeoutMs: 2500, maxCardBytes: 2048 });
     expect(() => resolveConfig({ agents, agentRegistry: { loadTimeoutMs: 0 } })).toThrow('agentRegistry.loadTimeoutMs must be an integer between 1 and 600000');
-    expect(() => resolveConfig({ agents, agentRegistry: { maxCardBytes: 10 } })).toThrow('agentRegistry.maxCardBytes must be an integer between 1024 and 16777216');
+    expect(() => resolveConfig({ agents, agentRegistry: { maxCardBytes: 10 } })).toThrow(
+      'agentRegistry.maxCardBytes must be an integer between 1024 and 16777216',
+    );
     expect(() => resolveConfig({ agents, agentRegistry: { moduleDirs: [''] } })).toThrow('agentRegistry.moduleDirs[0] must be a non-empty string');
-    expect(() => loadConfig({ argv: [], env: { A2A_AGENT_REGISTRY_LOAD_TIMEOUT_MS: 'soon' } })).toThrow('A2A_AGENT_REGISTRY_LOAD_TIMEOUT_MS must be an integer');
+    expect(() => loadConfig({ argv: [], env: { A2A_AGENT_REGISTRY_LOAD_TIMEOUT_MS: 'soon' } })).toThrow(
+      'A2A_AGENT_REGISTRY_LOAD_TIMEOUT_MS must be an integer',
+    );
   });
 
   it('refuses bad values and a registry without a default agent in agents', () => {
