@@ -204,21 +204,21 @@ describeWithPostgres('agent registry module policy, an executor process', () => 
   });
 
   it('keeps running and answering /healthz through a CLI script outside and inside moduleDirs and a named pipe', async () => {
-    await pg.query(
-      `INSERT INTO "${schema}".a2a_agents (id, handler, settings) VALUES ('tool', 'module', $1), ('tool2', 'module', $2), ('pipe', 'module', $3)`,
-      [{ path: join(outside, 'tool.js') }, { path: join(allowed, 'tool.js') }, { path: join(allowed, 'pipe.cjs') }],
-    );
-    for (const [id, reason] of [
-      ['tool', /outside the directories of agentRegistry\.moduleDirs/],
-      ['tool2', /called process\.exit\(1\) while loading/],
-      ['pipe', /is a named pipe/],
+    for (const [id, path, reason] of [
+      ['tool', join(outside, 'tool.js'), /outside the directories of agentRegistry\.moduleDirs/],
+      ['tool2', join(allowed, 'tool.js'), /called process\.exit\(1\) while loading/],
+      ['pipe', join(allowed, 'pipe.cjs'), /is a named pipe/],
     ] as const) {
-      await waitFor(async () => (await fetch(`${url}/agents/${id}/.well-known/agent-card.json`)).status === 200, { timeoutMs: 2000, what: `${id} mounted` });
+      await pg.query(`INSERT INTO "${schema}".a2a_agents (id, handler, settings) VALUES ($1, 'module', $2)`, [id, { path }]);
+      await waitFor(async () => (await fetch(`${url}/agents/${id}/.well-known/agent-card.json`, { signal: AbortSignal.timeout(1000) })).status === 200, {
+        timeoutMs: 2000,
+        what: `${id} mounted`,
+      });
       const res = await postJson(`${url}/agents/${id}/a2a/message:send`, { message: userMessage('hi') }, V1);
       expect(res.status).toBe(503);
       expect((await json(res)).error.message).toMatch(reason);
+      expect((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) })).status).toBe(200);
     }
-    expect((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) })).status).toBe(200);
     expect(executor.process.exitCode).toBeNull();
   });
 });
