@@ -37,6 +37,14 @@ export interface RequestHandlerOptions {
    * authentication, the authenticated identity after it. Off when undefined.
    */
   readonly rateLimiter?: RateLimiter;
+  /**
+   * Refuse every call but card discovery with `Unavailable` and this reason, after
+   * authentication and rate limits (so only an admitted caller reads the reason). Why: a host
+   * that cannot build an agent (the executor's agent registry, when a row's module is refused
+   * or fails to load) still serves its id, so clients learn why instead of a bare "not found".
+   * Unset: the agent serves.
+   */
+  readonly unavailable?: string;
   /** Builds the extended card for an authenticated caller. */
   readonly extendedCard?: (principal: Principal | undefined) => AgentCard | Promise<AgentCard>;
   /** Where the core logs (pino-compatible; see Logger). Default: silent, as in every library package. */

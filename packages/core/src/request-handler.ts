@@ -292,12 +292,17 @@ export class RequestHandler implements OperationHandler {
   // ---------------------------------------------------------------- helpers
 
   /**
-   * The preamble of every operation ({@link beginCall}), refused once shutdown began.
-   * Protected for handlers that answer some calls themselves and need the caller first (the
-   * executor's A2A-Lite handler keys its caches by principal).
+   * The preamble of every operation ({@link beginCall}), refused once shutdown began, and after
+   * it when `unavailable` is set. Protected for handlers that answer some calls themselves and
+   * need the caller first (the executor's A2A-Lite handler keys its caches by principal).
    */
   protected begin(ctx: CallContext, requestTenant: string): Caller | Promise<Caller> {
     if (this.shuttingDown) throw new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down');
-    return beginCall(this.options, ctx, requestTenant);
+    const caller = beginCall(this.options, ctx, requestTenant);
+    const reason = this.options.unavailable;
+    if (reason === undefined) return caller;
+    return Promise.resolve(caller).then(() => {
+      throw new A2AError(A2AErrorCode.Unavailable, reason);
+    });
   }
 }

@@ -55,7 +55,16 @@ export function defaultConfig(): ExecutorConfig {
     agents: [],
     handlers: {},
     defaultAgent: undefined,
-    agentRegistry: { kind: undefined, url: undefined, schema: 'public', resyncMs: 30_000 },
+    agentRegistry: {
+      kind: undefined,
+      url: undefined,
+      schema: 'public',
+      resyncMs: 30_000,
+      moduleDirs: [],
+      modulePackages: [],
+      loadTimeoutMs: 10_000,
+      maxCardBytes: 64 * 1024,
+    },
     auth: {
       apiKeys: {},
       header: 'x-api-key',

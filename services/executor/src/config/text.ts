@@ -37,12 +37,18 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
       }
       return out;
     }
+    case 'list':
+      // Comma-separated, blanks dropped: "a, b," is ["a", "b"].
+      return text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     default:
       return text;
   }
 }
 
-type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys';
+type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys' | 'list';
 
 const KIND: Record<string, TextKind> = {
   port: 'int',
@@ -73,6 +79,10 @@ const KIND: Record<string, TextKind> = {
   'lease.ttlMs': 'int',
   'lease.sweepIntervalMs': 'int',
   'agentRegistry.resyncMs': 'int',
+  'agentRegistry.moduleDirs': 'list',
+  'agentRegistry.modulePackages': 'list',
+  'agentRegistry.loadTimeoutMs': 'int',
+  'agentRegistry.maxCardBytes': 'int',
   'rateLimit.addressPoints': 'int',
   'rateLimit.addressWindowSec': 'int',
   'rateLimit.identityPoints': 'int',

@@ -1,6 +1,7 @@
 /** The durability sections: `store` (tasks, push configs), `eventLog` (streams, resumes), `lease`, and the `agentRegistry` table. */
 import { DYNAMO_TABLE_NAME, DYNAMO_TABLE_NAME_RULE } from '@a2a-polyglot/stores';
 import { absoluteUrl, connectionUrl, intIn, matching, nonEmpty, nonNegativeMs, oneOf, section } from './values.js';
+import { z } from 'zod';
 
 /** `store`: where tasks and push configs live. */
 export const storeSchema = section({
@@ -48,4 +49,20 @@ export const agentRegistrySchema = section({
     .optional()
     .describe('Schema of the a2a_agents table. Default public.'),
   resyncMs: nonNegativeMs.optional().describe('Full re-read interval, the fallback to notifications; 0 turns it off. Default 30000.'),
+  moduleDirs: z
+    .array(nonEmpty, { error: 'an array of directories' })
+    .optional()
+    .describe(
+      'Directories a row of handler module may load its file from (relative: to the config file), A2A_AGENT_REGISTRY_MODULE_DIRS. Default none: module rows are refused.',
+    ),
+  modulePackages: z
+    .array(nonEmpty, { error: 'an array of package names' })
+    .optional()
+    .describe('Package names (exactly as a row writes them) a row of handler module may load, A2A_AGENT_REGISTRY_MODULE_PACKAGES. Default none.'),
+  loadTimeoutMs: intIn(1, 10 * 60 * 1000)
+    .optional()
+    .describe('Deadline of building one row (module import, factory); past it the agent answers UNAVAILABLE. Default 10000.'),
+  maxCardBytes: intIn(1024, 16 * 1024 * 1024)
+    .optional()
+    .describe('Largest card of a row, in bytes of its JSON text; a larger one is not read and its agent answers UNAVAILABLE. Default 65536.'),
 });
