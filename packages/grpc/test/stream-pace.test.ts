@@ -1,5 +1,5 @@
 import { Duplex } from 'node:stream';
-import { DELIVERY_TURN_FRAMES, type EventStream, RequestHandler, type StreamOperation, silentLogger } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, DELIVERY_TURN_FRAMES, type EventStream, RequestHandler, type StreamOperation, silentLogger } from '@a2a-polyglot/core';
 import { SessionRequest } from '@a2a-polyglot/model/session';
 import { Gates, ReadySource, TurnProbe, waitFor } from '@a2a-polyglot/testing';
 import { Metadata, type ServerWritableStream } from '@grpc/grpc-js';
@@ -91,7 +91,12 @@ describe('gRPC server stream: always-ready source', () => {
 
   it.each([
     ['the call is cancelled', (call: FakeCall) => call.cancel()],
-    ['the server shuts down', (_call: FakeCall, open: OpenStreams) => open.forEach((stop) => stop(new Error('shutdown') as never))],
+    [
+      'the server shuts down',
+      (_call: FakeCall, open: OpenStreams) => {
+        for (const stop of open) stop(new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down'));
+      },
+    ],
   ])('stops at once when %s mid-batch: no frame is written for it', async (_what, kill) => {
     const call = fakeCall();
     const open: OpenStreams = new Set();
