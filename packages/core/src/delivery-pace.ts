@@ -2,14 +2,16 @@
  * Frames a streaming delivery loop hands to its sink before it lets the event loop turn once
  * (see {@link DeliveryPace}).
  *
- * Why 64: a turn (one `setImmediate`, the I/O poll in between) costs a few microseconds when
- * nothing else is waiting, and encoding and writing 64 event frames costs well over 100 µs, so
- * a stream that never waits pays a few percent at most. In return no stream holds the thread
- * for more than 64 frames (well under a millisecond for ordinary events): the close of its
- * socket, timers and every other client get their turn. It is also above the gRPC writers'
- * default bound of unflushed messages (16 and 32), which already pause a stream more often.
+ * Why 256: a turn (one `setImmediate`, the I/O poll in between) costs a few microseconds,
+ * and a frame costs a few microseconds to encode and write, so a stream that never waits
+ * pays well under 1 % for its turns, while it holds the thread for about a millisecond at
+ * most: the close of its socket, timers and every other client get their turn. 256 ordinary
+ * event frames (200-250 bytes) also fill about one 64 KiB write, the group size of the SSE and
+ * WebSocket loops; a smaller number would cut those groups and multiply the writes (64 cost
+ * SSE measurably more CPU per event). The gRPC writers' default bounds of unflushed messages
+ * (16, 32) pause a stream more often anyway; the rule matters there with larger bounds.
  */
-export const DELIVERY_TURN_FRAMES = 64;
+export const DELIVERY_TURN_FRAMES = 256;
 
 /**
  * The pacing rule every streaming delivery loop follows (WebSocket, SSE, gRPC stream and
