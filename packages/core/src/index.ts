@@ -16,6 +16,7 @@ export * from './in-memory-task-store.js';
 export * from './event-log.js';
 export * from './in-memory-event-log.js';
 export * from './event-stream.js';
+export * from './delivery-pace.js';
 export * from './agent-executor.js';
 export * from './auth.js';
 export * from './principal-id.js';

@@ -1,5 +1,5 @@
 import { constants as http2Constants } from 'node:http2';
-import { A2AError, A2AErrorCode, type CallContext, type EventStream, type StreamOperation } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type CallContext, DeliveryPace, type EventStream, type StreamOperation } from '@a2a-polyglot/core';
 import { Metadata, type ServerWritableStream } from '@grpc/grpc-js';
 import { BackpressureWriter } from './backpressure-writer.js';
 import { streamCallContext } from './call-context.js';
@@ -25,6 +25,10 @@ export type OpenStreams = Set<(error: A2AError) => void>;
  * client can take it. The first event's number goes out as initial metadata
  * `a2a-stream-first-seq` (gRPC messages have no per-message metadata; events of a stream are
  * numbered consecutively, see README), the last one as trailer `a2a-last-seq`.
+ *
+ * Pacing ({@link DeliveryPace}): delivery stops at once when the call is cancelled or stopped,
+ * and the event loop turns at least every `DELIVERY_TURN_FRAMES` messages, whatever the
+ * writer's bound of unflushed messages is configured to.
  */
 export async function serveStream(
   op: StreamOperation,
@@ -53,6 +57,7 @@ export async function serveStream(
     stopError = error;
     release();
   };
+  const pace = new DeliveryPace(() => !controller.signal.aborted && stopError === undefined && !call.cancelled);
   call.on('cancelled', onCancelled);
   open.add(stop);
   try {
@@ -80,19 +85,22 @@ export async function serveStream(
     let lastSeq: number | undefined;
     pump: for (;;) {
       await writer.ready();
-      if (controller.signal.aborted || stopError) break;
+      if (pace.due) await pace.turn();
+      if (!pace.open) break;
       // Every ready event at once; each still waits for room in the writer.
       const batch = await stream.nextBatch();
-      if (!batch || controller.signal.aborted || stopError) break;
+      if (!batch || !pace.open) break;
       for (const { seq, event } of batch) {
         if (!writer.writable) await writer.ready();
-        if (controller.signal.aborted || stopError) break pump;
+        if (pace.due) await pace.turn();
+        if (!pace.open) break pump;
         if (lastSeq === undefined) {
           const md = extensionsMetadata(ctx.activatedExtensions) ?? new Metadata();
           md.set(METADATA.streamFirstSeq, String(seq));
           call.sendMetadata(md);
         }
         writer.write(route.fromCore(event));
+        pace.sent();
         lastSeq = seq;
       }
     }

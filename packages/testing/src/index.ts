@@ -30,3 +30,5 @@ export { recordingLogger, type LogLevelName, type LogLine, type RecordingLogger 
 export { grpcFrame, rawGrpcCall, type RawGrpcAnswer } from './raw-grpc.js';
 export { makeTestPki, type TestKeyPair, type TestPki, type TestSubjectAttribute } from './test-pki.js';
 export { runReadmeExample, type ReadmeExampleOptions } from './readme-example.js';
+export { ReadySource, type ReadyEvent, type ReadySourceOptions } from './ready-source.js';
+export { TurnProbe } from './turn-probe.js';
