@@ -35,16 +35,25 @@ async function limitedServer(limits: { address?: number; identity?: number }, we
 function answerBeforeBody(url: string, declaredBytes: number): Promise<{ status: number; retryAfter: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(declaredBytes), ...KEY } });
+    // A server that waits for the body never answers: fail plainly instead of at the test timeout.
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error('no answer while the body was incomplete'));
+    }, 5000);
     req.on('response', (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => {
+        clearTimeout(timer);
         resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body });
         req.destroy();
       });
     });
-    req.on('error', reject);
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     req.write('{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{"x":"');
     // The rest of the body is never sent.
   });
