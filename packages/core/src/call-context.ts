@@ -29,6 +29,13 @@ export interface CallContext {
    */
   readonly remoteAddress?: string;
   /**
+   * True when the binding already spent this call's address point as the request arrived
+   * (`RequestHandler.chargeArrival`, before the body was read): the preamble then spends no
+   * second one. Set on the first call of that request only (a JSON-RPC batch's later entries
+   * spend their own).
+   */
+  readonly addressCharged?: boolean;
+  /**
    * The TLS client certificate the listener verified against its CA (mutual TLS), for
    * authenticators that take the certificate as the identity. Undefined without mTLS.
    */
@@ -114,6 +121,7 @@ export function callContext(
     signal?: AbortSignal;
     wireVersion?: ProtocolVersion;
     remoteAddress?: string;
+    addressCharged?: boolean;
     clientCertificate?: ClientCertificate;
     logger?: Logger;
   } = {},

@@ -33,8 +33,10 @@ export interface RequestHandlerOptions {
   /** Authentication for every operation but card discovery. Off when undefined. */
   readonly authenticator?: Authenticator;
   /**
-   * Rate limits for every operation but card discovery: the client address is counted before
-   * authentication, the authenticated identity after it. Off when undefined.
+   * Rate limits for every request but card discovery: the client address is counted as the
+   * request arrives, before the binding reads it and before authentication
+   * (`RequestHandler.chargeArrival`), the authenticated identity after authentication. Off
+   * when undefined.
    */
   readonly rateLimiter?: RateLimiter;
   /**

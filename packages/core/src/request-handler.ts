@@ -17,8 +17,8 @@ import type {
 } from '@a2a-polyglot/model';
 import { A2AError, errors } from './a2a-error.js';
 import type { AgentExecutor } from './agent-executor.js';
-import type { CallContext } from './call-context.js';
-import { beginCall, requirePush, requireStreaming } from './call-preamble.js';
+import type { BindingName, CallContext } from './call-context.js';
+import { beginCall, chargeArrival, requirePush, requireStreaming } from './call-preamble.js';
 import { cancelWhenCallerLeaves, DEFAULT_BACKGROUND_EXECUTION } from './caller-bound-run.js';
 import { ClusterCoordinator } from './cluster-coordinator.js';
 import { A2AErrorCode } from './error-code.js';
@@ -120,6 +120,15 @@ export class RequestHandler implements OperationHandler {
   /** The public card (discovery is never authenticated). */
   getAgentCard(): AgentCard {
     return this.card;
+  }
+
+  /**
+   * Spends the address point of a request from `remoteAddress` that `binding` has just
+   * received, before reading or decoding it ({@link chargeArrival}); the binding marks the
+   * request's call context `addressCharged`. Undefined when no address limit applies.
+   */
+  chargeArrival(binding: BindingName, remoteAddress: string | undefined): Promise<void> | undefined {
+    return chargeArrival(this.options, binding, remoteAddress);
   }
 
   // ---------------------------------------------------------------- messages

@@ -5,7 +5,7 @@ import { BackpressureWriter } from './backpressure-writer.js';
 import { streamCallContext } from './call-context.js';
 import { failure } from './failure.js';
 import { extensionsMetadata, METADATA, parseLastEventId } from './metadata.js';
-import { UndecodableRequest } from './safe-decode.js';
+import type { EncodedRequest } from './safe-decode.js';
 import type { ServedRpc } from './served-rpc.js';
 
 /** Flow limits of one server stream: unflushed messages, and how long it may stay blocked. */
@@ -35,9 +35,9 @@ export async function serveStream(
   rpc: ServedRpc,
   limits: StreamLimits,
   open: OpenStreams,
-  call: ServerWritableStream<unknown, unknown>,
+  call: ServerWritableStream<EncodedRequest, unknown>,
 ): Promise<void> {
-  const { route, target, wire, logger } = rpc;
+  const { route, target, chargeArrival, wire, logger } = rpc;
   const controller = new AbortController();
   let stream: EventStream | undefined;
   let writer: BackpressureWriter<unknown> | undefined;
@@ -61,12 +61,13 @@ export async function serveStream(
   call.on('cancelled', onCancelled);
   open.add(stop);
   try {
-    const request = call.request;
-    if (request instanceof UndecodableRequest) throw request.error;
+    // The address point first, before the request is decoded (see EncodedRequest).
+    const charged = chargeArrival(call);
+    if (charged) await charged;
     const resumeAfterSeq = op.name === 'SubscribeToTask' ? parseLastEventId(call.metadata) : undefined;
-    const coreRequest = route.toCore(request);
+    const coreRequest = route.toCore(call.request.decode());
     const { handler, tenant } = target(call.metadata, coreRequest);
-    ctx = streamCallContext(call, controller.signal, wire, tenant, logger);
+    ctx = streamCallContext(call, controller.signal, wire, tenant, logger, charged !== undefined);
     stream = await op.open(handler, coreRequest, ctx, resumeAfterSeq);
     if (controller.signal.aborted || stopError) stream.close();
     writer = new BackpressureWriter(call, limits.highWater, {

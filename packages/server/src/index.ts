@@ -23,4 +23,5 @@ export { publicBaseUrl } from './public-url.js';
 export { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
 export { METRICS_PATH, type MetricsSource, serveMetrics } from './metrics-endpoint.js';
 export { type A2AUpgradeHandler, createA2AUpgradeHandler, websocketCardInterfaces, websocketPath } from './websocket.js';
+export { DEFAULT_RATE_LIMIT_MAX_KEYS } from './bounded-memory-limiter.js';
 export { createRateLimiter, type RateLimitBudget, type RateLimitOptions } from './rate-limiter.js';

@@ -4,6 +4,7 @@
  */
 import { JWT_DEFAULTS } from '@a2a-polyglot/auth-jwt';
 import { DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES } from '@a2a-polyglot/core';
+import { DEFAULT_RATE_LIMIT_MAX_KEYS } from '@a2a-polyglot/server';
 import type { ExecutorConfig } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -91,7 +92,7 @@ export function defaultConfig(): ExecutorConfig {
     eventLog: { kind: undefined, url: undefined, prefix: 'a2a', retentionMs: 5 * 60_000, maxEventsPerTask: 4096 },
     instanceId: undefined,
     lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },
-    rateLimit: { addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60 },
+    rateLimit: { addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60, maxKeys: DEFAULT_RATE_LIMIT_MAX_KEYS },
     tls: { certFile: undefined, keyFile: undefined, clientCaFile: undefined, clientCertIdentity: false },
   };
 }

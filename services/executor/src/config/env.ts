@@ -72,6 +72,7 @@ export const ENV_VARS = {
   A2A_RATE_LIMIT_ADDRESS_WINDOW_SEC: 'rateLimit.addressWindowSec',
   A2A_RATE_LIMIT_IDENTITY_POINTS: 'rateLimit.identityPoints',
   A2A_RATE_LIMIT_IDENTITY_WINDOW_SEC: 'rateLimit.identityWindowSec',
+  A2A_RATE_LIMIT_MAX_KEYS: 'rateLimit.maxKeys',
   A2A_TLS_CERT_FILE: 'tls.certFile',
   A2A_TLS_KEY_FILE: 'tls.keyFile',
   A2A_TLS_CLIENT_CA_FILE: 'tls.clientCaFile',

@@ -43,6 +43,12 @@ export interface RateLimitConfig {
   /** Requests one identity may make per `identityWindowSec`; 0 turns the identity limit off. */
   readonly identityPoints: number;
   readonly identityWindowSec: number;
+  /**
+   * Most keys each budget counts in memory (the in-memory budgets, and the insurance copies of
+   * the Redis ones); past it the least recently counted key starts a fresh window. Bounds the
+   * memory a client rotating addresses can make the limiter take.
+   */
+  readonly maxKeys: number;
 }
 
 /**

@@ -87,6 +87,7 @@ const KIND: Record<string, TextKind> = {
   'rateLimit.addressWindowSec': 'int',
   'rateLimit.identityPoints': 'int',
   'rateLimit.identityWindowSec': 'int',
+  'rateLimit.maxKeys': 'int',
   'tls.clientCertIdentity': 'bool',
 };
 
