@@ -5,6 +5,7 @@ import { Gates, ReadySource, TurnProbe, waitFor } from '@a2a-polyglot/testing';
 import { Metadata, type ServerWritableStream } from '@grpc/grpc-js';
 import { type SessionCall, ServerSession } from '../src/session/server-session.js';
 import type { ServedRpc } from '../src/served-rpc.js';
+import { EncodedRequest } from '../src/safe-decode.js';
 import { type OpenStreams, serveStream } from '../src/stream-pump.js';
 import { testCard, testExecutor } from './helpers.js';
 
@@ -40,7 +41,7 @@ function fakeCall(): FakeCall {
   }) as FakeCall;
   call.on('error', () => undefined);
   return Object.assign(call, {
-    request: {},
+    request: new EncodedRequest(Buffer.alloc(0), () => ({})),
     metadata: new Metadata(),
     cancelled: false,
     written: 0,
@@ -71,10 +72,11 @@ function serve(source: ReadySource, call: FakeCall, open: OpenStreams = new Set(
   const rpc = {
     route: { op, toCore: (request: unknown) => request, fromCore: (event: unknown) => event },
     target: () => ({ handler: handler() }),
+    chargeArrival: () => undefined,
     wire: { route: () => undefined },
     logger: silentLogger,
   } as unknown as ServedRpc;
-  return serveStream(op, rpc, { highWater: 16, stallTimeoutMs: 0 }, open, call as unknown as ServerWritableStream<unknown, unknown>);
+  return serveStream(op, rpc, { highWater: 16, stallTimeoutMs: 0 }, open, call as unknown as ServerWritableStream<EncodedRequest, unknown>);
 }
 
 describe('gRPC server stream: always-ready source', () => {
