@@ -16,7 +16,7 @@ export function unaryHandler(op: UnaryOperation, rpc: ServedRpc) {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
     const request = call.request;
     if (request instanceof UndecodableRequest) {
-      callback(failure(logger, request.error, undefined, op.name, wire.statusMessage) as ServiceError);
+      callback(failure(logger, request.error, undefined, op.name, wire.status) as ServiceError);
       return;
     }
     let ctx: CallContext | undefined;
@@ -38,7 +38,7 @@ export function unaryHandler(op: UnaryOperation, rpc: ServedRpc) {
         },
         (error: unknown) => {
           release();
-          callback(failure(logger, error, ctx, op.name, wire.statusMessage) as ServiceError);
+          callback(failure(logger, error, ctx, op.name, wire.status) as ServiceError);
         },
       );
   };
