@@ -25,7 +25,10 @@ export const authSchema = section({
   openIdConnectUrl: absoluteUrl.optional(),
 });
 
-/** `push`: webhook delivery rules. */
+/** `push`: webhook delivery rules, and the key that encrypts webhook secrets at rest. */
 export const pushSchema = section({
   allowPrivateNetworks: bool.optional().describe('Deliver push notifications to private and loopback addresses (tests, in-cluster receivers).'),
+  secretKey: nonEmpty
+    .optional()
+    .describe('Encrypts push-config tokens and credentials at rest in the SQLite, PostgreSQL and DynamoDB stores: 32 bytes, base64 or hex (A2A_PUSH_SECRET_KEY).'),
 });
