@@ -15,8 +15,7 @@ import {
 
 /** What a registration's Get, List and webhook look like, per generation of the call that made it. */
 
-const ctx = (wireVersion: ProtocolVersion = '1.0') =>
-  callContext('IN-PROCESS', { 'a2a-version': wireVersion }, wireVersion === '0.3' ? { wireVersion } : {});
+const ctx = (wireVersion: ProtocolVersion = '1.0') => callContext('IN-PROCESS', { 'a2a-version': wireVersion }, wireVersion === '0.3' ? { wireVersion } : {});
 
 function setup() {
   const configs = new InMemoryPushConfigStore();

@@ -76,7 +76,8 @@ function isSealed(value: string): boolean {
 function parseKey(text: string): Buffer {
   const trimmed = text.trim();
   const key = /^[0-9a-f]{64}$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : /^[A-Za-z0-9+/]{43}=$/.test(trimmed) ? Buffer.from(trimmed, 'base64') : undefined;
-  if (key?.length !== 32) throw new Error('push.secretKey (A2A_PUSH_SECRET_KEY) must be 32 bytes as base64 (44 characters, e.g. `openssl rand -base64 32`) or hex (64 characters)');
+  if (key?.length !== 32)
+    throw new Error('push.secretKey (A2A_PUSH_SECRET_KEY) must be 32 bytes as base64 (44 characters, e.g. `openssl rand -base64 32`) or hex (64 characters)');
   return key;
 }
 

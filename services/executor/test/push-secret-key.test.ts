@@ -40,7 +40,14 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const start = (secretKey: string | undefined, logger = silentLogger) =>
   startExecutor(
-    { host: '127.0.0.1', port: 0, grpcPort: false, shutdownGraceMs: 100, store: { kind: 'sqlite', path: join(dir, 'a2a.db') }, push: { allowPrivateNetworks: true, secretKey } },
+    {
+      host: '127.0.0.1',
+      port: 0,
+      grpcPort: false,
+      shutdownGraceMs: 100,
+      store: { kind: 'sqlite', path: join(dir, 'a2a.db') },
+      push: { allowPrivateNetworks: true, secretKey },
+    },
     { logger },
   );
 

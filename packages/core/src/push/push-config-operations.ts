@@ -58,11 +58,7 @@ export class PushConfigOperations {
    * config in one answer: v0.3 JSON-RPC has no paging, and the v0.3 gRPC and REST page fields
    * are ignored as v0.3 servers (a2a-js 0.3.x) ignore them, answering no next page token.
    */
-  async list(
-    caller: Caller,
-    request: ListTaskPushNotificationConfigsRequest,
-    generation: ProtocolVersion,
-  ): Promise<ListTaskPushNotificationConfigsResponse> {
+  async list(caller: Caller, request: ListTaskPushNotificationConfigsRequest, generation: ProtocolVersion): Promise<ListTaskPushNotificationConfigsResponse> {
     requireId(request.taskId, 'taskId');
     await this.tasks.loadStoredOrLive(caller, request.taskId);
     const all = await this.configs.list(caller.tenant, request.taskId);

@@ -47,7 +47,10 @@ export class PostgresPushConfigStore implements PushConfigStore {
    */
   async sealPlaintextSecrets(): Promise<number> {
     if (!this.secrets.enabled) return 0;
-    const rows = await this.query<{ tenant: string; task_id: string; id: string; config: unknown }>(`SELECT tenant, task_id, id, config FROM ${this.table}`, []);
+    const rows = await this.query<{ tenant: string; task_id: string; id: string; config: unknown }>(
+      `SELECT tenant, task_id, id, config FROM ${this.table}`,
+      [],
+    );
     let sealed = 0;
     for (const row of rows) {
       const resealed = resealedPushConfig(row.tenant, row.config, this.secrets);

@@ -30,5 +30,7 @@ export const pushSchema = section({
   allowPrivateNetworks: bool.optional().describe('Deliver push notifications to private and loopback addresses (tests, in-cluster receivers).'),
   secretKey: nonEmpty
     .optional()
-    .describe('Encrypts push-config tokens and credentials at rest in the SQLite, PostgreSQL and DynamoDB stores: 32 bytes, base64 or hex (A2A_PUSH_SECRET_KEY).'),
+    .describe(
+      'Encrypts push-config tokens and credentials at rest in the SQLite, PostgreSQL and DynamoDB stores: 32 bytes, base64 or hex (A2A_PUSH_SECRET_KEY).',
+    ),
 });

@@ -224,7 +224,19 @@ describe('push not supported, as the 0.3.14 gRPC client recognises it', () => {
       transport.deleteTaskPushNotificationConfig({ id: 't', pushNotificationConfigId: 'c' }),
     ];
     // By class name: the gRPC transport bundle has its own copies of the error classes.
-    const names = await Promise.all(calls.map((call) => call.then(() => 'no error', (error: Error) => error.constructor.name)));
-    expect(names).toEqual(['PushNotificationNotSupportedError', 'PushNotificationNotSupportedError', 'PushNotificationNotSupportedError', 'PushNotificationNotSupportedError']);
+    const names = await Promise.all(
+      calls.map((call) =>
+        call.then(
+          () => 'no error',
+          (error: Error) => error.constructor.name,
+        ),
+      ),
+    );
+    expect(names).toEqual([
+      'PushNotificationNotSupportedError',
+      'PushNotificationNotSupportedError',
+      'PushNotificationNotSupportedError',
+      'PushNotificationNotSupportedError',
+    ]);
   });
 });
