@@ -74,6 +74,14 @@ async function taskWithWebhook(running: RunningExecutor): Promise<string> {
   return id;
 }
 
+/** Answers the task's question, so its webhook gets a delivery: with the real secrets in its headers. */
+async function expectRealSecretsDelivered(running: RunningExecutor, id: string): Promise<void> {
+  received.length = 0;
+  await postJson(`${running.url}/a2a/message:send`, { message: userMessage('blue', { taskId: id }) });
+  await waitFor(() => received.length > 0, { what: 'a webhook delivery' });
+  expect(received[0]).toMatchObject({ authorization: 'Bearer cred-secret-456', 'x-a2a-notification-token': 'tok-secret-123' });
+}
+
 it('stores the secrets encrypted, reads answer them redacted, the webhook gets the real ones', async () => {
   const running = await start(KEY);
   try {
@@ -82,10 +90,7 @@ it('stores the secrets encrypted, reads answer them redacted, the webhook gets t
     expect(rawConfigs()).toContain('a2a-sealed:v1:');
     const listed = await json(await fetch(`${running.url}/a2a/tasks/${id}/pushNotificationConfigs`, { headers: V1 }));
     expect(listed.configs[0]).toMatchObject({ token: '********', authentication: { scheme: 'Bearer', credentials: '********' } });
-    received.length = 0;
-    await postJson(`${running.url}/a2a/message:send`, { message: userMessage('blue', { taskId: id }) });
-    await waitFor(() => received.length > 0, { what: 'a webhook delivery' });
-    expect(received[0]).toMatchObject({ authorization: 'Bearer cred-secret-456', 'x-a2a-notification-token': 'tok-secret-123' });
+    await expectRealSecretsDelivered(running, id);
   } finally {
     await running.close();
   }
@@ -100,10 +105,7 @@ it('encrypts at startup the secrets stored before the key was set', async () => 
   try {
     expect(rawConfigs()).not.toMatch(/tok-secret-123|cred-secret-456/);
     expect(logger.lines.find((l) => l.msg.startsWith('Encrypted the push config secrets'))?.fields).toMatchObject({ sealed: 1 });
-    received.length = 0;
-    await postJson(`${after.url}/a2a/message:send`, { message: userMessage('blue', { taskId: id }) });
-    await waitFor(() => received.length > 0, { what: 'a webhook delivery' });
-    expect(received[0]).toMatchObject({ authorization: 'Bearer cred-secret-456', 'x-a2a-notification-token': 'tok-secret-123' });
+    await expectRealSecretsDelivered(after, id);
   } finally {
     await after.close();
   }
