@@ -53,6 +53,11 @@ export interface CallContext {
   logger?: Logger;
 }
 
+/** The generation a call was decoded in: {@link CallContext.wireVersion}, 1.0 when unset. */
+export function wireVersionOf(ctx: CallContext): ProtocolVersion {
+  return ctx.wireVersion ?? '1.0';
+}
+
 /** A verified TLS client certificate, in transport-neutral terms. */
 export interface ClientCertificate {
   /** The subject's common name (CN), when it has one (the first, if it has several). For display: the id is the whole subject. */

@@ -32,6 +32,8 @@ export * from './protocol-version.js';
 export { textPart, dataPart, messageText, agentMessage, taskView, eventState } from './task-events.js';
 export * from './push/push-config-store.js';
 export * from './push/push-sender.js';
+export * from './push/webhook-encoding.js';
+export { REDACTED_SECRET, redactPushConfig } from './push/push-config-redaction.js';
 export { checkWebhookUrl, type CheckedWebhookUrl } from './push/webhook-url.js';
 export { addressRefusal, isIpAddress, isLoopbackAddress } from './push/address-policy.js';
 export { pinWebhookTarget, WebhookRefused, type ResolvedAddress, type WebhookResolver, type WebhookTarget } from './push/webhook-target.js';

@@ -11,6 +11,7 @@ import type { Logger } from './logger.js';
 import type { CallObserver } from './observer.js';
 import type { PushConfigStore } from './push/push-config-store.js';
 import type { PushSender } from './push/push-sender.js';
+import type { WebhookEncodings } from './push/webhook-encoding.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { TaskSignals } from './task-signals.js';
 import type { TaskStore } from './task-store.js';
@@ -30,6 +31,12 @@ export interface RequestHandlerOptions {
   readonly eventLog?: EventLog;
   readonly pushConfigStore?: PushConfigStore;
   readonly pushSender?: PushSender;
+  /**
+   * Webhook bodies for configs registered through a v0.3 binding, for the default sender:
+   * `{ '0.3': V03_WEBHOOK_ENCODING }` from `@a2a-polyglot/v03/json` (the core imports no
+   * codec). Without it such a webhook gets v1.0 bodies, which a v0.3 receiver cannot parse.
+   */
+  readonly webhookEncodings?: WebhookEncodings;
   /** Authentication for every operation but card discovery. Off when undefined. */
   readonly authenticator?: Authenticator;
   /**

@@ -17,7 +17,7 @@ import type {
 } from '@a2a-polyglot/model';
 import { A2AError, errors } from './a2a-error.js';
 import type { AgentExecutor } from './agent-executor.js';
-import type { BindingName, CallContext } from './call-context.js';
+import { type BindingName, type CallContext, wireVersionOf } from './call-context.js';
 import { beginCall, chargeArrival, requirePush, requireStreaming } from './call-preamble.js';
 import { cancelWhenCallerLeaves, DEFAULT_BACKGROUND_EXECUTION } from './caller-bound-run.js';
 import { ClusterCoordinator } from './cluster-coordinator.js';
@@ -97,7 +97,7 @@ export class RequestHandler implements OperationHandler {
     this.log = options.eventLog ?? new InMemoryEventLog();
     const pushConfigStore = options.pushConfigStore ?? new InMemoryPushConfigStore();
     const allowPrivateNetworks = options.allowPrivateWebhooks ?? false;
-    const pushSender = options.pushSender ?? new HttpPushSender({ logger: this.logger, allowPrivateNetworks });
+    const pushSender = options.pushSender ?? new HttpPushSender({ logger: this.logger, allowPrivateNetworks, encodings: options.webhookEncodings });
     this.push = new PushDispatcher(pushConfigStore, pushSender, this.logger);
     this.tasks = new TaskQueries(this.store, this.log, this.runs, options.listTasksMaxBytes);
     this.pushConfigs = new PushConfigOperations(pushConfigStore, this.tasks, allowPrivateNetworks);
@@ -222,7 +222,7 @@ export class RequestHandler implements OperationHandler {
 
   async createTaskPushNotificationConfig(request: TaskPushNotificationConfig, ctx: CallContext): Promise<TaskPushNotificationConfig> {
     requirePush(this.card);
-    return this.pushConfigs.create(await this.begin(ctx, request.tenant), request);
+    return this.pushConfigs.create(await this.begin(ctx, request.tenant), request, wireVersionOf(ctx));
   }
 
   async getTaskPushNotificationConfig(request: GetTaskPushNotificationConfigRequest, ctx: CallContext): Promise<TaskPushNotificationConfig> {
@@ -232,7 +232,7 @@ export class RequestHandler implements OperationHandler {
 
   async listTaskPushNotificationConfigs(request: ListTaskPushNotificationConfigsRequest, ctx: CallContext): Promise<ListTaskPushNotificationConfigsResponse> {
     requirePush(this.card);
-    return this.pushConfigs.list(await this.begin(ctx, request.tenant), request);
+    return this.pushConfigs.list(await this.begin(ctx, request.tenant), request, wireVersionOf(ctx));
   }
 
   /** Idempotent: deleting a missing config succeeds (spec §4). */

@@ -112,7 +112,7 @@ export async function serveStream(
       call.end(trailers);
     }
   } catch (error) {
-    if (!call.cancelled) call.emit('error', failure(logger, error, ctx, op.name, wire.statusMessage));
+    if (!call.cancelled) call.emit('error', failure(logger, error, ctx, op.name, wire.status));
   } finally {
     release();
     open.delete(stop);

@@ -35,7 +35,7 @@ export function unaryHandler(op: UnaryOperation, rpc: ServedRpc) {
         },
         (error: unknown) => {
           release();
-          callback(failure(logger, error, ctx, op.name, wire.statusMessage) as ServiceError);
+          callback(failure(logger, error, ctx, op.name, wire.status) as ServiceError);
         },
       );
   };

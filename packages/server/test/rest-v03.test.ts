@@ -95,8 +95,9 @@ describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
     const set = await rest(s.restUrl, 'POST', `/v1/tasks/${id}/pushNotificationConfigs`, config, NO_VERSION);
     expect(set.status).toBe(201);
     expect(set.body).toEqual(config);
-    expect((await rest(s.restUrl, 'GET', `/v1/tasks/${id}/pushNotificationConfigs/p1`, undefined, NO_VERSION)).body).toEqual(config);
-    expect((await rest(s.restUrl, 'GET', `/v1/tasks/${id}/pushNotificationConfigs`, undefined, NO_VERSION)).body).toEqual({ configs: [config] });
+    const redacted = { ...config, pushNotificationConfig: { ...config.pushNotificationConfig, token: '********' } };
+    expect((await rest(s.restUrl, 'GET', `/v1/tasks/${id}/pushNotificationConfigs/p1`, undefined, NO_VERSION)).body).toEqual(redacted);
+    expect((await rest(s.restUrl, 'GET', `/v1/tasks/${id}/pushNotificationConfigs`, undefined, NO_VERSION)).body).toEqual({ configs: [redacted] });
     const del = await rest(s.restUrl, 'DELETE', `/v1/tasks/${id}/pushNotificationConfigs/p1`, undefined, NO_VERSION);
     expect(del.status).toBe(204);
     expect((await rest(s.restUrl, 'GET', `/v1/tasks/${id}/pushNotificationConfigs/p1`, undefined, NO_VERSION)).status).toBe(404);

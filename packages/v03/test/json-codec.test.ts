@@ -119,7 +119,7 @@ describe('v0.3 JSON-RPC params → v1.0 requests', () => {
     expect(decode('tasks/pushNotificationConfig/get', { id: 't' })).toMatchObject({ taskId: 't', id: 't' });
     expect(decode('tasks/pushNotificationConfig/get', { id: 't', pushNotificationConfigId: 'c' })).toMatchObject({ taskId: 't', id: 'c' });
     expect(decode('tasks/pushNotificationConfig/delete', { id: 't', pushNotificationConfigId: 'c', metadata: {} })).toMatchObject({ taskId: 't', id: 'c' });
-    expect(decode('tasks/pushNotificationConfig/list', { id: 't' })).toMatchObject({ taskId: 't', pageSize: 100 });
+    expect(decode('tasks/pushNotificationConfig/list', { id: 't' })).toEqual({ taskId: 't', pageSize: 0, pageToken: '', tenant: '' });
     expect(
       violation(() => decode('tasks/pushNotificationConfig/set', { taskId: 't', pushNotificationConfig: { url: 'u', authentication: { schemes: [] } } })).field,
     ).toBe('pushNotificationConfig.authentication.schemes');

@@ -10,6 +10,7 @@ import { extendedCardAt } from './extended-card.js';
 import { ConfigError, type AgentEntryConfig, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
+import { pushHandlerOptions } from './push-options.js';
 
 /** One served agent: its request handler (own task store), executor and where it is mounted. */
 export interface ServedAgent {
@@ -138,7 +139,7 @@ function servedAgent(
       extendedCard: entry.capabilities.extendedAgentCard
         ? () => extendedCardAt(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? [])
         : undefined,
-      allowPrivateWebhooks: config.push.allowPrivateNetworks,
+      ...pushHandlerOptions(config),
       strictRequests: config.strictRequests,
       listTasksMaxBytes: config.listTasksMaxBytes,
     },

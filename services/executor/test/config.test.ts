@@ -104,6 +104,7 @@ describe('loadConfig', () => {
         A2A_API_KEYS: 'k1=alice, k2=bob',
         A2A_API_KEY_HEADER: 'x-token',
         A2A_PUSH_ALLOW_PRIVATE_NETWORKS: '1',
+        A2A_PUSH_SECRET_KEY: 'a-key-from-the-environment',
         A2A_DEMO_CHUNK_DELAY_MS: '5',
       },
       cwd: '/srv/app',
@@ -122,7 +123,7 @@ describe('loadConfig', () => {
       agentModule: join('/srv/app', 'agent.js'),
       demo: { chunkDelayMs: 5 },
       auth: { apiKeys: { k1: 'alice', k2: 'bob' }, header: 'x-token' },
-      push: { allowPrivateNetworks: true },
+      push: { allowPrivateNetworks: true, secretKey: 'a-key-from-the-environment' },
     });
     expect(config.agent.name).toBe('Env agent');
   });

@@ -41,6 +41,8 @@ export const ENV_VARS = {
   A2A_JWKS_MAX_BYTES: 'auth.jwksMaxBytes',
   A2A_OIDC_URL: 'auth.openIdConnectUrl',
   A2A_PUSH_ALLOW_PRIVATE_NETWORKS: 'push.allowPrivateNetworks',
+  // No flag: a key on the command line would show in `ps` and shell history.
+  A2A_PUSH_SECRET_KEY: 'push.secretKey',
   A2A_DEMO_CHUNK_DELAY_MS: 'demo.chunkDelayMs',
   A2A_STORE: 'store.kind',
   A2A_SQLITE_PATH: 'store.path',

@@ -7,8 +7,8 @@
 import type { z } from 'zod';
 import { ConfigError } from './errors.js';
 
-/** Paths whose values (and map keys) are secrets: neither is shown. */
-const SECRET_PATHS: readonly string[] = ['auth.apiKeys'];
+/** Paths whose values (and map keys) are secrets: neither is shown; what each holds, for the message. */
+const SECRET_PATHS: Readonly<Record<string, string>> = { 'auth.apiKeys': 'API keys', 'push.secretKey': 'a key' };
 
 /** `agents[1].settings.url` from `['agents', 1, 'settings', 'url']`. */
 export function pathText(path: readonly PropertyKey[]): string {
@@ -24,14 +24,14 @@ export function configErrorOf(error: z.ZodError, source: string, input: unknown)
   const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   // zod reports at least one issue; without one, its own message is all there is to say.
   if (!issue) return new ConfigError(`Invalid configuration: ${source}${error.message}`);
-  const secret = SECRET_PATHS.find((p) => pathText(issue.path).startsWith(p));
+  const secret = Object.keys(SECRET_PATHS).find((p) => pathText(issue.path).startsWith(p));
   if (issue.code === 'unrecognized_keys' && !secret) {
     const at = pathText(issue.path);
     const where = source.trim();
     return new ConfigError(`Invalid configuration: ${where ? `${where} ` : ''}unknown key ${at ? `${at}.` : ''}${issue.keys[0]} (${issue.message})`);
   }
   const path = secret ?? pathText(issue.path);
-  const got = secret ? 'the value is not shown: it holds API keys' : `got ${quote(valueAt(input, issue.path))}`;
+  const got = secret ? `the value is not shown: it holds ${SECRET_PATHS[secret]}` : `got ${quote(valueAt(input, issue.path))}`;
   const detail = `must be ${issue.message} (${got})`;
   return new ConfigError(`Invalid configuration: ${source}${path || 'configuration'} ${detail}`, detail);
 }

@@ -108,7 +108,11 @@ export interface ExecutorConfig {
   readonly agentRegistry: AgentRegistryConfig;
   /** Who may call: API keys and/or OAuth2/OIDC JWTs. Neither configured ⇒ authentication off. */
   readonly auth: AuthConfig;
-  readonly push: { readonly allowPrivateNetworks: boolean };
+  /**
+   * Webhook rules. `secretKey`: encrypts push-config secrets at rest in the durable stores
+   * (32 bytes, base64 or hex); unset, they are stored as given.
+   */
+  readonly push: { readonly allowPrivateNetworks: boolean; readonly secretKey?: string };
   readonly store: StoreConfig;
   readonly eventLog: EventLogConfig;
   /** This instance's id (lease owner). Unset: the host name for SQLite, host name + pid + random for PostgreSQL and DynamoDB. */

@@ -46,7 +46,12 @@ export const authSchema = section({
     .describe('Principal ids (jwt:<iss>#<sub>, key:<name>, cert:<issuer>#<subject>) mapped to a shared identity that owns their tasks together.'),
 });
 
-/** `push`: webhook delivery rules. */
+/** `push`: webhook delivery rules, and the key that encrypts webhook secrets at rest. */
 export const pushSchema = section({
   allowPrivateNetworks: bool.optional().describe('Deliver push notifications to private and loopback addresses (tests, in-cluster receivers).'),
+  secretKey: nonEmpty
+    .optional()
+    .describe(
+      'Encrypts push-config tokens and credentials at rest in the SQLite, PostgreSQL and DynamoDB stores: 32 bytes, base64 or hex (A2A_PUSH_SECRET_KEY).',
+    ),
 });
