@@ -6,7 +6,7 @@ import { bindingKeyOf } from '@a2a-polyglot/client';
 import { SecurityScheme, type AgentCard, type AgentSkill } from '@a2a-polyglot/model';
 import type { CardProblem } from './card-problems.js';
 import { h, type Child } from './dom.js';
-import { webLink } from './links.js';
+import { webUrl } from './links.js';
 import { probeInterface } from './probe.js';
 
 /** What the card view calls back. */
@@ -51,6 +51,13 @@ export function renderCard(root: HTMLElement, card: AgentCard, cardUrl: string, 
     h('h3', {}, 'Security'),
     securityView(card),
   );
+}
+
+/** A link to `url` when it is an http(s) URL; otherwise `text` (and the URL) as plain text (see links.ts). */
+function webLink(url: string, text: string = url, className?: string): HTMLElement {
+  const href = webUrl(url);
+  if (href) return h('a', { href, rel: 'noreferrer', class: className }, text);
+  return h('span', { class: className, title: 'Not a web link, so not clickable' }, text === url ? url : `${text} (${url})`);
 }
 
 function problemItem(problem: CardProblem): HTMLElement {

@@ -7,8 +7,6 @@
  * http(s) URLs become links (they open in their own origin), and file bytes, whether sent raw
  * or as a `data:` URL, are offered as downloads of a neutral type that no browser renders.
  */
-import { h } from './dom.js';
-
 /** The media type file bytes are handed to the browser as: downloaded, never rendered. */
 export const DOWNLOAD_TYPE = 'application/octet-stream';
 
@@ -34,11 +32,4 @@ export function dataUrlBytes(value: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A link to `url` when it is an http(s) URL; otherwise `text` (and the URL) as plain text. */
-export function webLink(url: string, text: string = url, className?: string): HTMLElement {
-  const href = webUrl(url);
-  if (href) return h('a', { href, rel: 'noreferrer', class: className }, text);
-  return h('span', { class: className, title: 'Not a web link, so not clickable' }, text === url ? url : `${text} (${url})`);
 }
