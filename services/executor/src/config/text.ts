@@ -24,6 +24,11 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
       if (['false', '0', 'no', 'off'].includes(t)) return false;
       return fail(where, 'true or false', text);
     }
+    case 'list':
+      return text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     case 'keys': {
       const out: Record<string, string> = {};
       for (const pair of text
@@ -42,7 +47,7 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
   }
 }
 
-type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys';
+type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys' | 'list';
 
 const KIND: Record<string, TextKind> = {
   port: 'int',
@@ -57,6 +62,8 @@ const KIND: Record<string, TextKind> = {
   websocketInCard: 'bool',
   inspector: 'bool',
   strictRequests: 'bool',
+  'cors.origins': 'list',
+  allowedHosts: 'list',
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',
   'auth.jwtClockToleranceSec': 'int',
