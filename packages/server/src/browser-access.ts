@@ -43,6 +43,19 @@ export function browserAccessCheck(options: Pick<A2AHttpOptions, 'cors' | 'allow
   const anyHost = allowedHosts?.includes('*') ?? false;
   const publicHost = options.publicBaseUrl && URL.canParse(options.publicBaseUrl) ? normalizeHostName(new URL(options.publicBaseUrl).hostname) : undefined;
   const trustProxy = options.trustProxy ?? false;
+  // The listener's own addresses, so few that a plain map bounds itself; isLoopbackAddress
+  // (ipaddr.js ranges) costs more than the rest of the check together.
+  const loopbackLocal = new Map<string, boolean>();
+
+  function arrivedOnLoopback(req: IncomingMessage): boolean {
+    const local = req.socket.localAddress;
+    if (local === undefined) return true; // a socket already gone: check as strictly as we can
+    const known = loopbackLocal.get(local);
+    if (known !== undefined) return known;
+    const loopback = isLoopbackAddress(local);
+    loopbackLocal.set(local, loopback);
+    return loopback;
+  }
 
   function hostAllowed(name: string): boolean {
     const bare = name.replace(/^\[|\]$/g, '');
@@ -51,7 +64,7 @@ export function browserAccessCheck(options: Pick<A2AHttpOptions, 'cors' | 'allow
   }
 
   function hostRefusal(req: IncomingMessage): string | undefined {
-    if (anyHost || (allowedHosts === undefined && !isLoopbackAddress(req.socket.localAddress ?? '127.0.0.1'))) return undefined;
+    if (anyHost || (allowedHosts === undefined && !arrivedOnLoopback(req))) return undefined;
     const named = (trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined) ?? req.headers.host;
     if (named === undefined) return undefined; // HTTP/1.0 without a Host: no browser sends that
     const name = hostNameOf(named);
@@ -74,11 +87,11 @@ export function browserAccessCheck(options: Pick<A2AHttpOptions, 'cors' | 'allow
     if (publicRead) return { ok: true, allowOrigin: '*' };
     const origin = headerValue(req, 'origin');
     if (origin === undefined) return { ok: true };
+    if (anyOrigin) return { ok: true, allowOrigin: '*' };
+    // Browsers send the origin serialized (lower case, no default port), as the list is kept.
+    if (origins.has(origin)) return { ok: true, allowOrigin: origin };
     const parsed = URL.canParse(origin) ? new URL(origin) : undefined;
     if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && isOwnOrigin(req, parsed)) return { ok: true };
-    if (anyOrigin) return { ok: true, allowOrigin: '*' };
-    const normalized = normalizeOrigin(origin);
-    if (origins.has(normalized)) return { ok: true, allowOrigin: normalized };
     return { ok: false, reason: `Pages of ${origin.slice(0, 200)} may not call this agent (add the origin to the CORS origins)` };
   };
 }
