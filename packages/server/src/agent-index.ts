@@ -3,6 +3,7 @@ import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { sendJson } from '@a2a-polyglot/http';
 import { restError } from '@a2a-polyglot/rest';
 import { WELL_KNOWN_CARD_PATH } from './agent-card.js';
+import { browserAccessCheck, sendAccessRefusal } from './browser-access.js';
 import { applyCorsHeaders } from './cors.js';
 import { normalizeMountPath, type A2AHttpOptions } from './options.js';
 import { publicBaseUrl } from './public-url.js';
@@ -38,7 +39,12 @@ export function serveAgentIndex(
     sendJson(res, 405, error.body, 'application/json', { allow: 'GET, HEAD' });
     return true;
   }
-  if (index.root.cors ?? true) applyCorsHeaders(res);
+  const access = browserAccessCheck(index.root)(req, true);
+  if (!access.ok) {
+    sendAccessRefusal(res, access.reason, { logger: index.root.logger });
+    return true;
+  }
+  if (index.root.cors ?? true) applyCorsHeaders(res, access.allowOrigin);
   const base = publicBaseUrl(req, index.root.publicBaseUrl, index.root.trustProxy ?? false);
   const agents: AgentIndexEntry[] = index.mounts.map((mount) => {
     const mountPath = normalizeMountPath(mount.mountPath);

@@ -1,7 +1,8 @@
 /**
  * @a2a-polyglot/server — composes the A2A HTTP bindings into one node:http listener: agent
  * card discovery, JSON-RPC at `${basePath}/rpc`, REST under `basePath`, CORS, and a
- * `startA2AServer` helper with prompt graceful close, `/healthz` and `/readyz` probes; optionally the WebSocket binding on
+ * `startA2AServer` helper with prompt graceful close, `/healthz` and `/readyz` probes, Host and
+ * Origin checks for browsers (`browserAccessCheck`); optionally the WebSocket binding on
  * the same port (`websocket` option).
  */
 export * from './options.js';
@@ -20,6 +21,7 @@ export {
 } from './agent-card.js';
 export { type AgentIndexEntry, serveAgentIndex } from './agent-index.js';
 export { publicBaseUrl } from './public-url.js';
+export { type BrowserAccess, type BrowserAccessCheck, browserAccessCheck } from './browser-access.js';
 export { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
 export { METRICS_PATH, type MetricsSource, serveMetrics } from './metrics-endpoint.js';
 export { type A2AUpgradeHandler, createA2AUpgradeHandler, websocketCardInterfaces, websocketPath } from './websocket.js';

@@ -16,6 +16,8 @@ export function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2
     sseHeartbeatMs: config.sseHeartbeatMs,
     sseStallTimeoutMs: config.streamStallTimeoutMs,
     cardCompat: config.cardCompat,
+    cors: { origins: config.cors.origins },
+    allowedHosts: config.allowedHosts,
     logger,
   };
 }

@@ -25,6 +25,8 @@ export function defaultConfig(): ExecutorConfig {
     grpcPublicUrl: undefined,
     websocketInCard: true,
     inspector: undefined,
+    cors: { origins: [] },
+    allowedHosts: undefined,
     maxBodyBytes: 4 * 1024 * 1024,
     strictRequests: false,
     cardCompat: 'merged',

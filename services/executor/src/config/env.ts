@@ -19,6 +19,8 @@ export const ENV_VARS = {
   A2A_GRPC_PUBLIC_URL: 'grpcPublicUrl',
   A2A_WEBSOCKET_IN_CARD: 'websocketInCard',
   A2A_INSPECTOR: 'inspector',
+  A2A_CORS_ORIGINS: 'cors.origins',
+  A2A_ALLOWED_HOSTS: 'allowedHosts',
   A2A_MAX_BODY_BYTES: 'maxBodyBytes',
   A2A_STRICT_REQUESTS: 'strictRequests',
   A2A_CARD_COMPAT: 'cardCompat',

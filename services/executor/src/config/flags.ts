@@ -15,6 +15,8 @@ export const CLI_FLAGS = {
   '--grpc-public-url': 'grpcPublicUrl',
   '--websocket-in-card': 'websocketInCard',
   '--inspector': 'inspector',
+  '--cors-origins': 'cors.origins',
+  '--allowed-hosts': 'allowedHosts',
   '--agent-module': 'agentModule',
   '--log-level': 'logLevel',
   '--strict-requests': 'strictRequests',

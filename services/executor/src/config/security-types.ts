@@ -1,6 +1,6 @@
 /**
  * The security sections of the configuration: who may call (`auth`), how often
- * (`rateLimit`), and the listeners' TLS (`tls`). Types only, no code.
+ * (`rateLimit`), the listeners' TLS (`tls`), and which browser pages may call (`cors`). Types only, no code.
  */
 
 /** Authentication: static API keys, bearer JWTs from an identity provider, or both (either is accepted). */
@@ -65,4 +65,10 @@ export interface TlsConfig {
   readonly clientCaFile?: string;
   /** A verified client certificate authenticates as its common name (beside any API keys / JWTs). Default false. */
   readonly clientCertIdentity: boolean;
+}
+
+/** Browser pages of other origins allowed to call (README "Browsers"); the service's own pages always may. */
+export interface CorsConfig {
+  /** Origins (`https://app.example.com`) whose pages may call; `*` for any. Default none. */
+  readonly origins: readonly string[];
 }

@@ -24,6 +24,11 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
       if (['false', '0', 'no', 'off'].includes(t)) return false;
       return fail(where, 'true or false', text);
     }
+    case 'list':
+      return text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     case 'keys': {
       const out: Record<string, string> = {};
       for (const pair of text
@@ -63,6 +68,8 @@ const KIND: Record<string, TextKind> = {
   websocketInCard: 'bool',
   inspector: 'bool',
   strictRequests: 'bool',
+  'cors.origins': 'list',
+  allowedHosts: 'list',
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',
   'auth.jwtClockToleranceSec': 'int',
