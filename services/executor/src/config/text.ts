@@ -24,11 +24,6 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
       if (['false', '0', 'no', 'off'].includes(t)) return false;
       return fail(where, 'true or false', text);
     }
-    case 'list':
-      return text
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
     case 'keys': {
       const out: Record<string, string> = {};
       for (const pair of text
