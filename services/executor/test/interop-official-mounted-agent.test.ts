@@ -20,6 +20,7 @@ import type * as V03Client from 'a2a-sdk-v03/client' with { 'resolution-mode': '
 import type * as V03Grpc from 'a2a-sdk-v03/client/grpc' with { 'resolution-mode': 'import' };
 import type * as V03 from 'a2a-sdk-v03' with { 'resolution-mode': 'import' };
 import { silentLogger } from '@a2a-polyglot/core';
+import type { CardCompat } from '@a2a-polyglot/server';
 import { WEBSOCKET_BINDING } from '@a2a-polyglot/client';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { json, V1 } from './helpers.js';
@@ -36,7 +37,7 @@ const OFFICIAL_TRANSPORTS: readonly Transport[] = ['JSONRPC', 'HTTP+JSON', 'GRPC
 
 /** What the test needs of one SDK generation: which transports its card should offer, how to follow one. */
 interface Generation {
-  readonly cardCompats: readonly string[];
+  readonly cardCompats: readonly CardCompat[];
   /** The transports beta's card must offer this generation: exactly the ones that reach beta. */
   readonly offered: readonly Transport[];
   /** The transports the card offers, read the way this SDK reads cards. */
