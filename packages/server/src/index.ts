@@ -20,6 +20,9 @@ export {
   WELL_KNOWN_CARD_PATH,
 } from './agent-card.js';
 export { type AgentIndexEntry, serveAgentIndex } from './agent-index.js';
+export { API_CATALOG_MEDIA_TYPE, API_CATALOG_PATH, API_CATALOG_PROFILE, serveApiCatalog } from './api-catalog.js';
+export type { ServedAgents } from './listing.js';
+export { type ServiceListingOptions, withServiceListings } from './service-listings.js';
 export { publicBaseUrl } from './public-url.js';
 export { type BrowserAccess, type BrowserAccessCheck, browserAccessCheck } from './browser-access.js';
 export { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
