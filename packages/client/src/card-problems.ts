@@ -75,7 +75,8 @@ export function interfaceProblem(agentInterface: AgentInterface, reader: string)
   const scheme = schemeOf(url);
   if (scheme === undefined) return { level: 'bad', text: `The ${label} has a URL that is not a URL.` };
   const wanted = SCHEMES[binding];
-  if (wanted && !wanted.includes(scheme)) return { level: 'bad', text: `The ${label} must be a ${wanted.map((s) => s.slice(0, -1)).join(' or ')} URL.` };
+  if (wanted && !wanted.includes(scheme))
+    return { level: 'bad', text: `The ${label} must use ${wanted.map((s) => s.slice(0, -1)).join(' or ')}, not ${scheme.slice(0, -1)}.` };
   return undefined;
 }
 
