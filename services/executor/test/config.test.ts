@@ -21,7 +21,7 @@ function tempConfig(json: unknown, name = 'config.json'): { dir: string; file: s
   return { dir, file };
 }
 
-/** Runs loadConfig and returns the one-line error it throws. */
+/** Runs loadConfig and returns the one-line error it throws (one problem: one line). */
 function configError(options: Parameters<typeof loadConfig>[0]): string {
   try {
     loadConfig(options);
@@ -340,7 +340,8 @@ describe('loadConfig', () => {
     });
 
     it('rejects unknown flags and missing flag values', () => {
-      expect(configError({ argv: ['--prot', '1'], env: {}, cwd })).toMatch(/^Unknown argument "--prot" \(known: --config, --host, --port/);
+      expect(configError({ argv: ['--prot', '1'], env: {}, cwd })).toBe('Unknown argument "--prot" (did you mean --port?)');
+      expect(configError({ argv: ['--colour', '1'], env: {}, cwd })).toMatch(/^Unknown argument "--colour" \(known: --config, --host, --port/);
       expect(configError({ argv: ['--port'], env: {}, cwd })).toBe('Missing value for --port');
       expect(configError({ argv: ['--port', '--host', 'x'], env: {}, cwd })).toBe('Missing value for --port');
     });
@@ -348,17 +349,21 @@ describe('loadConfig', () => {
     it('names the file and key for bad config files', () => {
       const typo = tempConfig({ prot: 8080 });
       expect(configError({ argv: ['--config', typo.file], env: {}, cwd })).toMatch(
-        /^Invalid configuration: config file .*config\.json: unknown key prot \(known: \$schema, host, port, /,
+        /^Invalid configuration: config file .*config\.json: unknown key prot \(did you mean port\?\)$/,
       );
       const nestedTypo = tempConfig({ agent: { capabilities: { stream: true } } });
       expect(configError({ argv: ['--config', nestedTypo.file], env: {}, cwd })).toMatch(
-        /: unknown key agent\.capabilities\.stream \(known: streaming, pushNotifications, extendedAgentCard\)$/,
+        /: unknown key agent\.capabilities\.stream \(did you mean agent\.capabilities\.streaming\?\)$/,
+      );
+      const farTypo = tempConfig({ agent: { capabilities: { colour: true } } });
+      expect(configError({ argv: ['--config', farTypo.file], env: {}, cwd })).toMatch(
+        /: unknown key agent\.capabilities\.colour \(known: streaming, pushNotifications, extendedAgentCard\)$/,
       );
       const badPort = tempConfig({ port: '8080' });
       expect(configError({ argv: ['--config', badPort.file], env: {}, cwd })).toBe(
         `Invalid configuration: config file ${badPort.file}: port must be an integer between 0 and 65535 (got "8080")`,
       );
-      const badSkill = tempConfig({ agent: { skills: [{ id: 'x', name: '' }] } });
+      const badSkill = tempConfig({ agent: { skills: [{ id: 'x', name: '', description: 'has a description' }] } });
       expect(configError({ argv: ['--config', badSkill.file], env: {}, cwd })).toBe(
         `Invalid configuration: config file ${badSkill.file}: agent.skills[0].name must be a non-empty string (got "")`,
       );

@@ -7,14 +7,20 @@ import { z } from 'zod';
 export const storeSchema = section({
   kind: oneOf(['memory', 'sqlite', 'postgres', 'dynamodb'])
     .optional()
-    .describe('Unset: postgres with url, sqlite with path, dynamodb with table, else memory.'),
+    .describe(
+      'Where tasks and push configs live: memory, sqlite, postgres or dynamodb (A2A_STORE). Unset: postgres with url, sqlite with path, dynamodb with table, else memory.',
+    ),
   path: nonEmpty.optional().describe('SQLite file (relative to the config file).'),
   url: connectionUrl('postgres:', 'postgresql:').optional().describe('PostgreSQL URL.'),
   schema: matching(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'a schema name (letters, digits, _)').optional(),
   maxConnections: intIn(1, 1000).optional(),
-  table: matching(DYNAMO_TABLE_NAME, `a DynamoDB table name (${DYNAMO_TABLE_NAME_RULE})`).optional(),
-  endpoint: absoluteUrl.optional(),
-  region: matching(/^[a-z0-9-]{1,64}$/, 'an AWS region such as "eu-west-1"').optional(),
+  table: matching(DYNAMO_TABLE_NAME, `a DynamoDB table name (${DYNAMO_TABLE_NAME_RULE})`)
+    .optional()
+    .describe('DynamoDB table of the tasks, created when missing (A2A_DYNAMODB_TABLE).'),
+  endpoint: absoluteUrl.optional().describe("DynamoDB endpoint URL: DynamoDB Local, an emulator, a VPC endpoint (A2A_DYNAMODB_ENDPOINT). Unset: the region's."),
+  region: matching(/^[a-z0-9-]{1,64}$/, 'an AWS region such as "eu-west-1"')
+    .optional()
+    .describe("AWS region of the table (A2A_DYNAMODB_REGION). Unset: the SDK's (AWS_REGION, shared config)."),
   retentionMs: intIn(0, 10 * 365 * 24 * 60 * 60 * 1000).optional(),
   memoryMaxBytes: intIn(1024 * 1024, 1024 ** 4)
     .optional()
