@@ -56,6 +56,7 @@ export async function startSingleAgent(
     allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
     strictRequests: resolved.strictRequests,
     listTasksMaxBytes: resolved.listTasksMaxBytes,
+    acceptAnyInputMode: resolved.agent.acceptAnyInputMode,
   });
   metrics.watch(handler);
 

@@ -3,6 +3,7 @@
  * file, variable or flag.
  */
 import { DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES } from '@a2a-polyglot/core';
+import { DEMO_INPUT_MODES } from '../demo-agent.js';
 import type { ExecutorConfig } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -46,8 +47,9 @@ export function defaultConfig(): ExecutorConfig {
         },
       ],
       capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false },
-      defaultInputModes: ['text/plain'],
+      defaultInputModes: DEMO_INPUT_MODES,
       defaultOutputModes: ['text/plain'],
+      acceptAnyInputMode: false,
     },
     agentModule: undefined,
     demo: { chunkDelayMs: 50 },

@@ -29,6 +29,7 @@ export const ENV_VARS = {
   LOG_LEVEL: 'logLevel',
   A2A_AGENT_MODULE: 'agentModule',
   A2A_AGENT_NAME: 'agent.name',
+  A2A_ACCEPT_ANY_INPUT_MODE: 'agent.acceptAnyInputMode',
   A2A_API_KEYS: 'auth.apiKeys',
   A2A_API_KEY_HEADER: 'auth.header',
   A2A_JWKS_URL: 'auth.jwksUrl',

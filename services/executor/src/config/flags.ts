@@ -19,6 +19,7 @@ export const CLI_FLAGS = {
   '--log-level': 'logLevel',
   '--strict-requests': 'strictRequests',
   '--card-compat': 'cardCompat',
+  '--accept-any-input-mode': 'agent.acceptAnyInputMode',
   '--store': 'store.kind',
   '--dynamodb-table': 'store.table',
   '--dynamodb-endpoint': 'store.endpoint',

@@ -57,6 +57,7 @@ const KIND: Record<string, TextKind> = {
   websocketInCard: 'bool',
   inspector: 'bool',
   strictRequests: 'bool',
+  'agent.acceptAnyInputMode': 'bool',
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',
   'auth.jwtClockToleranceSec': 'int',
