@@ -101,7 +101,7 @@ describe('input modes: parts the card does not accept are refused before the age
     };
     const handler = new RequestHandler({ card: testAgentCard({ defaultInputModes: ['text/plain'] }), executor });
     const first = await handler.sendMessage(userSend('start'), ctx());
-    const taskId = (first.payload?.value as { id: string }).id;
+    const taskId = (first.payload!.value as { id: string }).id;
     await expect(handler.sendMessage(userSend('', { taskId, message: { parts: [data({ answer: 1 })] } }), ctx())).rejects.toMatchObject(refused);
   });
 
