@@ -30,3 +30,4 @@ export { recordingLogger, type LogLevelName, type LogLine, type RecordingLogger 
 export { grpcFrame, rawGrpcCall, type RawGrpcAnswer } from './raw-grpc.js';
 export { makeTestPki, type TestKeyPair, type TestPki } from './test-pki.js';
 export { runReadmeExample, type ReadmeExampleOptions } from './readme-example.js';
+export { sdkCardSignature, type SdkCardAnswer, type SdkCardRequest } from './sdk-card-signature.js';
