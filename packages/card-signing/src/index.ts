@@ -6,3 +6,4 @@ export * from './canonical.js';
 export * from './errors.js';
 export * from './signer.js';
 export * from './verify.js';
+export type { JSONWebKeySet, JWK, KeyLike } from 'jose';

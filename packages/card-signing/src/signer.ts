@@ -66,7 +66,7 @@ export function createCardSigner(signingKey: CardSigningKey, options: CardSigner
 }
 
 /** `card` with `signatures` replaced by the signer's (a signed copy; `card` is not changed). */
-export async function signCard(card: AgentCard, signer: CardSigner): Promise<AgentCard> {
+export async function withSignatures(card: AgentCard, signer: CardSigner): Promise<AgentCard> {
   return { ...card, signatures: await signer.sign(card) };
 }
 

@@ -7,7 +7,7 @@ import {
   canonicalCardPayload,
   CardSignatureError,
   createCardSigner,
-  signCard,
+  withSignatures,
   verifyCardSignature,
   type CardSigningAlgorithm,
 } from '../src/index.js';
@@ -88,7 +88,7 @@ describe('signing and verifying', () => {
   it.each(['ES256', 'RS256', 'EdDSA'] as const)('%s: a detached JWS, protected header {alg, kid, typ: JOSE, jku}, that verifies', async (alg) => {
     const key = await newKey(alg);
     const signer = createCardSigner({ key: key.privateKey, alg, kid: key.kid, jku: 'https://agent.example/jwks.json' });
-    const signed = await signCard(richCard(), signer);
+    const signed = await withSignatures(richCard(), signer);
     expect(signed.signatures).toHaveLength(1);
     const [signature] = signed.signatures;
     expect(decodeProtectedHeader(signature!)).toEqual({ alg, kid: key.kid, typ: 'JOSE', jku: 'https://agent.example/jwks.json' });
@@ -98,14 +98,14 @@ describe('signing and verifying', () => {
 
   it('a private JWK signs too', async () => {
     const key = await newKey('ES256');
-    const signed = await signCard(richCard(), createCardSigner({ key: key.privateJwk, alg: 'ES256', kid: key.kid }));
+    const signed = await withSignatures(richCard(), createCardSigner({ key: key.privateJwk, alg: 'ES256', kid: key.kid }));
     await expect(verifyCardSignature(signed, { keys: [key.publicJwk] })).resolves.toMatchObject({ kid: key.kid });
   });
 
   it('a card changed after signing is refused as invalid-signature; unsigned, unknown keys and junk are named too', async () => {
     const key = await newKey('ES256');
     const other = await newKey('ES256', 'other');
-    const signed = await signCard(richCard(), createCardSigner({ key: key.privateKey, alg: 'ES256', kid: key.kid }));
+    const signed = await withSignatures(richCard(), createCardSigner({ key: key.privateKey, alg: 'ES256', kid: key.kid }));
     const failure = (card: AgentCard, keys: JWK[] = [key.publicJwk]) =>
       verifyCardSignature(card, { keys }).then(
         () => 'verified',
@@ -154,7 +154,7 @@ describe('signing and verifying', () => {
 describe('interop with @a2a-js/sdk 1.3.0', () => {
   it.each(['ES256', 'RS256', 'EdDSA'] as const)('its verifier accepts our %s signature, and refuses it once the card is changed', async (alg) => {
     const key = await newKey(alg);
-    const signed = cardJson(await signCard(richCard(), createCardSigner({ key: key.privateKey, alg, kid: key.kid })));
+    const signed = cardJson(await withSignatures(richCard(), createCardSigner({ key: key.privateKey, alg, kid: key.kid })));
     expect(await sdkCardSignature({ op: 'verify', card: signed, keys: [key.publicJwk] })).toEqual({ ok: true, result: 'verified' });
     expect(await sdkCardSignature({ op: 'verify', card: mergedAgentCard(signed), keys: [key.publicJwk] })).toEqual({ ok: true, result: 'verified' });
     expect(await sdkCardSignature({ op: 'verify', card: { ...signed, version: '6.6.6' }, keys: [key.publicJwk] })).toMatchObject({ ok: false });

@@ -93,7 +93,7 @@ describe('unsigned by default', () => {
   it('without signCard the card has no signatures', async () => {
     const plain = await startTestServer();
     try {
-      const body = await (await fetch(`${plain.url}/.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } })).json();
+      const body = (await (await fetch(`${plain.url}/.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } })).json()) as { signatures?: unknown };
       expect(body.signatures).toBeUndefined();
     } finally {
       await plain.close();

@@ -77,5 +77,6 @@ export function defaultConfig(): ExecutorConfig {
     lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },
     rateLimit: { addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60 },
     tls: { certFile: undefined, keyFile: undefined, clientCaFile: undefined, clientCertIdentity: false },
+    cardSigning: { keyFile: undefined, kid: undefined, alg: undefined, jku: undefined },
   };
 }

@@ -69,6 +69,10 @@ export const ENV_VARS = {
   A2A_TLS_KEY_FILE: 'tls.keyFile',
   A2A_TLS_CLIENT_CA_FILE: 'tls.clientCaFile',
   A2A_TLS_CLIENT_CERT_IDENTITY: 'tls.clientCertIdentity',
+  A2A_CARD_SIGNING_KEY_FILE: 'cardSigning.keyFile',
+  A2A_CARD_SIGNING_KID: 'cardSigning.kid',
+  A2A_CARD_SIGNING_ALG: 'cardSigning.alg',
+  A2A_CARD_SIGNING_JKU: 'cardSigning.jku',
 } as const;
 
 /** Reads the environment layer. Empty values count as unset. */

@@ -20,6 +20,8 @@ export const CLI_FLAGS = {
   '--strict-requests': 'strictRequests',
   '--card-compat': 'cardCompat',
   '--accept-any-input-mode': 'agent.acceptAnyInputMode',
+  '--card-signing-key-file': 'cardSigning.keyFile',
+  '--card-signing-kid': 'cardSigning.kid',
   '--store': 'store.kind',
   '--dynamodb-table': 'store.table',
   '--dynamodb-endpoint': 'store.endpoint',

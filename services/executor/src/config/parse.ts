@@ -38,7 +38,7 @@ export function parseAgentEntry(raw: unknown, where: string, baseDir: string | u
 
 /**
  * Resolves the layer's relative paths against `baseDir` (the config file's directory, else
- * the working directory): `agentModule`, `store.path`, the `tls` files, and the `module` handler's
+ * the working directory): `agentModule`, `store.path`, the `tls` files, `cardSigning.keyFile`, and the `module` handler's
  * `settings.path` of each agent (it resolves like `agentModule`).
  */
 function resolvePaths(layer: Omit<ConfigFileLayer, '$schema'>, baseDir: string | undefined): ExecutorConfigInput {
@@ -47,6 +47,9 @@ function resolvePaths(layer: Omit<ConfigFileLayer, '$schema'>, baseDir: string |
     ...(layer.agentModule !== undefined && { agentModule: resolveModulePath(layer.agentModule, baseDir) }),
     ...(layer.store?.path !== undefined && { store: { ...layer.store, path: resolve(baseDir ?? process.cwd(), layer.store.path) } }),
     ...(layer.tls !== undefined && { tls: resolveTlsPaths(layer.tls, baseDir) }),
+    ...(layer.cardSigning?.keyFile !== undefined && {
+      cardSigning: { ...layer.cardSigning, keyFile: resolve(baseDir ?? process.cwd(), layer.cardSigning.keyFile) },
+    }),
     ...(layer.agents !== undefined && { agents: layer.agents.map((entry) => resolveEntryPaths(entry, baseDir)) }),
   };
 }
