@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, clientFailureOf, WEBSOCKET_BINDING, webSocketTransportFactory, type WebSocketConstructor } from '@a2a-polyglot/client';
+import type { JWK } from '@a2a-polyglot/card-signing';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { silentLogger } from '@a2a-polyglot/core';
 import { sdkCardSignature } from '@a2a-polyglot/testing';
@@ -27,8 +28,9 @@ function keyFile(name: string, key: { privateKey: KeyObject; publicKey: KeyObjec
   const path = join(dir, name);
   const privateJwk = { ...key.privateKey.export({ format: 'jwk' }), ...(form === 'jwk' && { kid }) };
   writeFileSync(path, form === 'pem' ? (key.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string) : JSON.stringify(privateJwk));
-  const alg = { ec: 'ES256', rsa: 'RS256', ed25519: 'EdDSA' }[key.publicKey.asymmetricKeyType ?? ''];
-  return { path, jwk: { ...key.publicKey.export({ format: 'jwk' }), kid, alg } };
+  const algs: Record<string, string> = { ec: 'ES256', rsa: 'RS256', ed25519: 'EdDSA' };
+  const jwk: JWK = { ...(key.publicKey.export({ format: 'jwk' }) as JWK), kid, alg: algs[key.publicKey.asymmetricKeyType ?? ''] };
+  return { path, jwk };
 }
 
 const ec = keyFile('ec.pem', generateKeyPairSync('ec', { namedCurve: 'P-256' }), 'ec-2025');
