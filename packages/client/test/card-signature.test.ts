@@ -3,14 +3,14 @@
  * keys given or fetched from a JWKS URL; a card the official SDK (@a2a-js/sdk 1.3.0) signed
  * verifies, a changed one is refused with `clientFailure: 'bad-card-signature'`.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCardSigner } from '@a2a-polyglot/card-signing';
+import { createCardSigner, type JWK } from '@a2a-polyglot/card-signing';
 import { A2AError } from '@a2a-polyglot/core';
 import { AgentCard } from '@a2a-polyglot/model';
 import { agentCardToV03 } from '@a2a-polyglot/v03/json';
 import { sdkCardSignature } from '@a2a-polyglot/testing';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { CardSignatureError, CardVerifier, Client, clientFailureOf, resolveAgentCard } from '../src/index.js';
 
 jest.setTimeout(30_000);
@@ -53,14 +53,11 @@ const CARD_JSON = {
   skills: [{ id: 'echo', name: 'Echo', description: 'Echoes', tags: ['demo'] }],
 };
 
+/** A P-256 key pair (node:crypto: this package's tests keep the official SDK's jose to itself). */
 async function key(kid: string) {
-  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-  return {
-    kid,
-    privateKey,
-    publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256' },
-    privateJwk: { ...(await exportJWK(privateKey)), kid, alg: 'ES256' },
-  };
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = (k: typeof publicKey): JWK => ({ ...(k.export({ format: 'jwk' }) as JWK), kid, alg: 'ES256' });
+  return { kid, privateKey, publicJwk: jwk(publicKey), privateJwk: jwk(privateKey) };
 }
 
 async function signedByUs(k: Awaited<ReturnType<typeof key>>, json: unknown = CARD_JSON): Promise<Record<string, unknown>> {
