@@ -20,8 +20,8 @@ export interface ResolveCardOptions {
   readonly signal?: AbortSignal;
   /**
    * Require the card to be signed by one of these keys (spec §8 signatures), checked on the card
-   * as served, before anything else reads it: a changed, unsigned or otherwise-signed card is
-   * refused with `clientFailure: 'bad-card-signature'`. Default: not checked.
+   * JSON as served (not on its translation), before the client uses it: a changed, unsigned or
+   * otherwise-signed card is refused with `clientFailure: 'bad-card-signature'`. Default: off.
    */
   readonly verifyCard?: CardVerification;
 }

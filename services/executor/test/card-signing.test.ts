@@ -94,6 +94,19 @@ describe('a signing executor', () => {
     expect(header).toEqual({ alg: 'ES256', kid: 'ec-2025', typ: 'JOSE', jku: 'https://keys.example/jwks.json' });
   });
 
+  it("the v0.3 extended card (JSON-RPC agent/getAuthenticatedExtendedCard) carries the v1.0 card's signatures, as the SDK's v0.3 layer does", async () => {
+    const post = (body: unknown, headers: Record<string, string>) =>
+      fetch(`${running.url}/a2a/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': API_KEY, ...headers },
+        body: JSON.stringify(body),
+      }).then(json);
+    const v1 = await post({ jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard', params: {} }, V1);
+    const v03 = await post({ jsonrpc: '2.0', id: 2, method: 'agent/getAuthenticatedExtendedCard' }, {});
+    expect(v03.result.protocolVersion).toBe('0.3.0');
+    expect(v03.result.signatures).toEqual(v1.result.signatures);
+  });
+
   it.each(['jsonrpc', 'rest', 'websocket', 'grpc'] as const)('our client verifies the card and the extended card over %s', async (binding) => {
     const client = await Client.connect(running.url, {
       bindings: [binding],
