@@ -45,6 +45,11 @@ export interface Bridge<S = unknown> {
   /** One line for docs and `--help`-style listings. */
   readonly description: string;
   readonly settings: SettingsSchema<S>;
+  /**
+   * The media types its agents read (what their cards' `defaultInputModes` default to; the
+   * server refuses other parts with ContentTypeNotSupported). Unset: `text/plain` only.
+   */
+  readonly inputModes?: readonly string[];
   create(settings: S, env: BridgeEnv): AgentExecutor | Promise<AgentExecutor>;
 }
 

@@ -58,6 +58,8 @@ interface PausedRun extends FollowedRun {
 export const hermesRunsBridge = defineBridge<HermesRunsSettings>({
   name: NAME,
   description: 'Hermes Agent runs API (POST /v1/runs + SSE events, approvals, stop)',
+  // An approval may be answered with a data part `{choice}` (see choiceFrom).
+  inputModes: ['text/plain', 'application/json'],
   settings: {
     ...COMMON_FIELDS,
     baseUrl: field.url({

@@ -5,11 +5,12 @@ import { BridgeRegistry } from '../src/index.js';
 
 export const AGENT_NAME = 'Bridge Agent';
 
-/** The shared test card for a bridged agent (streaming on, push off). */
-export function card(name = AGENT_NAME): AgentCard {
+/** The shared test card for a bridged agent (streaming on, push off), taking `inputModes` (default text). */
+export function card(name = AGENT_NAME, inputModes: readonly string[] = ['text/plain']): AgentCard {
   return testAgentCard({
     name,
     description: 'bridged test agent',
+    defaultInputModes: [...inputModes],
     capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] },
   });
 }
@@ -33,8 +34,10 @@ export interface Bridged {
 
 export async function bridged(handlerName: string, settings: Record<string, unknown>, env: Record<string, string> = {}): Promise<Bridged> {
   const logger = memoryLogger();
-  const executor = await new BridgeRegistry().create(handlerName, { agentId: 'test', agentName: AGENT_NAME, agentSettings: settings, env, logger });
-  const handler = new RequestHandler({ card: card(), executor, logger, cancelHookTimeoutMs: 2000 });
+  const registry = new BridgeRegistry();
+  const executor = await registry.create(handlerName, { agentId: 'test', agentName: AGENT_NAME, agentSettings: settings, env, logger });
+  // The card declares what the bridge reads, as the executor's card does (Bridge.inputModes).
+  const handler = new RequestHandler({ card: card(AGENT_NAME, registry.get(handlerName)?.inputModes), executor, logger, cancelHookTimeoutMs: 2000 });
   return {
     handler,
     executor,

@@ -1,6 +1,7 @@
 import { type A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { AgentCard } from '@a2a-polyglot/model';
 import { cardJsonOfAnyVersion, isV03Card } from './card-v03.js';
+import { type CardVerification, CardVerifier } from './card-verification.js';
 import { clientError, notA2A } from './failures.js';
 import { callHeaders, describeBody, isJsonMedia, mediaType, openHttp, readText, tryParseJson } from './http.js';
 
@@ -17,6 +18,12 @@ export interface ResolveCardOptions {
   /** Bounds each GET. */
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
+  /**
+   * Require the card to be signed by one of these keys (spec §8 signatures), checked on the card
+   * JSON as served (not on its translation), before the client uses it: a changed, unsigned or
+   * otherwise-signed card is refused with `clientFailure: 'bad-card-signature'`. Default: off.
+   */
+  readonly verifyCard?: CardVerification;
 }
 
 /** A validated card and where it was found. */
@@ -50,10 +57,11 @@ export function cardCandidates(input: string): string[] {
 }
 
 /**
- * Finds, fetches and validates an agent's card. Tries each candidate of
- * {@link cardCandidates} while the server says "not here" (404, 405, 410); any other failure
- * is final and says exactly what went wrong: unreachable host, not an A2A server (HTML,
- * non-JSON), or a malformed card (which field).
+ * Finds, fetches and validates an agent's card (and checks its signature with
+ * `verifyCard`). Tries each candidate of {@link cardCandidates} while the server says "not
+ * here" (404, 405, 410); any other failure is final and says exactly what went wrong:
+ * unreachable host, not an A2A server (HTML, non-JSON), a malformed card (which field), or a
+ * card whose signature does not verify.
  */
 export async function resolveAgentCard(input: string, options: ResolveCardOptions = {}): Promise<ResolvedCard> {
   const fetchImpl = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
@@ -75,7 +83,12 @@ export async function resolveAgentCard(input: string, options: ResolveCardOption
     if (json === undefined || (!isJsonMedia(type) && type !== '' && type !== 'text/plain')) {
       throw notA2A(`${input} does not look like an A2A server: ${url} answered ${describeBody(type, text)} instead of a JSON agent card`);
     }
-    return { card: validateAgentCard(json, url), url, json };
+    const card = validateAgentCard(json, url);
+    if (options.verifyCard) {
+      const fetchOptions = { fetch: fetchImpl, timeoutMs: options.timeoutMs, signal: options.signal };
+      await new CardVerifier(options.verifyCard, fetchOptions).verifyJson(json, url);
+    }
+    return { card, url, json };
   }
   throw notA2A(`${input} does not look like an A2A server: no agent card at ${misses.join(', ')}`);
 }

@@ -1,5 +1,6 @@
 import type { Credential } from './auth.js';
 import type { BindingKey } from './bindings.js';
+import type { CardVerification } from './card-verification.js';
 import type { Interceptor } from './interceptors.js';
 import type { RetryPolicy } from './retry.js';
 import type { ResumeInfo } from './task-stream.js';
@@ -40,6 +41,12 @@ export interface ClientOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Resubscribes of a cut stream; `false` disables resuming. */
   readonly resume?: Partial<RetryPolicy> | false;
+  /**
+   * Require agent cards signed by one of these keys (spec §8 signatures): the card `connect`
+   * resolves and every extended card `getExtendedAgentCard` returns. A card whose signature
+   * does not verify is refused with `clientFailure: 'bad-card-signature'`. Default: not checked.
+   */
+  readonly verifyCard?: CardVerification;
 }
 
 /** Per-call options of the client's methods. */

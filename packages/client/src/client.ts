@@ -22,6 +22,7 @@ import { apiKeyAuth, bearerAuth } from './auth.js';
 import type { BindingKey } from './bindings.js';
 import { CallRunner } from './call-runner.js';
 import { resolveAgentCard } from './card.js';
+import { CardVerifier } from './card-verification.js';
 import type { ClientOptions, ConnectOptions, RequestOptions } from './client-options.js';
 import type { Interceptor } from './interceptors.js';
 import { DEFAULT_RESUME, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
@@ -47,9 +48,12 @@ export class Client {
   private readonly transport: Transport;
   private readonly calls: CallRunner;
   private readonly resume: RetryPolicy;
+  private readonly verifier: CardVerifier | undefined;
 
   constructor(card: AgentCard, options: ClientOptions = {}) {
     this.card = card;
+    this.verifier =
+      options.verifyCard && new CardVerifier(options.verifyCard, { fetch: options.fetch ?? ((...a) => globalThis.fetch(...a)), timeoutMs: options.timeoutMs });
     const { agentInterface, binding, transport } = openTransport(card, options);
     this.agentInterface = agentInterface;
     this.binding = binding;
@@ -75,6 +79,7 @@ export class Client {
       headers: options.headers,
       timeoutMs: options.cardTimeoutMs ?? options.timeoutMs,
       signal: options.signal,
+      verifyCard: options.verifyCard,
     });
     return new Client(card, options);
   }
@@ -136,14 +141,18 @@ export class Client {
     await this.unary('DeleteTaskPushNotificationConfig', request, options);
   }
 
-  /** GetExtendedAgentCard; refused locally when the card does not offer one. */
-  getExtendedAgentCard(request: DeepPartial<GetExtendedAgentCardRequest> = {}, options?: RequestOptions): Promise<AgentCard> {
+  /**
+   * GetExtendedAgentCard; refused locally when the card does not offer one. With `verifyCard`
+   * the extended card must verify too; over a v0.3 interface it cannot (the v0.3 form has lost
+   * what the signature covers), which is refused as well.
+   */
+  async getExtendedAgentCard(request: DeepPartial<GetExtendedAgentCardRequest> = {}, options?: RequestOptions): Promise<AgentCard> {
     if (!this.card.capabilities?.extendedAgentCard) {
-      return Promise.reject(
-        new A2AError(A2AErrorCode.UnsupportedOperation, 'The agent card does not offer an extended card (capabilities.extendedAgentCard is not true)'),
-      );
+      throw new A2AError(A2AErrorCode.UnsupportedOperation, 'The agent card does not offer an extended card (capabilities.extendedAgentCard is not true)');
     }
-    return this.unary('GetExtendedAgentCard', request, options);
+    const card = await this.unary<AgentCard>('GetExtendedAgentCard', request, options);
+    if (this.verifier) await this.verifier.verifyDecoded(card, this.agentInterface, `the extended card from ${this.agentInterface.url}`);
+    return card;
   }
 
   /** Releases the transport (gRPC channel, WebSocket). */

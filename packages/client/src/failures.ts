@@ -18,6 +18,8 @@ export type ClientFailure =
   | 'not-a2a'
   /** An agent card was found but is malformed. */
   | 'bad-card'
+  /** An agent card's signatures do not verify with the trusted keys (`verifyCard`): changed, unsigned or signed by another key. */
+  | 'bad-card-signature'
   /** A stream was cut and could not be resumed. */
   | 'cut';
 

@@ -12,6 +12,8 @@ export * from './failures.js';
 export { A2A_VERSION, VERSION_HEADER } from './http.js';
 export { decodeSendMessageResult, decodeStreamEvent } from './decode.js';
 export * from './card.js';
+export { CardVerifier, type CardVerification, type JwksFetch } from './card-verification.js';
+export { CardSignatureError, type CardSignatureFailure } from '@a2a-polyglot/card-signing';
 export * from './select-interface.js';
 export * from './interceptors.js';
 export * from './auth.js';

@@ -21,7 +21,7 @@ import { BROWSER_BUNDLE, GRPC_ONLY_TEXT, isGrpcInput } from './browser-bundle-ch
 
 const root = path.resolve(__dirname, '../../..');
 /** The client and its workspace dependencies, i.e. what its `dependencies` name in this repo. */
-const PACKAGES = ['model', 'core', 'sse', 'v03', 'client'];
+const PACKAGES = ['model', 'core', 'sse', 'v03', 'card-signing', 'client'];
 
 let project: string;
 

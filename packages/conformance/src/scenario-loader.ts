@@ -22,7 +22,7 @@ const EXPECT_KEYS = new Set(['error', 'result', 'events', 'ended', 'deliveries']
 const SEND_KEYS = new Set(['text', 'script', 'taskId', 'contextId', 'messageId', 'configuration', 'tenant']);
 const SCENARIO_KEYS = new Set(['name', 'description', 'card', 'extendedCard', 'requestEncoding', 'protocolVersion', 'handler', 'steps']);
 /** The handler options a scenario may set (see ScenarioData.handler), with their JSON type. */
-const HANDLER_KEYS: Readonly<Record<string, 'boolean'>> = { backgroundExecution: 'boolean' };
+const HANDLER_KEYS: Readonly<Record<string, 'boolean'>> = { backgroundExecution: 'boolean', acceptAnyInputMode: 'boolean' };
 
 /**
  * Loads every `*.json` scenario file of a directory (default: the package's own), sorted by

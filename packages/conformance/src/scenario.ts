@@ -37,11 +37,12 @@ export interface ScenarioData {
    */
   readonly protocolVersion?: ProtocolVersion;
   /**
-   * Handler options the scenario is about, for behaviour an operator turns on: today only
+   * Handler options the scenario is about, for behaviour an operator turns on:
    * `backgroundExecution` (false: a send's task follows its caller, `returnImmediately` is
-   * refused). Unset: the defaults.
+   * refused) and `acceptAnyInputMode` (true: parts the card's input modes do not list reach the
+   * agent). Unset: the defaults.
    */
-  readonly handler?: { readonly backgroundExecution?: boolean };
+  readonly handler?: { readonly backgroundExecution?: boolean; readonly acceptAnyInputMode?: boolean };
   readonly steps: readonly Step[];
 }
 

@@ -52,10 +52,13 @@ describe('handler options of a scenario', () => {
   const scenario = (handler: unknown) =>
     checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', handler, steps: [{ call: 'GetTask', request: {}, expect: {} }] }] }, 'x.json')[0]!;
 
-  it('accepts backgroundExecution and rejects anything else, naming the path', () => {
+  it('accepts backgroundExecution and acceptAnyInputMode and rejects anything else, naming the path', () => {
     expect(scenario({ backgroundExecution: false }).handler).toEqual({ backgroundExecution: false });
+    expect(scenario({ acceptAnyInputMode: true }).handler).toEqual({ acceptAnyInputMode: true });
     expect(() => scenario({ backgroundExecution: 'no' })).toThrow('x.json: $.scenarios[0].handler.backgroundExecution: is not a handler option');
-    expect(() => scenario({ cluster: {} })).toThrow('$.scenarios[0].handler.cluster: is not a handler option (known: backgroundExecution, booleans)');
+    expect(() => scenario({ cluster: {} })).toThrow(
+      '$.scenarios[0].handler.cluster: is not a handler option (known: backgroundExecution, acceptAnyInputMode, booleans)',
+    );
     expect(() => scenario([])).toThrow('$.scenarios[0].handler: must be an object');
   });
 });

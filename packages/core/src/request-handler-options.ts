@@ -85,6 +85,15 @@ export interface RequestHandlerOptions {
    * are observers, not the caller: their leaving changes nothing.
    */
   readonly backgroundExecution?: boolean;
+  /**
+   * Let the agent receive parts of any media type. Default false: a message with a part whose
+   * media type neither the card's `defaultInputModes` nor any skill's `inputModes` accept
+   * (text parts are `text/plain`, data parts `application/json`, files their `mediaType`, else
+   * `application/octet-stream`; `*\/*` and `type/*` modes are wildcards) is refused with
+   * ContentTypeNotSupported before the agent runs. true is for agents that inspect what they
+   * get themselves; an agent that really takes anything can say so in its card with `*\/*`.
+   */
+  readonly acceptAnyInputMode?: boolean;
   /** How long the agent's cancel hook may take before the task is marked CANCELED anyway. Default 5 s. */
   readonly cancelHookTimeoutMs?: number;
   /**

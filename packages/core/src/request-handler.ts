@@ -110,7 +110,8 @@ export class RequestHandler implements OperationHandler {
     }
     this.canceler = new TaskCanceler({ runs, reserved: this.reserved, tasks: this.tasks, executor, cancelHookTimeoutMs, cluster: this.cluster, runDeps });
     const { card, log, backgroundExecution, reserved, tasks, pushConfigs } = this;
-    this.starter = new RunStarter({ card, executor, store, log, logger, backgroundExecution, runs, reserved, tasks, pushConfigs, runDeps });
+    const acceptAnyInputMode = options.acceptAnyInputMode ?? false;
+    this.starter = new RunStarter({ card, executor, store, log, logger, backgroundExecution, acceptAnyInputMode, runs, reserved, tasks, pushConfigs, runDeps });
   }
 
   private deps(): RunDeps {

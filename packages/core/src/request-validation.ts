@@ -107,7 +107,7 @@ function mediaTypeMatches(a: string, b: string): boolean {
 }
 
 /** Type and subtype of a media type, lower-cased, its parameters (`;charset=...`) dropped. */
-function mediaTypeParts(mediaType: string): string[] {
+export function mediaTypeParts(mediaType: string): string[] {
   const semicolon = mediaType.indexOf(';');
   return (semicolon < 0 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase().split('/');
 }

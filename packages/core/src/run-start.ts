@@ -16,6 +16,7 @@ import { taskLogKey, type EventLog } from './event-log.js';
 import type { Logger } from './logger.js';
 import type { PushConfigOperations } from './push/push-config-operations.js';
 import { runKey, within, type Caller } from './request-handler-helpers.js';
+import { checkInputModes } from './input-modes.js';
 import { checkOutputModes, validateHistoryLength, validateMessage } from './request-validation.js';
 import { refuseReturnImmediately } from './caller-bound-run.js';
 import { isThenable } from './serial-queue.js';
@@ -36,6 +37,8 @@ export interface RunStarterDeps {
   readonly log: EventLog;
   readonly logger: Logger;
   readonly backgroundExecution: boolean;
+  /** `RequestHandlerOptions.acceptAnyInputMode`: skip the input-mode check. */
+  readonly acceptAnyInputMode: boolean;
   /** Runs executing in this process, by {@link runKey}: the starter adds and removes its own. */
   readonly runs: Map<string, TaskRun>;
   /** Keys of tasks whose follow-up or cancel is being set up (guards the async gap). */
@@ -66,6 +69,7 @@ export class RunStarter {
     // Refused after authentication, before any work; streams ignore returnImmediately (spec).
     if (!streaming && !this.deps.backgroundExecution) refuseReturnImmediately(request);
     const message = validateMessage(request.message);
+    if (!this.deps.acceptAnyInputMode) checkInputModes(message, this.deps.card);
     validateHistoryLength(request.configuration?.historyLength, 'configuration.historyLength');
     checkOutputModes(request.configuration, this.deps.card);
     const inlinePush = request.configuration?.taskPushNotificationConfig;

@@ -67,7 +67,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     sendJson(res, 404, error.body, responseMediaType(req, 'application/json'));
   }
 
-  function serveCard(req: IncomingMessage, res: ServerResponse): void {
+  async function serveCard(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const error = restError(new A2AError(A2AErrorCode.MethodNotFound, 'The agent card is read with GET'), undefined, 405);
       sendJson(res, 405, error.body, 'application/json', { allow: 'GET, HEAD' });
@@ -79,7 +79,10 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     const interfaces = cardInterfaces(card, base, basePath, extra);
     const vary = [...(options.publicBaseUrl ? [] : options.trustProxy ? ['Host', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : ['Host']), 'A2A-Version'];
     const lastModified = cardClock.lastModified(JSON.stringify(AgentCard.toJSON(card)));
-    sendAgentCard(req, res, { ...card, supportedInterfaces: interfaces }, { vary: vary.join(', ') }, lastModified, options.cardCompat);
+    const served: AgentCard = { ...card, supportedInterfaces: interfaces };
+    // Signed as served: a signature over the configured card would not cover the interfaces.
+    if (options.signCard) served.signatures = [...(await options.signCard(served))];
+    sendAgentCard(req, res, served, { vary: vary.join(', ') }, lastModified, options.cardCompat);
   }
 
   function onFailure(res: ServerResponse, error: unknown): void {

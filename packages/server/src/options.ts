@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AgentInterface } from '@a2a-polyglot/model';
+import type { AgentCard, AgentCardSignature, AgentInterface } from '@a2a-polyglot/model';
 import type { Logger, RequestHandler } from '@a2a-polyglot/core';
 import type { WebSocketBindingOptions } from '@a2a-polyglot/websocket';
 import type { CardCompat } from './agent-card.js';
@@ -93,6 +93,15 @@ export interface A2AHttpOptions {
    * validators) or `0.3`. Requests naming a version always get that generation's pure card.
    */
   readonly cardCompat?: CardCompat;
+  /**
+   * Signs the served card (spec §8 card signatures): called with the v1.0 card as this request
+   * gets it (interfaces filled in), its answer replaces the card's `signatures` in every
+   * generation served (v1.0, merged, v0.3; the signatures cover the v1.0 form). Unset: the card
+   * keeps the `signatures` it has (none by default). `createCardSigner` of
+   * `@a2a-polyglot/card-signing` makes one (`(card) => signer.sign(card)`); it signs each card
+   * content once.
+   */
+  readonly signCard?: (card: AgentCard) => Promise<readonly AgentCardSignature[]>;
   /** Interfaces served elsewhere (gRPC, WebSocket) to list in the card after JSON-RPC and REST. */
   readonly extraInterfaces?: (publicBaseUrl: string) => AgentInterface[];
   /**

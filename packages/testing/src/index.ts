@@ -32,3 +32,4 @@ export { makeTestPki, type TestKeyPair, type TestPki, type TestSubjectAttribute 
 export { runReadmeExample, type ReadmeExampleOptions } from './readme-example.js';
 export { ReadySource, type ReadyEvent, type ReadySourceOptions } from './ready-source.js';
 export { TurnProbe } from './turn-probe.js';
+export { sdkCardSignature, type SdkCardAnswer, type SdkCardRequest } from './sdk-card-signature.js';

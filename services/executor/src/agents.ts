@@ -6,6 +6,7 @@ import { authenticationFor } from './authentication.js';
 import { memoryTaskStore } from './backends.js';
 import { rateLimiterFor } from './listener-security.js';
 import { buildAgentCard } from './card.js';
+import { signedCards } from './card-signing.js';
 import { extendedCardAt } from './extended-card.js';
 import { ConfigError, type AgentEntryConfig, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
@@ -132,12 +133,13 @@ function servedAgent(
       executor,
       unavailable,
       backgroundExecution: entry.backgroundExecution,
+      acceptAnyInputMode: entry.acceptAnyInputMode,
       logger: options.logger,
       ...instrumentHandler(options.instrumentation, memoryTaskStore(config)),
       authenticator: sharedAuthenticator(config),
       rateLimiter: sharedRateLimiter(config),
       extendedCard: entry.capabilities.extendedAgentCard
-        ? () => extendedCardAt(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? [])
+        ? signedCards(config, () => extendedCardAt(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []))
         : undefined,
       ...pushHandlerOptions(config),
       strictRequests: config.strictRequests,

@@ -1,6 +1,6 @@
 import { defineBridge, field, type Bridge } from '@a2a-polyglot/bridges';
 import type { ExecutorConfig } from './config.js';
-import { createDemoAgent } from './demo-agent.js';
+import { createDemoAgent, DEMO_INPUT_MODES } from './demo-agent.js';
 import { loadAgentModule } from './load-agent.js';
 
 /**
@@ -14,6 +14,7 @@ export function serviceHandlers(config: ExecutorConfig, moduleAllowed?: (spec: s
   const demo = defineBridge({
     name: 'demo',
     description: 'The built-in demo echo agent',
+    inputModes: DEMO_INPUT_MODES,
     settings: { chunkDelayMs: field.int(0, 60_000, { description: 'pause between chunks', default: config.demo.chunkDelayMs }) },
     create: (settings) => createDemoAgent({ chunkDelayMs: settings.chunkDelayMs }),
   });

@@ -1,4 +1,5 @@
 import type { AgentExecutor, ExecutionContext } from '@a2a-polyglot/core';
+import type { Message, Part } from '@a2a-polyglot/model';
 
 /** Settings of {@link createDemoAgent}. */
 export interface DemoAgentOptions {
@@ -11,6 +12,12 @@ export interface DemoAgentOptions {
   /** Pause between `slow` chunks. Default max(chunkDelayMs, 100) ms. */
   readonly slowChunkDelayMs?: number;
 }
+
+/**
+ * What the demo agent reads, its card's input modes: text, JSON data and files of any type
+ * (what the inspector's composer sends), each echoed.
+ */
+export const DEMO_INPUT_MODES: readonly string[] = ['text/plain', 'application/json', '*/*'];
 
 /** The question the `ask` input asks. */
 export const DEMO_QUESTION = 'What should I echo back? Reply to this task with your answer.';
@@ -26,6 +33,10 @@ export const DEMO_QUESTION = 'What should I echo back? Reply to this task with y
  * | `slow` | WORKING, then a long stream of `tick N` chunks; stops as soon as the task is canceled |
  * | anything else | WORKING, `Echo: <text>` streamed as chunks of a few words (`append`, `lastChunk`), COMPLETED |
  *
+ * Files and JSON data (what the inspector's composer sends beside text) are echoed as a short
+ * note each, `[file "a.png", image/png, 1234 bytes]` or `[data {"a":1}]`: its card accepts any
+ * input mode, and says so.
+ *
  * Matching is case-insensitive and on whole words (`asking` is echoed, `ask me` asks).
  */
 export function createDemoAgent(options: DemoAgentOptions = {}): AgentExecutor {
@@ -39,7 +50,7 @@ export function createDemoAgent(options: DemoAgentOptions = {}): AgentExecutor {
       if (ctx.task) {
         // Follow-up to our `ask` question: echo the answer and finish.
         ctx.working('Got your answer');
-        await streamText(ctx, `Echo: ${ctx.text || '(no text)'}`, wordsPerChunk, chunkDelayMs);
+        await streamText(ctx, echoOf(ctx.message), wordsPerChunk, chunkDelayMs);
         ctx.complete();
         return;
       }
@@ -64,11 +75,34 @@ export function createDemoAgent(options: DemoAgentOptions = {}): AgentExecutor {
         }
         default:
           ctx.working('Echoing');
-          await streamText(ctx, `Echo: ${ctx.text || '(no text)'}`, wordsPerChunk, chunkDelayMs);
+          await streamText(ctx, echoOf(ctx.message), wordsPerChunk, chunkDelayMs);
           ctx.complete();
       }
     },
   };
+}
+
+/** Longest JSON of a data part the echo repeats; longer data is cut with an ellipsis. */
+const MAX_DATA_ECHO_CHARS = 200;
+
+/** `Echo: ` and the message: text parts as they are (concatenated), every other part as a note. */
+function echoOf(message: Message): string {
+  return `Echo: ${message.parts.map(partEcho).join('')}`;
+}
+
+function partEcho(part: Part, index: number): string {
+  const gap = index > 0 ? ' ' : '';
+  const content = part.content;
+  if (content?.$case === 'text') return content.value;
+  if (content?.$case === 'data') {
+    const json = JSON.stringify(content.value) ?? 'null';
+    return `${gap}[data ${json.length > MAX_DATA_ECHO_CHARS ? `${json.slice(0, MAX_DATA_ECHO_CHARS)}…` : json}]`;
+  }
+  const type = part.mediaType || 'no media type';
+  const name = part.filename ? `"${part.filename}", ` : '';
+  if (content?.$case === 'raw') return `${gap}[file ${name}${type}, ${content.value.byteLength} bytes]`;
+  if (content?.$case === 'url') return `${gap}[file ${name}${type}, at ${content.value.startsWith('data:') ? 'a data: URL' : content.value}]`;
+  return '';
 }
 
 /** Streams `text` as one artifact, `wordsPerChunk` words per chunk; stops early on abort. */

@@ -3,11 +3,13 @@ import { inspectorRoute } from '@a2a-polyglot/inspector';
 import type { A2AMetrics } from '@a2a-polyglot/metrics';
 import type { AgentInterface } from '@a2a-polyglot/model';
 import type { A2AHttpOptions, StartA2AServerOptions } from '@a2a-polyglot/server';
+import { cardSignerFor } from './card-signing.js';
 import { inspectorEnabled, type ExecutorConfig } from './config.js';
 import type { ListenerTls } from './listener-security.js';
 
-/** Listener options every agent of this service shares. */
+/** Listener options every agent of this service shares (the card signer too: one key, one cache). */
 export function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2AHttpOptions, 'handler'> {
+  const signer = cardSignerFor(config);
   return {
     basePath: config.basePath,
     publicBaseUrl: config.publicBaseUrl,
@@ -18,6 +20,7 @@ export function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2
     cardCompat: config.cardCompat,
     cors: { origins: config.cors.origins },
     allowedHosts: config.allowedHosts,
+    signCard: signer && ((card) => signer.sign(card)),
     logger,
   };
 }

@@ -5,6 +5,7 @@ import { startA2AServer, type RunningA2AServer } from '@a2a-polyglot/server';
 import { authenticationFor } from './authentication.js';
 import { memoryTaskStore, openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
+import { signedCards } from './card-signing.js';
 import type { ExecutorConfig } from './config.js';
 import { createDemoAgent } from './demo-agent.js';
 import { extendedCardAt } from './extended-card.js';
@@ -53,10 +54,11 @@ export async function startSingleAgent(
     logger,
     authenticator: authenticationFor(resolved.auth, resolved.tls.clientCertIdentity).authenticator,
     rateLimiter: rateLimiterFor(resolved, backends.redis),
-    extendedCard: resolved.agent.capabilities.extendedAgentCard ? () => extendedCardAt(card, resolved, '', grpcInterfaces) : undefined,
+    extendedCard: resolved.agent.capabilities.extendedAgentCard ? signedCards(resolved, () => extendedCardAt(card, resolved, '', grpcInterfaces)) : undefined,
     ...pushHandlerOptions(resolved),
     strictRequests: resolved.strictRequests,
     listTasksMaxBytes: resolved.listTasksMaxBytes,
+    acceptAnyInputMode: resolved.agent.acceptAnyInputMode,
   });
   metrics.watch(handler);
 

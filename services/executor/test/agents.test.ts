@@ -273,7 +273,8 @@ describe('config: agents, handlers, defaultAgent', () => {
       version: '1.0.0',
       skills: [{ id: 'chat', name: 'Chat' }],
       capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
-      defaultInputModes: ['text/plain'],
+      defaultInputModes: ['text/plain', 'application/json', '*/*'], // what the demo handler reads
+      acceptAnyInputMode: false,
     });
     expect(resolveConfig({}).agents).toEqual([]);
   });

@@ -22,7 +22,7 @@ describe('buildAgentCard', () => {
       provider: { organization: 'Org', url: 'https://org.example' },
       version: '2.0.0',
       capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
-      defaultInputModes: ['text/plain'],
+      defaultInputModes: ['text/plain', 'application/json', '*/*'], // the demo's: it notes files and data too
       defaultOutputModes: ['text/plain'],
       skills: [{ id: 's', name: 'S', description: 'does s', tags: ['t'] }],
     });

@@ -1,6 +1,6 @@
 import { callContext, RequestHandler, type LoggedEvent } from '@a2a-polyglot/core';
 import { userSend } from '@a2a-polyglot/testing';
-import { TaskState, type Task } from '@a2a-polyglot/model';
+import { TaskState, type Part, type Task } from '@a2a-polyglot/model';
 import { buildAgentCard } from '../src/card.js';
 import { defaultConfig } from '../src/config.js';
 import { createDemoAgent, DEMO_QUESTION } from '../src/demo-agent.js';
@@ -91,10 +91,24 @@ describe('demo agent', () => {
     expect(artifactText(task)).toBe('Echo: asking nicely');
   });
 
-  it('echoes a placeholder when the message has no text', async () => {
+  it('echoes files and data as a note each, beside the text, so the demo shows what arrived', async () => {
+    const part = (content: Part['content'], filename = '', mediaType = ''): Part => ({ content, metadata: undefined, filename, mediaType });
     const req = userSend('');
-    req.message!.parts = [{ content: { $case: 'data', value: { a: 1 } }, metadata: undefined, filename: '', mediaType: '' } as never];
+    req.message!.parts = [
+      part({ $case: 'text', value: 'look:' }),
+      part({ $case: 'raw', value: new Uint8Array(3) }, 'x.png', 'image/png'),
+      part({ $case: 'url', value: 'https://files.example/r.pdf' }, '', 'application/pdf'),
+      part({ $case: 'data', value: { a: 1 } }, '', 'application/json'),
+    ];
     const task = taskOf(await handler().sendMessage(req, ctx()));
-    expect(artifactText(task)).toBe('Echo: (no text)');
+    expect(artifactText(task)).toBe('Echo: look: [file "x.png", image/png, 3 bytes] [file application/pdf, at https://files.example/r.pdf] [data {"a":1}]');
+  });
+
+  it("its card takes what the inspector's composer sends: text, JSON data and files of any type", async () => {
+    const card = buildAgentCard(defaultConfig());
+    expect(card.defaultInputModes).toEqual(['text/plain', 'application/json', '*/*']);
+    const req = userSend('');
+    req.message!.parts = [{ content: { $case: 'raw', value: new Uint8Array(1) }, metadata: undefined, filename: 'blob', mediaType: '' }];
+    expect(artifactText(taskOf(await handler().sendMessage(req, ctx())))).toBe('Echo: [file "blob", no media type, 1 bytes]');
   });
 });

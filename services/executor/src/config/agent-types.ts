@@ -28,8 +28,19 @@ export interface AgentCardConfig {
     readonly pushNotifications: boolean;
     readonly extendedAgentCard: boolean;
   };
+  /**
+   * Media types the agent accepts (with `skills[].inputModes`): a message with a part of another
+   * type is refused with ContentTypeNotSupported before the agent runs, unless
+   * {@link acceptAnyInputMode}.
+   */
   readonly defaultInputModes: readonly string[];
   readonly defaultOutputModes: readonly string[];
+  /**
+   * Let parts of every media type reach the agent, whatever its input modes say (an agent that
+   * sorts out what it gets itself). Default false. Not a card field: the card still lists the
+   * modes the agent prefers.
+   */
+  readonly acceptAnyInputMode: boolean;
 }
 
 /**

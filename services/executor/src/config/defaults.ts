@@ -5,6 +5,7 @@
 import { JWT_DEFAULTS } from '@a2a-polyglot/auth-jwt';
 import { DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES } from '@a2a-polyglot/core';
 import { DEFAULT_RATE_LIMIT_MAX_KEYS } from '@a2a-polyglot/server';
+import { DEMO_INPUT_MODES } from '../demo-agent.js';
 import type { ExecutorConfig } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -50,8 +51,9 @@ export function defaultConfig(): ExecutorConfig {
         },
       ],
       capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false },
-      defaultInputModes: ['text/plain'],
+      defaultInputModes: DEMO_INPUT_MODES,
       defaultOutputModes: ['text/plain'],
+      acceptAnyInputMode: false,
     },
     agentModule: undefined,
     demo: { chunkDelayMs: 50 },
@@ -96,5 +98,6 @@ export function defaultConfig(): ExecutorConfig {
     lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },
     rateLimit: { addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60, maxKeys: DEFAULT_RATE_LIMIT_MAX_KEYS },
     tls: { certFile: undefined, keyFile: undefined, clientCaFile: undefined, clientCertIdentity: false },
+    cardSigning: { keyFile: undefined, kid: undefined, alg: undefined, jku: undefined },
   };
 }

@@ -31,6 +31,7 @@ export const ENV_VARS = {
   LOG_LEVEL: 'logLevel',
   A2A_AGENT_MODULE: 'agentModule',
   A2A_AGENT_NAME: 'agent.name',
+  A2A_ACCEPT_ANY_INPUT_MODE: 'agent.acceptAnyInputMode',
   A2A_API_KEYS: 'auth.apiKeys',
   A2A_API_KEY_HEADER: 'auth.header',
   A2A_JWKS_URL: 'auth.jwksUrl',
@@ -81,6 +82,10 @@ export const ENV_VARS = {
   A2A_TLS_KEY_FILE: 'tls.keyFile',
   A2A_TLS_CLIENT_CA_FILE: 'tls.clientCaFile',
   A2A_TLS_CLIENT_CERT_IDENTITY: 'tls.clientCertIdentity',
+  A2A_CARD_SIGNING_KEY_FILE: 'cardSigning.keyFile',
+  A2A_CARD_SIGNING_KID: 'cardSigning.kid',
+  A2A_CARD_SIGNING_ALG: 'cardSigning.alg',
+  A2A_CARD_SIGNING_JKU: 'cardSigning.jku',
 } as const;
 
 /** Reads the environment layer. Empty values count as unset. */

@@ -2,13 +2,15 @@
  * Layering: how a partial configuration overrides a complete one (scalars replace, sections
  * merge, lists replace), and the card defaults of each entry in `agents`.
  */
+import { BUILTIN_BRIDGES } from '@a2a-polyglot/bridges';
+import { DEMO_INPUT_MODES } from '../demo-agent.js';
 import type { AgentEntryConfig, ExecutorConfig, ExecutorConfigInput } from './types.js';
 
 /** Layers `over` onto `base`: scalars replace, nested objects merge, lists (skills, modes) replace. */
 export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): ExecutorConfig {
   const defined = <T extends object>(o: T | undefined): Partial<T> =>
     Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, agentRegistry, rateLimit, tls, cors, ...scalars } = over;
+  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, agentRegistry, rateLimit, tls, cors, cardSigning, ...scalars } = over;
   return {
     ...base,
     ...defined(scalars),
@@ -29,6 +31,7 @@ export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): Ex
     rateLimit: { ...base.rateLimit, ...defined(rateLimit) },
     tls: { ...base.tls, ...defined(tls) },
     cors: { ...base.cors, ...defined(cors) },
+    cardSigning: { ...base.cardSigning, ...defined(cardSigning) },
   } as ExecutorConfig;
 }
 
@@ -57,7 +60,18 @@ export function withAgentDefaults(entry: NonNullable<ExecutorConfigInput['agents
       extendedAgentCard: false,
       ...Object.fromEntries(Object.entries(entry.capabilities ?? {}).filter(([, v]) => v !== undefined)),
     },
-    defaultInputModes: entry.defaultInputModes ?? ['text/plain'],
+    defaultInputModes: entry.defaultInputModes ?? handlerInputModes(entry.handler),
     defaultOutputModes: entry.defaultOutputModes ?? ['text/plain'],
+    acceptAnyInputMode: entry.acceptAnyInputMode ?? false,
   };
+}
+
+/**
+ * The input modes of an agent whose entry sets none: what its handler reads (`Bridge.inputModes`
+ * of the built-in bridges, the demo's modes), else plain text. Handlers registered by a
+ * `startExecutor` caller are not known here: their agents declare their modes themselves.
+ */
+function handlerInputModes(handler: string): readonly string[] {
+  if (handler === 'demo') return DEMO_INPUT_MODES;
+  return BUILTIN_BRIDGES.find((b) => b.name === handler)?.inputModes ?? ['text/plain'];
 }

@@ -39,7 +39,8 @@ export function parseAgentEntry(raw: unknown, where: string, baseDir: string | u
 /**
  * Resolves the layer's relative paths against `baseDir` (the config file's directory, else
  * the working directory): `agentModule`, `store.path`, the `tls` files, `agentRegistry.moduleDirs`,
- * and the `module` handler's `settings.path` of each agent (it resolves like `agentModule`).
+ * `cardSigning.keyFile`, and the `module` handler's `settings.path` of each agent (it resolves like
+ * `agentModule`).
  */
 function resolvePaths(layer: Omit<ConfigFileLayer, '$schema'>, baseDir: string | undefined): ExecutorConfigInput {
   return {
@@ -49,6 +50,9 @@ function resolvePaths(layer: Omit<ConfigFileLayer, '$schema'>, baseDir: string |
     ...(layer.tls !== undefined && { tls: resolveTlsPaths(layer.tls, baseDir) }),
     ...(layer.agentRegistry?.moduleDirs !== undefined && {
       agentRegistry: { ...layer.agentRegistry, moduleDirs: layer.agentRegistry.moduleDirs.map((dir) => resolve(baseDir ?? process.cwd(), dir)) },
+    }),
+    ...(layer.cardSigning?.keyFile !== undefined && {
+      cardSigning: { ...layer.cardSigning, keyFile: resolve(baseDir ?? process.cwd(), layer.cardSigning.keyFile) },
     }),
     ...(layer.agents !== undefined && { agents: layer.agents.map((entry) => resolveEntryPaths(entry, baseDir)) }),
   };

@@ -1,7 +1,9 @@
 /**
  * The security sections of the configuration: who may call (`auth`), how often
- * (`rateLimit`), the listeners' TLS (`tls`), and which browser pages may call (`cors`). Types only, no code.
+ * (`rateLimit`), the listeners' TLS (`tls`), which browser pages may call (`cors`) and the key
+ * the cards are signed with (`cardSigning`). Types only, no code.
  */
+import type { CardSigningAlgorithm } from '@a2a-polyglot/card-signing';
 
 /** Authentication: static API keys, bearer JWTs from an identity provider, or both (either is accepted). */
 export interface AuthConfig {
@@ -71,4 +73,20 @@ export interface TlsConfig {
 export interface CorsConfig {
   /** Origins (`https://app.example.com`) whose pages may call; `*` for any. Default none. */
   readonly origins: readonly string[];
+}
+
+/**
+ * Agent card signatures (README "Signed agent cards"): with `keyFile`, the public card (every
+ * generation and host variant) and the extended card carry a JWS over their RFC 8785
+ * canonical JSON, as spec §8 and the official SDKs have it. Off by default.
+ */
+export interface CardSigningConfig {
+  /** The private key (a PEM file, or a JWK in a JSON file). Set ⇒ cards are signed. */
+  readonly keyFile?: string;
+  /** `kid` of the signatures. Default: the JWK's own `kid` (a PEM key needs this). */
+  readonly kid?: string;
+  /** Default: what the key signs (RSA RS256, P-256 ES256, Ed25519 EdDSA). */
+  readonly alg?: CardSigningAlgorithm;
+  /** `jku` of the signatures: where the JWKS with the public key is published. */
+  readonly jku?: string;
 }

@@ -65,6 +65,7 @@ const KIND: Record<string, TextKind> = {
   strictRequests: 'bool',
   'cors.origins': 'list',
   allowedHosts: 'list',
+  'agent.acceptAnyInputMode': 'bool',
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',
   'auth.jwtClockToleranceSec': 'int',

@@ -8,11 +8,11 @@
 
 import type { CardCompat } from '@a2a-polyglot/server';
 import type { A2ALiteConfig, AgentCardConfig, AgentEntryConfig } from './agent-types.js';
-import type { AuthConfig, CorsConfig, RateLimitConfig, TlsConfig } from './security-types.js';
+import type { AuthConfig, CardSigningConfig, CorsConfig, RateLimitConfig, TlsConfig } from './security-types.js';
 import type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } from './storage-types.js';
 
 export type { A2ALiteConfig, AgentCardConfig, AgentEntryConfig, SkillConfig } from './agent-types.js';
-export type { AuthConfig, CorsConfig, RateLimitConfig, TlsConfig } from './security-types.js';
+export type { AuthConfig, CardSigningConfig, CorsConfig, RateLimitConfig, TlsConfig } from './security-types.js';
 export type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } from './storage-types.js';
 
 /** Log levels of the executor's pino logger (`logLevel`, `LOG_LEVEL`, `--log-level`). */
@@ -129,6 +129,8 @@ export interface ExecutorConfig {
   readonly lease: LeaseConfig;
   readonly rateLimit: RateLimitConfig;
   readonly tls: TlsConfig;
+  /** The key the agent cards are signed with; no key ⇒ unsigned cards. */
+  readonly cardSigning: CardSigningConfig;
 }
 
 /** A partial configuration: what a config file, `startExecutor` callers and overrides provide. */

@@ -57,6 +57,10 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
   if (clientCaFile && !certFile) throw new ConfigError('Invalid configuration: tls.clientCaFile (mutual TLS) needs TLS on: set tls.certFile and tls.keyFile');
   if (clientCertIdentity && !clientCaFile)
     throw new ConfigError('Invalid configuration: tls.clientCertIdentity needs tls.clientCaFile (only certificates verified against it are identities)');
+  const { keyFile: signingKey, ...signing } = config.cardSigning;
+  const orphan = Object.entries(signing).find(([, v]) => v !== undefined)?.[0];
+  if (orphan && !signingKey)
+    throw new ConfigError(`Invalid configuration: cardSigning.${orphan} needs cardSigning.keyFile (A2A_CARD_SIGNING_KEY_FILE), the key that signs the cards`);
   const store = storeKind(config);
   const log = eventLogKind(config);
   if (store === 'postgres' && !config.store.url)

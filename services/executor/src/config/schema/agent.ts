@@ -26,8 +26,13 @@ export const cardShape = {
   iconUrl: absoluteUrl.optional(),
   skills: z.array(skillSchema, { error: 'an array of skills' }).optional(),
   capabilities: section({ streaming: bool.optional(), pushNotifications: bool.optional(), extendedAgentCard: bool.optional() }).optional(),
-  defaultInputModes: strings.optional(),
+  defaultInputModes: strings
+    .optional()
+    .describe('Media types the agent accepts (with skills[].inputModes; */* and type/* are wildcards): other parts are refused with ContentTypeNotSupported.'),
   defaultOutputModes: strings.optional(),
+  acceptAnyInputMode: bool
+    .optional()
+    .describe('Let parts of any media type reach the agent, whatever its input modes say (A2A_ACCEPT_ANY_INPUT_MODE for agent). Default false.'),
 };
 
 /** `agent`: the single agent's card. */

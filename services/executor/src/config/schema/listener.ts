@@ -1,5 +1,6 @@
-/** The listener-security sections: `rateLimit` (budgets per client address and identity) and `tls`. */
-import { bool, intIn, nonEmpty, section } from './values.js';
+/** The listener-security sections: `rateLimit` (budgets per client address and identity), `tls` and `cardSigning`. */
+import { CARD_SIGNING_ALGORITHMS } from '@a2a-polyglot/card-signing';
+import { absoluteUrl, bool, intIn, nonEmpty, oneOf, section } from './values.js';
 
 const points = intIn(0, 1_000_000_000);
 const windowSec = intIn(1, 24 * 60 * 60);
@@ -29,4 +30,14 @@ export const tlsSchema = section({
   clientCertIdentity: bool
     .optional()
     .describe("The verified client certificate's CN becomes the caller's identity (A2A_TLS_CLIENT_CERT_IDENTITY). Default false."),
+});
+
+/** `cardSigning`: the key the agent cards (public and extended) are signed with (spec §8 signatures). */
+export const cardSigningSchema = section({
+  keyFile: nonEmpty
+    .optional()
+    .describe('Private key that signs the agent cards: PEM or a JWK in JSON; RSA, P-256 or Ed25519 (relative to the config file) (A2A_CARD_SIGNING_KEY_FILE).'),
+  kid: nonEmpty.optional().describe("Key id in the signatures, how verifiers find the public key. Default: the JWK's kid (A2A_CARD_SIGNING_KID)."),
+  alg: oneOf(CARD_SIGNING_ALGORITHMS).optional().describe('RS256, ES256 or EdDSA. Default: what the key signs (A2A_CARD_SIGNING_ALG).'),
+  jku: absoluteUrl.optional().describe('URL of a JWKS holding the public key, named in the signatures (A2A_CARD_SIGNING_JKU).'),
 });
