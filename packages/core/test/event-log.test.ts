@@ -231,7 +231,7 @@ describe('InMemoryEventLog byte bound', () => {
   const big = (n: number, bytes = MB): StreamResponse => ({
     payload: {
       $case: 'message',
-      value: { messageId: String(n), parts: [{ content: { $case: 'text', value: Buffer.alloc(bytes, n % 10).toString('latin1') } }] } as never,
+      value: { messageId: String(n), parts: [{ content: { $case: 'text', value: Buffer.alloc(bytes, String(n % 10)).toString('latin1') } }] } as never,
     },
   });
 
