@@ -18,3 +18,4 @@ export * from './errors.js';
 export * from './list-query.js';
 export * from './migration.js';
 export * from './dynamodb/table-name.js';
+export * from './redis/log-bounds.js';

@@ -3,6 +3,7 @@ import type { StreamResponse } from '@a2a-polyglot/model';
 import { decodeEvent, encodeEvent } from '../codec.js';
 import { unavailable } from '../errors.js';
 import type { RedisConnections } from './connections.js';
+import { DEFAULT_REDIS_LOG_MAX_BYTES_PER_TASK } from './log-bounds.js';
 
 /** Bounds and names of {@link RedisEventLog}. */
 export interface RedisEventLogOptions {
@@ -27,9 +28,6 @@ export interface RedisEventLogOptions {
   readonly pollMs?: number;
   readonly logger?: Logger;
 }
-
-/** Default of {@link RedisEventLogOptions.maxBytesPerTask}: 32 MiB of Redis memory per task log. */
-export const DEFAULT_REDIS_LOG_MAX_BYTES_PER_TASK = 32 * 1024 * 1024;
 
 /**
  * Appends events, each at a given seq (`ARGV[5]`, `ARGV[7]`, …; 0 means "next"), in one atomic

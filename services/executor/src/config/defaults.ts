@@ -2,7 +2,8 @@
  * The built-in defaults: the lowest layer of the configuration, what a laptop run gets with no
  * file, variable or flag.
  */
-import { DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES } from '@a2a-polyglot/core';
+import { DEFAULT_EVENT_LOG_MAX_BYTES, DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES } from '@a2a-polyglot/core';
+import { DEFAULT_REDIS_LOG_MAX_BYTES_PER_TASK } from '@a2a-polyglot/stores';
 import type { ExecutorConfig } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -70,7 +71,15 @@ export function defaultConfig(): ExecutorConfig {
       memoryMaxBytes: DEFAULT_MEMORY_STORE_MAX_BYTES,
       memoryInterruptedIdleMs: DEFAULT_INTERRUPTED_IDLE_MS,
     },
-    eventLog: { kind: undefined, url: undefined, prefix: 'a2a', retentionMs: 5 * 60_000, maxEventsPerTask: 4096 },
+    eventLog: {
+      kind: undefined,
+      url: undefined,
+      prefix: 'a2a',
+      retentionMs: 5 * 60_000,
+      maxEventsPerTask: 4096,
+      memoryMaxBytes: DEFAULT_EVENT_LOG_MAX_BYTES,
+      maxBytesPerTask: DEFAULT_REDIS_LOG_MAX_BYTES_PER_TASK,
+    },
     instanceId: undefined,
     lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },
     rateLimit: { addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60 },
