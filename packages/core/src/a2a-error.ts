@@ -1,3 +1,4 @@
+import { clipInput } from '@a2a-polyglot/model';
 import { A2AErrorCode } from './error-code.js';
 import { ERROR_TABLE } from './error-table.js';
 
@@ -65,7 +66,11 @@ function isAbortError(error: unknown): boolean {
 
 /** Shorthand constructors for the errors the core raises most. */
 export const errors = {
-  taskNotFound: (taskId: string) => new A2AError(A2AErrorCode.TaskNotFound, `Task ${taskId} not found`, { metadata: { taskId } }),
+  /** The id is the client's: quoted as a prefix when long ({@link clipInput}), in the message and the metadata. */
+  taskNotFound: (taskId: string) => {
+    const id = clipInput(taskId);
+    return new A2AError(A2AErrorCode.TaskNotFound, `Task ${id} not found`, { metadata: { taskId: id } });
+  },
   invalidParams: (message: string, fieldViolations: readonly FieldViolation[] = []) => new A2AError(A2AErrorCode.InvalidParams, message, { fieldViolations }),
   unsupported: (message: string) => new A2AError(A2AErrorCode.UnsupportedOperation, message),
 };

@@ -1,6 +1,6 @@
 /**
- * Approximate heap bytes of a value of protocol data (a stored task): what holding it costs,
- * for the byte budget of the in-memory task store.
+ * Approximate heap bytes of a value of protocol data (a stored task, a logged event): what
+ * holding it costs, for the byte budgets of the in-memory task store and event log.
  *
  * Hand-written because no library estimates the V8 heap size of a value, and the alternatives
  * measure the wire, not the heap, at a much higher price: on a task carrying one 200 KB text
@@ -13,6 +13,11 @@
  * which are counted as one: text is mostly Latin-1 and the scan would cost as much as the
  * walk), a byte array its bytes. Shared values (the same string held twice) count twice, so
  * the estimate errs on the high side.
+ *
+ * Every level counts, however deep: a budget that stopped counting at some depth would let a
+ * client park megabytes under a nested data part for free (150 messages of 3 MB nested 60
+ * deep all fitted a 16 MiB budget that way). The walk recurses over the shallow levels
+ * protocol data has and goes on with an explicit stack below them, so depth costs no stack.
  */
 export function estimateBytes(value: unknown): number {
   return sizeOf(value, 0);
@@ -22,12 +27,13 @@ const OBJECT_HEADER = 32;
 const ARRAY_HEADER = 32;
 const STRING_HEADER = 16;
 const SLOT = 8;
-/** Deeper than this, a subtree counts as one slot (protocol data is shallow; guards cycles). */
-const MAX_DEPTH = 64;
+/** Levels walked by recursion (protocol data is shallow); deeper subtrees go to {@link deepSizeOf}. */
+const RECURSION_DEPTH = 64;
 
 function sizeOf(value: unknown, depth: number): number {
   if (typeof value === 'string') return STRING_HEADER + value.length;
-  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return SLOT;
+  if (typeof value !== 'object' || value === null) return SLOT;
+  if (depth > RECURSION_DEPTH) return deepSizeOf(value);
   if (ArrayBuffer.isView(value)) return OBJECT_HEADER + value.byteLength;
   let total = 0;
   if (Array.isArray(value)) {
@@ -38,5 +44,40 @@ function sizeOf(value: unknown, depth: number): number {
   total = OBJECT_HEADER;
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) total += SLOT + sizeOf(record[key], depth + 1);
+  return total;
+}
+
+/**
+ * The same figures for a subtree below {@link RECURSION_DEPTH}, walked with an explicit stack.
+ * Each object is counted once (a set of those seen), which also ends the walk on a cycle; a
+ * shared object is held once on the heap too, so the estimate stays an upper bound.
+ */
+function deepSizeOf(root: object): number {
+  const seen = new Set<object>();
+  const pending: unknown[] = [root];
+  let total = 0;
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      total += STRING_HEADER + value.length;
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) {
+      total += SLOT;
+      continue;
+    }
+    if (seen.has(value)) {
+      total += SLOT;
+      continue;
+    }
+    seen.add(value);
+    if (ArrayBuffer.isView(value)) {
+      total += OBJECT_HEADER + value.byteLength;
+      continue;
+    }
+    const children = Array.isArray(value) ? value : Object.values(value as Record<string, unknown>);
+    total += (Array.isArray(value) ? ARRAY_HEADER : OBJECT_HEADER) + SLOT * children.length;
+    for (const child of children) pending.push(child);
+  }
   return total;
 }

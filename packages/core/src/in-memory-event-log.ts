@@ -3,7 +3,14 @@
  * on its own (like `TaskStore` and `InMemoryTaskStore`).
  */
 import type { StreamResponse } from '@a2a-polyglot/model';
+import { estimateBytes } from './estimate-size.js';
 import type { LoggedEvent, LogRead, EventLog, SealOptions } from './event-log.js';
+
+/** Default of {@link InMemoryEventLogOptions.maxBytes}: 64 MiB of estimated event bytes. */
+export const DEFAULT_EVENT_LOG_MAX_BYTES = 64 * 1024 * 1024;
+
+/** What holding one logged event costs beyond the event: its `{ seq, event }` record and array slot. */
+const ENTRY_BYTES = 56;
 
 /** Bounds of {@link InMemoryEventLog}. */
 export interface InMemoryEventLogOptions {
@@ -22,10 +29,23 @@ export interface InMemoryEventLogOptions {
    * chunks each would otherwise stay for the retention time). Default 32768.
    */
   readonly maxSealedEvents?: number;
+  /**
+   * At most this many estimated bytes of events ({@link estimateBytes}) are held in all logs
+   * together, sealed or not. Counts alone let large events pile up: 150 streamed sends of
+   * 3 MB held 0.9 GB for the retention time. Past it, the oldest sealed logs are dropped
+   * first, then the oldest events of live logs (oldest task first); a reader behind a dropped
+   * event gets a gap and resyncs from the task snapshot, as behind `maxEventsPerTask`.
+   * Default {@link DEFAULT_EVENT_LOG_MAX_BYTES}.
+   */
+  readonly maxBytes?: number;
 }
 
 interface TaskLog {
   events: LoggedEvent[];
+  /** Estimated bytes of each event in `events`, index for index. */
+  sizes: number[];
+  /** Sum of `sizes`. */
+  bytes: number;
   /** seq of events[0] */
   firstSeq: number;
   lastSeq: number;
@@ -44,8 +64,11 @@ export class InMemoryEventLog implements EventLog {
   private readonly retentionMs: number;
   private readonly maxSealed: number;
   private readonly maxSealedEvents: number;
+  private readonly maxBytes: number;
   /** Events held in sealed logs, together. */
   private sealedEvents = 0;
+  /** Estimated bytes of every event held, together. */
+  private heldBytes = 0;
   /**
    * Sealed task ids and when each was sealed, oldest first (a Map keeps insertion order, and
    * every entry has the same retention, so this is also expiry order).
@@ -59,12 +82,13 @@ export class InMemoryEventLog implements EventLog {
     this.retentionMs = options.retentionMs ?? 60_000;
     this.maxSealed = Math.max(0, options.maxSealedLogs ?? 1000);
     this.maxSealedEvents = Math.max(0, options.maxSealedEvents ?? 32_768);
+    this.maxBytes = Math.max(0, options.maxBytes ?? DEFAULT_EVENT_LOG_MAX_BYTES);
   }
 
   private log(taskId: string): TaskLog {
     let log = this.logs.get(taskId);
     if (!log) {
-      log = { events: [], firstSeq: 1, lastSeq: 0, sealedEvents: 0, read: false, waiters: undefined };
+      log = { events: [], sizes: [], bytes: 0, firstSeq: 1, lastSeq: 0, sealedEvents: 0, read: false, waiters: undefined };
       this.logs.set(taskId, log);
     }
     return log;
@@ -76,19 +100,20 @@ export class InMemoryEventLog implements EventLog {
       if (at <= log.lastSeq) return 0;
       if (at > log.lastSeq + 1) {
         // A hole (the log was dropped, or started after the task): hold events from `at` on.
-        log.events = [];
+        this.dropFront(log, log.events.length);
         log.firstSeq = at;
         log.lastSeq = at - 1;
       }
     }
     const seq = ++log.lastSeq;
+    const size = ENTRY_BYTES + estimateBytes(event);
     log.events.push({ seq, event });
-    if (log.events.length > this.maxEvents) {
-      // Evict in blocks of a quarter so appends stay amortised O(1).
-      const drop = Math.max(1, this.maxEvents >> 2);
-      log.events.splice(0, drop);
-      log.firstSeq = log.events[0]?.seq ?? seq + 1;
-    }
+    log.sizes.push(size);
+    log.bytes += size;
+    this.heldBytes += size;
+    // Evict in blocks of a quarter so appends stay amortised O(1).
+    if (log.events.length > this.maxEvents) this.dropFront(log, Math.max(1, this.maxEvents >> 2));
+    if (this.heldBytes > this.maxBytes) this.trimBytes();
     if (log.waiters && log.waiters.size > 0) {
       const waiters = [...log.waiters];
       log.waiters.clear();
@@ -153,7 +178,7 @@ export class InMemoryEventLog implements EventLog {
     if (!log || this.sealed.has(taskId)) return;
     if (!log.read && !options.awaitingReader) {
       // No stream ever saw these events, so no client can resume from one: nothing to keep.
-      this.logs.delete(taskId);
+      this.drop(taskId);
       return;
     }
     this.sealed.set(taskId, Date.now());
@@ -202,9 +227,45 @@ export class InMemoryEventLog implements EventLog {
     }
   }
 
+  /**
+   * Brings the bytes held back within {@link InMemoryEventLogOptions.maxBytes}: first whole
+   * sealed logs, oldest first (but not one someone waits on, as in {@link trimSealed}); then
+   * the oldest events of the logs still being written, oldest log first. Either way a reader
+   * whose next event went sees a gap (a missing log, or a cursor before `firstSeq`) and
+   * resyncs from the snapshot; none is left waiting for an event that will never come.
+   */
+  private trimBytes(): void {
+    for (const taskId of this.sealed.keys()) {
+      if (this.heldBytes <= this.maxBytes) return;
+      const log = this.logs.get(taskId);
+      if (log?.waiters && log.waiters.size > 0) continue;
+      this.drop(taskId);
+    }
+    for (const [taskId, log] of this.logs) {
+      if (this.heldBytes <= this.maxBytes) return;
+      if (this.sealed.has(taskId)) continue;
+      let count = 0;
+      let freed = 0;
+      while (count < log.events.length && this.heldBytes - freed > this.maxBytes) freed += log.sizes[count++] ?? 0;
+      this.dropFront(log, count);
+    }
+  }
+
+  /** Drops the first `count` events of a log (not a sealed one: its event count is on the books). */
+  private dropFront(log: TaskLog, count: number): void {
+    if (count <= 0) return;
+    log.events.splice(0, count);
+    let freed = 0;
+    for (const size of log.sizes.splice(0, count)) freed += size;
+    log.bytes -= freed;
+    this.heldBytes -= freed;
+    log.firstSeq = log.events[0]?.seq ?? log.lastSeq + 1;
+  }
+
   private drop(taskId: string): void {
     const log = this.logs.get(taskId);
     if (log && this.sealed.has(taskId)) this.sealedEvents -= log.sealedEvents;
+    if (log) this.heldBytes -= log.bytes;
     this.logs.delete(taskId);
     this.sealed.delete(taskId);
   }
@@ -212,5 +273,10 @@ export class InMemoryEventLog implements EventLog {
   /** Number of task logs held (for tests and metrics). */
   get size(): number {
     return this.logs.size;
+  }
+
+  /** Estimated bytes of the events held in all logs (for tests and metrics). */
+  get bytes(): number {
+    return this.heldBytes;
   }
 }

@@ -1,6 +1,7 @@
 import {
   AgentCard,
   CancelTaskRequest,
+  clipInput,
   DeleteTaskPushNotificationConfigRequest,
   GetExtendedAgentCardRequest,
   GetTaskPushNotificationConfigRequest,
@@ -156,7 +157,7 @@ export function findOperation(name: string): Operation | undefined {
 /** Looks an operation up by its method name; unknown ⇒ MethodNotFound. */
 export function operationByName(name: string): Operation {
   const op = findOperation(name);
-  if (!op) throw new A2AError(A2AErrorCode.MethodNotFound, `Method ${name} not found`);
+  if (!op) throw new A2AError(A2AErrorCode.MethodNotFound, `Method ${clipInput(name)} not found`);
   return op;
 }
 

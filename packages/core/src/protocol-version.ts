@@ -1,3 +1,4 @@
+import { clipInput } from '@a2a-polyglot/model';
 import { A2AError } from './a2a-error.js';
 import { A2AErrorCode } from './error-code.js';
 
@@ -30,7 +31,7 @@ export function negotiateVersion(raw: string | undefined): ProtocolVersion {
   const majorMinor = match ? `${Number(match[1])}.${Number(match[2])}` : undefined;
   const served = SUPPORTED_VERSIONS.find((v) => v === majorMinor);
   if (served) return served;
-  throw new A2AError(A2AErrorCode.VersionNotSupported, `A2A version ${value} is not supported; supported: ${SUPPORTED_VERSIONS.join(', ')}`, {
+  throw new A2AError(A2AErrorCode.VersionNotSupported, `A2A version ${clipInput(value)} is not supported; supported: ${SUPPORTED_VERSIONS.join(', ')}`, {
     metadata: { supportedVersions: SUPPORTED_VERSIONS.join(',') },
   });
 }

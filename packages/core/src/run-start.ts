@@ -5,7 +5,7 @@
  * executing it. The `RequestHandler` answers the call from the run this returns.
  * @internal
  */
-import { TaskState, type AgentCard, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
+import { clipInput, TaskState, type AgentCard, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
 import { A2AError, errors } from './a2a-error.js';
 import type { AgentExecutor } from './agent-executor.js';
 import { type CallContext, wireVersionOf } from './call-context.js';
@@ -98,7 +98,7 @@ export class RunStarter {
         this.deps.reserved.delete(key);
       }
       if (message.contextId && message.contextId !== existing.task.contextId) {
-        throw errors.invalidParams(`contextId ${message.contextId} does not match task ${taskId} (context ${existing.task.contextId})`, [
+        throw errors.invalidParams(`contextId ${clipInput(message.contextId)} does not match task ${taskId} (context ${existing.task.contextId})`, [
           { field: 'message.contextId', description: 'does not match the task' },
         ]);
       }

@@ -1,5 +1,6 @@
-import type { StreamResponse } from '@a2a-polyglot/model';
-import { followTask, InMemoryEventLog } from '../src/index.js';
+import { TaskState, type StreamResponse } from '@a2a-polyglot/model';
+import { testAgentCard, userSend, waitFor } from '@a2a-polyglot/testing';
+import { A2AErrorCode, callContext, followTask, InMemoryEventLog, RequestHandler } from '../src/index.js';
 
 /** Sealed as by a streamed run (its stream may not have read yet): kept for late resumes. */
 const STREAMED = { awaitingReader: true } as const;
@@ -221,5 +222,100 @@ describe('InMemoryEventLog retention bound', () => {
     expect(await log.lastSeq('done')).toBe(0);
     ac.abort();
     await waiting;
+  });
+});
+
+describe('InMemoryEventLog byte bound', () => {
+  const MB = 1024 * 1024;
+  /** An event carrying `bytes` of text (a flat string of its own). */
+  const big = (n: number, bytes = MB): StreamResponse => ({
+    payload: {
+      $case: 'message',
+      value: { messageId: String(n), parts: [{ content: { $case: 'text', value: Buffer.alloc(bytes, String(n % 10)).toString('latin1') } }] } as never,
+    },
+  });
+
+  it('holds at most maxBytes of events however many large ones are appended, dropping the oldest sealed logs first', async () => {
+    const log = new InMemoryEventLog({ maxBytes: 8 * MB });
+    for (let t = 0; t < 30; t++) {
+      await log.append(`t${t}`, big(1));
+      await log.append(`t${t}`, big(2));
+      log.seal(`t${t}`, STREAMED);
+      expect(log.bytes).toBeLessThanOrEqual(8 * MB);
+    }
+    // Counts alone (1000 logs, 32768 events) would have kept all 60 MB; the newest logs stay whole.
+    expect(log.size).toBe(3);
+    expect((await log.readAfter('t29', 0)).events.map((e) => e.seq)).toEqual([1, 2]);
+    expect(await log.readAfter('t0', 1)).toEqual({ events: [], gap: true });
+  });
+
+  it('then drops the oldest events of live logs, so a reader behind them gets a gap, never a silent skip', async () => {
+    const log = new InMemoryEventLog({ maxBytes: 8 * MB });
+    for (let i = 1; i <= 5; i++) await log.append('old', big(i));
+    for (let i = 1; i <= 9; i++) await log.append('new', big(i));
+    expect(log.bytes).toBeLessThanOrEqual(8 * MB);
+    // The older log lost its events first, then the newer one its oldest: 7 of 1 MiB fit.
+    expect((await log.readAfter('old', 0)).gap).toBe(true);
+    expect(await log.readAfter('old', 5)).toEqual({ events: [], gap: false });
+    expect((await log.readAfter('new', 1)).gap).toBe(true);
+    expect((await log.readAfter('new', 2)).events.map((e) => e.seq)).toEqual([3, 4, 5, 6, 7, 8, 9]);
+    // A follower behind the dropped events resyncs from the snapshot, then goes on from its seq.
+    const snapshot = async () => ({
+      task: { id: 'new', contextId: 'c', status: { state: 2, message: undefined, timestamp: undefined }, artifacts: [], history: [], metadata: undefined },
+      seq: 9,
+    });
+    const stream = followTask(log, 'new', { afterSeq: 1 }, snapshot);
+    expect(await stream.nextBatch()).toEqual([{ seq: 9, event: { payload: { $case: 'task', value: expect.objectContaining({ id: 'new' }) } } }]);
+    await log.append('new', ev(10));
+    expect((await stream.nextBatch())?.map((e) => e.seq)).toEqual([10]);
+    stream.close();
+  });
+
+  it('frees the bytes of dropped logs (retention, nobody read) and of events evicted by count', async () => {
+    const log = new InMemoryEventLog({ maxEventsPerTask: 4, retentionMs: 60_000 });
+    for (let i = 1; i <= 40; i++) await log.append('t', big(i, 1000));
+    const four = log.bytes;
+    // Four events of 1000 characters each, plus their objects.
+    expect(four).toBeGreaterThan(4 * 1000);
+    expect(four).toBeLessThan(4 * 1500);
+    log.seal('t'); // nobody read it: dropped at once
+    expect(log.bytes).toBe(0);
+  });
+});
+
+describe('RequestHandler over a byte-bounded event log', () => {
+  it('answers a resume whose events were evicted by bytes with the snapshot (live task) or UnsupportedOperation (finished task)', async () => {
+    const eventLog = new InMemoryEventLog({ maxBytes: 3 * 1024 * 1024 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const h = new RequestHandler({
+      card: testAgentCard(),
+      eventLog,
+      executor: {
+        async execute(c) {
+          c.working();
+          for (let i = 0; i < 4; i++) c.artifact({ name: `a${i}`, text: Buffer.alloc(1024 * 1024, `${i}`).toString('latin1') });
+          await gate;
+          c.complete();
+        },
+      },
+    });
+    const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
+    const stream = await h.sendStreamingMessage(userSend('hi'), ctx());
+    const first = await stream.nextBatch();
+    const taskId = (first![0]!.event.payload as { value: { id: string } }).value.id;
+    await waitFor(() => eventLog.bytes > 2 * 1024 * 1024, { what: 'the artifacts logged' });
+    stream.close();
+    // The events after 1 were evicted to make room for the later artifacts: the resume starts with the task.
+    const resumed = await h.subscribeToTask({ tenant: '', id: taskId }, ctx(), 1);
+    const batch = (await resumed.nextBatch())!;
+    expect(batch[0]!.event.payload?.$case).toBe('task');
+    expect((batch[0]!.event.payload as { value: { artifacts: unknown[] } }).value.artifacts).toHaveLength(4);
+    resumed.close();
+    release();
+    await waitFor(async () => (await h.getTask({ tenant: '', id: taskId }, ctx())).status?.state === TaskState.TASK_STATE_COMPLETED, {
+      what: 'the task completed',
+    });
+    await expect(h.subscribeToTask({ tenant: '', id: taskId }, ctx(), 1)).rejects.toMatchObject({ code: A2AErrorCode.UnsupportedOperation });
   });
 });

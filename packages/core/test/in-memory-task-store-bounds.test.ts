@@ -67,6 +67,42 @@ describe('InMemoryTaskStore byte bounds', () => {
     expect(size).toBeLessThan(201 * KB);
   });
 
+  it('counts data at any depth: a string nested 60 or 10,000 levels deep, and a cycle, are all counted', () => {
+    const nest = (levels: number, leaf: unknown) => {
+      let v: unknown = leaf;
+      for (let i = 0; i < levels; i++) v = { a: v };
+      return v;
+    };
+    const text = Buffer.alloc(MB, 'n').toString('latin1');
+    for (const levels of [5, 60, 100, 10_000]) {
+      const size = estimateBytes(nest(levels, text));
+      // The string, plus the levels' objects, each a header and a slot.
+      expect(size).toBeGreaterThanOrEqual(MB + levels * 40);
+      expect(size).toBeLessThan(MB + levels * 40 + 1024);
+    }
+    // Deep under a part, as a client sends it: the same bytes as the text beside it.
+    const task = stored('deep', COMPLETED, 10);
+    task.task.history[0]!.parts.push({ content: { $case: 'data', value: nest(60, text) }, metadata: undefined, filename: '', mediaType: '' });
+    expect(estimateBytes(task)).toBeGreaterThan(MB);
+    // A cycle (only an agent's own objects can hold one) ends the walk instead of hanging it.
+    const cyclic: Record<string, unknown> = { text };
+    cyclic.self = cyclic;
+    expect(estimateBytes(cyclic)).toBeGreaterThan(MB);
+  });
+
+  it('evicts tasks whose bytes sit deep in a data part (150 × 1 MiB nested 60 deep, 16 MiB budget)', async () => {
+    const store = new InMemoryTaskStore({ maxBytes: 16 * MB });
+    for (let i = 0; i < 150; i++) {
+      const task = stored(`n${i}`, COMPLETED, 10);
+      let data: unknown = { blob: Buffer.alloc(MB, `n${i}`).toString('latin1') };
+      for (let d = 0; d < 60; d++) data = { a: data };
+      task.task.history[0]!.parts = [{ content: { $case: 'data', value: data as Record<string, unknown> }, metadata: undefined, filename: '', mediaType: '' }];
+      await store.save(task);
+    }
+    expect(store.bytes).toBeLessThanOrEqual(16 * MB);
+    expect(store.size).toBeLessThanOrEqual(16);
+  });
+
   it('never holds more estimated bytes than the budget, however many large tasks are saved', async () => {
     const store = new InMemoryTaskStore({ maxBytes: 2 * MB });
     for (let i = 0; i < 200; i++) {

@@ -1,5 +1,6 @@
 import { A2AErrorCode } from '@a2a-polyglot/core';
-import { GetTaskRequest } from '@a2a-polyglot/model';
+import { GetTaskRequest, Role, SendMessageRequest } from '@a2a-polyglot/model';
+import * as v03 from '@a2a-polyglot/model/v03';
 import { status as GrpcCode } from '@grpc/grpc-js';
 import { grpcFrame, rawGrpcCall, type RawGrpcAnswer } from '@a2a-polyglot/testing';
 import { gzipSync } from 'node:zlib';
@@ -62,5 +63,43 @@ describe('bad client input grpc-js rejects before our code: compressed flags, gr
   it('an encoding grpc-js does not support stays UNIMPLEMENTED (as the gRPC compression spec requires)', async () => {
     const answer = await rawGrpcCall(t.url, GET_TASK, grpcFrame(GARBAGE, { compressed: true }), { ...V1, 'grpc-encoding': 'br' });
     expect(answer.grpcStatus).toBe(GrpcCode.UNIMPLEMENTED);
+  });
+});
+
+describe('nesting is limited at decode, in both generations (README "Limits on responses and streams")', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  const nest = (levels: number): Record<string, unknown> => {
+    let v: Record<string, unknown> = { leaf: 'x' };
+    for (let i = 1; i < levels; i++) v = { a: v };
+    return v;
+  };
+  const v1Send = (levels: number) =>
+    Buffer.from(
+      SendMessageRequest.encode(
+        SendMessageRequest.fromPartial({ message: { messageId: 'm', role: Role.ROLE_USER, parts: [{ content: { $case: 'data', value: nest(levels) } }] } }),
+      ).finish(),
+    );
+  const v03Send = (levels: number) =>
+    Buffer.from(
+      v03.SendMessageRequest.encode(
+        v03.SendMessageRequest.fromPartial({
+          request: { messageId: 'm', role: v03.Role.ROLE_USER, content: [{ part: { $case: 'data', value: { data: nest(levels) } } }] },
+        }),
+      ).finish(),
+    );
+
+  it.each([
+    ['v1.0', '/lf.a2a.v1.A2AService/SendMessage', v1Send, V1],
+    ['v0.3', '/a2a.v1.A2AService/SendMessage', v03Send, {}],
+  ] as const)('%s: data 30 levels deep is served, 40 levels is INVALID_ARGUMENT (a ParseError), not a crash', async (_name, path, encode, metadata) => {
+    expect((await rawGrpcCall(t.url, path, grpcFrame(encode(30)), metadata)).grpcStatus).toBe(GrpcCode.OK);
+    const deep = await rawGrpcCall(t.url, path, grpcFrame(encode(40)), metadata);
+    expect(deep.grpcStatus).toBe(GrpcCode.INVALID_ARGUMENT);
+    expect(errorInfo(deep)?.reason).toBe(A2AErrorCode.ParseError);
   });
 });

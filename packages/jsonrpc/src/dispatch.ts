@@ -12,6 +12,7 @@ import {
   type StreamOperation,
   type UnaryOperation,
 } from '@a2a-polyglot/core';
+import { clipInput } from '@a2a-polyglot/model';
 import { v03Method, type V03Method } from '@a2a-polyglot/v03/json';
 import { JSONRPCServer, type JSONRPCRequest } from 'json-rpc-2.0';
 import {
@@ -249,6 +250,6 @@ function methodNotFound(method: string): A2AError {
   const legacy = v03Method(method);
   const message = legacy
     ? `Method ${method} is an A2A v0.3 method, which this endpoint does not serve; call ${legacy.operation} (A2A 1.0)`
-    : `Method ${method} not found`;
+    : `Method ${clipInput(method)} not found`;
   return new A2AError(A2AErrorCode.MethodNotFound, message);
 }

@@ -25,6 +25,7 @@ export {
   validateProtoJson,
 } from './validate.js';
 export { ProtoJsonError, parseProtoJson } from './parse.js';
+export { MAX_QUOTED_CHARS, clipInput, quoteInput } from './quote-input.js';
 export { type ListTasksResponseJson, listTasksResponseToJson } from './list-tasks-json.js';
 export {
   encodeArtifactJson,

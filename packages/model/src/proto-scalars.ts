@@ -1,5 +1,6 @@
 import { PROTO_SCHEMA } from './gen/proto-schema.js';
 import { jsonTypeOf } from './json-type.js';
+import { clipInput, quoteInput } from './quote-input.js';
 import type { ScalarKind } from './schema.js';
 
 /*
@@ -13,7 +14,7 @@ export function checkEnum(enumName: string, value: unknown): string | undefined 
   // The generated schema names every enum a field refers to: a miss is a schema bug, not bad input.
   if (!values) throw new Error(`The protobuf schema has no enum "${enumName}"`);
   if (typeof value === 'string') {
-    return Object.hasOwn(values, value) ? undefined : `unknown ${enumName} value "${value}" (expected one of ${Object.keys(values).join(', ')})`;
+    return Object.hasOwn(values, value) ? undefined : `unknown ${enumName} value ${quoteInput(value)} (expected one of ${Object.keys(values).join(', ')})`;
   }
   if (typeof value === 'number') {
     return Object.values(values).includes(value) ? undefined : `unknown ${enumName} number ${value}`;
@@ -78,7 +79,7 @@ function checkFloat(kind: 'double' | 'float', value: unknown): string | undefine
     n = value;
   } else if (typeof value === 'string') {
     if (value === 'NaN' || value === 'Infinity' || value === '-Infinity') return undefined;
-    if (!JSON_NUMBER.test(value)) return `expected a number, got the string "${value}"`;
+    if (!JSON_NUMBER.test(value)) return `expected a number, got the string ${quoteInput(value)}`;
     n = Number(value);
   } else {
     return `expected a number, got ${jsonTypeOf(value)}`;
@@ -98,14 +99,14 @@ function checkInteger(kind: ScalarKind, value: unknown): string | undefined {
     text = String(value);
     if (!Number.isSafeInteger(value)) return `${kind} values beyond 2^53 must be sent as strings`;
   } else if (typeof value === 'string') {
-    if (!JSON_NUMBER.test(value)) return `expected an integer (${kind}), got the string "${value}"`;
+    if (!JSON_NUMBER.test(value)) return `expected an integer (${kind}), got the string ${quoteInput(value)}`;
     text = value;
   } else {
     return `expected an integer (${kind}), got ${jsonTypeOf(value)}`;
   }
   const big = toBigIntExact(text);
-  if (big === undefined) return `expected an integer (${kind}), got "${text}"`;
-  return big >= BigInt(min) && big <= BigInt(max) ? undefined : `${text} is out of range for ${kind}`;
+  if (big === undefined) return `expected an integer (${kind}), got ${quoteInput(text)}`;
+  return big >= BigInt(min) && big <= BigInt(max) ? undefined : `${clipInput(text)} is out of range for ${kind}`;
 }
 
 /** Converts a JSON-number string to a BigInt when it denotes an integer (e.g. "1e3", "5.0"). */

@@ -2,6 +2,7 @@ import { isPlainObject, jsonTypeOf } from './json-type.js';
 import { checkEnum, checkMapKey, checkScalar } from './proto-scalars.js';
 import { fieldByKey, messageFields, resolveMessageType } from './schema-lookup.js';
 import type { FieldSchema, ValueTypeSchema } from './schema.js';
+import { clipInput } from './quote-input.js';
 import { type FieldViolation, joinPath, TOO_MANY, ValidationContext } from './validation-context.js';
 import { validateWellKnown, WELL_KNOWN } from './well-known-types.js';
 
@@ -118,7 +119,7 @@ function validateField(ctx: ValidationContext, field: FieldSchema, value: unknow
       return;
     }
     for (const [k, v] of Object.entries(value)) {
-      const entryPath = `${path}[${JSON.stringify(k)}]`;
+      const entryPath = `${path}[${JSON.stringify(clipInput(k))}]`;
       const keyProblem = checkMapKey(field.key, k);
       if (keyProblem) ctx.add(entryPath, keyProblem);
       validateSingle(ctx, field.value, v, entryPath, depth, false);

@@ -1,3 +1,5 @@
+import { clipInput } from './quote-input.js';
+
 /**
  * One problem found in a ProtoJSON document.
  *
@@ -33,7 +35,11 @@ export class ValidationContext {
   }
 }
 
-/** The path of member `key` under `path` (`a.b`; just `key` at the document root). */
+/**
+ * The path of member `key` under `path` (`a.b`; just `key` at the document root). A long key
+ * (a client's own member name) is shortened ({@link clipInput}): the path goes into the error twice.
+ */
 export function joinPath(path: string, key: string): string {
-  return path === '' ? key : `${path}.${key}`;
+  const name = clipInput(key);
+  return path === '' ? name : `${path}.${name}`;
 }

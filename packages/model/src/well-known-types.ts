@@ -1,4 +1,5 @@
 import { isPlainObject, jsonTypeOf } from './json-type.js';
+import { quoteInput } from './quote-input.js';
 import { isRfc3339Timestamp } from './rfc3339.js';
 import { joinPath, type ValidationContext } from './validation-context.js';
 
@@ -18,7 +19,7 @@ export function validateWellKnown(ctx: ValidationContext, typeName: string, valu
       if (typeof value !== 'string') {
         ctx.add(path, `expected an RFC 3339 timestamp string, got ${jsonTypeOf(value)}`);
       } else if (!isRfc3339Timestamp(value)) {
-        ctx.add(path, `expected an RFC 3339 timestamp (e.g. 2026-01-02T03:04:05.678Z), got "${value}"`);
+        ctx.add(path, `expected an RFC 3339 timestamp (e.g. 2026-01-02T03:04:05.678Z), got ${quoteInput(value)}`);
       }
       return;
     case 'google.protobuf.Struct':

@@ -221,6 +221,23 @@ describe('validateProtoJson: rejects invalid input with field paths', () => {
     expect(validateProtoJson('Part', { data: deep }, { maxDepth: 500 })).toEqual([]);
   });
 
+  it('quotes at most a prefix of a long value or member name, in the description and the path', () => {
+    const long = 'z'.repeat(100_000);
+    const quoted = `"${'z'.repeat(64)}… (100000 characters)"`;
+    const [role] = validateProtoJson('Message', { role: long });
+    expect(role).toEqual({ field: 'role', description: `unknown lf.a2a.v1.Role value ${quoted} (expected one of ROLE_UNSPECIFIED, ROLE_USER, ROLE_AGENT)` });
+    expect(validateProtoJson('ListTasksRequest', { pageSize: long })[0]!.description).toBe(`expected an integer (int32), got the string ${quoted}`);
+    expect(validateProtoJson('ListTasksRequest', { pageSize: '9'.repeat(1000) })[0]!.description).toBe(
+      `${'9'.repeat(64)}… (1000 characters) is out of range for int32`,
+    );
+    expect(validateProtoJson('ListTasksRequest', { statusTimestampAfter: long })[0]!.description).toMatch(/got "z{64}… \(100000 characters\)"$/);
+    expect(fields(validateProtoJson('Message', { [long]: 1 }))).toEqual([`${'z'.repeat(64)}… (100000 characters)`]);
+    expect(fields(validateProtoJson('AuthorizationCodeOAuthFlow', { scopes: { [long]: 1 } }))).toEqual([`scopes["${'z'.repeat(64)}… (100000 characters)"]`]);
+    // A cut never falls inside a surrogate pair; short values are quoted whole.
+    expect(validateProtoJson('Message', { role: `${'z'.repeat(63)}😀${long}` })[0]!.description).toMatch(/value "z{63}… \(100065 characters\)"/);
+    expect(validateProtoJson('Message', { role: 'ROLE_BOSS' })[0]!.description).toMatch(/value "ROLE_BOSS"/);
+  });
+
   it('caps the number of violations', () => {
     const parts = Array.from({ length: 500 }, () => ({ text: 1 }));
     const v = validateProtoJson('Message', { parts }, { maxViolations: 10 });

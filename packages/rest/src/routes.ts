@@ -1,4 +1,5 @@
 import { A2AError, A2AErrorCode, type OperationName } from '@a2a-polyglot/core';
+import { clipInput } from '@a2a-polyglot/model';
 
 /** HTTP verbs the REST binding serves. */
 export type RestVerb = 'GET' | 'POST' | 'DELETE';
@@ -111,7 +112,7 @@ function decodeSegment(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch (cause) {
-    throw new A2AError(A2AErrorCode.InvalidRequest, `Malformed percent-encoding in path segment "${value}"`, { cause });
+    throw new A2AError(A2AErrorCode.InvalidRequest, `Malformed percent-encoding in path segment "${clipInput(value)}"`, { cause });
   }
 }
 

@@ -19,3 +19,4 @@ export * from './list-query.js';
 export * from './migration.js';
 export * from './push-secrets.js';
 export * from './dynamodb/table-name.js';
+export * from './redis/log-bounds.js';

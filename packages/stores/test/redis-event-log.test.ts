@@ -80,6 +80,27 @@ describeWithRedis('RedisEventLog', () => {
     expect(await a.commands.xlen(`${prefix}:log:k`)).toBeLessThan(400);
   });
 
+  it('trims by bytes too: a task of large events holds about maxBytesPerTask, a reader behind gets a gap, the newest event stays', async () => {
+    const MB = 1024 * 1024;
+    const large = (n: number, bytes = MB): StreamResponse => {
+      const e = ev(n);
+      if (e.payload?.$case === 'statusUpdate') e.payload.value.metadata = { n, text: Buffer.alloc(bytes, String(n % 10)).toString('latin1') };
+      return e;
+    };
+    const log = new RedisEventLog(a, { prefix, maxBytesPerTask: 4 * MB });
+    for (let i = 1; i <= 20; i++) await log.append('k', large(i));
+    const bytes = Number(await a.commands.call('MEMORY', 'USAGE', `${prefix}:log:k`, 'SAMPLES', '0'));
+    expect(bytes).toBeLessThanOrEqual(4 * MB);
+    expect(await log.lastSeq('k')).toBe(20);
+    expect((await log.readAfter('k', 0)).gap).toBe(true);
+    expect((await log.readAfter('k', 17)).events.map((e) => e.seq)).toEqual([18, 19, 20]);
+    // One event larger than the bound: it stays alone, so the log still knows its last seq.
+    await log.append('k', large(21, 5 * MB));
+    expect(await a.commands.xlen(`${prefix}:log:k`)).toBe(1);
+    expect(await log.append('k', ev(5), 5)).toBe(0);
+    expect((await log.readAfter('k', 20)).events.map((e) => e.seq)).toEqual([21]);
+  });
+
   it('keeps tenants apart: the same task id in two tenants is two logs', async () => {
     const log = new RedisEventLog(a, { prefix });
     await log.append(taskLogKey('t1', 'x'), ev(1));

@@ -3,7 +3,7 @@ import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@
 import type { AgentInterface } from '@a2a-polyglot/model';
 import { agentRequestHandler } from './a2a-lite/index.js';
 import { authenticationFor } from './authentication.js';
-import { memoryTaskStore } from './backends.js';
+import { memoryEventLog, memoryTaskStore } from './backends.js';
 import { rateLimiterFor } from './listener-security.js';
 import { buildAgentCard } from './card.js';
 import { signedCards } from './card-signing.js';
@@ -136,6 +136,7 @@ function servedAgent(
       acceptAnyInputMode: entry.acceptAnyInputMode,
       logger: options.logger,
       ...instrumentHandler(options.instrumentation, memoryTaskStore(config)),
+      eventLog: memoryEventLog(config),
       authenticator: sharedAuthenticator(config),
       rateLimiter: sharedRateLimiter(config),
       extendedCard: entry.capabilities.extendedAgentCard

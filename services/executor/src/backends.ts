@@ -1,4 +1,4 @@
-import { InMemoryTaskStore, LocalTaskSignals, type Logger, type ReadinessCheck, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import { InMemoryEventLog, InMemoryTaskStore, LocalTaskSignals, type Logger, type ReadinessCheck, type RequestHandlerOptions } from '@a2a-polyglot/core';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { eventLogKind, storeKind, type ExecutorConfig } from './config.js';
@@ -27,6 +27,14 @@ export interface Backends {
  */
 export function memoryTaskStore(config: ExecutorConfig): InMemoryTaskStore {
   return new InMemoryTaskStore({ maxBytes: config.store.memoryMaxBytes, interruptedIdleMs: config.store.memoryInterruptedIdleMs });
+}
+
+/**
+ * The in-memory event log with the configured byte budget (`eventLog.memoryMaxBytes`): the log
+ * of every handler whose backends bring no Redis log (each agent in `agents` has its own).
+ */
+export function memoryEventLog(config: ExecutorConfig): InMemoryEventLog {
+  return new InMemoryEventLog({ maxBytes: config.eventLog.memoryMaxBytes });
 }
 
 /**
@@ -106,6 +114,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
     prefix,
     retentionMs: config.eventLog.retentionMs,
     maxEventsPerTask: config.eventLog.maxEventsPerTask,
+    maxBytesPerTask: config.eventLog.maxBytesPerTask,
     logger,
   });
   return {

@@ -3,7 +3,7 @@ import type { RunningGrpcServer } from '@a2a-polyglot/grpc';
 import type { AgentInterface } from '@a2a-polyglot/model';
 import { startA2AServer, type RunningA2AServer } from '@a2a-polyglot/server';
 import { authenticationFor } from './authentication.js';
-import { memoryTaskStore, openBackends } from './backends.js';
+import { memoryEventLog, memoryTaskStore, openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
 import { signedCards } from './card-signing.js';
 import type { ExecutorConfig } from './config.js';
@@ -48,6 +48,7 @@ export async function startSingleAgent(
   const { metrics } = instrumentation;
   const handler = new RequestHandler({
     ...backends.handlerOptions,
+    eventLog: backends.handlerOptions.eventLog ?? memoryEventLog(resolved),
     ...instrumentHandler(instrumentation, backends.handlerOptions.taskStore ?? memoryTaskStore(resolved)),
     card,
     executor,

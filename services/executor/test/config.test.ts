@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memoryTaskStore } from '../src/backends.js';
+import { memoryEventLog, memoryTaskStore } from '../src/backends.js';
 import {
   ConfigError,
   DEFAULT_GRPC_PORT,
@@ -239,6 +239,23 @@ describe('loadConfig', () => {
     // The store the executor builds holds that budget: a task bigger than 1 MiB is refused.
     expect(() => memoryTaskStore(config).admitNewTask('', 2 * 1024 * 1024)).toThrow(/full of running tasks/);
     expect(() => memoryTaskStore(config).admitNewTask('', 1024)).not.toThrow();
+  });
+
+  it('reads the event-log byte bounds (in memory 64 MiB in all, Redis 32 MiB per task) and builds the in-memory log with its budget', async () => {
+    const load = (env: Record<string, string> = {}, file?: unknown) =>
+      loadConfig({ argv: file === undefined ? [] : ['--config', tempConfig(file).file], env, cwd }).config;
+    expect(load().eventLog).toMatchObject({ memoryMaxBytes: 64 * 1024 * 1024, maxBytesPerTask: 32 * 1024 * 1024 });
+    expect(load({}, { eventLog: { memoryMaxBytes: 2_097_152, maxBytesPerTask: 0 } }).eventLog).toMatchObject({ memoryMaxBytes: 2_097_152, maxBytesPerTask: 0 });
+    const config = load({ A2A_MEMORY_EVENT_LOG_MAX_BYTES: '1048576', A2A_EVENT_LOG_MAX_BYTES_PER_TASK: '4194304' });
+    expect(config.eventLog).toMatchObject({ memoryMaxBytes: 1_048_576, maxBytesPerTask: 4_194_304 });
+    expect(configError({ argv: [], env: { A2A_MEMORY_EVENT_LOG_MAX_BYTES: '1000' }, cwd })).toMatch(/A2A_MEMORY_EVENT_LOG_MAX_BYTES/);
+    // The log the executor builds holds that budget: 2 MiB of events leave at most 1 MiB held.
+    const log = memoryEventLog(config);
+    const text = 'x'.repeat(512 * 1024);
+    for (let i = 0; i < 4; i++)
+      await log.append('t', { payload: { $case: 'message', value: { messageId: `${i}`, parts: [{ content: { $case: 'text', value: text } }] } as never } });
+    expect(log.bytes).toBeLessThanOrEqual(1_048_576);
+    expect((await log.readAfter('t', 0)).gap).toBe(true);
   });
 
   it('treats empty environment variables as unset', () => {

@@ -17,9 +17,9 @@ export interface ExecutorProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Starts `main.ts` with command-line `args` and exactly `env` (plus PATH). */
-export function spawnExecutor(env: Record<string, string>, args: readonly string[] = []): ExecutorProcess {
-  const child = spawn(process.execPath, [bootstrap, main, ...args], {
+/** Starts `main.ts` with command-line `args`, exactly `env` (plus PATH) and Node's own `nodeArgs` (a heap cap, the inspector). */
+export function spawnExecutor(env: Record<string, string>, args: readonly string[] = [], nodeArgs: readonly string[] = []): ExecutorProcess {
+  const child = spawn(process.execPath, [...nodeArgs, bootstrap, main, ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,9 +1,10 @@
-import type {
-  DeleteTaskPushNotificationConfigRequest,
-  GetTaskPushNotificationConfigRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTaskPushNotificationConfigsResponse,
-  TaskPushNotificationConfig,
+import {
+  clipInput,
+  type DeleteTaskPushNotificationConfigRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
+  type TaskPushNotificationConfig,
 } from '@a2a-polyglot/model';
 import { A2AError, errors } from '../a2a-error.js';
 import { A2AErrorCode } from '../error-code.js';
@@ -47,8 +48,8 @@ export class PushConfigOperations {
     await this.tasks.loadStoredOrLive(caller, request.taskId);
     const config = await this.configs.get(caller.tenant, request.taskId, request.id);
     if (!config)
-      throw new A2AError(A2AErrorCode.TaskNotFound, `Push notification config ${request.id} not found for task ${request.taskId}`, {
-        metadata: { taskId: request.taskId, configId: request.id },
+      throw new A2AError(A2AErrorCode.TaskNotFound, `Push notification config ${clipInput(request.id)} not found for task ${request.taskId}`, {
+        metadata: { taskId: request.taskId, configId: clipInput(request.id) },
       });
     return redactPushConfig(config);
   }

@@ -3,6 +3,7 @@ import type { StreamResponse } from '@a2a-polyglot/model';
 import { decodeEvent, encodeEvent } from '../codec.js';
 import { unavailable } from '../errors.js';
 import type { RedisConnections } from './connections.js';
+import { DEFAULT_REDIS_LOG_MAX_BYTES_PER_TASK } from './log-bounds.js';
 
 /** Bounds and names of {@link RedisEventLog}. */
 export interface RedisEventLogOptions {
@@ -10,6 +11,15 @@ export interface RedisEventLogOptions {
   readonly prefix?: string;
   /** Events kept per task (approximate trimming: at least this many). Default 4096. */
   readonly maxEventsPerTask?: number;
+  /**
+   * Most bytes of Redis memory one task's log may take (`MEMORY USAGE` of its stream); past
+   * it the oldest events are trimmed, and a reader behind them gets a gap and resyncs from
+   * the store. The newest event is always kept (it carries the log's last seq). Counts alone
+   * let a task of large events hold `maxEventsPerTask` × their size, and a reader that is
+   * behind read up to 256 of them in one reply. 0 turns the bound off. Default
+   * {@link DEFAULT_REDIS_LOG_MAX_BYTES_PER_TASK}.
+   */
+  readonly maxBytesPerTask?: number;
   /** How long a finished task's log stays readable for late resumes. Default 5 min. */
   readonly retentionMs?: number;
   /** A log nobody appended to for this long is dropped (tasks left interrupted). Default 24 h. */
@@ -20,18 +30,20 @@ export interface RedisEventLogOptions {
 }
 
 /**
- * Appends events, each at a given seq (`ARGV[4]`, `ARGV[6]`, …; 0 means "next"), in one atomic
+ * Appends events, each at a given seq (`ARGV[5]`, `ARGV[7]`, …; 0 means "next"), in one atomic
  * step: refuses a seq not above the stream's last id (a concurrent writer got there first),
- * trims to about `ARGV[1]` entries, sets the expiry (`ARGV[2]`: the idle expiry, or the
- * retention when the append seals the log) and wakes the task's readers on every instance
- * (`ARGV[3]`) once. Returns the last seq written, or 0.
+ * trims to about `ARGV[1]` entries, then drops the oldest entries while the stream takes more
+ * than `ARGV[4]` bytes (0: no byte bound; the newest entry always stays, as it tells the next
+ * append the last seq), sets the expiry (`ARGV[2]`: the idle expiry, or the retention when the
+ * append seals the log) and wakes the task's readers on every instance (`ARGV[3]`) once.
+ * Returns the last seq written, or 0.
  */
 const APPEND = `
 local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local last = 0
 if #top > 0 then last = tonumber(string.match(top[1][1], '^(%d+)')) end
 local written = 0
-for i = 4, #ARGV, 2 do
+for i = 5, #ARGV, 2 do
   local seq = tonumber(ARGV[i])
   if seq == 0 then seq = last + 1 end
   if seq > last then
@@ -41,6 +53,14 @@ for i = 4, #ARGV, 2 do
   end
 end
 if written == 0 then return 0 end
+local maxBytes = tonumber(ARGV[4])
+if maxBytes > 0 then
+  local held = redis.call('XLEN', KEYS[1])
+  while held > 1 and redis.call('MEMORY', 'USAGE', KEYS[1], 'SAMPLES', 0) > maxBytes do
+    held = held - 1
+    redis.call('XTRIM', KEYS[1], 'MAXLEN', held)
+  end
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PUBLISH', ARGV[3], written)
 return written
@@ -54,8 +74,9 @@ const SERVICE = 'event log (Redis)';
  *
  * - One stream per task; entry id `<seq>-0`, so XRANGE by seq is the resume query and the
  *   stream itself refuses an out-of-order append.
- * - Bounded: `MAXLEN ~ maxEventsPerTask` per task (a reader behind it gets a gap and resyncs
- *   from the store), `retentionMs` after the task ends, `idleTtlMs` without appends.
+ * - Bounded: `MAXLEN ~ maxEventsPerTask` and `maxBytesPerTask` per task (a reader behind them
+ *   gets a gap and resyncs from the store), `retentionMs` after the task ends, `idleTtlMs`
+ *   without appends.
  * - Waiting readers cost no connection: each waits for a pub/sub wake-up on the instance's one
  *   subscriber connection (one channel per task being waited on), re-checks after subscribing,
  *   and looks again after a reconnect or `pollMs` in case a wake-up was lost.
@@ -63,6 +84,7 @@ const SERVICE = 'event log (Redis)';
 export class RedisEventLog implements EventLog {
   private readonly prefix: string;
   private readonly maxEvents: number;
+  private readonly maxBytes: number;
   private readonly retentionMs: number;
   private readonly idleTtlMs: number;
   private readonly pollMs: number;
@@ -77,6 +99,7 @@ export class RedisEventLog implements EventLog {
   ) {
     this.prefix = options.prefix ?? 'a2a';
     this.maxEvents = Math.max(1, options.maxEventsPerTask ?? 4096);
+    this.maxBytes = Math.max(0, options.maxBytesPerTask ?? DEFAULT_REDIS_LOG_MAX_BYTES_PER_TASK);
     this.retentionMs = options.retentionMs ?? 5 * 60_000;
     this.idleTtlMs = options.idleTtlMs ?? 24 * 60 * 60_000;
     this.pollMs = options.pollMs ?? 10_000;
@@ -114,7 +137,9 @@ export class RedisEventLog implements EventLog {
   private async appendEncoded(key: string, pairs: ReadonlyArray<string | number>, expiryMs: number): Promise<number> {
     let written: number;
     try {
-      written = Number(await this.redis.commands.eval(APPEND, 1, this.streamKey(key), this.maxEvents, expiryMs, this.wakeChannel(key), ...pairs));
+      written = Number(
+        await this.redis.commands.eval(APPEND, 1, this.streamKey(key), this.maxEvents, expiryMs, this.wakeChannel(key), this.maxBytes, ...pairs),
+      );
     } catch (error) {
       throw unavailable(SERVICE, error);
     }

@@ -1,3 +1,4 @@
+import { quoteInput } from '@a2a-polyglot/model';
 import { roleFromV03, roleToV03 } from './enums.js';
 import { isJsonObject, mapArray, v03Violation, withoutKeys, type JsonObject } from './json-object.js';
 
@@ -25,7 +26,7 @@ export function partFromV03(part: unknown, path: string): unknown {
     case undefined:
       throw v03Violation(`${path}.kind`, 'is required: text, file or data');
     default:
-      throw v03Violation(`${path}.kind`, `must be text, file or data (got ${JSON.stringify(part.kind)})`);
+      throw v03Violation(`${path}.kind`, `must be text, file or data (got ${quoteInput(part.kind)})`);
   }
 }
 

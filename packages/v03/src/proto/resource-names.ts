@@ -1,4 +1,5 @@
 import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
+import { quoteInput } from '@a2a-polyglot/model';
 
 /**
  * v0.3 gRPC and REST name tasks and push configs by resource name (`tasks/{id}`,
@@ -42,7 +43,7 @@ export function parsePushConfigName(name: string, field = 'name'): { taskId: str
 }
 
 function badName(field: string, name: string, expected: string): A2AError {
-  const description = `expected a resource name of the form ${expected}, got ${JSON.stringify(name)}`;
+  const description = `expected a resource name of the form ${expected}, got ${quoteInput(name)}`;
   return new A2AError(A2AErrorCode.InvalidParams, `Invalid ${field}: ${description}`, { fieldViolations: [{ field, description }] });
 }
 

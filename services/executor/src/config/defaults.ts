@@ -3,8 +3,9 @@
  * file, variable or flag.
  */
 import { JWT_DEFAULTS } from '@a2a-polyglot/auth-jwt';
-import { DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES } from '@a2a-polyglot/core';
+import { DEFAULT_EVENT_LOG_MAX_BYTES, DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES } from '@a2a-polyglot/core';
 import { DEFAULT_RATE_LIMIT_MAX_KEYS } from '@a2a-polyglot/server';
+import { DEFAULT_REDIS_LOG_MAX_BYTES_PER_TASK } from '@a2a-polyglot/stores';
 import { DEMO_INPUT_MODES } from '../demo-agent.js';
 import type { ExecutorConfig } from './types.js';
 
@@ -93,7 +94,15 @@ export function defaultConfig(): ExecutorConfig {
       memoryMaxBytes: DEFAULT_MEMORY_STORE_MAX_BYTES,
       memoryInterruptedIdleMs: DEFAULT_INTERRUPTED_IDLE_MS,
     },
-    eventLog: { kind: undefined, url: undefined, prefix: 'a2a', retentionMs: 5 * 60_000, maxEventsPerTask: 4096 },
+    eventLog: {
+      kind: undefined,
+      url: undefined,
+      prefix: 'a2a',
+      retentionMs: 5 * 60_000,
+      maxEventsPerTask: 4096,
+      memoryMaxBytes: DEFAULT_EVENT_LOG_MAX_BYTES,
+      maxBytesPerTask: DEFAULT_REDIS_LOG_MAX_BYTES_PER_TASK,
+    },
     instanceId: undefined,
     lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },
     rateLimit: { addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60, maxKeys: DEFAULT_RATE_LIMIT_MAX_KEYS },

@@ -62,6 +62,8 @@ export const ENV_VARS = {
   A2A_REDIS_URL: 'eventLog.url',
   A2A_REDIS_PREFIX: 'eventLog.prefix',
   A2A_EVENT_RETENTION_MS: 'eventLog.retentionMs',
+  A2A_MEMORY_EVENT_LOG_MAX_BYTES: 'eventLog.memoryMaxBytes',
+  A2A_EVENT_LOG_MAX_BYTES_PER_TASK: 'eventLog.maxBytesPerTask',
   A2A_INSTANCE_ID: 'instanceId',
   A2A_LEASE_MS: 'lease.ttlMs',
   A2A_LEASE_SWEEP_MS: 'lease.sweepIntervalMs',

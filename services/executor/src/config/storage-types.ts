@@ -74,6 +74,13 @@ export interface EventLogConfig {
   readonly retentionMs: number;
   /** Events kept per task; a reader further behind resyncs from a snapshot. */
   readonly maxEventsPerTask: number;
+  /**
+   * In-memory log: most estimated bytes of events held in all task logs together (the oldest
+   * sealed logs go first, then the oldest events of live ones; readers behind resync).
+   */
+  readonly memoryMaxBytes: number;
+  /** Redis log: most bytes of Redis memory one task's log takes (oldest events trimmed); 0 no bound. */
+  readonly maxBytesPerTask: number;
 }
 
 /** Leases of running tasks (durable stores only). */

@@ -79,6 +79,8 @@ const KIND: Record<string, TextKind> = {
   'store.memoryInterruptedIdleMs': 'int',
   'eventLog.retentionMs': 'int',
   'eventLog.maxEventsPerTask': 'int',
+  'eventLog.memoryMaxBytes': 'int',
+  'eventLog.maxBytesPerTask': 'int',
   'lease.ttlMs': 'int',
   'lease.sweepIntervalMs': 'int',
   'agentRegistry.resyncMs': 'int',

@@ -39,6 +39,12 @@ export const eventLogSchema = section({
   prefix: nonEmpty.optional(),
   retentionMs: nonNegativeMs.optional(),
   maxEventsPerTask: intIn(1, 1_000_000).optional(),
+  memoryMaxBytes: intIn(1024 * 1024, 1024 ** 4)
+    .optional()
+    .describe('In-memory event log: most estimated bytes of events held in all task logs (A2A_MEMORY_EVENT_LOG_MAX_BYTES). Default 64 MiB.'),
+  maxBytesPerTask: intIn(0, 1024 ** 4)
+    .optional()
+    .describe("Redis event log: most bytes of Redis memory one task's log takes; 0 no bound (A2A_EVENT_LOG_MAX_BYTES_PER_TASK). Default 32 MiB."),
 });
 
 /** `lease`: leases of running tasks (durable stores only). */
