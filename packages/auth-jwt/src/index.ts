@@ -4,5 +4,6 @@
  * `Authenticator` seam so JSON-RPC, REST, gRPC and WebSocket all check them the same way.
  * A package of its own so the core, and browser bundles of the client, stay free of jose.
  */
-export { bearerToken, JwtAuthenticator, type JwtAuthenticatorOptions } from './jwt-authenticator.js';
+export { bearerToken, JWT_DEFAULTS, JwtAuthenticator, type JwtAuthenticatorOptions } from './jwt-authenticator.js';
+export { JwksUnavailableError } from './fetch-jwks.js';
 export { anyAuthenticator } from './any-authenticator.js';

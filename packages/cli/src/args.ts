@@ -16,7 +16,10 @@ export type HelpTopic = 'main' | CommandName | `lite ${LiteSubcommand}`;
 export interface CommonOptions {
   readonly binding?: BindingKey;
   readonly headers: Record<string, string>;
+  /** Bearer token: `--token`, else `A2A_TOKEN`. */
   readonly token?: string;
+  /** API key (`A2A_API_KEY`), sent in the header the card's API key scheme names. */
+  readonly apiKey?: string;
   readonly json: boolean;
   /** Bound of every wait, in ms. */
   readonly timeoutMs: number;
@@ -63,6 +66,7 @@ const SPEC = {
   send: {
     options: {
       'no-stream': { type: 'boolean' },
+      'no-wait': { type: 'boolean' },
       'task-id': { type: 'string' },
       'context-id': { type: 'string' },
       input: { type: 'string', multiple: true },
@@ -89,8 +93,12 @@ const LITE_RUN_OPTIONS = {
   'context-id': { type: 'string' },
 } as const;
 
-/** Parses `argv` (without node and script). Throws {@link UsageError} on mistakes. */
-export function parse(argv: readonly string[]): Parsed {
+/**
+ * Parses `argv` (without node and script). `env` supplies the credentials a command line
+ * should not carry (`A2A_TOKEN`, `A2A_API_KEY`: a flag shows up in `ps` and shell history).
+ * Throws {@link UsageError} on mistakes.
+ */
+export function parse(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Parsed {
   const first = argv[0];
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? argv[1] : undefined;
@@ -103,7 +111,7 @@ export function parse(argv: readonly string[]): Parsed {
     throw new UsageError(first.startsWith('-') ? `expected a command before ${first}` : `unknown command "${first}" (commands: ${COMMANDS.join(', ')})`);
   }
   const command = first as CommandName;
-  if (command === 'lite') return parseLiteCommand(argv.slice(1));
+  if (command === 'lite') return parseLiteCommand(argv.slice(1), env);
   const spec = SPEC[command];
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
@@ -124,7 +132,7 @@ export function parse(argv: readonly string[]): Parsed {
     );
   }
   checkUrl(positionals[0], command);
-  return { kind: 'command', command, positionals, common: common(values, command), values };
+  return { kind: 'command', command, positionals, common: common(values, command, env), values };
 }
 
 /**
@@ -144,7 +152,7 @@ function checkUrl(url: string | undefined, command: HelpTopic): void {
  * (`TYPE key=value … [-- body…]`), so only `-h`/`--help` before `--` is an option there; body
  * words after `--` may start with a dash.
  */
-function parseLiteCommand(argv: readonly string[]): Parsed {
+function parseLiteCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Parsed {
   const sub = argv[0];
   if (sub === undefined || sub === '--help' || sub === '-h') return { kind: 'help', command: 'lite' };
   if (!LITE_SUBCOMMANDS.includes(sub as LiteSubcommand)) {
@@ -180,10 +188,10 @@ function parseLiteCommand(argv: readonly string[]): Parsed {
       topic,
     );
   if (sub === 'run') checkUrl(positionals[0], topic);
-  return { kind: 'command', command: 'lite', positionals: [sub, ...positionals], common: sub === 'run' ? common(values, topic) : noCommon, values };
+  return { kind: 'command', command: 'lite', positionals: [sub, ...positionals], common: sub === 'run' ? common(values, topic, env) : noCommon, values };
 }
 
-function common(values: Record<string, unknown>, command: HelpTopic): CommonOptions {
+function common(values: Record<string, unknown>, command: HelpTopic, env: NodeJS.ProcessEnv): CommonOptions {
   let binding: BindingKey | undefined;
   if (typeof values.binding === 'string') {
     binding = parseBindingKey(values.binding);
@@ -201,7 +209,9 @@ function common(values: Record<string, unknown>, command: HelpTopic): CommonOpti
     if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds (got "${values.timeout}")`, command);
     timeoutMs = Math.round(seconds * 1000);
   }
-  return { binding, headers, token: values.token as string | undefined, json: values.json === true, timeoutMs };
+  const token = (values.token as string | undefined) ?? (env.A2A_TOKEN || undefined);
+  const apiKey = env.A2A_API_KEY || undefined;
+  return { binding, headers, token, apiKey, json: values.json === true, timeoutMs };
 }
 
 /** A non-negative integer option, or a usage error naming it. */

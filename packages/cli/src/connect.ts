@@ -7,6 +7,7 @@ import {
   type TransportFactory,
   type WebSocketConstructor,
 } from '@a2a-polyglot/client';
+import type { AgentCard } from '@a2a-polyglot/model';
 import type { CommonOptions } from './args.js';
 
 /**
@@ -29,6 +30,18 @@ function webSocketFactory(token: string | undefined): TransportFactory {
   };
 }
 
+/**
+ * The header an API key goes in: the one the card's first header API key scheme names
+ * (`securitySchemes.*.apiKeySecurityScheme` with `location: "header"`), else the client's
+ * default (`X-API-Key`). Query and cookie keys are not supported by the client.
+ */
+export function apiKeyHeaderOf(card: AgentCard): string | undefined {
+  for (const { scheme } of Object.values(card.securitySchemes)) {
+    if (scheme?.$case === 'apiKeySecurityScheme' && scheme.value.location.toLowerCase() === 'header' && scheme.value.name) return scheme.value.name;
+  }
+  return undefined;
+}
+
 /** A client for the agent at `url`, configured from the common options. */
 export async function connect(url: string, common: CommonOptions, signal: AbortSignal): Promise<Client> {
   const { card } = await resolveAgentCard(url, { headers: common.headers, timeoutMs: common.timeoutMs, signal });
@@ -37,6 +50,7 @@ export async function connect(url: string, common: CommonOptions, signal: AbortS
     transports: { [GRPC_BINDING]: grpcFactory, [WEBSOCKET_BINDING]: webSocketFactory(common.token) },
     headers: common.headers,
     bearerToken: common.token,
+    ...(common.apiKey !== undefined && { apiKey: common.apiKey, apiKeyHeader: apiKeyHeaderOf(card) }),
     timeoutMs: common.timeoutMs,
     idleTimeoutMs: common.timeoutMs,
   });

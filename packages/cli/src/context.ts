@@ -9,6 +9,8 @@ export interface CommandContext {
   readonly positionals: readonly string[];
   readonly values: Record<string, unknown>;
   readonly common: CommonOptions;
+  /** How the user ran the CLI (`a2a`, `npx a2a`, `npm run a2a --`): the prefix of every command a hint prints. */
+  readonly invocation: string;
   /** Aborted on Ctrl-C. */
   readonly signal: AbortSignal;
   /** Records the binding in use, so errors show the code in that binding's terms. */

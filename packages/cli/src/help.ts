@@ -4,10 +4,16 @@ import { DEFAULT_TIMEOUT_S } from './args.js';
 const COMMON = `Common options:
   -b, --binding B      jsonrpc | rest | grpc | websocket (default: the card's first usable one)
   -H, --header 'K: V'  extra header on every request (repeatable)
-      --token T        bearer token (Authorization: Bearer T)
-      --json           machine output: one JSON object per line
+      --token T        bearer token (Authorization: Bearer T; default: $A2A_TOKEN)
+      --json           machine output: one JSON object per line; a failure is
+                       {"error": {"message", "exitCode", …}} on stdout
   -t, --timeout S      give up after S seconds without an answer (default ${DEFAULT_TIMEOUT_S})
-  -h, --help           this help`;
+  -h, --help           this help
+
+Environment:
+  A2A_TOKEN            bearer token, when --token is not given
+  A2A_API_KEY          API key, sent in the header the card's API key scheme names
+                       (X-API-Key if it names none)`;
 
 /** Usage text of the CLI and of each command. */
 export const HELP: Readonly<Record<HelpTopic, string>> = {
@@ -38,8 +44,11 @@ Run 'a2a <command> --help' for the options of a command.`,
   card: `Usage: a2a card URL [options]
 
 Fetches and validates the agent card (/.well-known/agent-card.json, then the legacy
-/.well-known/agent.json) and prints its name, interfaces, capabilities and skills.
-With --json, prints the card as JSON.
+/.well-known/agent.json) and prints its name, interfaces, capabilities and skills, then
+its problems on stderr: fields of the wrong type, skills without a name or id, interface
+URLs that are not URLs, bindings and protocol versions a2a does not know, missing
+description, version or skills. Exits 7 when any problem is an error (warnings alone: 0).
+With --json, prints the card as JSON, then {"error": {…, "problems": […]}} for errors.
 
 ${COMMON}`,
   send: `Usage: a2a send URL TEXT [options]
@@ -48,11 +57,13 @@ Sends TEXT as a user message. By default the answer is streamed to stdout as it 
 Stderr names the task in full as soon as it exists, then shows its state (a live indicator
 on a terminal, one line per change elsewhere); a dropped stream is resumed by itself. Ctrl-C
 stops watching, not the task, and shows how to subscribe to it or cancel it. When the agent
-asks for input, a terminal prompts for the answer and the task continues; without a
-terminal the question is printed and a2a exits with code 3.
+asks for input, a terminal prompts for the answer (an empty line asks again) and the task
+continues; without a terminal the question is printed and a2a exits with code 3.
 
 Options:
       --no-stream        wait for the final answer (SendMessage) instead of streaming
+      --no-wait          do not wait at all: print the task id on stdout as soon as the
+                         agent created the task, and exit 0 (follow it with subscribe)
       --task-id ID       continue an existing task (e.g. answer an input-required task)
       --context-id ID    send within an existing context
       --input TEXT       answer for the next input-required question (repeatable, in order)
@@ -73,7 +84,7 @@ Lists tasks, newest first.
 Options:
       --context-id ID    only tasks of this context
       --status STATE     only tasks in this state (e.g. working, completed, TASK_STATE_FAILED)
-      --page-size N      at most N tasks (1..100)
+      --page-size N      at most N tasks (1..100; anything else is refused before sending)
       --page-token T     continue from a previous page
 
 ${COMMON}`,

@@ -4,11 +4,13 @@ export interface Io {
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly env: NodeJS.ProcessEnv;
+  /** The script node was started with (`process.argv[1]`): part of how hints name the command (see `invocationOf`). */
+  readonly script?: string;
 }
 
 /** The real process. */
 export function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, script: process.argv[1] };
 }
 
 /**

@@ -7,8 +7,9 @@ import { subscribeCommand } from './commands/subscribe.js';
 import { cancelCommand, getCommand, listCommand } from './commands/tasks.js';
 import type { CommandContext } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { describeFailure } from './failure.js';
+import { describeFailure, failureJson } from './failure.js';
 import { HELP } from './help.js';
+import { invocationOf } from './invocation.js';
 import type { Io } from './io.js';
 
 const COMMANDS: Readonly<Record<CommandName, (ctx: CommandContext) => Promise<ExitCode>>> = {
@@ -26,12 +27,17 @@ export const VERSION = '0.1.0';
 
 /**
  * Runs one `a2a` command line and returns its exit code. Every failure ends as one line on
- * stderr (`a2a: ...`), never a stack trace. `signal` aborts the command (Ctrl-C).
+ * stderr (`a2a: ...`), never a stack trace; with `--json` also as one JSON object on stdout
+ * (`{"error": …}`, see `failureJson`), so a script reading stdout always gets JSON.
+ * `signal` aborts the command (Ctrl-C).
  */
 export async function run(argv: readonly string[], io: Io, signal: AbortSignal): Promise<ExitCode> {
   let binding: BindingKey | undefined;
+  const invocation = invocationOf(io.env, io.script, process.cwd());
+  // Known before parsing, so a usage error of a `--json` command line is JSON too.
+  let json = argv.includes('--json');
   try {
-    const parsed = parse(argv);
+    const parsed = parse(argv, io.env);
     if (parsed.kind === 'help') {
       io.stdout.write(`${HELP[parsed.command ?? 'main']}\n`);
       return EXIT.ok;
@@ -46,13 +52,16 @@ export async function run(argv: readonly string[], io: Io, signal: AbortSignal):
       positionals: parsed.positionals,
       values: parsed.values,
       common: parsed.common,
+      invocation,
       signal,
       usedBinding: (b) => (binding = b),
     };
+    json = parsed.values.json === true;
     return await COMMANDS[parsed.command](ctx);
   } catch (error) {
-    const { line, code } = describeFailure(error, binding);
-    io.stderr.write(`a2a: ${line}\n`);
-    return code;
+    const failure = describeFailure(error, binding, invocation);
+    if (json) io.stdout.write(`${JSON.stringify(failureJson(failure))}\n`);
+    io.stderr.write(`a2a: ${failure.line}${failure.hint ?? ''}\n`);
+    return failure.code;
   }
 }

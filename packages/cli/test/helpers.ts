@@ -40,7 +40,7 @@ export function a2a(args: readonly string[], options: RunOptions = {}): Promise<
     const [file, ...argv] = options.combined ? ['/bin/sh', '-c', 'exec "$@" 2>&1', 'sh', ...command] : command;
     const child = spawn(file!, argv, {
       cwd: cliRoot,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      env: { ...ownEnv(), NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -62,4 +62,15 @@ export function a2a(args: readonly string[], options: RunOptions = {}): Promise<
     if (options.stdin !== undefined) child.stdin.end(options.stdin);
     else child.stdin.end();
   });
+}
+
+/**
+ * The test process's environment without what npm sets for `npx jest` / `npm test`
+ * (`npm_command`, `npm_lifecycle_*`, …): the CLI reads those to print hints the way it was
+ * started, so a child must see only what a test gives it. Credentials are dropped too.
+ */
+function ownEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !/^npm_|^A2A_(TOKEN|API_KEY)$/.test(entry[0])),
+  );
 }

@@ -23,6 +23,8 @@ export interface ResolveCardOptions {
 export interface ResolvedCard {
   readonly card: AgentCard;
   readonly url: string;
+  /** The card JSON as served, before the lenient decoding: wrong types show only here (`cardJsonProblems`). */
+  readonly json: unknown;
 }
 
 /**
@@ -73,7 +75,7 @@ export async function resolveAgentCard(input: string, options: ResolveCardOption
     if (json === undefined || (!isJsonMedia(type) && type !== '' && type !== 'text/plain')) {
       throw notA2A(`${input} does not look like an A2A server: ${url} answered ${describeBody(type, text)} instead of a JSON agent card`);
     }
-    return { card: validateAgentCard(json, url), url };
+    return { card: validateAgentCard(json, url), url, json };
   }
   throw notA2A(`${input} does not look like an A2A server: no agent card at ${misses.join(', ')}`);
 }

@@ -1,6 +1,8 @@
 import { RequestHandler, silentLogger, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import { V03_WEBHOOK_ENCODING } from '@a2a-polyglot/v03/json';
 import { buildCard, mergeJson, DEFAULT_CARD_JSON } from './card.js';
 import { toDriverError, type Binding, type CallOptions, type Driver, type DriverStream, type StreamItem } from './driver.js';
+import { v03DeliveryToV1 } from './drivers/v03-translate.js';
 import { Gates } from './gates.js';
 import { Normalizer, type Json } from './normalize.js';
 import { resolvePlaceholders } from './placeholders.js';
@@ -54,7 +56,11 @@ interface OpenStream {
   readonly saved: SavedStream;
 }
 
-/** Builds the handler a scenario runs against: its card and handler options, the scripted agent, private webhooks allowed. */
+/**
+ * Builds the handler a scenario runs against: its card and handler options, the scripted
+ * agent, private webhooks allowed, and v0.3 webhook bodies for v0.3 registrations (as the
+ * executor serves them).
+ */
 export function createScenarioHandler(scenario: Scenario, executor: ScriptedExecutor, extra: ScenarioBackend['handlerOptions'] = {}): RequestHandler {
   const cardJson = mergeJson(DEFAULT_CARD_JSON, scenario.card ?? {}) as { [key: string]: Json };
   const extended = scenario.extendedCard;
@@ -64,6 +70,7 @@ export function createScenarioHandler(scenario: Scenario, executor: ScriptedExec
     card: buildCard(cardJson, {}),
     executor,
     allowPrivateWebhooks: true,
+    webhookEncodings: { '0.3': V03_WEBHOOK_ENCODING },
     logger: silentLogger,
     extendedCard: extended ? () => buildCard(extended, cardJson) : undefined,
   });
@@ -154,9 +161,12 @@ class ScenarioRunner {
     if ('webhook' in step) {
       if (!this.receiver) throw new Error('webhook step without a receiver');
       const arrived = await this.receiver.waitFor(step.webhook, this.waitMs);
-      const deliveries = this.receiver.deliveries.map((d) =>
-        this.normalizer.normalize({ contentType: d.contentType, authorization: d.authorization, token: d.token, body: d.body }),
-      );
+      // A v0.3 binding registered its webhooks in v0.3: their bodies are checked and read as v0.3.
+      const v03 = this.binding.protocolVersion === '0.3';
+      const deliveries = this.receiver.deliveries.map((delivery) => {
+        const d = v03 ? v03DeliveryToV1(delivery) : delivery;
+        return this.normalizer.normalize({ contentType: d.contentType, authorization: d.authorization, token: d.token, body: d.body });
+      });
       return {
         outcome: { deliveries },
         message: arrived ? undefined : `only ${this.receiver.deliveries.length} of ${step.webhook} deliveries within ${this.waitMs} ms`,

@@ -1,8 +1,12 @@
 import { A2AError } from './a2a-error.js';
 import { A2AErrorCode } from './error-code.js';
 import type { CallContext } from './call-context.js';
+import { principalId } from './principal-id.js';
 
-/** An authenticated caller. `id` scopes task ownership. */
+/**
+ * An authenticated caller. `id` scopes task ownership; the built-in authenticators namespace
+ * it by scheme ({@link principalId}: `jwt:<iss>#<sub>`, `key:<name>`, `cert:<issuer>#<subject>`).
+ */
 export interface Principal {
   readonly id: string;
   readonly attributes?: Readonly<Record<string, unknown>>;
@@ -20,7 +24,7 @@ export interface Authenticator {
 
 /** Settings of {@link ApiKeyAuthenticator}. */
 export interface ApiKeyAuthenticatorOptions {
-  /** Accepted keys, mapped to the principal id each one authenticates as. */
+  /** Accepted keys, mapped to the name each one authenticates as (the principal id is `key:<name>`). */
   readonly keys: Readonly<Record<string, string>>;
   /** Header carrying a raw API key (also accepted: `Authorization: Bearer <key>`). Default `x-api-key`. */
   readonly header?: string;
@@ -41,8 +45,8 @@ export class ApiKeyAuthenticator implements Authenticator {
     const bearer = authorization && /^bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim();
     const presented = bearer || ctx.header(this.header);
     if (presented) {
-      for (const [key, id] of Object.entries(this.options.keys)) {
-        if (constantTimeEqual(presented, key)) return { id };
+      for (const [key, name] of Object.entries(this.options.keys)) {
+        if (constantTimeEqual(presented, key)) return { id: principalId.apiKey(name) };
       }
     }
     throw new A2AError(A2AErrorCode.Unauthenticated, presented ? 'Invalid credentials' : 'Missing credentials');
@@ -57,7 +61,9 @@ function constantTimeEqual(a: string, b: string): boolean {
 
 /**
  * Mutual TLS as an identity: a caller whose client certificate the listener verified against
- * its CA authenticates as the certificate's common name (else its whole subject). For
+ * its CA authenticates as `cert:<issuer DN>#<subject DN>`, the whole subject of the
+ * certificate under the CA that signed it (not the common name alone: a certificate without
+ * CN, or with two, must not pass for one whose CN reads the same). For
  * service-to-service gRPC, where the certificate already proves who calls; combine it with
  * other authenticators (`anyAuthenticator`) to accept keys or tokens from other callers.
  * The listener, not this class, verifies the certificate: it only reads what was verified.
@@ -67,8 +73,12 @@ export class ClientCertificateAuthenticator implements Authenticator {
     const cert = ctx.clientCertificate;
     if (!cert) throw new A2AError(A2AErrorCode.Unauthenticated, 'Missing client certificate');
     return {
-      id: cert.commonName ?? cert.subject,
-      attributes: { certificateSubject: cert.subject, ...(cert.fingerprint256 ? { certificateFingerprint256: cert.fingerprint256 } : {}) },
+      id: principalId.certificate(cert.issuer, cert.subject),
+      attributes: {
+        certificateSubject: cert.subject,
+        certificateIssuer: cert.issuer,
+        ...(cert.fingerprint256 ? { certificateFingerprint256: cert.fingerprint256 } : {}),
+      },
     };
   }
 }

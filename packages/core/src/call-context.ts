@@ -1,4 +1,5 @@
 import { silentLogger, type Logger } from './logger.js';
+import { distinguishedName } from './distinguished-name.js';
 import type { ProtocolVersion } from './protocol-version.js';
 
 /** The bindings the core knows by name (spec identifiers, plus our WebSocket binding URI). */
@@ -28,6 +29,13 @@ export interface CallContext {
    */
   readonly remoteAddress?: string;
   /**
+   * True when the binding already spent this call's address point as the request arrived
+   * (`RequestHandler.chargeArrival`, before the body was read): the preamble then spends no
+   * second one. Set on the first call of that request only (a JSON-RPC batch's later entries
+   * spend their own).
+   */
+  readonly addressCharged?: boolean;
+  /**
    * The TLS client certificate the listener verified against its CA (mutual TLS), for
    * authenticators that take the certificate as the identity. Undefined without mTLS.
    */
@@ -45,15 +53,24 @@ export interface CallContext {
   logger?: Logger;
 }
 
+/** The generation a call was decoded in: {@link CallContext.wireVersion}, 1.0 when unset. */
+export function wireVersionOf(ctx: CallContext): ProtocolVersion {
+  return ctx.wireVersion ?? '1.0';
+}
+
 /** A verified TLS client certificate, in transport-neutral terms. */
 export interface ClientCertificate {
-  /** The subject's common name (CN), when it has one. */
+  /** The subject's common name (CN), when it has one (the first, if it has several). For display: the id is the whole subject. */
   readonly commonName?: string;
-  /** The subject as one string (`CN=svc-a,O=Example`). */
+  /** The subject as one escaped string, attributes in the certificate's order (`C=US,O=Example,CN=svc-a`; see {@link distinguishedName}). */
   readonly subject: string;
+  /** The issuer (the CA that signed it) as one string, like `subject`. Empty when the peer certificate did not say. */
+  readonly issuer: string;
   /** SHA-256 fingerprint of the certificate (hex pairs, colon-separated), to pin one exact certificate. */
   readonly fingerprint256?: string;
 }
+
+type DnAttributes = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
  * A {@link ClientCertificate} from the shape Node's `tls.PeerCertificate` has (structurally,
@@ -61,14 +78,18 @@ export interface ClientCertificate {
  * a verified peer certificate into what authenticators read.
  */
 export function clientCertificateOf(
-  cert: { readonly subject?: Readonly<Record<string, string | string[] | undefined>>; readonly fingerprint256?: string } | undefined,
+  cert: { readonly subject?: DnAttributes; readonly issuer?: DnAttributes; readonly fingerprint256?: string } | undefined,
 ): ClientCertificate | undefined {
   if (!cert?.subject) return undefined;
-  const entries = Object.entries(cert.subject).filter(([, v]) => v !== undefined) as Array<[string, string | string[]]>;
-  if (entries.length === 0) return undefined;
-  const subject = entries.map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('+') : v}`).join(',');
+  const subject = distinguishedName(cert.subject);
+  if (subject === '') return undefined;
   const cn = cert.subject.CN;
-  return { subject, commonName: cn === undefined ? undefined : Array.isArray(cn) ? cn[0] : cn, fingerprint256: cert.fingerprint256 };
+  return {
+    subject,
+    issuer: cert.issuer ? distinguishedName(cert.issuer) : '',
+    commonName: cn === undefined ? undefined : Array.isArray(cn) ? cn[0] : cn,
+    fingerprint256: cert.fingerprint256,
+  };
 }
 
 /** The header a caller or a proxy names its request with; kept as the log lines' `reqId`. */
@@ -105,6 +126,7 @@ export function callContext(
     signal?: AbortSignal;
     wireVersion?: ProtocolVersion;
     remoteAddress?: string;
+    addressCharged?: boolean;
     clientCertificate?: ClientCertificate;
     logger?: Logger;
   } = {},

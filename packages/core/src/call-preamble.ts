@@ -8,17 +8,39 @@
 import type { AgentCard } from '@a2a-polyglot/model';
 import { A2AError, errors } from './a2a-error.js';
 import type { Authenticator, Principal } from './auth.js';
-import type { CallContext } from './call-context.js';
+import type { BindingName, CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
+import type { CallObserver } from './observer.js';
 import { addressBudgetKey, type RateLimiter } from './rate-limit.js';
 import type { Caller } from './request-handler-helpers.js';
 import { checkVersion, negotiateExtensions } from './request-validation.js';
 
-/** What the preamble reads of the handler's options (`RequestHandlerOptions` has all three). */
+/** What the preamble reads of the handler's options (`RequestHandlerOptions` has them all). */
 export interface PreambleOptions {
   readonly card: AgentCard;
   readonly authenticator?: Authenticator;
   readonly rateLimiter?: RateLimiter;
+  readonly observer?: CallObserver;
+}
+
+/**
+ * Spends the address point of a request that has just arrived, before its binding reads,
+ * parses or validates anything of it, so a malformed, oversize or unknown request costs its
+ * sender a point like a good one, and a client over its budget makes the server decode
+ * nothing. The binding then marks the request's (first) call context `addressCharged`, and
+ * {@link beginCall} spends no second point for it. Undefined, synchronously, when no address
+ * budget applies (no rate limiter, or no address: in-process calls): nothing to wait for.
+ * A refusal rejects with the RateLimited error and is reported to the observer
+ * (`requestRefused`), as no operation will see it.
+ */
+export function chargeArrival(options: PreambleOptions, binding: BindingName, remoteAddress: string | undefined): Promise<void> | undefined {
+  const limiter = options.rateLimiter;
+  if (!limiter || !remoteAddress) return undefined;
+  return limiter.consume('address', addressBudgetKey(remoteAddress)).catch((thrown: unknown) => {
+    const error = A2AError.from(thrown);
+    if (error.code === A2AErrorCode.RateLimited) options.observer?.requestRefused?.(binding, error);
+    throw error;
+  });
 }
 
 /**
@@ -37,11 +59,12 @@ export function beginCall(options: PreambleOptions, ctx: CallContext, requestTen
 
 /**
  * Rate limits and authentication of one call: the address budget is spent before
- * authentication (so bad credentials are limited too), the identity budget after it.
+ * authentication (so bad credentials are limited too; unless the binding spent it on the
+ * request's arrival, {@link chargeArrival}), the identity budget after it.
  */
 async function admit(options: PreambleOptions, ctx: CallContext): Promise<Principal | undefined> {
   const limiter = options.rateLimiter;
-  if (limiter && ctx.remoteAddress) await limiter.consume('address', addressBudgetKey(ctx.remoteAddress));
+  if (limiter && ctx.remoteAddress && !ctx.addressCharged) await limiter.consume('address', addressBudgetKey(ctx.remoteAddress));
   const principal = options.authenticator ? await options.authenticator.authenticate(ctx) : undefined;
   if (limiter && principal) await limiter.consume('identity', principal.id);
   return principal;

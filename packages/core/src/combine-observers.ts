@@ -1,5 +1,6 @@
 import type { TaskState } from '@a2a-polyglot/model';
-import type { CallContext } from './call-context.js';
+import type { A2AError } from './a2a-error.js';
+import type { BindingName, CallContext } from './call-context.js';
 import type { CallObserver, OperationObservation, OperationOutcome, ObservedTask, TaskRunObservation } from './observer.js';
 import type { OperationName } from './operation-name.js';
 
@@ -41,6 +42,9 @@ export function combineObservers(...observers: ReadonlyArray<CallObserver | unde
     },
     taskStateEntered(state: TaskState, task: ObservedTask) {
       for (const observer of stateWatchers) observer.taskStateEntered(state, task);
+    },
+    requestRefused(binding: BindingName, error: A2AError) {
+      for (const observer of all) observer.requestRefused?.(binding, error);
     },
   };
 }

@@ -35,11 +35,12 @@ export interface ErrorWireForms {
   /**
    * The A2A v0.3 form, for the v0.3 codecs (spec §12.3): the v0.3 JSON-RPC `error.code` (v0.3
    * has no -32008/-32009, so those read as InvalidRequest) and the v0.3 error class name that
-   * v0.3 gRPC clients parse from the front of the status message; `http` is the v0.3 REST
-   * status where it differs from the v1.0 one (the a2a-js compat layer answers an unknown
-   * route with 501).
+   * v0.3 gRPC clients parse from the front of the status message, and `grpc` the v0.3 gRPC
+   * status where it differs from the v1.0 one (the 0.3.14 gRPC client recognises
+   * PushNotificationNotSupported only as UNIMPLEMENTED). v0.3 REST answers with the v1.0 HTTP
+   * column: an unknown route is 404 in both generations.
    */
-  readonly v03: { readonly jsonRpc: number; readonly name: string; readonly http?: number };
+  readonly v03: { readonly jsonRpc: number; readonly name: string; readonly grpc?: GrpcStatus };
 }
 
 /**
@@ -71,7 +72,7 @@ export const ERROR_TABLE: Readonly<Record<A2AErrorCode, ErrorWireForms>> = {
     grpc: GrpcStatus.FAILED_PRECONDITION,
     message: 'Push notifications are not supported',
     a2a: true,
-    v03: { jsonRpc: -32003, name: 'PushNotificationNotSupportedError' },
+    v03: { jsonRpc: -32003, name: 'PushNotificationNotSupportedError', grpc: GrpcStatus.UNIMPLEMENTED },
   },
   [A2AErrorCode.UnsupportedOperation]: {
     jsonRpc: -32004,
@@ -143,7 +144,7 @@ export const ERROR_TABLE: Readonly<Record<A2AErrorCode, ErrorWireForms>> = {
     grpc: GrpcStatus.UNIMPLEMENTED,
     message: 'Method not found',
     a2a: false,
-    v03: { jsonRpc: -32601, name: 'MethodNotFoundError', http: 501 },
+    v03: { jsonRpc: -32601, name: 'MethodNotFoundError' },
   },
   [A2AErrorCode.InvalidParams]: {
     jsonRpc: -32602,

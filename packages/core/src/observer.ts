@@ -1,6 +1,6 @@
 import type { TaskState } from '@a2a-polyglot/model';
 import { A2AError } from './a2a-error.js';
-import type { CallContext } from './call-context.js';
+import type { BindingName, CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
 import type { EventStream } from './event-stream.js';
 import type { LoggedEvent } from './event-log.js';
@@ -56,6 +56,12 @@ export interface CallObserver {
   taskRunStarted?(task: ObservedTask): TaskRunObservation | undefined;
   /** A task entered `state` (each applied status change, SUBMITTED on creation included). */
   taskStateEntered?(state: TaskState, task: ObservedTask): void;
+  /**
+   * A request was refused as it arrived, before it was read and so before it named an
+   * operation: its address budget was spent (`RequestHandler.chargeArrival`). Such refusals
+   * never reach {@link operationStarted}.
+   */
+  requestRefused?(binding: BindingName, error: A2AError): void;
 }
 
 /** The outcome label of a failure: its A2A code, or Internal for anything that is not an A2AError. */

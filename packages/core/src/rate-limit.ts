@@ -10,10 +10,12 @@ import { A2AErrorCode } from './error-code.js';
 export type RateLimitScope = 'address' | 'identity';
 
 /**
- * The rate-limit seam. The {@link RequestHandler} calls it in the preamble of every operation
- * (agent-card discovery excepted), so every binding is limited by the same rule and answers
- * the refusal in its own terms through the error table (HTTP 429 + `Retry-After`, a JSON-RPC
- * or WebSocket error frame, gRPC RESOURCE_EXHAUSTED). The core holds no counters: an
+ * The rate-limit seam. The {@link RequestHandler} calls it for every request (agent-card
+ * discovery excepted): the address budget as the request arrives, before the binding reads
+ * it (`RequestHandler.chargeArrival`), the identity budget in each operation's preamble. So
+ * every binding is limited by the same rule and answers the refusal in its own terms through
+ * the error table (HTTP 429 + `Retry-After`, a JSON-RPC or WebSocket error frame, gRPC
+ * RESOURCE_EXHAUSTED). The core holds no counters: an
  * implementation (the server package's, over `rate-limiter-flexible`) decides where budgets
  * live (memory, or Redis to share them across instances).
  */

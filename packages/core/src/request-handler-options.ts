@@ -11,6 +11,7 @@ import type { Logger } from './logger.js';
 import type { CallObserver } from './observer.js';
 import type { PushConfigStore } from './push/push-config-store.js';
 import type { PushSender } from './push/push-sender.js';
+import type { WebhookEncodings } from './push/webhook-encoding.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { TaskSignals } from './task-signals.js';
 import type { TaskStore } from './task-store.js';
@@ -30,13 +31,29 @@ export interface RequestHandlerOptions {
   readonly eventLog?: EventLog;
   readonly pushConfigStore?: PushConfigStore;
   readonly pushSender?: PushSender;
+  /**
+   * Webhook bodies for configs registered through a v0.3 binding, for the default sender:
+   * `{ '0.3': V03_WEBHOOK_ENCODING }` from `@a2a-polyglot/v03/json` (the core imports no
+   * codec). Without it such a webhook gets v1.0 bodies, which a v0.3 receiver cannot parse.
+   */
+  readonly webhookEncodings?: WebhookEncodings;
   /** Authentication for every operation but card discovery. Off when undefined. */
   readonly authenticator?: Authenticator;
   /**
-   * Rate limits for every operation but card discovery: the client address is counted before
-   * authentication, the authenticated identity after it. Off when undefined.
+   * Rate limits for every request but card discovery: the client address is counted as the
+   * request arrives, before the binding reads it and before authentication
+   * (`RequestHandler.chargeArrival`), the authenticated identity after authentication. Off
+   * when undefined.
    */
   readonly rateLimiter?: RateLimiter;
+  /**
+   * Refuse every call but card discovery with `Unavailable` and this reason, after
+   * authentication and rate limits (so only an admitted caller reads the reason). Why: a host
+   * that cannot build an agent (the executor's agent registry, when a row's module is refused
+   * or fails to load) still serves its id, so clients learn why instead of a bare "not found".
+   * Unset: the agent serves.
+   */
+  readonly unavailable?: string;
   /** Builds the extended card for an authenticated caller. */
   readonly extendedCard?: (principal: Principal | undefined) => AgentCard | Promise<AgentCard>;
   /** Where the core logs (pino-compatible; see Logger). Default: silent, as in every library package. */

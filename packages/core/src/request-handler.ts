@@ -17,8 +17,8 @@ import type {
 } from '@a2a-polyglot/model';
 import { A2AError, errors } from './a2a-error.js';
 import type { AgentExecutor } from './agent-executor.js';
-import type { CallContext } from './call-context.js';
-import { beginCall, requirePush, requireStreaming } from './call-preamble.js';
+import { type BindingName, type CallContext, wireVersionOf } from './call-context.js';
+import { beginCall, chargeArrival, requirePush, requireStreaming } from './call-preamble.js';
 import { cancelWhenCallerLeaves, DEFAULT_BACKGROUND_EXECUTION } from './caller-bound-run.js';
 import { ClusterCoordinator } from './cluster-coordinator.js';
 import { A2AErrorCode } from './error-code.js';
@@ -97,7 +97,7 @@ export class RequestHandler implements OperationHandler {
     this.log = options.eventLog ?? new InMemoryEventLog();
     const pushConfigStore = options.pushConfigStore ?? new InMemoryPushConfigStore();
     const allowPrivateNetworks = options.allowPrivateWebhooks ?? false;
-    const pushSender = options.pushSender ?? new HttpPushSender({ logger: this.logger, allowPrivateNetworks });
+    const pushSender = options.pushSender ?? new HttpPushSender({ logger: this.logger, allowPrivateNetworks, encodings: options.webhookEncodings });
     this.push = new PushDispatcher(pushConfigStore, pushSender, this.logger);
     this.tasks = new TaskQueries(this.store, this.log, this.runs, options.listTasksMaxBytes);
     this.pushConfigs = new PushConfigOperations(pushConfigStore, this.tasks, allowPrivateNetworks);
@@ -120,6 +120,15 @@ export class RequestHandler implements OperationHandler {
   /** The public card (discovery is never authenticated). */
   getAgentCard(): AgentCard {
     return this.card;
+  }
+
+  /**
+   * Spends the address point of a request from `remoteAddress` that `binding` has just
+   * received, before reading or decoding it ({@link chargeArrival}); the binding marks the
+   * request's call context `addressCharged`. Undefined when no address limit applies.
+   */
+  chargeArrival(binding: BindingName, remoteAddress: string | undefined): Promise<void> | undefined {
+    return chargeArrival(this.options, binding, remoteAddress);
   }
 
   // ---------------------------------------------------------------- messages
@@ -213,7 +222,7 @@ export class RequestHandler implements OperationHandler {
 
   async createTaskPushNotificationConfig(request: TaskPushNotificationConfig, ctx: CallContext): Promise<TaskPushNotificationConfig> {
     requirePush(this.card);
-    return this.pushConfigs.create(await this.begin(ctx, request.tenant), request);
+    return this.pushConfigs.create(await this.begin(ctx, request.tenant), request, wireVersionOf(ctx));
   }
 
   async getTaskPushNotificationConfig(request: GetTaskPushNotificationConfigRequest, ctx: CallContext): Promise<TaskPushNotificationConfig> {
@@ -223,7 +232,7 @@ export class RequestHandler implements OperationHandler {
 
   async listTaskPushNotificationConfigs(request: ListTaskPushNotificationConfigsRequest, ctx: CallContext): Promise<ListTaskPushNotificationConfigsResponse> {
     requirePush(this.card);
-    return this.pushConfigs.list(await this.begin(ctx, request.tenant), request);
+    return this.pushConfigs.list(await this.begin(ctx, request.tenant), request, wireVersionOf(ctx));
   }
 
   /** Idempotent: deleting a missing config succeeds (spec §4). */
@@ -292,12 +301,17 @@ export class RequestHandler implements OperationHandler {
   // ---------------------------------------------------------------- helpers
 
   /**
-   * The preamble of every operation ({@link beginCall}), refused once shutdown began.
-   * Protected for handlers that answer some calls themselves and need the caller first (the
-   * executor's A2A-Lite handler keys its caches by principal).
+   * The preamble of every operation ({@link beginCall}), refused once shutdown began, and after
+   * it when `unavailable` is set. Protected for handlers that answer some calls themselves and
+   * need the caller first (the executor's A2A-Lite handler keys its caches by principal).
    */
   protected begin(ctx: CallContext, requestTenant: string): Caller | Promise<Caller> {
     if (this.shuttingDown) throw new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down');
-    return beginCall(this.options, ctx, requestTenant);
+    const caller = beginCall(this.options, ctx, requestTenant);
+    const reason = this.options.unavailable;
+    if (reason === undefined) return caller;
+    return Promise.resolve(caller).then(() => {
+      throw new A2AError(A2AErrorCode.Unavailable, reason);
+    });
   }
 }

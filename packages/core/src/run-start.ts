@@ -8,7 +8,7 @@
 import { TaskState, type AgentCard, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
 import { A2AError, errors } from './a2a-error.js';
 import type { AgentExecutor } from './agent-executor.js';
-import type { CallContext } from './call-context.js';
+import { type CallContext, wireVersionOf } from './call-context.js';
 import { requirePush } from './call-preamble.js';
 import { A2AErrorCode } from './error-code.js';
 import { estimateBytes } from './estimate-size.js';
@@ -140,7 +140,7 @@ export class RunStarter {
     this.deps.runs.set(key, run);
     if (inlinePush) {
       try {
-        await this.deps.pushConfigs.save(caller.tenant, { ...inlinePush, taskId });
+        await this.deps.pushConfigs.save(caller.tenant, { ...inlinePush, taskId }, wireVersionOf(ctx));
       } catch (error) {
         this.deps.runs.delete(key);
         run.finish();

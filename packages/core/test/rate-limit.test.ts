@@ -78,7 +78,7 @@ describe('the rate-limit seam', () => {
     await handler.getTask({ tenant: '', id: 'x', historyLength: undefined }, ctx('ka', '::ffff:198.51.100.1')).catch(() => undefined);
     expect(limiter.spent).toEqual([
       ['address', '198.51.100.1'],
-      ['identity', 'alice'],
+      ['identity', 'key:alice'],
     ]);
     // Bad credentials still spend the address budget (brute force is limited), never an identity one.
     limiter.spent.length = 0;
@@ -99,6 +99,34 @@ describe('the rate-limit seam', () => {
   it('counts nothing without an address or a limiter', async () => {
     const limiter = new RecordingLimiter();
     await handlerWith(limiter).listTasks({ tenant: '' } as never, ctx('ka'));
-    expect(limiter.spent).toEqual([['identity', 'alice']]);
+    expect(limiter.spent).toEqual([['identity', 'key:alice']]);
+    expect(handlerWith(limiter).chargeArrival('JSONRPC', undefined)).toBeUndefined();
+    const unlimited = new RequestHandler({ card: testAgentCard(), executor: { execute: async (c) => c.complete('done') }, logger: silentLogger });
+    expect(unlimited.chargeArrival('JSONRPC', '198.51.100.1')).toBeUndefined();
+  });
+
+  it('chargeArrival spends the address point of an arriving request; its call then spends none, the identity one still', async () => {
+    const limiter = new RecordingLimiter();
+    const refused: Array<[string, A2AErrorCode]> = [];
+    const handler = new RequestHandler({
+      card: testAgentCard(),
+      executor: { execute: async (c) => c.complete('done') },
+      authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice' } }),
+      rateLimiter: limiter,
+      observer: { operationStarted: () => ({ done: () => undefined }), requestRefused: (binding, error) => refused.push([binding, error.code]) },
+      logger: silentLogger,
+    });
+    await handler.chargeArrival('JSONRPC', '::ffff:198.51.100.1');
+    const charged = callContext('JSONRPC', { 'a2a-version': '1.0', 'x-api-key': 'ka' }, { remoteAddress: '198.51.100.1', addressCharged: true });
+    await handler.listTasks({ tenant: '' } as never, charged);
+    expect(limiter.spent).toEqual([
+      ['address', '198.51.100.1'],
+      ['identity', 'key:alice'],
+    ]);
+    // A refusal on arrival rejects with RateLimited and is reported, as no operation sees it.
+    limiter.refuse.add('address');
+    const error = await failure(handler.chargeArrival('GRPC', '198.51.100.1') ?? Promise.resolve());
+    expect(error).toMatchObject({ code: A2AErrorCode.RateLimited, metadata: { scope: 'address' } });
+    expect(refused).toEqual([['GRPC', A2AErrorCode.RateLimited]]);
   });
 });

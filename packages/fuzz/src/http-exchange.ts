@@ -39,7 +39,7 @@ export async function exchangeAndJudge(binding: string, input: HttpInput): Promi
   }
   const ms = performance.now() - started;
   const findings: Finding[] = [];
-  if (status >= 500 && !isV03UnknownRoute(status, text)) findings.push(finding('server-error', `HTTP ${status}: ${abbreviate(text, 200)}`));
+  if (status >= 500) findings.push(finding('server-error', `HTTP ${status}: ${abbreviate(text, 200)}`));
   if (hasInternalJsonRpcError(text)) findings.push(finding('server-error', `JSON-RPC -32603: ${abbreviate(text, 200)}`));
   const answerBytes = Buffer.byteLength(text);
   const isError = status >= 400 || (!contentType.startsWith('text/event-stream') && isJsonRpcErrorText(text));
@@ -49,13 +49,4 @@ export async function exchangeAndJudge(binding: string, input: HttpInput): Promi
   if (leaked.length > 0) findings.push(finding('leak', leaked.slice(0, 3).join(' | ')));
   if (ms > SLOW_ANSWER_MS) findings.push(finding('slow', `${Math.round(ms)} ms`));
   return findings;
-}
-
-/**
- * v0.3 REST answers a route it does not have with 501 and METHOD_NOT_FOUND, as the a2a-js
- * v0.3 server does (clients of that generation expect it; see the REST package README): a
- * deliberate answer about the request, not a server failure.
- */
-function isV03UnknownRoute(status: number, text: string): boolean {
-  return status === 501 && /"reason"\s*:\s*"METHOD_NOT_FOUND"/.test(text);
 }

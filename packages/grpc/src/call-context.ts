@@ -4,19 +4,31 @@ import { metadataHeaders } from './metadata.js';
 import { grpcPeer } from './peer.js';
 import type { ServiceWire } from './service-wire.js';
 
-/** Builds the CallContext of one server-streaming call from its metadata, aborting when the call ends early. */
+/**
+ * Builds the CallContext of one server-streaming call from its metadata, aborting when the
+ * call ends early (`addressCharged`: the call's address point is spent, see `CallContext.addressCharged`).
+ */
 export function streamCallContext(
   call: ServerWritableStream<unknown, unknown>,
   signal: AbortSignal,
   wire: ServiceWire,
   tenant: string | undefined,
   logger: Logger,
+  addressCharged: boolean,
 ): CallContext {
-  return callContext('GRPC', metadataHeaders(call.metadata), { signal, wireVersion: wire.wireVersion, pathTenant: tenant, logger, ...grpcPeer(call) });
+  return callContext('GRPC', metadataHeaders(call.metadata), {
+    signal,
+    wireVersion: wire.wireVersion,
+    pathTenant: tenant,
+    logger,
+    addressCharged,
+    ...grpcPeer(call),
+  });
 }
 
 /**
- * The CallContext of a unary call. Its signal (client cancel or deadline: the core stops
+ * The CallContext of a unary call (`addressCharged`: the call's address point is spent, see
+ * `CallContext.addressCharged`). Its signal (client cancel or deadline: the core stops
  * waiting; a running task is not canceled unless the handler runs with background execution
  * off) is made when the core first reads it: most calls
  * are answered before anything waits, and then cost no AbortController.
@@ -26,8 +38,15 @@ export function unaryCallContext(
   wire: ServiceWire,
   tenant: string | undefined,
   logger: Logger,
+  addressCharged: boolean,
 ): { ctx: CallContext; release: () => void } {
-  const ctx = callContext('GRPC', metadataHeaders(call.metadata), { wireVersion: wire.wireVersion, pathTenant: tenant, logger, ...grpcPeer(call) });
+  const ctx = callContext('GRPC', metadataHeaders(call.metadata), {
+    wireVersion: wire.wireVersion,
+    pathTenant: tenant,
+    logger,
+    addressCharged,
+    ...grpcPeer(call),
+  });
   let controller: AbortController | undefined;
   // Dropped once the call is answered: a context that outlives its call until the next full
   // GC must not keep the call (request, metadata, stream) alive with it.

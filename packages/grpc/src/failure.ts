@@ -1,22 +1,23 @@
 import { A2AError, type CallContext, type Logger, logFailure } from '@a2a-polyglot/core';
-import { toGrpcError, type GrpcErrorStatus } from './grpc-error.js';
+import { toGrpcError, type GrpcErrorStatus, type StatusWording } from './grpc-error.js';
 import { extensionsMetadata } from './metadata.js';
 
 /**
  * Turns anything an operation threw into the gRPC status to send. Unexpected failures are
  * logged here with their cause (the client only ever sees the generic A2A message), to the
  * call's logger when it has one (binding, request id, trace id, task id).
- * `statusMessage` rewords the status text (the v0.3 service prefixes the error class name).
+ * `status` rewords the status (the v0.3 service prefixes the error class name to the text and
+ * uses the v0.3 status codes).
  */
 export function failure(
   logger: Logger,
   error: unknown,
   ctx: CallContext | undefined,
   where: string,
-  statusMessage?: (error: A2AError) => string,
+  status?: (error: A2AError) => StatusWording,
 ): GrpcErrorStatus {
   const a2a = asA2AError(ctx?.logger ?? logger, error, where);
-  return toGrpcError(a2a, extensionsMetadata(ctx?.activatedExtensions), statusMessage?.(a2a));
+  return toGrpcError(a2a, extensionsMetadata(ctx?.activatedExtensions), status?.(a2a));
 }
 
 /** {@link A2AError.from}, logged by core's one rule (`logFailure`: server faults with their cause). */

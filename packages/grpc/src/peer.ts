@@ -16,8 +16,12 @@ export interface GrpcPeer {
  * gives the certificate only when the TLS handshake verified it.
  */
 export function grpcPeer(call: Pick<ServerUnaryCall<unknown, unknown>, 'getPeer' | 'getAuthContext'>): GrpcPeer {
+  return { remoteAddress: peerAddress(call), clientCertificate: clientCertificateOf(call.getAuthContext().sslPeerCertificate) };
+}
+
+/** The address part of a call's peer (see {@link grpcPeer}). */
+export function peerAddress(call: Pick<ServerUnaryCall<unknown, unknown>, 'getPeer'>): string | undefined {
   const peer = call.getPeer();
   const port = /:\d+$/.exec(peer);
-  const remoteAddress = (port ? peer.slice(0, port.index) : peer) || undefined;
-  return { remoteAddress, clientCertificate: clientCertificateOf(call.getAuthContext().sslPeerCertificate) };
+  return (port ? peer.slice(0, port.index) : peer) || undefined;
 }

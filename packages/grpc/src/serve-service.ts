@@ -1,7 +1,8 @@
 import { A2AError, A2AErrorCode, type Logger, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import type { Server, ServerWritableStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { CallRouter } from './agent-router.js';
-import { withSafeDeserializers } from './safe-decode.js';
+import { peerAddress } from './peer.js';
+import { type EncodedRequest, withDeferredDeserializers } from './safe-decode.js';
 import { callTarget, type ServedRpc } from './served-rpc.js';
 import type { ServiceWire } from './service-wire.js';
 import { type OpenStreams, serveStream, type StreamLimits } from './stream-pump.js';
@@ -54,7 +55,8 @@ function rpcName(path: string): string {
  * call, convert back, encode. Shared by the v1.0 and v0.3 services, so both get the same
  * cancellation, backpressure, shutdown and error handling.
  *
- * Request deserializers are wrapped so malformed protobuf becomes INVALID_ARGUMENT with an
+ * Request deserializers are deferred (see `EncodedRequest`): each call first spends its
+ * address point, then decodes, and malformed protobuf becomes INVALID_ARGUMENT with an
  * ErrorInfo (grpc-js alone would answer INTERNAL).
  */
 export function serveService(
@@ -72,18 +74,19 @@ export function serveService(
   const open: OpenStreams = new Set();
   const implementation: UntypedServiceImplementation = {};
   const target = callTarget(handler, options.router);
+  const chargeArrival: ServedRpc['chargeArrival'] = (call) => handler.chargeArrival('GRPC', peerAddress(call));
   for (const [key, method] of Object.entries(service)) {
     const route = wire.route(rpcName(method.path));
-    const rpc: ServedRpc = { route, target, wire, logger };
+    const rpc: ServedRpc = { route, target, chargeArrival, wire, logger };
     const op = route.op;
     implementation[key] =
       op.kind === 'unary'
         ? unaryHandler(op, rpc)
-        : (call: ServerWritableStream<unknown, unknown>): void => {
+        : (call: ServerWritableStream<EncodedRequest, unknown>): void => {
             void serveStream(op, rpc, limits, open, call);
           };
   }
-  server.addService(withSafeDeserializers(service), implementation);
+  server.addService(withDeferredDeserializers(service), implementation);
   return {
     shutdown() {
       const unavailable = new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down');

@@ -1,5 +1,5 @@
 import type { Logger, RequestHandler } from '@a2a-polyglot/core';
-import type { Metadata } from '@grpc/grpc-js';
+import type { Metadata, ServerUnaryCall } from '@grpc/grpc-js';
 import type { CallRouter } from './agent-router.js';
 import type { RpcRoute, ServiceWire } from './service-wire.js';
 
@@ -18,10 +18,21 @@ function tenantOf(coreRequest: unknown): string {
   return typeof coreRequest.tenant === 'string' ? coreRequest.tenant : '';
 }
 
+/**
+ * Spends the address point of a call that has just arrived, before its request is decoded
+ * (`RequestHandler.chargeArrival`); undefined when no address limit applies.
+ */
+export type ChargeArrival = (call: Pick<ServerUnaryCall<unknown, unknown>, 'getPeer'>) => Promise<void> | undefined;
+
 /** Everything serving calls of one registered RPC needs, fixed when the service is added. */
 export interface ServedRpc {
   readonly route: RpcRoute;
   readonly target: CallTarget;
+  /**
+   * Charged on the service's handler: the agents a router picks share its rate limiter (the
+   * executor gives every agent the same one), and learn only that the point is spent.
+   */
+  readonly chargeArrival: ChargeArrival;
   readonly wire: ServiceWire;
   /** Where unexpected failures are logged (a call's own logger is preferred once it has one). */
   readonly logger: Logger;

@@ -1,4 +1,5 @@
 import type { A2AError, Operation, ProtocolVersion } from '@a2a-polyglot/core';
+import type { StatusWording } from './grpc-error.js';
 
 /**
  * How one generated RPC reaches the core: its OPERATIONS entry, and the converters between
@@ -15,15 +16,15 @@ export interface RpcRoute {
 /**
  * What one protocol generation's gRPC service adds to the shared serving code: which
  * operation and converters each RPC uses, the generation its calls are decoded in (checked by
- * the core against the `a2a-version` metadata) and how a failed call's status message reads.
+ * the core against the `a2a-version` metadata) and how a failed call's status reads.
  */
 export interface ServiceWire {
   /** The route of an RPC, by its name (`GetTask`). */
   route(rpc: string): RpcRoute;
   /** The generation of the codec (`CallContext.wireVersion`); undefined is v1.0. */
   readonly wireVersion?: ProtocolVersion;
-  /** Status message of a failed call. Default: the error's message. */
-  readonly statusMessage?: (error: A2AError) => string;
+  /** Status code and message of a failed call. Default: the ERROR_TABLE code and the error's message. */
+  readonly status?: (error: A2AError) => StatusWording;
 }
 
 /** The codec half of a generated grpc-js method definition that {@link rpcRoute} checks converters against. */

@@ -1,11 +1,11 @@
 import { constants as http2Constants } from 'node:http2';
-import { A2AError, A2AErrorCode, type CallContext, type EventStream, type StreamOperation } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type CallContext, DeliveryPace, type EventStream, type StreamOperation } from '@a2a-polyglot/core';
 import { Metadata, type ServerWritableStream } from '@grpc/grpc-js';
 import { BackpressureWriter } from './backpressure-writer.js';
 import { streamCallContext } from './call-context.js';
 import { failure } from './failure.js';
 import { extensionsMetadata, METADATA, parseLastEventId } from './metadata.js';
-import { UndecodableRequest } from './safe-decode.js';
+import type { EncodedRequest } from './safe-decode.js';
 import type { ServedRpc } from './served-rpc.js';
 
 /** Flow limits of one server stream: unflushed messages, and how long it may stay blocked. */
@@ -25,15 +25,19 @@ export type OpenStreams = Set<(error: A2AError) => void>;
  * client can take it. The first event's number goes out as initial metadata
  * `a2a-stream-first-seq` (gRPC messages have no per-message metadata; events of a stream are
  * numbered consecutively, see README), the last one as trailer `a2a-last-seq`.
+ *
+ * Pacing ({@link DeliveryPace}): delivery stops at once when the call is cancelled or stopped,
+ * and the event loop turns at least every `DELIVERY_TURN_FRAMES` messages, whatever the
+ * writer's bound of unflushed messages is configured to.
  */
 export async function serveStream(
   op: StreamOperation,
   rpc: ServedRpc,
   limits: StreamLimits,
   open: OpenStreams,
-  call: ServerWritableStream<unknown, unknown>,
+  call: ServerWritableStream<EncodedRequest, unknown>,
 ): Promise<void> {
-  const { route, target, wire, logger } = rpc;
+  const { route, target, chargeArrival, wire, logger } = rpc;
   const controller = new AbortController();
   let stream: EventStream | undefined;
   let writer: BackpressureWriter<unknown> | undefined;
@@ -53,15 +57,17 @@ export async function serveStream(
     stopError = error;
     release();
   };
+  const pace = new DeliveryPace(() => !controller.signal.aborted && stopError === undefined && !call.cancelled);
   call.on('cancelled', onCancelled);
   open.add(stop);
   try {
-    const request = call.request;
-    if (request instanceof UndecodableRequest) throw request.error;
+    // The address point first, before the request is decoded (see EncodedRequest).
+    const charged = chargeArrival(call);
+    if (charged) await charged;
     const resumeAfterSeq = op.name === 'SubscribeToTask' ? parseLastEventId(call.metadata) : undefined;
-    const coreRequest = route.toCore(request);
+    const coreRequest = route.toCore(call.request.decode());
     const { handler, tenant } = target(call.metadata, coreRequest);
-    ctx = streamCallContext(call, controller.signal, wire, tenant, logger);
+    ctx = streamCallContext(call, controller.signal, wire, tenant, logger, charged !== undefined);
     stream = await op.open(handler, coreRequest, ctx, resumeAfterSeq);
     if (controller.signal.aborted || stopError) stream.close();
     writer = new BackpressureWriter(call, limits.highWater, {
@@ -80,19 +86,22 @@ export async function serveStream(
     let lastSeq: number | undefined;
     pump: for (;;) {
       await writer.ready();
-      if (controller.signal.aborted || stopError) break;
+      if (pace.due) await pace.turn();
+      if (!pace.open) break;
       // Every ready event at once; each still waits for room in the writer.
       const batch = await stream.nextBatch();
-      if (!batch || controller.signal.aborted || stopError) break;
+      if (!batch || !pace.open) break;
       for (const { seq, event } of batch) {
         if (!writer.writable) await writer.ready();
-        if (controller.signal.aborted || stopError) break pump;
+        if (pace.due) await pace.turn();
+        if (!pace.open) break pump;
         if (lastSeq === undefined) {
           const md = extensionsMetadata(ctx.activatedExtensions) ?? new Metadata();
           md.set(METADATA.streamFirstSeq, String(seq));
           call.sendMetadata(md);
         }
         writer.write(route.fromCore(event));
+        pace.sent();
         lastSeq = seq;
       }
     }
@@ -103,7 +112,7 @@ export async function serveStream(
       call.end(trailers);
     }
   } catch (error) {
-    if (!call.cancelled) call.emit('error', failure(logger, error, ctx, op.name, wire.statusMessage));
+    if (!call.cancelled) call.emit('error', failure(logger, error, ctx, op.name, wire.status));
   } finally {
     release();
     open.delete(stop);

@@ -18,6 +18,7 @@ import {
   taskToV03,
 } from '@a2a-polyglot/v03/proto';
 import type { Server } from '@grpc/grpc-js';
+import type { StatusWording } from './grpc-error.js';
 import { serveService, type A2AServiceBinding, type A2AServiceOptions } from './serve-service.js';
 import { type RpcRoute, rpcRoute, type ServiceWire } from './service-wire.js';
 
@@ -61,10 +62,20 @@ const V03_ROUTES: Readonly<Record<string, RpcRoute>> = {
 
 /**
  * v0.3 status text: the v0.3 error class name first (`TaskNotFoundError: Task x not found`),
- * as v0.3 gRPC clients parse it (spec §12.3). The status code is the ERROR_TABLE grpc column.
+ * as v0.3 gRPC clients parse it (spec §12.3).
  */
 export function v03StatusMessage(error: A2AError): string {
   return `${ERROR_TABLE[error.code].v03.name}: ${error.message}`;
+}
+
+/**
+ * The v0.3 status of a failed call: {@link v03StatusMessage}, and the ERROR_TABLE grpc code
+ * unless its v0.3 column names another (PushNotificationNotSupported is UNIMPLEMENTED, the only
+ * code the 0.3.14 gRPC client maps to PushNotificationNotSupportedError).
+ */
+export function v03Status(error: A2AError): StatusWording {
+  const row = ERROR_TABLE[error.code];
+  return { code: row.v03.grpc ?? row.grpc, message: v03StatusMessage(error) };
 }
 
 const V03_WIRE: ServiceWire = {
@@ -74,7 +85,7 @@ const V03_WIRE: ServiceWire = {
     return route;
   },
   wireVersion: '0.3',
-  statusMessage: v03StatusMessage,
+  status: v03Status,
 };
 
 /**

@@ -6,7 +6,7 @@ import { collect, detailsOf, rawUnary, startTestServer, userMessage, type TestSe
 /** Admits `budget` requests, then refuses every scope; records the keys it was asked about. */
 class CountingLimiter implements RateLimiter {
   readonly seen: Array<[RateLimitScope, string]> = [];
-  constructor(private budget: number) {}
+  constructor(public budget: number) {}
   async consume(scope: RateLimitScope, key: string): Promise<void> {
     this.seen.push([scope, key]);
     if (this.budget-- <= 0) throw rateLimited(scope, 2500);
@@ -40,6 +40,22 @@ describe('rate limits on the gRPC binding', () => {
     expect(error).toBeInstanceOf(A2AError);
     expect((error as A2AError).code).toBe(A2AErrorCode.RateLimited);
     expect((error as A2AError).metadata.retryAfterSeconds).toBe('3');
+  });
+
+  it('spends the address point before decoding: undecodable requests spend it, a refused call is not decoded', async () => {
+    limiter.budget = 3;
+    // 0xff: field 31 with wire type 7, which no protobuf message has.
+    const garbage = Buffer.from([0xff, 0xff, 0xff]);
+    for (const path of ['/lf.a2a.v1.A2AService/ListTasks', '/lf.a2a.v1.A2AService/SendStreamingMessage', '/a2a.v1.A2AService/GetTask']) {
+      const metadata = path.startsWith('/a2a.v1.') ? {} : undefined;
+      expect((await rawUnary(t.url, path, garbage, metadata)).error?.code).toBe(GrpcCode.INVALID_ARGUMENT);
+    }
+    expect(limiter.seen).toEqual(Array(3).fill(['address', '127.0.0.1']));
+    // Over budget, the same bytes are refused, not decoded.
+    const refused = await rawUnary(t.url, '/lf.a2a.v1.A2AService/SendStreamingMessage', garbage);
+    expect(refused.error?.code).toBe(GrpcCode.RESOURCE_EXHAUSTED);
+    expect(detailsOf(refused.error!).info).toMatchObject({ reason: 'RATE_LIMITED' });
+    expect(limiter.seen).toHaveLength(4);
   });
 
   it('refuses a stream before it opens, with the same status', async () => {

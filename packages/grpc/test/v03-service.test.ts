@@ -159,13 +159,14 @@ describe('gRPC v0.3 service a2a.v1.A2AService', () => {
     expect(created.name).toBe(`tasks/${task.id}/pushNotificationConfigs/cfg1`);
     expect(created.pushNotificationConfig).toMatchObject({ id: 'cfg1', url: 'http://127.0.0.1:9/hook', token: 'tok', authentication: { schemes: ['Bearer'] } });
     const got = await unary<unknown, TaskPushNotificationConfig>('getTaskPushNotificationConfig', { name: created.name });
-    expect(got).toEqual(created);
+    const redacted = { ...created.pushNotificationConfig, token: '********', authentication: { schemes: ['Bearer'], credentials: '********' } };
+    expect(got).toEqual({ ...created, pushNotificationConfig: redacted });
     const list = await unary<unknown, ListTaskPushNotificationConfigResponse>('listTaskPushNotificationConfig', {
       parent: `tasks/${task.id}`,
       pageSize: 0,
       pageToken: '',
     });
-    expect(list.configs).toEqual([created]);
+    expect(list.configs).toEqual([got]);
     await unary('deleteTaskPushNotificationConfig', { name: created.name });
     const gone = await rejection(unary('getTaskPushNotificationConfig', { name: created.name }));
     expect(gone.code).toBe(GrpcCode.NOT_FOUND);

@@ -27,6 +27,16 @@ export interface NodeCallContextOptions {
   readonly wireVersion?: ProtocolVersion;
   /** The binding's logger; the context gets its request logger (binding, request id). */
   readonly logger?: Logger;
+  /** The binding spent the request's address point on arrival (see `CallContext.addressCharged`). */
+  readonly addressCharged?: boolean;
+}
+
+/**
+ * The client address of a node:http request, the one per-address rate limits count: the
+ * socket's peer (undefined on hand-built requests without a socket: tests, adapters).
+ */
+export function remoteAddressOf(req: IncomingMessage): string | undefined {
+  return (req.socket as Socket | null | undefined)?.remoteAddress;
 }
 
 /**
@@ -51,6 +61,7 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
     pathTenant: options.pathTenant,
     wireVersion: options.wireVersion,
     remoteAddress: socket?.remoteAddress,
+    addressCharged: options.addressCharged,
     clientCertificate: socket ? verifiedClientCertificate(socket) : undefined,
     get signal(): AbortSignal | undefined {
       return signal?.();

@@ -1,5 +1,5 @@
 import type { StreamResponse } from '@a2a-polyglot/model';
-import { A2AError, type EventStream, type LoggedEvent, type Logger, logFailure, silentLogger } from '@a2a-polyglot/core';
+import { A2AError, DeliveryPace, type EventStream, type LoggedEvent, type Logger, logFailure, silentLogger } from '@a2a-polyglot/core';
 import { allowManyListeners } from './abort-signal.js';
 import { sseFrame, type SseWriter } from './sse-writer.js';
 
@@ -29,6 +29,10 @@ export interface PipeEventStreamOptions {
  * chunks at once costs one system call, not a hundred. The next batch is pulled only after the
  * previous one was accepted by the socket, so backpressure reaches the event log. Closing the
  * stream on disconnect releases it even while it waits for the next event.
+ * Pacing ({@link DeliveryPace}): no frame is encoded once the response is closing (destroyed,
+ * its socket gone), and the event loop turns at least every `DELIVERY_TURN_FRAMES` frames,
+ * so a stream whose events are all ready, to a client that reads as fast, cannot hold the
+ * process for itself.
  * Never rejects.
  */
 export async function pipeEventStream(stream: EventStream, sse: SseWriter, options: PipeEventStreamOptions): Promise<void> {
@@ -52,8 +56,11 @@ export async function pipeEventStream(stream: EventStream, sse: SseWriter, optio
     shutdownSignal.addEventListener('abort', onStop, { once: true });
   }
   if (signal?.aborted || shutdownSignal?.aborted) onStop();
+  const pace = new DeliveryPace(() => !halted && !sse.closed);
   try {
-    while (!halted) {
+    pipe: for (;;) {
+      if (pace.due) await pace.turn();
+      if (!pace.open) break;
       const pending = stream.nextBatch();
       // (`then(resolve, reject)` also handles a late rejection after we stopped: no extra catch.)
       const batch = await new Promise<readonly LoggedEvent[] | undefined | 'stopped'>((resolve, reject) => {
@@ -63,15 +70,16 @@ export async function pipeEventStream(stream: EventStream, sse: SseWriter, optio
       wake = undefined;
       if (batch === 'stopped' || batch === undefined) break;
       let frames = '';
-      let written = true;
       for (const { seq, event } of batch) {
+        if (!pace.open) break pipe;
         frames += sseFrame(options.encode(event), seq > 0 ? seq : undefined);
-        if (frames.length < GROUP_CHARS) continue;
-        written = await sse.raw(frames);
+        pace.sent();
+        if (frames.length < GROUP_CHARS && !pace.due) continue;
+        if (!(await sse.raw(frames))) break pipe;
         frames = '';
-        if (!written) break;
+        if (pace.due) await pace.turn();
       }
-      if (!written || (frames !== '' && !(await sse.raw(frames)))) break;
+      if (frames !== '' && !(await sse.raw(frames))) break;
     }
   } catch (thrown) {
     const error = A2AError.from(thrown);

@@ -99,9 +99,13 @@ export class SseWriter implements HeartbeatMember {
     this.armHeartbeat();
   }
 
-  /** True once the client went away or {@link end} was called: further writes are dropped. */
+  /**
+   * True once the client went away or {@link end} was called: further writes are dropped.
+   * Also true from the moment the response or its socket is destroyed, before their close
+   * event, so that a stream stops at once instead of encoding frames nobody will get.
+   */
   get closed(): boolean {
-    return this.isClosed;
+    return this.isClosed || this.res.destroyed || this.res.socket?.destroyed === true;
   }
 
   /** Bytes accepted by the response but not yet handed to the socket (tests, metrics). */

@@ -1,16 +1,14 @@
 /**
  * What is wrong with an agent card, as a person using the page should be told: checks that
  * need no network, on a card the client already accepted (it rejects what it cannot use at
- * all; that error is shown as it is). Pure: no DOM, so it is unit-tested in Node.
+ * all; that error is shown as it is). The checks that do not depend on the page are the
+ * client's (`@a2a-polyglot/client` card-problems), shared with `a2a card`. Pure: no DOM, so it
+ * is unit-tested in Node.
  */
 import type { AgentCard } from '@a2a-polyglot/model';
-import { bindingKeyOf, protocolGeneration } from '@a2a-polyglot/client';
+import { bindingKeyOf, type CardProblem, cardFieldProblems, interfaceProblem } from '@a2a-polyglot/client';
 
-/** One problem: `bad` breaks something, `warn` is worth knowing. */
-export interface CardProblem {
-  readonly level: 'bad' | 'warn';
-  readonly text: string;
-}
+export type { CardProblem } from '@a2a-polyglot/client';
 
 /** True for `localhost`, `*.localhost`, 127.0.0.0/8, `::1` and `0.0.0.0` (hand-written: the page bundles no address library for five patterns). */
 export function isLocalHostname(hostname: string): boolean {
@@ -20,42 +18,28 @@ export function isLocalHostname(hostname: string): boolean {
 
 /**
  * The card's problems, seen from a page at `pageOrigin` that fetched the card at `cardUrl`:
- * missing fields, interface URLs that cannot work from here (a loopback URL in a card served
- * from another host, or to a page on another host; plain `http:`/`ws:`
- * under an `https:` page, an unparsable URL), bindings a browser cannot use, and versions this
- * client does not speak.
+ * the checks every reader shares (missing fields, unknown bindings and versions, unparsable
+ * URLs: the client's `cardFieldProblems` / `interfaceProblem`, also behind `a2a card`), then
+ * what cannot work from here: a loopback URL in a card served from another host, or to a page
+ * on another host; plain `http:`/`ws:` under an `https:` page; gRPC, which browsers cannot
+ * speak (not a problem of the card).
  */
 export function cardProblems(card: AgentCard, where: { readonly pageOrigin: string; readonly cardUrl: string }): CardProblem[] {
-  const problems: CardProblem[] = [];
+  const problems = cardFieldProblems(card);
   const page = new URL(where.pageOrigin);
   const served = new URL(where.cardUrl);
   const remote = [served.hostname, page.hostname].find((host) => !isLocalHostname(host));
-  if (!card.description.trim()) problems.push({ level: 'warn', text: 'The card has no description.' });
-  if (!card.version.trim()) problems.push({ level: 'warn', text: 'The card has no version.' });
-  if (card.skills.length === 0) problems.push({ level: 'warn', text: 'The card lists no skills: a user cannot tell what the agent does.' });
-  if (card.defaultInputModes.length === 0) problems.push({ level: 'warn', text: 'The card has no defaultInputModes.' });
-  if (card.defaultOutputModes.length === 0) problems.push({ level: 'warn', text: 'The card has no defaultOutputModes.' });
   let usable = 0;
   for (const agentInterface of card.supportedInterfaces) {
-    const { url, protocolBinding, protocolVersion } = agentInterface;
-    const binding = bindingKeyOf(protocolBinding);
+    const shared = interfaceProblem(agentInterface, 'this page');
+    if (shared) {
+      problems.push(shared);
+      continue;
+    }
+    const { url, protocolBinding } = agentInterface;
+    if (bindingKeyOf(protocolBinding) === 'grpc') continue; // browsers cannot speak gRPC; not a problem of the card
     const label = `${protocolBinding} interface ${url}`;
-    if (binding === undefined) {
-      problems.push({ level: 'warn', text: `The ${label} uses a binding this page does not know.` });
-      continue;
-    }
-    if (binding === 'grpc') continue; // browsers cannot speak gRPC; not a problem of the card
-    if (protocolGeneration(protocolVersion) === undefined) {
-      problems.push({ level: 'warn', text: `The ${label} speaks A2A ${protocolVersion}, which this page does not.` });
-      continue;
-    }
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      problems.push({ level: 'bad', text: `The ${label} has a URL that is not a URL.` });
-      continue;
-    }
+    const parsed = new URL(url); // interfaceProblem checked that it parses
     if (isLocalHostname(parsed.hostname) && remote !== undefined) {
       problems.push({
         level: 'bad',

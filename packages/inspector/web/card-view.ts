@@ -6,6 +6,7 @@ import { bindingKeyOf } from '@a2a-polyglot/client';
 import { SecurityScheme, type AgentCard, type AgentSkill } from '@a2a-polyglot/model';
 import type { CardProblem } from './card-problems.js';
 import { h, type Child } from './dom.js';
+import { webUrl } from './links.js';
 import { probeInterface } from './probe.js';
 
 /** What the card view calls back. */
@@ -25,11 +26,9 @@ export function renderCard(root: HTMLElement, card: AgentCard, cardUrl: string, 
       'dl',
       {},
       ...pair('Version', card.version || '—'),
-      ...pair('Card', h('a', { href: cardUrl, class: 'mono' }, cardUrl)),
-      ...(card.provider
-        ? pair('Provider', card.provider.url ? h('a', { href: card.provider.url }, card.provider.organization) : card.provider.organization)
-        : []),
-      ...(card.documentationUrl ? pair('Docs', h('a', { href: card.documentationUrl }, card.documentationUrl)) : []),
+      ...pair('Card', webLink(cardUrl, cardUrl, 'mono')),
+      ...(card.provider ? pair('Provider', card.provider.url ? webLink(card.provider.url, card.provider.organization) : card.provider.organization) : []),
+      ...(card.documentationUrl ? pair('Docs', webLink(card.documentationUrl)) : []),
       ...pair('Input modes', card.defaultInputModes.join(', ') || '—'),
       ...pair('Output modes', card.defaultOutputModes.join(', ') || '—'),
     ),
@@ -52,6 +51,13 @@ export function renderCard(root: HTMLElement, card: AgentCard, cardUrl: string, 
     h('h3', {}, 'Security'),
     securityView(card),
   );
+}
+
+/** A link to `url` when it is an http(s) URL; otherwise `text` (and the URL) as plain text (see links.ts). */
+function webLink(url: string, text: string = url, className?: string): HTMLElement {
+  const href = webUrl(url);
+  if (href) return h('a', { href, rel: 'noreferrer', class: className }, text);
+  return h('span', { class: className, title: 'Not a web link, so not clickable' }, text === url ? url : `${text} (${url})`);
 }
 
 function problemItem(problem: CardProblem): HTMLElement {

@@ -6,6 +6,7 @@ import {
   nodeCallContext,
   pipeEventStream,
   readJsonBody,
+  remoteAddressOf,
   responseMediaType,
   sendEmpty,
   sendJson,
@@ -54,7 +55,9 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
  * works: wrong verb → 405, non-JSON content type → 415 with -32005 ContentTypeNotSupported
  * (the spec's error for it; the status is the HTTP one for an unusable body, and the public
  * compatibility suite reads the JSON-RPC error whatever the status), oversize body → 413,
- * missing credentials → 401 with `WWW-Authenticate`; all other JSON-RPC errors use HTTP 200.
+ * missing credentials → 401 with `WWW-Authenticate`, a spent address budget → 429 with
+ * `Retry-After` (counted as the request arrives, before its body is read, so malformed
+ * requests spend it too); all other JSON-RPC errors use HTTP 200.
  * JSON bodies, errors included, are sent in the media type the client used (see
  * `responseMediaType`; `application/json` by default).
  */
@@ -64,6 +67,14 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
   const dispatcher = new JsonRpcDispatcher(handler, { logger, maxBatchSize: options.maxBatchSize, v03Methods: options.v03Methods ?? true });
 
   async function serve(req: IncomingMessage, res: ServerResponse, type: string): Promise<void> {
+    const charged = handler.chargeArrival('JSONRPC', remoteAddressOf(req));
+    if (charged) {
+      try {
+        await charged;
+      } catch (error) {
+        return sendResponse(res, jsonRpcFailure(null, error, logger), type, {});
+      }
+    }
     if (req.method !== 'POST') {
       const error = new A2AError(A2AErrorCode.InvalidRequest, `HTTP method ${req.method ?? '?'} is not allowed; JSON-RPC requests use POST`);
       return sendJson(res, 405, jsonRpcFailure(null, error), type, { allow: 'POST' });
@@ -83,7 +94,9 @@ export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHa
     const signal = lazyRequestSignal(req, res);
     const contexts: CallContext[] = [];
     const contextFor = (_request: unknown, wireVersion?: ProtocolVersion): CallContext => {
-      const ctx = nodeCallContext('JSONRPC', req, { signal, wireVersion, logger });
+      // The arrival point pays for the first call; a batch's later entries spend their own.
+      const addressCharged = charged !== undefined && contexts.length === 0;
+      const ctx = nodeCallContext('JSONRPC', req, { signal, wireVersion, logger, addressCharged });
       contexts.push(ctx);
       return ctx;
     };

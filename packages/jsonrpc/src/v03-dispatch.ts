@@ -25,9 +25,11 @@ import { v03JsonRpcFailure } from './errors.js';
  * `wireVersion: '0.3'` (so the core's version check expects no `A2A-Version`, or `0.3`), and
  * results, stream events and errors are written back in v0.3 form.
  *
- * Streaming methods always answer with a stream: v0.3 clients (the official SDK among them)
- * accept only `text/event-stream` for `message/stream` and `tasks/resubscribe`, so a failure
- * before the stream opened is sent as its one event, a JSON-RPC error with the request id.
+ * Streaming methods answer with a stream: v0.3 clients (the official SDK among them) accept
+ * only `text/event-stream` for `message/stream` and `tasks/resubscribe`, so a failure before
+ * the stream opened is sent as its one event, a JSON-RPC error with the request id. Except a
+ * rate-limit refusal: that is a plain answer (HTTP 429 with `Retry-After`), as on every other
+ * stream of every binding, so clients and proxies back off without reading a body.
  */
 export class V03JsonRpcDispatch {
   constructor(
@@ -48,7 +50,7 @@ export class V03JsonRpcDispatch {
     }
   }
 
-  /** A streaming v0.3 method: always a stream once the request has an id. Never rejects. */
+  /** A streaming v0.3 method: a stream once the request has an id, unless rate-limited. Never rejects. */
   async openStream(method: V03Method, request: JsonRpcRequest, contextFor: JsonRpcContextFactory, options: JsonRpcCallOptions): Promise<JsonRpcOutcome> {
     const op = OPERATIONS[method.operation] as StreamOperation;
     if (request.id === undefined) {
@@ -61,6 +63,7 @@ export class V03JsonRpcDispatch {
       const resume = op.name === 'SubscribeToTask' ? resumeCursor(options.resumeAfterSeq, 'Last-Event-ID') : undefined;
       stream = await op.open(this.handler, decode(method, op, request.params, this.handler.strictRequests), contextFor(request, '0.3'), resume);
     } catch (error) {
+      if (A2AError.from(error).code === A2AErrorCode.RateLimited) return { kind: 'response', response: v03JsonRpcFailure(id, error, this.logger) };
       stream = failedEventStream(error);
     }
     const encodeEvent = (event: StreamResponse) => jsonRpcSuccess(id, method.resultToV03(streamEventToJson(event)));

@@ -1,5 +1,6 @@
 import {
   A2AErrorCode,
+  type BindingName,
   type CallContext,
   type CallObserver,
   type OperationName,
@@ -78,7 +79,7 @@ export class A2AMetrics {
     });
     const refusals = new Counter({
       name: 'a2a_rate_limit_refusals_total',
-      help: 'Operations refused by a rate limit (outcome RATE_LIMITED), by operation and binding.',
+      help: 'Requests refused by a rate limit, by operation (empty for a request refused on arrival, before it was read) and binding.',
       labelNames: ['operation', 'binding'] as const,
       registers: [registry],
     });
@@ -122,6 +123,10 @@ export class A2AMetrics {
       },
       taskStateEntered(state: TaskState) {
         states.inc({ state: TaskState[state] ?? String(state) });
+      },
+      requestRefused(binding: BindingName) {
+        // Refused on arrival (a spent address budget): no operation was read yet.
+        refusals.inc({ operation: '', binding });
       },
     };
   }

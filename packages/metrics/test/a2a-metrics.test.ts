@@ -37,6 +37,21 @@ function sample(text: string, name: string, labels: Record<string, string>): num
   return undefined;
 }
 
+/** A handler under `metrics` whose rate limiter refuses every request. */
+function refusingHandler(metrics: A2AMetrics): RequestHandler {
+  return new RequestHandler({
+    card,
+    executor: echo,
+    observer: metrics.observer,
+    rateLimiter: {
+      consume: async (scope) => {
+        throw rateLimited(scope, 1000);
+      },
+    },
+    logger: silentLogger,
+  });
+}
+
 describe('A2AMetrics', () => {
   let metrics: A2AMetrics;
   let handler: RequestHandler;
@@ -131,22 +146,21 @@ describe('A2AMetrics', () => {
   });
 
   it('counts rate-limit refusals by operation and binding', async () => {
-    const limited = new RequestHandler({
-      card,
-      executor: echo,
-      observer: metrics.observer,
-      rateLimiter: {
-        consume: async (scope) => {
-          throw rateLimited(scope, 1000);
-        },
-      },
-      logger: silentLogger,
-    });
+    const limited = refusingHandler(metrics);
     const ctx = callContext('HTTP+JSON', { 'a2a-version': '1.0' }, { remoteAddress: '198.51.100.1' });
     await expect((OPERATIONS.GetTask as UnaryOperation).invoke(limited, { tenant: '', id: 'x' }, ctx)).rejects.toThrow('Rate limit');
     await expect((OPERATIONS.GetTask as UnaryOperation).invoke(limited, { tenant: '', id: 'x' }, ctx)).rejects.toThrow('Rate limit');
     const text = (await metrics.scrape()).body;
     expect(sample(text, 'a2a_rate_limit_refusals_total', { operation: 'GetTask', binding: 'HTTP+JSON' })).toBe(2);
     expect(sample(text, 'a2a_requests_total', { operation: 'GetTask', outcome: 'RATE_LIMITED' })).toBe(2);
+  });
+
+  it('counts requests refused on arrival (before they name an operation) with an empty operation', async () => {
+    const limited = refusingHandler(metrics);
+    await expect(limited.chargeArrival('JSONRPC', '198.51.100.1')).rejects.toThrow('Rate limit');
+    await expect(limited.chargeArrival('GRPC', '198.51.100.1')).rejects.toThrow('Rate limit');
+    const text = (await metrics.scrape()).body;
+    expect(sample(text, 'a2a_rate_limit_refusals_total', { operation: '', binding: 'JSONRPC' })).toBe(1);
+    expect(sample(text, 'a2a_rate_limit_refusals_total', { operation: '', binding: 'GRPC' })).toBe(1);
   });
 });

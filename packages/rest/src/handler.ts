@@ -17,6 +17,7 @@ import {
   pipeEventStream,
   readJsonBody,
   lazyRequestSignal,
+  remoteAddressOf,
   responseMediaType,
   sendEmpty,
   sendJson,
@@ -108,6 +109,9 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, path: string, dialect: RestDialect, type: string): Promise<void> {
+    // The address point is spent first, before routing and the body (see chargeArrival).
+    const charged = handler.chargeArrival('HTTP+JSON', remoteAddressOf(req));
+    if (charged) await charged;
     const verb = req.method ?? '';
     const match = dialect.match(verb, pathWithoutQuery(path));
     if (match.kind === 'not-found') {
@@ -132,7 +136,13 @@ export function createRestHandler(handler: RequestHandler, options: RestHandlerO
     }
     const request = dialect.decode(route, params, queryOf(req), body, { strict: handler.strictRequests });
     const signal = lazyRequestSignal(req, res);
-    const ctx = nodeCallContext('HTTP+JSON', req, { pathTenant: tenant, signal, wireVersion: dialect.wireVersion, logger });
+    const ctx = nodeCallContext('HTTP+JSON', req, {
+      pathTenant: tenant,
+      signal,
+      wireVersion: dialect.wireVersion,
+      logger,
+      addressCharged: charged !== undefined,
+    });
     try {
       if (op.kind === 'stream') {
         const resume = op.name === 'SubscribeToTask' ? resumeAfterSeq(req) : undefined;

@@ -16,14 +16,13 @@ export interface V03RestErrorBody {
 
 /**
  * Maps anything thrown to a v0.3 REST error through core's one table: `code` is the v0.3
- * JSON-RPC code (what v0.3 REST clients switch on), the status the v1.0 HTTP column unless
- * the v0.3 column says otherwise (501 for an unknown route); `status` overrides both for
- * HTTP-only failures (405, 415).
+ * JSON-RPC code (what v0.3 REST clients switch on), the status the table's HTTP column, as on
+ * v1.0 (so an unknown route is 404 in both generations, where the a2a-js compat layer answered
+ * 501); `status` overrides it for HTTP-only failures (405, 415).
  */
 export function v03RestError(thrown: unknown, logger?: Logger, status?: number): RestErrorResponse<V03RestErrorBody> {
   const error = A2AError.from(thrown);
   if (logger) logFailure(logger, error, 'REST call');
-  const row = ERROR_TABLE[error.code];
-  const httpStatus = status ?? row.v03.http ?? row.http;
+  const httpStatus = status ?? ERROR_TABLE[error.code].http;
   return { status: httpStatus, body: toV03JsonRpcError(error), headers: errorHeaders(httpStatus, error) };
 }

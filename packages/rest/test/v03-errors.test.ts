@@ -2,13 +2,14 @@ import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
 import { v03RestError } from '../src/index.js';
 
 describe('v03RestError', () => {
-  it('answers the bare v0.3 error object with the a2a-js compat statuses', () => {
+  it('answers the bare v0.3 error object with the statuses of the v1.0 table', () => {
     expect(v03RestError(new A2AError(A2AErrorCode.TaskNotFound, 'Task x not found'))).toMatchObject({
       status: 404,
       body: { code: -32001, message: 'Task x not found', data: [expect.objectContaining({ reason: 'TASK_NOT_FOUND' })] },
       headers: {},
     });
-    expect(v03RestError(new A2AError(A2AErrorCode.MethodNotFound)).status).toBe(501);
+    // An unknown route: 404 as on v1.0 (the a2a-js compat layer answered 501).
+    expect(v03RestError(new A2AError(A2AErrorCode.MethodNotFound)).status).toBe(404);
     expect(v03RestError(new A2AError(A2AErrorCode.TaskNotCancelable)).status).toBe(400);
     expect(v03RestError(new A2AError(A2AErrorCode.InvalidAgentResponse))).toMatchObject({ status: 500, body: { code: -32006 } });
     const hidden = v03RestError(new Error('secret detail'));

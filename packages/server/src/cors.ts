@@ -6,11 +6,16 @@ const ALLOWED_HEADERS = ['content-type', 'authorization', 'a2a-version', 'a2a-ex
 const EXPOSED_HEADERS = ['a2a-extensions', 'x-a2a-extensions'];
 
 /**
- * Headers every response carries when CORS is on. Origin `*` without credentials: A2A
- * credentials travel in headers (`Authorization`, API key), never in cookies.
+ * The CORS headers of a response when CORS is on: `allowOrigin` is what `browserAccessCheck`
+ * allowed (a listed origin, or `*` for public reads and `origins: ['*']`); none for the
+ * server's own pages, which need no CORS. Never `Allow-Credentials`: A2A credentials travel in
+ * headers (`Authorization`, API key), not in cookies. `Vary: Origin` because the answer
+ * depends on it.
  */
-export function applyCorsHeaders(res: ServerResponse): void {
-  res.setHeader('access-control-allow-origin', '*');
+export function applyCorsHeaders(res: ServerResponse, allowOrigin: string | undefined): void {
+  if (allowOrigin !== '*') res.setHeader('vary', 'Origin');
+  if (allowOrigin === undefined) return;
+  res.setHeader('access-control-allow-origin', allowOrigin);
   res.setHeader('access-control-expose-headers', EXPOSED_HEADERS.join(', '));
 }
 

@@ -1,7 +1,8 @@
 /**
  * @a2a-polyglot/server — composes the A2A HTTP bindings into one node:http listener: agent
  * card discovery, JSON-RPC at `${basePath}/rpc`, REST under `basePath`, CORS, and a
- * `startA2AServer` helper with prompt graceful close, `/healthz` and `/readyz` probes; optionally the WebSocket binding on
+ * `startA2AServer` helper with prompt graceful close, `/healthz` and `/readyz` probes, Host and
+ * Origin checks for browsers (`browserAccessCheck`); optionally the WebSocket binding on
  * the same port (`websocket` option).
  */
 export * from './options.js';
@@ -19,8 +20,13 @@ export {
   WELL_KNOWN_CARD_PATH,
 } from './agent-card.js';
 export { type AgentIndexEntry, serveAgentIndex } from './agent-index.js';
+export { API_CATALOG_MEDIA_TYPE, API_CATALOG_PATH, API_CATALOG_PROFILE, serveApiCatalog } from './api-catalog.js';
+export type { ServedAgents } from './listing.js';
+export { type ServiceListingOptions, withServiceListings } from './service-listings.js';
 export { publicBaseUrl } from './public-url.js';
+export { type BrowserAccess, type BrowserAccessCheck, browserAccessCheck } from './browser-access.js';
 export { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
 export { METRICS_PATH, type MetricsSource, serveMetrics } from './metrics-endpoint.js';
 export { type A2AUpgradeHandler, createA2AUpgradeHandler, websocketCardInterfaces, websocketPath } from './websocket.js';
+export { DEFAULT_RATE_LIMIT_MAX_KEYS } from './bounded-memory-limiter.js';
 export { createRateLimiter, type RateLimitBudget, type RateLimitOptions } from './rate-limiter.js';

@@ -5,6 +5,7 @@ import { responseMediaType, routingPath, sendJson } from '@a2a-polyglot/http';
 import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
 import { cardInterfaces, FALLBACK_CARD_PATH, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH } from './agent-card.js';
+import { browserAccessCheck, sendAccessRefusal } from './browser-access.js';
 import { CardClock } from './card-clock.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
 import { type ReadinessSource, serveHealth } from './health.js';
@@ -47,10 +48,14 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const jsonRpc = createJsonRpcHandler(options.handler, common);
   const rest = createRestHandler(options.handler, common);
   const cardClock = new CardClock();
+  const checkAccess = browserAccessCheck(options);
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (cors) applyCorsHeaders(res);
+    res.setHeader('x-content-type-options', 'nosniff');
     const path = routingPath(req.url);
+    const access = checkAccess(req, cardPaths.has(path) && (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS'));
+    if (!access.ok) return sendAccessRefusal(res, access.reason, { jsonRpc: path === rpcPath, logger });
+    if (cors) applyCorsHeaders(res, access.allowOrigin);
     if (cors && req.method === 'OPTIONS') return sendPreflight(res);
     if (cardPaths.has(path)) return serveCard(req, res);
     if (mount === '' && (await serveHealth(req, res, path, readiness))) return;

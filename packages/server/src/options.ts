@@ -18,6 +18,16 @@ export interface A2AWebSocketOptions extends WebSocketBindingOptions {
   readonly listInCard?: boolean;
 }
 
+/** The browser pages allowed to call, besides the server's own: {@link A2AHttpOptions.cors}. */
+export interface CorsOptions {
+  /**
+   * Origins (`https://app.example.com`: scheme, host and port, no path) whose pages may call.
+   * `*` lets any page call: only for an agent whose every call needs credentials that a page
+   * cannot take from the browser (headers, never cookies). Default none.
+   */
+  readonly origins?: readonly string[];
+}
+
 /** See {@link A2AHttpOptions.extraRoutes}; `path` is the routing path (no query, one trailing slash dropped). */
 export type ExtraRoutes = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 
@@ -56,10 +66,27 @@ export interface A2AHttpOptions {
    */
   readonly sseStallTimeoutMs?: number;
   /**
-   * Browser access, default true: `Access-Control-Allow-Origin: *` on every response, OPTIONS
-   * preflights answered with 204, A2A headers allowed and `A2A-Extensions` exposed.
+   * Which browser pages may call (see `browserAccessCheck`). Default `true`, the same as
+   * `{ origins: [] }`: pages of the server's own origin only. A request whose `Origin` is
+   * neither the server's own nor listed is refused with 403 before it reaches the agent (a
+   * simple POST needs no preflight, so CORS headers alone would not stop it). Listed origins
+   * get `Access-Control-Allow-Origin: <origin>`, preflights answered with 204, A2A headers
+   * allowed and `A2A-Extensions` exposed. The agent card and the agent index are public: any
+   * origin may read them (`*`). `false`: no CORS headers and no preflights (a proxy in front
+   * answers them); the Origin check stays.
    */
-  readonly cors?: boolean;
+  readonly cors?: boolean | CorsOptions;
+  /**
+   * Host names a request's `Host` may carry besides IP addresses, `localhost` (and
+   * `*.localhost`) and the host of `publicBaseUrl`: `agents.example.com`, `.example.com` for
+   * the domain and its subdomains, `*` for any. Others get 403, because a DNS name an attacker
+   * points at 127.0.0.1 (DNS rebinding) would make the attacker's page same-origin with this
+   * server. Unset (default): requests that arrive on a loopback address are checked, those that
+   * arrive on another address may name any host (a service on the network is reached under
+   * names it cannot know). Set it, even to `[]`, to check every request. With `trustProxy`,
+   * `X-Forwarded-Host` is checked instead of `Host` when present.
+   */
+  readonly allowedHosts?: readonly string[];
   /**
    * Which card a discovery request without `A2A-Version` gets: `merged` (default; v1.0 card +
    * v0.3 top-level members, read by clients of both generations), `1.0` (pure, for strict v1.0

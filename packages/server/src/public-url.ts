@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 
 /** What a Host / X-Forwarded-Host value may contain (host, IPv4, [IPv6], port). */
-const HOST_PATTERN = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+export const HOST_PATTERN = /^[A-Za-z0-9._-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /**
  * The public base URL of the server as a client sees it, without a trailing slash.
@@ -21,7 +21,8 @@ export function publicBaseUrl(req: IncomingMessage, configured: string | undefin
   return `${proto}://${host}`;
 }
 
-function firstValue(header: string | string[] | undefined): string | undefined {
+/** The first of a comma-separated (forwarded) header's values, trimmed; undefined when absent or empty. */
+export function firstValue(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   const first = value?.split(',')[0]?.trim();
   return first === '' ? undefined : first;

@@ -8,6 +8,7 @@ import { AgentMounts } from './agent-mounts.js';
 import { createA2ARequestListener } from './listener.js';
 import { createMountedListener } from './mounts.js';
 import type { A2AHttpOptions } from './options.js';
+import { withServiceListings } from './service-listings.js';
 import { createA2AUpgradeHandler } from './websocket.js';
 
 /** Options of {@link startA2AServer}: the listener's, plus where to listen. */
@@ -24,10 +25,17 @@ export interface StartA2AServerOptions extends A2AHttpOptions {
    */
   readonly mounts?: readonly A2AHttpOptions[] | AgentMounts;
   /**
-   * With `mounts`: where `GET` lists them for operators (`{"agents": [{id, name, cardUrl,
-   * default}]}`), e.g. `/agents`. Default: no listing.
+   * Where `GET` lists the served agents for operators (`{"agents": [{id, name, cardUrl,
+   * default}]}`), e.g. `/agents`: the `mounts`, or without mounts the one agent of these
+   * options (id `""`). Default: no listing.
    */
   readonly agentIndexPath?: string;
+  /**
+   * Serve the RFC 9727 API catalog at `/.well-known/api-catalog` (GET and HEAD): a linkset
+   * naming the API of the root agent and of every mounted agent, each with its card as
+   * `service-desc`. Default false.
+   */
+  readonly apiCatalog?: boolean;
   /**
    * Serve HTTPS (and WSS for the WebSocket binding) with these `node:https` options: at least
    * `key` and `cert` (PEM). Add `ca` with `requestCert: true` to ask clients for certificates
@@ -68,9 +76,11 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
   const { signal: shutdownSignal } = linkSignals(options.shutdownSignal, shutdown.signal);
   const table = options.mounts instanceof AgentMounts ? options.mounts : options.mounts?.length ? new AgentMounts(options.mounts) : undefined;
   table?.useShutdownSignal(shutdownSignal);
+  const root = { ...options, shutdownSignal };
+  const listings = { indexPath: options.agentIndexPath, apiCatalog: options.apiCatalog };
   const listener = table
-    ? createMountedListener({ ...options, shutdownSignal }, table, { indexPath: options.agentIndexPath })
-    : createA2ARequestListener({ ...options, shutdownSignal });
+    ? createMountedListener(root, table, listings)
+    : withServiceListings(createA2ARequestListener(root), { root, listed: () => [root] }, listings);
   const server: Server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
   const upgrades = createA2AUpgradeHandler({ ...options, shutdownSignal });
   if (table) {

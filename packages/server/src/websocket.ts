@@ -4,10 +4,12 @@ import {
   createUpgradeListener,
   createWebSocketBinding,
   DEFAULT_WEBSOCKET_SUBPATH,
+  refuse,
   type UpgradeListener,
   type WebSocketBinding,
   websocketInterface,
 } from '@a2a-polyglot/websocket';
+import { browserAccessCheck } from './browser-access.js';
 import { type A2AHttpOptions, type A2AWebSocketOptions, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
 
 /** The WebSocket side of an A2A server: the `upgrade` listener and the binding behind it. */
@@ -45,7 +47,9 @@ export function websocketCardInterfaces(options: A2AHttpOptions, base: string): 
 /**
  * The WebSocket binding for a node:http(s) server built around
  * {@link createA2ARequestListener}, or undefined when `options.websocket` is off. Attach its
- * listener to the server's `upgrade` event; `startA2AServer` does this itself. Aborting
+ * listener to the server's `upgrade` event; `startA2AServer` does this itself. Upgrades
+ * pass the same Host and Origin checks as the listener's requests (`browserAccessCheck`:
+ * same origin or `cors.origins`; 403 otherwise). Aborting
  * `options.shutdownSignal` (or `binding.close()`) closes every socket with 1001.
  */
 export function createA2AUpgradeHandler(options: A2AHttpOptions): A2AUpgradeHandler | undefined {
@@ -58,5 +62,17 @@ export function createA2AUpgradeHandler(options: A2AHttpOptions): A2AUpgradeHand
     ...ws,
     shutdownSignal: options.shutdownSignal,
   });
-  return { listener: createUpgradeListener(binding, path), binding, path };
+  // The same Host and Origin checks as the listener's HTTP requests: browsers never ask
+  // before opening a WebSocket, so the upgrade is where a page of another origin is refused.
+  const checkAccess = browserAccessCheck(options);
+  const logger = options.logger ?? silentLogger;
+  const upgrade = createUpgradeListener(binding, path);
+  const listener: UpgradeListener = (req, socket, head) => {
+    const access = checkAccess(req);
+    if (access.ok) return upgrade(req, socket, head);
+    logger.warn({ reason: access.reason }, 'WebSocket upgrade refused by the browser access check');
+    socket.on('error', () => undefined);
+    refuse(socket, 403, access.reason);
+  };
+  return { listener, binding, path };
 }

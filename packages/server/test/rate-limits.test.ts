@@ -3,7 +3,7 @@ import { waitFor } from '@a2a-polyglot/testing';
 import { SUBPROTOCOL } from '@a2a-polyglot/websocket';
 import { WebSocket } from 'ws';
 import { createRateLimiter, type RateLimitOptions } from '../src/index.js';
-import { Gate, rest, rpc, sendParams, startTestServer, testCard, testExecutor, type TestServer, V } from './helpers.js';
+import { Gate, rest, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, type TestServer, V } from './helpers.js';
 
 const KEY = { ...V, 'x-api-key': 'ka' };
 
@@ -64,6 +64,29 @@ describe('rate limits on the HTTP bindings', () => {
     expect(v03.status).toBe(429);
     expect(v03.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(v03.body.code).toBe(-31430);
+  });
+
+  it('JSON-RPC v0.3 streams: a rate-limit refusal is HTTP 429 with Retry-After, not an SSE error event', async () => {
+    // The identity budget: spent in the call, after the body was decoded (the address budget
+    // refuses before the method is even known).
+    s = await limitedServer({ perIdentity: { points: 1, durationSeconds: 60 } });
+    const v03 = { 'x-api-key': 'ka', 'a2a-version': '0.3' };
+    const message = { kind: 'message', role: 'user', messageId: 'm-1', parts: [{ kind: 'text', text: 'hi' }] };
+    expect((await rpc(s.rpcUrl, 'tasks/get', { id: 'x' }, v03)).body.error.code).toBe(-32001);
+    for (const [method, params] of [
+      ['message/stream', { message }],
+      ['tasks/resubscribe', { id: 'x' }],
+    ] as const) {
+      const refused = await rpcStream(s.rpcUrl, method, params, v03);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(refused.headers.get('content-type')).toMatch(/json/);
+      expect(((await refused.json()) as any).error).toMatchObject({ code: -31430, data: [expect.objectContaining({ reason: 'RATE_LIMITED' })] });
+    }
+    // As the 1.0 streams answer.
+    const v1 = await rpcStream(s.rpcUrl, 'SendStreamingMessage', sendParams('hi'), { 'x-api-key': 'ka' });
+    expect(v1.status).toBe(429);
+    expect(v1.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
   it('JSON-RPC batch: the refused entry gets the error, the batch keeps HTTP 200', async () => {

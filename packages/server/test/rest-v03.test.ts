@@ -95,8 +95,9 @@ describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
     const set = await rest(s.restUrl, 'POST', `/v1/tasks/${id}/pushNotificationConfigs`, config, NO_VERSION);
     expect(set.status).toBe(201);
     expect(set.body).toEqual(config);
-    expect((await rest(s.restUrl, 'GET', `/v1/tasks/${id}/pushNotificationConfigs/p1`, undefined, NO_VERSION)).body).toEqual(config);
-    expect((await rest(s.restUrl, 'GET', `/v1/tasks/${id}/pushNotificationConfigs`, undefined, NO_VERSION)).body).toEqual({ configs: [config] });
+    const redacted = { ...config, pushNotificationConfig: { ...config.pushNotificationConfig, token: '********' } };
+    expect((await rest(s.restUrl, 'GET', `/v1/tasks/${id}/pushNotificationConfigs/p1`, undefined, NO_VERSION)).body).toEqual(redacted);
+    expect((await rest(s.restUrl, 'GET', `/v1/tasks/${id}/pushNotificationConfigs`, undefined, NO_VERSION)).body).toEqual({ configs: [redacted] });
     const del = await rest(s.restUrl, 'DELETE', `/v1/tasks/${id}/pushNotificationConfigs/p1`, undefined, NO_VERSION);
     expect(del.status).toBe(204);
     expect((await rest(s.restUrl, 'GET', `/v1/tasks/${id}/pushNotificationConfigs/p1`, undefined, NO_VERSION)).status).toBe(404);
@@ -108,11 +109,12 @@ describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
     expect(res.body).toMatchObject({ name: 'extended test agent', protocolVersion: '0.3.0', supportsAuthenticatedExtendedCard: true });
   });
 
-  it('unknown v0.3 routes → 501 -32601; wrong verb → 405; ListTasks has no v0.3 route', async () => {
+  it('unknown v0.3 routes → 404 -32601, as v1.0 answers its unknown routes; wrong verb → 405; ListTasks has no v0.3 route', async () => {
     const unknown = await rest(s.restUrl, 'GET', '/v1/nope', undefined, NO_VERSION);
-    expect(unknown.status).toBe(501);
+    expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe(-32601);
-    expect((await rest(s.restUrl, 'GET', '/v1/tasks', undefined, NO_VERSION)).status).toBe(501);
+    expect((await rest(s.restUrl, 'GET', '/nope', undefined, V)).status).toBe(unknown.status);
+    expect((await rest(s.restUrl, 'GET', '/v1/tasks', undefined, NO_VERSION)).status).toBe(404);
     const wrong = await rest(s.restUrl, 'GET', '/v1/message:send', undefined, NO_VERSION);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('POST');

@@ -25,7 +25,8 @@ function rawRequest(
 describe('agent card', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer();
+    // The Host names these tests send must be allowed: on loopback, others are refused (DNS rebinding).
+    s = await startTestServer({ allowedHosts: ['agents.test', 'a.test'] });
   });
   afterAll(() => s.close());
 
@@ -58,7 +59,15 @@ describe('agent card', () => {
     });
     expect(JSON.parse(forwarded.body).supportedInterfaces[0].url).toBe('http://a.test/a2a/rpc');
     const bad = await rawRequest(`${s.url}/.well-known/agent-card.json`, { host: 'evil.test/"><script>' });
-    expect(JSON.parse(bad.body).supportedInterfaces[0].url).toBe(`${s.url}/a2a/rpc`);
+    expect(bad.status).toBe(403);
+    // Where any Host is accepted, a malformed one is still never echoed into the card.
+    const open = await startTestServer({ allowedHosts: ['*'] });
+    try {
+      const echoed = await rawRequest(`${open.url}/.well-known/agent-card.json`, { host: 'evil.test/"><script>' });
+      expect(JSON.parse(echoed.body).supportedInterfaces[0].url).toBe(`${open.url}/a2a/rpc`);
+    } finally {
+      await open.close();
+    }
   });
 
   it('sends Cache-Control and an ETag, and 304 on If-None-Match', async () => {
@@ -127,7 +136,7 @@ describe('card with publicBaseUrl, trustProxy, basePath and extra interfaces', (
   });
 
   it('believes X-Forwarded-* with trustProxy', async () => {
-    const s = await startTestServer({ trustProxy: true });
+    const s = await startTestServer({ trustProxy: true, allowedHosts: ['public.test'] });
     try {
       const res = await rawRequest(`${s.url}/.well-known/agent-card.json`, {
         host: 'internal:80',
@@ -203,20 +212,37 @@ describe('routing, CORS and robustness', () => {
     expect(((await res.json()) as any).error.details[0].reason).toBe('METHOD_NOT_FOUND');
   });
 
-  it('answers CORS preflights with 204 and the allowed headers', async () => {
-    const res = await fetch(`${s.url}/a2a/rpc`, { method: 'OPTIONS', headers: { origin: 'https://app.test', 'access-control-request-method': 'POST' } });
-    expect(res.status).toBe(204);
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    const allowed = res.headers.get('access-control-allow-headers')!;
-    for (const h of ['content-type', 'authorization', 'a2a-version', 'a2a-extensions', 'last-event-id', 'x-api-key']) expect(allowed).toContain(h);
-    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+  it('answers CORS preflights of a listed origin with 204 and the allowed headers', async () => {
+    const listed = await startTestServer({ cors: { origins: ['https://app.test'] } });
+    try {
+      const res = await fetch(`${listed.url}/a2a/rpc`, { method: 'OPTIONS', headers: { origin: 'https://app.test', 'access-control-request-method': 'POST' } });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://app.test');
+      expect(res.headers.get('vary')).toBe('Origin');
+      const allowed = res.headers.get('access-control-allow-headers')!;
+      for (const h of ['content-type', 'authorization', 'a2a-version', 'a2a-extensions', 'last-event-id', 'x-api-key']) expect(allowed).toContain(h);
+      expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+    } finally {
+      await listed.close();
+    }
   });
 
-  it('sends CORS headers on normal and error responses', async () => {
-    const ok = await rpc(s.rpcUrl, 'ListTasks', {});
-    expect(ok.headers.get('access-control-allow-origin')).toBe('*');
-    expect(ok.headers.get('access-control-expose-headers')).toBe('a2a-extensions, x-a2a-extensions');
-    expect((await fetch(`${s.url}/nope`)).headers.get('access-control-allow-origin')).toBe('*');
+  it('sends CORS headers to a listed origin on normal and error responses', async () => {
+    const listed = await startTestServer({ cors: { origins: ['https://app.test'] } });
+    try {
+      const origin = { origin: 'https://app.test' };
+      const ok = await fetch(listed.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...V, ...origin },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}',
+      });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.test');
+      expect(ok.headers.get('access-control-expose-headers')).toBe('a2a-extensions, x-a2a-extensions');
+      expect((await fetch(`${listed.url}/nope`, { headers: origin })).headers.get('access-control-allow-origin')).toBe('https://app.test');
+    } finally {
+      await listed.close();
+    }
   });
 
   it('can turn CORS off', async () => {

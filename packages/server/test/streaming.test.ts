@@ -57,7 +57,7 @@ describe('backpressure through the bindings', () => {
   function rawPost(port: number, path: string, body: string): Socket {
     const socket = connect(port, '127.0.0.1', () => {
       socket.write(
-        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
     });
     socket.on('error', () => undefined);

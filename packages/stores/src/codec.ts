@@ -1,4 +1,6 @@
+import type { StoredPushConfig } from '@a2a-polyglot/core';
 import { StreamResponse, Task, TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { PushSecrets } from './push-secrets.js';
 
 /**
  * How the stores write A2A objects: ProtoJSON text. It round-trips every field exactly
@@ -16,14 +18,36 @@ export function decodeTask(stored: unknown): Task {
   return Task.fromJSON(typeof stored === 'string' ? JSON.parse(stored) : stored);
 }
 
-/** A push notification config as ProtoJSON text. */
-export function encodePushConfig(config: TaskPushNotificationConfig): string {
-  return JSON.stringify(TaskPushNotificationConfig.toJSON(config));
+/**
+ * A push notification config as ProtoJSON text, its secrets sealed when `secrets` has a key,
+ * plus the one store-side member: `protocolVersion`, the generation it was registered in
+ * (written only for 0.3, so a 1.0 row reads exactly as rows written before generations did).
+ * The member is no field of the message: `fromJSON` skips it, no binding ever sees it.
+ */
+export function encodePushConfig(tenant: string, config: StoredPushConfig, secrets: PushSecrets = PushSecrets.NONE): string {
+  const json = TaskPushNotificationConfig.toJSON(secrets.seal(tenant, config)) as Record<string, unknown>;
+  if (config.protocolVersion === '0.3') json.protocolVersion = '0.3';
+  return JSON.stringify(json);
 }
 
-/** Reverses {@link encodePushConfig}. */
-export function decodePushConfig(stored: unknown): TaskPushNotificationConfig {
-  return TaskPushNotificationConfig.fromJSON(typeof stored === 'string' ? JSON.parse(stored) : stored);
+/**
+ * Reverses {@link encodePushConfig}; accepts the text or an already parsed value (PostgreSQL
+ * jsonb). A row without `protocolVersion` was registered in 1.0 (and reads without one).
+ */
+export function decodePushConfig(tenant: string, stored: unknown, secrets: PushSecrets = PushSecrets.NONE): StoredPushConfig {
+  const json: unknown = typeof stored === 'string' ? JSON.parse(stored) : stored;
+  const config: StoredPushConfig = secrets.open(tenant, TaskPushNotificationConfig.fromJSON(json));
+  return (json as { protocolVersion?: unknown } | null)?.protocolVersion === '0.3' ? { ...config, protocolVersion: '0.3' } : config;
+}
+
+/**
+ * The row rewritten with its secrets sealed, or undefined when it holds no plaintext secret
+ * (or `secrets` has no key): the one step of every store's `sealPlaintextSecrets` migration.
+ */
+export function resealedPushConfig(tenant: string, stored: unknown, secrets: PushSecrets): string | undefined {
+  const json: unknown = typeof stored === 'string' ? JSON.parse(stored) : stored;
+  if (!secrets.needsSealing(TaskPushNotificationConfig.fromJSON(json))) return undefined;
+  return encodePushConfig(tenant, decodePushConfig(tenant, json, secrets), secrets);
 }
 
 /** A stream event as ProtoJSON text. */

@@ -17,4 +17,5 @@ export * from './codec.js';
 export * from './errors.js';
 export * from './list-query.js';
 export * from './migration.js';
+export * from './push-secrets.js';
 export * from './dynamodb/table-name.js';

@@ -11,14 +11,18 @@
  * Without flags it reads the executor's variables: A2A_STORE (sqlite|postgres|dynamodb),
  * A2A_SQLITE_PATH, A2A_POSTGRES_URL, A2A_POSTGRES_SCHEMA, A2A_DYNAMODB_TABLE,
  * A2A_DYNAMODB_REGION, A2A_DYNAMODB_ENDPOINT. DynamoDB credentials come from the AWS SDK's
- * usual chain. Exit codes: 0 done, 1 the database refused or could not be reached, 2 usage
- * error.
+ * usual chain. With A2A_PUSH_SECRET_KEY set (the executor's `push.secretKey`; a variable, not
+ * a flag, so the key stays out of `ps` and shell history), it then encrypts the push config
+ * secrets stored before the key was set, as the executor does at startup. Exit codes: 0 done,
+ * 1 the database refused or could not be reached, 2 usage error (a malformed key included).
  */
 import { redactUrl } from './errors.js';
+import { PushSecrets } from './push-secrets.js';
 
 const USAGE = `Usage: a2a-migrate --postgres <url> [--schema <name>] | --sqlite <file> | --dynamodb <table> [--region <region>] [--endpoint <url>]
 Without flags: A2A_STORE=postgres|sqlite|dynamodb with A2A_POSTGRES_URL [A2A_POSTGRES_SCHEMA], A2A_SQLITE_PATH
-or A2A_DYNAMODB_TABLE [A2A_DYNAMODB_REGION] [A2A_DYNAMODB_ENDPOINT].`;
+or A2A_DYNAMODB_TABLE [A2A_DYNAMODB_REGION] [A2A_DYNAMODB_ENDPOINT].
+With A2A_PUSH_SECRET_KEY: also encrypts the push config secrets stored in plaintext.`;
 
 type Target =
   | { kind: 'postgres'; url: string; schema: string }
@@ -60,8 +64,10 @@ class UsageError extends Error {}
 
 async function main(): Promise<void> {
   let target: Target | 'help';
+  let secrets: PushSecrets;
   try {
     target = parse(process.argv.slice(2), process.env);
+    secrets = PushSecrets.fromKey(process.env.A2A_PUSH_SECRET_KEY);
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
     process.exitCode = 2;
@@ -74,28 +80,31 @@ async function main(): Promise<void> {
   try {
     if (target.kind === 'postgres') {
       // Loaded here (require: also from sources in tests) so each path needs only its own driver.
-      const { createPostgresPool, migratePostgres } = require('./postgres.js') as typeof import('./postgres.js');
+      const { createPostgresPool, migratePostgres, PostgresPushConfigStore } = require('./postgres.js') as typeof import('./postgres.js');
       const pool = createPostgresPool({ url: target.url, maxConnections: 1 });
       try {
         report(`PostgreSQL ${redactUrl(target.url)} schema ${target.schema}`, await migratePostgres(pool, { schema: target.schema }));
+        await seal(new PostgresPushConfigStore(pool, { schema: target.schema, secrets }), secrets);
       } finally {
         await pool.end();
       }
     } else if (target.kind === 'dynamodb') {
-      const { createDynamoClient, migrateDynamo } = require('./dynamodb.js') as typeof import('./dynamodb.js');
+      const { createDynamoClient, DynamoPushConfigStore, migrateDynamo } = require('./dynamodb.js') as typeof import('./dynamodb.js');
       const client = createDynamoClient({ region: target.region, endpoint: target.endpoint });
       try {
         const result = await migrateDynamo(client, { table: target.table });
         report(`DynamoDB table ${target.table}`, result);
         if (!result.ttlEnabled) console.log('Note: this endpoint has no TTL API; finished tasks will not expire');
+        await seal(new DynamoPushConfigStore(client, { table: target.table, secrets }), secrets);
       } finally {
         client.destroy();
       }
     } else {
-      const { openSqlite, migrateSqlite } = require('./sqlite.js') as typeof import('./sqlite.js');
+      const { openSqlite, migrateSqlite, SqlitePushConfigStore } = require('./sqlite.js') as typeof import('./sqlite.js');
       const db = openSqlite(target.path);
       try {
         report(`SQLite ${target.path}`, migrateSqlite(db));
+        await seal(new SqlitePushConfigStore(db, { secrets }), secrets);
       } finally {
         db.close();
       }
@@ -104,6 +113,13 @@ async function main(): Promise<void> {
     console.error(`Migration failed: ${(error as Error).message}`);
     process.exitCode = 1;
   }
+}
+
+/** Encrypts the plaintext push secrets of the store when a key is given. */
+async function seal(store: { sealPlaintextSecrets(): Promise<number> }, secrets: PushSecrets): Promise<void> {
+  if (!secrets.enabled) return;
+  const sealed = await store.sealPlaintextSecrets();
+  console.log(sealed === 0 ? 'Push config secrets: none stored in plaintext' : `Push config secrets: encrypted ${sealed} config(s)`);
 }
 
 function report(where: string, result: { from: number; to: number }): void {

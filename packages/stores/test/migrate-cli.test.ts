@@ -1,10 +1,16 @@
 /**
  * `a2a-migrate` as an operator runs it (a child process from the sources), on DynamoDB
- * (dynalite on 127.0.0.1): flags, the executor's variables, and usage errors.
+ * (dynalite on 127.0.0.1): flags, the executor's variables, and usage errors; on SQLite: the
+ * encryption of push secrets stored before `A2A_PUSH_SECRET_KEY` was set.
  */
+import { PushSecrets } from '@a2a-polyglot/stores';
+import { migrateSqlite, openSqlite, SqlitePushConfigStore } from '@a2a-polyglot/stores/sqlite';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useDynalite } from './dynalite.js';
+import { pushConfig } from './fixtures.js';
 import { uniqueName } from './services.js';
 
 const ROOT = join(__dirname, '../../..');
@@ -57,5 +63,42 @@ describe('a2a-migrate --dynamodb', () => {
     const down = await migrate(['--dynamodb', 'a2a-tasks', '--endpoint', 'http://127.0.0.1:1', '--region', 'local']);
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/^Migration failed: .*ECONNREFUSED/);
+  });
+});
+
+describe('a2a-migrate with A2A_PUSH_SECRET_KEY', () => {
+  const key = Buffer.alloc(32, 3).toString('base64');
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'a2a-migrate-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('encrypts the plaintext push secrets of an existing store, once', async () => {
+    const path = join(dir, 'a2a.db');
+    const db = openSqlite(path);
+    migrateSqlite(db);
+    await new SqlitePushConfigStore(db).put('', pushConfig('t1', 'c1'));
+    db.close();
+    const first = await migrate(['--sqlite', path], { A2A_PUSH_SECRET_KEY: key });
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toBe(`SQLite ${path}: already at schema version 1\nPush config secrets: encrypted 1 config(s)\n`);
+    const again = await migrate(['--sqlite', path], { A2A_PUSH_SECRET_KEY: key });
+    expect(again.stdout).toMatch(/Push config secrets: none stored in plaintext\n$/);
+    const reopened = openSqlite(path);
+    try {
+      const raw = (reopened.prepare('SELECT config FROM a2a_push_configs').get() as { config: string }).config;
+      expect(raw).not.toContain('tok-c1');
+      expect(await new SqlitePushConfigStore(reopened, { secrets: PushSecrets.fromKey(key) }).get('', 't1', 'c1')).toEqual(pushConfig('t1', 'c1'));
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('refuses a malformed key as a usage error, without echoing it', async () => {
+    const bad = await migrate(['--sqlite', join(dir, 'a2a.db')], { A2A_PUSH_SECRET_KEY: 'not-a-key-at-all' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^push\.secretKey \(A2A_PUSH_SECRET_KEY\) must be 32 bytes/);
+    expect(bad.stderr).not.toContain('not-a-key-at-all');
   });
 });

@@ -184,4 +184,21 @@ export function storeContract(open: () => Promise<StoreUnderTest>): void {
     expect(await configs.list('', 't1')).toEqual([]);
     expect((await configs.list('x', 't1')).map((c) => c.id)).toEqual(['c3']);
   });
+
+  it('remembers the generation each push config was registered in (absent: 1.0)', async () => {
+    const configs = store.pushConfigs;
+    await configs.put('', { ...pushConfig('g', 'v03'), protocolVersion: '0.3' });
+    await configs.put('', { ...pushConfig('g', 'v1'), protocolVersion: '1.0' });
+    await configs.put('', pushConfig('g', 'before'));
+    const generations = (await configs.list('', 'g')).map((c) => [c.id, c.protocolVersion ?? '1.0']);
+    expect(generations).toEqual([
+      ['v03', '0.3'],
+      ['v1', '1.0'],
+      ['before', '1.0'],
+    ]);
+    expect((await configs.get('', 'g', 'v03'))?.protocolVersion).toBe('0.3');
+    // Replacing a config takes the generation of the new registration.
+    await configs.put('', { ...pushConfig('g', 'v03'), protocolVersion: '1.0' });
+    expect((await configs.get('', 'g', 'v03'))?.protocolVersion ?? '1.0').toBe('1.0');
+  });
 }

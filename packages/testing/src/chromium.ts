@@ -20,16 +20,20 @@ export interface HeadlessChromium {
   close(): Promise<void>;
 }
 
-/** Launches {@link CHROMIUM_PATH} headless on a new user-data dir; the page's waits are bounded by `waitMs`. */
+/**
+ * Launches {@link CHROMIUM_PATH} headless on a new user-data dir; the page's waits are bounded by `waitMs`.
+ * `args` are added to the flags (e.g. `--host-resolver-rules=MAP rebind.test 127.0.0.1`, so a
+ * test can give a loopback server a name of its own, as DNS rebinding does).
+ */
 export async function launchHeadlessChromium(
-  options: { readonly viewport?: { width: number; height: number }; readonly waitMs?: number } = {},
+  options: { readonly viewport?: { width: number; height: number }; readonly waitMs?: number; readonly args?: readonly string[] } = {},
 ): Promise<HeadlessChromium> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'a2a-chromium-'));
   try {
     const context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
       ...(options.viewport ? { viewport: options.viewport } : {}),
       timeout: 30_000,
     });

@@ -19,7 +19,7 @@ export {
   REDIS_URL,
   type TestService,
 } from './service-suites.js';
-export { TestIdentityProvider, type TestSigningKey } from './identity-provider.js';
+export { type JwksMisbehaviour, TestIdentityProvider, type TestSigningKey } from './identity-provider.js';
 export { testAgentCard } from './agent-card.js';
 export { userSend, type UserSendOptions } from './send-request.js';
 export { Gate, Gates } from './gates.js';
@@ -28,5 +28,7 @@ export { captureOutput, type CapturedOutput } from './capture-output.js';
 export { CHROMIUM_PATH, describeWithChromium, launchHeadlessChromium, type HeadlessChromium } from './chromium.js';
 export { recordingLogger, type LogLevelName, type LogLine, type RecordingLogger } from './recording-logger.js';
 export { grpcFrame, rawGrpcCall, type RawGrpcAnswer } from './raw-grpc.js';
-export { makeTestPki, type TestKeyPair, type TestPki } from './test-pki.js';
+export { makeTestPki, type TestKeyPair, type TestPki, type TestSubjectAttribute } from './test-pki.js';
 export { runReadmeExample, type ReadmeExampleOptions } from './readme-example.js';
+export { ReadySource, type ReadyEvent, type ReadySourceOptions } from './ready-source.js';
+export { TurnProbe } from './turn-probe.js';

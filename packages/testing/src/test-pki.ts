@@ -7,6 +7,12 @@ export interface TestKeyPair {
   readonly key: string;
 }
 
+/** One attribute of a certificate subject: `{ shortName: 'CN', value: 'svc-a' }`; repeat a shortName for a repeated attribute. */
+export interface TestSubjectAttribute {
+  readonly shortName: string;
+  readonly value: string;
+}
+
 /** A throwaway PKI for TLS tests: a CA, a server certificate it signed, and client certificates. */
 export interface TestPki {
   readonly ca: TestKeyPair;
@@ -14,8 +20,8 @@ export interface TestPki {
   readonly server: TestKeyPair;
   /** A client certificate with CN `client` (use {@link TestPki.issueClient} for others). */
   readonly client: TestKeyPair;
-  /** Issues a client certificate with common name `commonName`, signed by the CA. */
-  issueClient(commonName: string): TestKeyPair;
+  /** Issues a client certificate signed by the CA, for common name `subject`, or with exactly the attributes of `subject` (no CN, two CNs…). */
+  issueClient(subject: string | readonly TestSubjectAttribute[]): TestKeyPair;
 }
 
 /**
@@ -33,14 +39,15 @@ export function makeTestPki(options: { readonly caName?: string } = {}): TestPki
   ]);
   caCert.sign(caKeys.privateKey, forge.md.sha256.create());
 
-  const issue = (commonName: string, extensions: object[]): TestKeyPair => {
+  const issue = (subject: string | readonly TestSubjectAttribute[], extensions: object[]): TestKeyPair => {
     const keys = rsaKeyPair();
-    const cert = certificate(keys.publicKey, [{ name: 'commonName', value: commonName }], caName, [{ name: 'basicConstraints', cA: false }, ...extensions]);
+    const fields = typeof subject === 'string' ? [{ name: 'commonName', value: subject }] : subject.map((a) => ({ ...a }));
+    const cert = certificate(keys.publicKey, fields, caName, [{ name: 'basicConstraints', cA: false }, ...extensions]);
     cert.sign(caKeys.privateKey, forge.md.sha256.create());
     return { cert: forge.pki.certificateToPem(cert), key: forge.pki.privateKeyToPem(keys.privateKey) };
   };
-  const issueClient = (commonName: string) =>
-    issue(commonName, [
+  const issueClient = (subject: string | readonly TestSubjectAttribute[]) =>
+    issue(subject, [
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', clientAuth: true },
     ]);

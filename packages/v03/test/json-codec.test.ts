@@ -119,7 +119,7 @@ describe('v0.3 JSON-RPC params → v1.0 requests', () => {
     expect(decode('tasks/pushNotificationConfig/get', { id: 't' })).toMatchObject({ taskId: 't', id: 't' });
     expect(decode('tasks/pushNotificationConfig/get', { id: 't', pushNotificationConfigId: 'c' })).toMatchObject({ taskId: 't', id: 'c' });
     expect(decode('tasks/pushNotificationConfig/delete', { id: 't', pushNotificationConfigId: 'c', metadata: {} })).toMatchObject({ taskId: 't', id: 'c' });
-    expect(decode('tasks/pushNotificationConfig/list', { id: 't' })).toMatchObject({ taskId: 't', pageSize: 100 });
+    expect(decode('tasks/pushNotificationConfig/list', { id: 't' })).toEqual({ taskId: 't', pageSize: 0, pageToken: '', tenant: '' });
     expect(
       violation(() => decode('tasks/pushNotificationConfig/set', { taskId: 't', pushNotificationConfig: { url: 'u', authentication: { schemes: [] } } })).field,
     ).toBe('pushNotificationConfig.authentication.schemes');
@@ -237,6 +237,8 @@ describe('v0.3 agent card', () => {
       { url: 'h:50051', protocolBinding: 'GRPC', protocolVersion: '1.0' },
       { url: 'ws://h/a2a/ws', protocolBinding: 'https://example/ws', protocolVersion: '1.0' },
       { url: 'http://h/a2a/rpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: 'http://h/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+      { url: 'h:50051', protocolBinding: 'GRPC', protocolVersion: '0.3' },
     ],
     capabilities: { streaming: true, extendedAgentCard: true },
     securitySchemes: {
@@ -277,6 +279,30 @@ describe('v0.3 agent card', () => {
       mtls: { type: 'mutualTLS', description: 'm' },
     });
     expect(card.skills[0]).toEqual({ id: 's', name: 's', description: 's', tags: [], security: [{ key: [] }] });
+  });
+
+  it('lists only entries a v0.3 client can follow to this agent: declared 0.3, no tenant', () => {
+    // What a mounted agent's card holds: its gRPC entries name it by tenant (1.0 only), its
+    // HTTP entries are its own URLs; a 1.0-only endpoint elsewhere need not speak 0.3 at all.
+    const mounted = {
+      ...v1,
+      supportedInterfaces: [
+        { url: 'http://h/agents/b/a2a/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: 'h:50051', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'b' },
+        { url: 'h:50052', protocolBinding: 'GRPC', protocolVersion: '0.3', tenant: 'b' },
+        { url: 'http://other/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+        { url: 'http://h/agents/b/a2a/rpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+        { url: 'http://h/agents/b/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '0.3.0' },
+      ],
+    };
+    for (const card of [agentCardToV03(mounted), mergedAgentCard(mounted)] as any[]) {
+      expect(card.url).toBe('http://h/agents/b/a2a/rpc');
+      expect(card.preferredTransport).toBe('JSONRPC');
+      expect(card.additionalInterfaces).toEqual([
+        { url: 'http://h/agents/b/a2a/rpc', transport: 'JSONRPC' },
+        { url: 'http://h/agents/b/a2a', transport: 'HTTP+JSON' },
+      ]);
+    }
   });
 
   it('reads a v0.3 card back as v1.0: interfaces at protocolVersion 0.3, extended card capability, security', () => {

@@ -84,7 +84,8 @@ export function createWebSocketBinding(handler: RequestHandler, options: CreateW
           return;
         }
         const peer = { remoteAddress: req.socket.remoteAddress, clientCertificate: verifiedClientCertificate(req.socket) };
-        const connection = new Connection(ws, handshake.headers, dispatcher, resolved, logger, socket, peer);
+        const chargeFrame = () => handler.chargeArrival('WEBSOCKET', peer.remoteAddress);
+        const connection = new Connection(ws, handshake.headers, dispatcher, resolved, logger, socket, peer, chargeFrame);
         connections.add(connection);
         sockets.add(ws);
         ws.once('close', () => {

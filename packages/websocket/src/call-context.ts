@@ -4,6 +4,8 @@ import { requestLogger, type CallContext, type ClientCertificate, type Logger } 
 export interface WebSocketCallExtras {
   readonly remoteAddress?: string;
   readonly clientCertificate?: ClientCertificate;
+  /** The frame's address point is spent (see `CallContext.addressCharged`). */
+  readonly addressCharged?: boolean;
   /** The binding's logger; the call gets its {@link requestLogger} child (binding, reqId). */
   readonly logger?: Logger;
 }
@@ -32,6 +34,7 @@ class WebSocketCallContext implements CallContext {
   readonly binding = 'WEBSOCKET';
   readonly remoteAddress: string | undefined;
   readonly clientCertificate: ClientCertificate | undefined;
+  readonly addressCharged: boolean;
   activatedExtensions?: readonly string[];
   logger?: Logger;
 
@@ -43,6 +46,7 @@ class WebSocketCallContext implements CallContext {
   ) {
     this.remoteAddress = extras.remoteAddress;
     this.clientCertificate = extras.clientCertificate;
+    this.addressCharged = extras.addressCharged ?? false;
     const logger = extras.logger && requestLogger(extras.logger, 'WEBSOCKET', (name) => this.header(name));
     if (logger) this.logger = logger;
   }

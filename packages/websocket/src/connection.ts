@@ -3,7 +3,7 @@ import { A2AError, A2AErrorCode, type CallContext, type Logger } from '@a2a-poly
 import { jsonRpcFailure, type JsonRpcDispatcher, type JsonRpcId, type JsonRpcOutcome } from '@a2a-polyglot/jsonrpc';
 import { responseParams, webSocketCallContext } from './call-context.js';
 import { CallSignals } from './call-signals.js';
-import { idKey, parseInbound, textOf } from './frames.js';
+import { idKey, type InboundFrame, parseInbound, textOf } from './frames.js';
 import type { ResolvedWebSocketOptions } from './options.js';
 import { Outbox } from './outbox.js';
 import { CloseCode } from './protocol.js';
@@ -54,6 +54,11 @@ export class Connection {
     transport?: { cork(): void; uncork(): void },
     /** The client's address and verified TLS certificate, from the upgrade request's socket. */
     private readonly peer: Pick<CallContext, 'remoteAddress' | 'clientCertificate'> = {},
+    /**
+     * Spends the address point of one inbound frame (`RequestHandler.chargeArrival`);
+     * undefined when no address limit applies.
+     */
+    private readonly chargeFrame: () => Promise<void> | undefined = () => undefined,
   ) {
     this.outbox = new Outbox(socket, {
       transport,
@@ -136,6 +141,29 @@ export class Connection {
       return;
     }
     const frame = parseInbound(textOf(data));
+    // Every frame but cancelStream (which only stops delivery of a stream already open)
+    // spends the address point, before its request is decoded or validated, invalid frames
+    // too. Parsed first: a refusal must carry the request id, the multiplexing key.
+    const charge = frame.kind === 'cancelStream' ? undefined : this.chargeFrame();
+    if (!charge) {
+      this.handle(frame, false);
+      return;
+    }
+    void charge.then(
+      () => this.guard(() => this.handle(frame, true)),
+      (error: unknown) => this.guard(() => this.refuse(frame, A2AError.from(error))),
+    );
+  }
+
+  /** A frame refused by the address budget: its request gets the error (a notification, none). */
+  private refuse(frame: InboundFrame, error: A2AError): void {
+    if (this.closing || frame.id === undefined) return;
+    this.fail(frame.id, error);
+  }
+
+  /** One parsed frame; `charged`: its address point is spent (see `CallContext.addressCharged`). */
+  private handle(frame: InboundFrame, charged: boolean): void {
+    if (this.closing) return;
     switch (frame.kind) {
       case 'invalid':
         this.fail(frame.id, frame.error);
@@ -149,7 +177,7 @@ export class Connection {
         return;
       }
       case 'request':
-        this.request(frame.message, frame.id, frame.serviceParams, frame.resumeAfterSeq);
+        this.request(frame.message, frame.id, frame.serviceParams, frame.resumeAfterSeq, charged);
         return;
     }
   }
@@ -159,6 +187,7 @@ export class Connection {
     id: JsonRpcId | undefined,
     serviceParams: Readonly<Record<string, string>>,
     resumeAfterSeq: number | undefined,
+    addressCharged: boolean,
   ): void {
     const key = id === undefined ? undefined : idKey(id);
     if (id !== undefined && key !== undefined && (this.pending.has(key) || this.streams.has(key))) {
@@ -175,7 +204,7 @@ export class Connection {
     const contexts: CallContext[] = [];
     const signal = key === undefined ? () => this.signals.forNotification() : () => this.signals.forCall(key);
     const contextFor = (): CallContext => {
-      const ctx = webSocketCallContext(this.headers, serviceParams, signal, { ...this.peer, logger: this.logger });
+      const ctx = webSocketCallContext(this.headers, serviceParams, signal, { ...this.peer, logger: this.logger, addressCharged });
       contexts.push(ctx);
       return ctx;
     };

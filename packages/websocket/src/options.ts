@@ -25,9 +25,10 @@ export interface WebSocketBindingOptions {
   /** Open sockets this binding accepts; further upgrades get HTTP 503. Default 10000. */
   readonly maxConnections?: number;
   /**
-   * Browser origins allowed to connect (exact `Origin` values). Default: any. Credentials
-   * travel in headers or the auth subprotocol, never in cookies, so cross-site pages gain
-   * nothing they could not do anyway; restrict it when your authenticator reads cookies.
+   * Browser origins allowed to connect (exact `Origin` values). Default: any, which lets a
+   * page of any site connect and, without authentication, call. `@a2a-polyglot/server` checks
+   * Host and Origin (same origin or its `cors.origins`) before an upgrade reaches the binding;
+   * on a server of your own, set this list (browsers never ask before opening a WebSocket).
    */
   readonly allowedOrigins?: readonly string[];
   /** After a close frame, how long to wait for the peer's before dropping the TCP connection. Default 2000. */

@@ -46,9 +46,18 @@ export class Outbox {
     return this.socket.bufferedAmount;
   }
 
+  /**
+   * The socket takes frames: not closed and still OPEN. False as soon as it is CLOSING (a
+   * close frame came or went, the peer hung up), which is before its close event: frames
+   * are dropped from then on, so a stream must stop at once rather than wait for that event.
+   */
+  get open(): boolean {
+    return !this.closed && this.socket.readyState === this.socket.OPEN;
+  }
+
   /** Sends one JSON frame; silently dropped once the socket is closing (the peer is gone). */
   send(frame: unknown): void {
-    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    if (!this.open) return;
     this.socket.send(JSON.stringify(frame), this.afterSend);
     this.peakBufferedAmount = Math.max(this.peakBufferedAmount, this.socket.bufferedAmount);
   }
@@ -58,7 +67,7 @@ export class Outbox {
    * can be corked (a stream's batch of ready events) and one completion callback for the lot.
    */
   sendTexts(texts: readonly string[]): void {
-    if (this.closed || this.socket.readyState !== this.socket.OPEN || texts.length === 0) return;
+    if (!this.open || texts.length === 0) return;
     const transport = texts.length > 1 ? this.options.transport : undefined;
     transport?.cork();
     try {
@@ -80,17 +89,17 @@ export class Outbox {
     else this.check();
   };
 
-  /** The send buffer is at most at its high-water mark: a stream may send more now. */
+  /** The socket is {@link open} and its send buffer at most at its high-water mark: a stream may send more now. */
   hasRoom(): boolean {
-    return !this.closed && this.socket.bufferedAmount <= this.options.highWaterMark;
+    return this.open && this.socket.bufferedAmount <= this.options.highWaterMark;
   }
 
   /**
-   * Resolves `true` when a stream may pull its next event, `false` when the socket closed
-   * while waiting (the stream must stop).
+   * Resolves `true` when a stream may pull its next event, `false` when the socket is closing
+   * or closed, now or while waiting (the stream must stop).
    */
   waitForRoom(): Promise<boolean> {
-    if (this.closed) return Promise.resolve(false);
+    if (!this.open) return Promise.resolve(false);
     if (this.socket.bufferedAmount <= this.options.highWaterMark) return Promise.resolve(true);
     return new Promise((resolve) => {
       this.waiters.push(resolve);
@@ -107,7 +116,7 @@ export class Outbox {
 
   private check(): void {
     if (this.waiters.length === 0) return;
-    if (this.closed) {
+    if (!this.open) {
       this.release(false);
       return;
     }

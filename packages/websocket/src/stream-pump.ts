@@ -1,5 +1,5 @@
 import { type StreamResponse, taskStateToJSON } from '@a2a-polyglot/model';
-import { A2AError, eventState, type LoggedEvent, type Logger, logFailure } from '@a2a-polyglot/core';
+import { A2AError, DeliveryPace, eventState, type LoggedEvent, type Logger, logFailure } from '@a2a-polyglot/core';
 import type { JsonRpcStreamOutcome } from '@a2a-polyglot/jsonrpc';
 import { streamEndFrame, streamStartFrame } from './frames.js';
 import type { Outbox } from './outbox.js';
@@ -22,6 +22,11 @@ export interface PumpedStream {
  * Flow control: the next batch of events is pulled only when the socket's send buffer has
  * room, so a client that does not read pauses its streams at their log cursor; memory stays
  * bounded (the mark plus one group of frames of at most 64 KiB).
+ *
+ * Pacing ({@link DeliveryPace}): delivery stops as soon as the socket is closing (its frames
+ * would be dropped, so an always-ready source would never meet a full buffer again), and the
+ * event loop turns at least every `DELIVERY_TURN_FRAMES` frames, so a stream whose events are
+ * all ready cannot keep the socket's own close event, timers and other sockets from running.
  */
 export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger: Logger, serviceParams?: Readonly<Record<string, string>>): PumpedStream {
   let stopped: StreamEndReason | undefined;
@@ -34,18 +39,21 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
     outcome.stream.close();
     wake?.('stopped');
   };
+  const pace = new DeliveryPace(() => stopped === undefined && outbox.open);
 
   /**
    * Sends ready events together (one socket write per group), up to {@link GROUP_BYTES} a
-   * group and only while the send buffer is under its mark; returns the events left over.
+   * group, only while the send buffer is under its mark and until a turn of the event loop
+   * is due; returns the events left over.
    */
   function sendWhileRoom(events: readonly LoggedEvent[]): readonly LoggedEvent[] {
     let i = 0;
-    while (i < events.length && outbox.hasRoom()) {
+    while (i < events.length && !pace.due && outbox.hasRoom()) {
       const texts: string[] = [];
       let bytes = 0;
-      for (let logged = events[i]; logged !== undefined && bytes < GROUP_BYTES; logged = events[i]) {
+      for (let logged = events[i]; logged !== undefined && bytes < GROUP_BYTES && !pace.due; logged = events[i]) {
         i++;
+        pace.sent();
         const { seq, event } = logged;
         state = eventStateName(event) ?? state;
         if (seq > 0) lastSeq = seq;
@@ -60,12 +68,13 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
 
   async function run(): Promise<void> {
     outbox.send(streamStartFrame(outcome.id, serviceParams));
+    pace.sent();
     /** Events pulled but not sent yet: the rest of a batch that met a full send buffer. */
     let carry: readonly LoggedEvent[] = [];
     try {
       for (;;) {
-        if (stopped || !(await outbox.waitForRoom())) break;
-        if (stopped) break;
+        if (pace.due) await pace.turn();
+        if (!pace.open || !(await outbox.waitForRoom()) || !pace.open) break;
         if (carry.length > 0) {
           carry = sendWhileRoom(carry);
           continue;

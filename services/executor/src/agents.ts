@@ -10,6 +10,7 @@ import { extendedCardAt } from './extended-card.js';
 import { ConfigError, type AgentEntryConfig, type ExecutorConfig } from './config.js';
 import { serviceHandlers } from './builtin-handlers.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
+import { pushHandlerOptions } from './push-options.js';
 
 /** One served agent: its request handler (own task store), executor and where it is mounted. */
 export interface ServedAgent {
@@ -44,9 +45,13 @@ export interface CreateAgentsOptions {
   readonly extraInterfaces?: (agentBase: string, agentId: string) => AgentInterface[];
 }
 
-/** The registry the service uses when none is given: every framework bridge, `demo` and `module`. */
-export function defaultRegistry(config: ExecutorConfig): BridgeRegistry {
-  return new BridgeRegistry([...BUILTIN_BRIDGES, ...serviceHandlers(config)]);
+/**
+ * The registry the service uses when none is given: every framework bridge, `demo` and
+ * `module`. `moduleAllowed` vets each file the `module` handler resolves before it is imported
+ * (the agent registry's policy, see `registryModulePolicy`); unset, any file may load.
+ */
+export function defaultRegistry(config: ExecutorConfig, moduleAllowed?: (spec: string, path: string) => void): BridgeRegistry {
+  return new BridgeRegistry([...BUILTIN_BRIDGES, ...serviceHandlers(config, moduleAllowed)]);
 }
 
 /**
@@ -97,11 +102,35 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
       throw new ConfigError(`Invalid configuration: agent ${JSON.stringify(entry.id)}: ${error.message.replace(/^Invalid settings: /, '')}`);
     throw error;
   }
+  return servedAgent(entry, executor, config, options);
+}
+
+/**
+ * An agent that is served under its id but answers every call (after authentication) with
+ * Unavailable and `reason`: what the agent registry puts up for a row it could not build, so
+ * the failure stays with that agent and its clients learn why. Its card is `entry`'s with a
+ * description saying it is unavailable (the card is public; the reason goes to admitted callers).
+ */
+export function unavailableAgent(entry: AgentEntryConfig, reason: string, config: ExecutorConfig, options: CreateAgentsOptions): ServedAgent {
+  const description = `Unavailable: this agent could not be started (${entry.handler} handler); calls answer UNAVAILABLE with the reason.`;
+  return servedAgent({ ...entry, description, a2aLite: undefined }, { execute: async () => undefined }, config, options, reason);
+}
+
+/** The RequestHandler of one agent around `executor` (its own in-memory task store), watched by the service's metrics. */
+function servedAgent(
+  entry: AgentEntryConfig,
+  executor: AgentExecutor,
+  config: ExecutorConfig,
+  options: CreateAgentsOptions,
+  unavailable?: string,
+): ServedAgent {
+  const mountPath = `/agents/${entry.id}`;
   const card = buildAgentCard({ agent: entry, auth: config.auth, tls: config.tls });
   const handler = agentRequestHandler(
     {
       card,
       executor,
+      unavailable,
       backgroundExecution: entry.backgroundExecution,
       logger: options.logger,
       ...instrumentHandler(options.instrumentation, memoryTaskStore(config)),
@@ -110,7 +139,7 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
       extendedCard: entry.capabilities.extendedAgentCard
         ? () => extendedCardAt(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? [])
         : undefined,
-      allowPrivateWebhooks: config.push.allowPrivateNetworks,
+      ...pushHandlerOptions(config),
       strictRequests: config.strictRequests,
       listTasksMaxBytes: config.listTasksMaxBytes,
     },

@@ -1,4 +1,4 @@
-import { ApiKeyAuthenticator, ClientCertificateAuthenticator, type Authenticator } from '@a2a-polyglot/core';
+import { ApiKeyAuthenticator, ClientCertificateAuthenticator, type Authenticator, withPrincipalAliases } from '@a2a-polyglot/core';
 import { anyAuthenticator, JwtAuthenticator } from '@a2a-polyglot/auth-jwt';
 import type { SecurityScheme } from '@a2a-polyglot/model';
 import type { AuthConfig } from './config.js';
@@ -17,8 +17,9 @@ export const JWT_SCHEME = 'oauth2Bearer';
 /**
  * Builds the executor's authentication from `auth`: API keys, bearer JWTs verified against
  * the provider's JWKS, a verified TLS client certificate (`clientCertIdentity`, mutual TLS),
- * or several (a caller may use any). One place, so the single agent and every agent of a
- * multi-agent config authenticate alike.
+ * or several (a caller may use any), then `principalAliases` (the one way two of them share
+ * tasks). One place, so the single agent and every agent of a multi-agent config
+ * authenticate alike.
  */
 export function authenticationFor(auth: AuthConfig, clientCertIdentity = false): Authentication {
   const list: Authenticator[] = [];
@@ -29,6 +30,10 @@ export function authenticationFor(auth: AuthConfig, clientCertIdentity = false):
       issuer: auth.jwtIssuer,
       audience: auth.jwtAudience,
       clockToleranceSec: auth.jwtClockToleranceSec,
+      requireExpiry: auth.jwtRequireExp,
+      maxLifetimeSec: auth.jwtMaxLifetimeSec,
+      jwksTimeoutMs: auth.jwksTimeoutMs,
+      jwksMaxBytes: auth.jwksMaxBytes,
       openIdConnectUrl: auth.openIdConnectUrl,
     });
     list.push(jwt);
@@ -36,5 +41,5 @@ export function authenticationFor(auth: AuthConfig, clientCertIdentity = false):
   }
   if (Object.keys(auth.apiKeys).length > 0) list.push(new ApiKeyAuthenticator({ keys: auth.apiKeys, header: auth.header }));
   if (clientCertIdentity) list.push(new ClientCertificateAuthenticator());
-  return { authenticator: list.length > 0 ? anyAuthenticator(...list) : undefined, jwtScheme };
+  return { authenticator: list.length > 0 ? withPrincipalAliases(anyAuthenticator(...list), auth.principalAliases) : undefined, jwtScheme };
 }

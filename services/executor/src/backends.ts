@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { eventLogKind, storeKind, type ExecutorConfig } from './config.js';
 import { requiredSetting } from './config/derived.js';
 import { loadBackend } from './load-backend.js';
+import { pushSecretsFor, sealStoredPushSecrets } from './push-secrets-at-rest.js';
 import { openDynamoStore, openPostgresStore } from './shared-store.js';
 
 /** The stores a configuration selects, opened and migrated, ready for the RequestHandler. */
@@ -43,7 +44,11 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
   const store = storeKind(config);
   const log = eventLogKind(config);
   const lease = { leaseMs: config.lease.ttlMs, sweepIntervalMs: config.lease.sweepIntervalMs };
-  if (store === 'memory') return { handlerOptions: {}, checks: [], description: 'in-memory task store', close: async () => undefined };
+  if (store === 'memory') {
+    if (config.push.secretKey) logger.warn('push.secretKey has no effect on the in-memory store: it keeps nothing at rest');
+    return { handlerOptions: {}, checks: [], description: 'in-memory task store', close: async () => undefined };
+  }
+  const secrets = pushSecretsFor(config);
 
   if (store === 'sqlite') {
     const sqlite = loadBackend('sqlite');
@@ -56,10 +61,17 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
       throw new Error(`Cannot open the SQLite task store ${path}: ${(error as Error).message}`);
     }
     const instanceId = config.instanceId ?? hostname();
+    const pushConfigStore = new sqlite.SqlitePushConfigStore(db, { secrets });
+    try {
+      await sealStoredPushSecrets(pushConfigStore, logger);
+    } catch (error) {
+      db.close();
+      throw new Error(`Cannot encrypt the push config secrets in ${path}: ${(error as Error).message}`);
+    }
     return {
       handlerOptions: {
         taskStore: new sqlite.SqliteTaskStore(db),
-        pushConfigStore: new sqlite.SqlitePushConfigStore(db),
+        pushConfigStore,
         cluster: { instanceId, signals: new LocalTaskSignals(), ...lease },
       },
       checks: [{ name: 'store', probe: async () => void db.prepare('SELECT 1').get() }],
@@ -70,7 +82,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
     };
   }
 
-  const shared = store === 'postgres' ? await openPostgresStore(config, logger) : await openDynamoStore(config, logger);
+  const shared = store === 'postgres' ? await openPostgresStore(config, logger, secrets) : await openDynamoStore(config, logger, secrets);
   const instanceId = config.instanceId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
   if (log === 'memory') {
     return {

@@ -7,9 +7,10 @@ import { loadAgentModule } from './load-agent.js';
  * Handlers that come with the service rather than with a framework, so an agent list can mix
  * bridged agents with the demo agent and with agent modules:
  * - `demo`: the built-in demo agent (settings: `chunkDelayMs`);
- * - `module`: an agent module, exactly as `agentModule` loads it (settings: `path`).
+ * - `module`: an agent module, exactly as `agentModule` loads it (settings: `path`); with
+ *   `moduleAllowed`, only a file it accepts is imported (the agent registry's policy).
  */
-export function serviceHandlers(config: ExecutorConfig): Bridge<unknown>[] {
+export function serviceHandlers(config: ExecutorConfig, moduleAllowed?: (spec: string, path: string) => void): Bridge<unknown>[] {
   const demo = defineBridge({
     name: 'demo',
     description: 'The built-in demo echo agent',
@@ -24,7 +25,12 @@ export function serviceHandlers(config: ExecutorConfig): Bridge<unknown>[] {
     // an agent of the registry has no entry in the file, so it gets its own name at least.
     create: (settings, env) => {
       const entry = config.agents.find((a) => a.id === env.agentId);
-      return loadAgentModule(settings.path, { config: { ...config, agent: entry ?? { ...config.agent, name: env.agentName } }, logger: env.logger });
+      return loadAgentModule(
+        settings.path,
+        { config: { ...config, agent: entry ?? { ...config.agent, name: env.agentName } }, logger: env.logger },
+        undefined,
+        moduleAllowed,
+      );
     },
   });
   return [demo, module];

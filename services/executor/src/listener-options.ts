@@ -16,6 +16,8 @@ export function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2
     sseHeartbeatMs: config.sseHeartbeatMs,
     sseStallTimeoutMs: config.streamStallTimeoutMs,
     cardCompat: config.cardCompat,
+    cors: { origins: config.cors.origins },
+    allowedHosts: config.allowedHosts,
     logger,
   };
 }
@@ -33,10 +35,14 @@ export interface RootListenerServices {
   readonly tls: ListenerTls | undefined;
 }
 
+/** Where operators list the served agents (ids, names, card URLs), with one agent or several. */
+export const AGENT_INDEX_PATH = '/agents';
+
 /**
  * What the root listener adds to the shared listener options: the service-wide probes and
  * metrics, the WebSocket binding, the gRPC interfaces in the card, the inspector page (when
- * enabled), and where to listen.
+ * enabled), the listings of the served agents (`/agents` and the RFC 9727 API catalog, in
+ * both modes so a tool reads every executor alike), and where to listen.
  * Mounted agents get only {@link listenerOptions}.
  */
 export function rootListenerOptions(config: ExecutorConfig, logger: Logger, service: RootListenerServices): Omit<StartA2AServerOptions, 'handler'> {
@@ -47,6 +53,8 @@ export function rootListenerOptions(config: ExecutorConfig, logger: Logger, serv
     ...bindingOptions(config),
     extraInterfaces: service.grpcInterfaces,
     extraRoutes: inspectorEnabled(config) ? inspectorRoute() : undefined,
+    agentIndexPath: AGENT_INDEX_PATH,
+    apiCatalog: true,
     host: config.host,
     port: config.port,
     tls: service.tls?.https,

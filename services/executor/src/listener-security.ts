@@ -11,12 +11,13 @@ import { ConfigError, type ExecutorConfig } from './config.js';
  * spends the same budgets, under the event log's key prefix.
  */
 export function rateLimiterFor(config: Pick<ExecutorConfig, 'rateLimit' | 'eventLog'>, redis?: unknown): RateLimiter | undefined {
-  const { addressPoints, addressWindowSec, identityPoints, identityWindowSec } = config.rateLimit;
+  const { addressPoints, addressWindowSec, identityPoints, identityWindowSec, maxKeys } = config.rateLimit;
   return createRateLimiter({
     perAddress: addressPoints > 0 ? { points: addressPoints, durationSeconds: addressWindowSec } : undefined,
     perIdentity: identityPoints > 0 ? { points: identityPoints, durationSeconds: identityWindowSec } : undefined,
     redis,
     keyPrefix: `${config.eventLog.prefix}:ratelimit`,
+    maxKeys,
   });
 }
 

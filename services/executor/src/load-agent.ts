@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentExecutor, Logger } from '@a2a-polyglot/core';
 import type { ExecutorConfig } from './config.js';
+import { ExitGuard } from './exit-guard.js';
 
 /** What a factory export receives, so a user agent can read its settings and log like the service. */
 export interface AgentFactoryContext {
@@ -29,12 +30,42 @@ export const AGENT_EXPORTS = ['default', 'executor', 'agent'] as const;
  * or `agent`, searched in that order) either an AgentExecutor (an object with an `execute`
  * function) or a factory returning one: a function or class called/constructed with
  * {@link AgentFactoryContext}, possibly async.
+ *
+ * Only a regular file is imported (a named pipe would block the event loop in the read), and
+ * `allowed`, when given, vets the resolved file before it is imported (the agent registry's
+ * policy). While the module loads and its factory runs, `process.exit` is refused (see
+ * {@link ExitGuard}): a command-line script named by mistake fails its load instead of ending
+ * the service.
  */
-export async function loadAgentModule(spec: string, context: AgentFactoryContext, baseDir: string = process.cwd()): Promise<AgentExecutor> {
+export async function loadAgentModule(
+  spec: string,
+  context: AgentFactoryContext,
+  baseDir: string = process.cwd(),
+  allowed?: (spec: string, path: string) => void,
+): Promise<AgentExecutor> {
   const path = resolveAgentModule(spec, baseDir);
+  allowed?.(spec, path);
+  const guard = new ExitGuard((code) =>
+    context.logger.warn({ module: spec, exitCode: code }, 'Agent module called process.exit from a callback it scheduled while loading; ignored'),
+  );
+  try {
+    const executor = await guard.run(() => importAndBuild(spec, path, context, guard));
+    if (!guard.attempted) return executor;
+  } catch (error) {
+    // The exit explains the failure better than what it left behind (a half-run module).
+    if (!guard.attempted) throw error;
+  }
+  const code = guard.attempted?.code;
+  throw new AgentModuleError(
+    `Agent module ${spec} called process.exit(${code === undefined ? '' : String(code)}) while loading (a command-line script, not an agent module?); the service keeps running`,
+  );
+}
+
+/** The import and the factory call of {@link loadAgentModule}, inside its exit guard. */
+async function importAndBuild(spec: string, path: string, context: AgentFactoryContext, guard: ExitGuard): Promise<AgentExecutor> {
   let mod: unknown;
   try {
-    mod = await importModule(path);
+    mod = await importModule(path, guard);
   } catch (error) {
     throw new AgentModuleError(`Agent module ${spec} failed to load: ${(error as Error)?.message ?? String(error)}`, { cause: error });
   }
@@ -57,11 +88,21 @@ export async function loadAgentModule(spec: string, context: AgentFactoryContext
   return made;
 }
 
-/** Resolves a module spec to a file, or throws a clear "not found". */
+/** Resolves a module spec to a regular file, or throws a clear "not found" / "not a regular file". */
 export function resolveAgentModule(spec: string, baseDir: string): string {
-  const looksLikePath = isAbsolute(spec) || spec.startsWith('.');
-  if (looksLikePath) {
+  return regularFile(spec, resolveSpec(spec, baseDir));
+}
+
+/** True when `spec` names a file (absolute, or relative with a leading dot) rather than a package. */
+export function looksLikePath(spec: string): boolean {
+  return isAbsolute(spec) || spec.startsWith('.');
+}
+
+function resolveSpec(spec: string, baseDir: string): string {
+  if (looksLikePath(spec)) {
     const path = resolve(baseDir, spec);
+    // The path as written first: some resolvers (jest's) call a pipe "not found", Node's takes it.
+    if (existsSync(path) && !statSync(path).isDirectory()) regularFile(spec, path);
     try {
       return require.resolve(path);
     } catch {
@@ -75,11 +116,28 @@ export function resolveAgentModule(spec: string, baseDir: string): string {
   }
 }
 
-/** `require` for CommonJS, a real dynamic `import()` for ES modules. */
-async function importModule(path: string): Promise<unknown> {
+/**
+ * `path` when it is a regular file (symlinks followed). Node's resolver takes any path that is
+ * not a directory, and `require` then reads it synchronously: a named pipe blocks the whole
+ * event loop until someone writes to it, a device never ends.
+ */
+function regularFile(spec: string, path: string): string {
+  let kind: string;
+  try {
+    const stat = statSync(path);
+    if (stat.isFile()) return path;
+    kind = stat.isFIFO() ? 'a named pipe' : stat.isSocket() ? 'a socket' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'not a file';
+  } catch (error) {
+    kind = `unreadable (${(error as NodeJS.ErrnoException)?.code ?? String(error)})`;
+  }
+  throw new AgentModuleError(`Agent module ${spec} is not a regular file: ${path} is ${kind}`);
+}
+
+/** `require` for CommonJS, a real dynamic `import()` for ES modules; the synchronous `require` inside `guard.sync`. */
+async function importModule(path: string, guard: ExitGuard): Promise<unknown> {
   if (extname(path) !== '.mjs') {
     try {
-      return require(path);
+      return guard.sync(() => require(path));
     } catch (error) {
       // Older Node cannot require() ES modules at all; newer ones cannot if they use top-level await.
       const code = (error as NodeJS.ErrnoException)?.code;

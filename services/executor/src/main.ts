@@ -5,29 +5,15 @@
  * problem ends in one line on stderr and a non-zero exit, never a stack trace.
  */
 import { logVerbosity, setLogVerbosity } from '@grpc/grpc-js';
-import { CLI_FLAGS, ConfigError, ENV_VARS, inspectorEnabled, loadConfig, type LoadedConfig } from './config.js';
+import { ConfigError, inspectorEnabled, loadConfig, type LoadedConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startExecutor, type RunningExecutor } from './start-executor.js';
 import { shutdownDeadlineMs } from './shutdown-deadline.js';
 import { startupFailure } from './startup-failure.js';
+import { usageText } from './usage.js';
 
 /** How long past the shutdown deadline the process waits for close() before exiting 1 anyway. */
 const BACKSTOP_SLACK_MS = 1000;
-
-const USAGE = `Usage: node dist/main.js [--config file.json] [flags]
-
-Serves an A2A agent (the built-in demo echo agent unless agentModule is set), or the
-agents of the config file's "agents" list (each routed to a handler such as openai-chat,
-hermes-runs or openclaw-responses), over JSON-RPC, HTTP+JSON and WebSocket (JSON-RPC frames
-at <basePath>/ws, /a2a/ws by default; listed in the card unless --websocket-in-card false,
-served either way) on one HTTP port (PORT, default 8080), and over gRPC on its own port
-(GRPC_PORT, default 50051; off disables it).
-Precedence: defaults < config file < environment < flags.
-
-Flags: --config <file> (or A2A_CONFIG), ${Object.keys(CLI_FLAGS)
-  .map((f) => `${f} <value>`)
-  .join(', ')}, --help
-Environment: A2A_CONFIG, ${Object.keys(ENV_VARS).join(', ')}`;
 
 async function main(): Promise<void> {
   // grpc-js prints its own lines to stderr (e.g. "No address added out of total 1 resolved"
@@ -41,7 +27,7 @@ async function main(): Promise<void> {
     return exitWith(error instanceof ConfigError ? error.message : `Cannot load configuration: ${String(error)}`, 2);
   }
   if (loaded.help) {
-    console.log(USAGE);
+    console.log(usageText());
     return;
   }
   const { config } = loaded;

@@ -1,17 +1,20 @@
-import { closeExecutor } from '@a2a-polyglot/bridges';
 import type { AgentRegistryWatch, AgentRow, PostgresAgentRegistry } from '@a2a-polyglot/stores/postgres';
 import type { AgentDirectory } from './agent-directory.js';
-import { createAgent, type CreateAgentsOptions } from './agents.js';
+import { type CreateAgentsOptions, defaultRegistry } from './agents.js';
 import type { ExecutorConfig } from './config.js';
 import { requiredSetting } from './config/derived.js';
-import { withAgentDefaults } from './config/merge.js';
-import { parseAgentEntry } from './config/parse.js';
+import { registryModulePolicy } from './registry-modules.js';
+import { buildRegistryRow, discardAgent } from './registry-row.js';
 
 /** The running link between the registry table and the served agents. */
 export interface RegistrySync {
-  /** Re-reads the table now and applies it (also what a notification and the resync timer do). */
+  /**
+   * Re-reads the table now and applies it (also what a notification and the resync timer do).
+   * Resolves once removals are done and the builds of new rows have started: rows build in the
+   * background, each on its own (see {@link startRegistrySync}).
+   */
   resync(): Promise<void>;
-  /** Stops listening, waits for removed agents to drain, closes the connections. */
+  /** Stops listening, waits for the builds under way (each bounded by its deadline) and for removed agents to drain, closes the connections. */
   close(): Promise<void>;
 }
 
@@ -23,61 +26,80 @@ export interface RegistrySync {
  *
  * Applying = diffing the enabled rows with what the registry put up before:
  * - a new row is built like a config entry (same checks, same settings precedence: row
- *   `settings` → `handlers.<name>` → environment → defaults) and mounted on every binding;
+ *   `settings` → `handlers.<name>` → environment → defaults) and mounted on every binding. Each
+ *   row builds on its own, off the pass that read the table, within `loadTimeoutMs`, so a
+ *   module that never finishes loading holds only its own row; a `module` row loads only what
+ *   {@link registryModulePolicy} allows;
  * - a deleted or disabled row's agent is removed (its running tasks get `shutdownGraceMs`, then
  *   fail with a status message naming the removal; see {@link AgentDirectory.remove});
  * - a changed row (`updated_at`) is removed and built again;
  * - a row whose id a config file agent already has is ignored (the file wins), with a warning;
- * - a row that fails its checks is skipped with a warning (once per version); the others serve.
+ * - a row that cannot be built (its checks, its module, its deadline, a card over
+ *   `maxCardBytes`) is served as an agent that answers Unavailable with the reason, and warned
+ *   about once per version; the others serve.
  */
 export async function startRegistrySync(config: ExecutorConfig, directory: AgentDirectory, options: CreateAgentsOptions): Promise<RegistrySync> {
   // The driver is loaded only here (as for the task store), so a service without a registry never loads `pg`.
   const postgres = require('@a2a-polyglot/stores/postgres') as typeof import('@a2a-polyglot/stores/postgres');
   const { redactUrl } = require('@a2a-polyglot/stores') as typeof import('@a2a-polyglot/stores');
-  const { schema, resyncMs } = config.agentRegistry;
+  const { schema, resyncMs, maxCardBytes } = config.agentRegistry;
   const url = requiredSetting(config.agentRegistry.url, 'agentRegistry.url');
   const logger = options.logger;
+  // An embedder's own handlers are theirs to vet; the service's `module` handler follows the policy.
+  const rowOptions: CreateAgentsOptions = { ...options, registry: options.registry ?? defaultRegistry(config, registryModulePolicy(config.agentRegistry)) };
   // Two connections: one held for LISTEN, one for the reads.
   const pool = postgres.createPostgresPool({ url, maxConnections: 2, logger });
   const fileIds = new Set(config.agents.map((a) => a.id));
-  /** What the registry serves now: row id → the row's updated_at it was built from. */
-  const served = new Map<string, string>();
-  /** Rows skipped as invalid, by id → updated_at, so each version is reported once. */
-  const rejected = new Map<string, string>();
+  /** The version (updated_at) of every row the registry has taken up, built, building or unavailable, by id. */
+  const taken = new Map<string, { readonly updatedAt: string }>();
+  /** Rows shadowed by a config file agent, by id → updated_at, so each version is reported once. */
+  const shadowed = new Map<string, string>();
+  /** Builds under way (close waits for them; each ends by its deadline). */
+  const building = new Set<Promise<void>>();
+  let stopped = false;
   let watch: AgentRegistryWatch | undefined;
 
-  const apply = async (rows: readonly AgentRow[]): Promise<void> => {
+  /** Builds `row` and serves what came of it, unless its version was superseded meanwhile. */
+  const build = async (row: AgentRow, version: { readonly updatedAt: string }): Promise<void> => {
+    const outcome = await buildRegistryRow(row, config, rowOptions);
+    const agent = 'agent' in outcome ? outcome.agent : outcome.unavailable;
+    if (stopped || taken.get(row.id) !== version || directory.get(row.id)) {
+      if (agent) await discardAgent(agent, rowOptions);
+      return;
+    }
+    if (agent) directory.add(agent);
+    if ('agent' in outcome) logger.info({ agentId: row.id, handler: row.handler }, 'Agent added from the registry');
+    else logger.warn({ agentId: row.id, reason: outcome.reason }, 'Agent registry row not served: its agent answers Unavailable');
+  };
+
+  /** Applies the table; returns the builds it started (startup waits for them, a resync does not). */
+  const apply = (rows: readonly AgentRow[]): Promise<void>[] => {
     const wanted = new Map(rows.filter((r) => r.enabled && !fileIds.has(r.id)).map((r) => [r.id, r]));
-    for (const row of rows) if (fileIds.has(row.id) && rejected.get(row.id) !== row.updatedAt) warnOnce(row, 'a config file agent has this id (the file wins)');
-    for (const [id, updatedAt] of served) {
+    for (const row of rows) {
+      if (!fileIds.has(row.id) || shadowed.get(row.id) === row.updatedAt) continue;
+      shadowed.set(row.id, row.updatedAt);
+      logger.warn({ agentId: row.id, reason: 'a config file agent has this id (the file wins)' }, 'Agent registry row not served');
+    }
+    for (const [id, version] of taken) {
       const row = wanted.get(id);
-      if (row && row.updatedAt === updatedAt) continue;
-      served.delete(id);
+      if (row && row.updatedAt === version.updatedAt) continue;
+      taken.delete(id);
       void directory.remove(id, row ? 'its registry row changed' : 'its registry row was deleted or disabled');
     }
+    const started: Promise<void>[] = [];
     for (const row of wanted.values()) {
-      if (served.has(row.id) || rejected.get(row.id) === row.updatedAt) continue;
-      try {
-        const where = `agent registry row ${JSON.stringify(row.id)}`;
-        const entry = withAgentDefaults(parseAgentEntry({ ...row.card, id: row.id, handler: row.handler, settings: row.settings }, where, undefined));
-        const agent = await createAgent(entry, `${where} settings`, config, options);
-        if (directory.get(row.id)) {
-          await closeExecutor(agent.executor);
-          continue;
-        }
-        directory.add(agent);
-        served.set(row.id, row.updatedAt);
-        rejected.delete(row.id);
-        logger.info({ agentId: row.id, handler: row.handler }, 'Agent added from the registry');
-      } catch (error) {
-        warnOnce(row, (error as Error)?.message ?? String(error));
-      }
+      if (taken.has(row.id)) continue;
+      const version = { updatedAt: row.updatedAt };
+      taken.set(row.id, version);
+      const done: Promise<void> = build(row, version)
+        .catch((error: unknown) => logger.warn({ agentId: row.id, err: error }, 'Agent registry: serving a row failed'))
+        .finally(() => building.delete(done));
+      building.add(done);
+      started.push(done);
     }
+    return started;
   };
-  const warnOnce = (row: AgentRow, why: string) => {
-    rejected.set(row.id, row.updatedAt);
-    logger.warn({ agentId: row.id, reason: why }, 'Agent registry row not served');
-  };
+  const list = () => registry.list({ maxCardBytes });
 
   // Coalesces bursts: one pass at a time, and at most one more queued behind it.
   let pass: Promise<void> | undefined;
@@ -91,7 +113,7 @@ export async function startRegistrySync(config: ExecutorConfig, directory: Agent
       do {
         again = false;
         try {
-          await apply(await registry.list());
+          apply(await list());
         } catch (error) {
           logger.warn({ err: (error as Error)?.message ?? String(error) }, 'Agent registry: reading the table failed; keeping the agents served now');
         }
@@ -104,10 +126,11 @@ export async function startRegistrySync(config: ExecutorConfig, directory: Agent
   try {
     await postgres.migratePostgres(pool, { schema });
     registry = new postgres.PostgresAgentRegistry(pool, { schema, logger });
-    await apply(await registry.list());
+    await Promise.all(apply(await list()));
   } catch (error) {
+    stopped = true;
     await pool.end().catch(() => undefined);
-    await Promise.all([...served.keys()].map((id) => directory.remove(id, 'the agent registry could not start')));
+    await Promise.all([...taken.keys()].map((id) => directory.remove(id, 'the agent registry could not start')));
     throw new Error(`Cannot open the agent registry at ${redactUrl(url)} (schema ${schema}): ${(error as Error).message}`);
   }
   watch = registry.watch(() => void resync(), { resyncMs });
@@ -119,6 +142,8 @@ export async function startRegistrySync(config: ExecutorConfig, directory: Agent
       (closing ??= (async () => {
         await watch?.close();
         await pass;
+        stopped = true;
+        await Promise.all([...building]);
         await directory.drained();
         await pool.end();
       })()),

@@ -1,7 +1,9 @@
 import type { Logger, ReadinessCheck, RequestHandlerOptions } from '@a2a-polyglot/core';
+import type { PushSecrets } from '@a2a-polyglot/stores';
 import type { ExecutorConfig } from './config.js';
 import { requiredSetting } from './config/derived.js';
 import { loadBackend } from './load-backend.js';
+import { sealStoredPushSecrets } from './push-secrets-at-rest.js';
 
 /** A store that several instances share (PostgreSQL or DynamoDB), opened and migrated. */
 export interface SharedStore {
@@ -14,23 +16,25 @@ export interface SharedStore {
 }
 
 /**
- * Opens the PostgreSQL pool and migrates the schema. The driver is loaded only here, so a
- * deployment on another store never needs `pg`.
+ * Opens the PostgreSQL pool and migrates the schema, push secrets included (`secrets`). The
+ * driver is loaded only here, so a deployment on another store never needs `pg`.
  */
-export async function openPostgresStore(config: ExecutorConfig, logger: Logger): Promise<SharedStore> {
+export async function openPostgresStore(config: ExecutorConfig, logger: Logger, secrets: PushSecrets): Promise<SharedStore> {
   const postgres = loadBackend('postgres');
   const { redactUrl } = require('@a2a-polyglot/stores') as typeof import('@a2a-polyglot/stores');
   const schema = config.store.schema;
   const url = requiredSetting(config.store.url, 'store.url');
   const pool = postgres.createPostgresPool({ url, maxConnections: config.store.maxConnections, logger });
+  const pushConfigStore = new postgres.PostgresPushConfigStore(pool, { schema, secrets });
   try {
     await postgres.migratePostgres(pool, { schema });
+    await sealStoredPushSecrets(pushConfigStore, logger);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new Error(`Cannot prepare the PostgreSQL task store at ${redactUrl(url)} (schema ${schema}): ${(error as Error).message}`);
   }
   return {
-    stores: { taskStore: new postgres.PostgresTaskStore(pool, { schema }), pushConfigStore: new postgres.PostgresPushConfigStore(pool, { schema }) },
+    stores: { taskStore: new postgres.PostgresTaskStore(pool, { schema }), pushConfigStore },
     check: { name: 'store', probe: async () => void (await pool.query('SELECT 1')) },
     description: `PostgreSQL task store (schema ${schema})`,
     close: () => pool.end(),
@@ -38,17 +42,20 @@ export async function openPostgresStore(config: ExecutorConfig, logger: Logger):
 }
 
 /**
- * Opens a DynamoDB client and creates the table when missing. The AWS SDK is loaded only
- * here; credentials come from its default chain (environment, shared config, instance or
- * task role), the region and endpoint from the configuration when set.
+ * Opens a DynamoDB client and creates the table when missing, push secrets included
+ * (`secrets`). The AWS SDK is loaded only here; credentials come from its default chain
+ * (environment, shared config, instance or task role), the region and endpoint from the
+ * configuration when set.
  */
-export async function openDynamoStore(config: ExecutorConfig, logger: Logger): Promise<SharedStore> {
+export async function openDynamoStore(config: ExecutorConfig, logger: Logger, secrets: PushSecrets): Promise<SharedStore> {
   const dynamo = loadBackend('dynamodb');
   const table = requiredSetting(config.store.table, 'store.table');
   const client = dynamo.createDynamoClient({ region: config.store.region, endpoint: config.store.endpoint });
+  const pushConfigStore = new dynamo.DynamoPushConfigStore(client, { table, secrets });
   let ttlEnabled: boolean;
   try {
     ttlEnabled = (await dynamo.migrateDynamo(client, { table })).ttlEnabled;
+    await sealStoredPushSecrets(pushConfigStore, logger);
   } catch (error) {
     client.destroy();
     throw new Error(
@@ -59,7 +66,7 @@ export async function openDynamoStore(config: ExecutorConfig, logger: Logger): P
   if (!ttlEnabled && retentionMs > 0) logger.warn({ table }, 'This DynamoDB endpoint has no TTL: finished tasks will not expire');
   const taskStore = new dynamo.DynamoTaskStore(client, { table, retentionMs });
   return {
-    stores: { taskStore, pushConfigStore: new dynamo.DynamoPushConfigStore(client, { table }) },
+    stores: { taskStore, pushConfigStore },
     // A strongly consistent read of a key that never exists: the data plane, not DescribeTable.
     check: { name: 'store', probe: async () => void (await taskStore.get('', 'a2a-readiness-probe')) },
     description: `DynamoDB task store (table ${table}${retentionMs > 0 && ttlEnabled ? `, finished tasks kept ${Math.round(retentionMs / 3_600_000)} h` : ''})`,

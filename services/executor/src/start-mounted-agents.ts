@@ -14,9 +14,6 @@ import { startRegistrySync, type RegistrySync } from './registry-sync.js';
 import type { Telemetry } from './telemetry.js';
 import { closeOnceInSteps, endpointsAt, runningExecutor, type RunningExecutor, type StartExecutorOptions } from './running-executor.js';
 
-/** Where operators list the served agents (ids, names, card URLs) when there are several. */
-const AGENT_INDEX_PATH = '/agents';
-
 /**
  * Several agents on one listener: each of `agents` (and of the agent registry, when
  * configured) under `/agents/{id}` with its own card, RequestHandler and every binding:
@@ -87,7 +84,6 @@ export async function startMountedAgents(
       handler: root.handler,
       ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces, tls }),
       mounts,
-      agentIndexPath: AGENT_INDEX_PATH,
     });
   } catch (error) {
     await registry?.close();

@@ -13,6 +13,7 @@ import { instrumentHandler, serviceInstrumentation } from './instrumentation.js'
 import { listenerTls, rateLimiterFor } from './listener-security.js';
 import { rootListenerOptions } from './listener-options.js';
 import { loadAgentModule } from './load-agent.js';
+import { pushHandlerOptions } from './push-options.js';
 import type { Telemetry } from './telemetry.js';
 import { closeOnceInSteps, runningExecutor, type RunningExecutor, type ServedAgentInfo, type StartExecutorOptions } from './running-executor.js';
 
@@ -53,7 +54,7 @@ export async function startSingleAgent(
     authenticator: authenticationFor(resolved.auth, resolved.tls.clientCertIdentity).authenticator,
     rateLimiter: rateLimiterFor(resolved, backends.redis),
     extendedCard: resolved.agent.capabilities.extendedAgentCard ? () => extendedCardAt(card, resolved, '', grpcInterfaces) : undefined,
-    allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
+    ...pushHandlerOptions(resolved),
     strictRequests: resolved.strictRequests,
     listTasksMaxBytes: resolved.listTasksMaxBytes,
   });

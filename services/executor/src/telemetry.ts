@@ -12,6 +12,23 @@ export interface Telemetry {
 export const DEFAULT_SERVICE_NAME = 'a2a-executor';
 
 /**
+ * The OpenTelemetry variables the executor itself reads (`--help` lists them, a test checks
+ * the list against this directory's sources). The SDK reads the rest of the standard ones
+ * (protocol, headers, sampler, propagators) once traces are on.
+ */
+export const OTEL_VARIABLES: Readonly<Record<string, string>> = {
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'OTLP collector URL; setting it turns traces on',
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'OTLP endpoint of traces only; also turns traces on',
+  OTEL_TRACES_EXPORTER: 'traces exporter (otlp, console, …); set, other than none, it turns traces on',
+  OTEL_SDK_DISABLED: 'true keeps the SDK off whatever else is set',
+  OTEL_SERVICE_NAME: `service name of the spans (default ${DEFAULT_SERVICE_NAME})`,
+  OTEL_RESOURCE_ATTRIBUTES: 'resource attributes of the spans (service.name=… names the service too)',
+  OTEL_METRICS_EXPORTER: 'turns OpenTelemetry metrics on (off by default: metrics are Prometheus, GET /metrics)',
+  OTEL_LOGS_EXPORTER: 'turns OpenTelemetry logs on (off by default)',
+  OTEL_LOG_LEVEL: "the SDK's own log level, to the console (default: its warnings go to the service log)",
+};
+
+/**
  * True when the standard OpenTelemetry variables ask for traces: an OTLP endpoint
  * (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) or a traces exporter
  * (`OTEL_TRACES_EXPORTER`, other than `none`), and the SDK is not disabled

@@ -1,8 +1,8 @@
 /**
  * The agent registry in PostgreSQL (`agentRegistry`): two running executor instances on one
  * table. An inserted row is served by both within a second (NOTIFY, no resync), a deleted one
- * disappears from both, a disabled one is not served, a bad row is skipped while the others
- * serve, an agent removed with a running task fails that task visibly after the grace period,
+ * disappears from both, a disabled one is not served, a bad row answers UNAVAILABLE with the
+ * reason while the others serve, an agent removed with a running task fails that task visibly after the grace period,
  * and a change written without a notification (triggers off) arrives through the periodic
  * resync. The same insert and delete are also checked on two executor processes configured
  * through the environment (A2A_AGENT_REGISTRY_*).
@@ -117,20 +117,24 @@ describeWithPostgres('agent registry in PostgreSQL, two instances', () => {
     await Promise.all([served(a, 'survivor', false), served(b, 'survivor', false)]);
   });
 
-  it('serves only enabled rows, re-reads a changed row, and skips a bad row while serving the others', async () => {
+  it('serves only enabled rows, re-reads a changed row, and answers UNAVAILABLE for a bad row while serving the others', async () => {
     await insert('later', 'demo', { name: 'Later' }, {}, false);
     await insert('broken', 'no-such-handler');
     await insert('fine', 'demo', { name: 'Fine' });
     await Promise.all([served(a, 'fine', true), served(b, 'fine', true)]);
     expect(await cardStatus(a, 'later')).toBe(404);
-    expect(await cardStatus(a, 'broken')).toBe(404);
+    // The bad row is served as an agent that says what is wrong with it.
+    await served(a, 'broken', true);
+    const refused = await postJson(`${a.url}/agents/broken/a2a/message:send`, { message: userMessage('hi') }, V1);
+    expect(refused.status).toBe(503);
+    expect((await json(refused)).error.message).toMatch(/Unknown handler "no-such-handler"/);
 
     await pg.query(`UPDATE "${schema}".a2a_agents SET enabled = true, updated_at = now() WHERE id = 'later'`);
     await Promise.all([served(a, 'later', true), served(b, 'later', true)]);
     await pg.query(`UPDATE "${schema}".a2a_agents SET card = '{"name": "Renamed"}', updated_at = now() WHERE id = 'fine'`);
     await waitFor(async () => (await json(await fetch(`${b.url}/agents/fine/.well-known/agent-card.json`))).name === 'Renamed', { timeoutMs: 1000 });
     await pg.query(`DELETE FROM "${schema}".a2a_agents WHERE id IN ('later', 'broken', 'fine')`);
-    await Promise.all(['later', 'fine'].flatMap((id) => [served(a, id, false), served(b, id, false)]));
+    await Promise.all(['later', 'fine', 'broken'].flatMap((id) => [served(a, id, false), served(b, id, false)]));
   });
 
   it('fails the running tasks of a removed agent visibly once the grace period is over', async () => {

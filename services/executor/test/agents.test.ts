@@ -131,10 +131,40 @@ describe('executor: several agents routed to handlers', () => {
     expect((await fetch(`${running.url}/agents`, { method: 'POST' })).status).toBe(405);
     expect((await json(await fetch(`${running.url}/agent.json`))).name).toBe('Demo Echo');
     expect((await json(await fetch(`${running.url}/agents/shout/agent.json`))).name).toBe('Shouter');
-    // A single agent has no listing.
+    // A single agent is listed too: one entry, at the root (it has no /agents/{id} prefix).
     const single = await start({});
-    expect((await fetch(`${single.url}/agents`)).status).toBe(404);
+    expect(await json(await fetch(`${single.url}/agents`))).toEqual({
+      agents: [{ id: '', name: 'A2A Polyglot Demo Agent', cardUrl: `${single.url}/.well-known/agent-card.json`, default: true }],
+    });
     expect((await json(await fetch(`${single.url}/agent.json`))).name).toBe('A2A Polyglot Demo Agent');
+  });
+
+  it('serves the RFC 9727 API catalog: every agent API, each with its own card as service-desc, with one agent or several', async () => {
+    const running = await start({ ...threeAgents(), defaultAgent: 'demo', publicBaseUrl: 'https://agents.example.com' });
+    const res = await fetch(`${running.url}/.well-known/api-catalog`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    const catalog = await json(res);
+    const base = 'https://agents.example.com';
+    expect(catalog.linkset.slice(1).map((entry: any) => [entry.anchor, entry['service-desc'][0].href, entry['service-desc'][0].title])).toEqual([
+      [`${base}/a2a`, `${base}/.well-known/agent-card.json`, 'Demo Echo'],
+      [`${base}/agents/writer/a2a`, `${base}/agents/writer/.well-known/agent-card.json`, 'Writer'],
+      [`${base}/agents/demo/a2a`, `${base}/agents/demo/.well-known/agent-card.json`, 'Demo Echo'],
+      [`${base}/agents/shout/a2a`, `${base}/agents/shout/.well-known/agent-card.json`, 'Shouter'],
+    ]);
+    expect(catalog.linkset[0].anchor).toBe(`${base}/.well-known/api-catalog`);
+    expect((await fetch(`${running.url}/.well-known/api-catalog`, { method: 'HEAD' })).headers.get('link')).toBe(
+      `<${base}/.well-known/api-catalog>; rel="api-catalog"`,
+    );
+
+    const single = await start({});
+    const solo = await json(await fetch(`${single.url}/.well-known/api-catalog`));
+    expect(solo.linkset.slice(1)).toEqual([
+      {
+        anchor: `${single.url}/a2a`,
+        'service-desc': [{ href: `${single.url}/.well-known/agent-card.json`, type: 'application/json', title: 'A2A Polyglot Demo Agent' }],
+      },
+    ]);
   });
 
   it('routes JSON-RPC and REST calls to the right handler, each agent with its own task store', async () => {

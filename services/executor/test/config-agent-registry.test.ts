@@ -8,7 +8,16 @@ const agents = [{ id: 'main', handler: 'demo' }];
 
 describe('config: agentRegistry', () => {
   it('is off by default, and reads url, schema and resyncMs from the file and the environment', () => {
-    expect(resolveConfig({}).agentRegistry).toEqual({ kind: undefined, url: undefined, schema: 'public', resyncMs: 30_000 });
+    expect(resolveConfig({}).agentRegistry).toEqual({
+      kind: undefined,
+      url: undefined,
+      schema: 'public',
+      resyncMs: 30_000,
+      moduleDirs: [],
+      modulePackages: [],
+      loadTimeoutMs: 10_000,
+      maxCardBytes: 65_536,
+    });
     expect(resolveConfig({ agents, agentRegistry: { url: 'postgres://db/x', schema: 'gw', resyncMs: 0 } }).agentRegistry).toMatchObject({
       url: 'postgres://db/x',
       schema: 'gw',
@@ -22,6 +31,43 @@ describe('config: agentRegistry', () => {
       env: { A2A_AGENT_REGISTRY_URL: 'postgresql://db/y', A2A_AGENT_REGISTRY_SCHEMA: 'agents_schema', A2A_AGENT_REGISTRY_RESYNC_MS: '5000' },
     });
     expect(config.agentRegistry).toMatchObject({ url: 'postgresql://db/y', schema: 'agents_schema', resyncMs: 5000 });
+  });
+
+  it('reads the module policy, the load deadline and the card cap from the file (directories relative to it) and the environment (lists comma-separated)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-registry-modules-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        agents,
+        agentRegistry: { moduleDirs: ['agents', '/srv/more'], modulePackages: ['@acme/agent'], loadTimeoutMs: 500, maxCardBytes: 4096 },
+      }),
+    );
+    expect(loadConfig({ argv: ['--config', file], env: {} }).config.agentRegistry).toMatchObject({
+      moduleDirs: [join(dir, 'agents'), '/srv/more'],
+      modulePackages: ['@acme/agent'],
+      loadTimeoutMs: 500,
+      maxCardBytes: 4096,
+    });
+    const { config } = loadConfig({
+      argv: [],
+      cwd: dir,
+      env: {
+        A2A_AGENT_REGISTRY_MODULE_DIRS: 'a, /b ,',
+        A2A_AGENT_REGISTRY_MODULE_PACKAGES: 'x,@y/z',
+        A2A_AGENT_REGISTRY_LOAD_TIMEOUT_MS: '2500',
+        A2A_AGENT_REGISTRY_MAX_CARD_BYTES: '2048',
+      },
+    });
+    expect(config.agentRegistry).toMatchObject({ moduleDirs: [join(dir, 'a'), '/b'], modulePackages: ['x', '@y/z'], loadTimeoutMs: 2500, maxCardBytes: 2048 });
+    expect(() => resolveConfig({ agents, agentRegistry: { loadTimeoutMs: 0 } })).toThrow('agentRegistry.loadTimeoutMs must be an integer between 1 and 600000');
+    expect(() => resolveConfig({ agents, agentRegistry: { maxCardBytes: 10 } })).toThrow(
+      'agentRegistry.maxCardBytes must be an integer between 1024 and 16777216',
+    );
+    expect(() => resolveConfig({ agents, agentRegistry: { moduleDirs: [''] } })).toThrow('agentRegistry.moduleDirs[0] must be a non-empty string');
+    expect(() => loadConfig({ argv: [], env: { A2A_AGENT_REGISTRY_LOAD_TIMEOUT_MS: 'soon' } })).toThrow(
+      'A2A_AGENT_REGISTRY_LOAD_TIMEOUT_MS must be an integer',
+    );
   });
 
   it('refuses bad values and a registry without a default agent in agents', () => {

@@ -74,6 +74,9 @@ describe('config errors name the path of the bad value', () => {
     expect(keys).toBe(
       'Invalid configuration: config file x.json: auth.apiKeys must be a map of API keys to non-empty principal ids (the value is not shown: it holds API keys)',
     );
+    expect(message({ push: { secretKey: 12345678 } })).toBe(
+      'Invalid configuration: config file x.json: push.secretKey must be a non-empty string (the value is not shown: it holds a key)',
+    );
   });
 
   it('keeps normalising values (trailing slashes, gRPC off)', () => {

@@ -21,7 +21,7 @@ function tempConfig(json: unknown, name = 'config.json'): { dir: string; file: s
   return { dir, file };
 }
 
-/** Runs loadConfig and returns the one-line error it throws. */
+/** Runs loadConfig and returns the one-line error it throws (one problem: one line). */
 function configError(options: Parameters<typeof loadConfig>[0]): string {
   try {
     loadConfig(options);
@@ -104,6 +104,7 @@ describe('loadConfig', () => {
         A2A_API_KEYS: 'k1=alice, k2=bob',
         A2A_API_KEY_HEADER: 'x-token',
         A2A_PUSH_ALLOW_PRIVATE_NETWORKS: '1',
+        A2A_PUSH_SECRET_KEY: 'a-key-from-the-environment',
         A2A_DEMO_CHUNK_DELAY_MS: '5',
       },
       cwd: '/srv/app',
@@ -122,7 +123,7 @@ describe('loadConfig', () => {
       agentModule: join('/srv/app', 'agent.js'),
       demo: { chunkDelayMs: 5 },
       auth: { apiKeys: { k1: 'alice', k2: 'bob' }, header: 'x-token' },
-      push: { allowPrivateNetworks: true },
+      push: { allowPrivateNetworks: true, secretKey: 'a-key-from-the-environment' },
     });
     expect(config.agent.name).toBe('Env agent');
   });
@@ -192,6 +193,36 @@ describe('loadConfig', () => {
       listTasksMaxBytes: 1048576,
     });
     expect(configError({ argv: [], env: { A2A_LIST_TASKS_MAX_BYTES: '0' }, cwd })).toMatch(/A2A_LIST_TASKS_MAX_BYTES/);
+  });
+
+  it('reads the JWT lifetime rules, the JWKS fetch bounds and the principal aliases (file only), with their defaults', () => {
+    const load = (env: Record<string, string> = {}, file?: unknown) =>
+      loadConfig({ argv: file === undefined ? [] : ['--config', tempConfig(file).file], env, cwd }).config.auth;
+    expect(load()).toMatchObject({ jwtRequireExp: true, jwtMaxLifetimeSec: 86_400, jwksTimeoutMs: 5000, jwksMaxBytes: 1024 * 1024, principalAliases: {} });
+    const aliases = { 'jwt:https://idp.example#alice': 'key:alice', 'cert:CN=CA#CN=alice': 'key:alice' };
+    expect(
+      load({}, { auth: { jwtRequireExp: false, jwtMaxLifetimeSec: 3600, jwksTimeoutMs: 1000, jwksMaxBytes: 65536, principalAliases: aliases } }),
+    ).toMatchObject({
+      jwtRequireExp: false,
+      jwtMaxLifetimeSec: 3600,
+      jwksTimeoutMs: 1000,
+      jwksMaxBytes: 65536,
+      principalAliases: aliases,
+    });
+    expect(load({ A2A_JWT_REQUIRE_EXP: 'off', A2A_JWT_MAX_LIFETIME_SEC: '600', A2A_JWKS_TIMEOUT_MS: '2500', A2A_JWKS_MAX_BYTES: '4096' })).toMatchObject({
+      jwtRequireExp: false,
+      jwtMaxLifetimeSec: 600,
+      jwksTimeoutMs: 2500,
+      jwksMaxBytes: 4096,
+    });
+    expect(configError({ argv: [], env: { A2A_JWKS_TIMEOUT_MS: '0' }, cwd })).toBe(
+      'Invalid configuration: A2A_JWKS_TIMEOUT_MS must be an integer between 1 and 60000 (got 0)',
+    );
+    // A name from before principal ids had a scheme prefix would never match: refused, not ignored.
+    const oldStyle = tempConfig({ auth: { principalAliases: { alice: 'key:alice' } } });
+    expect(configError({ argv: ['--config', oldStyle.file], env: {}, cwd })).toBe(
+      'Invalid configuration: auth.principalAliases key "alice" is not a principal id (jwt:<iss>#<sub>, key:<name> or cert:<issuer>#<subject>)',
+    );
   });
 
   it('reads the in-memory store bounds (default 256 MiB, interrupted tasks idle 1 h) and builds the store with them', () => {
@@ -309,7 +340,8 @@ describe('loadConfig', () => {
     });
 
     it('rejects unknown flags and missing flag values', () => {
-      expect(configError({ argv: ['--prot', '1'], env: {}, cwd })).toMatch(/^Unknown argument "--prot" \(known: --config, --host, --port/);
+      expect(configError({ argv: ['--prot', '1'], env: {}, cwd })).toBe('Unknown argument "--prot" (did you mean --port?)');
+      expect(configError({ argv: ['--colour', '1'], env: {}, cwd })).toMatch(/^Unknown argument "--colour" \(known: --config, --host, --port/);
       expect(configError({ argv: ['--port'], env: {}, cwd })).toBe('Missing value for --port');
       expect(configError({ argv: ['--port', '--host', 'x'], env: {}, cwd })).toBe('Missing value for --port');
     });
@@ -317,17 +349,21 @@ describe('loadConfig', () => {
     it('names the file and key for bad config files', () => {
       const typo = tempConfig({ prot: 8080 });
       expect(configError({ argv: ['--config', typo.file], env: {}, cwd })).toMatch(
-        /^Invalid configuration: config file .*config\.json: unknown key prot \(known: \$schema, host, port, /,
+        /^Invalid configuration: config file .*config\.json: unknown key prot \(did you mean port\?\)$/,
       );
       const nestedTypo = tempConfig({ agent: { capabilities: { stream: true } } });
       expect(configError({ argv: ['--config', nestedTypo.file], env: {}, cwd })).toMatch(
-        /: unknown key agent\.capabilities\.stream \(known: streaming, pushNotifications, extendedAgentCard\)$/,
+        /: unknown key agent\.capabilities\.stream \(did you mean agent\.capabilities\.streaming\?\)$/,
+      );
+      const farTypo = tempConfig({ agent: { capabilities: { colour: true } } });
+      expect(configError({ argv: ['--config', farTypo.file], env: {}, cwd })).toMatch(
+        /: unknown key agent\.capabilities\.colour \(known: streaming, pushNotifications, extendedAgentCard\)$/,
       );
       const badPort = tempConfig({ port: '8080' });
       expect(configError({ argv: ['--config', badPort.file], env: {}, cwd })).toBe(
         `Invalid configuration: config file ${badPort.file}: port must be an integer between 0 and 65535 (got "8080")`,
       );
-      const badSkill = tempConfig({ agent: { skills: [{ id: 'x', name: '' }] } });
+      const badSkill = tempConfig({ agent: { skills: [{ id: 'x', name: '', description: 'has a description' }] } });
       expect(configError({ argv: ['--config', badSkill.file], env: {}, cwd })).toBe(
         `Invalid configuration: config file ${badSkill.file}: agent.skills[0].name must be a non-empty string (got "")`,
       );

@@ -101,7 +101,7 @@ describe('the executor over gRPC', () => {
 
   describe('the card', () => {
     it('lists GRPC after JSON-RPC and REST, at the request host with the gRPC port, once for 1.0 and once for 0.3', async () => {
-      const running = await start();
+      const running = await start({ allowedHosts: ['agent.internal'] }); // a name other than the listener's must be allowed
       const card = await json(await fetch(`${running.url}/.well-known/agent-card.json`));
       // Every 1.0 interface first, then the A2A v0.3 ones (JSON-RPC, REST, gRPC on the same addresses).
       expect(card.supportedInterfaces.map((i: any) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual([
@@ -122,7 +122,11 @@ describe('the executor over gRPC', () => {
     });
 
     it('takes the host from publicBaseUrl when set (public and extended card)', async () => {
-      const running = await start({ publicBaseUrl: 'https://agents.example.com/openclaw', agent: { capabilities: { extendedAgentCard: true } } });
+      const running = await start({
+        publicBaseUrl: 'https://agents.example.com/openclaw',
+        allowedHosts: ['ignored.example'],
+        agent: { capabilities: { extendedAgentCard: true } },
+      });
       const expected = ['1.0', '0.3'].map((protocolVersion) => ({ protocolBinding: 'GRPC', url: `agents.example.com:${running.grpc!.port}`, protocolVersion }));
       expect(grpcInterfaces(await cardWithHost(running.url, 'ignored.example:1'))).toEqual(expected);
       const extended = await json(await fetch(`${running.url}/a2a/extendedAgentCard`, { headers: V1 }));

@@ -236,8 +236,16 @@ describeWithChromium('inspector in headless Chromium', () => {
   });
 
   it('with API keys: shows the scheme, says UNAUTHENTICATED without a token, works with one over WebSocket', async () => {
+    // Another executor: it lets the inspector's origin call (only its own pages may by default).
     const secured = await startExecutor(
-      { host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 0 }, auth: { apiKeys: { 'inspector-key': 'tester' } } },
+      {
+        host: '127.0.0.1',
+        port: 0,
+        grpcPort: false,
+        demo: { chunkDelayMs: 0 },
+        auth: { apiKeys: { 'inspector-key': 'tester' } },
+        cors: { origins: [running.url] },
+      },
       { logger: silentLogger },
     );
     try {

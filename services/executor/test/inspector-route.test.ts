@@ -28,6 +28,7 @@ describe('/inspector', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/);
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const html = await page.text();
     expect(html).toContain('<script src="/inspector/inspector.js" defer></script>');
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//); // nothing from a CDN: works offline

@@ -136,16 +136,18 @@ describe('official @a2a-js/sdk 0.3.14 client over JSON-RPC (default configuratio
     expect(events.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'canceled' } });
   });
 
-  it('push notification config set / get / list / delete', async () => {
+  it('push notification config set / get / list / delete (reads redact the secrets)', async () => {
     // An input-required task: no further events, so nothing is delivered to the example webhook.
     const task = (await client.sendMessage({ message: message('ask') })) as Task;
     const config = { id: 'hook-1', url: 'https://hooks.example.com/a2a', token: 'tok', authentication: { schemes: ['Bearer'], credentials: 'secret' } };
     const set = await client.setTaskPushNotificationConfig({ taskId: task.id, pushNotificationConfig: config });
     expect(set).toEqual({ taskId: task.id, pushNotificationConfig: config });
+    // Reads answer the secrets redacted (the registering call got them back as sent).
+    const redacted = { taskId: task.id, pushNotificationConfig: { ...config, token: '********', authentication: { schemes: ['Bearer'], credentials: '********' } } };
     const got = await client.getTaskPushNotificationConfig({ id: task.id, pushNotificationConfigId: 'hook-1' } as V03.TaskIdParams);
-    expect(got).toEqual(set);
+    expect(got).toEqual(redacted);
     const list = await client.listTaskPushNotificationConfig({ id: task.id });
-    expect(list).toEqual([set]);
+    expect(list).toEqual([redacted]);
     await client.deleteTaskPushNotificationConfig({ id: task.id, pushNotificationConfigId: 'hook-1' });
     expect(await client.listTaskPushNotificationConfig({ id: task.id })).toEqual([]);
   });

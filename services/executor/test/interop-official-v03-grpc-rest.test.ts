@@ -114,15 +114,17 @@ describe.each([
     expect(artifactText(done)).toBe('Echo: blue');
   });
 
-  it('push configs: set, get, list, delete', async () => {
+  it('push configs: set, get, list (secrets redacted), delete', async () => {
     const task = (await client.sendMessage(params('ask'))) as Sdk.Task;
     const config = { id: 'cfg-1', url: 'http://127.0.0.1:9/hook', token: 'tok', authentication: { schemes: ['Bearer'], credentials: 'secret' } };
     const set = await client.setTaskPushNotificationConfig({ taskId: task.id, pushNotificationConfig: config });
     expect(set).toEqual({ taskId: task.id, pushNotificationConfig: config });
     // The Client method is typed with TaskIdParams, but the transports read the config id too.
     const which = { id: task.id, pushNotificationConfigId: 'cfg-1' } as Sdk.TaskIdParams;
-    expect(await client.getTaskPushNotificationConfig(which)).toEqual(set);
-    expect(await client.listTaskPushNotificationConfig({ id: task.id })).toEqual([set]);
+    // Reads answer the secrets redacted (the registering call got them back as sent).
+    const redacted = { taskId: task.id, pushNotificationConfig: { ...config, token: '********', authentication: { schemes: ['Bearer'], credentials: '********' } } };
+    expect(await client.getTaskPushNotificationConfig(which)).toEqual(redacted);
+    expect(await client.listTaskPushNotificationConfig({ id: task.id })).toEqual([redacted]);
     await client.deleteTaskPushNotificationConfig({ id: task.id, pushNotificationConfigId: 'cfg-1' });
     expect(await client.listTaskPushNotificationConfig({ id: task.id })).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { callContext, RequestHandler, silentLogger, type AgentExecutor } from '@a2a-polyglot/core';
-import { userSend } from '@a2a-polyglot/testing';
+import { recordingLogger, userSend, waitFor } from '@a2a-polyglot/testing';
+import { execFileSync } from 'node:child_process';
 import { TaskState, type Task } from '@a2a-polyglot/model';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,5 +112,27 @@ describe('loadAgentModule', () => {
     expect(await loadError('./boom.js', dir)).toBe('Agent module ./boom.js failed to load: missing OPENAI_KEY');
     expect(await loadError('./throws.js', dir)).toBe('Agent factory agent of ./throws.js threw: bad settings');
     expect(await loadError('./junk.js', dir)).toBe('Agent factory agent of ./junk.js returned no agent (an object with an execute() function)');
+  });
+
+  it('refuses process.exit while the module loads (at import, in an async factory), and only logs it from a callback that fires later', async () => {
+    const dir = fixture({
+      'cli.js': `process.exit(3);`,
+      'caught.js': `try { process.exit(4); } catch {} exports.agent = { async execute(ctx) { ctx.reply('x'); } };`,
+      'factory.js': `exports.agent = async () => { await null; process.exit(5); return { async execute(ctx) { ctx.reply('x'); } }; };`,
+      'later.js': `setTimeout(() => process.exit(6), 20); exports.agent = { async execute(ctx) { ctx.reply('loaded'); } };`,
+    });
+    expect(await loadError('./cli.js', dir)).toMatch(/^Agent module \.\/cli\.js called process\.exit\(3\) while loading/);
+    expect(await loadError('./caught.js', dir)).toMatch(/called process\.exit\(4\) while loading/);
+    expect(await loadError('./factory.js', dir)).toMatch(/called process\.exit\(5\) while loading/);
+    const logger = recordingLogger();
+    const executor = await loadAgentModule('./later.js', { ...context, logger }, dir);
+    await waitFor(() => logger.lines.some((l) => l.fields.exitCode === 6), { what: 'the late exit logged' });
+    expect((await run(executor, '')).text).toBe('loaded');
+  });
+
+  it('refuses a path that is not a regular file (a named pipe would block the event loop)', async () => {
+    const dir = fixture({});
+    execFileSync('mkfifo', [join(dir, 'pipe.js')]);
+    expect(await loadError('./pipe.js', dir)).toBe(`Agent module ./pipe.js is not a regular file: ${join(dir, 'pipe.js')} is a named pipe`);
   });
 });

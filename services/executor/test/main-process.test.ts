@@ -3,10 +3,11 @@
  * which compiles sources with SWC on load, so no build is needed). Covers what in-process
  * tests cannot: exit codes, one-line startup errors, SIGTERM handling, ESM agent modules.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CLI_FLAGS } from '../src/config.js';
 import { json, partsText, postJson, readSse, userMessage } from './helpers.js';
 import { listeningUrl, spawnExecutor, type ExecutorProcess } from './spawn-executor.js';
 
@@ -79,10 +80,21 @@ describe('main (process)', () => {
     }
   });
 
-  it('--help names every binding, WebSocket included', async () => {
+  it('--help names every binding, describes every flag, and names the OTEL_* variables the executor reads', async () => {
     const c = run(['--help'], {});
     expect(await exitCode(c)).toBe(0);
     expect(c.stdout).toMatch(/JSON-RPC, HTTP\+JSON and WebSocket[\s\S]*gRPC/);
+    for (const flag of ['--config', ...Object.keys(CLI_FLAGS)]) {
+      // The flag, then (on its line or the next) a description of its own before "Config key".
+      expect(c.stdout).toMatch(new RegExp(`^  ${flag} <[a-z]+>\\s+(?!Config key)\\S[^\\n]{10,}`, 'm'));
+    }
+    // Every OTEL_* variable the sources read (`env.OTEL_…`), whoever added it.
+    const read = new Set<string>();
+    for (const file of readdirSync(join(__dirname, '../src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')))
+      for (const [name] of readFileSync(join(__dirname, '../src', file), 'utf8').matchAll(/\benv\.(OTEL_[A-Z_]+)/g)) read.add(name.slice('env.'.length));
+    expect(read.size).toBeGreaterThan(5);
+    const otelSection = c.stdout.slice(c.stdout.indexOf('OpenTelemetry'));
+    for (const name of read) expect(otelSection).toMatch(new RegExp(`^  ${name}\\s`, 'm'));
   });
 
   it('exits 1 with one line when the agent module is missing', async () => {

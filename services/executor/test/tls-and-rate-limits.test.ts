@@ -169,22 +169,25 @@ describe('rateLimit and tls configuration keys', () => {
       {
         A2A_RATE_LIMIT_ADDRESS_POINTS: '100',
         A2A_RATE_LIMIT_IDENTITY_WINDOW_SEC: '10',
+        A2A_RATE_LIMIT_MAX_KEYS: '50000',
         A2A_TLS_CERT_FILE: 'certs/server.pem',
         A2A_TLS_CLIENT_CERT_IDENTITY: 'yes',
       },
       '/srv/a2a',
     );
-    expect(layer.rateLimit).toEqual({ addressPoints: 100, identityWindowSec: 10 });
+    expect(layer.rateLimit).toEqual({ addressPoints: 100, identityWindowSec: 10, maxKeys: 50_000 });
     expect(layer.tls).toEqual({ certFile: '/srv/a2a/certs/server.pem', clientCertIdentity: true });
     expect(parseConfigInput({ tls: { keyFile: 'k.pem' } }, 'config file x.json: ', '/etc/a2a').tls).toEqual({ keyFile: '/etc/a2a/k.pem' });
     const defaults = resolveConfig({});
-    expect(defaults.rateLimit).toEqual({ addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60 });
+    // The key cap is on by default: memory stays bounded however many clients come.
+    expect(defaults.rateLimit).toEqual({ addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60, maxKeys: 10_000 });
     expect(defaults.tls.clientCertIdentity).toBe(false);
   });
 
   it('refuses bad values with the key in the message', () => {
     expect(() => configFromEnv({ A2A_RATE_LIMIT_ADDRESS_POINTS: 'many' }, '/')).toThrow(/A2A_RATE_LIMIT_ADDRESS_POINTS/);
     expect(() => parseConfigInput({ rateLimit: { addressWindowSec: 0 } }, '')).toThrow(/rateLimit\.addressWindowSec/);
+    expect(() => parseConfigInput({ rateLimit: { maxKeys: 0 } }, '')).toThrow(/rateLimit\.maxKeys/);
     expect(() => parseConfigInput({ rateLimit: { perIp: 5 } }, '')).toThrow(/perIp/);
   });
 });

@@ -2,6 +2,7 @@ import { formatLiteArgs, LiteError, LiteRpcError, parseLite, runLiteExchange, ty
 import { UsageError, type LiteSubcommand } from '../args.js';
 import { type CommandContext, positional, writeJsonLine } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { failureJson } from '../failure.js';
 
 /**
  * `a2a lite parse|format|run`: thin wrappers over `@a2a-polyglot/a2a-lite`, so a chat-channel
@@ -47,7 +48,12 @@ function liteFormat(ctx: CommandContext, args: readonly string[]): ExitCode {
  */
 async function liteRun(ctx: CommandContext, url: string, text: string): Promise<ExitCode> {
   const input = text === '-' ? await readStdin(ctx, 'lite run') : text;
-  const headers = { ...ctx.common.headers, ...(ctx.common.token ? { authorization: `Bearer ${ctx.common.token}` } : {}) };
+  // No card is at hand before the exchange, so an API key goes in the client's default header.
+  const headers = {
+    ...ctx.common.headers,
+    ...(ctx.common.token ? { authorization: `Bearer ${ctx.common.token}` } : {}),
+    ...(ctx.common.apiKey ? { 'x-api-key': ctx.common.apiKey } : {}),
+  };
   let last: ParsedLite | undefined;
   try {
     await runLiteExchange(url, input, {
@@ -68,9 +74,10 @@ async function liteRun(ctx: CommandContext, url: string, text: string): Promise<
       return EXIT.interrupted;
     }
     if (error instanceof LiteError) throw new UsageError(error.message, 'lite run');
-    const { line, code } = exchangeFailure(error, url);
-    ctx.io.stderr.write(`a2a: ${line}\n`);
-    return code;
+    const failure = exchangeFailure(error, url);
+    if (ctx.common.json) writeJsonLine(ctx, failureJson(failure));
+    ctx.io.stderr.write(`a2a: ${failure.line}\n`);
+    return failure.code;
   }
   return outcome(ctx, url, last);
 }
@@ -82,7 +89,9 @@ function outcome(ctx: CommandContext, url: string, last: ParsedLite | undefined)
   if (state === 'failed' || state === 'cancelled' || state === 'rejected') return EXIT.taskUnsuccessful;
   if (state === 'input-required') {
     const { task, ref } = last.params;
-    ctx.io.stderr.write(`a2a: the agent needs input; answer with: a2a lite run ${url} '[A2A:task id=${task ?? '…'} ref=${ref ?? '…'}]\n<answer>'\n`);
+    ctx.io.stderr.write(
+      `a2a: the agent needs input; answer with: ${ctx.invocation} lite run ${url} '[A2A:task id=${task ?? '…'} ref=${ref ?? '…'}]\n<answer>'\n`,
+    );
     return EXIT.inputRequired;
   }
   return EXIT.ok;

@@ -1,11 +1,12 @@
 import { partsText, textMessage, type Client, type ResumeInfo, type TaskStream } from '@a2a-polyglot/client';
 import { SendMessageResponse } from '@a2a-polyglot/model';
+import { UsageError } from '../args.js';
 import { connect } from '../connect.js';
 import { type CommandContext, positional, writeJsonLine } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { interactive } from '../io.js';
 import { LineReader } from '../line-reader.js';
-import { StatusLine } from '../render.js';
+import { StatusLine, stateName } from '../render.js';
 import { writeInterruptedHint, writeNeedsInputHint } from '../task-hints.js';
 import { AnswerWriter, conclude, follow, showTask, type Outcome } from './follow.js';
 
@@ -21,8 +22,17 @@ export function resumeNotice(status: StatusLine): (info: ResumeInfo) => void {
  * command exits with {@link EXIT.inputRequired}.
  */
 export async function sendCommand(ctx: CommandContext): Promise<ExitCode> {
+  if (ctx.values['no-wait'] === true && ctx.values.input !== undefined)
+    throw new UsageError('--no-wait does not wait for questions, so --input cannot answer them (drop one of the two)', 'send');
   const client = await connect(positional(ctx, 0, 'URL'), ctx.common, ctx.signal);
   ctx.usedBinding(client.binding);
+  if (ctx.values['no-wait'] === true) {
+    try {
+      return await sendNoWait(ctx, client);
+    } finally {
+      await client.close();
+    }
+  }
   const inputs = [...((ctx.values.input as string[] | undefined) ?? [])];
   const streaming = ctx.values['no-stream'] !== true && client.card.capabilities?.streaming !== false;
   let reader: LineReader | undefined;
@@ -57,7 +67,7 @@ export async function sendCommand(ctx: CommandContext): Promise<ExitCode> {
       let next = inputs.shift();
       if (next === undefined && interactive(ctx.io) && !ctx.common.json) {
         reader ??= new LineReader(ctx.io);
-        next = await reader.ask('> ', ctx.signal);
+        next = await askAnswer(reader, ctx.signal);
       }
       if (ctx.signal.aborted || next === undefined) {
         writeNeedsInputHint(ctx, outcome.taskId);
@@ -71,6 +81,32 @@ export async function sendCommand(ctx: CommandContext): Promise<ExitCode> {
     reader?.close();
     await client.close();
   }
+}
+
+/**
+ * `send --no-wait`: SendMessage with `returnImmediately`, so the agent answers as soon as the
+ * task exists. The task id alone goes to stdout (`id=$(a2a send --no-wait …)`), how to follow
+ * it to stderr. An agent that answers with a message instead of a task has nothing to follow:
+ * the message is printed as `--no-stream` would.
+ */
+async function sendNoWait(ctx: CommandContext, client: Client): Promise<ExitCode> {
+  const message = textMessage(positional(ctx, 1, 'TEXT'), {
+    taskId: ctx.values['task-id'] as string | undefined,
+    contextId: ctx.values['context-id'] as string | undefined,
+  });
+  const response = await client.sendMessage({ message, configuration: { returnImmediately: true } }, { signal: ctx.signal });
+  if (ctx.common.json) writeJsonLine(ctx, SendMessageResponse.toJSON(response));
+  const payload = response.payload;
+  if (payload?.$case === 'task') {
+    const task = payload.value;
+    if (!ctx.common.json) ctx.io.stdout.write(`${task.id}\n`);
+    ctx.io.stderr.write(
+      `a2a: task ${task.id} ${stateName(task.status?.state)}; follow it: ${ctx.invocation} subscribe ${positional(ctx, 0, 'URL')} ${task.id}\n`,
+    );
+    return EXIT.ok;
+  }
+  if (payload?.$case === 'message' && !ctx.common.json) ctx.io.stdout.write(`${partsText(payload.value.parts)}\n`);
+  return EXIT.ok;
 }
 
 async function blockingTurn(
@@ -90,4 +126,16 @@ async function blockingTurn(
   }
   const task = payload?.value;
   return task ? showTask(ctx, task, answer) : { statusText: '' };
+}
+
+/**
+ * Prompts until the answer has text: Enter on an empty line asks again rather than sending
+ * an empty message (which the agent would take as the answer). Undefined at end of input or
+ * on Ctrl-C.
+ */
+async function askAnswer(reader: LineReader, signal: AbortSignal): Promise<string | undefined> {
+  for (;;) {
+    const line = await reader.ask('> ', signal);
+    if (line === undefined || line.trim() !== '') return line;
+  }
 }

@@ -1,3 +1,4 @@
+import { MAX_PAGE_SIZE } from '@a2a-polyglot/core';
 import { ListTasksResponse, Task } from '@a2a-polyglot/model';
 import { intOption, UsageError } from '../args.js';
 import { connect } from '../connect.js';
@@ -23,6 +24,10 @@ export async function getCommand(ctx: CommandContext): Promise<ExitCode> {
 /** `a2a list URL`. */
 export async function listCommand(ctx: CommandContext): Promise<ExitCode> {
   const pageSize = intOption(ctx.values, 'page-size', 'list');
+  // Refused here, not sent: 0 is proto3's "unset", so an agent would quietly answer a page of
+  // its default size instead of the empty page asked for (and above the spec's cap, an error).
+  if (pageSize !== undefined && (pageSize < 1 || pageSize > MAX_PAGE_SIZE))
+    throw new UsageError(`--page-size must be between 1 and ${MAX_PAGE_SIZE} (got ${pageSize})`, 'list');
   const statusText = ctx.values.status as string | undefined;
   const status = statusText === undefined ? undefined : parseState(statusText);
   if (statusText !== undefined && status === undefined)

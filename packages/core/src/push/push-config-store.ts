@@ -1,16 +1,30 @@
 import type { TaskPushNotificationConfig } from '@a2a-polyglot/model';
 import { deepCopy } from '../deep-copy.js';
+import type { ProtocolVersion } from '../protocol-version.js';
+
+/**
+ * A webhook registration as a store keeps it: the wire config plus what only the server needs
+ * to know about it. {@link protocolVersion} is never part of a wire message (no binding
+ * encodes it): Get and List answer the config's wire members only.
+ */
+export interface StoredPushConfig extends TaskPushNotificationConfig {
+  /**
+   * The generation the config was registered in (the call's `wireVersion`): its webhook gets
+   * bodies and headers of that generation. Absent: 1.0 (stores written before it existed).
+   */
+  readonly protocolVersion?: ProtocolVersion;
+}
 
 /**
  * Where webhook registrations live, scoped by tenant and task. Durable stores keep them next
- * to the tasks they belong to.
+ * to the tasks they belong to, and keep each config's {@link StoredPushConfig.protocolVersion}.
  */
 export interface PushConfigStore {
   /** Inserts or replaces the config with the same (tenant, taskId, id). */
-  put(tenant: string, config: TaskPushNotificationConfig): Promise<void>;
-  get(tenant: string, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined>;
+  put(tenant: string, config: StoredPushConfig): Promise<void>;
+  get(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined>;
   /** All configs of a task in registration order. */
-  list(tenant: string, taskId: string): Promise<TaskPushNotificationConfig[]>;
+  list(tenant: string, taskId: string): Promise<StoredPushConfig[]>;
   /** Idempotent: deleting a missing config is not an error. */
   delete(tenant: string, taskId: string, id: string): Promise<void>;
   /** Drops every config of a task (task evicted). */
@@ -26,13 +40,13 @@ export interface PushConfigStore {
 
 /** The embedded default. */
 export class InMemoryPushConfigStore implements PushConfigStore {
-  private readonly byTask = new Map<string, Map<string, TaskPushNotificationConfig>>();
+  private readonly byTask = new Map<string, Map<string, StoredPushConfig>>();
 
   private static key(tenant: string, taskId: string): string {
     return `${tenant}\u0000${taskId}`;
   }
 
-  async put(tenant: string, config: TaskPushNotificationConfig): Promise<void> {
+  async put(tenant: string, config: StoredPushConfig): Promise<void> {
     const key = InMemoryPushConfigStore.key(tenant, config.taskId);
     let configs = this.byTask.get(key);
     if (!configs) {
@@ -42,12 +56,12 @@ export class InMemoryPushConfigStore implements PushConfigStore {
     configs.set(config.id, deepCopy(config));
   }
 
-  async get(tenant: string, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
+  async get(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined> {
     const found = this.byTask.get(InMemoryPushConfigStore.key(tenant, taskId))?.get(id);
     return found && deepCopy(found);
   }
 
-  async list(tenant: string, taskId: string): Promise<TaskPushNotificationConfig[]> {
+  async list(tenant: string, taskId: string): Promise<StoredPushConfig[]> {
     return [...(this.byTask.get(InMemoryPushConfigStore.key(tenant, taskId))?.values() ?? [])].map((c) => deepCopy(c));
   }
 

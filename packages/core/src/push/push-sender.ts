@@ -1,15 +1,21 @@
-import { StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import type { StreamResponse } from '@a2a-polyglot/model';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import type { ProtocolVersion } from '../protocol-version.js';
 import { sleep } from '../util.js';
+import type { StoredPushConfig } from './push-config-store.js';
+import { V1_WEBHOOK_ENCODING, type WebhookEncoding, type WebhookEncodings } from './webhook-encoding.js';
 import { pinnedHttpTransport, systemResolver, type WebhookTransport } from './webhook-http-client.js';
 import { pinWebhookTarget, WebhookRefused, type WebhookResolver } from './webhook-target.js';
 
 /** Delivers one StreamResponse to one webhook. */
 export interface PushSender {
-  /** Resolves when delivered or when delivery was given up (never rejects). */
-  send(config: TaskPushNotificationConfig, event: StreamResponse): Promise<void>;
+  /**
+   * Resolves when delivered or when delivery was given up (never rejects). The body is written
+   * in the generation the config was registered in ({@link StoredPushConfig.protocolVersion}).
+   */
+  send(config: StoredPushConfig, event: StreamResponse): Promise<void>;
 }
 
 /** Tuning of {@link HttpPushSender}. */
@@ -30,13 +36,20 @@ export interface HttpPushSenderOptions {
   readonly resolve?: WebhookResolver;
   /** Injectable for tests; defaults to node:http(s) connecting to the pinned address. */
   readonly transport?: WebhookTransport;
+  /**
+   * Bodies for configs registered in a generation other than 1.0 (`{ '0.3': V03_WEBHOOK_ENCODING }`
+   * from `@a2a-polyglot/v03/json`). A config of a generation without one gets the v1.0 body,
+   * with a warning: its receiver likely cannot read it.
+   */
+  readonly encodings?: WebhookEncodings;
 }
 
 /**
- * Webhook delivery: `POST <url>` with `Content-Type: application/a2a+json` and a StreamResponse
- * body (spec §9). Sends `Authorization: <scheme> <credentials>` from the config's
- * `authentication` and the token in `X-A2A-Notification-Token` (the header both official SDKs
- * use), so receivers built for either SDK accept it.
+ * Webhook delivery: `POST <url>` with the body of the config's generation — v1.0: `Content-Type:
+ * application/a2a+json` and a StreamResponse (spec §9); v0.3: the encoding given in
+ * {@link HttpPushSenderOptions.encodings}. Sends `Authorization: <scheme> <credentials>` from
+ * the config's `authentication` and the token in `X-A2A-Notification-Token` (the header both
+ * official SDKs use, v0.3 ones included), so receivers built for either SDK accept it.
  *
  * Each attempt re-checks the URL, resolves the host once and connects to the address it
  * checked (see {@link pinWebhookTarget}); a refusal is final and logged. Redirects are never
@@ -52,6 +65,9 @@ export class HttpPushSender implements PushSender {
   private readonly allowPrivateNetworks: boolean;
   private readonly resolve: WebhookResolver;
   private readonly transport: WebhookTransport;
+  private readonly encodings: WebhookEncodings;
+  /** Generations a config was found in without an encoding (warned about once each). */
+  private readonly unencoded = new Set<ProtocolVersion>();
 
   constructor(options: HttpPushSenderOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -61,6 +77,7 @@ export class HttpPushSender implements PushSender {
     this.allowPrivateNetworks = options.allowPrivateNetworks ?? false;
     this.resolve = options.resolve ?? systemResolver;
     this.transport = options.transport ?? pinnedHttpTransport;
+    this.encodings = options.encodings ?? {};
   }
 
   /**
@@ -68,7 +85,7 @@ export class HttpPushSender implements PushSender {
    * whose W3C trace context travels in the POST's `traceparent`, so the receiver's trace
    * continues the task's. No-op spans and no header without an OpenTelemetry SDK.
    */
-  send(config: TaskPushNotificationConfig, event: StreamResponse): Promise<void> {
+  send(config: StoredPushConfig, event: StreamResponse): Promise<void> {
     const attributes = {
       'a2a.task.id': config.taskId,
       'a2a.push.config.id': config.id,
@@ -80,14 +97,15 @@ export class HttpPushSender implements PushSender {
     );
   }
 
-  private async deliver(config: TaskPushNotificationConfig, event: StreamResponse, span: Span): Promise<void> {
-    const headers: Record<string, string> = { 'content-type': 'application/a2a+json' };
+  private async deliver(config: StoredPushConfig, event: StreamResponse, span: Span): Promise<void> {
+    const encoding = this.encodingOf(config);
+    const headers: Record<string, string> = { 'content-type': encoding.contentType };
     propagation.inject(context.active(), headers);
     if (config.authentication?.scheme) {
       headers.authorization = `${config.authentication.scheme} ${config.authentication.credentials}`.trim();
     }
     if (config.token) headers['x-a2a-notification-token'] = config.token;
-    const body = JSON.stringify(StreamResponse.toJSON(event));
+    const body = encoding.body(event);
     const ids = { taskId: config.taskId, configId: config.id };
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
       try {
@@ -119,6 +137,19 @@ export class HttpPushSender implements PushSender {
       if (attempt < this.attempts) await sleep(this.backoffMs * 2 ** (attempt - 1));
     }
     this.logger.error(ids, 'push delivery gave up');
+  }
+
+  /** The encoding of the generation the config was registered in (v1.0 without one). */
+  private encodingOf(config: StoredPushConfig): WebhookEncoding {
+    const generation = config.protocolVersion ?? '1.0';
+    if (generation === '1.0') return V1_WEBHOOK_ENCODING;
+    const encoding = this.encodings[generation];
+    if (encoding) return encoding;
+    if (!this.unencoded.has(generation)) {
+      this.unencoded.add(generation);
+      this.logger.warn({ protocolVersion: generation }, 'push delivery: no webhook encoding for this generation; sending v1.0 bodies');
+    }
+    return V1_WEBHOOK_ENCODING;
   }
 }
 

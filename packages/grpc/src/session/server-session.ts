@@ -1,4 +1,14 @@
-import { A2AError, A2AErrorCode, callContext, eventState, type CallContext, type EventStream, type Logger, type RequestHandler } from '@a2a-polyglot/core';
+import {
+  A2AError,
+  A2AErrorCode,
+  callContext,
+  DeliveryPace,
+  eventState,
+  type CallContext,
+  type EventStream,
+  type Logger,
+  type RequestHandler,
+} from '@a2a-polyglot/core';
 import { SessionResponse, type SessionRequest } from '@a2a-polyglot/model/session';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { BackpressureWriter } from '../backpressure-writer.js';
@@ -202,24 +212,32 @@ export class ServerSession {
     }
   }
 
-  /** Streams events while the client keeps up, then the `end` frame. */
+  /**
+   * Streams events while the client keeps up, then the `end` frame. Paced by a
+   * {@link DeliveryPace}: stops at once when the operation finished (session gone, shutdown),
+   * and lets the event loop turn at least every `DELIVERY_TURN_FRAMES` frames.
+   */
   private async pump(op: OpenOperation, opening: Promise<EventStream>, ctx: CallContext): Promise<void> {
     const stream = await opening;
     op.stream = stream;
     if (op.finished || op.unsubscribed) stream.close();
+    const pace = new DeliveryPace(() => !op.finished);
     for (;;) {
       await this.writer.ready();
-      if (op.finished) return;
+      if (pace.due) await pace.turn();
+      if (!pace.open) return;
       // Every ready event at once; each still waits for room in the writer.
       const batch = await stream.nextBatch();
-      if (!batch || op.finished) break;
+      if (!batch || !pace.open) break;
       for (const { seq, event } of batch) {
         if (!this.writer.writable) await this.writer.ready();
-        if (op.finished) return;
+        if (pace.due) await pace.turn();
+        if (!pace.open) return;
         op.lastSeq = seq;
         op.lastState = eventState(event) ?? op.lastState;
         this.sendMetadataOnce(ctx);
         if (!this.writeFor(op, eventFrame(op.id, event, seq))) return;
+        pace.sent();
       }
     }
     await this.finish(op, endFrame(op.id, op.lastState, op.lastSeq), ctx);

@@ -10,8 +10,14 @@ export interface AgentRow {
   readonly handler: string;
   /** The agent's own handler settings (highest precedence layer). */
   readonly settings: Record<string, unknown>;
-  /** Card fields (`name`, `description`, `skills`, `capabilities`, ...), as in a config file's `agents` entry. */
+  /**
+   * Card fields (`name`, `description`, `skills`, `capabilities`, ...), as in a config file's
+   * `agents` entry. `{}` when {@link cardBytes} is over the `maxCardBytes` given to `list`: such
+   * a card is not read.
+   */
   readonly card: Record<string, unknown>;
+  /** Size of the card as stored, in bytes of its JSON text (`octet_length(card::text)`). */
+  readonly cardBytes: number;
   /** A disabled row is kept but not served. */
   readonly enabled: boolean;
   /** When the row last changed (ISO 8601): a changed row is served anew. */
@@ -56,21 +62,32 @@ export class PostgresAgentRegistry {
     this.logger = options.logger ?? silentLogger;
   }
 
-  /** Every row, enabled or not, by id. */
-  async list(): Promise<AgentRow[]> {
+  /**
+   * Every row, enabled or not, by id. A card longer than `maxCardBytes` (bytes of its JSON
+   * text) is measured by the server and left there: the row comes back with `card: {}` and its
+   * `cardBytes`, so one oversize row cannot make every instance read and parse megabytes on
+   * every resync. Unset: every card is read.
+   */
+  async list(options: { readonly maxCardBytes?: number } = {}): Promise<AgentRow[]> {
     const { rows } = await this.pool.query<{
       id: string;
       handler: string;
       settings: Record<string, unknown>;
-      card: Record<string, unknown>;
+      card: Record<string, unknown> | null;
+      card_bytes: number;
       enabled: boolean;
       updated_at: Date;
-    }>(`SELECT id, handler, settings, card, enabled, updated_at FROM ${this.table} ORDER BY id`);
+    }>(
+      `SELECT id, handler, settings, CASE WHEN $1::integer IS NULL OR octet_length(card::text) <= $1::integer THEN card END AS card,
+        octet_length(card::text) AS card_bytes, enabled, updated_at FROM ${this.table} ORDER BY id`,
+      [options.maxCardBytes ?? null],
+    );
     return rows.map((r) => ({
       id: r.id,
       handler: r.handler,
       settings: r.settings ?? {},
       card: r.card ?? {},
+      cardBytes: r.card_bytes ?? 0,
       enabled: r.enabled,
       updatedAt: r.updated_at.toISOString(),
     }));

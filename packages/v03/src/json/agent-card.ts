@@ -30,17 +30,33 @@ interface V03Interface {
 }
 
 /**
+ * True for an entry a v0.3 client can follow and still reach the card's agent: it declares
+ * protocol version 0.3 (a 1.0-only endpoint need not speak 0.3; on our gRPC port the 1.0 and 0.3
+ * services even differ) and names no tenant (v0.3 requests have no tenant field, so a v0.3
+ * client that followed a tenant-addressed entry would reach whatever agent answers without
+ * one: on a multi-agent server, the default agent).
+ */
+function reachableOverV03(entry: JsonObject): boolean {
+  const version = typeof entry.protocolVersion === 'string' ? entry.protocolVersion : '';
+  const tenant = typeof entry.tenant === 'string' ? entry.tenant : '';
+  return (version === '0.3' || version.startsWith('0.3.')) && tenant === '';
+}
+
+/**
  * `url`, `preferredTransport`, `additionalInterfaces` (every JSONRPC / HTTP+JSON / GRPC entry of
- * `supportedInterfaces`, once per url and transport; v0.3 REST clients append `/v1` to the
- * HTTP+JSON url themselves), `protocolVersion` and `supportsAuthenticatedExtendedCard`: the
- * top-level members a v0.3 client needs. JSON-RPC is preferred, as the v0.3 default transport.
+ * `supportedInterfaces` a v0.3 client can follow to this agent, see {@link reachableOverV03},
+ * once per url and transport; v0.3 REST clients append `/v1` to the HTTP+JSON url themselves),
+ * `protocolVersion` and `supportsAuthenticatedExtendedCard`: the top-level members a v0.3
+ * client needs. JSON-RPC is preferred, as the v0.3 default transport. Why filter: v0.3
+ * clients take every entry of `additionalInterfaces` as a v0.3 endpoint of this agent, so an
+ * entry that is not would send their tasks elsewhere without telling them.
  */
 export function v03CardEndpoints(card: JsonObject): JsonObject {
   const seen = new Set<string>();
   const interfaces: V03Interface[] = [];
   for (const entry of Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []) {
     if (!isJsonObject(entry) || typeof entry.url !== 'string' || typeof entry.protocolBinding !== 'string') continue;
-    if (!V03_TRANSPORTS.includes(entry.protocolBinding)) continue;
+    if (!V03_TRANSPORTS.includes(entry.protocolBinding) || !reachableOverV03(entry)) continue;
     const key = `${entry.protocolBinding} ${entry.url}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -11,3 +11,4 @@ export * from './methods.js';
 export * from './params.js';
 export * from './push-config.js';
 export * from './task.js';
+export * from './webhook.js';

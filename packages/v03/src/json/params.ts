@@ -1,4 +1,3 @@
-import { MAX_PAGE_SIZE } from '@a2a-polyglot/core';
 import { messageFromV03, messageToV03 } from './content.js';
 import { isJsonObject, v03Violation, withoutKeys, type JsonObject } from './json-object.js';
 import { pushConfigFromV03, pushConfigToV03 } from './push-config.js';
@@ -102,11 +101,11 @@ export function pushConfigIdParamsToV03(request: unknown): JsonObject {
 
 /**
  * tasks/pushNotificationConfig/list `{id}` → ListTaskPushNotificationConfigsRequest. v0.3 has no
- * paging, so the largest page the core serves is asked for.
+ * paging: the core answers a v0.3 call with every config of the task.
  */
 export function listPushParamsFromV03(params: unknown): JsonObject {
   const p = paramsObject(params);
-  return withoutKeys(p, ['id', 'metadata'], { taskId: p.id, pageSize: MAX_PAGE_SIZE });
+  return withoutKeys(p, ['id', 'metadata'], { taskId: p.id });
 }
 
 /** ListTaskPushNotificationConfigsRequest → `{id}`. */

@@ -11,9 +11,9 @@ import type * as v03 from '@a2a-polyglot/model/v03';
 /** The protocol version a v0.3 card states (the v0.3 schema keeps the patch number). */
 export const V03_CARD_PROTOCOL_VERSION = '0.3.0';
 
-/** True for an interface a v0.3 client can talk to. */
+/** True for an interface a v0.3 client can talk to and reach this agent by (v0.3 requests carry no tenant). */
 function isV03Interface(i: v1.AgentInterface): boolean {
-  return i.protocolVersion === '0.3' || i.protocolVersion.startsWith('0.3.');
+  return (i.protocolVersion === '0.3' || i.protocolVersion.startsWith('0.3.')) && i.tenant === '';
 }
 
 /** v1.0 OAuth flows → v0.3 (device-code flows and `pkceRequired` have no v0.3 form). */

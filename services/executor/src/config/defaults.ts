@@ -2,7 +2,9 @@
  * The built-in defaults: the lowest layer of the configuration, what a laptop run gets with no
  * file, variable or flag.
  */
+import { JWT_DEFAULTS } from '@a2a-polyglot/auth-jwt';
 import { DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES } from '@a2a-polyglot/core';
+import { DEFAULT_RATE_LIMIT_MAX_KEYS } from '@a2a-polyglot/server';
 import type { ExecutorConfig } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -23,6 +25,8 @@ export function defaultConfig(): ExecutorConfig {
     grpcPublicUrl: undefined,
     websocketInCard: true,
     inspector: undefined,
+    cors: { origins: [] },
+    allowedHosts: undefined,
     maxBodyBytes: 4 * 1024 * 1024,
     strictRequests: false,
     cardCompat: 'merged',
@@ -54,8 +58,25 @@ export function defaultConfig(): ExecutorConfig {
     agents: [],
     handlers: {},
     defaultAgent: undefined,
-    agentRegistry: { kind: undefined, url: undefined, schema: 'public', resyncMs: 30_000 },
-    auth: { apiKeys: {}, header: 'x-api-key' },
+    agentRegistry: {
+      kind: undefined,
+      url: undefined,
+      schema: 'public',
+      resyncMs: 30_000,
+      moduleDirs: [],
+      modulePackages: [],
+      loadTimeoutMs: 10_000,
+      maxCardBytes: 64 * 1024,
+    },
+    auth: {
+      apiKeys: {},
+      header: 'x-api-key',
+      jwtRequireExp: true,
+      jwtMaxLifetimeSec: JWT_DEFAULTS.maxLifetimeSec,
+      jwksTimeoutMs: JWT_DEFAULTS.jwksTimeoutMs,
+      jwksMaxBytes: JWT_DEFAULTS.jwksMaxBytes,
+      principalAliases: {},
+    },
     push: { allowPrivateNetworks: false },
     store: {
       kind: undefined,
@@ -73,7 +94,7 @@ export function defaultConfig(): ExecutorConfig {
     eventLog: { kind: undefined, url: undefined, prefix: 'a2a', retentionMs: 5 * 60_000, maxEventsPerTask: 4096 },
     instanceId: undefined,
     lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },
-    rateLimit: { addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60 },
+    rateLimit: { addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60, maxKeys: DEFAULT_RATE_LIMIT_MAX_KEYS },
     tls: { certFile: undefined, keyFile: undefined, clientCaFile: undefined, clientCertIdentity: false },
   };
 }

@@ -10,11 +10,31 @@
 export class ConfigError extends Error {
   /** For a bad value: what was expected and what came (`must be … (got …)`), without the key. */
   readonly detail?: string;
-  constructor(message: string, detail?: string) {
+  /**
+   * Every problem found, each one line without the `Invalid configuration: ` prefix: one for a
+   * single problem, several when a layer had more (see {@link configErrorOfAll}).
+   */
+  readonly problems: readonly string[];
+  constructor(message: string, detail?: string, problems?: readonly string[]) {
     super(message);
     this.name = 'ConfigError';
     this.detail = detail;
+    this.problems = problems ?? [message.replace(PREFIX, '')];
   }
+}
+
+const PREFIX = /^Invalid configuration: /;
+
+/**
+ * One error for every problem of `errors` (each may hold several), so an operator fixes them
+ * all in one go instead of one per restart. A single problem keeps its own one-line message;
+ * several read `Invalid configuration (N problems):` with one indented line each.
+ */
+export function configErrorOfAll(errors: readonly ConfigError[]): ConfigError {
+  const problems = errors.flatMap((e) => e.problems);
+  const [only] = errors;
+  if (only !== undefined && problems.length === 1) return only;
+  return new ConfigError(`Invalid configuration (${problems.length} problems):\n${problems.map((p) => `  - ${p}`).join('\n')}`, undefined, problems);
 }
 
 /**

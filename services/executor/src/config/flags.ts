@@ -3,6 +3,7 @@
  * (`--config` and `--help` included).
  */
 import { ConfigError } from './errors.js';
+import { closestKey } from './schema-errors.js';
 
 /** CLI flags and the config key each sets. `--config` and `--help` are handled separately. */
 export const CLI_FLAGS = {
@@ -15,6 +16,8 @@ export const CLI_FLAGS = {
   '--grpc-public-url': 'grpcPublicUrl',
   '--websocket-in-card': 'websocketInCard',
   '--inspector': 'inspector',
+  '--cors-origins': 'cors.origins',
+  '--allowed-hosts': 'allowedHosts',
   '--agent-module': 'agentModule',
   '--log-level': 'logLevel',
   '--strict-requests': 'strictRequests',
@@ -46,7 +49,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     if (name !== '--config' && !(name in CLI_FLAGS)) {
-      throw new ConfigError(`Unknown argument ${JSON.stringify(arg)} (known: --config, ${Object.keys(CLI_FLAGS).join(', ')}, --help)`);
+      const known = ['--config', ...Object.keys(CLI_FLAGS), '--help'];
+      const guess = name.startsWith('--') ? closestKey(name, known) : undefined;
+      throw new ConfigError(`Unknown argument ${JSON.stringify(arg)} (${guess ? `did you mean ${guess}?` : `known: ${known.join(', ')}`})`);
     }
     const value: string | undefined = eq > 0 ? arg.slice(eq + 1) : args.shift();
     if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new ConfigError(`Missing value for ${name}`);

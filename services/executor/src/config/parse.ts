@@ -38,8 +38,8 @@ export function parseAgentEntry(raw: unknown, where: string, baseDir: string | u
 
 /**
  * Resolves the layer's relative paths against `baseDir` (the config file's directory, else
- * the working directory): `agentModule`, `store.path`, the `tls` files, and the `module` handler's
- * `settings.path` of each agent (it resolves like `agentModule`).
+ * the working directory): `agentModule`, `store.path`, the `tls` files, `agentRegistry.moduleDirs`,
+ * and the `module` handler's `settings.path` of each agent (it resolves like `agentModule`).
  */
 function resolvePaths(layer: Omit<ConfigFileLayer, '$schema'>, baseDir: string | undefined): ExecutorConfigInput {
   return {
@@ -47,6 +47,9 @@ function resolvePaths(layer: Omit<ConfigFileLayer, '$schema'>, baseDir: string |
     ...(layer.agentModule !== undefined && { agentModule: resolveModulePath(layer.agentModule, baseDir) }),
     ...(layer.store?.path !== undefined && { store: { ...layer.store, path: resolve(baseDir ?? process.cwd(), layer.store.path) } }),
     ...(layer.tls !== undefined && { tls: resolveTlsPaths(layer.tls, baseDir) }),
+    ...(layer.agentRegistry?.moduleDirs !== undefined && {
+      agentRegistry: { ...layer.agentRegistry, moduleDirs: layer.agentRegistry.moduleDirs.map((dir) => resolve(baseDir ?? process.cwd(), dir)) },
+    }),
     ...(layer.agents !== undefined && { agents: layer.agents.map((entry) => resolveEntryPaths(entry, baseDir)) }),
   };
 }

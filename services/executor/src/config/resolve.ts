@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { defaultConfig } from './defaults.js';
+import { ConfigError, configErrorOfAll } from './errors.js';
 import { configFromEnv } from './env.js';
 import { configFromFile } from './file.js';
 import { parseArgs } from './flags.js';
@@ -31,7 +32,8 @@ export interface LoadedConfig {
 
 /**
  * Resolves the configuration: built-in defaults < config file (`--config` or `A2A_CONFIG`) <
- * environment variables < CLI flags. Throws {@link ConfigError} (one line) on anything invalid.
+ * environment variables < CLI flags. Throws {@link ConfigError} on anything invalid: one line
+ * per problem, the problems of every layer at once.
  */
 export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
@@ -40,10 +42,22 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const fileArg = args.configPath ?? (env.A2A_CONFIG || undefined);
   const configFile = fileArg === undefined ? undefined : resolve(cwd, fileArg);
 
-  let config = defaultConfig();
-  if (configFile) config = mergeConfig(config, configFromFile(configFile));
-  config = mergeConfig(config, configFromEnv(env, cwd));
-  config = mergeConfig(config, layerFromText(args.flags, cwd));
+  // Every layer is read even when one is bad, so the error lists the problems of all of them.
+  const errors: ConfigError[] = [];
+  const layer = (read: () => ExecutorConfigInput): ExecutorConfigInput => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      errors.push(error);
+      return {};
+    }
+  };
+  const file = configFile ? layer(() => configFromFile(configFile)) : {};
+  const fromEnv = layer(() => configFromEnv(env, cwd));
+  const flags = layer(() => layerFromText(args.flags, cwd));
+  if (errors.length > 0) throw configErrorOfAll(errors);
+  const config = mergeConfig(mergeConfig(mergeConfig(defaultConfig(), file), fromEnv), flags);
   return { config: validateConfig(config), help: args.help, configFile };
 }
 

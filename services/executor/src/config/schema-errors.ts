@@ -1,14 +1,15 @@
 /**
- * Turns the schema's issues into the one-line {@link ConfigError} operators read:
+ * Turns the schema's issues into the {@link ConfigError} operators read, one line per problem:
  * `Invalid configuration: <source><path> must be <expectation> (got <value>)`, or
- * `unknown key <path> (known: …)`. The path names the bad value (`agents[1].settings`,
+ * `unknown key <path> (did you mean <key>?)` (or `(known: …)` when no key is close). The path names the bad value (`agents[1].settings`,
  * `store.url`); secrets are never echoed (API keys, URL passwords).
  */
 import type { z } from 'zod';
-import { ConfigError } from './errors.js';
+import { closest, distance } from 'fastest-levenshtein';
+import { ConfigError, configErrorOfAll } from './errors.js';
 
-/** Paths whose values (and map keys) are secrets: neither is shown. */
-const SECRET_PATHS: readonly string[] = ['auth.apiKeys'];
+/** Paths whose values (and map keys) are secrets: neither is shown; what each holds, for the message. */
+const SECRET_PATHS: Readonly<Record<string, string>> = { 'auth.apiKeys': 'API keys', 'push.secretKey': 'a key' };
 
 /** `agents[1].settings.url` from `['agents', 1, 'settings', 'url']`. */
 export function pathText(path: readonly PropertyKey[]): string {
@@ -16,24 +17,75 @@ export function pathText(path: readonly PropertyKey[]): string {
 }
 
 /**
- * The ConfigError of the first issue (unknown keys first: a typo usually explains the rest).
- * `source` prefixes the path (`config file x.json: `); `input` is what was checked, to quote
- * the bad value.
+ * The ConfigError of every issue zod found (it checks the whole layer, not up to the first
+ * mistake), unknown keys first: a typo usually explains the rest. Each unknown key is its own
+ * problem, with the closest known key as a suggestion (`unknown key sotre (did you mean
+ * store?)`), else the keys it knows (`unknown key colour (known: …)`). `source` prefixes the path (`config file x.json: `); `input` is what
+ * was checked, to quote the bad value. One issue gives the one-line message it always did.
  */
 export function configErrorOf(error: z.ZodError, source: string, input: unknown): ConfigError {
-  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
+  // One problem per bad value: a value that fails two rules (not a URL, and so not one without
+  // a query either) is one mistake to fix.
+  const seen = new Set<string>();
+  const values = error.issues.filter((i) => {
+    if (i.code === 'unrecognized_keys') return false;
+    const at = pathText(i.path);
+    if (seen.has(at)) return false;
+    seen.add(at);
+    return true;
+  });
+  const issues = [...error.issues.filter((i) => i.code === 'unrecognized_keys'), ...values];
   // zod reports at least one issue; without one, its own message is all there is to say.
-  if (!issue) return new ConfigError(`Invalid configuration: ${source}${error.message}`);
-  const secret = SECRET_PATHS.find((p) => pathText(issue.path).startsWith(p));
+  if (issues.length === 0) return new ConfigError(`Invalid configuration: ${source}${error.message}`);
+  return configErrorOfAll(issues.flatMap((issue) => issueErrors(issue, source, input)));
+}
+
+/** The ConfigErrors of one issue: one per unknown key, else one for the bad value. */
+function issueErrors(issue: z.core.$ZodIssue, source: string, input: unknown): ConfigError[] {
+  const secret = Object.keys(SECRET_PATHS).find((p) => pathText(issue.path).startsWith(p));
   if (issue.code === 'unrecognized_keys' && !secret) {
     const at = pathText(issue.path);
     const where = source.trim();
-    return new ConfigError(`Invalid configuration: ${where ? `${where} ` : ''}unknown key ${at ? `${at}.` : ''}${issue.keys[0]} (${issue.message})`);
+    const known = knownKeys(issue.message);
+    return issue.keys.map((key) => {
+      const guess = closestKey(key, known);
+      // With a likely fix at hand the list of every known key is only noise.
+      const hint = guess === undefined ? issue.message : `did you mean ${at ? `${at}.` : ''}${guess}?`;
+      return new ConfigError(`Invalid configuration: ${where ? `${where} ` : ''}unknown key ${at ? `${at}.` : ''}${key} (${hint})`);
+    });
   }
   const path = secret ?? pathText(issue.path);
-  const got = secret ? 'the value is not shown: it holds API keys' : `got ${quote(valueAt(input, issue.path))}`;
+  const got = secret ? `the value is not shown: it holds ${SECRET_PATHS[secret]}` : `got ${quote(valueAt(input, issue.path))}`;
   const detail = `must be ${issue.message} (${got})`;
-  return new ConfigError(`Invalid configuration: ${source}${path || 'configuration'} ${detail}`, detail);
+  return [new ConfigError(`Invalid configuration: ${source}${path || 'configuration'} ${detail}`, detail)];
+}
+
+/**
+ * The keys an object knows, from its unknown-key message (`known: a, b, c`, written by the
+ * schema's `section`): zod's issue names the unknown keys only, not the shape they missed.
+ */
+function knownKeys(message: string): string[] {
+  return message.startsWith('known: ') ? message.slice('known: '.length).split(', ') : [];
+}
+
+/**
+ * The known key `key` most likely meant: the nearest by edit distance (fastest-levenshtein),
+ * case ignored, if at most a third of its letters differ (at least 2: a swap of two letters,
+ * `prot` for `port`, is two edits), or the one known key it begins (`stream` → `streaming`);
+ * else undefined.
+ */
+export function closestKey(key: string, known: readonly string[]): string | undefined {
+  if (known.length === 0) return undefined;
+  const lower = key.toLowerCase();
+  // A key cut short (`stream` for `streaming`) is far in edits but plainly meant.
+  const extended = lower.length >= 4 ? known.filter((k) => k.toLowerCase().startsWith(lower)) : [];
+  if (extended.length === 1) return extended[0];
+  const best = closest(
+    lower,
+    known.map((k) => k.toLowerCase()),
+  );
+  const match = known.find((k) => k.toLowerCase() === best);
+  return match !== undefined && distance(lower, best) <= Math.max(2, Math.floor(key.length / 3)) ? match : undefined;
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

@@ -1,11 +1,11 @@
 /**
  * The security sections of the configuration: who may call (`auth`), how often
- * (`rateLimit`), and the listeners' TLS (`tls`). Types only, no code.
+ * (`rateLimit`), the listeners' TLS (`tls`), and which browser pages may call (`cors`). Types only, no code.
  */
 
 /** Authentication: static API keys, bearer JWTs from an identity provider, or both (either is accepted). */
 export interface AuthConfig {
-  /** API keys mapped to the principal each authenticates as. */
+  /** API keys mapped to the name each authenticates as (principal id `key:<name>`). */
   readonly apiKeys: Readonly<Record<string, string>>;
   /** Header carrying a raw API key (`Authorization: Bearer <key>` works too). */
   readonly header: string;
@@ -17,8 +17,18 @@ export interface AuthConfig {
   readonly jwtAudience?: string;
   /** Clock skew tolerated on `exp` / `nbf`, seconds. Default 30. */
   readonly jwtClockToleranceSec?: number;
+  /** Refuse JWTs without `exp`. Default true. */
+  readonly jwtRequireExp: boolean;
+  /** Longest JWT lifetime accepted (`exp` after `iat`, or after now), seconds. Default 86400. */
+  readonly jwtMaxLifetimeSec: number;
+  /** Deadline of one whole JWKS fetch (connect, headers, body), ms. Default 5000. */
+  readonly jwksTimeoutMs: number;
+  /** Largest JWKS body read, bytes. Default 1 MiB. */
+  readonly jwksMaxBytes: number;
   /** OIDC discovery URL to declare in the card (else the card declares an HTTP bearer JWT scheme). */
   readonly openIdConnectUrl?: string;
+  /** Principal ids mapped to a shared identity (only this makes a JWT, a key and a certificate one owner). Default none. */
+  readonly principalAliases: Readonly<Record<string, string>>;
 }
 
 /**
@@ -33,6 +43,12 @@ export interface RateLimitConfig {
   /** Requests one identity may make per `identityWindowSec`; 0 turns the identity limit off. */
   readonly identityPoints: number;
   readonly identityWindowSec: number;
+  /**
+   * Most keys each budget counts in memory (the in-memory budgets, and the insurance copies of
+   * the Redis ones); past it the least recently counted key starts a fresh window. Bounds the
+   * memory a client rotating addresses can make the limiter take.
+   */
+  readonly maxKeys: number;
 }
 
 /**
@@ -49,4 +65,10 @@ export interface TlsConfig {
   readonly clientCaFile?: string;
   /** A verified client certificate authenticates as its common name (beside any API keys / JWTs). Default false. */
   readonly clientCertIdentity: boolean;
+}
+
+/** Browser pages of other origins allowed to call (README "Browsers"); the service's own pages always may. */
+export interface CorsConfig {
+  /** Origins (`https://app.example.com`) whose pages may call; `*` for any. Default none. */
+  readonly origins: readonly string[];
 }

@@ -47,6 +47,19 @@ export interface AgentRegistryConfig {
   readonly schema: string;
   /** How often every row is re-read, in case a notification was missed; 0 disables. */
   readonly resyncMs: number;
+  /**
+   * Absolute directories a row of handler `module` may load its file from (after symlinks are
+   * resolved). A table row can name any path, and a module runs in the service's process, so
+   * module rows are refused unless their file lies in one of these or their package is in
+   * {@link modulePackages}. Empty (the default): no module rows.
+   */
+  readonly moduleDirs: readonly string[];
+  /** Package names a row of handler `module` may name, matched exactly (a subpath must be listed itself). */
+  readonly modulePackages: readonly string[];
+  /** How long building one row (module import and factory included) may take before its agent answers Unavailable. */
+  readonly loadTimeoutMs: number;
+  /** Largest `card` of a row, in bytes of its JSON text; a larger card is not read and its agent answers Unavailable. */
+  readonly maxCardBytes: number;
 }
 
 /** Where task events are logged for streams and resumes. */

@@ -3,7 +3,7 @@
  * text (`"8080"` to 8080, `"true"` to true) and then checked against the config schema like a
  * config file value, with errors naming the variable or flag the operator typed.
  */
-import { ConfigError, invalidValue as fail } from './errors.js';
+import { ConfigError, configErrorOfAll, invalidValue as fail } from './errors.js';
 import { parseConfigInput } from './parse.js';
 import { PORT_OR_OFF } from './schema/values.js';
 import type { ExecutorConfigInput } from './types.js';
@@ -37,12 +37,18 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
       }
       return out;
     }
+    case 'list':
+      // Comma-separated, blanks dropped: "a, b," is ["a", "b"].
+      return text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     default:
       return text;
   }
 }
 
-type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys';
+type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys' | 'list';
 
 const KIND: Record<string, TextKind> = {
   port: 'int',
@@ -57,9 +63,15 @@ const KIND: Record<string, TextKind> = {
   websocketInCard: 'bool',
   inspector: 'bool',
   strictRequests: 'bool',
+  'cors.origins': 'list',
+  allowedHosts: 'list',
   'push.allowPrivateNetworks': 'bool',
   'auth.apiKeys': 'keys',
   'auth.jwtClockToleranceSec': 'int',
+  'auth.jwtRequireExp': 'bool',
+  'auth.jwtMaxLifetimeSec': 'int',
+  'auth.jwksTimeoutMs': 'int',
+  'auth.jwksMaxBytes': 'int',
   'store.maxConnections': 'int',
   'store.retentionMs': 'int',
   'store.memoryMaxBytes': 'int',
@@ -69,29 +81,39 @@ const KIND: Record<string, TextKind> = {
   'lease.ttlMs': 'int',
   'lease.sweepIntervalMs': 'int',
   'agentRegistry.resyncMs': 'int',
+  'agentRegistry.moduleDirs': 'list',
+  'agentRegistry.modulePackages': 'list',
+  'agentRegistry.loadTimeoutMs': 'int',
+  'agentRegistry.maxCardBytes': 'int',
   'rateLimit.addressPoints': 'int',
   'rateLimit.addressWindowSec': 'int',
   'rateLimit.identityPoints': 'int',
   'rateLimit.identityWindowSec': 'int',
+  'rateLimit.maxKeys': 'int',
   'tls.clientCertIdentity': 'bool',
 };
 
 /**
  * Builds one layer from `[dotted key, text, variable-or-flag name]` entries. Each entry is
- * checked on its own so an error names the variable or flag the operator actually typed.
+ * checked on its own so an error names the variable or flag the operator actually typed; the
+ * error lists every bad entry.
  */
 export function layerFromText(entries: ReadonlyArray<readonly [path: string, text: string, where: string]>, baseDir: string): ExecutorConfigInput {
   let layer: ExecutorConfigInput = {};
+  const errors: ConfigError[] = [];
   for (const [path, text, where] of entries) {
     let parsed: ExecutorConfigInput;
     try {
       parsed = parseConfigInput(nestedAt(path.split('.'), fromText(text, KIND[path] ?? 'string', where)), '', baseDir);
     } catch (error) {
-      if (error instanceof ConfigError && error.detail) throw new ConfigError(`Invalid configuration: ${where} ${error.detail}`, error.detail);
-      throw error;
+      if (!(error instanceof ConfigError)) throw error;
+      // Every bad variable or flag is reported, not just the first.
+      errors.push(error.detail ? new ConfigError(`Invalid configuration: ${where} ${error.detail}`, error.detail) : error);
+      continue;
     }
     layer = mergeInput(layer, parsed);
   }
+  if (errors.length > 0) throw configErrorOfAll(errors);
   return layer;
 }
 

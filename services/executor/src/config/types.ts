@@ -8,11 +8,11 @@
 
 import type { CardCompat } from '@a2a-polyglot/server';
 import type { A2ALiteConfig, AgentCardConfig, AgentEntryConfig } from './agent-types.js';
-import type { AuthConfig, RateLimitConfig, TlsConfig } from './security-types.js';
+import type { AuthConfig, CorsConfig, RateLimitConfig, TlsConfig } from './security-types.js';
 import type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } from './storage-types.js';
 
 export type { A2ALiteConfig, AgentCardConfig, AgentEntryConfig, SkillConfig } from './agent-types.js';
-export type { AuthConfig, RateLimitConfig, TlsConfig } from './security-types.js';
+export type { AuthConfig, CorsConfig, RateLimitConfig, TlsConfig } from './security-types.js';
 export type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } from './storage-types.js';
 
 /** Log levels of the executor's pino logger (`logLevel`, `LOG_LEVEL`, `--log-level`). */
@@ -61,6 +61,15 @@ export interface ExecutorConfig {
    * agent with the credentials they type. Resolve it with {@link inspectorEnabled}.
    */
   readonly inspector?: boolean;
+  /** Which browser pages besides the service's own (the inspector) may call it (README "Browsers"). */
+  readonly cors: CorsConfig;
+  /**
+   * Host names requests may carry besides IP addresses, `localhost` (and `*.localhost`) and the
+   * host of `publicBaseUrl`; `.example.com` covers a domain and its subdomains, `*` any host.
+   * Others get 403 (DNS rebinding). Unset: only requests that arrive on a loopback address are
+   * checked; set (even to `[]`) to check every request (README "Browsers").
+   */
+  readonly allowedHosts?: readonly string[];
   readonly maxBodyBytes: number;
   /**
    * Reject request members the A2A request message does not have (INVALID_PARAMS / 400)
@@ -108,7 +117,11 @@ export interface ExecutorConfig {
   readonly agentRegistry: AgentRegistryConfig;
   /** Who may call: API keys and/or OAuth2/OIDC JWTs. Neither configured ⇒ authentication off. */
   readonly auth: AuthConfig;
-  readonly push: { readonly allowPrivateNetworks: boolean };
+  /**
+   * Webhook rules. `secretKey`: encrypts push-config secrets at rest in the durable stores
+   * (32 bytes, base64 or hex); unset, they are stored as given.
+   */
+  readonly push: { readonly allowPrivateNetworks: boolean; readonly secretKey?: string };
   readonly store: StoreConfig;
   readonly eventLog: EventLogConfig;
   /** This instance's id (lease owner). Unset: the host name for SQLite, host name + pid + random for PostgreSQL and DynamoDB. */
@@ -134,7 +147,9 @@ export type ExecutorConfigInput = {
               readonly a2aLite?: boolean | A2ALiteConfig;
             }
           >
-        : Partial<ExecutorConfig[K]>;
+        : ExecutorConfig[K] extends readonly unknown[] | undefined
+          ? ExecutorConfig[K]
+          : Partial<ExecutorConfig[K]>;
 };
 
 /** Card fields as a layer provides them (every one optional). */

@@ -43,6 +43,14 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
       'Invalid configuration: bearer JWTs need auth.jwksUrl, auth.jwtIssuer and auth.jwtAudience together (A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE)',
     );
   }
+  // A name without a scheme prefix could never match (every principal id has one): most likely
+  // a name from before ids were namespaced, so it is refused rather than silently ignored.
+  const unprefixed = Object.keys(config.auth.principalAliases).find((id) => !/^(jwt|key|cert):./.test(id));
+  if (unprefixed !== undefined) {
+    throw new ConfigError(
+      `Invalid configuration: auth.principalAliases key ${JSON.stringify(unprefixed)} is not a principal id (jwt:<iss>#<sub>, key:<name> or cert:<issuer>#<subject>)`,
+    );
+  }
   const { certFile, keyFile, clientCaFile, clientCertIdentity } = config.tls;
   if (Boolean(certFile) !== Boolean(keyFile))
     throw new ConfigError('Invalid configuration: TLS needs tls.certFile and tls.keyFile together (A2A_TLS_CERT_FILE, A2A_TLS_KEY_FILE)');

@@ -14,6 +14,7 @@ import { CARD_COMPAT_VALUES } from '@a2a-polyglot/server';
 import { z } from 'zod';
 import { agentSchema, agentsSchema, handlersSchema } from './agent.js';
 import { authSchema, pushSchema } from './auth.js';
+import { allowedHostsSchema, corsSchema } from './browser.js';
 import { rateLimitSchema, tlsSchema } from './listener.js';
 import { agentRegistrySchema, eventLogSchema, leaseSchema, storeSchema } from './storage.js';
 import type { ExecutorConfigInput } from '../types.js';
@@ -35,6 +36,8 @@ export const configFileSchema = section({
   grpcPublicUrl: grpcPublicUrl.optional().describe("The card's GRPC interface url, verbatim (host:port or https://host)."),
   websocketInCard: bool.optional().describe('List the WebSocket binding in the agent card. Default true.'),
   inspector: bool.optional().describe('Serve the browser inspector at /inspector (A2A_INSPECTOR). Default: on exactly when host is a loopback address.'),
+  cors: corsSchema.optional(),
+  allowedHosts: allowedHostsSchema.optional(),
   maxBodyBytes: positiveBytes.optional().describe('Largest request body. Default 4 MiB.'),
   strictRequests: bool.optional().describe('Reject unknown request members instead of ignoring them. Default false.'),
   cardCompat: oneOf(CARD_COMPAT_VALUES).optional().describe('The card a discovery request without A2A-Version gets. Default merged.'),

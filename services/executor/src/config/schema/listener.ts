@@ -14,6 +14,11 @@ export const rateLimitSchema = section({
     .optional()
     .describe('Requests one authenticated identity may make per window; 0 turns it off (A2A_RATE_LIMIT_IDENTITY_POINTS). Default 0.'),
   identityWindowSec: windowSec.optional().describe('Window of the per-identity budget, seconds (A2A_RATE_LIMIT_IDENTITY_WINDOW_SEC). Default 60.'),
+  maxKeys: intIn(1, 10_000_000)
+    .optional()
+    .describe(
+      'Most client addresses (and, apart, identities) counted in memory; past it the least recently seen one starts a fresh window (A2A_RATE_LIMIT_MAX_KEYS). Default 10000.',
+    ),
 });
 
 /** `tls`: HTTPS/WSS on the HTTP listener and TLS on gRPC; with a client CA, mutual TLS on gRPC. */

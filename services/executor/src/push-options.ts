@@ -1,0 +1,12 @@
+import type { RequestHandlerOptions } from '@a2a-polyglot/core';
+import { V03_WEBHOOK_ENCODING } from '@a2a-polyglot/v03/json';
+import type { ExecutorConfig } from './config.js';
+
+/**
+ * The webhook options of every handler the executor builds (the single agent and each mounted
+ * one): private addresses as configured, and v0.3 bodies for configs registered through the
+ * v0.3 bindings the executor serves, so a v0.3 receiver can parse what it gets.
+ */
+export function pushHandlerOptions(config: Pick<ExecutorConfig, 'push'>): Pick<RequestHandlerOptions, 'allowPrivateWebhooks' | 'webhookEncodings'> {
+  return { allowPrivateWebhooks: config.push.allowPrivateNetworks, webhookEncodings: { '0.3': V03_WEBHOOK_ENCODING } };
+}
