@@ -1,4 +1,5 @@
 import type fc from 'fast-check';
+import type { HeavyCase } from './heavy-inputs.js';
 import type { Finding } from './oracle.js';
 import type { FuzzTarget } from './target.js';
 
@@ -9,6 +10,11 @@ import type { FuzzTarget } from './target.js';
 export interface BindingFuzzer<Input> {
   readonly name: string;
   inputs(known: readonly string[]): fc.Arbitrary<Input>;
+  /**
+   * A heavy send of the resource oracle as this binding carries it (built when it is sent, so
+   * a long run holds one at a time). Its answer is also judged by size against the request.
+   */
+  heavy(c: HeavyCase): Input;
   /** Sends `input` and returns the findings its answer gives (none when the answer is fine). */
   run(input: Input, target: FuzzTarget): Promise<Finding[]>;
 }

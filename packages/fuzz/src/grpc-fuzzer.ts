@@ -1,22 +1,40 @@
 import { OPERATIONS as CORE_OPERATIONS } from '@a2a-polyglot/core';
+import { SendMessageRequest as V03SendMessageRequest } from '@a2a-polyglot/model/v03';
 import { grpcFrame, rawGrpcCall } from '@a2a-polyglot/testing';
 import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
 import { OPERATIONS, validCall, versionHeader, withoutSlowCommand, type Operation } from './arbitraries.js';
 import { headerSafe, type BindingFuzzer } from './binding-fuzzer.js';
-import { abbreviate, leaks, SLOW_ANSWER_MS, type Finding } from './oracle.js';
+import { heavyDialect, heavyParamsJson, heavyVersionHeaders, type HeavyCase } from './heavy-inputs.js';
+import { abbreviate, leaks, oversizedAnswer, SLOW_ANSWER_MS, type Finding } from './oracle.js';
 
 /** One gRPC call as raw HTTP/2: path, headers, the DATA bytes (frames, right or wrong). */
 export interface GrpcInput {
   readonly path: string;
   readonly headers: Record<string, string>;
   readonly data: Buffer;
+  /** A heavy send (see `BindingFuzzer.heavy`). */
+  readonly heavy?: boolean;
 }
 
 /** Encodes ProtoJSON params as the request message of `operation` (core's codec of each operation). */
 function encodeRequest(operation: Operation, json: unknown): Uint8Array {
   const codec = CORE_OPERATIONS[operation].request;
   return codec.encode(codec.fromJSON(json)).finish();
+}
+
+/**
+ * Deepest nesting a heavy gRPC case is built with: the message is made here by the generated
+ * codec, which recurses per level in this (the server's own) process; past the documented
+ * nesting limit the server must refuse it, and 200 levels are well past it.
+ */
+const MAX_GRPC_HEAVY_DEPTH = 200;
+
+/** A heavy case as the request bytes of its generation's SendMessage. */
+function heavyRequestBytes(c: HeavyCase): Buffer {
+  const json: unknown = JSON.parse(heavyParamsJson({ ...c, depth: Math.min(c.depth, MAX_GRPC_HEAVY_DEPTH) }, heavyDialect(c, 'proto')));
+  if (c.generation === '0.3') return Buffer.from(V03SendMessageRequest.encode(V03SendMessageRequest.fromJSON(json)).finish());
+  return Buffer.from(encodeRequest('SendMessage', json));
 }
 
 /** The services a path may name: v1.0, v0.3, the session service, nonsense. */
@@ -117,8 +135,18 @@ export const grpcFuzzer: BindingFuzzer<GrpcInput> = {
         },
       }));
   },
+  heavy(c) {
+    const service = c.generation === '0.3' ? 'a2a.v1.A2AService' : 'lf.a2a.v1.A2AService';
+    return {
+      path: `/${service}/${c.streaming ? 'SendStreamingMessage' : 'SendMessage'}`,
+      headers: heavyVersionHeaders(c),
+      data: grpcFrame(heavyRequestBytes(c)),
+      heavy: true,
+    };
+  },
   async run(input, target) {
-    const request = `${input.path} ${JSON.stringify(input.headers)} ${input.data.toString('hex')}`;
+    // A heavy request is quoted by its first bytes only: its megabytes hold no leak.
+    const request = `${input.path} ${JSON.stringify(input.headers)} ${(input.heavy ? input.data.subarray(0, 1000) : input.data).toString('hex')}`;
     const finding = (kind: Finding['kind'], detail: string): Finding => ({ binding: 'grpc', kind, detail, input: abbreviate(request) });
     const started = performance.now();
     let answer: Awaited<ReturnType<typeof rawGrpcCall>>;
@@ -133,6 +161,13 @@ export const grpcFuzzer: BindingFuzzer<GrpcInput> = {
     if (answer.grpcStatus === undefined)
       findings.push(finding('no-answer', `no grpc-status (HTTP ${answer.httpStatus}, RST_STREAM ${answer.rstCode ?? 'none'})`));
     const text = `${answer.grpcMessage} ${answer.statusDetails?.toString('latin1') ?? ''} ${answer.body.toString('latin1')}`;
+    // An error is judged by its status (message and details): a stream may end in one after
+    // answering messages, and those are bounded by the heavy rule below.
+    const status = Buffer.byteLength(answer.grpcMessage) + (answer.statusDetails?.length ?? 0);
+    const failed = answer.grpcStatus !== undefined && answer.grpcStatus !== 0;
+    const oversized =
+      oversizedAnswer(status, failed) ?? (input.heavy ? oversizedAnswer(Buffer.byteLength(text, 'latin1'), false, input.data.length) : undefined);
+    if (oversized) findings.push(finding('oversize', `${oversized} (gRPC status ${answer.grpcStatus}: ${abbreviate(answer.grpcMessage, 200)})`));
     const leaked = leaks(text, `${request} ${input.data.toString('latin1')}`);
     if (leaked.length > 0) findings.push(finding('leak', leaked.slice(0, 3).join(' | ')));
     if (ms > SLOW_ANSWER_MS) findings.push(finding('slow', `${Math.round(ms)} ms`));

@@ -1,12 +1,15 @@
 import fc from 'fast-check';
 import { garbageBody, mutated, mutatedCall, V03_METHODS, validCall, versionHeader, withoutSlowCommand } from './arbitraries.js';
 import { headerSafe, type BindingFuzzer } from './binding-fuzzer.js';
+import { heavyJsonRpcBody, heavyVersionHeaders } from './heavy-inputs.js';
 import { exchangeAndJudge } from './http-exchange.js';
 
 /** A JSON-RPC POST: its body and headers. */
 export interface JsonRpcInput {
   readonly body: string | Uint8Array;
   readonly headers: Record<string, string>;
+  /** A heavy send (see `BindingFuzzer.heavy`). */
+  readonly heavy?: boolean;
 }
 
 /** JSON-RPC ids of every shape, valid or not. */
@@ -55,7 +58,10 @@ export const jsonRpcFuzzer: BindingFuzzer<JsonRpcInput> = {
       },
     }));
   },
+  heavy(c) {
+    return { body: heavyJsonRpcBody(c, c.salt), headers: { 'content-type': 'application/json', ...heavyVersionHeaders(c) }, heavy: true };
+  },
   run(input, target) {
-    return exchangeAndJudge('jsonrpc', { method: 'POST', url: target.jsonRpcUrl, headers: input.headers, body: input.body });
+    return exchangeAndJudge('jsonrpc', { method: 'POST', url: target.jsonRpcUrl, headers: input.headers, body: input.body, heavy: input.heavy });
   },
 };

@@ -2,6 +2,7 @@
  * `npm run fuzz`: the long fuzz run, from sources (no build), as its own process.
  *
  *   npm run fuzz -- [--cases N] [--rounds R] [--seed S] [--max-rss-growth-mb M]
+ *                   [--heavy-cases H] [--max-rss-over-budget-mb B]
  *
  * Prints one line per binding and round, the memory after each round, every finding and a
  * JSON summary; exits 1 when anything was found.
@@ -15,6 +16,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '4' },
     seed: { type: 'string', default: String(Date.now() % 1_000_000_007) },
     'max-rss-growth-mb': { type: 'string', default: '64' },
+    'heavy-cases': { type: 'string', default: '200' },
+    'max-rss-over-budget-mb': { type: 'string', default: '128' },
   },
 });
 
@@ -24,6 +27,8 @@ async function main(): Promise<void> {
     rounds: Number(values.rounds),
     seed: Number(values.seed),
     maxRssGrowthBytes: Number(values['max-rss-growth-mb']) * 1024 * 1024,
+    heavyCasesPerBinding: Number(values['heavy-cases']),
+    maxRssOverBudgetBytes: Number(values['max-rss-over-budget-mb']) * 1024 * 1024,
   };
   for (const [name, value] of Object.entries(options)) if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number`);
   const started = performance.now();
@@ -37,10 +42,17 @@ async function main(): Promise<void> {
     totalSeconds: Math.round((performance.now() - started) / 100) / 10,
     rssMiB: report.memory.map((m) => Math.round(m.rssBytes / 104857.6) / 10),
     heapUsedMiB: report.memory.map((m) => Math.round(m.heapUsedBytes / 104857.6) / 10),
+    ...(report.resource && {
+      resourceRssMiB: { before: mib(report.resource.rssBeforeBytes), after: mib(report.resource.rssAfterBytes), limit: mib(report.resource.limitBytes) },
+    }),
     findings: report.findings.length,
   };
   process.stdout.write(`${JSON.stringify(summary)}\n`);
   process.exitCode = report.findings.length > 0 ? 1 : 0;
+}
+
+function mib(bytes: number): number {
+  return Math.round(bytes / 104857.6) / 10;
 }
 
 main().catch((error: unknown) => {

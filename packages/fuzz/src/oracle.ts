@@ -14,7 +14,7 @@ export const SLOW_ANSWER_MS = 5000;
 /** One thing the fuzzer saw go wrong, with what provoked it. */
 export interface Finding {
   readonly binding: string;
-  readonly kind: 'server-error' | 'slow' | 'leak' | 'no-answer' | 'crash' | 'memory';
+  readonly kind: 'server-error' | 'slow' | 'leak' | 'no-answer' | 'crash' | 'memory' | 'oversize';
   readonly detail: string;
   /** The request, abbreviated. */
   readonly input: string;
@@ -49,4 +49,37 @@ export function hasInternalJsonRpcError(answer: string): boolean {
 export function abbreviate(text: string, max = 300): string {
   const flat = JSON.stringify(text);
   return flat.length <= max ? flat : `${flat.slice(0, max)}… (${text.length} chars)`;
+}
+
+/**
+ * Most bytes of an error answer, whatever the request carried: an error quotes at most a
+ * short prefix of the offending input (a 3 MB role must not come back as a 6 MB error).
+ */
+export const MAX_ERROR_ANSWER_BYTES = 16 * 1024;
+
+/**
+ * Most bytes of any answer to a heavy send, relative to the request: the demo agent echoes its
+ * input, so a task holds the message and its echo, and a stream carries the task and the echo's
+ * chunks; four times the request plus a fixed allowance covers that, and nothing that grows
+ * faster than the input passes.
+ */
+export function maxHeavyAnswerBytes(requestBytes: number): number {
+  return 4 * requestBytes + 64 * 1024;
+}
+
+/**
+ * Why an answer is too large, or undefined when it is not: an error answer past
+ * {@link MAX_ERROR_ANSWER_BYTES}, or (for a heavy send, `requestBytes` given) any answer past
+ * {@link maxHeavyAnswerBytes}.
+ */
+export function oversizedAnswer(answerBytes: number, isError: boolean, requestBytes?: number): string | undefined {
+  if (isError && answerBytes > MAX_ERROR_ANSWER_BYTES) return `an error answer of ${answerBytes} bytes (at most ${MAX_ERROR_ANSWER_BYTES})`;
+  if (requestBytes !== undefined && answerBytes > maxHeavyAnswerBytes(requestBytes))
+    return `an answer of ${answerBytes} bytes to a ${requestBytes}-byte request (at most ${maxHeavyAnswerBytes(requestBytes)})`;
+  return undefined;
+}
+
+/** True when a JSON (not SSE) answer text is a JSON-RPC error object (read from its first bytes only). */
+export function isJsonRpcErrorText(text: string): boolean {
+  return /^\s*\{[^{}]{0,200}"error"\s*:/.test(text.slice(0, 256));
 }

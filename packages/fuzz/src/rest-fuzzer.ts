@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { anyId, garbageBody, mutated, validParams, versionHeader, withoutSlowCommand } from './arbitraries.js';
 import { headerSafe, type BindingFuzzer } from './binding-fuzzer.js';
+import { heavyDialect, heavyParamsJson, heavyVersionHeaders } from './heavy-inputs.js';
 import { exchangeAndJudge } from './http-exchange.js';
 
 /** One REST request relative to the target's REST base. */
@@ -9,6 +10,8 @@ export interface RestInput {
   readonly path: string;
   readonly headers: Record<string, string>;
   readonly body?: string | Uint8Array;
+  /** A heavy send (see `BindingFuzzer.heavy`). */
+  readonly heavy?: boolean;
 }
 
 /** The routes (v1.0, tenant-prefixed, v0.3, the card) with their own verb; `{id}` and `{cid}` are filled in. */
@@ -85,8 +88,24 @@ export const restFuzzer: BindingFuzzer<RestInput> = {
         },
       }));
   },
+  heavy(c) {
+    const verb = c.streaming ? 'message:stream' : 'message:send';
+    return {
+      method: 'POST',
+      path: c.generation === '0.3' ? `/v1/${verb}` : `/${verb}`,
+      headers: { 'content-type': 'application/json', ...heavyVersionHeaders(c) },
+      body: heavyParamsJson(c, heavyDialect(c, 'proto')),
+      heavy: true,
+    };
+  },
   run(input, target) {
     // Paths are joined as text (no URL normalisation of `..` by us): the server sees what we drew.
-    return exchangeAndJudge('rest', { method: input.method, url: `${target.restUrl}${input.path}`, headers: input.headers, body: input.body });
+    return exchangeAndJudge('rest', {
+      method: input.method,
+      url: `${target.restUrl}${input.path}`,
+      headers: input.headers,
+      body: input.body,
+      heavy: input.heavy,
+    });
   },
 };

@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { BindingFuzzer } from './binding-fuzzer.js';
 import { grpcFuzzer } from './grpc-fuzzer.js';
+import { describeHeavyCase, heavyCases } from './heavy-inputs.js';
 import { jsonRpcFuzzer } from './jsonrpc-fuzzer.js';
 import type { Finding } from './oracle.js';
 import { restFuzzer } from './rest-fuzzer.js';
@@ -23,6 +24,16 @@ export interface FuzzOptions {
   readonly seed: number;
   /** Most RSS growth from the baseline round to the last round (see `rounds`; after a GC each). */
   readonly maxRssGrowthBytes: number;
+  /**
+   * Heavy sends per binding in the resource phase (deep, wide and large, both generations,
+   * streamed and not; see heavy-inputs.ts). 0 skips the phase.
+   */
+  readonly heavyCasesPerBinding: number;
+  /**
+   * What RSS may exceed the target's configured memory budgets by after the resource phase
+   * (after a forced GC), over the RSS before the first input: the process's own working set.
+   */
+  readonly maxRssOverBudgetBytes: number;
   /** Progress lines (one per binding and round). */
   readonly log?: (line: string) => void;
 }
@@ -45,6 +56,8 @@ export interface FuzzReport {
   readonly memory: readonly RoundMemory[];
   /** RSS at the end of the last round minus at the end of the baseline round (see `rounds`). */
   readonly rssGrowthBytes: number;
+  /** The resource phase's memory: before the first input and after the heavy sends (after a GC each). */
+  readonly resource?: { readonly rssBeforeBytes: number; readonly rssAfterBytes: number; readonly limitBytes: number; readonly heavyCases: number };
 }
 
 /**
@@ -65,7 +78,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const cases: Record<string, number> = {};
   const durationMs: Record<string, number> = {};
   const memory: RoundMemory[] = [];
+  let resource: FuzzReport['resource'];
   try {
+    gc?.();
+    const rssBeforeBytes = process.memoryUsage().rss;
     const known = await seedTasks(target);
     for (let round = 1; round <= options.rounds; round++) {
       for (const [index, fuzzer] of FUZZERS.entries()) {
@@ -89,6 +105,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       memory.push({ round, rssBytes: usage.rss, heapUsedBytes: usage.heapUsed });
       options.log?.(`round ${round} memory: rss ${mb(usage.rss)}, heap used ${mb(usage.heapUsed)}`);
     }
+    if (options.heavyCasesPerBinding > 0) resource = await resourcePhase(target, options, findings, cases, durationMs, rssBeforeBytes, gc);
   } finally {
     closeFuzzSocket(target);
     await target.close();
@@ -108,7 +125,55 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       input: '',
     });
   }
-  return { seed: options.seed, findings, cases, durationMs, memory, rssGrowthBytes };
+  return { seed: options.seed, findings, cases, durationMs, memory, rssGrowthBytes, ...(resource && { resource }) };
+}
+
+/**
+ * The resource oracle: heavy sends on every binding (each answer judged by size as well as by
+ * the usual rules), then one look at memory. RSS after a forced GC must stay within the RSS
+ * before the first input plus the target's configured budgets plus the allowed margin: what
+ * the heavy sends leave behind is what the budgets let the server keep, nothing more.
+ */
+async function resourcePhase(
+  target: FuzzTarget,
+  options: FuzzOptions,
+  findings: Finding[],
+  cases: Record<string, number>,
+  durationMs: Record<string, number>,
+  rssBeforeBytes: number,
+  gc: (() => void) | undefined,
+): Promise<NonNullable<FuzzReport['resource']>> {
+  const drawn = fc.sample(heavyCases(), { numRuns: options.heavyCasesPerBinding, seed: options.seed + 7 });
+  for (const [index, fuzzer] of FUZZERS.entries()) {
+    const started = performance.now();
+    let found = 0;
+    for (const [n, c] of drawn.entries()) {
+      // Unique ids per binding and case, so no send is a follow-up or a retry of another.
+      const result = await fuzzer.run(fuzzer.heavy({ ...c, salt: index * 1_000_000 + n }), target);
+      for (const f of result) findings.push({ ...f, input: `${describeHeavyCase(c)} ${f.input}` });
+      found += result.length;
+    }
+    for (const line of target.loggedErrors.splice(0))
+      findings.push({ binding: fuzzer.name, kind: 'server-error', detail: `the server logged an error: ${line}`, input: '(heavy sends)' });
+    const ms = performance.now() - started;
+    const name = `${fuzzer.name} (heavy)`;
+    cases[name] = drawn.length;
+    durationMs[name] = ms;
+    options.log?.(`resource ${fuzzer.name}: ${drawn.length} heavy sends, ${found} findings, ${Math.round(ms)} ms`);
+  }
+  gc?.();
+  const rssAfterBytes = process.memoryUsage().rss;
+  const limitBytes = rssBeforeBytes + target.memoryBudgetBytes + options.maxRssOverBudgetBytes;
+  options.log?.(`resource memory: rss ${mb(rssBeforeBytes)} before, ${mb(rssAfterBytes)} after (limit ${mb(limitBytes)})`);
+  if (rssAfterBytes > limitBytes) {
+    findings.push({
+      binding: 'process',
+      kind: 'memory',
+      detail: `RSS ${mb(rssAfterBytes)} after ${drawn.length} heavy sends per binding, over ${mb(limitBytes)} (${mb(rssBeforeBytes)} before + budgets ${mb(target.memoryBudgetBytes)} + margin ${mb(options.maxRssOverBudgetBytes)})`,
+      input: '',
+    });
+  }
+  return { rssBeforeBytes, rssAfterBytes, limitBytes, heavyCases: drawn.length };
 }
 
 /** Creates a finished, an interrupted and a failed task, so fuzzed ids can name real tasks. */

@@ -13,6 +13,11 @@ export interface FuzzTarget {
   readonly wsUrl: string;
   /** gRPC `host:port`. */
   readonly grpcUrl: string;
+  /**
+   * The memory the server is configured to keep at most (the store's byte budget and the event
+   * log's): what the resource oracle lets RSS grow by, plus its margin.
+   */
+  readonly memoryBudgetBytes: number;
   /** Error-level log lines the server wrote while fuzzed (each is an unexpected failure). */
   readonly loggedErrors: string[];
   close(): Promise<void>;
@@ -35,6 +40,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     },
     child: () => logger,
   };
+  const storeBytes = 32 * 1024 * 1024;
   const running: RunningExecutor = await startExecutor(
     {
       host: '127.0.0.1',
@@ -43,7 +49,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       grpcHost: '127.0.0.1',
       logLevel: 'error',
       demo: { chunkDelayMs: 0 },
-      store: { memoryMaxBytes: 32 * 1024 * 1024 },
+      store: { memoryMaxBytes: storeBytes },
       eventLog: { retentionMs: 1000 },
       agent: { capabilities: { pushNotifications: false } },
     },
@@ -57,6 +63,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     restUrl: `${base}${running.endpoints.rest}`,
     wsUrl: `${base.replace(/^http/, 'ws')}${running.config.basePath}/ws`,
     grpcUrl: running.grpc.url,
+    memoryBudgetBytes: storeBytes,
     loggedErrors,
     close: () => running.close(),
   };

@@ -2,12 +2,19 @@ import fc from 'fast-check';
 import WebSocket from 'ws';
 import { garbageBody, mutated, mutatedCall, validCall, withoutSlowCommand } from './arbitraries.js';
 import type { BindingFuzzer } from './binding-fuzzer.js';
-import { abbreviate, hasInternalJsonRpcError, leaks, SLOW_ANSWER_MS, type Finding } from './oracle.js';
+import { heavyJsonRpcBody } from './heavy-inputs.js';
+import { abbreviate, hasInternalJsonRpcError, isJsonRpcErrorText, leaks, oversizedAnswer, SLOW_ANSWER_MS, type Finding } from './oracle.js';
 import type { FuzzTarget } from './target.js';
 
 /** One client frame: text (JSON or not) or binary. */
 export interface WebSocketInput {
   readonly frame: string | Buffer;
+  /**
+   * A heavy send (see `BindingFuzzer.heavy`): its request id, and whether it streams. It is
+   * judged on everything received until its own last frame (its answer, its error or its
+   * `streamEnd`), not until a sentinel, so no event of it spills into the next case.
+   */
+  readonly heavy?: { readonly id: string; readonly streaming: boolean };
 }
 
 /** Frames are judged on one socket per target, reopened whenever the server closed it. */
@@ -85,8 +92,15 @@ export const webSocketFuzzer: BindingFuzzer<WebSocketInput> = {
     );
     return frame.map((f) => ({ frame: typeof f === 'string' ? withoutSlowCommand(f) : f }));
   },
+  heavy(c) {
+    // WebSocket is a v1.0 binding only: a v0.3 case is sent as its v1.0 twin.
+    const id = `heavy-${c.salt}`;
+    return { frame: heavyJsonRpcBody({ ...c, generation: '1.0' }, id), heavy: { id, streaming: c.streaming } };
+  },
   async run(input, target) {
-    const text = typeof input.frame === 'string' ? input.frame : input.frame.toString('latin1');
+    const full = typeof input.frame === 'string' ? input.frame : input.frame.toString('latin1');
+    // A heavy request is quoted by its first bytes only: its megabytes hold no leak.
+    const text = input.heavy ? full.slice(0, 2000) : full;
     const finding = (kind: Finding['kind'], detail: string): Finding => ({ binding: 'websocket', kind, detail, input: abbreviate(text) });
     let state: Awaited<ReturnType<typeof openSocket>>;
     try {
@@ -97,8 +111,9 @@ export const webSocketFuzzer: BindingFuzzer<WebSocketInput> = {
     const sentinel = `fuzz-sentinel-${++sentinels}`;
     const started = performance.now();
     state.socket.send(input.frame, { binary: typeof input.frame !== 'string' });
-    state.socket.send(JSON.stringify({ jsonrpc: '2.0', id: sentinel, method: 'GetTask', params: { id: 'fuzz-sentinel' } }));
-    const answered = () => state.closed !== undefined || state.received.some((m) => m.includes(`"${sentinel}"`));
+    if (!input.heavy) state.socket.send(JSON.stringify({ jsonrpc: '2.0', id: sentinel, method: 'GetTask', params: { id: 'fuzz-sentinel' } }));
+    const answered = () =>
+      state.closed !== undefined || state.received.some((m) => (input.heavy ? isLastFrameOf(m, input.heavy) : m.includes(`"${sentinel}"`)));
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, SLOW_ANSWER_MS + 2000);
       state.onChange = () => {
@@ -111,8 +126,17 @@ export const webSocketFuzzer: BindingFuzzer<WebSocketInput> = {
     state.onChange = undefined;
     const ms = performance.now() - started;
     const gotAnswer = answered();
-    const received = state.received.splice(0).join('\n');
+    const frames = state.received.splice(0);
+    const received = frames.join('\n');
     const findings: Finding[] = [];
+    for (const frame of frames) {
+      const oversized = oversizedAnswer(Buffer.byteLength(frame), isJsonRpcErrorText(frame));
+      if (oversized) findings.push(finding('oversize', `${oversized}: ${abbreviate(frame.slice(0, 400), 200)}`));
+    }
+    if (input.heavy) {
+      const oversized = oversizedAnswer(Buffer.byteLength(received), false, Buffer.byteLength(full));
+      if (oversized) findings.push(finding('oversize', oversized));
+    }
     if (hasInternalJsonRpcError(received)) findings.push(finding('server-error', `JSON-RPC -32603: ${abbreviate(received, 200)}`));
     if (state.closed === 1011 || state.closed === 1006) findings.push(finding('server-error', `socket closed with ${state.closed}`));
     const leaked = leaks(received, text);
@@ -122,6 +146,14 @@ export const webSocketFuzzer: BindingFuzzer<WebSocketInput> = {
     return findings;
   },
 };
+
+/** True when `frame` is the last one a heavy request gets: its error, its answer, or its stream's end. */
+function isLastFrameOf(frame: string, heavy: NonNullable<WebSocketInput['heavy']>): boolean {
+  const head = frame.slice(0, 200);
+  if (!head.includes(`"${heavy.id}"`)) return false;
+  if (isJsonRpcErrorText(frame)) return true;
+  return heavy.streaming ? head.includes('"streamEnd"') : !head.includes('"streamStart"');
+}
 
 /** Closes the socket a target's WebSocket fuzzing holds. */
 export function closeFuzzSocket(target: FuzzTarget): void {

@@ -4,7 +4,8 @@ import { runFuzz } from '../src/index.js';
  * The short fuzz run inside `npm test`: a few seconds per binding, fixed seed. The long run is
  * `npm run fuzz` (src/main.ts, same runner). The environment can lengthen this one too:
  * A2A_FUZZ_CASES (inputs per binding per round), A2A_FUZZ_ROUNDS, A2A_FUZZ_SEED,
- * A2A_FUZZ_MAX_RSS_GROWTH_MB; A2A_FUZZ_VERBOSE=1 prints the progress lines.
+ * A2A_FUZZ_MAX_RSS_GROWTH_MB, A2A_FUZZ_HEAVY_CASES (heavy sends per binding in the resource
+ * phase), A2A_FUZZ_MAX_RSS_OVER_BUDGET_MB; A2A_FUZZ_VERBOSE=1 prints the progress lines.
  */
 const env = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 const options = {
@@ -12,10 +13,12 @@ const options = {
   rounds: env('A2A_FUZZ_ROUNDS', 2),
   seed: env('A2A_FUZZ_SEED', 20_261_201),
   maxRssGrowthBytes: env('A2A_FUZZ_MAX_RSS_GROWTH_MB', 128) * 1024 * 1024,
+  heavyCasesPerBinding: env('A2A_FUZZ_HEAVY_CASES', 12),
+  maxRssOverBudgetBytes: env('A2A_FUZZ_MAX_RSS_OVER_BUDGET_MB', 128) * 1024 * 1024,
 };
 
 describe('fuzzing every binding against a real executor', () => {
-  it(`finds nothing in ${options.rounds} × ${options.casesPerBinding} inputs per binding (seed ${options.seed})`, async () => {
+  it(`finds nothing in ${options.rounds} × ${options.casesPerBinding} inputs and ${options.heavyCasesPerBinding} heavy sends per binding (seed ${options.seed})`, async () => {
     const lines: string[] = [];
     const report = await runFuzz({ ...options, log: (line) => lines.push(line) });
     const summary = {
@@ -23,6 +26,7 @@ describe('fuzzing every binding against a real executor', () => {
       cases: report.cases,
       durationMs: Object.fromEntries(Object.entries(report.durationMs).map(([k, v]) => [k, Math.round(v)])),
       rssGrowthMiB: +(report.rssGrowthBytes / 1048576).toFixed(1),
+      resource: report.resource,
       findings: report.findings.length,
     };
     if (process.env.A2A_FUZZ_VERBOSE || report.findings.length > 0) process.stdout.write(`${lines.join('\n')}\n${JSON.stringify(summary)}\n`);
