@@ -2,7 +2,7 @@
  * `npm run fuzz`: the long fuzz run, from sources (no build), as its own process.
  *
  *   npm run fuzz -- [--cases N] [--rounds R] [--seed S] [--max-rss-growth-mb M]
- *                   [--heavy-cases H] [--max-rss-over-budget-mb B]
+ *                   [--heavy-cases H] [--max-held-over-budget-mb B] [--max-rss-over-budget-mb B]
  *
  * Prints one line per binding and round, the memory after each round, every finding and a
  * JSON summary; exits 1 when anything was found.
@@ -17,7 +17,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: String(Date.now() % 1_000_000_007) },
     'max-rss-growth-mb': { type: 'string', default: '64' },
     'heavy-cases': { type: 'string', default: '200' },
-    'max-rss-over-budget-mb': { type: 'string', default: '128' },
+    'max-held-over-budget-mb': { type: 'string', default: '128' },
+    'max-rss-over-budget-mb': { type: 'string', default: '512' },
   },
 });
 
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     seed: Number(values.seed),
     maxRssGrowthBytes: Number(values['max-rss-growth-mb']) * 1024 * 1024,
     heavyCasesPerBinding: Number(values['heavy-cases']),
+    maxHeldOverBudgetBytes: Number(values['max-held-over-budget-mb']) * 1024 * 1024,
     maxRssOverBudgetBytes: Number(values['max-rss-over-budget-mb']) * 1024 * 1024,
   };
   for (const [name, value] of Object.entries(options)) if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number`);
@@ -43,7 +45,12 @@ async function main(): Promise<void> {
     rssMiB: report.memory.map((m) => Math.round(m.rssBytes / 104857.6) / 10),
     heapUsedMiB: report.memory.map((m) => Math.round(m.heapUsedBytes / 104857.6) / 10),
     ...(report.resource && {
-      resourceRssMiB: { before: mib(report.resource.rssBeforeBytes), after: mib(report.resource.rssAfterBytes), limit: mib(report.resource.limitBytes) },
+      resourceHeldMiB: {
+        before: mib(report.resource.before.heldBytes),
+        after: mib(report.resource.after.heldBytes),
+        limit: mib(report.resource.limits.heldBytes),
+      },
+      resourceRssMiB: { before: mib(report.resource.before.rssBytes), after: mib(report.resource.after.rssBytes), limit: mib(report.resource.limits.rssBytes) },
     }),
     findings: report.findings.length,
   };

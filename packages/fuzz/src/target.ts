@@ -25,8 +25,8 @@ export interface FuzzTarget {
 
 /**
  * Starts the executor with the demo agent as `npm start` runs it, tuned so a fuzz run stays
- * fast and its memory meaningful: no chunk delay, a small in-memory store budget and a short
- * event-log retention (so what the fuzz creates saturates quickly and any further growth is a
+ * fast and its memory meaningful: no chunk delay, small byte budgets for the in-memory store
+ * and event log (32 MiB each) and a short event-log retention (so what the fuzz creates saturates quickly and any further growth is a
  * leak), and push notifications off (fuzzed webhook URLs must never make the server call out).
  */
 export async function startFuzzTarget(): Promise<FuzzTarget> {
@@ -41,6 +41,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     child: () => logger,
   };
   const storeBytes = 32 * 1024 * 1024;
+  const eventLogBytes = 32 * 1024 * 1024;
   const running: RunningExecutor = await startExecutor(
     {
       host: '127.0.0.1',
@@ -50,7 +51,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       logLevel: 'error',
       demo: { chunkDelayMs: 0 },
       store: { memoryMaxBytes: storeBytes },
-      eventLog: { retentionMs: 1000 },
+      eventLog: { retentionMs: 1000, memoryMaxBytes: eventLogBytes },
       agent: { capabilities: { pushNotifications: false } },
     },
     { logger },
@@ -63,7 +64,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     restUrl: `${base}${running.endpoints.rest}`,
     wsUrl: `${base.replace(/^http/, 'ws')}${running.config.basePath}/ws`,
     grpcUrl: running.grpc.url,
-    memoryBudgetBytes: storeBytes,
+    memoryBudgetBytes: storeBytes + eventLogBytes,
     loggedErrors,
     close: () => running.close(),
   };
