@@ -65,7 +65,7 @@ describe('cors.origins and allowedHosts', () => {
     expect(configError([], {}, { cors: { origins: ['https://app.example.com/ui'] } })).toMatch(/cors\.origins\[0\] must be an origin such as/);
     expect(configError([], { A2A_CORS_ORIGINS: 'chrome-extension://abc' })).toMatch(/A2A_CORS_ORIGINS.*must be an origin such as/);
     expect(configError(['--allowed-hosts', 'agents.example.com:8080'])).toMatch(/--allowed-hosts.*must be a host name such as/);
-    expect(configError([], {}, { cors: { origin: ['https://a.example'] } })).toMatch(/unknown key cors\.origin \(known: origins\)/);
+    expect(configError([], {}, { cors: { origin: ['https://a.example'] } })).toMatch(/unknown key cors\.origin \(did you mean cors\.origins\?\)/);
   });
 });
 
