@@ -141,6 +141,8 @@ function servedAgent(
       allowPrivateWebhooks: config.push.allowPrivateNetworks,
       strictRequests: config.strictRequests,
       listTasksMaxBytes: config.listTasksMaxBytes,
+      experimental11: config.protocol.experimental11,
+      longPollMaxMs: config.protocol.longPollMaxMs,
     },
     entry.id,
     entry.a2aLite,

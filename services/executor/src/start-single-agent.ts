@@ -56,6 +56,8 @@ export async function startSingleAgent(
     allowPrivateWebhooks: resolved.push.allowPrivateNetworks,
     strictRequests: resolved.strictRequests,
     listTasksMaxBytes: resolved.listTasksMaxBytes,
+    experimental11: resolved.protocol.experimental11,
+    longPollMaxMs: resolved.protocol.longPollMaxMs,
   });
   metrics.watch(handler);
 

@@ -93,5 +93,6 @@ export function defaultConfig(): ExecutorConfig {
     lease: { ttlMs: 30_000, sweepIntervalMs: 10_000 },
     rateLimit: { addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60 },
     tls: { certFile: undefined, keyFile: undefined, clientCaFile: undefined, clientCertIdentity: false },
+    protocol: { experimental11: false, longPollMaxMs: 30_000 },
   };
 }

@@ -76,6 +76,8 @@ export const ENV_VARS = {
   A2A_TLS_KEY_FILE: 'tls.keyFile',
   A2A_TLS_CLIENT_CA_FILE: 'tls.clientCaFile',
   A2A_TLS_CLIENT_CERT_IDENTITY: 'tls.clientCertIdentity',
+  A2A_PROTOCOL_EXPERIMENTAL11: 'protocol.experimental11',
+  A2A_LONG_POLL_MAX_MS: 'protocol.longPollMaxMs',
 } as const;
 
 /** Reads the environment layer. Empty values count as unset. */

@@ -19,6 +19,7 @@ export const CLI_FLAGS = {
   '--log-level': 'logLevel',
   '--strict-requests': 'strictRequests',
   '--card-compat': 'cardCompat',
+  '--experimental-11': 'protocol.experimental11',
   '--store': 'store.kind',
   '--dynamodb-table': 'store.table',
   '--dynamodb-endpoint': 'store.endpoint',

@@ -8,7 +8,7 @@ import type { AgentEntryConfig, ExecutorConfig, ExecutorConfigInput } from './ty
 export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): ExecutorConfig {
   const defined = <T extends object>(o: T | undefined): Partial<T> =>
     Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, agentRegistry, rateLimit, tls, ...scalars } = over;
+  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, agentRegistry, rateLimit, tls, protocol, ...scalars } = over;
   return {
     ...base,
     ...defined(scalars),
@@ -28,6 +28,7 @@ export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): Ex
     lease: { ...base.lease, ...defined(lease) },
     rateLimit: { ...base.rateLimit, ...defined(rateLimit) },
     tls: { ...base.tls, ...defined(tls) },
+    protocol: { ...base.protocol, ...defined(protocol) },
   } as ExecutorConfig;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The security sections of the configuration: who may call (`auth`), how often
- * (`rateLimit`), and the listeners' TLS (`tls`). Types only, no code.
+ * (`rateLimit`), and the listeners' TLS (`tls`); beside them what the listeners speak
+ * (`protocol`). Types only, no code.
  */
 
 /** Authentication: static API keys, bearer JWTs from an identity provider, or both (either is accepted). */
@@ -59,4 +60,17 @@ export interface TlsConfig {
   readonly clientCaFile?: string;
   /** A verified client certificate authenticates as its common name (beside any API keys / JWTs). Default false. */
   readonly clientCertIdentity: boolean;
+}
+
+/** The experimental A2A 1.1 draft (spec branch `dev-1.1`): off unless asked for. */
+export interface ProtocolConfig {
+  /**
+   * Serve A2A 1.1 to calls naming `A2A-Version: 1.1` (task generations on every task and
+   * event, long-polling GetTask, conditional follow-ups) and list 1.1 interfaces in the card.
+   * Off: such calls are refused with VersionNotSupported. 1.0 and 0.3 calls are answered the
+   * same either way.
+   */
+  readonly experimental11: boolean;
+  /** Longest a 1.1 GetTask long poll is held before the task is answered as it is. */
+  readonly longPollMaxMs: number;
 }

@@ -88,6 +88,8 @@ const KIND: Record<string, TextKind> = {
   'rateLimit.identityPoints': 'int',
   'rateLimit.identityWindowSec': 'int',
   'tls.clientCertIdentity': 'bool',
+  'protocol.experimental11': 'bool',
+  'protocol.longPollMaxMs': 'int',
 };
 
 /**

@@ -8,11 +8,11 @@
 
 import type { CardCompat } from '@a2a-polyglot/server';
 import type { A2ALiteConfig, AgentCardConfig, AgentEntryConfig } from './agent-types.js';
-import type { AuthConfig, RateLimitConfig, TlsConfig } from './security-types.js';
+import type { AuthConfig, ProtocolConfig, RateLimitConfig, TlsConfig } from './security-types.js';
 import type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } from './storage-types.js';
 
 export type { A2ALiteConfig, AgentCardConfig, AgentEntryConfig, SkillConfig } from './agent-types.js';
-export type { AuthConfig, RateLimitConfig, TlsConfig } from './security-types.js';
+export type { AuthConfig, ProtocolConfig, RateLimitConfig, TlsConfig } from './security-types.js';
 export type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } from './storage-types.js';
 
 /** Log levels of the executor's pino logger (`logLevel`, `LOG_LEVEL`, `--log-level`). */
@@ -116,6 +116,8 @@ export interface ExecutorConfig {
   readonly lease: LeaseConfig;
   readonly rateLimit: RateLimitConfig;
   readonly tls: TlsConfig;
+  /** Protocol versions served beyond 1.0 and 0.3: the experimental A2A 1.1 draft. */
+  readonly protocol: ProtocolConfig;
 }
 
 /** A partial configuration: what a config file, `startExecutor` callers and overrides provide. */

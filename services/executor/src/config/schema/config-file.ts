@@ -14,7 +14,7 @@ import { CARD_COMPAT_VALUES } from '@a2a-polyglot/server';
 import { z } from 'zod';
 import { agentSchema, agentsSchema, handlersSchema } from './agent.js';
 import { authSchema, pushSchema } from './auth.js';
-import { rateLimitSchema, tlsSchema } from './listener.js';
+import { protocolSchema, rateLimitSchema, tlsSchema } from './listener.js';
 import { agentRegistrySchema, eventLogSchema, leaseSchema, storeSchema } from './storage.js';
 import type { ExecutorConfigInput } from '../types.js';
 import { absoluteUrl, agentId, basePath, bool, grpcPublicUrl, nonEmpty, nonNegativeMs, oneOf, port, portOrOff, positiveBytes, section, str } from './values.js';
@@ -58,6 +58,7 @@ export const configFileSchema = section({
   agentRegistry: agentRegistrySchema.optional(),
   rateLimit: rateLimitSchema.optional(),
   tls: tlsSchema.optional(),
+  protocol: protocolSchema.optional(),
 });
 
 /** A configuration layer as checked by {@link configFileSchema} (relative paths not yet resolved). */

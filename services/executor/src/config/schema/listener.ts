@@ -1,4 +1,7 @@
-/** The listener-security sections: `rateLimit` (budgets per client address and identity) and `tls`. */
+/**
+ * The listener sections: `rateLimit` (budgets per client address and identity), `tls`, and
+ * `protocol` (protocol versions served beyond the stable ones).
+ */
 import { bool, intIn, nonEmpty, section } from './values.js';
 
 const points = intIn(0, 1_000_000_000);
@@ -14,6 +17,16 @@ export const rateLimitSchema = section({
     .optional()
     .describe('Requests one authenticated identity may make per window; 0 turns it off (A2A_RATE_LIMIT_IDENTITY_POINTS). Default 0.'),
   identityWindowSec: windowSec.optional().describe('Window of the per-identity budget, seconds (A2A_RATE_LIMIT_IDENTITY_WINDOW_SEC). Default 60.'),
+});
+
+/** `protocol`: the experimental A2A 1.1 draft (task generations, long-polling GetTask, conditional follow-ups). */
+export const protocolSchema = section({
+  experimental11: bool
+    .optional()
+    .describe('Serve the A2A 1.1 draft to calls naming A2A-Version: 1.1 and list 1.1 interfaces in the card (A2A_PROTOCOL_EXPERIMENTAL11). Default false.'),
+  longPollMaxMs: intIn(1, 10 * 60 * 1000)
+    .optional()
+    .describe('Longest a 1.1 GetTask long poll (currentGeneration) is held before the task is answered as it is (A2A_LONG_POLL_MAX_MS). Default 30000.'),
 });
 
 /** `tls`: HTTPS/WSS on the HTTP listener and TLS on gRPC; with a client CA, mutual TLS on gRPC. */
