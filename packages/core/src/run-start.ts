@@ -100,7 +100,6 @@ export class RunStarter {
       } finally {
         this.deps.reserved.delete(key);
       }
-      if (expected !== undefined && existing.version !== expected) throw generationMismatch(taskId, expected, existing.version);
       if (message.contextId && message.contextId !== existing.task.contextId) {
         throw errors.invalidParams(`contextId ${message.contextId} does not match task ${taskId} (context ${existing.task.contextId})`, [
           { field: 'message.contextId', description: 'does not match the task' },
@@ -108,6 +107,7 @@ export class RunStarter {
       }
       const state = existing.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
       if (isTerminal(state)) throw errors.unsupported(`Task ${taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
+      if (expected !== undefined && existing.version !== expected) throw generationMismatch(taskId, expected, existing.version);
       const raced = this.deps.runs.get(key);
       if (raced) throw expected !== undefined && tookTurn(raced, expected) ? generationMismatch(taskId, expected, raced.lastSeq) : stillWorking(taskId);
       contextId = existing.task.contextId;
