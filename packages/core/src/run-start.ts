@@ -105,9 +105,11 @@ export class RunStarter {
           { field: 'message.contextId', description: 'does not match the task' },
         ]);
       }
+      // A conditional follow-up that names a past generation is a mismatch (spec: MUST), also
+      // when the task has ended since: the client learns to re-read it rather than that it ended.
+      if (expected !== undefined && existing.version !== expected) throw generationMismatch(taskId, expected, existing.version);
       const state = existing.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
       if (isTerminal(state)) throw errors.unsupported(`Task ${taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
-      if (expected !== undefined && existing.version !== expected) throw generationMismatch(taskId, expected, existing.version);
       const raced = this.deps.runs.get(key);
       if (raced) throw expected !== undefined && tookTurn(raced, expected) ? generationMismatch(taskId, expected, raced.lastSeq) : stillWorking(taskId);
       contextId = existing.task.contextId;
