@@ -4,7 +4,7 @@
  * GetTask long poll on `currentGeneration`; conditional follow-ups (`ifGenerationMatch`),
  * in one process and between two instances sharing a store and a log.
  */
-import { TaskState, type SendMessageResponse, type StreamResponse, type Task } from '@a2a-polyglot/model';
+import { ListTasksRequest, TaskState, type SendMessageResponse, type StreamResponse, type Task } from '@a2a-polyglot/model';
 import { Gates, testAgentCard, userSend, waitFor } from '@a2a-polyglot/testing';
 import {
   A2AError,
@@ -98,9 +98,9 @@ describe('generation on tasks and events', () => {
 
     expect((await h.getTask({ tenant: '', id: sent.id }, ctx(V11))).generation).toBe('4');
     expect((await h.getTask({ tenant: '', id: sent.id }, ctx(V10))).generation).toBeUndefined();
-    const listed = await h.listTasks({ tenant: '', pageToken: '', status: 0, contextId: '' }, ctx(V11));
+    const listed = await h.listTasks(ListTasksRequest.fromPartial({}), ctx(V11));
     expect(listed.tasks.map((t) => t.generation)).toEqual(['4', '4']);
-    const listed10 = await h.listTasks({ tenant: '', pageToken: '', status: 0, contextId: '' }, ctx(V10));
+    const listed10 = await h.listTasks(ListTasksRequest.fromPartial({}), ctx(V10));
     expect(listed10.tasks.map((t) => t.generation)).toEqual([undefined, undefined]);
 
     const events = await drain(await h.sendStreamingMessage(userSend('hi'), ctx(V11)));
