@@ -27,11 +27,17 @@ const taskOf = (res: SendMessageResponse) => res.payload?.value as Task;
 
 /**
  * `ask` asks for input; `gate K` works, then waits at gate K and adds an artifact; anything
- * else works, adds an artifact and completes. A follow-up works, adds an artifact, completes.
+ * else works, adds an artifact and completes. A follow-up works, adds an artifact, completes;
+ * one starting with `again` works and asks again (so a follow-up that lost a race would find
+ * the task interrupted again: the lost update the condition prevents).
  */
 function agent(gates = new Gates()): AgentExecutor {
   return {
     async execute(c) {
+      if (c.task && c.text.startsWith('again')) {
+        c.working();
+        return c.requireInput('and then?');
+      }
       if (c.task) {
         c.working('answer received');
         c.artifact({ text: `echo ${c.text}` });
@@ -236,15 +242,21 @@ describe('conditional follow-ups (ifGenerationMatch)', () => {
     expect(taskOf(await h.sendMessage(followUp(asked.id, '1'), ctx(V10))).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
+  const again = (taskId: string, generation: string) => userSend('again', { taskId, configuration: { ifGenerationMatch: generation } });
+  /** The follow-up answers a task holds (each asked again, so each left its message in the history). */
+  const answersIn = (task: Task) => task.history.filter((m) => m.role === 1 && m.parts[0]?.content?.value === 'again').length;
+
   it('of two concurrent follow-ups naming the same generation, one instance accepts exactly one', async () => {
     const h = handler();
     for (let i = 0; i < 20; i++) {
       const asked = taskOf(await h.sendMessage(userSend('ask'), ctx(V11)));
       await waitFor(() => h.activeRuns === 0);
-      const outcomes = await Promise.allSettled([h.sendMessage(followUp(asked.id, '2'), ctx(V11)), h.sendMessage(followUp(asked.id, '2'), ctx(V11))]);
+      const outcomes = await Promise.allSettled([h.sendMessage(again(asked.id, '2'), ctx(V11)), h.sendMessage(again(asked.id, '2'), ctx(V11))]);
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       const refusal = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
       expect(refusal.reason).toMatchObject({ code: A2AErrorCode.TaskGenerationMismatch });
+      await waitFor(() => h.activeRuns === 0);
+      expect(answersIn(await h.getTask({ tenant: '', id: asked.id }, ctx(V11)))).toBe(1);
     }
   });
 
@@ -256,10 +268,13 @@ describe('conditional follow-ups (ifGenerationMatch)', () => {
     for (let i = 0; i < 30; i++) {
       const asked = taskOf(await a.sendMessage(userSend('ask'), ctx(V11)));
       await waitFor(async () => a.activeRuns === 0 && (await store.get('', asked.id))?.version === 2);
-      const outcomes = await Promise.allSettled([a.sendMessage(followUp(asked.id, '2'), ctx(V11)), b.sendMessage(followUp(asked.id, '2'), ctx(V11))]);
+      const outcomes = await Promise.allSettled([a.sendMessage(again(asked.id, '2'), ctx(V11)), b.sendMessage(again(asked.id, '2'), ctx(V11))]);
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       const refusal = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
       expect(refusal.reason).toMatchObject({ code: A2AErrorCode.TaskGenerationMismatch });
+      await waitFor(() => a.activeRuns === 0 && b.activeRuns === 0);
+      const stored = await store.get('', asked.id);
+      expect(stored && answersIn(stored.task)).toBe(1);
     }
     await Promise.all([a.shutdown(0), b.shutdown(0)]);
   });
