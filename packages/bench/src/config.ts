@@ -1,12 +1,12 @@
 import { join, resolve } from 'node:path';
 
 /** Scenario names, in the order a full run executes them. */
-export const SCENARIO_NAMES = ['core', 'unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained', 'durable'] as const;
+export const SCENARIO_NAMES = ['core', 'unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained', 'longpoll', 'durable'] as const;
 /**
  * What runs without SCENARIOS: everything but `durable`, which needs PostgreSQL and Redis and
  * would push the default run past 15 minutes on 2 cores. `SCENARIOS=all` runs every scenario.
  */
-export const DEFAULT_SCENARIOS: readonly ScenarioName[] = ['core', 'unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained'];
+export const DEFAULT_SCENARIOS: readonly ScenarioName[] = ['core', 'unary', 'stream', 'kscale', 'ttfe', 'idle', 'sustained', 'longpoll'];
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /**
@@ -49,6 +49,14 @@ export interface BenchConfig {
   readonly latencyTasks: number;
   readonly latencyK: number;
   readonly latencyPauseMs: number;
+  /**
+   * The A2A 1.1 long-poll wake-up: tasks, stamped chunks per task, pause before each chunk.
+   * `LONGPOLL_TASKS` (5), `LONGPOLL_K` (20), `LONGPOLL_PAUSE_MS` (20: above a loopback GET's
+   * round trip, so the next poll is waiting when the next chunk is emitted).
+   */
+  readonly longPollTasks: number;
+  readonly longPollK: number;
+  readonly longPollPauseMs: number;
   /** Calls per measured window of the core budget's unary cases. `CORE_CALLS`, default 20000. */
   readonly coreCalls: number;
   /** Pin server to CPU 0 and load to CPU 1 with taskset. `PIN=off` disables. */
@@ -152,6 +160,9 @@ export function loadConfig(env: Env = process.env): BenchConfig {
     latencyTasks: num(env, 'LAT_TASKS', 20, { min: 1, max: 10_000, integer: true }),
     latencyK: num(env, 'LAT_K', 50, { min: 1, max: 10_000, integer: true }),
     latencyPauseMs: num(env, 'LAT_PAUSE_MS', 2, { min: 0, max: 1000 }),
+    longPollTasks: num(env, 'LONGPOLL_TASKS', 5, { min: 1, max: 10_000, integer: true }),
+    longPollK: num(env, 'LONGPOLL_K', 20, { min: 1, max: 10_000, integer: true }),
+    longPollPauseMs: num(env, 'LONGPOLL_PAUSE_MS', 20, { min: 1, max: 10_000 }),
     pin: !['off', '0', 'false'].includes(pinRaw),
     outDir,
     cpuProfDir: flag(env, 'CPU_PROF') ? join(outDir, 'profiles') : undefined,

@@ -25,6 +25,7 @@ export { summarizeCells, summarizeIdle, type CellSummary, type IdleSummary } fro
 export { evaluateGoals, type GoalRow } from './report/goals.js';
 export { renderReport } from './report/render.js';
 export { renderDurable } from './report/durable.js';
+export { LONG_POLL_WAKE_GOAL_MS, renderLongPoll } from './report/long-poll.js';
 export { fmtInt, fmtNum, fmtPct, fmtRatio, mdTable } from './report/format.js';
 export { startRawHttpServer } from './servers/raw-http-server.js';
 export { startOursServer, type OursStorage } from './servers/ours-server.js';

@@ -11,10 +11,11 @@ import { BenchConfigError, loadConfig, type BenchConfig } from './config.js';
 import type { RunContext } from './orchestrator/context.js';
 import { detectPinning } from './pinning.js';
 import { renderReport } from './report/render.js';
-import type { BenchRun, CellResult, CoreBudgetResult, DurableResult, IdleMemoryResult, SustainedResult } from './results.js';
+import type { BenchRun, CellResult, CoreBudgetResult, DurableResult, IdleMemoryResult, LongPollResult, SustainedResult } from './results.js';
 import { runCoreBudget } from './scenarios/core.js';
 import { runDurable } from './scenarios/durable.js';
 import { runIdleTarget } from './scenarios/idle.js';
+import { runLongPoll } from './scenarios/long-poll.js';
 import { estimateSeconds, planCells, scenarioTargets } from './scenarios/plan.js';
 import { runCells } from './scenarios/run-cells.js';
 import { runSustained } from './scenarios/sustained.js';
@@ -94,6 +95,7 @@ async function main(): Promise<void> {
   const idle: IdleMemoryResult[] = [];
   let sustained: SustainedResult | undefined;
   let durable: DurableResult | undefined;
+  let longPoll: LongPollResult | undefined;
   let core: CoreBudgetResult | undefined;
   const write = () => {
     const run: BenchRun = {
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
       idle,
       sustained,
       durable,
+      longPoll,
       core,
     };
     const report = renderReport(run);
@@ -139,6 +142,8 @@ async function main(): Promise<void> {
         ctx.notice(`durable: ${error.message}`);
         return undefined;
       });
+    } else if (scenario === 'longpoll') {
+      longPoll = await runLongPoll(ctx);
     } else if (scenario === 'sustained') {
       const target = scenarioTargets(scenario, config).find((t) => !t.pending);
       if (target) {

@@ -119,6 +119,25 @@ export interface DurableResult {
   readonly failure?: string;
 }
 
+/**
+ * The A2A 1.1 long-poll wake-up: how long after an event a GetTask long poll waiting on the
+ * generation before it answered (receive time − the event's emit time, one machine clock).
+ */
+export interface LongPollResult {
+  readonly targetId: string;
+  readonly tasks: number;
+  readonly k: number;
+  readonly pauseMs: number;
+  /** Polls answered by exactly the next event (the ones measured). */
+  readonly wakes: number;
+  /** Polls that found the task more than one event ahead (the poll came late; not measured). */
+  readonly late: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+  readonly failure?: string;
+}
+
 /** The core budget: CPU per unit of every core case, on the bare core and on the executor's handler. */
 export interface CoreBudgetResult {
   /** Calls per measured window of the unary cases. */
@@ -143,5 +162,6 @@ export interface BenchRun {
   readonly idle: readonly IdleMemoryResult[];
   readonly sustained?: SustainedResult;
   readonly durable?: DurableResult;
+  readonly longPoll?: LongPollResult;
   readonly core?: CoreBudgetResult;
 }

@@ -23,6 +23,7 @@ import {
   RAW_GRPC_UNARY,
   RawHttpConnection,
   renderDurable,
+  renderLongPoll,
   renderReport,
   runClosedLoop,
   runJob,
@@ -265,6 +266,42 @@ describe('load jobs against the raw ceilings (in-process)', () => {
       conn.close();
       await close?.();
     }
+  });
+});
+
+describe('long-poll scenario (A2A 1.1)', () => {
+  it('runs by default, with its three knobs checked', () => {
+    expect(loadConfig({}).scenarios).toContain('longpoll');
+    expect(loadConfig({ SCENARIOS: 'long' }).scenarios).toEqual(['longpoll']);
+    expect(loadConfig({ LONGPOLL_TASKS: '2', LONGPOLL_K: '7', LONGPOLL_PAUSE_MS: '15' })).toMatchObject({
+      longPollTasks: 2,
+      longPollK: 7,
+      longPollPauseMs: 15,
+    });
+    expect(() => loadConfig({ LONGPOLL_PAUSE_MS: '0' })).toThrow(/LONGPOLL_PAUSE_MS/);
+  });
+
+  it('reports the wake latency and shows the 5 ms p50 goal as pass or fail', () => {
+    const result = { targetId: 'ours-rest', tasks: 5, k: 20, pauseMs: 20, wakes: 100, late: 2, p50Ms: 0.8, p99Ms: 2.5, maxMs: 3.1 };
+    expect(renderLongPoll(result).join('\n')).toMatch(/p50 \*\*0\.800 ms\*\*, p99 \*\*2\.50 ms\*\*.*over 100 wakes \(2 polls came late/);
+    const run: BenchRun = {
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:01:00.000Z',
+      elapsedS: 60,
+      machine: { cpuModel: 'test cpu', cpus: 2, memGiB: 24, node: '20.0.0', platform: 'linux' },
+      versions: {},
+      config: loadConfig({}),
+      pinning: 'test',
+      notices: [],
+      cells: [],
+      idle: [],
+      longPoll: result,
+    };
+    expect(renderReport(run)).toMatch(/\| A2A 1\.1 long poll answered after the next event, p50 \| ours REST \| 0\.800 ms \| ≤ 5 ms \| PASS \|/);
+    expect(renderReport({ ...run, longPoll: { ...result, p50Ms: 7 } })).toMatch(
+      /long poll answered after the next event, p50 \| ours REST \| 7\.00 ms \| ≤ 5 ms \| FAIL \|/,
+    );
+    expect(renderLongPoll({ ...result, failure: 'no server' })).toContain('Not measured: no server');
   });
 });
 

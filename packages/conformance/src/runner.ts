@@ -66,6 +66,8 @@ export function createScenarioHandler(scenario: Scenario, executor: ScriptedExec
   const extended = scenario.extendedCard;
   return new RequestHandler({
     ...extra,
+    // A 1.1 scenario is about the draft: its handler serves it unless the scenario says otherwise.
+    ...(scenario.protocolVersion === '1.1' && { experimental11: true }),
     ...scenario.handler,
     card: buildCard(cardJson, {}),
     executor,
@@ -250,8 +252,11 @@ class ScenarioRunner {
     return resolvePlaceholders(raw, this.vars);
   }
 
+  /** The call options of a step: its headers over the scenario's (a 1.1 scenario names 1.1 on every call). */
   private options(headers: { readonly [name: string]: string | null } | undefined): CallOptions {
-    return headers ? { headers } : {};
+    const scenarioHeaders = this.scenario.protocolVersion === '1.1' ? { 'A2A-Version': '1.1' } : undefined;
+    if (!scenarioHeaders) return headers ? { headers } : {};
+    return { headers: { ...scenarioHeaders, ...headers } };
   }
 
   private within<T>(promise: Promise<T>, what: string): Promise<T> {

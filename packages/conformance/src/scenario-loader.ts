@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { SUPPORTED_VERSIONS } from '@a2a-polyglot/core';
+import { EXPERIMENTAL_VERSION, SUPPORTED_VERSIONS } from '@a2a-polyglot/core';
 import { PROBE_KINDS, REQUEST_ENCODINGS } from './driver.js';
 import type { Scenario, ScenarioFile } from './scenario.js';
 import { parseScript } from './script.js';
@@ -22,7 +22,14 @@ const EXPECT_KEYS = new Set(['error', 'result', 'events', 'ended', 'deliveries']
 const SEND_KEYS = new Set(['text', 'script', 'taskId', 'contextId', 'messageId', 'configuration', 'tenant']);
 const SCENARIO_KEYS = new Set(['name', 'description', 'card', 'extendedCard', 'requestEncoding', 'protocolVersion', 'handler', 'steps']);
 /** The handler options a scenario may set (see ScenarioData.handler), with their JSON type. */
-const HANDLER_KEYS: Readonly<Record<string, 'boolean'>> = { backgroundExecution: 'boolean', acceptAnyInputMode: 'boolean' };
+const HANDLER_KEYS: Readonly<Record<string, 'boolean' | 'number'>> = {
+  backgroundExecution: 'boolean',
+  acceptAnyInputMode: 'boolean',
+  experimental11: 'boolean',
+  longPollMaxMs: 'number',
+};
+/** The versions a scenario may name: the served ones and the experimental draft. */
+const SCENARIO_VERSIONS = [...SUPPORTED_VERSIONS, EXPERIMENTAL_VERSION];
 
 /**
  * Loads every `*.json` scenario file of a directory (default: the package's own), sorted by
@@ -70,18 +77,23 @@ export function checkFile(value: unknown, file: string): Scenario[] {
     if (s.extendedCard !== undefined && !isObject(s.extendedCard)) throw fail(`${where}.extendedCard`, 'must be an object');
     if (s.requestEncoding !== undefined && !isOneOf(REQUEST_ENCODINGS, s.requestEncoding))
       throw fail(`${where}.requestEncoding`, `must be one of ${REQUEST_ENCODINGS.join(', ')}`);
-    if (s.protocolVersion !== undefined && !isOneOf(SUPPORTED_VERSIONS, s.protocolVersion))
-      throw fail(`${where}.protocolVersion`, `must be one of ${SUPPORTED_VERSIONS.join(', ')}`);
+    if (s.protocolVersion !== undefined && !isOneOf(SCENARIO_VERSIONS, s.protocolVersion))
+      throw fail(`${where}.protocolVersion`, `must be one of ${SCENARIO_VERSIONS.join(', ')}`);
     if (s.handler !== undefined) {
       if (!isObject(s.handler)) throw fail(`${where}.handler`, 'must be an object');
       for (const [k, v] of Object.entries(s.handler))
         if (HANDLER_KEYS[k] === undefined || typeof v !== HANDLER_KEYS[k])
-          throw fail(`${where}.handler.${k}`, `is not a handler option (known: ${Object.keys(HANDLER_KEYS).join(', ')}, booleans)`);
+          throw fail(
+            `${where}.handler.${k}`,
+            `is not a handler option (known: ${Object.entries(HANDLER_KEYS)
+              .map(([name, type]) => `${name} (${type})`)
+              .join(', ')})`,
+          );
     }
     if (!Array.isArray(s.steps) || s.steps.length === 0) throw fail(`${where}.steps`, 'must be a non-empty array');
     for (const [j, step] of s.steps.entries()) checkStep(step, `${where}.steps[${j}]`, fail);
     const listTasks = s.steps.findIndex((step) => isObject(step) && step.call === 'ListTasks');
-    if (listTasks >= 0 && s.protocolVersion !== '1.0')
+    if (listTasks >= 0 && s.protocolVersion !== '1.0' && s.protocolVersion !== EXPERIMENTAL_VERSION)
       throw fail(`${where}.steps[${listTasks}]`, 'ListTasks has no A2A v0.3 form: mark the scenario "protocolVersion": "1.0"');
     // Checked member by member above: the object is a Scenario now.
     return { ...(s as unknown as Scenario), name: `${f.group}/${s.name}` };

@@ -1,4 +1,4 @@
-import type { ProtocolVersion } from '@a2a-polyglot/core';
+import type { NegotiatedVersion } from '@a2a-polyglot/core';
 import type { Json } from './normalize.js';
 import type { Binding, ProbeKind, RequestEncoding } from './driver.js';
 import type { ScriptStep } from './script.js';
@@ -32,17 +32,25 @@ export interface ScenarioData {
   /**
    * The A2A generation the scenario can be expressed in, when only one: `1.0` for scenarios
    * about what v0.3 lacks (ListTasks, tenants, the A2A-Version header, paging of push configs,
-   * v1.0-only malformed input). Bindings whose client speaks the other one skip it. Unset:
-   * every binding runs it.
+   * v1.0-only malformed input). Bindings whose client speaks the other one skip it. `1.1`, the
+   * experimental draft: run by the bindings of the 1.0 wire (1.1 is carried by it), every step
+   * sends `A2A-Version: 1.1` unless it says otherwise, and the handler serves 1.1
+   * (`experimental11`, unless `handler` turns it off). Unset: every binding runs it.
    */
-  readonly protocolVersion?: ProtocolVersion;
+  readonly protocolVersion?: NegotiatedVersion;
   /**
    * Handler options the scenario is about, for behaviour an operator turns on:
    * `backgroundExecution` (false: a send's task follows its caller, `returnImmediately` is
-   * refused) and `acceptAnyInputMode` (true: parts the card's input modes do not list reach the
-   * agent). Unset: the defaults.
+   * refused), `acceptAnyInputMode` (true: parts the card's input modes do not list reach the
+   * agent), `experimental11` (serve the A2A 1.1 draft) and `longPollMaxMs` (the bound of a
+   * 1.1 GetTask long poll). Unset: the defaults.
    */
-  readonly handler?: { readonly backgroundExecution?: boolean; readonly acceptAnyInputMode?: boolean };
+  readonly handler?: {
+    readonly backgroundExecution?: boolean;
+    readonly acceptAnyInputMode?: boolean;
+    readonly experimental11?: boolean;
+    readonly longPollMaxMs?: number;
+  };
   readonly steps: readonly Step[];
 }
 
@@ -53,8 +61,14 @@ export interface ScenarioData {
 export function scenarioSkipReason(scenario: ScenarioData, binding: Binding): string | undefined {
   if (scenario.requestEncoding !== undefined && scenario.requestEncoding !== (binding.requestEncoding ?? 'json'))
     return `needs ${scenario.requestEncoding} requests`;
-  if (scenario.protocolVersion !== undefined && scenario.protocolVersion !== (binding.protocolVersion ?? '1.0')) return `needs A2A ${scenario.protocolVersion}`;
+  if (scenario.protocolVersion !== undefined && wireOf(scenario.protocolVersion) !== (binding.protocolVersion ?? '1.0'))
+    return `needs A2A ${scenario.protocolVersion}`;
   return undefined;
+}
+
+/** The wire generation a version travels on: the experimental 1.1 is 1.0's wire plus optional fields. */
+function wireOf(version: NegotiatedVersion): string {
+  return version === '1.1' ? '1.0' : version;
 }
 
 /** Whether a binding runs a scenario (see {@link scenarioSkipReason}). */

@@ -8,8 +8,9 @@ const isObj = (v: Json | undefined): v is Obj => typeof v === 'object' && v !== 
  * The compact view scenario expectations are written against: what a conformance reader
  * cares about (kinds, states, artifact ids, chunk flags, text) without ProtoJSON noise.
  * Works on normalized JSON of any result or stream event:
- * - Task → `{kind:"task", id, contextId, state, statusText?, artifacts?, history?}`, where
- *   `artifacts` / `history` are present exactly when the JSON has them (presence rules).
+ * - Task → `{kind:"task", id, contextId, state, statusText?, artifacts?, history?, generation?}`,
+ *   where `artifacts` / `history` are present exactly when the JSON has them (presence rules),
+ *   and `generation` (A2A 1.1) too; status and artifact updates carry `generation` the same way.
  * - Message → `{kind:"message", role, text, taskId?, contextId?}`.
  * - StreamResponse / SendMessageResponse wrappers → the member's summary; status updates
  *   `{kind:"status", taskId, state, statusText?}`, artifact updates
@@ -42,6 +43,7 @@ function summarizeTask(task: Obj): Obj {
   if (isObj(status.message)) out.statusText = textOf(status.message.parts);
   if (Array.isArray(task.artifacts)) out.artifacts = task.artifacts.map((a) => (isObj(a) ? summarizeArtifact(a) : a));
   if (Array.isArray(task.history)) out.history = task.history.map((m) => (isObj(m) ? { role: m.role ?? null, text: textOf(m.parts) } : m));
+  if (task.generation !== undefined) out.generation = task.generation;
   return out;
 }
 
@@ -56,6 +58,7 @@ function summarizeStatus(update: Obj): Obj {
   const status = isObj(update.status) ? update.status : {};
   const out: Obj = { kind: 'status', taskId: update.taskId ?? null, state: status.state ?? null };
   if (isObj(status.message)) out.statusText = textOf(status.message.parts);
+  if (update.generation !== undefined) out.generation = update.generation;
   return out;
 }
 
@@ -67,6 +70,7 @@ function summarizeArtifactUpdate(update: Obj): Obj {
     ...summarizeArtifact(artifact),
     append: update.append === true,
     lastChunk: update.lastChunk === true,
+    ...(update.generation !== undefined && { generation: update.generation }),
   };
 }
 

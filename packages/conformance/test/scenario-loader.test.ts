@@ -39,7 +39,14 @@ describe('protocolVersion of a scenario', () => {
     expect(scenarioSkipReason(scenario({ protocolVersion: '1.0' }), binding())).toBeUndefined();
     expect(scenarioSkipReason(scenario({ protocolVersion: '1.0' }), binding('0.3'))).toBe('needs A2A 1.0');
     expect(scenarioSkipReason(scenario({ requestEncoding: 'protobuf' }), binding())).toBe('needs protobuf requests');
-    expect(() => scenario({ protocolVersion: '2.0' })).toThrow('x.json: $.scenarios[0].protocolVersion: must be one of 1.0, 0.3');
+    expect(() => scenario({ protocolVersion: '2.0' })).toThrow('x.json: $.scenarios[0].protocolVersion: must be one of 1.0, 0.3, 1.1');
+  });
+
+  it('runs a 1.1 (draft) scenario on the bindings of the 1.0 wire only; it may call ListTasks', () => {
+    expect(scenarioSkipReason(scenario({ protocolVersion: '1.1' }), binding())).toBeUndefined();
+    expect(scenarioSkipReason(scenario({ protocolVersion: '1.1' }), binding('1.0'))).toBeUndefined();
+    expect(scenarioSkipReason(scenario({ protocolVersion: '1.1' }), binding('0.3'))).toBe('needs A2A 1.1');
+    expect(scenario({ protocolVersion: '1.1' }, 'ListTasks').protocolVersion).toBe('1.1');
   });
 
   it('requires the mark on scenarios that call ListTasks, which A2A v0.3 lacks', () => {
@@ -52,12 +59,14 @@ describe('handler options of a scenario', () => {
   const scenario = (handler: unknown) =>
     checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', handler, steps: [{ call: 'GetTask', request: {}, expect: {} }] }] }, 'x.json')[0]!;
 
-  it('accepts backgroundExecution and acceptAnyInputMode and rejects anything else, naming the path', () => {
+  it('accepts backgroundExecution, acceptAnyInputMode, experimental11 and longPollMaxMs and rejects anything else, naming the path', () => {
     expect(scenario({ backgroundExecution: false }).handler).toEqual({ backgroundExecution: false });
     expect(scenario({ acceptAnyInputMode: true }).handler).toEqual({ acceptAnyInputMode: true });
+    expect(scenario({ experimental11: true, longPollMaxMs: 50 }).handler).toEqual({ experimental11: true, longPollMaxMs: 50 });
     expect(() => scenario({ backgroundExecution: 'no' })).toThrow('x.json: $.scenarios[0].handler.backgroundExecution: is not a handler option');
+    expect(() => scenario({ longPollMaxMs: true })).toThrow('x.json: $.scenarios[0].handler.longPollMaxMs: is not a handler option');
     expect(() => scenario({ cluster: {} })).toThrow(
-      '$.scenarios[0].handler.cluster: is not a handler option (known: backgroundExecution, acceptAnyInputMode, booleans)',
+      '$.scenarios[0].handler.cluster: is not a handler option (known: backgroundExecution (boolean), acceptAnyInputMode (boolean), experimental11 (boolean), longPollMaxMs (number))',
     );
     expect(() => scenario([])).toThrow('$.scenarios[0].handler: must be an object');
   });

@@ -20,6 +20,8 @@ export interface PreambleOptions {
   readonly card: AgentCard;
   readonly authenticator?: Authenticator;
   readonly rateLimiter?: RateLimiter;
+  /** Serve the experimental A2A 1.1 (`RequestHandlerOptions.experimental11`). */
+  readonly experimental11?: boolean;
   readonly observer?: CallObserver;
 }
 
@@ -50,11 +52,11 @@ export function chargeArrival(options: PreambleOptions, binding: BindingName, re
  * reaches the caller as a rejection.
  */
 export function beginCall(options: PreambleOptions, ctx: CallContext, requestTenant: string): Caller | Promise<Caller> {
-  checkVersion(ctx);
+  const version = checkVersion(ctx, options.experimental11);
   const extensions = negotiateExtensions(ctx, options.card);
   const tenant = ctx.pathTenant ?? requestTenant ?? '';
-  if (!options.authenticator && !options.rateLimiter) return { principal: undefined, owner: undefined, tenant, extensions };
-  return admit(options, ctx).then((principal) => ({ principal, owner: principal?.id, tenant, extensions }));
+  if (!options.authenticator && !options.rateLimiter) return { principal: undefined, owner: undefined, tenant, extensions, version };
+  return admit(options, ctx).then((principal) => ({ principal, owner: principal?.id, tenant, extensions, version }));
 }
 
 /**

@@ -26,6 +26,11 @@ export enum A2AErrorCode {
   ExtensionSupportRequired = 'EXTENSION_SUPPORT_REQUIRED',
   /** The `A2A-Version` the client asked for (or implied by omitting it) is not served. */
   VersionNotSupported = 'VERSION_NOT_SUPPORTED',
+  /**
+   * A2A 1.1 (draft, experimental): a follow-up's `ifGenerationMatch` is not the task's current
+   * generation (another writer got there first). The client re-reads the task and decides.
+   */
+  TaskGenerationMismatch = 'TASK_GENERATION_MISMATCH',
 
   // ---- Generic protocol errors ----
   /** The request body is not valid JSON (or not decodable protobuf). */

@@ -14,6 +14,7 @@ export enum GrpcStatus {
   PERMISSION_DENIED = 7,
   RESOURCE_EXHAUSTED = 8,
   FAILED_PRECONDITION = 9,
+  ABORTED = 10,
   UNIMPLEMENTED = 12,
   INTERNAL = 13,
   UNAVAILABLE = 14,
@@ -119,6 +120,16 @@ export const ERROR_TABLE: Readonly<Record<A2AErrorCode, ErrorWireForms>> = {
     http: 400,
     grpc: GrpcStatus.FAILED_PRECONDITION,
     message: 'A2A version not supported',
+    a2a: true,
+    v03: { jsonRpc: -32600, name: 'InvalidRequestError' },
+  },
+  // A2A 1.1 draft (spec branch dev-1.1, §5.4 of commit 28491879): -32010 / ABORTED / 409.
+  // Only 1.1 calls can meet it; v0.3 has no such code, so its form reads as InvalidRequest.
+  [A2AErrorCode.TaskGenerationMismatch]: {
+    jsonRpc: -32010,
+    http: 409,
+    grpc: GrpcStatus.ABORTED,
+    message: 'Task generation mismatch',
     a2a: true,
     v03: { jsonRpc: -32600, name: 'InvalidRequestError' },
   },
@@ -253,6 +264,8 @@ export function codeFromHttpStatus(status: number): A2AErrorCode {
       return A2AErrorCode.PermissionDenied;
     case 404:
       return A2AErrorCode.TaskNotFound;
+    case 409:
+      return A2AErrorCode.TaskGenerationMismatch;
     case 405:
       return A2AErrorCode.MethodNotFound;
     case 413:
@@ -285,6 +298,8 @@ export function codeFromGrpcStatus(status: number): A2AErrorCode {
       return A2AErrorCode.ResourceExhausted;
     case GrpcStatus.FAILED_PRECONDITION:
       return A2AErrorCode.UnsupportedOperation;
+    case GrpcStatus.ABORTED:
+      return A2AErrorCode.TaskGenerationMismatch;
     case GrpcStatus.UNIMPLEMENTED:
       return A2AErrorCode.MethodNotFound;
     case GrpcStatus.UNAVAILABLE:

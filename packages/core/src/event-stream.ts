@@ -146,6 +146,33 @@ class IterableEventStream extends BatchedStream {
 }
 
 /**
+ * `source` with every event passed through `map` (same batches, same close). Why: a 1.1 call
+ * reads the same log as everyone else, with the task generation added to each event; the
+ * copy is made for that reader only.
+ */
+export function mappedEventStream(source: EventStream, map: (event: LoggedEvent) => LoggedEvent): EventStream {
+  return new MappedEventStream(source, map);
+}
+
+class MappedEventStream extends BatchedStream {
+  constructor(
+    private readonly source: EventStream,
+    private readonly map: (event: LoggedEvent) => LoggedEvent,
+  ) {
+    super();
+  }
+
+  async nextBatch(): Promise<readonly LoggedEvent[] | undefined> {
+    const batch = await this.source.nextBatch();
+    return batch?.map(this.map);
+  }
+
+  close(): void {
+    this.source.close();
+  }
+}
+
+/**
  * Follows a task's log from a cursor. Slow readers cost nothing but a cursor; a reader that
  * falls behind the log's retention gets a fresh Task snapshot in place of the events it
  * missed (overflow policy "resync") and continues from there. The stream ends after the

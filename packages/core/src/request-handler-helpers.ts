@@ -7,6 +7,7 @@
 import { A2AError, errors } from './a2a-error.js';
 import type { Principal } from './auth.js';
 import { A2AErrorCode } from './error-code.js';
+import type { NegotiatedVersion } from './protocol-version.js';
 
 /** What the preamble of every operation established. */
 export interface Caller {
@@ -14,6 +15,8 @@ export interface Caller {
   readonly owner: string | undefined;
   readonly tenant: string;
   readonly extensions: readonly string[];
+  /** The protocol version the call negotiated: `1.1` (experimental) adds the task generations to its answers. */
+  readonly version: NegotiatedVersion;
 }
 
 /** The key of a task's run: tenants are separate namespaces of task ids. */

@@ -104,6 +104,21 @@ export interface RequestHandlerOptions {
    */
   readonly listTasksMaxBytes?: number;
   /**
+   * Serve the draft A2A 1.1 (spec branch `dev-1.1`), experimental: calls naming
+   * `A2A-Version: 1.1` are accepted (otherwise refused with VersionNotSupported) and answered
+   * with the task `generation` on every task and task event, GetTask long-polls on
+   * `currentGeneration`, and follow-ups honour `ifGenerationMatch`. Calls naming 1.0 or 0.3
+   * are answered exactly as without it. Default false. The card lists 1.1 interfaces only
+   * when its listener is told too (the server's `experimental11`).
+   */
+  readonly experimental11?: boolean;
+  /**
+   * The longest a 1.1 GetTask long poll (`currentGeneration`) is held: past it, the task is
+   * answered as it is (the spec lets the server return early). Default
+   * {@link DEFAULT_LONG_POLL_MAX_MS} (30 s). The client's own deadline ends it earlier.
+   */
+  readonly longPollMaxMs?: number;
+  /**
    * Durable mode, for stores that outlive the process or are shared by several instances
    * (SQLite, PostgreSQL). Off when undefined: the in-process fast path.
    */
@@ -129,6 +144,9 @@ export interface ClusterOptions {
 
 /** Default of {@link RequestHandlerOptions.cancelHookTimeoutMs}. */
 export const DEFAULT_CANCEL_HOOK_TIMEOUT_MS = 5000;
+
+/** Default of {@link RequestHandlerOptions.longPollMaxMs}: below the 60 s idle timeout common proxies apply. */
+export const DEFAULT_LONG_POLL_MAX_MS = 30_000;
 
 /** Default of {@link ClusterOptions.leaseMs}. */
 export const DEFAULT_LEASE_MS = 30_000;

@@ -38,6 +38,7 @@ import { DEFAULT_CANCEL_HOOK_TIMEOUT_MS, type RequestHandlerOptions } from './re
 import { RunStarter, type StartedRun } from './run-start.js';
 import { idleRun, TaskCanceler } from './task-cancel.js';
 import { taskView } from './task-events.js';
+import { answerStream, answerTask } from './task-generation.js';
 import { TaskQueries } from './task-queries.js';
 import type { RunDeps, TaskRun } from './task-run.js';
 import type { StoredTask, TaskStore } from './task-store.js';
@@ -67,6 +68,11 @@ export class RequestHandler implements OperationHandler {
   readonly strictRequests: boolean;
   /** {@link RequestHandlerOptions.backgroundExecution}: false ties each send's task to its caller. */
   readonly backgroundExecution: boolean;
+  /**
+   * {@link RequestHandlerOptions.experimental11}: the handler serves the draft A2A 1.1. Exposed
+   * so the card lists 1.1 interfaces exactly when calls naming 1.1 are served.
+   */
+  readonly experimental11: boolean;
   private readonly executor: AgentExecutor;
   private readonly store: TaskStore;
   private readonly log: EventLog;
@@ -90,6 +96,7 @@ export class RequestHandler implements OperationHandler {
     this.card = options.card;
     this.strictRequests = options.strictRequests ?? false;
     this.backgroundExecution = options.backgroundExecution ?? DEFAULT_BACKGROUND_EXECUTION;
+    this.experimental11 = options.experimental11 ?? false;
     this.executor = options.executor;
     this.logger = options.logger ?? silentLogger;
     this.observer = options.observer;
@@ -99,7 +106,7 @@ export class RequestHandler implements OperationHandler {
     const allowPrivateNetworks = options.allowPrivateWebhooks ?? false;
     const pushSender = options.pushSender ?? new HttpPushSender({ logger: this.logger, allowPrivateNetworks, encodings: options.webhookEncodings });
     this.push = new PushDispatcher(pushConfigStore, pushSender, this.logger);
-    this.tasks = new TaskQueries(this.store, this.log, this.runs, options.listTasksMaxBytes);
+    this.tasks = new TaskQueries(this.store, this.log, this.runs, options.listTasksMaxBytes, options.longPollMaxMs);
     this.pushConfigs = new PushConfigOperations(pushConfigStore, this.tasks, allowPrivateNetworks);
     const { executor, store, runs, logger } = this;
     const cancelHookTimeoutMs = options.cancelHookTimeoutMs ?? DEFAULT_CANCEL_HOOK_TIMEOUT_MS;
@@ -142,16 +149,17 @@ export class RequestHandler implements OperationHandler {
     if (first.kind === 'message') return { payload: { $case: 'message', value: first.message } };
     if (!this.backgroundExecution) this.followCaller(run, caller, ctx);
     if (!request.configuration?.returnImmediately && !run.settled.settled) await waitOrAbort(run.settled.promise, ctx.signal);
-    return { payload: { $case: 'task', value: await this.runTask(run, request.configuration?.historyLength) } };
+    const { task, seq } = await this.runTask(run, request.configuration?.historyLength);
+    return { payload: { $case: 'task', value: answerTask(caller, task, seq) } };
   }
 
-  /** The task of a run: its live view, or, once the run lost the task, what the store holds. */
-  private async runTask(run: TaskRun, historyLength: number | undefined): Promise<Task> {
+  /** The task of a run: its live view, or, once the run lost the task, what the store holds; with the seq it reflects. */
+  private async runTask(run: TaskRun, historyLength: number | undefined): Promise<{ task: Task; seq: number }> {
     const view = run.view(historyLength);
-    if (view) return view.task;
+    if (view) return view;
     const stored = await this.store.get(run.tenant, run.taskId);
     if (!stored) throw run.failure ?? errors.taskNotFound(run.taskId);
-    return taskView(stored.task, historyLength);
+    return { task: taskView(stored.task, historyLength), seq: stored.version };
   }
 
   /**
@@ -170,15 +178,10 @@ export class RequestHandler implements OperationHandler {
     if (run.failure && !run.view() && !start) await this.runTask(run, undefined);
     const snapshot = () => this.tasks.snapshot(run.tenant, run.taskId);
     const key = taskLogKey(run.tenant, run.taskId);
-    if (start)
-      return followTask(
-        this.log,
-        key,
-        { first: { seq: start.seq, event: { payload: { $case: 'task', value: start.task } } }, afterSeq: start.seq },
-        snapshot,
-        ctx.signal,
-      );
-    return followTask(this.log, key, { afterSeq: 0 }, snapshot, ctx.signal);
+    const from = start
+      ? { first: { seq: start.seq, event: { payload: { $case: 'task' as const, value: start.task } } }, afterSeq: start.seq }
+      : { afterSeq: 0 };
+    return answerStream(caller, followTask(this.log, key, from, snapshot, ctx.signal));
   }
 
   /** Background execution off: the run's task is canceled, as by CancelTask, when the caller leaves first. */
@@ -195,7 +198,7 @@ export class RequestHandler implements OperationHandler {
 
   /** GetTask with `historyLength` semantics of spec §7. */
   async getTask(request: GetTaskRequest, ctx: CallContext): Promise<Task> {
-    return this.tasks.get(await this.begin(ctx, request.tenant), request);
+    return this.tasks.get(await this.begin(ctx, request.tenant), request, ctx.signal);
   }
 
   /** ListTasks: newest status first, cursor pagination, caller-scoped. */

@@ -3,24 +3,37 @@ import { Role } from '@a2a-polyglot/model';
 import { A2AError, errors, type FieldViolation } from './a2a-error.js';
 import type { CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
-import { negotiateVersion, SUPPORTED_VERSIONS } from './protocol-version.js';
+import { EXPERIMENTAL_VERSION, namesVersion11, negotiateVersion, type NegotiatedVersion, SUPPORTED_VERSIONS } from './protocol-version.js';
 
 /**
  * `A2A-Version` check (spec §3.6.2): the version the request names (missing ⇒ 0.3) must be
  * the generation the binding decoded it with (`ctx.wireVersion`, 1.0 unless a v0.3 codec set
  * it). A v1.0-shaped call without the header is refused rather than guessed at, with a hint.
+ * `1.1` (the experimental draft, carried by the 1.0 codecs) is served only with `experimental11`.
+ * Returns what the call negotiated.
  */
-export function checkVersion(ctx: CallContext): void {
-  const requested = negotiateVersion(ctx.header('a2a-version'));
+export function checkVersion(ctx: CallContext, experimental11 = false): NegotiatedVersion {
+  const raw = ctx.header('a2a-version');
+  const requested = negotiateVersion(raw);
   const wire = ctx.wireVersion ?? '1.0';
-  if (requested === wire) return;
+  if (requested === wire) return requested === '1.0' && namesVersion11(raw) ? accept11(experimental11) : requested;
   const message =
     wire === '1.0'
       ? ctx.header('a2a-version')?.trim()
         ? `A2A version ${requested} was requested, but this is a v1.0 call; send A2A-Version: 1.0`
         : 'Missing A2A-Version header: a request without it is A2A 0.3, and this is a v1.0 call; send A2A-Version: 1.0'
-      : `A2A version ${requested} was requested, but this is a v0.3 call; send A2A-Version: 0.3 or none`;
+      : `A2A version ${raw?.trim() ?? requested} was requested, but this is a v0.3 call; send A2A-Version: 0.3 or none`;
   throw new A2AError(A2AErrorCode.VersionNotSupported, message, { metadata: { supportedVersions: SUPPORTED_VERSIONS.join(',') } });
+}
+
+/** A call naming 1.1: served when the handler opted in, else refused like any version it does not serve. */
+function accept11(experimental11: boolean): NegotiatedVersion {
+  if (experimental11) return EXPERIMENTAL_VERSION;
+  throw new A2AError(
+    A2AErrorCode.VersionNotSupported,
+    `A2A version ${EXPERIMENTAL_VERSION} (draft) is not enabled on this server; supported: ${SUPPORTED_VERSIONS.join(', ')}`,
+    { metadata: { supportedVersions: SUPPORTED_VERSIONS.join(',') } },
+  );
 }
 
 /**

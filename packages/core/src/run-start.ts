@@ -22,12 +22,16 @@ import { refuseReturnImmediately } from './caller-bound-run.js';
 import { isThenable } from './serial-queue.js';
 import type { TaskQueries } from './task-queries.js';
 import { TaskRun, type RunDeps } from './task-run.js';
+import { generationField, generationMismatch } from './task-generation.js';
 import { isInterrupted, isTerminal } from './task-state.js';
 import { isVersionConflict, type StoredTask, type TaskStore } from './task-store.js';
 import { newId, sleep } from './util.js';
 
 /** How long a follow-up waits for the previous run of an interrupted task to return. */
 const FOLLOW_UP_WAIT_MS = 1000;
+
+/** How often a waiting follow-up looks again (runs and reservations announce nothing). */
+const FOLLOW_UP_POLL_MS = 25;
 
 /** What a {@link RunStarter} works with, all owned by the `RequestHandler`. */
 export interface RunStarterDeps {
@@ -75,6 +79,8 @@ export class RunStarter {
     const inlinePush = request.configuration?.taskPushNotificationConfig;
     if (inlinePush) requirePush(this.deps.card);
 
+    // 1.1 `ifGenerationMatch`: only for a follow-up (a message creating a task ignores it, spec §3.2.2).
+    const expected = message.taskId ? generationField(caller, request.configuration?.ifGenerationMatch, 'configuration.ifGenerationMatch') : undefined;
     let existing: StoredTask | undefined;
     let key: string;
     let taskId: string;
@@ -89,7 +95,8 @@ export class RunStarter {
       // A run that just reported an interrupted state is usually a few ticks from returning.
       if (active?.state !== undefined && isInterrupted(active.state)) await within(active.ended.promise, FOLLOW_UP_WAIT_MS);
       if (this.deps.runs.has(key) || this.deps.reserved.has(key)) {
-        throw errors.unsupported(`Task ${taskId} is still working; send follow-ups when it is input-required or auth-required`);
+        if (expected === undefined) throw stillWorking(taskId);
+        await this.awaitTurn(key, taskId, expected);
       }
       this.deps.reserved.add(key);
       try {
@@ -102,9 +109,13 @@ export class RunStarter {
           { field: 'message.contextId', description: 'does not match the task' },
         ]);
       }
+      // A conditional follow-up that names a past generation is a mismatch (spec: MUST), also
+      // when the task has ended since: the client learns to re-read it rather than that it ended.
+      if (expected !== undefined && existing.version !== expected) throw generationMismatch(taskId, expected, existing.version);
       const state = existing.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
       if (isTerminal(state)) throw errors.unsupported(`Task ${taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
-      if (this.deps.runs.has(key)) throw errors.unsupported(`Task ${taskId} is still working`);
+      const raced = this.deps.runs.get(key);
+      if (raced) throw expected !== undefined && tookTurn(raced, expected) ? generationMismatch(taskId, expected, raced.lastSeq) : stillWorking(taskId);
       contextId = existing.task.contextId;
     } else {
       taskId = newId();
@@ -140,7 +151,7 @@ export class RunStarter {
         },
       );
     let run = newRun(existing);
-    if (existing) run = await this.claimFollowUp(caller, key, run, newRun);
+    if (existing) run = await this.claimFollowUp(caller, key, run, newRun, expected);
     this.deps.runs.set(key, run);
     if (inlinePush) {
       try {
@@ -188,7 +199,13 @@ export class RunStarter {
    * the lease a few ticks after reporting input-required): retried, on a fresh copy, for up to
    * {@link FOLLOW_UP_WAIT_MS}.
    */
-  private async claimFollowUp(caller: Caller, key: string, run: TaskRun, newRun: (stored: StoredTask) => TaskRun): Promise<TaskRun> {
+  private async claimFollowUp(
+    caller: Caller,
+    key: string,
+    run: TaskRun,
+    newRun: (stored: StoredTask) => TaskRun,
+    expected: number | undefined,
+  ): Promise<TaskRun> {
     const deadline = Date.now() + FOLLOW_UP_WAIT_MS;
     this.deps.reserved.add(key);
     try {
@@ -198,18 +215,54 @@ export class RunStarter {
           return run;
         } catch (error) {
           if (!isVersionConflict(error)) throw error;
-          if (Date.now() > deadline)
-            throw errors.unsupported(`Task ${run.taskId} is still working; send follow-ups when it is input-required or auth-required`);
+          if (Date.now() > deadline) throw stillWorking(run.taskId);
         }
-        await sleep(25);
+        await sleep(FOLLOW_UP_POLL_MS);
         const stored = await this.deps.tasks.loadStored(caller, run.taskId);
+        // A conditional follow-up whose claim lost: the task moved on (another follow-up won
+        // the lease and its run wrote), so it was not this one's turn. The store's version
+        // check and lease make this hold across instances.
+        if (expected !== undefined && stored.version !== expected) throw generationMismatch(run.taskId, expected, stored.version);
         const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
         if (isTerminal(state)) throw errors.unsupported(`Task ${run.taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
-        if (!isInterrupted(state)) throw errors.unsupported(`Task ${run.taskId} is still working; send follow-ups when it is input-required or auth-required`);
+        if (!isInterrupted(state)) throw stillWorking(run.taskId);
         run = newRun(stored);
       }
     } finally {
       this.deps.reserved.delete(key);
     }
   }
+
+  /**
+   * A conditional follow-up (1.1 `ifGenerationMatch`) that finds the task busy in this process
+   * (a run, or another follow-up or cancel being set up) waits, up to
+   * {@link FOLLOW_UP_WAIT_MS}, for the outcome instead of being refused at once: a run here
+   * that took the turn ({@link tookTurn}: the other follow-up won) is a mismatch; once nothing
+   * holds the task, this one proceeds and the store's version decides. Still busy at the
+   * deadline: the plain "still working" refusal.
+   */
+  private async awaitTurn(key: string, taskId: string, expected: number): Promise<void> {
+    const deadline = Date.now() + FOLLOW_UP_WAIT_MS;
+    for (;;) {
+      const run = this.deps.runs.get(key);
+      if (run && tookTurn(run, expected)) throw generationMismatch(taskId, expected, run.lastSeq);
+      if (!run && !this.deps.reserved.has(key)) return;
+      if (Date.now() > deadline) throw stillWorking(taskId);
+      await sleep(FOLLOW_UP_POLL_MS);
+    }
+  }
+}
+
+/**
+ * True when `run` rules out a follow-up conditional on generation `expected`: it moved the task
+ * past it, or it is a follow-up that started from it (another message answered that generation).
+ * A run that reached `expected` itself (it just asked for input) only has to end first.
+ */
+function tookTurn(run: TaskRun, expected: number): boolean {
+  return run.lastSeq !== expected || (run.startSeq === expected && run.task !== undefined);
+}
+
+/** The refusal of a follow-up while the task is still being worked on. */
+function stillWorking(taskId: string): A2AError {
+  return errors.unsupported(`Task ${taskId} is still working; send follow-ups when it is input-required or auth-required`);
 }

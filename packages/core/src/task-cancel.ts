@@ -8,6 +8,7 @@ import { A2AErrorCode } from './error-code.js';
 import { requireId, runKey, type Caller } from './request-handler-helpers.js';
 import type { TaskQueries } from './task-queries.js';
 import { taskView } from './task-events.js';
+import { answerTask } from './task-generation.js';
 import { TaskRun, type RunDeps } from './task-run.js';
 import { isTerminal } from './task-state.js';
 import { isVersionConflict, type StoredTask } from './task-store.js';
@@ -55,7 +56,8 @@ export class TaskCanceler {
     const active = this.deps.runs.get(key);
     if (active) {
       try {
-        return await active.cancel(this.deps.executor, this.deps.cancelHookTimeoutMs);
+        const task = await active.cancel(this.deps.executor, this.deps.cancelHookTimeoutMs);
+        return answerTask(caller, task, active.lastSeq);
       } catch (error) {
         // Lost a race with another instance's write: cancel from the store below.
         if (!isVersionConflict(error)) throw error;
@@ -89,7 +91,7 @@ export class TaskCanceler {
       const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
       if (isTerminal(state)) {
         // The executing instance canceled it at this cancel's request.
-        if (requested && state === TaskState.TASK_STATE_CANCELED) return taskView(stored.task);
+        if (requested && state === TaskState.TASK_STATE_CANCELED) return answerTask(caller, taskView(stored.task), stored.version);
         throw new A2AError(A2AErrorCode.TaskNotCancelable, `Task ${request.id} is ${TaskState[state]} and cannot be canceled`, {
           metadata: { taskId: request.id },
         });
@@ -126,7 +128,7 @@ export class TaskCanceler {
       const task = await idle.cancel(this.deps.executor, this.deps.cancelHookTimeoutMs);
       // Whichever instance runs the task stops it (its next write would be refused anyway).
       this.deps.cluster?.announceCancel(caller.tenant, request.id);
-      return task;
+      return answerTask(caller, task, idle.lastSeq);
     } finally {
       idle.finish();
     }

@@ -12,9 +12,10 @@ import type { CallContext } from './call-context.js';
 import { taskLogKey, type EventLog } from './event-log.js';
 import { followTask, type EventStream } from './event-stream.js';
 import { requireId, runKey, type Caller } from './request-handler-helpers.js';
-import { DEFAULT_LIST_TASKS_MAX_BYTES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './request-handler-options.js';
+import { DEFAULT_LIST_TASKS_MAX_BYTES, DEFAULT_LONG_POLL_MAX_MS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './request-handler-options.js';
 import { validateHistoryLength } from './request-validation.js';
 import { taskView } from './task-events.js';
+import { answerStream, answerTask, generationField } from './task-generation.js';
 import type { TaskRun } from './task-run.js';
 import { isTerminal } from './task-state.js';
 import { pageTokenAfter, type StoredTask, type TaskStore } from './task-store.js';
@@ -39,20 +40,74 @@ export class TaskQueries {
     private readonly runs: ReadonlyMap<string, TaskRun>,
     /** Byte budget of one ListTasks page; see {@link RequestHandlerOptions.listTasksMaxBytes}. */
     private readonly listMaxBytes: number = DEFAULT_LIST_TASKS_MAX_BYTES,
+    /** Bound of a GetTask long poll; see {@link RequestHandlerOptions.longPollMaxMs}. */
+    private readonly longPollMaxMs: number = DEFAULT_LONG_POLL_MAX_MS,
   ) {}
 
-  /** GetTask with `historyLength` semantics of spec §7. */
-  async get(caller: Caller, request: GetTaskRequest): Promise<Task> {
+  /**
+   * GetTask with `historyLength` semantics of spec §7. A 1.1 call with `currentGeneration` is
+   * a long poll: answered once the task's generation is above it (at once when it already is,
+   * or when the task is terminal and so can never move), else when {@link longPollMaxMs} or
+   * the caller's `signal` ends the wait, with the task as it then is.
+   */
+  async get(caller: Caller, request: GetTaskRequest, signal?: AbortSignal): Promise<Task> {
     const historyLength = validateHistoryLength(request.historyLength);
     requireId(request.id, 'id');
-    const live = this.run(caller.tenant, request.id);
-    if (live?.view() && (await this.visible(caller, request.id))) {
+    const after = generationField(caller, request.currentGeneration, 'currentGeneration');
+    let found = await this.read(caller, request.id, historyLength);
+    if (after !== undefined && found.seq <= after && !isTerminal(found.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) {
+      found = await this.poll(caller, request.id, historyLength, after, signal);
+    }
+    return answerTask(caller, found.task, found.seq);
+  }
+
+  /** The task the caller may see, as a copy for an answer, with the seq (generation) it reflects. */
+  private async read(caller: Caller, taskId: string, historyLength: number | undefined): Promise<{ task: Task; seq: number }> {
+    const live = this.run(caller.tenant, taskId);
+    if (live?.view() && (await this.visible(caller, taskId))) {
       // Read after the ownership check: the run may have lost its task meanwhile (then the store answers).
       const view = live.view(historyLength);
-      if (view) return view.task;
+      if (view) return view;
     }
-    const stored = await this.loadStored(caller, request.id);
-    return taskView(stored.task, historyLength);
+    const stored = await this.loadStored(caller, taskId);
+    return { task: taskView(stored.task, historyLength), seq: stored.version };
+  }
+
+  /**
+   * The long poll: waits on the task's event log (in process or shared, so an event on any
+   * instance ends it) until a read shows a generation above `after`, the task ends, or the
+   * bound or the caller ends the wait. The log is followed first (a run no stream was promised
+   * to logs nothing until someone reads it), then read, so no event falls between the two.
+   */
+  private async poll(
+    caller: Caller,
+    taskId: string,
+    historyLength: number | undefined,
+    after: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ task: Task; seq: number }> {
+    const key = taskLogKey(caller.tenant, taskId);
+    const wait = new AbortController();
+    const timer = setTimeout(() => wait.abort(), this.longPollMaxMs);
+    const onAbort = () => wait.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) wait.abort();
+    try {
+      this.log.follow?.(key);
+      let waitAfter = after;
+      for (;;) {
+        const found = await this.read(caller, taskId, historyLength);
+        const state = found.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+        if (found.seq > after || isTerminal(state) || wait.signal.aborted) return found;
+        await this.log.waitFor(key, waitAfter, wait.signal);
+        // Woken with no newer task to show (the log ran ahead of the read, or a shared log's
+        // periodic wake-up): wait for an event past what the log holds now, not in a loop.
+        if (!wait.signal.aborted) waitAfter = Math.max(after, await this.log.lastSeq(key));
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** ListTasks: newest status first, cursor pagination, caller-scoped. */
@@ -80,7 +135,7 @@ export class TaskQueries {
     let previous: StoredTask | undefined;
     for (const stored of page.tasks) {
       const live = this.run(caller.tenant, stored.task.id)?.view();
-      const task = taskView(live?.task ?? stored.task, historyLength, includeArtifacts);
+      const task = answerTask(caller, taskView(live?.task ?? stored.task, historyLength, includeArtifacts), live?.seq ?? stored.version);
       bytes += encodedSize(task);
       if (previous && bytes > this.listMaxBytes) {
         // Over the byte budget: end the page after the previous task. The cursor is the store's
@@ -123,19 +178,22 @@ export class TaskQueries {
       const terminal = isTerminal(snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
       // Resume only when the log still holds what comes after the cursor (or nothing came yet).
       if (!read.gap && (read.events.length > 0 || (!terminal && resumeAfterSeq === snapshot.seq))) {
-        return followTask(this.log, key, { afterSeq: resumeAfterSeq }, snapshotSource, ctx.signal);
+        return answerStream(caller, followTask(this.log, key, { afterSeq: resumeAfterSeq }, snapshotSource, ctx.signal));
       }
     }
     const snapshotState = snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     if (isTerminal(snapshotState)) throw errors.unsupported(`Task ${request.id} is ${TaskState[snapshotState]}; terminal tasks cannot be subscribed to`);
     // An interrupted task with no run here: its next run (a follow-up) must log for this reader.
     this.log.follow?.(key);
-    return followTask(
-      this.log,
-      key,
-      { first: { seq: snapshot.seq, event: { payload: { $case: 'task', value: snapshot.task } } }, afterSeq: snapshot.seq },
-      snapshotSource,
-      ctx.signal,
+    return answerStream(
+      caller,
+      followTask(
+        this.log,
+        key,
+        { first: { seq: snapshot.seq, event: { payload: { $case: 'task', value: snapshot.task } } }, afterSeq: snapshot.seq },
+        snapshotSource,
+        ctx.signal,
+      ),
     );
   }
 

@@ -39,6 +39,8 @@ export abstract class TaskWriter {
   /** Resolves when this run moves the task into a terminal or interrupted state, or ends. */
   readonly settled = new Deferred<void>();
 
+  /** The seq of the task as the run found it (a follow-up's or cancel's stored task); 0 for a new task. */
+  readonly startSeq: number;
   protected live: Task | undefined;
   protected version: number;
   private persistedVersion: number;
@@ -71,6 +73,7 @@ export abstract class TaskWriter {
     this.streaming = init.streaming;
     this.live = init.existing?.task;
     this.version = init.existing?.version ?? 0;
+    this.startSeq = this.version;
     this.persistedVersion = this.version;
     this.logKey = taskLogKey(init.tenant, init.taskId);
     this.queue = new SerialQueue((error) => this.deps.logger.error({ err: error }, 'applying a task event failed'));

@@ -38,6 +38,14 @@ describe('error table', () => {
     expect(ERROR_TABLE[A2AErrorCode.Internal].jsonRpc).toBe(-32603);
   });
 
+  it('maps the draft 1.1 TaskGenerationMismatchError as the dev-1.1 spec does (-32010, ABORTED, 409), and back from each wire', () => {
+    expect(ERROR_TABLE[A2AErrorCode.TaskGenerationMismatch]).toMatchObject({ jsonRpc: -32010, http: 409, grpc: GrpcStatus.ABORTED, a2a: true });
+    expect(A2AErrorCode.TaskGenerationMismatch).toBe('TASK_GENERATION_MISMATCH');
+    expect(codeFromHttpStatus(409)).toBe(A2AErrorCode.TaskGenerationMismatch);
+    expect(codeFromGrpcStatus(GrpcStatus.ABORTED)).toBe(A2AErrorCode.TaskGenerationMismatch);
+    expect(toHttpErrorBody(new A2AError(A2AErrorCode.TaskGenerationMismatch, 'm')).error).toMatchObject({ code: 409, status: 'ABORTED' });
+  });
+
   it('has the v0.3 form of every code (spec §12.3: no -32008/-32009, class names for gRPC messages)', () => {
     expect(ERROR_TABLE[A2AErrorCode.TaskNotFound].v03).toEqual({ jsonRpc: -32001, name: 'TaskNotFoundError' });
     expect(ERROR_TABLE[A2AErrorCode.ExtendedAgentCardNotConfigured].v03).toEqual({ jsonRpc: -32007, name: 'AuthenticatedExtendedCardNotConfiguredError' });

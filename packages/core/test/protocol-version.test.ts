@@ -12,11 +12,14 @@ describe('negotiateVersion (A2A-Version, spec §3.6.2)', () => {
     ['1.0', '1.0'],
     ['1.0.1', '1.0'],
     [' 1.0 ', '1.0'],
+    // The experimental 1.1 is carried by the 1.0 codecs (the core decides whether it is served).
+    ['1.1', '1.0'],
+    ['1.1.0', '1.0'],
   ])('reads %p as %s', (raw, version) => {
     expect(negotiateVersion(raw)).toBe(version);
   });
 
-  it.each(['2.0', '1', '1.1', '0.2', 'abc', '1.0-rc', '01.x'])('refuses %p with VersionNotSupported naming the served versions', (raw) => {
+  it.each(['2.0', '1', '1.2', '0.2', 'abc', '1.0-rc', '01.x'])('refuses %p with VersionNotSupported naming the served versions', (raw) => {
     let thrown: unknown;
     try {
       negotiateVersion(raw);
@@ -42,6 +45,18 @@ describe('checkVersion: the named version must match the codec the binding used'
   it('refuses a v0.3 call that names 1.0', () => {
     expect(() => checkVersion(callContext('JSONRPC', { 'a2a-version': '1.0' }, { wireVersion: '0.3' }))).toThrow(
       expect.objectContaining({ code: A2AErrorCode.VersionNotSupported }),
+    );
+  });
+
+  it('serves 1.1 only with experimental11, and only on the 1.0 codecs; says what the call negotiated', () => {
+    expect(checkVersion(callContext('JSONRPC', { 'a2a-version': '1.0' }), true)).toBe('1.0');
+    expect(checkVersion(callContext('JSONRPC', { 'a2a-version': '1.1' }), true)).toBe('1.1');
+    expect(checkVersion(callContext('JSONRPC', { 'a2a-version': ' 1.1.0 ' }), true)).toBe('1.1');
+    expect(() => checkVersion(callContext('JSONRPC', { 'a2a-version': '1.1' }))).toThrow(
+      expect.objectContaining({ code: A2AErrorCode.VersionNotSupported, message: expect.stringMatching(/not enabled/) }),
+    );
+    expect(() => checkVersion(callContext('JSONRPC', { 'a2a-version': '1.1' }, { wireVersion: '0.3' }), true)).toThrow(
+      /1\.1 was requested, but this is a v0\.3 call/,
     );
   });
 

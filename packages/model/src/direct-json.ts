@@ -13,7 +13,8 @@
  * `*ToJSON`, Struct / Value members through `JSON.stringify` itself. The model tests hold both
  * paths equal over a table of shapes and random messages, and check that every message encoded
  * here still has exactly the fields this file knows (a proto change fails them until this file
- * follows).
+ * follows). The A2A 1.1 `generation` members are written only when set: the core sets them
+ * only on the answers of calls that negotiated 1.1, so 1.0 answers stay exactly 1.0.
  */
 import {
   type Artifact,
@@ -92,6 +93,7 @@ export function encodeTaskJson(task: Task): string {
   if (task.artifacts?.length) out = withMember(out, '"artifacts":', listJson(task.artifacts, encodeArtifactJson));
   if (task.history?.length) out = withMember(out, '"history":', listJson(task.history, encodeMessageJson));
   if (task.metadata !== undefined) out = withMember(out, '"metadata":', anyText(task.metadata));
+  if (task.generation !== undefined) out = withMember(out, '"generation":', stringText(task.generation));
   return closeObject(out);
 }
 
@@ -101,6 +103,7 @@ function statusUpdateJson(event: TaskStatusUpdateEvent): string {
   if (event.contextId !== '') out = withMember(out, '"contextId":', stringText(event.contextId));
   if (event.status !== undefined) out = withMember(out, '"status":', statusJson(event.status));
   if (event.metadata !== undefined) out = withMember(out, '"metadata":', anyText(event.metadata));
+  if (event.generation !== undefined) out = withMember(out, '"generation":', stringText(event.generation));
   return closeObject(out);
 }
 
@@ -112,6 +115,7 @@ function artifactUpdateJson(event: TaskArtifactUpdateEvent): string {
   if (event.append !== false) out = withMember(out, '"append":', anyText(event.append));
   if (event.lastChunk !== false) out = withMember(out, '"lastChunk":', anyText(event.lastChunk));
   if (event.metadata !== undefined) out = withMember(out, '"metadata":', anyText(event.metadata));
+  if (event.generation !== undefined) out = withMember(out, '"generation":', stringText(event.generation));
   return closeObject(out);
 }
 

@@ -106,6 +106,7 @@ function task(i: number): Task {
     artifacts: Array.from({ length: i % 3 }, (_, j) => artifact(i + j)),
     history: Array.from({ length: i % 4 }, (_, j) => message(i + j)),
     metadata: i % 3 === 0 ? STRUCT_VALUES[i % STRUCT_VALUES.length] : undefined,
+    generation: i % 2 ? String(i + 1) : undefined,
   });
 }
 
@@ -124,6 +125,7 @@ function streamResponses(): StreamResponse[] {
             contextId: `c-${i}`,
             status: i % 4 === 3 ? undefined : status(i),
             metadata: i % 2 ? STRUCT_VALUES[i % 5] : undefined,
+            generation: i % 3 === 1 ? String(i) : undefined,
           },
         },
       }),
@@ -139,6 +141,7 @@ function streamResponses(): StreamResponse[] {
             append: i % 2 === 1,
             lastChunk: i % 3 === 2,
             metadata: i % 4 === 0 ? STRUCT_VALUES[i % 5] : undefined,
+            generation: i % 2 === 0 ? String(i + 7) : undefined,
           },
         },
       }),
@@ -187,6 +190,10 @@ describe('direct ProtoJSON encoders', () => {
     );
     const text = fc.string({ unit: codeUnit, maxLength: 12 });
     const json = fc.jsonValue({ maxDepth: 3 });
+    const generation = fc.option(
+      fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map((n) => n.toString()),
+      { nil: undefined },
+    );
     const struct = fc.option(fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 4 }), { nil: undefined });
     const partArb = fc.record({
       content: fc.option(
@@ -232,6 +239,7 @@ describe('direct ProtoJSON encoders', () => {
       artifacts: fc.array(artifactArb, { maxLength: 2 }),
       history: fc.array(messageArb, { maxLength: 2 }),
       metadata: struct,
+      generation,
     });
     const eventArb = fc.oneof(
       fc.constant(undefined),
@@ -239,7 +247,7 @@ describe('direct ProtoJSON encoders', () => {
       fc.record({ $case: fc.constant('message' as const), value: messageArb }),
       fc.record({
         $case: fc.constant('statusUpdate' as const),
-        value: fc.record({ taskId: text, contextId: text, status: fc.option(statusArb, { nil: undefined }), metadata: struct }),
+        value: fc.record({ taskId: text, contextId: text, status: fc.option(statusArb, { nil: undefined }), metadata: struct, generation }),
       }),
       fc.record({
         $case: fc.constant('artifactUpdate' as const),
@@ -250,6 +258,7 @@ describe('direct ProtoJSON encoders', () => {
           append: fc.boolean(),
           lastChunk: fc.boolean(),
           metadata: struct,
+          generation,
         }),
       }),
     );
@@ -270,13 +279,13 @@ describe('direct ProtoJSON encoders', () => {
     const known: Record<string, string[]> = {
       'lf.a2a.v1.StreamResponse': ['task', 'message', 'statusUpdate', 'artifactUpdate'],
       'lf.a2a.v1.SendMessageResponse': ['task', 'message'],
-      'lf.a2a.v1.Task': ['id', 'contextId', 'status', 'artifacts', 'history', 'metadata'],
+      'lf.a2a.v1.Task': ['id', 'contextId', 'status', 'artifacts', 'history', 'metadata', 'generation'],
       'lf.a2a.v1.TaskStatus': ['state', 'message', 'timestamp'],
       'lf.a2a.v1.Message': ['messageId', 'contextId', 'taskId', 'role', 'parts', 'metadata', 'extensions', 'referenceTaskIds'],
       'lf.a2a.v1.Part': ['text', 'raw', 'url', 'data', 'metadata', 'filename', 'mediaType'],
       'lf.a2a.v1.Artifact': ['artifactId', 'name', 'description', 'parts', 'metadata', 'extensions'],
-      'lf.a2a.v1.TaskStatusUpdateEvent': ['taskId', 'contextId', 'status', 'metadata'],
-      'lf.a2a.v1.TaskArtifactUpdateEvent': ['taskId', 'contextId', 'artifact', 'append', 'lastChunk', 'metadata'],
+      'lf.a2a.v1.TaskStatusUpdateEvent': ['taskId', 'contextId', 'status', 'metadata', 'generation'],
+      'lf.a2a.v1.TaskArtifactUpdateEvent': ['taskId', 'contextId', 'artifact', 'append', 'lastChunk', 'metadata', 'generation'],
     };
     for (const [name, fields] of Object.entries(known)) expect([name, PROTO_SCHEMA.messages[name]?.map((f) => f.json)]).toEqual([name, fields]);
   });

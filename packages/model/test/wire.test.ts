@@ -3,6 +3,7 @@ import {
   AgentCapabilities,
   AgentCard,
   type DeepPartial,
+  GetTaskRequest,
   ListTaskPushNotificationConfigsRequest,
   ListTasksRequest,
   PROTO_SCHEMA,
@@ -10,8 +11,10 @@ import {
   SecurityScheme,
   SendMessageConfiguration,
   StreamResponse,
+  Task,
   TaskArtifactUpdateEvent,
   TaskPushNotificationConfig,
+  TaskStatusUpdateEvent,
 } from '@a2a-polyglot/model';
 
 /** Field numbers (and wire types) of the top-level tags in an encoded message. */
@@ -104,6 +107,15 @@ describe('wire tags of key messages (field numbers of the A2A v1.0 proto)', () =
       [5, LEN],
     ]);
   });
+
+  it('1.1 draft: generation is Task 7, TaskStatusUpdateEvent 5, TaskArtifactUpdateEvent 7; absent unless set', () => {
+    expect(tags(Task.encode(Task.fromPartial({ generation: '3' })).finish())).toEqual([[7, VARINT]]);
+    expect(tags(TaskStatusUpdateEvent.encode(TaskStatusUpdateEvent.fromPartial({ generation: '3' })).finish())).toEqual([[5, VARINT]]);
+    expect(tags(TaskArtifactUpdateEvent.encode(TaskArtifactUpdateEvent.fromPartial({ generation: '3' })).finish())).toEqual([[7, VARINT]]);
+    expect(Task.encode(Task.fromPartial({ id: 't' })).finish()).toEqual(Task.encode(Task.fromPartial({ id: 't', generation: undefined })).finish());
+    expect(tags(SendMessageConfiguration.encode(SendMessageConfiguration.fromPartial({ ifGenerationMatch: '2' })).finish())).toEqual([[5, VARINT]]);
+    expect(tags(GetTaskRequest.encode(GetTaskRequest.fromPartial({ currentGeneration: '2' })).finish())).toEqual([[4, VARINT]]);
+  });
 });
 
 /**
@@ -159,6 +171,27 @@ const SPEC_FIELDS: Record<string, string> = {
   DeviceCodeOAuthFlow: 'device_authorization_url=1 token_url=2 refresh_url=3 scopes=4',
 };
 
+/**
+ * The draft A2A 1.1 additions (spec repository branch `dev-1.1`, commit 28491879, pull
+ * request 1810), typed in from that commit's proto: field name=number, appended to the 1.0
+ * messages. Upstream declares the three `generation` fields without `optional`; ours carry it
+ * (same wire form), see the comment at the top of proto/lf/a2a/v1/a2a.proto.
+ */
+const V11_FIELDS: Record<string, string> = {
+  Task: 'generation=7',
+  TaskStatusUpdateEvent: 'generation=5',
+  TaskArtifactUpdateEvent: 'generation=7',
+  SendMessageConfiguration: 'if_generation_match=5',
+  GetTaskRequest: 'current_generation=4',
+};
+const V11_OPTIONALS = [
+  'Task.generation',
+  'TaskStatusUpdateEvent.generation',
+  'TaskArtifactUpdateEvent.generation',
+  'SendMessageConfiguration.if_generation_match',
+  'GetTaskRequest.current_generation',
+];
+
 /** The experimental session protocol (proto/lf/a2a/v1/session.proto): not spec, pinned apart. */
 const SESSION_FIELDS: Record<string, string> = {
   SessionRequest: 'correlation_id=1 send=2 cancel=3 subscribe=4 unsubscribe=5 get=6 list=7',
@@ -188,8 +221,10 @@ describe('generated schema matches the spec field table', () => {
       ]),
     );
 
-  it('has exactly the spec messages, fields and numbers', () => {
-    expect(fieldTable(false)).toEqual(SPEC_FIELDS);
+  it('has exactly the spec messages, fields and numbers (1.0, then the 1.1 draft additions)', () => {
+    const expected = { ...SPEC_FIELDS };
+    for (const [name, added] of Object.entries(V11_FIELDS)) expected[name] = `${expected[name]} ${added}`;
+    expect(fieldTable(false)).toEqual(expected);
   });
 
   it('has the standard grpc.health.v1 messages (proto/grpc/health/v1/health.proto)', () => {
@@ -238,6 +273,7 @@ describe('generated schema matches the spec field table', () => {
         'AgentCapabilities.streaming',
         'AgentCapabilities.push_notifications',
         'AgentCapabilities.extended_agent_card',
+        ...V11_OPTIONALS,
       ].sort(),
     );
   });

@@ -98,6 +98,8 @@ function convertQueryField(field: FieldSchema, values: string[]): { value: unkno
 /** Parses what has an obvious JSON form; anything else stays a string for the strict decoder to judge. */
 function convertScalar(kind: string, value: string): unknown {
   if (kind === 'bool') return value === 'true' ? true : value === 'false' ? false : value;
+  // 64-bit integers stay strings (their ProtoJSON form), so no digit is lost past 2^53.
+  if (/64/.test(kind)) return value;
   if (/int|fixed/.test(kind)) return /^-?\d+$/.test(value) ? Number(value) : value;
   if (kind === 'double' || kind === 'float') return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
   return value;

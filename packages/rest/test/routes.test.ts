@@ -1,4 +1,4 @@
-import { OPERATIONS } from '@a2a-polyglot/core';
+import { decodeJsonRequest, OPERATIONS } from '@a2a-polyglot/core';
 import { buildRequestJson, matchRoute, matchV03Route, REST_ROUTES, V03_REST_ROUTES } from '../src/index.js';
 
 describe('matchRoute', () => {
@@ -54,6 +54,18 @@ describe('buildRequestJson', () => {
       status: 'TASK_STATE_WORKING',
     });
     expect(buildRequestJson(OPERATIONS.GetTask.requestType, { id: 'x' }, q('historyLength=2'), undefined, true)).toEqual({ id: 'x', historyLength: 2 });
+  });
+
+  it('keeps 64-bit integers (the 1.1 ?currentGeneration=) as their ProtoJSON string, so no digit past 2^53 is lost', () => {
+    expect(buildRequestJson(OPERATIONS.GetTask.requestType, { id: 'x' }, q('currentGeneration=9007199254740993'), undefined, true)).toEqual({
+      id: 'x',
+      currentGeneration: '9007199254740993',
+    });
+    const decoded = decodeJsonRequest(
+      OPERATIONS.GetTask,
+      buildRequestJson(OPERATIONS.GetTask.requestType, { id: 'x' }, q('currentGeneration=5'), undefined, true),
+    );
+    expect(decoded.currentGeneration).toBe('5');
   });
 
   it('leaves unconvertible values to the decoder; ignores unknown names, or rejects them when strict', () => {

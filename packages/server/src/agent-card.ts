@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AgentCard, type AgentInterface } from '@a2a-polyglot/model';
-import { negotiateVersion, type ProtocolVersion, SUPPORTED_VERSIONS } from '@a2a-polyglot/core';
+import { EXPERIMENTAL_VERSION, negotiateVersion, type ProtocolVersion, SUPPORTED_VERSIONS } from '@a2a-polyglot/core';
 import { headerValue, sendEmpty } from '@a2a-polyglot/http';
 import { agentCardToV03, mergedAgentCard } from '@a2a-polyglot/v03/json';
 import { notModified } from './conditional-get.js';
@@ -40,13 +40,30 @@ export const CARD_COMPAT_VALUES: readonly CardCompat[] = ['merged', '1.0', '0.3'
  */
 const V03_BINDINGS = ['JSONRPC', 'HTTP+JSON'];
 
+/** Options of {@link cardInterfaces}. */
+export interface CardInterfaceOptions {
+  /**
+   * The handler serves the experimental A2A 1.1 (`RequestHandler.experimental11`): every 1.0
+   * interface is listed a second time with `protocolVersion: "1.1"` (same URL), after the 1.0
+   * ones, so clients that do not know 1.1 keep picking 1.0 first.
+   */
+  readonly experimental11?: boolean;
+}
+
 /**
  * The card's `supportedInterfaces` as this server exposes them: JSON-RPC and REST under
- * `basePath`, then `extra` (gRPC, WebSocket), then the v0.3 entries of JSON-RPC and REST (same
- * URLs, `protocolVersion: "0.3"`, after every 1.0 entry so v1.0 clients pick 1.0 first), then any
+ * `basePath`, then `extra` (gRPC, WebSocket), then (with `experimental11`) the same 1.0
+ * entries as 1.1, then the v0.3 entries of JSON-RPC and REST (same URLs,
+ * `protocolVersion: "0.3"`, after every 1.0 entry so v1.0 clients pick 1.0 first), then any
  * the card already declared (for example another deployment), without duplicates.
  */
-export function cardInterfaces(card: AgentCard, base: string, basePath: string, extra: readonly AgentInterface[]): AgentInterface[] {
+export function cardInterfaces(
+  card: AgentCard,
+  base: string,
+  basePath: string,
+  extra: readonly AgentInterface[],
+  options: CardInterfaceOptions = {},
+): AgentInterface[] {
   const [version] = SUPPORTED_VERSIONS; // newest first
   if (version === undefined) throw new Error('SUPPORTED_VERSIONS is empty');
   const current: AgentInterface[] = [
@@ -56,15 +73,19 @@ export function cardInterfaces(card: AgentCard, base: string, basePath: string, 
   const legacy = current.filter((i) => V03_BINDINGS.includes(i.protocolBinding)).map((i) => ({ ...i, protocolVersion: '0.3' }));
   // Every current-version interface first (clients pick the first they speak), then the v0.3 ones.
   const isLegacy = (i: AgentInterface) => i.protocolVersion === '0.3';
-  const ours: AgentInterface[] = [...current, ...extra.filter((i) => !isLegacy(i)), ...legacy, ...extra.filter(isLegacy)];
+  const currentAll = [...current, ...extra.filter((i) => !isLegacy(i))];
+  const draft = options.experimental11
+    ? currentAll.filter((i) => i.protocolVersion === version).map((i) => ({ ...i, protocolVersion: EXPERIMENTAL_VERSION }))
+    : [];
+  const ours: AgentInterface[] = [...currentAll, ...draft, ...legacy, ...extra.filter(isLegacy)];
   const key = (i: AgentInterface) => `${i.protocolBinding} ${i.url} ${i.protocolVersion} ${i.tenant}`;
   const seen = new Set(ours.map(key));
   return [...ours, ...card.supportedInterfaces.filter((i) => !seen.has(key(i)))];
 }
 
 /**
- * The card JSON for one discovery request: by its `A2A-Version` (`1.0` ⇒ v1.0 card, `0.3` ⇒
- * v0.3 card), else by `compat` (see {@link CardCompat}). An unsupported version gets the
+ * The card JSON for one discovery request: by its `A2A-Version` (`1.0`, and the experimental
+ * `1.1` whose card is 1.0's, ⇒ v1.0 card, `0.3` ⇒ v0.3 card), else by `compat` (see {@link CardCompat}). An unsupported version gets the
  * default too: discovery answers every client rather than fail.
  */
 export function cardForRequest(card: AgentCard, requestedVersion: string | undefined, compat: CardCompat): unknown {

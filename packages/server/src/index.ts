@@ -13,6 +13,7 @@ export * from './start-server.js';
 export {
   CARD_COMPAT_VALUES,
   type CardCompat,
+  type CardInterfaceOptions,
   cardForRequest,
   cardInterfaces,
   FALLBACK_CARD_PATH,

@@ -76,7 +76,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     const card = options.handler.getAgentCard();
     const base = `${publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false)}${mount}`;
     const extra = [...websocketCardInterfaces(options, base), ...(options.extraInterfaces?.(base) ?? [])];
-    const interfaces = cardInterfaces(card, base, basePath, extra);
+    const interfaces = cardInterfaces(card, base, basePath, extra, { experimental11: options.handler.experimental11 });
     const vary = [...(options.publicBaseUrl ? [] : options.trustProxy ? ['Host', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : ['Host']), 'A2A-Version'];
     const lastModified = cardClock.lastModified(JSON.stringify(AgentCard.toJSON(card)));
     const served: AgentCard = { ...card, supportedInterfaces: interfaces };

@@ -1,5 +1,7 @@
 import { AgentCard, parseProtoJson } from '@a2a-polyglot/model';
-import { startTestServer, type TestServer } from './helpers.js';
+import { RequestHandler } from '@a2a-polyglot/core';
+import { cardInterfaces } from '../src/index.js';
+import { startTestServer, testCard, type TestServer } from './helpers.js';
 
 const V03_KEYS = ['protocolVersion', 'url', 'preferredTransport', 'additionalInterfaces', 'supportsAuthenticatedExtendedCard'];
 
@@ -97,5 +99,55 @@ describe('cardCompat switch', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('the experimental A2A 1.1 in the card', () => {
+  const versions = (body: { supportedInterfaces: Array<{ protocolBinding: string; protocolVersion: string }> }) =>
+    body.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`);
+
+  it('a handler serving 1.1 gets every 1.0 interface listed again as 1.1, after the 1.0 ones; the 1.1 card is the pure v1.0 one', async () => {
+    const handler = new RequestHandler({ card: testCard(), executor: { execute: async () => undefined }, experimental11: true });
+    const s = await startTestServer({ handler });
+    try {
+      const { body } = await card(s, { 'a2a-version': '1.0' });
+      expect(versions(body)).toEqual(['JSONRPC 1.0', 'HTTP+JSON 1.0', 'JSONRPC 1.1', 'HTTP+JSON 1.1', 'JSONRPC 0.3', 'HTTP+JSON 0.3']);
+      expect(body.supportedInterfaces[2]).toEqual({ url: `${s.url}/a2a/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.1' });
+      const asked11 = await card(s, { 'a2a-version': '1.1' });
+      expect(isStrictV1Card(asked11.body)).toBe(true);
+      expect(asked11.body).toEqual(body);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a handler that does not serve 1.1 lists none', async () => {
+    const s = await startTestServer();
+    try {
+      expect(versions((await card(s, { 'a2a-version': '1.0' })).body)).toEqual(['JSONRPC 1.0', 'HTTP+JSON 1.0', 'JSONRPC 0.3', 'HTTP+JSON 0.3']);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('cardInterfaces copies the extra 1.0 interfaces (gRPC, WebSocket) too, never the v0.3 ones', () => {
+    const extra = [
+      { url: 'grpc.example:50051', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' },
+      { url: 'grpc.example:50051', protocolBinding: 'GRPC', protocolVersion: '0.3', tenant: '' },
+    ];
+    const listed = cardInterfaces(testCard(), 'https://a.example', '/a2a', extra, { experimental11: true }).map(
+      (i) => `${i.protocolBinding} ${i.protocolVersion}`,
+    );
+    expect(listed).toEqual([
+      'JSONRPC 1.0',
+      'HTTP+JSON 1.0',
+      'GRPC 1.0',
+      'JSONRPC 1.1',
+      'HTTP+JSON 1.1',
+      'GRPC 1.1',
+      'JSONRPC 0.3',
+      'HTTP+JSON 0.3',
+      'GRPC 0.3',
+    ]);
   });
 });

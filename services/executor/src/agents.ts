@@ -145,6 +145,8 @@ function servedAgent(
       ...pushHandlerOptions(config),
       strictRequests: config.strictRequests,
       listTasksMaxBytes: config.listTasksMaxBytes,
+      experimental11: config.protocol.experimental11,
+      longPollMaxMs: config.protocol.longPollMaxMs,
     },
     entry.id,
     entry.a2aLite,

@@ -12,5 +12,5 @@ import type { ExecutorConfig } from './config.js';
 export function extendedCardAt(card: AgentCard, config: ExecutorConfig, mountPath: string, extra: (agentBase: string) => AgentInterface[]): AgentCard {
   if (!config.publicBaseUrl) return card;
   const base = `${config.publicBaseUrl}${mountPath}`;
-  return { ...card, supportedInterfaces: cardInterfaces(card, base, config.basePath, extra(base)) };
+  return { ...card, supportedInterfaces: cardInterfaces(card, base, config.basePath, extra(base), { experimental11: config.protocol.experimental11 }) };
 }

@@ -60,6 +60,8 @@ export async function startSingleAgent(
     strictRequests: resolved.strictRequests,
     listTasksMaxBytes: resolved.listTasksMaxBytes,
     acceptAnyInputMode: resolved.agent.acceptAnyInputMode,
+    experimental11: resolved.protocol.experimental11,
+    longPollMaxMs: resolved.protocol.longPollMaxMs,
   });
   metrics.watch(handler);
 

@@ -183,6 +183,19 @@ describe('loadConfig', () => {
     expect(configError({ argv: ['--strict-requests', 'maybe'], env: {}, cwd })).toMatch(/--strict-requests must be true or false/);
   });
 
+  it('reads the A2A 1.1 switch (default off) and the long-poll bound (default 30 s) from the file, the environment and --experimental-11', () => {
+    const load = (argv: string[], env: Record<string, string> = {}, file?: unknown) =>
+      loadConfig({ argv: file === undefined ? argv : ['--config', tempConfig(file).file, ...argv], env, cwd }).config;
+    expect(load([]).protocol).toEqual({ experimental11: false, longPollMaxMs: 30_000 });
+    expect(load([], {}, { protocol: { experimental11: true } }).protocol).toEqual({ experimental11: true, longPollMaxMs: 30_000 });
+    expect(load([], { A2A_PROTOCOL_EXPERIMENTAL11: 'true', A2A_LONG_POLL_MAX_MS: '5000' }).protocol).toEqual({ experimental11: true, longPollMaxMs: 5000 });
+    expect(load(['--experimental-11=false'], { A2A_PROTOCOL_EXPERIMENTAL11: 'true' }).protocol.experimental11).toBe(false);
+    expect(configError({ argv: [], env: { A2A_LONG_POLL_MAX_MS: '0' }, cwd })).toMatch(/A2A_LONG_POLL_MAX_MS/);
+    expect(configError({ argv: ['--config', tempConfig({ protocol: { experimental11: 'yes' } }).file], env: {}, cwd })).toMatch(
+      /protocol\.experimental11 must be true or false/,
+    );
+  });
+
   it('reads the stream stall timeout (default 30 s) and the ListTasks page byte budget (default 4 MiB) from the file and the environment', () => {
     const load = (env: Record<string, string> = {}, file?: unknown) =>
       loadConfig({ argv: file === undefined ? [] : ['--config', tempConfig(file).file], env, cwd }).config;

@@ -1,8 +1,9 @@
-import type { SustainedResult } from '../results.js';
+import type { LongPollResult, SustainedResult } from '../results.js';
 import type { RatioSummary } from '../stats.js';
 import { TARGETS, type Target } from '../targets.js';
 import type { CellSummary, IdleSummary } from './aggregate.js';
 import { fmtNum, fmtPct, fmtRatio } from './format.js';
+import { LONG_POLL_WAKE_GOAL_MS } from './long-poll.js';
 
 /** One row of the goals table: shown as pass/fail, never asserted. */
 export interface GoalRow {
@@ -37,7 +38,13 @@ function ratioGoal(goal: string, target: Target, ratio: RatioSummary | undefined
  * The issue's performance targets, evaluated on medians of back-to-back ratios (and on
  * medians for latency and memory). Targets not measured in this run show as such.
  */
-export function evaluateGoals(cells: readonly CellSummary[], idle: readonly IdleSummary[], sustained: SustainedResult | undefined, streamK: number): GoalRow[] {
+export function evaluateGoals(
+  cells: readonly CellSummary[],
+  idle: readonly IdleSummary[],
+  sustained: SustainedResult | undefined,
+  streamK: number,
+  longPoll?: LongPollResult,
+): GoalRow[] {
   const rows: GoalRow[] = [];
   const cell = (scenario: string, id: string, mode: string, c: number, k?: number) =>
     cells.find((s) => s.scenario === scenario && s.targetId === id && s.mode === mode && s.concurrency === c && (k === undefined || s.k === k) && s.reps > 0);
@@ -84,6 +91,14 @@ export function evaluateGoals(cells: readonly CellSummary[], idle: readonly Idle
     measured: sus ? `${fmtPct(sus.secondHalfGrowth)} over ${sus.tasksDone.toLocaleString('en-US')} tasks` : 'not measured',
     threshold: `≤ ${fmtPct(LEVEL_OFF_GROWTH)}`,
     pass: sus ? sus.secondHalfGrowth <= LEVEL_OFF_GROWTH : undefined,
+  });
+  const poll = longPoll && !longPoll.failure && longPoll.wakes > 0 ? longPoll : undefined;
+  rows.push({
+    goal: 'A2A 1.1 long poll answered after the next event, p50',
+    target: TARGETS.find((t) => t.id === (longPoll?.targetId ?? 'ours-rest'))?.label ?? 'ours REST',
+    measured: poll ? `${fmtNum(poll.p50Ms)} ms` : 'not measured',
+    threshold: `≤ ${LONG_POLL_WAKE_GOAL_MS} ms`,
+    pass: poll ? poll.p50Ms <= LONG_POLL_WAKE_GOAL_MS : undefined,
   });
   return rows;
 }

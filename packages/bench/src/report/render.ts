@@ -1,6 +1,7 @@
 import type { BenchRun } from '../results.js';
 import { coreGoals, renderCore } from './core.js';
 import { renderDurable } from './durable.js';
+import { renderLongPoll } from './long-poll.js';
 import { summarizeCells, summarizeIdle, type CellSummary } from './aggregate.js';
 import { fmtInt, fmtNum, fmtPct, fmtRatio, mdTable } from './format.js';
 import { evaluateGoals } from './goals.js';
@@ -48,7 +49,7 @@ export function renderReport(run: BenchRun): string {
 
   out.push('## Targets (pass/fail, informational)');
   out.push('');
-  const goals = [...coreGoals(run.core), ...evaluateGoals(cells, idle, run.sustained, cfg.streamK)];
+  const goals = [...coreGoals(run.core), ...evaluateGoals(cells, idle, run.sustained, cfg.streamK, run.longPoll)];
   const measurable = goals.filter((g) => !g.pending);
   out.push(
     mdTable(
@@ -262,6 +263,7 @@ export function renderReport(run: BenchRun): string {
     out.push('');
   }
 
+  out.push(...renderLongPoll(run.longPoll));
   out.push(...renderDurable(run.durable));
 
   if (run.notices.length > 0) {

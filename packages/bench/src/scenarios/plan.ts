@@ -22,6 +22,7 @@ export const SCENARIO_TARGETS: Readonly<Record<ScenarioName, readonly string[]>>
   ttfe: ['raw-http', 'ours-jsonrpc', 'sdk-jsonrpc', 'ours-rest', 'sdk-rest', 'raw-grpc', 'ours-grpc', 'sdk-grpc', 'raw-ws', 'ours-ws'],
   idle: ['raw-http', 'ours-jsonrpc', 'ours-rest', 'sdk-jsonrpc', 'ours-grpc', 'raw-ws', 'ours-ws'],
   sustained: ['ours-jsonrpc'],
+  longpoll: ['ours-rest'],
   durable: ['ours-jsonrpc'],
 };
 
@@ -86,6 +87,9 @@ export function estimateSeconds(scenario: ScenarioName, config: BenchConfig): nu
       return targets.length * 4.5 * config.reps;
     case 'sustained':
       return Math.min(config.sustainedMaxMs / 1000, config.sustainedTasks / 2500) + 4;
+    case 'longpoll':
+      // One server; one unrecorded task first, each task waits before its first chunk.
+      return 3 + (config.longPollTasks + 1) * (0.2 + (config.longPollK * config.longPollPauseMs) / 1000);
     case 'durable':
       // Three fresh servers per repetition (in memory, SQLite, PostgreSQL + Redis), then two instances streaming the stamped tasks.
       return (

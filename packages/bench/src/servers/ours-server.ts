@@ -9,13 +9,15 @@ type RunningExecutor = Awaited<ReturnType<ExecutorModule['startExecutor']>>;
 type ExecutorInput = import('@a2a-polyglot/executor').ExecutorConfigInput;
 
 /**
- * Storage settings of a durable server (`ours` started with a JSON argument, see the durable
- * scenario): passed to `startExecutor` as they are.
+ * Settings of an `ours` server started with a JSON argument: storage (the durable scenario) and
+ * the protocol versions served (the long-poll scenario turns the A2A 1.1 draft on). Passed to
+ * `startExecutor` as they are.
  */
 export interface OursStorage {
   readonly store?: ExecutorInput['store'];
   readonly eventLog?: ExecutorInput['eventLog'];
   readonly instanceId?: string;
+  readonly protocol?: ExecutorInput['protocol'];
 }
 
 /**

@@ -265,6 +265,7 @@ export const PROTO_SCHEMA: ProtoSchema = {
       { name: "artifacts", json: "artifacts", no: 4, kind: "message", type: "lf.a2a.v1.Artifact", repeated: true },
       { name: "history", json: "history", no: 5, kind: "message", type: "lf.a2a.v1.Message", repeated: true },
       { name: "metadata", json: "metadata", no: 6, kind: "message", type: "google.protobuf.Struct" },
+      { name: "generation", json: "generation", no: 7, kind: "int64", optional: true },
     ],
     "lf.a2a.v1.TaskStatus": [
       { name: "state", json: "state", no: 1, kind: "enum", type: "lf.a2a.v1.TaskState" },
@@ -303,6 +304,7 @@ export const PROTO_SCHEMA: ProtoSchema = {
       { name: "context_id", json: "contextId", no: 2, kind: "string" },
       { name: "status", json: "status", no: 3, kind: "message", type: "lf.a2a.v1.TaskStatus" },
       { name: "metadata", json: "metadata", no: 4, kind: "message", type: "google.protobuf.Struct" },
+      { name: "generation", json: "generation", no: 5, kind: "int64", optional: true },
     ],
     "lf.a2a.v1.TaskArtifactUpdateEvent": [
       { name: "task_id", json: "taskId", no: 1, kind: "string" },
@@ -311,6 +313,7 @@ export const PROTO_SCHEMA: ProtoSchema = {
       { name: "append", json: "append", no: 4, kind: "bool" },
       { name: "last_chunk", json: "lastChunk", no: 5, kind: "bool" },
       { name: "metadata", json: "metadata", no: 6, kind: "message", type: "google.protobuf.Struct" },
+      { name: "generation", json: "generation", no: 7, kind: "int64", optional: true },
     ],
     "lf.a2a.v1.SendMessageRequest": [
       { name: "tenant", json: "tenant", no: 1, kind: "string" },
@@ -323,6 +326,7 @@ export const PROTO_SCHEMA: ProtoSchema = {
       { name: "task_push_notification_config", json: "taskPushNotificationConfig", no: 2, kind: "message", type: "lf.a2a.v1.TaskPushNotificationConfig" },
       { name: "history_length", json: "historyLength", no: 3, kind: "int32", optional: true },
       { name: "return_immediately", json: "returnImmediately", no: 4, kind: "bool" },
+      { name: "if_generation_match", json: "ifGenerationMatch", no: 5, kind: "int64", optional: true },
     ],
     "lf.a2a.v1.SendMessageResponse": [
       { name: "task", json: "task", no: 1, kind: "message", type: "lf.a2a.v1.Task", oneof: "payload" },
@@ -338,6 +342,7 @@ export const PROTO_SCHEMA: ProtoSchema = {
       { name: "tenant", json: "tenant", no: 1, kind: "string" },
       { name: "id", json: "id", no: 2, kind: "string" },
       { name: "history_length", json: "historyLength", no: 3, kind: "int32", optional: true },
+      { name: "current_generation", json: "currentGeneration", no: 4, kind: "int64", optional: true },
     ],
     "lf.a2a.v1.ListTasksRequest": [
       { name: "tenant", json: "tenant", no: 1, kind: "string" },

@@ -108,5 +108,6 @@ export function defaultConfig(): ExecutorConfig {
     rateLimit: { addressPoints: 0, addressWindowSec: 60, identityPoints: 0, identityWindowSec: 60, maxKeys: DEFAULT_RATE_LIMIT_MAX_KEYS },
     tls: { certFile: undefined, keyFile: undefined, clientCaFile: undefined, clientCertIdentity: false },
     cardSigning: { keyFile: undefined, kid: undefined, alg: undefined, jku: undefined },
+    protocol: { experimental11: false, longPollMaxMs: 30_000 },
   };
 }

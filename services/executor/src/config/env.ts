@@ -88,6 +88,8 @@ export const ENV_VARS = {
   A2A_CARD_SIGNING_KID: 'cardSigning.kid',
   A2A_CARD_SIGNING_ALG: 'cardSigning.alg',
   A2A_CARD_SIGNING_JKU: 'cardSigning.jku',
+  A2A_PROTOCOL_EXPERIMENTAL11: 'protocol.experimental11',
+  A2A_LONG_POLL_MAX_MS: 'protocol.longPollMaxMs',
 } as const;
 
 /** Reads the environment layer. Empty values count as unset. */

@@ -25,6 +25,7 @@ export const CLI_FLAGS = {
   '--accept-any-input-mode': 'agent.acceptAnyInputMode',
   '--card-signing-key-file': 'cardSigning.keyFile',
   '--card-signing-kid': 'cardSigning.kid',
+  '--experimental-11': 'protocol.experimental11',
   '--store': 'store.kind',
   '--dynamodb-table': 'store.table',
   '--dynamodb-endpoint': 'store.endpoint',

@@ -10,7 +10,7 @@ import type { AgentEntryConfig, ExecutorConfig, ExecutorConfigInput } from './ty
 export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): ExecutorConfig {
   const defined = <T extends object>(o: T | undefined): Partial<T> =>
     Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, agentRegistry, rateLimit, tls, cors, cardSigning, ...scalars } = over;
+  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, agentRegistry, rateLimit, tls, cors, cardSigning, protocol, ...scalars } = over;
   return {
     ...base,
     ...defined(scalars),
@@ -32,6 +32,7 @@ export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): Ex
     tls: { ...base.tls, ...defined(tls) },
     cors: { ...base.cors, ...defined(cors) },
     cardSigning: { ...base.cardSigning, ...defined(cardSigning) },
+    protocol: { ...base.protocol, ...defined(protocol) },
   } as ExecutorConfig;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The security sections of the configuration: who may call (`auth`), how often
  * (`rateLimit`), the listeners' TLS (`tls`), which browser pages may call (`cors`) and the key
- * the cards are signed with (`cardSigning`). Types only, no code.
+ * the cards are signed with (`cardSigning`); beside them what the listeners speak (`protocol`).
+ * Types only, no code.
  */
 import type { CardSigningAlgorithm } from '@a2a-polyglot/card-signing';
 
@@ -89,4 +90,17 @@ export interface CardSigningConfig {
   readonly alg?: CardSigningAlgorithm;
   /** `jku` of the signatures: where the JWKS with the public key is published. */
   readonly jku?: string;
+}
+
+/** The experimental A2A 1.1 draft (spec branch `dev-1.1`): off unless asked for. */
+export interface ProtocolConfig {
+  /**
+   * Serve A2A 1.1 to calls naming `A2A-Version: 1.1` (task generations on every task and
+   * event, long-polling GetTask, conditional follow-ups) and list 1.1 interfaces in the card.
+   * Off: such calls are refused with VersionNotSupported. 1.0 and 0.3 calls are answered the
+   * same either way.
+   */
+  readonly experimental11: boolean;
+  /** Longest a 1.1 GetTask long poll is held before the task is answered as it is. */
+  readonly longPollMaxMs: number;
 }

@@ -94,6 +94,8 @@ const KIND: Record<string, TextKind> = {
   'rateLimit.identityWindowSec': 'int',
   'rateLimit.maxKeys': 'int',
   'tls.clientCertIdentity': 'bool',
+  'protocol.experimental11': 'bool',
+  'protocol.longPollMaxMs': 'int',
 };
 
 /**

@@ -8,11 +8,11 @@
 
 import type { CardCompat } from '@a2a-polyglot/server';
 import type { A2ALiteConfig, AgentCardConfig, AgentEntryConfig } from './agent-types.js';
-import type { AuthConfig, CardSigningConfig, CorsConfig, RateLimitConfig, TlsConfig } from './security-types.js';
+import type { AuthConfig, CardSigningConfig, CorsConfig, ProtocolConfig, RateLimitConfig, TlsConfig } from './security-types.js';
 import type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } from './storage-types.js';
 
 export type { A2ALiteConfig, AgentCardConfig, AgentEntryConfig, SkillConfig } from './agent-types.js';
-export type { AuthConfig, CardSigningConfig, CorsConfig, RateLimitConfig, TlsConfig } from './security-types.js';
+export type { AuthConfig, CardSigningConfig, CorsConfig, ProtocolConfig, RateLimitConfig, TlsConfig } from './security-types.js';
 export type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } from './storage-types.js';
 
 /** Log levels of the executor's pino logger (`logLevel`, `LOG_LEVEL`, `--log-level`). */
@@ -131,6 +131,8 @@ export interface ExecutorConfig {
   readonly tls: TlsConfig;
   /** The key the agent cards are signed with; no key ⇒ unsigned cards. */
   readonly cardSigning: CardSigningConfig;
+  /** Protocol versions served beyond 1.0 and 0.3: the experimental A2A 1.1 draft. */
+  readonly protocol: ProtocolConfig;
 }
 
 /** A partial configuration: what a config file, `startExecutor` callers and overrides provide. */

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { agentSchema, agentsSchema, handlersSchema } from './agent.js';
 import { authSchema, pushSchema } from './auth.js';
 import { allowedHostsSchema, corsSchema } from './browser.js';
-import { cardSigningSchema, rateLimitSchema, tlsSchema } from './listener.js';
+import { cardSigningSchema, protocolSchema, rateLimitSchema, tlsSchema } from './listener.js';
 import { agentRegistrySchema, eventLogSchema, leaseSchema, storeSchema } from './storage.js';
 import type { ExecutorConfigInput } from '../types.js';
 import { absoluteUrl, agentId, basePath, bool, grpcPublicUrl, nonEmpty, nonNegativeMs, oneOf, port, portOrOff, positiveBytes, section, str } from './values.js';
@@ -62,6 +62,7 @@ export const configFileSchema = section({
   rateLimit: rateLimitSchema.optional(),
   tls: tlsSchema.optional(),
   cardSigning: cardSigningSchema.optional(),
+  protocol: protocolSchema.optional(),
 });
 
 /** A configuration layer as checked by {@link configFileSchema} (relative paths not yet resolved). */

@@ -1,4 +1,7 @@
-/** The listener-security sections: `rateLimit` (budgets per client address and identity), `tls` and `cardSigning`. */
+/**
+ * The listener sections: `rateLimit` (budgets per client address and identity), `tls`,
+ * `cardSigning`, and `protocol` (protocol versions served beyond the stable ones).
+ */
 import { CARD_SIGNING_ALGORITHMS } from '@a2a-polyglot/card-signing';
 import { absoluteUrl, bool, intIn, nonEmpty, oneOf, section } from './values.js';
 
@@ -20,6 +23,16 @@ export const rateLimitSchema = section({
     .describe(
       'Most client addresses (and, apart, identities) counted in memory; past it the least recently seen one starts a fresh window (A2A_RATE_LIMIT_MAX_KEYS). Default 10000.',
     ),
+});
+
+/** `protocol`: the experimental A2A 1.1 draft (task generations, long-polling GetTask, conditional follow-ups). */
+export const protocolSchema = section({
+  experimental11: bool
+    .optional()
+    .describe('Serve the A2A 1.1 draft to calls naming A2A-Version: 1.1 and list 1.1 interfaces in the card (A2A_PROTOCOL_EXPERIMENTAL11). Default false.'),
+  longPollMaxMs: intIn(1, 10 * 60 * 1000)
+    .optional()
+    .describe('Longest a 1.1 GetTask long poll (currentGeneration) is held before the task is answered as it is (A2A_LONG_POLL_MAX_MS). Default 30000.'),
 });
 
 /** `tls`: HTTPS/WSS on the HTTP listener and TLS on gRPC; with a client CA, mutual TLS on gRPC. */

@@ -157,7 +157,14 @@ export interface Task {
   /** Messages exchanged for this task. */
   history: Message[];
   /** Extension / implementation specific metadata. */
-  metadata: { [key: string]: any } | undefined;
+  metadata:
+    | { [key: string]: any }
+    | undefined;
+  /**
+   * 1.1: the task's mutation counter: 1 when created, one more for every event the task
+   * emits (status or artifact change). Used for ordering, long polls and conditional sends.
+   */
+  generation?: string | undefined;
 }
 
 /** Status of a Task at a point in time. */
@@ -246,7 +253,11 @@ export interface TaskStatusUpdateEvent {
   contextId: string;
   /** REQUIRED. */
   status: TaskStatus | undefined;
-  metadata: { [key: string]: any } | undefined;
+  metadata:
+    | { [key: string]: any }
+    | undefined;
+  /** 1.1: the task's generation once this update is applied (a gap means a missed event). */
+  generation?: string | undefined;
 }
 
 /** Streaming / push event: an artifact was produced or extended. */
@@ -263,7 +274,11 @@ export interface TaskArtifactUpdateEvent {
   append: boolean;
   /** true: this is the final chunk of the artifact. */
   lastChunk: boolean;
-  metadata: { [key: string]: any } | undefined;
+  metadata:
+    | { [key: string]: any }
+    | undefined;
+  /** 1.1: the task's generation once this update is applied (a gap means a missed event). */
+  generation?: string | undefined;
 }
 
 /** Request of SendMessage and SendStreamingMessage. */
@@ -290,6 +305,11 @@ export interface SendMessageConfiguration {
     | undefined;
   /** false (default): wait for a terminal or interrupted state; true: return right away. */
   returnImmediately: boolean;
+  /**
+   * 1.1: accept this follow-up only while the task's generation is exactly this value, else
+   * TaskGenerationMismatchError (optimistic concurrency). Ignored when the message creates a task.
+   */
+  ifGenerationMatch?: string | undefined;
 }
 
 /** Result of SendMessage: a Task or a direct Message. */
@@ -313,7 +333,14 @@ export interface GetTaskRequest {
   /** REQUIRED. Task id. */
   id: string;
   /** Unset: server default; 0: no history; N > 0: at most N most recent messages. */
-  historyLength?: number | undefined;
+  historyLength?:
+    | number
+    | undefined;
+  /**
+   * 1.1: long poll: answer once the task's generation is above this value (at once when it
+   * already is), or when the server's wait bound runs out, with the task as it then is.
+   */
+  currentGeneration?: string | undefined;
 }
 
 /** Request of ListTasks. */
@@ -698,7 +725,15 @@ export interface DeviceCodeOAuthFlow_ScopesEntry {
 }
 
 function createBaseTask(): Task {
-  return { id: "", contextId: "", status: undefined, artifacts: [], history: [], metadata: undefined };
+  return {
+    id: "",
+    contextId: "",
+    status: undefined,
+    artifacts: [],
+    history: [],
+    metadata: undefined,
+    generation: undefined,
+  };
 }
 
 export const Task: MessageFns<Task> = {
@@ -720,6 +755,9 @@ export const Task: MessageFns<Task> = {
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(50).fork()).join();
+    }
+    if (message.generation !== undefined) {
+      writer.uint32(56).int64(message.generation);
     }
     return writer;
   },
@@ -785,6 +823,14 @@ export const Task: MessageFns<Task> = {
             message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.generation = reader.int64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -811,6 +857,7 @@ export const Task: MessageFns<Task> = {
         : [],
       history: globalThis.Array.isArray(object?.history) ? object.history.map((e: any) => Message.fromJSON(e)) : [],
       metadata: isObject(object.metadata) ? object.metadata : undefined,
+      generation: isSet(object.generation) ? globalThis.String(object.generation) : undefined,
     };
   },
 
@@ -834,6 +881,9 @@ export const Task: MessageFns<Task> = {
     if (message.metadata !== undefined) {
       obj.metadata = message.metadata;
     }
+    if (message.generation !== undefined) {
+      obj.generation = message.generation;
+    }
     return obj;
   },
 
@@ -850,6 +900,7 @@ export const Task: MessageFns<Task> = {
     message.artifacts = object.artifacts?.map((e) => Artifact.fromPartial(e)) || [];
     message.history = object.history?.map((e) => Message.fromPartial(e)) || [];
     message.metadata = object.metadata ?? undefined;
+    message.generation = object.generation ?? undefined;
     return message;
   },
 };
@@ -1516,7 +1567,7 @@ export const Artifact: MessageFns<Artifact> = {
 };
 
 function createBaseTaskStatusUpdateEvent(): TaskStatusUpdateEvent {
-  return { taskId: "", contextId: "", status: undefined, metadata: undefined };
+  return { taskId: "", contextId: "", status: undefined, metadata: undefined, generation: undefined };
 }
 
 export const TaskStatusUpdateEvent: MessageFns<TaskStatusUpdateEvent> = {
@@ -1532,6 +1583,9 @@ export const TaskStatusUpdateEvent: MessageFns<TaskStatusUpdateEvent> = {
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(34).fork()).join();
+    }
+    if (message.generation !== undefined) {
+      writer.uint32(40).int64(message.generation);
     }
     return writer;
   },
@@ -1581,6 +1635,14 @@ export const TaskStatusUpdateEvent: MessageFns<TaskStatusUpdateEvent> = {
             message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.generation = reader.int64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1607,6 +1669,7 @@ export const TaskStatusUpdateEvent: MessageFns<TaskStatusUpdateEvent> = {
         : "",
       status: isSet(object.status) ? TaskStatus.fromJSON(object.status) : undefined,
       metadata: isObject(object.metadata) ? object.metadata : undefined,
+      generation: isSet(object.generation) ? globalThis.String(object.generation) : undefined,
     };
   },
 
@@ -1624,6 +1687,9 @@ export const TaskStatusUpdateEvent: MessageFns<TaskStatusUpdateEvent> = {
     if (message.metadata !== undefined) {
       obj.metadata = message.metadata;
     }
+    if (message.generation !== undefined) {
+      obj.generation = message.generation;
+    }
     return obj;
   },
 
@@ -1638,12 +1704,21 @@ export const TaskStatusUpdateEvent: MessageFns<TaskStatusUpdateEvent> = {
       ? TaskStatus.fromPartial(object.status)
       : undefined;
     message.metadata = object.metadata ?? undefined;
+    message.generation = object.generation ?? undefined;
     return message;
   },
 };
 
 function createBaseTaskArtifactUpdateEvent(): TaskArtifactUpdateEvent {
-  return { taskId: "", contextId: "", artifact: undefined, append: false, lastChunk: false, metadata: undefined };
+  return {
+    taskId: "",
+    contextId: "",
+    artifact: undefined,
+    append: false,
+    lastChunk: false,
+    metadata: undefined,
+    generation: undefined,
+  };
 }
 
 export const TaskArtifactUpdateEvent: MessageFns<TaskArtifactUpdateEvent> = {
@@ -1665,6 +1740,9 @@ export const TaskArtifactUpdateEvent: MessageFns<TaskArtifactUpdateEvent> = {
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(50).fork()).join();
+    }
+    if (message.generation !== undefined) {
+      writer.uint32(56).int64(message.generation);
     }
     return writer;
   },
@@ -1730,6 +1808,14 @@ export const TaskArtifactUpdateEvent: MessageFns<TaskArtifactUpdateEvent> = {
             message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.generation = reader.int64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1762,6 +1848,7 @@ export const TaskArtifactUpdateEvent: MessageFns<TaskArtifactUpdateEvent> = {
         ? globalThis.Boolean(object.last_chunk)
         : false,
       metadata: isObject(object.metadata) ? object.metadata : undefined,
+      generation: isSet(object.generation) ? globalThis.String(object.generation) : undefined,
     };
   },
 
@@ -1785,6 +1872,9 @@ export const TaskArtifactUpdateEvent: MessageFns<TaskArtifactUpdateEvent> = {
     if (message.metadata !== undefined) {
       obj.metadata = message.metadata;
     }
+    if (message.generation !== undefined) {
+      obj.generation = message.generation;
+    }
     return obj;
   },
 
@@ -1801,6 +1891,7 @@ export const TaskArtifactUpdateEvent: MessageFns<TaskArtifactUpdateEvent> = {
     message.append = object.append ?? false;
     message.lastChunk = object.lastChunk ?? false;
     message.metadata = object.metadata ?? undefined;
+    message.generation = object.generation ?? undefined;
     return message;
   },
 };
@@ -1932,6 +2023,7 @@ function createBaseSendMessageConfiguration(): SendMessageConfiguration {
     taskPushNotificationConfig: undefined,
     historyLength: undefined,
     returnImmediately: false,
+    ifGenerationMatch: undefined,
   };
 }
 
@@ -1948,6 +2040,9 @@ export const SendMessageConfiguration: MessageFns<SendMessageConfiguration> = {
     }
     if (message.returnImmediately !== false) {
       writer.uint32(32).bool(message.returnImmediately);
+    }
+    if (message.ifGenerationMatch !== undefined) {
+      writer.uint32(40).int64(message.ifGenerationMatch);
     }
     return writer;
   },
@@ -1997,6 +2092,14 @@ export const SendMessageConfiguration: MessageFns<SendMessageConfiguration> = {
             message.returnImmediately = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.ifGenerationMatch = reader.int64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2031,6 +2134,11 @@ export const SendMessageConfiguration: MessageFns<SendMessageConfiguration> = {
         : isSet(object.return_immediately)
         ? globalThis.Boolean(object.return_immediately)
         : false,
+      ifGenerationMatch: isSet(object.ifGenerationMatch)
+        ? globalThis.String(object.ifGenerationMatch)
+        : isSet(object.if_generation_match)
+        ? globalThis.String(object.if_generation_match)
+        : undefined,
     };
   },
 
@@ -2048,6 +2156,9 @@ export const SendMessageConfiguration: MessageFns<SendMessageConfiguration> = {
     if (message.returnImmediately !== false) {
       obj.returnImmediately = message.returnImmediately;
     }
+    if (message.ifGenerationMatch !== undefined) {
+      obj.ifGenerationMatch = message.ifGenerationMatch;
+    }
     return obj;
   },
 
@@ -2063,6 +2174,7 @@ export const SendMessageConfiguration: MessageFns<SendMessageConfiguration> = {
         : undefined;
     message.historyLength = object.historyLength ?? undefined;
     message.returnImmediately = object.returnImmediately ?? false;
+    message.ifGenerationMatch = object.ifGenerationMatch ?? undefined;
     return message;
   },
 };
@@ -2322,7 +2434,7 @@ export const StreamResponse: MessageFns<StreamResponse> = {
 };
 
 function createBaseGetTaskRequest(): GetTaskRequest {
-  return { tenant: "", id: "", historyLength: undefined };
+  return { tenant: "", id: "", historyLength: undefined, currentGeneration: undefined };
 }
 
 export const GetTaskRequest: MessageFns<GetTaskRequest> = {
@@ -2335,6 +2447,9 @@ export const GetTaskRequest: MessageFns<GetTaskRequest> = {
     }
     if (message.historyLength !== undefined) {
       writer.uint32(24).int32(message.historyLength);
+    }
+    if (message.currentGeneration !== undefined) {
+      writer.uint32(32).int64(message.currentGeneration);
     }
     return writer;
   },
@@ -2376,6 +2491,14 @@ export const GetTaskRequest: MessageFns<GetTaskRequest> = {
             message.historyLength = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.currentGeneration = reader.int64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2397,6 +2520,11 @@ export const GetTaskRequest: MessageFns<GetTaskRequest> = {
         : isSet(object.history_length)
         ? globalThis.Number(object.history_length)
         : undefined,
+      currentGeneration: isSet(object.currentGeneration)
+        ? globalThis.String(object.currentGeneration)
+        : isSet(object.current_generation)
+        ? globalThis.String(object.current_generation)
+        : undefined,
     };
   },
 
@@ -2411,6 +2539,9 @@ export const GetTaskRequest: MessageFns<GetTaskRequest> = {
     if (message.historyLength !== undefined) {
       obj.historyLength = Math.round(message.historyLength);
     }
+    if (message.currentGeneration !== undefined) {
+      obj.currentGeneration = message.currentGeneration;
+    }
     return obj;
   },
 
@@ -2422,6 +2553,7 @@ export const GetTaskRequest: MessageFns<GetTaskRequest> = {
     message.tenant = object.tenant ?? "";
     message.id = object.id ?? "";
     message.historyLength = object.historyLength ?? undefined;
+    message.currentGeneration = object.currentGeneration ?? undefined;
     return message;
   },
 };
