@@ -44,9 +44,44 @@ export interface HeavyCase {
 const DEPTHS = [5, 60, 95, 150, 10_000];
 /** Sizes up to just under the default 4 MiB request limit (the JSON around them stays below it). */
 const SIZES = [64 * 1024, 1024 * 1024, 3 * 1024 * 1024];
+/** The largest size drawn: just under the default 4 MiB request limit. */
+export const MAX_HEAVY_BYTES = 3 * 1024 * 1024;
+
+/**
+ * One case of every shape, every blown-up field and both generations, streamed and not, at
+ * `bytes` (the largest drawn size by default): what a run sends first, so even a short one
+ * meets each rule once, whatever the random draws after it.
+ */
+export function heavyCorpus(bytes: number): HeavyCase[] {
+  const c = (shape: HeavyShape, generation: '1.0' | '0.3', streaming: boolean, depth: number, field: HeavyField = 'role'): HeavyCase => ({
+    shape,
+    generation,
+    streaming,
+    depth,
+    bytes,
+    field,
+    salt: 0,
+  });
+  return [
+    c('deep-data', '1.0', false, 60),
+    c('deep-data', '0.3', true, 150),
+    c('deep-part', '0.3', true, 10_000),
+    c('deep-part', '1.0', false, 10_000),
+    c('wide-parts', '1.0', true, 0),
+    c('wide-metadata', '0.3', false, 0),
+    c('large-text', '1.0', true, 0),
+    c('large-text', '0.3', false, 0),
+    c('large-field', '1.0', false, 0, 'role'),
+    c('large-field', '0.3', true, 0, 'messageId'),
+    c('large-field', '1.0', false, 0, 'taskId'),
+    c('large-field', '0.3', false, 0, 'contextId'),
+    c('large-field', '0.3', false, 0, 'kind'),
+    c('large-field', '1.0', true, 0, 'mediaType'),
+  ];
+}
 
 /** Heavy cases of every shape, generation and size up to `maxBytes` (the largest size, 3 MiB, by default). */
-export function heavyCases(maxBytes = SIZES[SIZES.length - 1] ?? 0): fc.Arbitrary<HeavyCase> {
+export function heavyCases(maxBytes = MAX_HEAVY_BYTES): fc.Arbitrary<HeavyCase> {
   const sizes = SIZES.filter((size) => size <= maxBytes);
   return fc.record({
     shape: fc.constantFrom<HeavyShape>('deep-data', 'deep-data', 'deep-part', 'wide-parts', 'wide-metadata', 'large-text', 'large-text', 'large-field'),

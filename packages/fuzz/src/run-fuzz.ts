@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { BindingFuzzer } from './binding-fuzzer.js';
 import { grpcFuzzer } from './grpc-fuzzer.js';
-import { describeHeavyCase, heavyCases } from './heavy-inputs.js';
+import { describeHeavyCase, heavyCases, heavyCorpus, MAX_HEAVY_BYTES } from './heavy-inputs.js';
 import { jsonRpcFuzzer } from './jsonrpc-fuzzer.js';
 import type { Finding } from './oracle.js';
 import { restFuzzer } from './rest-fuzzer.js';
@@ -26,7 +26,8 @@ export interface FuzzOptions {
   readonly maxRssGrowthBytes: number;
   /**
    * Heavy sends per binding in the resource phase (deep, wide and large, both generations,
-   * streamed and not; see heavy-inputs.ts). 0 skips the phase.
+   * streamed and not; see heavy-inputs.ts): the fixed corpus first (one of each shape and
+   * field, 14 cases), then random draws. 0 skips the phase.
    */
   readonly heavyCasesPerBinding: number;
   /** Largest heavy send (default 3 MiB, just under the default 4 MiB request limit). */
@@ -166,13 +167,19 @@ async function resourcePhase(
   before: HeldMemory,
   gc: (() => void) | undefined,
 ): Promise<NonNullable<FuzzReport['resource']>> {
-  const drawn = fc.sample(heavyCases(options.maxHeavyBytes), { numRuns: options.heavyCasesPerBinding, seed: options.seed + 7 });
+  const maxBytes = options.maxHeavyBytes ?? MAX_HEAVY_BYTES;
+  const corpus = heavyCorpus(maxBytes).slice(0, options.heavyCasesPerBinding);
+  const random = options.heavyCasesPerBinding - corpus.length;
+  const drawn = [...corpus, ...(random > 0 ? fc.sample(heavyCases(maxBytes), { numRuns: random, seed: options.seed + 7 }) : [])];
   for (const [index, fuzzer] of FUZZERS.entries()) {
     const started = performance.now();
     let found = 0;
     for (const [n, c] of drawn.entries()) {
       // Unique ids per binding and case, so no send is a follow-up or a retry of another.
+      const sent = performance.now();
       const result = await fuzzer.run(fuzzer.heavy({ ...c, salt: index * 1_000_000 + n }), target);
+      const took = performance.now() - sent;
+      if (took > 1000) options.log?.(`resource ${fuzzer.name}: ${describeHeavyCase(c)} took ${Math.round(took)} ms`);
       for (const f of result) findings.push({ ...f, input: `${describeHeavyCase(c)} ${f.input}` });
       found += result.length;
     }

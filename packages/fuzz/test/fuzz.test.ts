@@ -13,7 +13,7 @@ const options = {
   rounds: env('A2A_FUZZ_ROUNDS', 2),
   seed: env('A2A_FUZZ_SEED', 20_261_201),
   maxRssGrowthBytes: env('A2A_FUZZ_MAX_RSS_GROWTH_MB', 128) * 1024 * 1024,
-  heavyCasesPerBinding: env('A2A_FUZZ_HEAVY_CASES', 12),
+  heavyCasesPerBinding: env('A2A_FUZZ_HEAVY_CASES', 14),
   // 1 MiB at most here: a 3 MiB send of 130,000 metadata keys costs seconds of CPU on a loaded
   // CI core (a finding of the long run, see the README); the long run sends up to 3 MiB.
   maxHeavyBytes: env('A2A_FUZZ_MAX_HEAVY_BYTES', 1024 * 1024),
