@@ -71,21 +71,24 @@ function knownKeys(message: string): string[] {
 /**
  * The known key `key` most likely meant: the nearest by edit distance (fastest-levenshtein),
  * case ignored, if at most a third of its letters differ (at least 2: a swap of two letters,
- * `prot` for `port`, is two edits), or the one known key it begins (`stream` → `streaming`);
- * else undefined.
+ * `prot` for `port`, is two edits), or the one known key it begins (`stream` → `streaming`)
+ * when no key is as near in edits (`prot` begins `protocol` but is nearer `port`); else
+ * undefined.
  */
 export function closestKey(key: string, known: readonly string[]): string | undefined {
   if (known.length === 0) return undefined;
   const lower = key.toLowerCase();
-  // A key cut short (`stream` for `streaming`) is far in edits but plainly meant.
-  const extended = lower.length >= 4 ? known.filter((k) => k.toLowerCase().startsWith(lower)) : [];
-  if (extended.length === 1) return extended[0];
   const best = closest(
     lower,
     known.map((k) => k.toLowerCase()),
   );
   const match = known.find((k) => k.toLowerCase() === best);
-  return match !== undefined && distance(lower, best) <= Math.max(2, Math.floor(key.length / 3)) ? match : undefined;
+  const near = match !== undefined && distance(lower, best) <= Math.max(2, Math.floor(key.length / 3)) ? match : undefined;
+  // A key cut short (`stream` for `streaming`) is far in edits but plainly meant.
+  const extended = lower.length >= 4 ? known.filter((k) => k.toLowerCase().startsWith(lower)) : [];
+  const [only] = extended;
+  if (extended.length === 1 && only !== undefined && (near === undefined || distance(lower, only.toLowerCase()) <= distance(lower, best))) return only;
+  return near;
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
