@@ -122,6 +122,8 @@ describeWithChromium('inspector in headless Chromium', () => {
     await page.waitForSelector('#timeline li.sent details.tree summary:has-text("data {2}")');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#timeline li.sent a.file-part:has-text("Download note.txt")')]);
     expect(download.suggestedFilename()).toBe('note.txt');
+    // The head names the task once the answer is shown; on a loaded machine it can still read "—" here.
+    await page.waitForFunction(() => (document.querySelector('#task-id')?.textContent ?? '—') !== '—');
     const taskId = (await page.textContent('#task-id'))!;
     const client = await Client.connect(running.url, { bindings: ['rest'] });
     const sent = (await client.getTask({ id: taskId, historyLength: 5 })).history[0]!;
