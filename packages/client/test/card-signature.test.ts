@@ -116,7 +116,12 @@ describe('verifyCard', () => {
 
   it('a v0.3-shaped card cannot be verified and is refused as such', async () => {
     const trusted = await key('trusted');
-    host.card = agentCardToV03(await signedByUs(trusted));
+    // A v0.3 card lists only the interfaces that speak 0.3, so the card signed here offers one.
+    const card = await signedByUs(trusted, {
+      ...CARD_JSON,
+      supportedInterfaces: [{ url: 'http://127.0.0.1:1/a2a/rpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3' }],
+    });
+    host.card = agentCardToV03(card);
     expect(await refusal(resolveAgentCard(host.url, { verifyCard: { keys: [trusted.publicJwk] } }))).toEqual({
       clientFailure: 'bad-card-signature',
       failure: 'v03-card',
