@@ -17,6 +17,8 @@ beforeAll(async () => {
   jwk = { ...(await exportJWK(publicKey)), kid: 'card-key', alg: 'ES256' };
   const signer: CardSigner = createCardSigner({ key: privateKey, alg: 'ES256', kid: 'card-key' });
   s = await startTestServer({
+    // One case reads the card under another Host name: allowed, as behind a proxy.
+    allowedHosts: ['agents.example'],
     signCard: (card) => {
       signs++;
       return signer.sign(card);
