@@ -24,13 +24,25 @@ export async function exchangeAndJudge(binding: string, input: HttpInput): Promi
   let status: number;
   let text: string;
   let contentType: string;
-  try {
-    const response = await fetch(input.url, {
+  const send = () =>
+    fetch(input.url, {
       method: input.method,
       headers: input.headers,
       body: input.method === 'GET' || input.method === 'HEAD' ? undefined : input.body,
       signal: AbortSignal.timeout(SLOW_ANSWER_MS + 2000),
     });
+  try {
+    let response: Response;
+    try {
+      response = await send();
+    } catch (error) {
+      // A request written onto a pooled keep-alive connection just as the server's idle timer
+      // closed it fails before the server saw it ("fetch failed", other side closed): sent once
+      // more on a fresh connection. A server that really drops the request fails the second
+      // time too, and that is the finding; a timeout is not retried.
+      if ((error as Error).name === 'TimeoutError') throw error;
+      response = await send();
+    }
     status = response.status;
     contentType = response.headers.get('content-type') ?? '';
     text = await response.text();
