@@ -24,6 +24,7 @@ import type {
 import type { CallContext } from './call-context.js';
 import type { EventStream } from './event-stream.js';
 import type { CallObserver } from './observer.js';
+import type { Caller } from './request-handler-helpers.js';
 
 /** The A2A operations one handler serves, in the proto request and response types (spec §4). */
 export interface OperationHandler {
@@ -40,4 +41,9 @@ export interface OperationHandler {
   listTaskPushNotificationConfigs(request: ListTaskPushNotificationConfigsRequest, ctx: CallContext): Promise<ListTaskPushNotificationConfigsResponse>;
   deleteTaskPushNotificationConfig(request: DeleteTaskPushNotificationConfigRequest, ctx: CallContext): Promise<void>;
   getExtendedAgentCard(request: GetExtendedAgentCardRequest, ctx: CallContext): Promise<AgentCard>;
+  /**
+   * The preamble every operation runs (authentication, tenant, version, extensions), alone:
+   * for an interceptor that answers a call itself and must know the caller first.
+   */
+  caller(ctx: CallContext, requestTenant: string): Promise<Caller>;
 }

@@ -28,9 +28,11 @@ import type { EventStream } from './event-stream.js';
 import { bindOperationLogger } from './call-logger.js';
 import { observeStream, observeUnary } from './observer.js';
 import type { OperationHandler } from './operation-handler.js';
+import { runIntercepted, type InterceptedHandler, type OperationCall, type OperationNext } from './operation-interceptor.js';
 import type { OperationName } from './operation-name.js';
 
 export type { OperationHandler } from './operation-handler.js';
+export * from './operation-interceptor.js';
 export type { OperationName } from './operation-name.js';
 
 interface OperationBase<Req> {
@@ -47,7 +49,7 @@ export interface UnaryOperation<Req = any, Res = any> extends OperationBase<Req>
   readonly kind: 'unary';
   /** Codec of the response (binary bindings). Undefined for Empty. */
   readonly response: MessageFns<Res> | undefined;
-  invoke(handler: OperationHandler, request: Req, ctx: CallContext): Promise<Res>;
+  invoke(handler: InterceptedHandler, request: Req, ctx: CallContext): Promise<Res>;
   encodeJson(response: Res, request: Req): unknown;
 }
 
@@ -55,7 +57,7 @@ export interface UnaryOperation<Req = any, Res = any> extends OperationBase<Req>
 // biome-ignore lint/suspicious/noExplicitAny: as for UnaryOperation: the default types the mixed OPERATIONS table
 export interface StreamOperation<Req = any> extends OperationBase<Req> {
   readonly kind: 'stream';
-  open(handler: OperationHandler, request: Req, ctx: CallContext, resumeAfterSeq?: number): Promise<EventStream>;
+  open(handler: InterceptedHandler, request: Req, ctx: CallContext, resumeAfterSeq?: number): Promise<EventStream>;
 }
 
 /** One entry of {@link OPERATIONS}. */
@@ -64,6 +66,19 @@ export type Operation = UnaryOperation | StreamOperation;
 /** The JSON encoder of a response codec; `google.protobuf.Empty` (no codec) encodes as undefined. */
 function jsonOf<Res>(codec: MessageFns<Res> | undefined): (res: Res) => unknown {
   return codec ? (res) => codec.toJSON(res) : () => undefined;
+}
+
+/** A call through the handler's interceptors, ending in the table entry's own call (`last`). */
+function intercepted(
+  h: InterceptedHandler,
+  operation: OperationName,
+  request: unknown,
+  ctx: CallContext,
+  resumeAfterSeq: number | undefined,
+  last: (call: OperationCall) => Promise<unknown>,
+): Promise<unknown> {
+  const call = { operation, request, ctx, handler: h, ...(resumeAfterSeq !== undefined && { resumeAfterSeq }) } as OperationCall;
+  return runIntercepted(h.interceptors, call, last as OperationNext);
 }
 
 function unary<Req, Res>(
@@ -76,11 +91,12 @@ function unary<Req, Res>(
 ): UnaryOperation<Req, Res> {
   // The observer (metrics, traces) is looked up per call, so an unobserved handler pays one property read.
   // The call's logger is narrowed inside the observation, where the operation's span is active.
-  const observed = (h: OperationHandler, req: Req, ctx: CallContext): Promise<Res> => {
+  const observed = (h: InterceptedHandler, req: Req, ctx: CallContext): Promise<Res> => {
     const observer = h.observer;
     const call = () => {
       bindOperationLogger(ctx, name, req);
-      return invoke(h, req, ctx);
+      if (!h.interceptors?.length) return invoke(h, req, ctx);
+      return intercepted(h, name, req, ctx, undefined, (c) => invoke(h, c.request as Req, c.ctx)) as Promise<Res>;
     };
     return observer ? observeUnary(observer, name, ctx, req, call) : call();
   };
@@ -92,7 +108,8 @@ function stream<Req>(name: OperationName, request: MessageFns<Req>, requestType:
     const observer = h.observer;
     const call = () => {
       bindOperationLogger(ctx, name, req);
-      return open(h, req, ctx, after);
+      if (!h.interceptors?.length) return open(h, req, ctx, after);
+      return intercepted(h, name, req, ctx, after, (c) => open(h, c.request as Req, c.ctx, c.resumeAfterSeq)) as Promise<EventStream>;
     };
     return observer ? observeStream(observer, name, ctx, req, call) : call();
   };

@@ -9,6 +9,7 @@ import type { Authenticator, Principal } from './auth.js';
 import type { EventLog } from './event-log.js';
 import type { Logger } from './logger.js';
 import type { CallObserver } from './observer.js';
+import type { OperationInterceptor } from './operation-interceptor.js';
 import type { PushConfigStore } from './push/push-config-store.js';
 import type { PushSender } from './push/push-sender.js';
 import type { WebhookEncodings } from './push/webhook-encoding.js';
@@ -60,6 +61,11 @@ export interface RequestHandlerOptions {
   readonly logger?: Logger;
   /** Watches every operation, stream and task state change (metrics, traces). None by default. */
   readonly observer?: CallObserver;
+  /**
+   * Stand between the bindings and the operations ({@link OperationInterceptor}): answer some
+   * calls, rewrite their requests, wrap their answers — first given runs outermost. None by default.
+   */
+  readonly interceptors?: readonly OperationInterceptor[];
   /**
    * Accept webhooks on loopback, private and other non-public addresses (tests, single-host
    * setups), at registration and, for the default sender, at delivery. Default false.

@@ -29,6 +29,7 @@ import { InMemoryTaskStore } from './in-memory-task-store.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { CallObserver } from './observer.js';
 import type { OperationHandler } from './operation-handler.js';
+import type { OperationInterceptor } from './operation-interceptor.js';
 import { InMemoryPushConfigStore } from './push/push-config-store.js';
 import { PushConfigOperations } from './push/push-config-operations.js';
 import { PushDispatcher } from './push/push-dispatcher.js';
@@ -80,6 +81,8 @@ export class RequestHandler implements OperationHandler {
   private readonly logger: Logger;
   /** Metrics / traces seam (see CallObserver); the OPERATIONS table reports every call to it. */
   readonly observer: CallObserver | undefined;
+  /** {@link RequestHandlerOptions.interceptors}: the OPERATIONS table runs every call it dispatches through them. */
+  readonly interceptors: readonly OperationInterceptor[];
   /** Runs executing in this process, by `runKey` (the run starter adds and removes its own). */
   private readonly runs = new Map<string, TaskRun>();
   /** Keys of tasks whose follow-up or cancel is being set up (guards the async gap). */
@@ -100,6 +103,7 @@ export class RequestHandler implements OperationHandler {
     this.executor = options.executor;
     this.logger = options.logger ?? silentLogger;
     this.observer = options.observer;
+    this.interceptors = options.interceptors ?? [];
     this.store = options.taskStore ?? new InMemoryTaskStore();
     this.log = options.eventLog ?? new InMemoryEventLog();
     const pushConfigStore = options.pushConfigStore ?? new InMemoryPushConfigStore();
@@ -305,11 +309,18 @@ export class RequestHandler implements OperationHandler {
   // ---------------------------------------------------------------- helpers
 
   /**
-   * The preamble of every operation ({@link beginCall}), refused once shutdown began, and after
-   * it when `unavailable` is set. Protected for handlers that answer some calls themselves and
-   * need the caller first (the executor's A2A-Lite handler keys its caches by principal).
+   * The preamble alone, for interceptors that answer a call themselves and need the caller
+   * first (the executor's A2A-Lite routing keys its caches by principal).
    */
-  protected begin(ctx: CallContext, requestTenant: string): Caller | Promise<Caller> {
+  async caller(ctx: CallContext, requestTenant: string): Promise<Caller> {
+    return this.begin(ctx, requestTenant);
+  }
+
+  /**
+   * The preamble of every operation ({@link beginCall}), refused once shutdown began, and after
+   * it when `unavailable` is set.
+   */
+  private begin(ctx: CallContext, requestTenant: string): Caller | Promise<Caller> {
     if (this.shuttingDown) throw new A2AError(A2AErrorCode.Unavailable, 'The server is shutting down');
     const caller = beginCall(this.options, ctx, requestTenant);
     const reason = this.options.unavailable;

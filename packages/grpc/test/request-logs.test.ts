@@ -1,6 +1,6 @@
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { callContext, RequestHandler } from '@a2a-polyglot/core';
+import { callContext, interceptOperation, RequestHandler } from '@a2a-polyglot/core';
 import { GetTaskRequest, SendMessageRequest, TaskState } from '@a2a-polyglot/model';
 import { recordingLogger, waitFor, fixedSpanObserver, captureOutput } from '@a2a-polyglot/testing';
 import { startGrpcServer } from '../src/index.js';
@@ -71,12 +71,8 @@ describe('gRPC request logs', () => {
 describe('the gRPC binding without a logger', () => {
   it('logs nothing, even for an internal failure and a failing agent run', async () => {
     const output = captureOutput();
-    class Broken extends RequestHandler {
-      override getTask(): never {
-        throw new Error('an internal failure');
-      }
-    }
-    const handler = new Broken({ card: testCard(), executor: failingAgent });
+    const broken = interceptOperation('GetTask', () => Promise.reject(new Error('an internal failure')));
+    const handler = new RequestHandler({ card: testCard(), executor: failingAgent, interceptors: [broken] });
     const server = await startGrpcServer({ handler, host: '127.0.0.1', port: 0 });
     try {
       expect(

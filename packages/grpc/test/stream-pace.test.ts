@@ -1,5 +1,14 @@
 import { Duplex } from 'node:stream';
-import { A2AError, A2AErrorCode, DELIVERY_TURN_FRAMES, type EventStream, RequestHandler, type StreamOperation, silentLogger } from '@a2a-polyglot/core';
+import {
+  A2AError,
+  A2AErrorCode,
+  DELIVERY_TURN_FRAMES,
+  type EventStream,
+  interceptOperation,
+  RequestHandler,
+  type StreamOperation,
+  silentLogger,
+} from '@a2a-polyglot/core';
 import { SessionRequest } from '@a2a-polyglot/model/session';
 import { Gates, ReadySource, TurnProbe, waitFor } from '@a2a-polyglot/testing';
 import { Metadata, type ServerWritableStream } from '@grpc/grpc-js';
@@ -121,17 +130,15 @@ describe('gRPC server stream: always-ready source', () => {
   });
 });
 
-/** A handler whose streams are always-ready sources. */
-class Ready extends RequestHandler {
-  readonly sources: ReadySource[] = [];
-  constructor(private readonly onPull?: (pulled: number) => void) {
-    super({ card: testCard(), executor: testExecutor(new Gates()), logger: silentLogger });
-  }
-  override async sendStreamingMessage(): Promise<EventStream> {
-    const source = new ReadySource({ batch: 100, fuse: 20 * DELIVERY_TURN_FRAMES, onPull: this.onPull });
-    this.sources.push(source);
+/** A handler whose streams are always-ready sources (`sources`, in the order opened). */
+function readyHandler(onPull?: (pulled: number) => void): { h: RequestHandler; sources: ReadySource[] } {
+  const sources: ReadySource[] = [];
+  const ready = interceptOperation('SendStreamingMessage', async () => {
+    const source = new ReadySource({ batch: 100, fuse: 20 * DELIVERY_TURN_FRAMES, onPull });
+    sources.push(source);
     return source;
-  }
+  });
+  return { h: new RequestHandler({ card: testCard(), executor: testExecutor(new Gates()), logger: silentLogger, interceptors: [ready] }), sources };
 }
 
 function startSession(call: FakeCall, h: RequestHandler): ServerSession {
@@ -151,12 +158,12 @@ function openStream(call: FakeCall, id: string): void {
 describe('gRPC session: always-ready sources', () => {
   it('lets the event loop turn at least every DELIVERY_TURN_FRAMES frames of an operation', async () => {
     const call = fakeCall();
-    const h = new Ready();
+    const { h, sources } = readyHandler();
     startSession(call, h);
     const frames = new TurnProbe(() => call.written);
     frames.start();
     openStream(call, 'a');
-    await waitFor(() => h.sources[0]?.ended === true, { what: 'the stream to end' });
+    await waitFor(() => sources[0]?.ended === true, { what: 'the stream to end' });
     await waitFor(() => call.written > 20 * DELIVERY_TURN_FRAMES, { what: 'its end frame' });
     frames.stop();
     expect(frames.maxBetweenTurns).toBeLessThanOrEqual(DELIVERY_TURN_FRAMES);
@@ -165,7 +172,7 @@ describe('gRPC session: always-ready sources', () => {
   it('stops every operation at once when the call is cancelled mid-batch: no frame is written for it', async () => {
     const call = fakeCall();
     let writtenAtKill = -1;
-    const h = new Ready((pulled) => {
+    const { h, sources } = readyHandler((pulled) => {
       if (pulled !== 200) return;
       writtenAtKill = call.written;
       call.cancel();
@@ -173,7 +180,7 @@ describe('gRPC session: always-ready sources', () => {
     const session = startSession(call, h);
     openStream(call, 'a');
     await waitFor(() => session.openOperations === 0, { what: 'the operation to be released' });
-    const [source] = h.sources;
+    const [source] = sources;
     expect(source!.fused).toBe(false);
     expect(source!.closed).toBe(true);
     expect(source!.pulled).toBe(200);

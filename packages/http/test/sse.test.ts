@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { eventStreamFrom, type EventStream, type LoggedEvent } from '@a2a-polyglot/core';
+import { eventStreamFrom, type EventStream } from '@a2a-polyglot/core';
 import type { StreamResponse } from '@a2a-polyglot/model';
-import { waitFor, waitForSteady } from '@a2a-polyglot/testing';
+import { EndlessSource, waitFor, waitForSteady } from '@a2a-polyglot/testing';
 import { heartbeatClock, HeartbeatClock } from '../src/heartbeat-clock.js';
 import { pipeEventStream, SseWriter } from '../src/index.js';
 
@@ -36,20 +36,8 @@ function rawClient(port: number): { socket: Socket; text: () => string } {
 
 /** An endless stream that counts how far it was pulled. */
 function endless(): { stream: EventStream; pulled: () => number; closed: () => boolean } {
-  let pulled = 0;
-  let closed = false;
-  const stream: EventStream = eventStreamFrom({
-    close: () => {
-      closed = true;
-    },
-    async *[Symbol.asyncIterator](): AsyncGenerator<LoggedEvent> {
-      while (!closed) {
-        pulled++;
-        yield { seq: pulled, event: EVENT };
-      }
-    },
-  });
-  return { stream, pulled: () => pulled, closed: () => closed };
+  const source = new EndlessSource(EVENT);
+  return { stream: eventStreamFrom(source), pulled: () => source.pulled, closed: () => source.closed };
 }
 
 describe('SseWriter', () => {

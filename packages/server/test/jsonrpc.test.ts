@@ -1,6 +1,5 @@
-import { eventStreamFrom, RequestHandler, type EventStream } from '@a2a-polyglot/core';
-import { recordingLogger } from '@a2a-polyglot/testing';
-import type { GetTaskRequest, SendMessageRequest } from '@a2a-polyglot/model';
+import { eventStreamFrom, interceptOperation, RequestHandler } from '@a2a-polyglot/core';
+import { failsAfterFirstEvent, recordingLogger } from '@a2a-polyglot/testing';
 import { EXT, postRaw, readSse, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, Gate, V, type TestServer } from './helpers.js';
 
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
@@ -377,31 +376,13 @@ describe('JSON-RPC limits, auth and failures', () => {
   });
 
   it('never leaks internal error messages, unary or mid-stream', async () => {
-    class Broken extends RequestHandler {
-      override async getTask(_r: GetTaskRequest): Promise<never> {
-        throw new Error('secret internal detail');
-      }
-      override async sendStreamingMessage(_r: SendMessageRequest): Promise<EventStream> {
-        return eventStreamFrom({
-          close() {},
-          async *[Symbol.asyncIterator]() {
-            yield {
-              seq: 1,
-              event: {
-                payload: {
-                  $case: 'message' as const,
-                  value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] },
-                },
-              },
-            };
-            throw new Error('secret internal detail');
-          },
-        });
-      }
-    }
+    const broken = [
+      interceptOperation('GetTask', () => Promise.reject(new Error('secret internal detail'))),
+      interceptOperation('SendStreamingMessage', async () => eventStreamFrom(failsAfterFirstEvent('secret internal detail'))),
+    ];
     const logger = recordingLogger();
     const errors = logger.lines;
-    const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()), logger });
+    const handler = new RequestHandler({ card: testCard(), executor: testExecutor(new Gate()), logger, interceptors: broken });
     const s = await startTestServer({ handler, logger });
     try {
       const res = await rpc(s.rpcUrl, 'GetTask', { id: 'x' });

@@ -1,6 +1,6 @@
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { RequestHandler } from '@a2a-polyglot/core';
+import { interceptOperation, RequestHandler } from '@a2a-polyglot/core';
 import { recordingLogger, type LogLine, fixedSpanObserver, captureOutput } from '@a2a-polyglot/testing';
 import { SUBPROTOCOL } from '@a2a-polyglot/websocket';
 import { WebSocket } from 'ws';
@@ -90,12 +90,8 @@ describe('request logs', () => {
 describe('library defaults', () => {
   it('log nothing when given no logger: core, JSON-RPC, REST and the listener stay silent even on errors', async () => {
     const output = captureOutput();
-    class Broken extends RequestHandler {
-      override getTask(): never {
-        throw new Error('an internal failure');
-      }
-    }
-    const handler = new Broken({ card: testCard(), executor: failingAgent });
+    const broken = interceptOperation('GetTask', () => Promise.reject(new Error('an internal failure')));
+    const handler = new RequestHandler({ card: testCard(), executor: failingAgent, interceptors: [broken] });
     const s = await startTestServer({ handler });
     try {
       const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('hi'));

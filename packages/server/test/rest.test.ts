@@ -1,5 +1,5 @@
-import { eventStreamFrom, RequestHandler, type EventStream } from '@a2a-polyglot/core';
-import type { SendMessageRequest } from '@a2a-polyglot/model';
+import { eventStreamFrom, interceptOperation, RequestHandler } from '@a2a-polyglot/core';
+import { failsAfterFirstEvent } from '@a2a-polyglot/testing';
 import { EXT, Gate, readSse, rest, sendParams, startTestServer, testCard, testExecutor, V, type TestServer } from './helpers.js';
 
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
@@ -318,26 +318,8 @@ describe('REST limits, auth and failures', () => {
   });
 
   it('a mid-stream failure ends with event: error and no internals', async () => {
-    class Broken extends RequestHandler {
-      override async sendStreamingMessage(_r: SendMessageRequest): Promise<EventStream> {
-        return eventStreamFrom({
-          close() {},
-          async *[Symbol.asyncIterator]() {
-            yield {
-              seq: 1,
-              event: {
-                payload: {
-                  $case: 'message' as const,
-                  value: { messageId: 'm', contextId: '', taskId: '', role: 2, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] },
-                },
-              },
-            };
-            throw new Error('secret internal detail');
-          },
-        });
-      }
-    }
-    const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()) });
+    const broken = interceptOperation('SendStreamingMessage', async () => eventStreamFrom(failsAfterFirstEvent('secret internal detail')));
+    const handler = new RequestHandler({ card: testCard(), executor: testExecutor(new Gate()), interceptors: [broken] });
     const s = await startTestServer({ handler });
     try {
       const { events } = await readSse(await stream(s.restUrl, 'POST', '/message:stream', sendParams('x')));

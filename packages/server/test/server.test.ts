@@ -257,12 +257,10 @@ describe('routing, CORS and robustness', () => {
   });
 
   it('never throws out of the listener: a failing handler gets a bare 500', async () => {
-    class Broken extends RequestHandler {
-      override getAgentCard(): never {
-        throw new Error('secret internal detail');
-      }
-    }
-    const handler = new Broken({ card: testCard(), executor: testExecutor(new Gate()) });
+    const handler = new RequestHandler({ card: testCard(), executor: testExecutor(new Gate()) });
+    jest.spyOn(handler, 'getAgentCard').mockImplementation(() => {
+      throw new Error('secret internal detail');
+    });
     const logger = recordingLogger();
     const b = await startTestServer({ handler, logger });
     try {

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
-import { eventStreamFrom, RequestHandler, type EventStream, type LoggedEvent } from '@a2a-polyglot/core';
-import type { SendMessageRequest, StreamResponse } from '@a2a-polyglot/model';
+import { eventStreamFrom, interceptOperation, RequestHandler } from '@a2a-polyglot/core';
+import { EndlessSource } from '@a2a-polyglot/testing';
+import type { StreamResponse } from '@a2a-polyglot/model';
 import { waitFor, waitForSteady, Gate, readSse, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V } from './helpers.js';
 
 describe('SSE heartbeats', () => {
@@ -37,21 +38,11 @@ describe('backpressure through the bindings', () => {
     },
   };
 
-  /** A handler whose streams never end and count how far they were pulled. */
-  class Endless extends RequestHandler {
-    pulled = 0;
-    closed = false;
-    override async sendStreamingMessage(_r: SendMessageRequest): Promise<EventStream> {
-      const self = this;
-      return eventStreamFrom({
-        close() {
-          self.closed = true;
-        },
-        async *[Symbol.asyncIterator](): AsyncGenerator<LoggedEvent> {
-          while (!self.closed) yield { seq: ++self.pulled, event: bigMessage };
-        },
-      });
-    }
+  /** A handler whose stream never ends (`source` counts how far it was pulled). */
+  function endlessHandler(): { handler: RequestHandler; source: EndlessSource } {
+    const source = new EndlessSource(bigMessage);
+    const interceptors = [interceptOperation('SendStreamingMessage', async () => eventStreamFrom(source))];
+    return { handler: new RequestHandler({ card: testCard(), executor: testExecutor(new Gate()), interceptors }), source };
   }
 
   function rawPost(port: number, path: string, body: string): Socket {
@@ -68,15 +59,15 @@ describe('backpressure through the bindings', () => {
     ['JSON-RPC', '/a2a/rpc', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: sendParams('x') })],
     ['REST', '/a2a/message:stream', JSON.stringify(sendParams('x'))],
   ])('%s: a client that does not read does not make the server pull the whole stream', async (_binding, path, body) => {
-    const handler = new Endless({ card: testCard(), executor: testExecutor(new Gate()) });
+    const { handler, source } = endlessHandler();
     const s = await startTestServer({ handler, sseHeartbeatMs: 0 });
     try {
       const socket = rawPost(Number(new URL(s.url).port), path, body);
       socket.pause();
-      await waitForSteady(() => handler.pulled, { what: 'the producer to stop' });
-      expect(handler.pulled).toBeLessThan(5000);
+      await waitForSteady(() => source.pulled, { what: 'the producer to stop' });
+      expect(source.pulled).toBeLessThan(5000);
       socket.destroy();
-      await waitFor(() => handler.closed);
+      await waitFor(() => source.closed);
     } finally {
       await s.close();
     }

@@ -33,3 +33,5 @@ export { runReadmeExample, type ReadmeExampleOptions } from './readme-example.js
 export { ReadySource, type ReadyEvent, type ReadySourceOptions } from './ready-source.js';
 export { TurnProbe } from './turn-probe.js';
 export { sdkCardSignature, type SdkCardAnswer, type SdkCardRequest } from './sdk-card-signature.js';
+export { failsAfterFirstEvent, type SourcedEvent } from './failing-stream.js';
+export { EndlessSource } from './endless-source.js';

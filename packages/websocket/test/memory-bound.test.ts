@@ -1,5 +1,6 @@
-import { eventStreamFrom, type EventStream, type LoggedEvent, RequestHandler, silentLogger } from '@a2a-polyglot/core';
-import type { SendMessageRequest, StreamResponse } from '@a2a-polyglot/model';
+import { eventStreamFrom, interceptOperation, RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { EndlessSource } from '@a2a-polyglot/testing';
+import type { StreamResponse } from '@a2a-polyglot/model';
 import { waitFor, waitForSteady, Gate, Peer, sendParams, startWsServer, testCard, testExecutor } from './helpers.js';
 
 const PAD = 'x'.repeat(16 * 1024);
@@ -21,31 +22,17 @@ const bigEvent: StreamResponse = {
 /** Size of one event frame on the wire (the pad dominates). */
 const FRAME_BYTES = PAD.length + 512;
 
-/** A handler whose streams never end and count how far they were pulled. */
-class Endless extends RequestHandler {
-  pulled = 0;
-  closed = false;
-  override async sendStreamingMessage(_r: SendMessageRequest): Promise<EventStream> {
-    const self = this;
-    return eventStreamFrom({
-      close() {
-        self.closed = true;
-      },
-      async *[Symbol.asyncIterator](): AsyncGenerator<LoggedEvent> {
-        while (!self.closed) yield { seq: ++self.pulled, event: bigEvent };
-      },
-    });
-  }
-}
-
-function endless(): Endless {
-  return new Endless({ card: testCard(), executor: testExecutor(new Gate()), logger: silentLogger });
+/** A handler whose stream never ends (`source` counts how far it was pulled). */
+function endless(): { handler: RequestHandler; source: EndlessSource } {
+  const source = new EndlessSource(bigEvent);
+  const interceptors = [interceptOperation('SendStreamingMessage', async () => eventStreamFrom(source))];
+  return { handler: new RequestHandler({ card: testCard(), executor: testExecutor(new Gate()), logger: silentLogger, interceptors }), source };
 }
 
 describe('memory bound: a client that does not read', () => {
   it('keeps the server-side send buffer under the high-water mark, pausing the stream at its cursor, and resumes when the client reads', async () => {
     const highWaterMark = 256 * 1024;
-    const handler = endless();
+    const { handler, source } = endless();
     const s = await startWsServer({ handler, highWaterMark, stallTimeoutMs: 60_000 });
     const peer = await Peer.connect(s.wsUrl);
     try {
@@ -55,26 +42,26 @@ describe('memory bound: a client that does not read', () => {
       const sampler = setInterval(() => {
         for (const stats of s.binding.stats()) maxSeen = Math.max(maxSeen, stats.bufferedAmount);
       }, 2);
-      await waitForSteady(() => handler.pulled, { what: 'the producer to stop' });
+      await waitForSteady(() => source.pulled, { what: 'the producer to stop' });
       clearInterval(sampler);
       const [stats] = s.binding.stats();
       // The bound: the high-water mark plus the one frame that crossed it.
       expect(stats!.peakBufferedAmount).toBeLessThanOrEqual(highWaterMark + FRAME_BYTES);
       expect(maxSeen).toBeLessThanOrEqual(highWaterMark + FRAME_BYTES);
       expect(stats!.bufferedAmount).toBeGreaterThan(highWaterMark / 2); // it really is backed up
-      expect(handler.closed).toBe(false); // paused, not dropped
-      const pausedAt = handler.pulled;
+      expect(source.closed).toBe(false); // paused, not dropped
+      const pausedAt = source.pulled;
       peer.ws.resume();
-      await waitFor(() => handler.pulled > pausedAt + 100);
+      await waitFor(() => source.pulled > pausedAt + 100);
     } finally {
       peer.close();
-      await waitFor(() => handler.closed);
+      await waitFor(() => source.closed);
       await s.close();
     }
   });
 
   it('closes a socket whose buffer stays above the mark longer than stallTimeoutMs; other sockets go on', async () => {
-    const handler = endless();
+    const { handler, source } = endless();
     const s = await startWsServer({ handler, highWaterMark: 64 * 1024, stallTimeoutMs: 300, closeTimeoutMs: 200 });
     const stuck = await Peer.connect(s.wsUrl);
     const other = await Peer.connect(s.wsUrl);
@@ -82,7 +69,7 @@ describe('memory bound: a client that does not read', () => {
       stuck.ws.pause();
       stuck.request('SendStreamingMessage', sendParams('endless'));
       await waitFor(() => s.binding.stats().length === 1, { timeoutMs: 10_000 }); // the stuck socket was dropped
-      expect(handler.closed).toBe(true);
+      expect(source.closed).toBe(true);
       expect((await other.answer(other.request('ListTasks', {}))).result).toBeDefined();
     } finally {
       stuck.close();

@@ -1,4 +1,4 @@
-import { DELIVERY_TURN_FRAMES, type EventStream, RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { DELIVERY_TURN_FRAMES, type EventStream, interceptOperation, RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import type { JsonRpcStreamOutcome } from '@a2a-polyglot/jsonrpc';
 import { ReadySource, TurnProbe, waitFor } from '@a2a-polyglot/testing';
 import type { WebSocket } from 'ws';
@@ -69,14 +69,15 @@ describe('WebSocket stream pump: always-ready source', () => {
   });
 });
 
-/** A handler whose streams are always-ready sources (the fast agent, the long replay). */
-class Ready extends RequestHandler {
-  readonly sources: ReadySource[] = [];
-  override async sendStreamingMessage(): Promise<EventStream> {
+/** A handler whose streams are always-ready sources (the fast agent, the long replay), in the order opened. */
+function readyHandler(): { handler: RequestHandler; sources: ReadySource[] } {
+  const sources: ReadySource[] = [];
+  const ready = interceptOperation('SendStreamingMessage', async () => {
     const source = new ReadySource({ fuse: 100_000 });
-    this.sources.push(source);
+    sources.push(source);
     return source;
-  }
+  });
+  return { handler: new RequestHandler({ card: testCard(), executor: testExecutor(new Gate()), logger: silentLogger, interceptors: [ready] }), sources };
 }
 
 describe('WebSocket binding: a client that closes while a fast stream runs', () => {
@@ -84,14 +85,14 @@ describe('WebSocket binding: a client that closes while a fast stream runs', () 
     ['closes normally (close handshake)', (peer: Peer) => peer.ws.close(1000)],
     ['drops the connection', (peer: Peer) => peer.ws.terminate()],
   ])('%s: the stream stops without running into the fuse, and the event loop keeps turning', async (_what, leave) => {
-    const handler = new Ready({ card: testCard(), executor: testExecutor(new Gate()), logger: silentLogger });
+    const { handler, sources } = readyHandler();
     const s = await startWsServer({ handler, highWaterMark: 16 * 1024 });
     const peer = await Peer.connect(s.wsUrl);
     try {
       const id = peer.request('SendStreamingMessage', sendParams('fast'));
       await peer.until(() => peer.framesFor(id).some((f) => 'seq' in f));
       leave(peer);
-      const [source] = handler.sources;
+      const [source] = sources;
       await waitFor(() => source!.ended, { what: 'the stream to stop' });
       expect(source!.fused).toBe(false);
       expect(source!.maxPullsBetweenTurns).toBeLessThanOrEqual(DELIVERY_TURN_FRAMES);

@@ -7,7 +7,7 @@ import { LiteTaskIndex, liteTaggingAgent } from '../src/a2a-lite/index.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 
-/** Sends a message that came as `[A2A:task id=L]` (as LiteRequestHandler rewrites it); the final status text, parsed. */
+/** Sends a message that came as `[A2A:task id=L]` (as liteRouting rewrites it); the final status text, parsed. */
 async function finalLite(agent: AgentExecutor, liteParams: Record<string, string> | null = { type: 'task', id: 'L' }) {
   const index = new LiteTaskIndex();
   const handler = new RequestHandler({ card: testAgentCard(), executor: liteTaggingAgent(agent, index), logger: silentLogger });

@@ -10,7 +10,7 @@ export interface LiteOrigin {
   readonly [param: string]: string;
 }
 
-/** The Lite task a message belongs to, when it came tagged (see LiteRequestHandler). */
+/** The Lite task a message belongs to, when it came tagged (see liteRouting). */
 export function liteOrigin(message: Message): LiteOrigin | undefined {
   const lite = message.metadata?.a2aLite as Record<string, unknown> | undefined;
   return lite?.type === 'task' && typeof lite.id === 'string' && lite.id !== '' ? (lite as LiteOrigin) : undefined;

@@ -15,16 +15,16 @@ import {
   A2AErrorCode,
   agentMessage,
   errors,
+  interceptOperation,
   isInterrupted,
   messageText,
-  RequestHandler,
   singleEventStream,
   textPart,
   type CallContext,
-  type EventStream,
-  type RequestHandlerOptions,
+  type OperationHandler,
+  type OperationInterceptor,
 } from '@a2a-polyglot/core';
-import { AgentCard, Task, TaskState, type Message, type SendMessageRequest, type SendMessageResponse } from '@a2a-polyglot/model';
+import { AgentCard, Task, TaskState, type Message, type SendMessageRequest } from '@a2a-polyglot/model';
 import { KnownLiteAgents } from './known-agents.js';
 import type { LiteTaskIndex } from './lite-task-index.js';
 
@@ -40,10 +40,9 @@ export interface LiteHandlerOptions {
 type Routed = { readonly kind: 'send'; readonly request: SendMessageRequest } | { readonly kind: 'answer'; readonly text: string };
 
 /**
- * A RequestHandler that reads A2A-Lite tags in the text of incoming messages and maps them to
+ * The interceptors that read A2A-Lite tags in the text of incoming messages and map them to
  * the task operations, with the caller's own CallContext (so authentication and task
  * ownership apply exactly as for the A2A calls):
- *
  * | Incoming | Operation | Answer |
  * | --- | --- | --- |
  * | `[A2A:task id=X …]` + body | SendMessage of the body (metadata `a2aLite`); a follow-up when X (or `ref=`) names the caller's input-required task | the task, its status messages tagged |
@@ -53,34 +52,39 @@ type Routed = { readonly kind: 'send'; readonly request: SendMessageRequest } | 
  * | `[A2A:card]` + JSON card (or `agent=<id>` + prose) | caches the peer (known-agents) | `[A2A:card]` of this agent |
  * | untagged text, `ack`, other types | SendMessage, unchanged | as usual |
  *
- * Streaming sends map the same way; an answer comes as a one-message stream.
+ * Streaming sends map the same way; an answer comes as a one-message stream. Given to the
+ * agent's handler as `interceptors` (SendMessage and SendStreamingMessage; every other
+ * operation passes through).
  */
-export class LiteRequestHandler extends RequestHandler {
+export function liteRouting(card: AgentCard, lite: LiteHandlerOptions): OperationInterceptor[] {
+  const router = new LiteRouter(card, lite);
+  return [
+    interceptOperation('SendMessage', async (call, next) => {
+      const routed = await router.route(call.handler, call.request, call.ctx);
+      if (routed.kind === 'send') return next({ ...call, request: routed.request });
+      return { payload: { $case: 'message', value: router.answer(routed.text, call.request) } };
+    }),
+    interceptOperation('SendStreamingMessage', async (call, next) => {
+      const routed = await router.route(call.handler, call.request, call.ctx);
+      if (routed.kind === 'send') return next({ ...call, request: routed.request });
+      if (!card.capabilities?.streaming) throw errors.unsupported('This agent does not support streaming');
+      return singleEventStream({ payload: { $case: 'message', value: router.answer(routed.text, call.request) } });
+    }),
+  ];
+}
+
+/** The routing rules of {@link liteRouting}, over the handler each call reached. */
+class LiteRouter {
   constructor(
-    options: RequestHandlerOptions,
+    private readonly card: AgentCard,
     private readonly lite: LiteHandlerOptions,
-  ) {
-    super(options);
-  }
+  ) {}
 
-  override async sendMessage(request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse> {
-    const routed = await this.route(request, ctx);
-    if (routed.kind === 'send') return super.sendMessage(routed.request, ctx);
-    return { payload: { $case: 'message', value: this.answer(routed.text, request) } };
-  }
-
-  override async sendStreamingMessage(request: SendMessageRequest, ctx: CallContext): Promise<EventStream> {
-    const routed = await this.route(request, ctx);
-    if (routed.kind === 'send') return super.sendStreamingMessage(routed.request, ctx);
-    if (!this.card.capabilities?.streaming) throw errors.unsupported('This agent does not support streaming');
-    return singleEventStream({ payload: { $case: 'message', value: this.answer(routed.text, request) } });
-  }
-
-  private answer(text: string, request: SendMessageRequest): Message {
+  answer(text: string, request: SendMessageRequest): Message {
     return agentMessage(text, '', request.message?.contextId || crypto.randomUUID());
   }
 
-  private async route(request: SendMessageRequest, ctx: CallContext): Promise<Routed> {
+  async route(handler: OperationHandler, request: SendMessageRequest, ctx: CallContext): Promise<Routed> {
     const message = request.message;
     // An A2A follow-up (taskId set) is A2A already; untagged text is plain conversation.
     if (!message || message.taskId) return { kind: 'send', request };
@@ -89,13 +93,13 @@ export class LiteRequestHandler extends RequestHandler {
     const { params } = parsed;
     // The preamble (authentication first): the Lite caches are the caller's own, and the
     // answers given here (discover, card) need it as much as the operations do.
-    const caller = await this.begin(ctx, request.tenant);
+    const caller = await handler.caller(ctx, request.tenant);
     const { tenant } = caller;
     const principal = caller.principal?.id;
     switch (parsed.type) {
       case 'task': {
         const liteId = required(params, 'id', 'task');
-        const followUp = await this.findTask(request, ctx, principal, liteId, params.ref, (t) =>
+        const followUp = await this.findTask(handler, request, ctx, principal, liteId, params.ref, (t) =>
           isInterrupted(t.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED),
         );
         const parts = [textPart(parsed.body), ...message.parts.filter((p) => p.content?.$case !== 'text')];
@@ -115,15 +119,15 @@ export class LiteRequestHandler extends RequestHandler {
       case 'status':
       case 'result': {
         const liteId = required(params, 'task', parsed.type);
-        const task = await this.findTask(request, ctx, principal, liteId, params.ref);
+        const task = await this.findTask(handler, request, ctx, principal, liteId, params.ref);
         if (!task) throw errors.taskNotFound(liteId);
         return { kind: 'answer', text: describe(liteId, task) };
       }
       case 'cancel': {
         const liteId = required(params, 'task', 'cancel');
-        const task = await this.findTask(request, ctx, principal, liteId, params.ref);
+        const task = await this.findTask(handler, request, ctx, principal, liteId, params.ref);
         if (!task) throw errors.taskNotFound(liteId);
-        const canceled = await this.cancelTask({ tenant, id: task.id, metadata: params.reason ? { a2aLite: { reason: params.reason } } : undefined }, ctx);
+        const canceled = await handler.cancelTask({ tenant, id: task.id, metadata: params.reason ? { a2aLite: { reason: params.reason } } : undefined }, ctx);
         return { kind: 'answer', text: describe(liteId, canceled) };
       }
       case 'discover': {
@@ -150,6 +154,7 @@ export class LiteRequestHandler extends RequestHandler {
    * names one, and that `accept`s. GetTask with the caller's context does the visibility check.
    */
   private async findTask(
+    handler: OperationHandler,
     request: SendMessageRequest,
     ctx: CallContext,
     principal: string | undefined,
@@ -162,7 +167,7 @@ export class LiteRequestHandler extends RequestHandler {
     for (const id of ref ? [ref] : this.lite.index.candidates(tenant, principal, liteId)) {
       let task: Task;
       try {
-        task = await this.getTask({ tenant: request.tenant, id, historyLength: 0 }, ctx);
+        task = await handler.getTask({ tenant: request.tenant, id, historyLength: 0 }, ctx);
       } catch (error) {
         if (error instanceof A2AError && error.code === A2AErrorCode.TaskNotFound) continue;
         throw error;
