@@ -39,6 +39,7 @@ export { addressRefusal, isIpAddress, isLoopbackAddress } from './push/address-p
 export { pinWebhookTarget, WebhookRefused, type ResolvedAddress, type WebhookResolver, type WebhookTarget } from './push/webhook-target.js';
 export { pinnedHttpTransport, systemResolver, type WebhookPost, type WebhookTransport } from './push/webhook-http-client.js';
 export * from './operations.js';
+export type { ServedHandler } from './served-handler.js';
 export * from './readiness.js';
 export * from './observer.js';
 export * from './combine-observers.js';

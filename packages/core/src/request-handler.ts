@@ -28,8 +28,8 @@ import { InMemoryEventLog } from './in-memory-event-log.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { CallObserver } from './observer.js';
-import type { OperationHandler } from './operation-handler.js';
 import type { OperationInterceptor } from './operation-interceptor.js';
+import type { ServedHandler } from './served-handler.js';
 import { InMemoryPushConfigStore } from './push/push-config-store.js';
 import { PushConfigOperations } from './push/push-config-operations.js';
 import { PushDispatcher } from './push/push-dispatcher.js';
@@ -59,7 +59,7 @@ export { DEFAULT_LIST_TASKS_MAX_BYTES, MAX_PAGE_SIZE } from './request-handler-o
  * configs ({@link PushConfigOperations}) and durable-mode housekeeping
  * ({@link ClusterCoordinator}) live in their own modules.
  */
-export class RequestHandler implements OperationHandler {
+export class RequestHandler implements ServedHandler {
   readonly card: AgentCard;
   /**
    * Whether bindings reject unknown request members ({@link RequestHandlerOptions.strictRequests}).

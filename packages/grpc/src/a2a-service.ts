@@ -1,4 +1,4 @@
-import { OPERATIONS, type OperationName, type RequestHandler } from '@a2a-polyglot/core';
+import { OPERATIONS, type OperationName, type ServedHandler } from '@a2a-polyglot/core';
 import { A2AServiceService } from '@a2a-polyglot/model/grpc';
 import type { Server } from '@grpc/grpc-js';
 import { serveService, type A2AServiceBinding, type A2AServiceOptions } from './serve-service.js';
@@ -24,6 +24,6 @@ const V1_WIRE: ServiceWire = {
  * RPC served by the same {@link RequestHandler} through the core's OPERATIONS table: the
  * binding only decodes, calls and encodes (see {@link serveService}).
  */
-export function addA2AService(server: Server, handler: RequestHandler, options: A2AServiceOptions = {}): A2AServiceBinding {
+export function addA2AService(server: Server, handler: ServedHandler, options: A2AServiceOptions = {}): A2AServiceBinding {
   return serveService(server, A2AServiceService, handler, V1_WIRE, options);
 }

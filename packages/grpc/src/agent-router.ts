@@ -1,10 +1,10 @@
-import { A2AError, A2AErrorCode, type RequestHandler } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type ServedHandler } from '@a2a-polyglot/core';
 import type { Metadata } from '@grpc/grpc-js';
 import { METADATA } from './metadata.js';
 
 /** Where one call goes: the agent's handler, and the tenant that agent sees when the router decided it. */
 export interface RoutedCall {
-  readonly handler: RequestHandler;
+  readonly handler: ServedHandler;
   /**
    * Set when the request's `tenant` addressed the agent: the tenant the agent's core sees
    * instead (`''`, the namespace its other bindings use). Undefined: the request's own tenant.
@@ -35,8 +35,8 @@ export type CallRouter = (metadata: Metadata, requestTenant: string) => RoutedCa
  * agents whose cards advertise their id as tenant, so the default agent's tenants stay its own.
  */
 export function agentRouter(
-  root: RequestHandler,
-  lookup: { byMetadata(id: string): RequestHandler | undefined; byTenant(id: string): RequestHandler | undefined },
+  root: ServedHandler,
+  lookup: { byMetadata(id: string): ServedHandler | undefined; byTenant(id: string): ServedHandler | undefined },
 ): CallRouter {
   return (metadata, requestTenant) => {
     const named = metadata.get(METADATA.agent)[0];

@@ -1,4 +1,4 @@
-import { A2AError, A2AErrorCode, type Logger, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type Logger, type ServedHandler, silentLogger } from '@a2a-polyglot/core';
 import type { Server, ServerWritableStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { CallRouter } from './agent-router.js';
 import { peerAddress } from './peer.js';
@@ -62,7 +62,7 @@ function rpcName(path: string): string {
 export function serveService(
   server: Server,
   service: ServiceDefinition,
-  handler: RequestHandler,
+  handler: ServedHandler,
   wire: ServiceWire,
   options: A2AServiceOptions = {},
 ): A2AServiceBinding {

@@ -1,13 +1,13 @@
-import type { Logger, RequestHandler } from '@a2a-polyglot/core';
+import type { Logger, ServedHandler } from '@a2a-polyglot/core';
 import type { Metadata, ServerUnaryCall } from '@grpc/grpc-js';
 import type { CallRouter } from './agent-router.js';
 import type { RpcRoute, ServiceWire } from './service-wire.js';
 
 /** Picks the handler (and the tenant it sees) of one call from its metadata and decoded core request. */
-export type CallTarget = (metadata: Metadata, coreRequest: unknown) => { handler: RequestHandler; tenant?: string };
+export type CallTarget = (metadata: Metadata, coreRequest: unknown) => { handler: ServedHandler; tenant?: string };
 
 /** The {@link CallTarget} of a service: the router's choice, or always `handler`. */
-export function callTarget(handler: RequestHandler, router: CallRouter | undefined): CallTarget {
+export function callTarget(handler: ServedHandler, router: CallRouter | undefined): CallTarget {
   if (!router) return () => ({ handler });
   return (metadata, coreRequest) => router(metadata, tenantOf(coreRequest));
 }

@@ -1,4 +1,4 @@
-import { checkReadiness, type ReadinessReport, type RequestHandler } from '@a2a-polyglot/core';
+import { checkReadiness, type ReadinessReport, type ServedHandler } from '@a2a-polyglot/core';
 import { Server, ServerCredentials, type ServerOptions } from '@grpc/grpc-js';
 import { clientInputRejectionsAsInvalidArgument } from './client-input-rejections.js';
 import { addA2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
@@ -54,7 +54,7 @@ export interface A2AGrpcServer {
  * RequestHandler, plus the standard `grpc.health.v1.Health` service. Bind it yourself, or
  * use {@link startGrpcServer}.
  */
-export function createGrpcServer(handler: RequestHandler, options: GrpcServerOptions = {}): A2AGrpcServer {
+export function createGrpcServer(handler: ServedHandler, options: GrpcServerOptions = {}): A2AGrpcServer {
   const server = new Server({
     ...options.serverOptions,
     // First, so it receives grpc-js's base call (see clientInputRejectionsAsInvalidArgument).
@@ -97,7 +97,7 @@ export function createGrpcServer(handler: RequestHandler, options: GrpcServerOpt
 
 /** Options of {@link startGrpcServer}. */
 export interface StartGrpcServerOptions extends GrpcServerOptions {
-  readonly handler: RequestHandler;
+  readonly handler: ServedHandler;
   /** Interface to listen on. Default `0.0.0.0`. */
   readonly host?: string;
   /** Port; 0 picks a free one. Default 50051 (the executor's `GRPC_PORT` default). */

@@ -1,4 +1,4 @@
-import { ERROR_TABLE, OPERATIONS, type A2AError, type RequestHandler } from '@a2a-polyglot/core';
+import { ERROR_TABLE, OPERATIONS, type A2AError, type ServedHandler } from '@a2a-polyglot/core';
 import { V03A2AServiceService } from '@a2a-polyglot/model/grpc';
 import {
   agentCardToV03,
@@ -95,6 +95,6 @@ const V03_WIRE: ServiceWire = {
  * OPERATIONS entry with `wireVersion: '0.3'` (a call naming `a2a-version: 1.0` is refused by
  * the core), and the answer converted back. Serving code is shared with the v1.0 service.
  */
-export function addV03A2AService(server: Server, handler: RequestHandler, options: A2AServiceOptions = {}): A2AServiceBinding {
+export function addV03A2AService(server: Server, handler: ServedHandler, options: A2AServiceOptions = {}): A2AServiceBinding {
   return serveService(server, V03A2AServiceService, handler, V03_WIRE, options);
 }

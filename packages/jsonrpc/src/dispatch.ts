@@ -6,7 +6,7 @@ import {
   type Logger,
   findOperation,
   OPERATIONS,
-  type RequestHandler,
+  type ServedHandler,
   resumeCursor,
   silentLogger,
   type StreamOperation,
@@ -82,7 +82,7 @@ export class JsonRpcDispatcher {
   private readonly failedCalls = new WeakMap<A2AError, Logger>();
 
   constructor(
-    private readonly handler: RequestHandler,
+    private readonly handler: ServedHandler,
     options: JsonRpcDispatcherOptions = {},
   ) {
     this.logger = options.logger ?? silentLogger;
@@ -237,7 +237,7 @@ export class JsonRpcDispatcher {
  * cheap but not free: long-lived transports should create one dispatcher and reuse it.
  */
 export function dispatchJsonRpc(
-  handler: RequestHandler,
+  handler: ServedHandler,
   message: unknown,
   contextFor: JsonRpcContextFactory,
   options: JsonRpcCallOptions & JsonRpcDispatcherOptions = {},

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { A2AError, A2AErrorCode, type CallContext, type Logger, type ProtocolVersion, type RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type CallContext, type Logger, type ProtocolVersion, type ServedHandler, silentLogger } from '@a2a-polyglot/core';
 import {
   isJsonContentType,
   lazyRequestSignal,
@@ -61,7 +61,7 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
  * JSON bodies, errors included, are sent in the media type the client used (see
  * `responseMediaType`; `application/json` by default).
  */
-export function createJsonRpcHandler(handler: RequestHandler, options: JsonRpcHandlerOptions = {}): NodeHttpHandler {
+export function createJsonRpcHandler(handler: ServedHandler, options: JsonRpcHandlerOptions = {}): NodeHttpHandler {
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const dispatcher = new JsonRpcDispatcher(handler, { logger, maxBatchSize: options.maxBatchSize, v03Methods: options.v03Methods ?? true });

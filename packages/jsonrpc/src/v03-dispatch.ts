@@ -7,7 +7,7 @@ import {
   failedEventStream,
   type Logger,
   OPERATIONS,
-  type RequestHandler,
+  type ServedHandler,
   resumeCursor,
   streamEventToJson,
   type StreamOperation,
@@ -33,7 +33,7 @@ import { v03JsonRpcFailure } from './errors.js';
  */
 export class V03JsonRpcDispatch {
   constructor(
-    private readonly handler: RequestHandler,
+    private readonly handler: ServedHandler,
     private readonly logger: Logger,
   ) {}
 

@@ -7,7 +7,7 @@ import {
   type Logger,
   negotiateVersion,
   OPERATIONS,
-  type RequestHandler,
+  type ServedHandler,
   silentLogger,
 } from '@a2a-polyglot/core';
 import {
@@ -91,7 +91,7 @@ function dialectOf(req: IncomingMessage, path: string): RestDialect {
  * of `a2a.v1`, bare `{code, message}` errors) is served by the same code with the v0.3
  * dialect (v03-handler.ts), chosen by {@link dialectOf}.
  */
-export function createRestHandler(handler: RequestHandler, options: RestHandlerOptions = {}): RestHandler {
+export function createRestHandler(handler: ServedHandler, options: RestHandlerOptions = {}): RestHandler {
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentCard, AgentCardSignature, AgentInterface } from '@a2a-polyglot/model';
-import type { Logger, RequestHandler } from '@a2a-polyglot/core';
+import type { Logger, ServedHandler } from '@a2a-polyglot/core';
 import type { WebSocketBindingOptions } from '@a2a-polyglot/websocket';
 import type { CardCompat } from './agent-card.js';
 import type { ReadinessSource } from './health.js';
@@ -33,7 +33,7 @@ export type ExtraRoutes = (req: IncomingMessage, res: ServerResponse, path: stri
 
 /** Everything {@link createA2ARequestListener} needs; only `handler` is required. */
 export interface A2AHttpOptions {
-  readonly handler: RequestHandler;
+  readonly handler: ServedHandler;
   /**
    * Prefix of the A2A endpoints, default `/a2a`: JSON-RPC at `${basePath}/rpc`, REST under
    * `${basePath}`. `''` (or `/`) mounts REST at the root and JSON-RPC at `/rpc`.

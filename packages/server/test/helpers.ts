@@ -87,7 +87,12 @@ export interface TestServer {
 
 /** Starts a test server on 127.0.0.1:0 with the scripted agent. */
 export async function startTestServer(
-  options: Partial<StartA2AServerOptions> & { apiKeys?: Record<string, string>; card?: Partial<AgentCard>; strictRequests?: boolean } = {},
+  options: Partial<Omit<StartA2AServerOptions, 'handler'>> & {
+    handler?: RequestHandler;
+    apiKeys?: Record<string, string>;
+    card?: Partial<AgentCard>;
+    strictRequests?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const gate = new Gate();
   const card = testCard(options.card);

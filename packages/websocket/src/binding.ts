@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { type RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { type ServedHandler, silentLogger } from '@a2a-polyglot/core';
 import { verifiedClientCertificate } from '@a2a-polyglot/http';
 import { JsonRpcDispatcher } from '@a2a-polyglot/jsonrpc';
 import { Connection, type ConnectionStats } from './connection.js';
@@ -15,7 +15,7 @@ export interface CreateWebSocketBindingOptions extends WebSocketBindingOptions {
   readonly shutdownSignal?: AbortSignal;
 }
 
-/** The WebSocket binding of one RequestHandler, ready to take upgrades from any node:http server. */
+/** The WebSocket binding of one handler, ready to take upgrades from any node:http server. */
 export interface WebSocketBinding {
   /**
    * Completes (or refuses with an HTTP status) one upgrade request. The caller has already
@@ -38,7 +38,7 @@ export interface WebSocketBinding {
  * tied to the request id with `seq` and a closing `streamEnd`. See the package README for
  * every frame, limit and close code.
  */
-export function createWebSocketBinding(handler: RequestHandler, options: CreateWebSocketBindingOptions = {}): WebSocketBinding {
+export function createWebSocketBinding(handler: ServedHandler, options: CreateWebSocketBindingOptions = {}): WebSocketBinding {
   const logger = options.logger ?? silentLogger;
   const resolved = resolveOptions(options, logger);
   const dispatcher = new JsonRpcDispatcher(handler, { logger });

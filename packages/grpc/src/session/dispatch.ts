@@ -5,7 +5,7 @@ import {
   type EventStream,
   OPERATIONS,
   type OperationName,
-  type RequestHandler,
+  type ServedHandler,
   resumeCursor,
   type StreamOperation,
   type UnaryOperation,
@@ -44,7 +44,7 @@ function streamOp(name: OperationName): StreamOperation {
  * which the core then validates like any other. `unsubscribe` is no operation of its own (the
  * session handles it when the frame arrives), so nothing runs for it.
  */
-export async function dispatchOperation(handler: RequestHandler, operation: SessionOperation, ctx: CallContext, answer: OperationAnswer): Promise<void> {
+export async function dispatchOperation(handler: ServedHandler, operation: SessionOperation, ctx: CallContext, answer: OperationAnswer): Promise<void> {
   switch (operation.$case) {
     case 'send': {
       const request = operation.value.request ?? SendMessageRequest.fromPartial({});

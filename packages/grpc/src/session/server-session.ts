@@ -7,7 +7,7 @@ import {
   type CallContext,
   type EventStream,
   type Logger,
-  type RequestHandler,
+  type ServedHandler,
 } from '@a2a-polyglot/core';
 import { SessionResponse, type SessionRequest } from '@a2a-polyglot/model/session';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
@@ -66,7 +66,7 @@ export class ServerSession {
 
   constructor(
     private readonly call: SessionCall,
-    private readonly handler: RequestHandler,
+    private readonly handler: ServedHandler,
     private readonly limits: SessionLimits,
     private readonly logger: Logger,
     private readonly onGone: (session: ServerSession) => void,

@@ -1,4 +1,4 @@
-import { A2AError, A2AErrorCode, silentLogger, type Logger, type RequestHandler } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, silentLogger, type Logger, type ServedHandler } from '@a2a-polyglot/core';
 import { A2ASessionServiceService, SessionResponse } from '@a2a-polyglot/model/session';
 import type { Server, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { toGrpcError } from '../grpc-error.js';
@@ -46,7 +46,7 @@ export interface A2ASessionBinding {
  * multiplexing many operations, see README) on a grpc-js server, backed by the same
  * RequestHandler as the standard service.
  */
-export function addA2ASessionService(server: Server, handler: RequestHandler, options: SessionServiceOptions = {}): A2ASessionBinding {
+export function addA2ASessionService(server: Server, handler: ServedHandler, options: SessionServiceOptions = {}): A2ASessionBinding {
   const logger = options.logger ?? silentLogger;
   const maxSessions = options.maxSessions ?? 1000;
   const limits = {
