@@ -4,12 +4,13 @@
  * `config/`; this module is the stable import path and re-exports exactly the public API
  * (the value checkers and text-layer helpers there stay internal).
  *
- * - `config/types.ts`: the configuration types (sections in `agent-types.ts`, `security-types.ts`, `storage-types.ts`);
+ * - `config/types.ts`: the configuration types, derived from the schema;
  * - `config/errors.ts`: {@link ConfigError};
- * - `config/defaults.ts`: the built-in defaults;
+ * - `config/defaults.ts`: the built-in defaults (the schema's answer to an empty layer);
  * - `config/derived.ts`: what a resolved configuration selects (store, event log, gRPC address);
- * - `config/schema/`: THE zod schema of a configuration layer (`config-file.ts`, one file per
- *   section, value schemas in `values.ts`); `config.schema.json` is generated from it;
+ * - `config/schema/`: THE zod schema, the one owner of every key (`config-file.ts`, one file per
+ *   section, value schemas in `values.ts`, the derivations in `setting.ts`); `config.schema.json`
+ *   is generated from it;
  * - `config/schema-errors.ts`: schema issues as one-line errors naming the path;
  * - `config/parse.ts`: one raw layer to a typed partial (schema, then relative paths);
  * - `config/text.ts`: converting environment and flag text into a layer;
@@ -26,6 +27,7 @@ export type {
   EventLogConfig,
   ExecutorConfig,
   ExecutorConfigInput,
+  ConfigLayer,
   LeaseConfig,
   RateLimitConfig,
   LogLevel,

@@ -12,12 +12,19 @@ const WIDTH = 100;
 /** Column the descriptions start at. */
 const COLUMN = 28;
 
-/** The schema description of a dotted config key (`store.table`), or undefined. */
-function descriptionOf(schema: Record<string, unknown>, path: string): string | undefined {
+/** What the help says of a dotted config key (`store.table`): its description, its default, the key and its variable. */
+function keyHelp(schema: Record<string, unknown>, path: string, envOf: ReadonlyMap<string, string>): string {
   let node: unknown = schema;
   for (const key of path.split('.')) node = (node as { properties?: Record<string, unknown> } | undefined)?.properties?.[key];
-  const description = (node as { description?: unknown } | undefined)?.description;
-  return typeof description === 'string' ? description : undefined;
+  const { description, default: fallback } = (node ?? {}) as { description?: unknown; default?: unknown };
+  const env = envOf.get(path);
+  return [
+    typeof description === 'string' ? description : '',
+    fallback !== undefined && typeof fallback !== 'object' ? `Default: ${String(fallback)}.` : '',
+    `Config key: ${path}${env ? ` (${env})` : ''}.`,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /**
@@ -45,7 +52,8 @@ function entry(name: string, text: string): string {
 /** The help text. */
 export function usageText(): string {
   const schema = configJsonSchema();
-  const flags = Object.entries(CLI_FLAGS).map(([flag, path]) => entry(`${flag} <value>`, `${descriptionOf(schema, path) ?? ''} Config key: ${path}.`));
+  const envOf = new Map(Object.entries(ENV_VARS).map(([name, path]) => [path, name]));
+  const flags = Object.entries(CLI_FLAGS).map(([flag, path]) => entry(`${flag} <value>`, keyHelp(schema, path, envOf)));
   const otel = Object.entries(OTEL_VARIABLES).map(([name, text]) => entry(name, `${text}.`));
   return `Usage: node dist/main.js [--config file.json] [flags]
 

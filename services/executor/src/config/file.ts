@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from './errors.js';
 import { parseConfigInput } from './parse.js';
-import type { ExecutorConfigInput } from './types.js';
+import type { ConfigLayer } from './types.js';
 
 /** Reads and validates a JSON config file. Relative paths inside it resolve against its directory. */
-export function configFromFile(path: string): ExecutorConfigInput {
+export function configFromFile(path: string): ConfigLayer {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -4,43 +4,26 @@
  */
 import { BUILTIN_BRIDGES } from '@a2a-polyglot/bridges';
 import { DEMO_INPUT_MODES } from '../demo-agent.js';
-import type { AgentEntryConfig, ExecutorConfig, ExecutorConfigInput } from './types.js';
+import { configFileSchema } from './schema/config-file.js';
+import { mergeBySchema } from './schema/setting.js';
+import type { AgentEntryConfig, ConfigLayer, ExecutorConfig } from './types.js';
 
-/** Layers `over` onto `base`: scalars replace, nested objects merge, lists (skills, modes) replace. */
-export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): ExecutorConfig {
-  const defined = <T extends object>(o: T | undefined): Partial<T> =>
-    Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const { agent, demo, auth, push, agents, handlers, store, eventLog, lease, agentRegistry, rateLimit, tls, cors, cardSigning, protocol, ...scalars } = over;
-  return {
-    ...base,
-    ...defined(scalars),
-    agents: agents ? agents.map(withAgentDefaults) : base.agents,
-    handlers: handlers ? { ...handlers } : base.handlers,
-    agent: {
-      ...base.agent,
-      ...defined(agent),
-      capabilities: { ...base.agent.capabilities, ...defined(agent?.capabilities) },
-    },
-    demo: { ...base.demo, ...defined(demo) },
-    auth: { ...base.auth, ...defined(auth) },
-    push: { ...base.push, ...defined(push) },
-    store: { ...base.store, ...defined(store) },
-    agentRegistry: { ...base.agentRegistry, ...defined(agentRegistry) },
-    eventLog: { ...base.eventLog, ...defined(eventLog) },
-    lease: { ...base.lease, ...defined(lease) },
-    rateLimit: { ...base.rateLimit, ...defined(rateLimit) },
-    tls: { ...base.tls, ...defined(tls) },
-    cors: { ...base.cors, ...defined(cors) },
-    cardSigning: { ...base.cardSigning, ...defined(cardSigning) },
-    protocol: { ...base.protocol, ...defined(protocol) },
-  } as ExecutorConfig;
+/**
+ * Layers `over` onto `base` as the schema shapes them: scalars replace, sections merge at any
+ * depth, lists (skills, modes) and maps (API keys) replace; each entry of `agents` gets its
+ * per-entry defaults.
+ */
+export function mergeConfig(base: ExecutorConfig, over: ConfigLayer): ExecutorConfig {
+  const { agents, ...rest } = over;
+  const merged = mergeBySchema(configFileSchema, base, rest) as ExecutorConfig;
+  return agents ? { ...merged, agents: agents.map(withAgentDefaults) } : merged;
 }
 
 /**
  * A configured agent with every card field filled: the name defaults to the id, a chat skill
  * and plain text modes are assumed, streaming is on and push notifications are off.
  */
-export function withAgentDefaults(entry: NonNullable<ExecutorConfigInput['agents']>[number]): AgentEntryConfig {
+export function withAgentDefaults(entry: NonNullable<ConfigLayer['agents']>[number]): AgentEntryConfig {
   const name = entry.name ?? entry.id;
   return {
     id: entry.id,

@@ -1,27 +1,27 @@
 /**
  * Turns one raw layer (a config file's JSON, a `startExecutor` argument, or a single
  * environment variable or flag) into a checked, typed partial configuration: checked against
- * THE schema ({@link configFileSchema}), then relative paths resolved against the layer's
+ * THE schema (its layer form, {@link configLayerSchema}), then relative paths resolved against the layer's
  * directory.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { agentEntrySchema } from './schema/agent.js';
-import { configFileSchema, type ConfigFileLayer } from './schema/config-file.js';
+import { configLayerSchema } from './schema/config-file.js';
 import { configErrorOf } from './schema-errors.js';
-import type { A2ALiteConfig, ExecutorConfigInput } from './types.js';
+import type { A2ALiteConfig, ConfigLayer } from './types.js';
 
 /** One entry of `agents` as a layer gives it. */
-type AgentEntryInput = NonNullable<ExecutorConfigInput['agents']>[number];
+type AgentEntryInput = NonNullable<ConfigLayer['agents']>[number];
 
 /**
  * Validates one layer (a config file's JSON, or a `startExecutor` argument) and returns it as
  * a typed partial. `source` prefixes every key in error messages (e.g. `config file x.json:`).
  */
-export function parseConfigInput(raw: unknown, source: string, baseDir?: string): ExecutorConfigInput {
-  const parsed = configFileSchema.safeParse(raw);
+export function parseConfigInput(raw: unknown, source: string, baseDir?: string): ConfigLayer {
+  const parsed = configLayerSchema.safeParse(raw);
   if (!parsed.success) throw configErrorOf(parsed.error, source, raw);
-  const { $schema: _schema, ...layer } = parsed.data;
+  const { $schema: _schema, ...layer } = parsed.data as ConfigLayer & { $schema?: string };
   return resolvePaths(layer, baseDir);
 }
 
@@ -42,7 +42,7 @@ export function parseAgentEntry(raw: unknown, where: string, baseDir: string | u
  * `cardSigning.keyFile`, and the `module` handler's `settings.path` of each agent (it resolves like
  * `agentModule`).
  */
-function resolvePaths(layer: Omit<ConfigFileLayer, '$schema'>, baseDir: string | undefined): ExecutorConfigInput {
+function resolvePaths(layer: ConfigLayer, baseDir: string | undefined): ConfigLayer {
   return {
     ...layer,
     ...(layer.agentModule !== undefined && { agentModule: resolveModulePath(layer.agentModule, baseDir) }),
@@ -59,7 +59,7 @@ function resolvePaths(layer: Omit<ConfigFileLayer, '$schema'>, baseDir: string |
 }
 
 /** The TLS files resolve against `baseDir`, like every path of a layer. */
-function resolveTlsPaths(tls: NonNullable<ExecutorConfigInput['tls']>, baseDir: string | undefined): NonNullable<ExecutorConfigInput['tls']> {
+function resolveTlsPaths(tls: NonNullable<ConfigLayer['tls']>, baseDir: string | undefined): NonNullable<ConfigLayer['tls']> {
   const file = (path: string | undefined) => path && resolve(baseDir ?? process.cwd(), path);
   return {
     ...tls,

@@ -12,7 +12,7 @@ import { parseArgs } from './flags.js';
 import { mergeConfig } from './merge.js';
 import { parseConfigInput } from './parse.js';
 import { layerFromText } from './text.js';
-import type { ExecutorConfig, ExecutorConfigInput } from './types.js';
+import type { ConfigLayer, ExecutorConfig, ExecutorConfigInput } from './types.js';
 import { validateConfig } from './validate.js';
 
 /** Where {@link loadConfig} reads from; defaults to the real process. */
@@ -44,7 +44,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
 
   // Every layer is read even when one is bad, so the error lists the problems of all of them.
   const errors: ConfigError[] = [];
-  const layer = (read: () => ExecutorConfigInput): ExecutorConfigInput => {
+  const layer = (read: () => ConfigLayer): ConfigLayer => {
     try {
       return read();
     } catch (error) {

@@ -5,8 +5,10 @@
  */
 import { ConfigError, configErrorOfAll, invalidValue as fail } from './errors.js';
 import { parseConfigInput } from './parse.js';
+import { configFileSchema } from './schema/config-file.js';
+import { mergeBySchema, settingLeaves, textKindOf, type TextKind } from './schema/setting.js';
 import { PORT_OR_OFF } from './schema/values.js';
-import type { ExecutorConfigInput } from './types.js';
+import type { ConfigLayer } from './types.js';
 
 /** Turns `"8080"` into 8080, `"true"` into true, etc., so one checker serves files and env alike. */
 function fromText(text: string, kind: TextKind, where: string): unknown {
@@ -48,66 +50,19 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
   }
 }
 
-type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys' | 'list';
-
-const KIND: Record<string, TextKind> = {
-  port: 'int',
-  grpcPort: 'portOrOff',
-  maxBodyBytes: 'int',
-  sseHeartbeatMs: 'int',
-  streamStallTimeoutMs: 'int',
-  listTasksMaxBytes: 'int',
-  shutdownGraceMs: 'int',
-  'demo.chunkDelayMs': 'int',
-  trustProxy: 'bool',
-  websocketInCard: 'bool',
-  inspector: 'bool',
-  strictRequests: 'bool',
-  'cors.origins': 'list',
-  allowedHosts: 'list',
-  'agent.acceptAnyInputMode': 'bool',
-  'push.allowPrivateNetworks': 'bool',
-  'auth.apiKeys': 'keys',
-  'auth.jwtClockToleranceSec': 'int',
-  'auth.jwtRequireExp': 'bool',
-  'auth.jwtMaxLifetimeSec': 'int',
-  'auth.jwksTimeoutMs': 'int',
-  'auth.jwksMaxBytes': 'int',
-  'store.maxConnections': 'int',
-  'store.retentionMs': 'int',
-  'store.memoryMaxBytes': 'int',
-  'store.memoryInterruptedIdleMs': 'int',
-  'eventLog.retentionMs': 'int',
-  'eventLog.maxEventsPerTask': 'int',
-  'eventLog.memoryMaxBytes': 'int',
-  'eventLog.maxBytesPerTask': 'int',
-  'lease.ttlMs': 'int',
-  'lease.sweepIntervalMs': 'int',
-  'agentRegistry.resyncMs': 'int',
-  'agentRegistry.moduleDirs': 'list',
-  'agentRegistry.modulePackages': 'list',
-  'agentRegistry.loadTimeoutMs': 'int',
-  'agentRegistry.maxCardBytes': 'int',
-  'rateLimit.addressPoints': 'int',
-  'rateLimit.addressWindowSec': 'int',
-  'rateLimit.identityPoints': 'int',
-  'rateLimit.identityWindowSec': 'int',
-  'rateLimit.maxKeys': 'int',
-  'tls.clientCertIdentity': 'bool',
-  'protocol.experimental11': 'bool',
-  'protocol.longPollMaxMs': 'int',
-};
+/** How the text of each key converts, by dotted path (from the schema: see {@link textKindOf}). */
+const KIND: Readonly<Record<string, TextKind>> = Object.fromEntries(settingLeaves(configFileSchema).map((leaf) => [leaf.path, textKindOf(leaf)]));
 
 /**
  * Builds one layer from `[dotted key, text, variable-or-flag name]` entries. Each entry is
  * checked on its own so an error names the variable or flag the operator actually typed; the
  * error lists every bad entry.
  */
-export function layerFromText(entries: ReadonlyArray<readonly [path: string, text: string, where: string]>, baseDir: string): ExecutorConfigInput {
-  let layer: ExecutorConfigInput = {};
+export function layerFromText(entries: ReadonlyArray<readonly [path: string, text: string, where: string]>, baseDir: string): ConfigLayer {
+  let layer: ConfigLayer = {};
   const errors: ConfigError[] = [];
   for (const [path, text, where] of entries) {
-    let parsed: ExecutorConfigInput;
+    let parsed: ConfigLayer;
     try {
       parsed = parseConfigInput(nestedAt(path.split('.'), fromText(text, KIND[path] ?? 'string', where)), '', baseDir);
     } catch (error) {
@@ -129,12 +84,7 @@ function nestedAt(keys: readonly string[], value: unknown): Record<string, unkno
   return { [first]: rest.length === 0 ? value : nestedAt(rest, value) };
 }
 
-/** Merges two partial layers: later keys win, sections (`auth`, `store`, …) merge one level deep. */
-function mergeInput(a: ExecutorConfigInput, b: ExecutorConfigInput): ExecutorConfigInput {
-  const out: Record<string, unknown> = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const prev = out[k];
-    out[k] = typeof v === 'object' && v !== null && !Array.isArray(v) && typeof prev === 'object' && prev !== null ? { ...prev, ...v } : v;
-  }
-  return out as ExecutorConfigInput;
+/** Merges two partial layers as the schema shapes them: later keys win, sections merge. */
+function mergeInput(a: ConfigLayer, b: ConfigLayer): ConfigLayer {
+  return mergeBySchema(configFileSchema, a, b) as ConfigLayer;
 }

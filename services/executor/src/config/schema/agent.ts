@@ -3,6 +3,8 @@
  * agent served through a handler, with the same card fields, flat).
  */
 import { z } from 'zod';
+import { DEMO_INPUT_MODES } from '../../demo-agent.js';
+import { settingMeta } from './setting.js';
 import { absoluteUrl, agentId, anyObject, bool, intIn, nonEmpty, positiveBytes, section, str, strings } from './values.js';
 
 /** One skill of a card. */
@@ -30,13 +32,49 @@ export const cardShape = {
     .optional()
     .describe('Media types the agent accepts (with skills[].inputModes; */* and type/* are wildcards): other parts are refused with ContentTypeNotSupported.'),
   defaultOutputModes: strings.optional(),
-  acceptAnyInputMode: bool
-    .optional()
-    .describe('Let parts of any media type reach the agent, whatever its input modes say (A2A_ACCEPT_ANY_INPUT_MODE for agent). Default false.'),
+  acceptAnyInputMode: bool.optional().describe('Let parts of any media type reach the agent, whatever its input modes say. Default false.'),
 };
 
-/** `agent`: the single agent's card. */
-export const agentSchema = section(cardShape).describe('The card of the single agent (without "agents").');
+/** `agent`: the single agent's card, with the demo agent's card as its defaults. */
+export const agentSchema = section({
+  ...cardShape,
+  name: nonEmpty.default('A2A Polyglot Demo Agent').describe('The agent name on its card.').register(settingMeta, { env: 'A2A_AGENT_NAME' }),
+  description: nonEmpty.default('Echoes your message back as a streamed artifact. Try "ask", "fail" or "slow" to explore the protocol.'),
+  version: nonEmpty.default('0.1.0'),
+  skills: cardShape.skills.unwrap().default(() => [
+    {
+      id: 'echo',
+      name: 'Echo',
+      description: 'Streams "Echo: <your text>" back in chunks of a few words.',
+      tags: ['demo', 'echo'],
+      examples: ['hello world', 'ask', 'fail', 'slow'],
+    },
+  ]),
+  capabilities: section({
+    streaming: bool.default(true),
+    pushNotifications: bool.default(true),
+    extendedAgentCard: bool.default(false),
+  }).prefault({}),
+  defaultInputModes: cardShape.defaultInputModes.unwrap().default(() => [...DEMO_INPUT_MODES]),
+  defaultOutputModes: cardShape.defaultOutputModes.unwrap().default(() => ['text/plain']),
+  acceptAnyInputMode: cardShape.acceptAnyInputMode
+    .unwrap()
+    .default(false)
+    .register(settingMeta, { env: 'A2A_ACCEPT_ANY_INPUT_MODE', flag: '--accept-any-input-mode' }),
+}).describe('The card of the single agent (without "agents").');
+
+/** An agent's A2A-Lite options (`agents[i].a2aLite` as an object). */
+export const a2aLiteSchema = section({
+  knownAgentsDir: nonEmpty.optional().describe('Directory of the known-agents cache (relative to the config file).'),
+  maxCardBytes: positiveBytes.optional().describe('Largest [A2A:card] body accepted, in bytes. Default 65536 (64 KiB).'),
+  maxKnownAgents: intIn(1, 1_000_000).optional().describe('Peers the known-agents cache keeps, all callers together. Default 1000.'),
+  maxKnownAgentsBytes: positiveBytes
+    .optional()
+    .describe('Bytes of card JSON the known-agents cache keeps, in memory and in its directory, all callers together. Default 16777216 (16 MiB).'),
+  maxKnownAgentsPerPrincipal: intIn(1, 1_000_000)
+    .optional()
+    .describe('Peers one caller (principal) keeps in the known-agents cache; more evict its own oldest. Default 100.'),
+});
 
 /** One entry of `agents`: an id, a handler, its settings (checked by the handler) and the card fields. */
 export const agentEntrySchema = section({
@@ -48,23 +86,9 @@ export const agentEntrySchema = section({
     .optional()
     .describe('false: a task follows the call that started it (a caller that leaves cancels it; returnImmediately is refused). Default true.'),
   a2aLite: z
-    .union(
-      [
-        bool,
-        section({
-          knownAgentsDir: nonEmpty.optional().describe('Directory of the known-agents cache (relative to the config file).'),
-          maxCardBytes: positiveBytes.optional().describe('Largest [A2A:card] body accepted, in bytes. Default 65536 (64 KiB).'),
-          maxKnownAgents: intIn(1, 1_000_000).optional().describe('Peers the known-agents cache keeps, all callers together. Default 1000.'),
-          maxKnownAgentsBytes: positiveBytes
-            .optional()
-            .describe('Bytes of card JSON the known-agents cache keeps, in memory and in its directory, all callers together. Default 16777216 (16 MiB).'),
-          maxKnownAgentsPerPrincipal: intIn(1, 1_000_000)
-            .optional()
-            .describe('Peers one caller (principal) keeps in the known-agents cache; more evict its own oldest. Default 100.'),
-        }),
-      ],
-      { error: 'true, false or an object of A2A-Lite options (knownAgentsDir, maxCardBytes, maxKnownAgents, maxKnownAgentsBytes, maxKnownAgentsPerPrincipal)' },
-    )
+    .union([bool, a2aLiteSchema], {
+      error: 'true, false or an object of A2A-Lite options (knownAgentsDir, maxCardBytes, maxKnownAgents, maxKnownAgentsBytes, maxKnownAgentsPerPrincipal)',
+    })
     .optional()
     .describe('Read A2A-Lite tags in incoming text and tag the answers for chat-channel peers.'),
 });

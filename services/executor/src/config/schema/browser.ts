@@ -4,6 +4,7 @@
  * themselves are the server's (`browserAccessCheck` in @a2a-polyglot/server).
  */
 import { z } from 'zod';
+import { settingMeta } from './setting.js';
 import { section } from './values.js';
 
 const ORIGIN = 'an origin such as "https://app.example.com" (scheme, host and optional port; no path), or "*"';
@@ -33,13 +34,14 @@ export const hostName = z
 export const corsSchema = section({
   origins: z
     .array(origin, { error: 'an array of origins' })
-    .optional()
-    .describe('Origins whose pages may call, besides the service\'s own (A2A_CORS_ORIGINS, comma-separated); "*" for any. Default none.'),
+    .default(() => [])
+    .describe('Origins whose pages may call, besides the service\'s own (comma-separated in A2A_CORS_ORIGINS); "*" for any.')
+    .register(settingMeta, { env: 'A2A_CORS_ORIGINS', flag: '--cors-origins' }),
 });
 
 /** `allowedHosts`: host names requests may name besides IP addresses, localhost and the host of publicBaseUrl. */
 export const allowedHostsSchema = z
   .array(hostName, { error: 'an array of host names' })
   .describe(
-    'Host names requests may carry besides IP addresses, localhost and the host of publicBaseUrl (A2A_ALLOWED_HOSTS, comma-separated). Default: checked only for requests arriving on a loopback address.',
+    'Host names requests may carry besides IP addresses, localhost and the host of publicBaseUrl (comma-separated in A2A_ALLOWED_HOSTS). Unset: checked only for requests arriving on a loopback address.',
   );
