@@ -22,6 +22,8 @@ export function defaultConfig(): ExecutorConfig {
     basePath: '/a2a',
     publicBaseUrl: undefined,
     trustProxy: false,
+    trustedProxies: [],
+    forwardedHeader: 'x-forwarded-for',
     grpcPort: undefined,
     grpcHost: undefined,
     grpcPublicUrl: undefined,

@@ -14,6 +14,8 @@ export const ENV_VARS = {
   A2A_BASE_PATH: 'basePath',
   A2A_PUBLIC_BASE_URL: 'publicBaseUrl',
   A2A_TRUST_PROXY: 'trustProxy',
+  A2A_TRUSTED_PROXIES: 'trustedProxies',
+  A2A_FORWARDED_HEADER: 'forwardedHeader',
   GRPC_PORT: 'grpcPort',
   GRPC_HOST: 'grpcHost',
   A2A_GRPC_PUBLIC_URL: 'grpcPublicUrl',

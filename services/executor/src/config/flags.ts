@@ -11,6 +11,8 @@ export const CLI_FLAGS = {
   '--port': 'port',
   '--base-path': 'basePath',
   '--public-base-url': 'publicBaseUrl',
+  '--trusted-proxies': 'trustedProxies',
+  '--forwarded-header': 'forwardedHeader',
   '--grpc-port': 'grpcPort',
   '--grpc-host': 'grpcHost',
   '--grpc-public-url': 'grpcPublicUrl',

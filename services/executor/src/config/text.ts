@@ -37,6 +37,9 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
       }
       return out;
     }
+    case 'hopsOrList':
+      // "2" is a hop count; anything else a comma-separated list of addresses and ranges.
+      return /^\s*\d+\s*$/.test(text) ? Number(text) : fromText(text, 'list', where);
     case 'list':
       // Comma-separated, blanks dropped: "a, b," is ["a", "b"].
       return text
@@ -48,7 +51,7 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
   }
 }
 
-type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys' | 'list';
+type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys' | 'list' | 'hopsOrList';
 
 const KIND: Record<string, TextKind> = {
   port: 'int',
@@ -60,6 +63,7 @@ const KIND: Record<string, TextKind> = {
   shutdownGraceMs: 'int',
   'demo.chunkDelayMs': 'int',
   trustProxy: 'bool',
+  trustedProxies: 'hopsOrList',
   websocketInCard: 'bool',
   inspector: 'bool',
   strictRequests: 'bool',

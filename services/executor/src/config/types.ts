@@ -6,7 +6,7 @@
  * the one import path for all of them. Types only, no code.
  */
 
-import type { CardCompat } from '@a2a-polyglot/server';
+import type { CardCompat, ForwardedHeader, TrustedProxies } from '@a2a-polyglot/server';
 import type { A2ALiteConfig, AgentCardConfig, AgentEntryConfig } from './agent-types.js';
 import type { AuthConfig, CardSigningConfig, CorsConfig, ProtocolConfig, RateLimitConfig, TlsConfig } from './security-types.js';
 import type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } from './storage-types.js';
@@ -33,6 +33,15 @@ export interface ExecutorConfig {
   readonly publicBaseUrl?: string;
   /** Honour `X-Forwarded-Proto/Host` when deriving URLs. Only behind a proxy you trust. */
   readonly trustProxy: boolean;
+  /**
+   * Reverse proxies whose `forwardedHeader` names the client the per-address rate limit
+   * counts: addresses and CIDR ranges (or `loopback`, `linklocal`, `uniquelocal`), or a hop
+   * count. Empty (the default): the TCP peer is the client, so clients behind one proxy share
+   * its budget. gRPC carries no forwarded header: its calls count the TCP peer either way.
+   */
+  readonly trustedProxies: TrustedProxies;
+  /** The header the trusted proxies write: `x-forwarded-for` (default) or RFC 7239 `forwarded`. Only one is read, so a client cannot name itself in the other. */
+  readonly forwardedHeader: ForwardedHeader;
   /**
    * Port of the gRPC listener (the `lf.a2a.v1.A2AService` binding and the experimental session
    * service); `0` picks a free one, `false` turns gRPC off. Unset: {@link DEFAULT_GRPC_PORT},
@@ -151,7 +160,7 @@ export type ExecutorConfigInput = {
               readonly a2aLite?: boolean | A2ALiteConfig;
             }
           >
-        : ExecutorConfig[K] extends readonly unknown[] | undefined
+        : ExecutorConfig[K] extends readonly unknown[] | number | undefined
           ? ExecutorConfig[K]
           : Partial<ExecutorConfig[K]>;
 };

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { agentSchema, agentsSchema, handlersSchema } from './agent.js';
 import { authSchema, pushSchema } from './auth.js';
 import { allowedHostsSchema, corsSchema } from './browser.js';
+import { forwardedHeaderSchema, trustedProxiesSchema } from './proxies.js';
 import { cardSigningSchema, protocolSchema, rateLimitSchema, tlsSchema } from './listener.js';
 import { agentRegistrySchema, eventLogSchema, leaseSchema, storeSchema } from './storage.js';
 import type { ExecutorConfigInput } from '../types.js';
@@ -31,6 +32,14 @@ export const configFileSchema = section({
   basePath: basePath.optional().describe('Prefix of the A2A routes: JSON-RPC at {basePath}/rpc, REST under {basePath}. Default /a2a.'),
   publicBaseUrl: absoluteUrl.optional().describe('Absolute URL clients reach this service at (behind a proxy).'),
   trustProxy: bool.optional().describe('Honour X-Forwarded-Proto/Host when deriving URLs. Only behind a proxy you trust.'),
+  trustedProxies: trustedProxiesSchema
+    .optional()
+    .describe(
+      'Reverse proxies whose forwarded header names the client for per-address rate limits (A2A_TRUSTED_PROXIES): addresses and CIDR ranges (or loopback, linklocal, uniquelocal), or a hop count. Default none: the TCP peer is the client.',
+    ),
+  forwardedHeader: forwardedHeaderSchema
+    .optional()
+    .describe('The header those proxies write: x-forwarded-for or forwarded (RFC 7239) (A2A_FORWARDED_HEADER). Default x-forwarded-for.'),
   grpcPort: portOrOff.optional().describe('gRPC port (GRPC_PORT); 0 picks a free one, false or "off" turns gRPC off. Default 50051.'),
   grpcHost: nonEmpty.optional().describe('Interface the gRPC listener binds. Default: host.'),
   grpcPublicUrl: grpcPublicUrl.optional().describe("The card's GRPC interface url, verbatim (host:port or https://host)."),
