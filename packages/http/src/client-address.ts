@@ -105,9 +105,13 @@ function peerOf(req: IncomingMessage): string | undefined {
  * nearest): the first hop that is not a trusted proxy is the client; when all are, the
  * farthest. Written here because proxy-addr walks only `X-Forwarded-For`.
  */
-function closestUntrusted(chain: readonly string[], trust: Trust): string {
-  for (let i = 0; i < chain.length - 1; i++) if (!trust(chain[i]!, i)) return chain[i]!;
-  return chain[chain.length - 1]!;
+function closestUntrusted(chain: readonly [string, ...string[]], trust: Trust): string {
+  let i = 0;
+  for (const hop of chain) {
+    if (i === chain.length - 1 || !trust(hop, i)) return hop;
+    i++;
+  }
+  return chain[0];
 }
 
 /**

@@ -45,9 +45,9 @@ describe('startupWarnings', () => {
   it('is satisfied by API keys, JWTs or client-certificate identities', () => {
     const card = { publicBaseUrl: 'https://agents.example.com' };
     expect(warningsOf({ host: '0.0.0.0', ...card, ...KEYS })).toEqual([]);
-    expect(warningsOf({ host: '0.0.0.0', ...card, auth: { jwksUrl: 'https://idp.example.com/jwks', jwtIssuer: 'https://idp.example.com', jwtAudience: 'a2a' } })).toEqual(
-      [],
-    );
+    expect(
+      warningsOf({ host: '0.0.0.0', ...card, auth: { jwksUrl: 'https://idp.example.com/jwks', jwtIssuer: 'https://idp.example.com', jwtAudience: 'a2a' } }),
+    ).toEqual([]);
     // Client-certificate identities (their TLS files are checked at start, not here).
     const resolved = resolveConfig({ host: '0.0.0.0', ...card });
     expect(startupWarnings({ ...resolved, tls: { ...resolved.tls, clientCertIdentity: true } })).toEqual([]);
@@ -57,7 +57,9 @@ describe('startupWarnings', () => {
   it('warns when the card would send other machines to a loopback URL', () => {
     expect(warningsOf({ host: '0.0.0.0', ...KEYS })).toEqual([expect.stringMatching(HOST_URLS)]);
     expect(warningsOf({ host: '0.0.0.0', ...KEYS, publicBaseUrl: 'http://127.0.0.1:8080' })).toEqual([expect.stringMatching(LOOPBACK_PUBLIC)]);
-    expect(warningsOf({ host: '::', ...KEYS, publicBaseUrl: 'http://localhost:8080' })).toEqual([expect.stringMatching(/publicBaseUrl is http:\/\/localhost:8080/)]);
+    expect(warningsOf({ host: '::', ...KEYS, publicBaseUrl: 'http://localhost:8080' })).toEqual([
+      expect.stringMatching(/publicBaseUrl is http:\/\/localhost:8080/),
+    ]);
     // Behind a proxy that forwards its Host (trustProxy), the URLs come from X-Forwarded-Host.
     expect(warningsOf({ host: '0.0.0.0', ...KEYS, trustProxy: true })).toEqual([]);
     expect(warningsOf({ host: '0.0.0.0', ...KEYS, publicBaseUrl: 'https://agents.example.com', grpcPublicUrl: '127.0.0.1:50051' })).toEqual([

@@ -12,7 +12,14 @@ import { configFromEnv, loadConfig, parseConfigInput, startExecutor, type Execut
 const POINTS = 2;
 
 async function started(config: ExecutorConfigInput): Promise<RunningExecutor> {
-  return startExecutor({ host: '127.0.0.1', port: 0, grpcPort: false, logLevel: 'error', rateLimit: { addressPoints: POINTS, addressWindowSec: 60 }, ...config });
+  return startExecutor({
+    host: '127.0.0.1',
+    port: 0,
+    grpcPort: false,
+    logLevel: 'error',
+    rateLimit: { addressPoints: POINTS, addressWindowSec: 60 },
+    ...config,
+  });
 }
 
 /** HTTP status of one JSON-RPC ListTasks call sent with `headers`. */

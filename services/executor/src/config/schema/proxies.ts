@@ -13,10 +13,7 @@ const PROXIES = 'a hop count between 0 and 100, or a list of proxy addresses and
 
 /** A hop count, or addresses and ranges as proxy-addr reads them (checked with proxy-addr itself). */
 export const trustedProxiesSchema = z.union(
-  [
-    intIn(0, 100),
-    z.array(z.string({ error: PROXIES }), { error: PROXIES }).refine((list) => invalidProxyEntries(list).length === 0, { error: PROXIES }),
-  ],
+  [intIn(0, 100), z.array(z.string({ error: PROXIES }), { error: PROXIES }).refine((list) => invalidProxyEntries(list).length === 0, { error: PROXIES })],
   { error: PROXIES },
 );
 
