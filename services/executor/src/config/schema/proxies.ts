@@ -2,12 +2,12 @@
  * `trustedProxies` and `forwardedHeader`: which reverse proxies may name the client whose
  * address the per-address rate limit counts, and in which header they do.
  */
-import { invalidProxyEntries } from '@a2a-polyglot/server';
+import { type ForwardedHeader, invalidProxyEntries } from '@a2a-polyglot/server';
 import { z } from 'zod';
 import { intIn, oneOf } from './values.js';
 
-/** The headers a trusted proxy may name the client in. */
-export const FORWARDED_HEADERS = ['x-forwarded-for', 'forwarded'] as const;
+/** The headers a trusted proxy may name the client in (the server's `ForwardedHeader`, listed). */
+export const FORWARDED_HEADERS = ['x-forwarded-for', 'forwarded'] as const satisfies readonly ForwardedHeader[];
 
 const PROXIES = 'a hop count between 0 and 100, or a list of proxy addresses and CIDR ranges (or loopback, linklocal, uniquelocal)';
 
@@ -17,5 +17,5 @@ export const trustedProxiesSchema = z.union(
   { error: PROXIES },
 );
 
-/** `forwardedHeader`. */
+/** `forwardedHeader`: one header, since a client can write the other one itself. */
 export const forwardedHeaderSchema = oneOf(FORWARDED_HEADERS);
