@@ -10,6 +10,7 @@ import {
   type Logger,
   type ProtocolVersion,
 } from '@a2a-polyglot/core';
+import { remoteAddressOf } from './client-address.js';
 
 /** Name of the query parameter the spec allows in place of the `A2A-Version` header (§3.2). */
 export const VERSION_QUERY_PARAM = 'A2A-Version';
@@ -29,14 +30,6 @@ export interface NodeCallContextOptions {
   readonly logger?: Logger;
   /** The binding spent the request's address point on arrival (see `CallContext.addressCharged`). */
   readonly addressCharged?: boolean;
-}
-
-/**
- * The client address of a node:http request, the one per-address rate limits count: the
- * socket's peer (undefined on hand-built requests without a socket: tests, adapters).
- */
-export function remoteAddressOf(req: IncomingMessage): string | undefined {
-  return (req.socket as Socket | null | undefined)?.remoteAddress;
 }
 
 /**
@@ -60,7 +53,7 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
     binding,
     pathTenant: options.pathTenant,
     wireVersion: options.wireVersion,
-    remoteAddress: socket?.remoteAddress,
+    remoteAddress: remoteAddressOf(req),
     addressCharged: options.addressCharged,
     clientCertificate: socket ? verifiedClientCertificate(socket) : undefined,
     get signal(): AbortSignal | undefined {

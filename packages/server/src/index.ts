@@ -31,3 +31,9 @@ export { METRICS_PATH, type MetricsSource, serveMetrics } from './metrics-endpoi
 export { type A2AUpgradeHandler, createA2AUpgradeHandler, websocketCardInterfaces, websocketPath } from './websocket.js';
 export { DEFAULT_RATE_LIMIT_MAX_KEYS } from './bounded-memory-limiter.js';
 export { createRateLimiter, type RateLimitBudget, type RateLimitOptions } from './rate-limiter.js';
+export {
+  DEFAULT_FORWARDED_HEADER,
+  type ForwardedHeader,
+  invalidProxyEntries,
+  type TrustedProxies,
+} from '@a2a-polyglot/http';

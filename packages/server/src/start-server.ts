@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { linkSignals } from '@a2a-polyglot/http';
+import { clientAddressResolver, linkSignals, recordClientAddress, type ForwardedHeader, type TrustedProxies } from '@a2a-polyglot/http';
 import { refuse, type WebSocketBinding } from '@a2a-polyglot/websocket';
 import { AgentMounts } from './agent-mounts.js';
 import { createA2ARequestListener } from './listener.js';
@@ -44,6 +44,14 @@ export interface StartA2AServerOptions extends A2AHttpOptions {
    * Plain HTTP when undefined.
    */
   readonly tls?: HttpsServerOptions;
+  /**
+   * Reverse proxies whose forwarded header names the client (see `TrustedProxies`): the
+   * address per-address rate limits count is then the client's, on every HTTP binding and
+   * the WebSocket upgrade, not the proxy's. Default none: the socket's peer is the client.
+   */
+  readonly trustedProxies?: TrustedProxies;
+  /** The header those proxies write: `x-forwarded-for` (default) or RFC 7239 `forwarded`. */
+  readonly forwardedHeader?: ForwardedHeader;
 }
 
 /** A listening A2A server. */
@@ -78,21 +86,37 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
   table?.useShutdownSignal(shutdownSignal);
   const root = { ...options, shutdownSignal };
   const listings = { indexPath: options.agentIndexPath, apiCatalog: options.apiCatalog };
-  const listener = table
+  const served = table
     ? createMountedListener(root, table, listings)
     : withServiceListings(createA2ARequestListener(root), { root, listed: () => [root] }, listings);
+  const clientAddress = clientAddressResolver({ trustedProxies: options.trustedProxies, header: options.forwardedHeader });
+  const listener: typeof served = clientAddress
+    ? (req, res) => {
+        recordClientAddress(req, clientAddress);
+        return served(req, res);
+      }
+    : served;
   const server: Server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
   const upgrades = createA2AUpgradeHandler({ ...options, shutdownSignal });
+  // Recorded only where upgrades are taken: an `upgrade` listener makes node hand the socket
+  // over, so one that only recorded would leave an upgrade without a WebSocket endpoint hanging.
+  const record = (req: IncomingMessage) => clientAddress && recordClientAddress(req, clientAddress);
   if (table) {
     // A mounted agent's WebSocket path first, then the root's (which refuses other paths).
     server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
+      record(req);
       const mounted = table.match(req.url)?.upgrades;
       if (mounted) return mounted.listener(req, socket, head);
       if (upgrades) return upgrades.listener(req, socket, head);
       socket.on('error', () => undefined);
       refuse(socket, 404, 'No WebSocket endpoint here');
     });
-  } else if (upgrades) server.on('upgrade', upgrades.listener);
+  } else if (upgrades) {
+    server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
+      record(req);
+      upgrades.listener(req, socket, head);
+    });
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {

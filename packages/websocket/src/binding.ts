@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { type ServedHandler, silentLogger } from '@a2a-polyglot/core';
-import { verifiedClientCertificate } from '@a2a-polyglot/http';
+import { remoteAddressOf, verifiedClientCertificate } from '@a2a-polyglot/http';
 import { JsonRpcDispatcher } from '@a2a-polyglot/jsonrpc';
 import { Connection, type ConnectionStats } from './connection.js';
 import { checkHandshake } from './handshake.js';
@@ -83,7 +83,7 @@ export function createWebSocketBinding(handler: ServedHandler, options: CreateWe
           ws.close(1001, 'server shutting down');
           return;
         }
-        const peer = { remoteAddress: req.socket.remoteAddress, clientCertificate: verifiedClientCertificate(req.socket) };
+        const peer = { remoteAddress: remoteAddressOf(req), clientCertificate: verifiedClientCertificate(req.socket) };
         const chargeFrame = () => handler.chargeArrival('WEBSOCKET', peer.remoteAddress);
         const connection = new Connection(ws, handshake.headers, dispatcher, resolved, logger, socket, peer, chargeFrame);
         connections.add(connection);

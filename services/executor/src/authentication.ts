@@ -11,6 +11,14 @@ export interface Authentication {
   readonly jwtScheme: SecurityScheme | undefined;
 }
 
+/**
+ * Whether {@link authenticationFor} builds an authenticator for `auth`: the same three
+ * conditions, without building one (no JWKS client), for the startup checks.
+ */
+export function authenticationConfigured(auth: AuthConfig, clientCertIdentity = false): boolean {
+  return Boolean(auth.jwksUrl && auth.jwtIssuer && auth.jwtAudience) || Object.keys(auth.apiKeys).length > 0 || clientCertIdentity;
+}
+
 /** Name of the card's security scheme for bearer JWTs. */
 export const JWT_SCHEME = 'oauth2Bearer';
 

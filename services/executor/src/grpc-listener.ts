@@ -2,17 +2,21 @@ import { SUPPORTED_VERSIONS, type Logger, type ProtocolVersion, type ReadinessRe
 import { startGrpcServer, type CallRouter, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import type { AgentInterface } from '@a2a-polyglot/model';
 import type { ServerCredentials } from '@grpc/grpc-js';
-import { grpcListenAddress, type ExecutorConfig } from './config.js';
+import { DEFAULT_GRPC_PORT, grpcListenAddress, type ExecutorConfig } from './config.js';
 
 /**
  * The gRPC listener could not be opened (port in use, permission, bad address). Its message
- * is one line naming the address and how to change or disable it, for `main` to print.
+ * is one line naming the address and how to change or disable it, for `main` to print. When
+ * the port in use is the default one (`defaulted`), it says so: the usual cause is a second
+ * instance on the same machine that set only its HTTP port.
  */
 export class GrpcListenError extends Error {
-  constructor(host: string, port: number, cause: unknown) {
+  constructor(host: string, port: number, cause: unknown, defaulted = false) {
     const text = (cause as Error)?.message ?? String(cause);
-    const why = /EADDRINUSE/.test(text) ? 'the address is already in use' : /EACCES/.test(text) ? 'permission denied' : text;
-    super(`Cannot listen for gRPC on ${host}:${port}: ${why} (set grpcPort / GRPC_PORT / --grpc-port, or "off" to disable gRPC)`, { cause });
+    const inUse = /EADDRINUSE/.test(text);
+    const why = inUse ? 'the address is already in use' : /EACCES/.test(text) ? 'permission denied' : text;
+    const usual = inUse && defaulted ? `; ${port} is the default gRPC port, so each instance on one machine needs its own GRPC_PORT` : '';
+    super(`Cannot listen for gRPC on ${host}:${port}: ${why}${usual} (set grpcPort / GRPC_PORT / --grpc-port, or "off" to disable gRPC)`, { cause });
     this.name = 'GrpcListenError';
   }
 }
@@ -44,7 +48,7 @@ export async function startGrpc(
       router,
     });
   } catch (error) {
-    throw new GrpcListenError(address.host, address.port, error);
+    throw new GrpcListenError(address.host, address.port, error, config.grpcPort === undefined && address.port === DEFAULT_GRPC_PORT);
   }
 }
 

@@ -51,6 +51,8 @@ export const AGENT_INDEX_PATH = '/agents';
 export function rootListenerOptions(config: ExecutorConfig, logger: Logger, service: RootListenerServices): Omit<StartA2AServerOptions, 'handler'> {
   return {
     ...listenerOptions(config, logger),
+    trustedProxies: config.trustedProxies,
+    forwardedHeader: config.forwardedHeader,
     readiness: service.readiness,
     metrics: () => service.metrics.scrape(),
     ...bindingOptions(config),

@@ -3,6 +3,7 @@ import { createLogger } from './logger.js';
 import type { RunningExecutor, StartExecutorOptions } from './running-executor.js';
 import { startMountedAgents } from './start-mounted-agents.js';
 import { startSingleAgent } from './start-single-agent.js';
+import { startupWarnings } from './startup-warnings.js';
 import { startTelemetry } from './telemetry.js';
 
 // The entry's public surface: what callers of `startExecutor` name, wherever it now lives.
@@ -14,6 +15,8 @@ export { GrpcListenError, grpcCardInterfaces, grpcInterface } from './grpc-liste
  * `config` is a full or partial configuration (validated like a config file). With `agents`
  * the several-agents wiring runs ({@link startMountedAgents}), otherwise the single agent's;
  * either way the OpenTelemetry SDK (when `OTEL_*` asks for it) stops after the service.
+ * Once listening, it warns about a listener beyond loopback without authentication or with a
+ * card that would hand out loopback URLs ({@link startupWarnings}).
  */
 export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig = {}, options: StartExecutorOptions = {}): Promise<RunningExecutor> {
   const resolved = resolveConfig(config);
@@ -22,6 +25,7 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
   try {
     const start = resolved.agents.length > 0 ? startMountedAgents : startSingleAgent;
     const running = await start(resolved, options, logger, telemetry);
+    for (const warning of startupWarnings(resolved)) logger.warn(warning);
     // Replaced in place, not spread: `agents` is a live getter when an agent registry runs.
     if (telemetry) Object.defineProperty(running, 'close', { value: closeThen(running.close, () => telemetry.shutdown()) });
     return running;

@@ -45,7 +45,8 @@ export function inspectorEnabled(config: Pick<ExecutorConfig, 'host' | 'inspecto
   return config.inspector ?? isLoopbackHost(config.host);
 }
 
-function isLoopbackHost(host: string): boolean {
+/** `localhost` or a loopback address (127.0.0.0/8, ::1, bracketed or not): only this machine reaches it. */
+export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '');
   return bare.toLowerCase() === 'localhost' || isLoopbackAddress(bare);
 }

@@ -39,6 +39,9 @@ function fromText(text: string, kind: TextKind, where: string): unknown {
       }
       return out;
     }
+    case 'hopsOrList':
+      // "2" is a hop count; anything else a comma-separated list of addresses and ranges.
+      return /^\s*\d+\s*$/.test(text) ? Number(text) : fromText(text, 'list', where);
     case 'list':
       // Comma-separated, blanks dropped: "a, b," is ["a", "b"].
       return text

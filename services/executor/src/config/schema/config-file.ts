@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { agentSchema, agentsSchema, handlersSchema } from './agent.js';
 import { authSchema, pushSchema } from './auth.js';
 import { allowedHostsSchema, corsSchema } from './browser.js';
+import { forwardedHeaderSchema, trustedProxiesSchema } from './proxies.js';
 import { cardSigningSchema, protocolSchema, rateLimitSchema, tlsSchema } from './listener.js';
 import { agentRegistrySchema, eventLogSchema, leaseSchema, storeSchema } from './storage.js';
 import { settingMeta, withoutDefaults } from './setting.js';
@@ -43,6 +44,16 @@ export const configFileSchema = section({
     .default(false)
     .describe('Honour X-Forwarded-Proto/Host when deriving URLs. Only behind a proxy you trust.')
     .register(settingMeta, { env: 'A2A_TRUST_PROXY' }),
+  trustedProxies: trustedProxiesSchema
+    .default(() => [])
+    .describe(
+      'Reverse proxies whose forwarded header names the client for per-address rate limits: addresses and CIDR ranges (or loopback, linklocal, uniquelocal), or a hop count. Default none: the TCP peer is the client.',
+    )
+    .register(settingMeta, { env: 'A2A_TRUSTED_PROXIES', flag: '--trusted-proxies', text: 'hopsOrList' }),
+  forwardedHeader: forwardedHeaderSchema
+    .default('x-forwarded-for')
+    .describe('The header those proxies write: x-forwarded-for or forwarded (RFC 7239).')
+    .register(settingMeta, { env: 'A2A_FORWARDED_HEADER', flag: '--forwarded-header' }),
   grpcPort: portOrOff
     .optional()
     .describe('gRPC port; 0 picks a free one, false or "off" turns gRPC off. Unset: 50051, or a free port when port is 0.')

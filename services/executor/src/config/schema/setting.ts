@@ -13,7 +13,7 @@
 import { z } from 'zod';
 
 /** How the text of an environment variable or flag becomes the key's value before it is checked. */
-export type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys' | 'list';
+export type TextKind = 'int' | 'portOrOff' | 'bool' | 'string' | 'keys' | 'list' | 'hopsOrList';
 
 /** The names a key is set by besides a config file. */
 export interface SettingMeta {
