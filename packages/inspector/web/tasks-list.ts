@@ -3,9 +3,10 @@
  * time), page by page (`nextPageToken`), each task openable in the task view, and a task's
  * push-notification configs on demand.
  */
-import type { Client } from '@a2a-polyglot/client';
+import { type Client, partsText } from '@a2a-polyglot/client';
 import { TaskState, type Task } from '@a2a-polyglot/model';
 import { stateBadge, stateLabel } from './badges.js';
+import { copyButton } from './copy.js';
 import { byId, fill, h, within } from './dom.js';
 import { describe } from './task-view.js';
 
@@ -20,6 +21,14 @@ const FILTER_STATES: readonly TaskState[] = [
   TaskState.TASK_STATE_CANCELED,
   TaskState.TASK_STATE_REJECTED,
 ];
+
+/** Characters of an id the list shows (a UUID's first group: enough to tell tasks apart at a glance). */
+const SHORT_ID_LENGTH = 8;
+
+/** `0b5c1f3e-…`: the start of a long id; short ones as they are. */
+export function shortId(id: string): string {
+  return id.length > SHORT_ID_LENGTH + 1 ? `${id.slice(0, SHORT_ID_LENGTH)}…` : id;
+}
 
 /** The tasks section. */
 export class TasksList {
@@ -74,40 +83,43 @@ export class TasksList {
         includeArtifacts: false,
       });
       fill(this.body, ...page.tasks.map((task) => this.row(task)));
-      if (page.tasks.length === 0) fill(this.body, h('tr', {}, h('td', { colspan: 4, class: 'muted' }, 'No tasks match.')));
+      if (page.tasks.length === 0) fill(this.body, h('tr', {}, h('td', { colspan: 5, class: 'muted' }, 'No tasks match.')));
       this.nextToken = page.nextPageToken;
       this.shownToken = pageToken;
       this.nextButton.disabled = !page.nextPageToken;
       this.firstButton.disabled = pageToken === '';
       this.count.textContent = `${page.tasks.length} shown of ${page.totalSize} matching`;
     } catch (error) {
-      fill(this.body, h('tr', {}, h('td', { colspan: 4, class: 'error' }, `Listing failed: ${describe(error)}`)));
+      fill(this.body, h('tr', {}, h('td', { colspan: 5, class: 'error' }, `Listing failed: ${describe(error)}`)));
     }
   }
 
+  /** One task: short ids (the whole one in the title, and copyable), the state with its status text, when, and actions. */
   private row(task: Task): HTMLElement {
     const when = task.status?.timestamp ? new Date(task.status.timestamp).toLocaleString() : '—';
+    const statusText = partsText(task.status?.message?.parts);
     return h(
       'tr',
       { 'data-task-id': task.id },
       h(
         'td',
-        {},
-        h('button', { type: 'button', class: 'quiet mono open-task', title: 'Open in the task view', onclick: () => this.onOpen(task.id) }, task.id),
-        ' ',
-        h('button', { type: 'button', class: 'quiet', onclick: () => void this.pushConfigs(task.id) }, 'Push configs'),
+        { class: 'id-cell' },
+        h('button', { type: 'button', class: 'quiet mono open-task', title: `Open task ${task.id} in the task view`, onclick: () => this.onOpen(task.id) }, shortId(task.id)),
+        copyButton(() => task.id, `Copy task id ${task.id}`),
       ),
-      h('td', {}, stateBadge(task.status?.state)),
+      h('td', { class: 'state-cell' }, stateBadge(task.status?.state), statusText && h('span', { class: 'status-text' }, statusText)),
       h(
         'td',
-        {},
+        { class: 'id-cell' },
         h(
           'button',
-          { type: 'button', class: 'quiet mono', title: 'Only tasks of this context', onclick: () => void this.filterContext(task.contextId) },
-          task.contextId,
+          { type: 'button', class: 'quiet mono', title: `Only tasks of context ${task.contextId}`, onclick: () => void this.filterContext(task.contextId) },
+          shortId(task.contextId),
         ),
+        copyButton(() => task.contextId, `Copy context id ${task.contextId}`),
       ),
-      h('td', {}, when),
+      h('td', { class: 'when' }, when),
+      h('td', {}, h('button', { type: 'button', class: 'quiet', onclick: () => void this.pushConfigs(task.id) }, 'Push configs')),
     );
   }
 
