@@ -25,8 +25,8 @@ export async function copyText(text: string): Promise<boolean> {
 }
 
 /** A small button copying what `text()` returns at the time of the click; it says whether it worked. */
-export function copyButton(text: () => string, title: string, label = 'Copy'): HTMLButtonElement {
-  const button = h('button', { type: 'button', class: 'quiet copy', title, 'aria-label': title }, label);
+export function copyButton(text: () => string, title: string, label = 'Copy', className = 'quiet copy'): HTMLButtonElement {
+  const button = h('button', { type: 'button', class: className, title, 'aria-label': title }, label);
   let timer: ReturnType<typeof setTimeout> | undefined;
   button.addEventListener('click', () => {
     const value = text();

@@ -180,7 +180,7 @@ function start(): void {
   };
   authKind.addEventListener('change', showHeaderName);
   showHeaderName();
-  byId('raw-copy-all').replaceWith(copyButton(() => rawLog.text(), 'Copy every entry of the raw pane', 'Copy all'));
+  byId('raw-copy-all').replaceWith(copyButton(() => rawLog.text(), 'Copy every entry of the raw pane', 'Copy all', ''));
   byId('raw-clear').addEventListener('click', () => rawLog.clear());
   void connect();
 }

@@ -96,7 +96,7 @@ export class TasksList {
 
   /** One task: short ids (the whole one in the title, and copyable), the state with its status text, when, and actions. */
   private row(task: Task): HTMLElement {
-    const when = task.status?.timestamp ? new Date(task.status.timestamp).toLocaleString() : '—';
+    const when = task.status?.timestamp ? new Date(task.status.timestamp).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' }) : '—';
     const statusText = partsText(task.status?.message?.parts);
     return h(
       'tr',

@@ -32,17 +32,26 @@ export function tappedFetch(sink: RawSink, secretNames: () => readonly string[])
       throw error;
     }
     const title = `${response.status} ${response.statusText} ${request.method} ${request.url}`;
-    const copy = response.clone();
     if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) {
       sink({ kind: 'response', title: `${title} (event stream)`, body: '' });
-      void readEvents(copy, (data) => sink({ kind: 'sse', title: request.url, body: data }));
-    } else {
-      void copy.text().then(
-        (text) => sink({ kind: 'response', title, body: text }),
-        () => sink({ kind: 'response', title, body: '(body not readable)' }),
-      );
+      void readEvents(response.clone(), (data) => sink({ kind: 'sse', title: request.url, body: data }));
+      return response;
     }
-    return response;
+    // Read here, then handed on as a new Response: a clone read alongside the client would be
+    // cut short when the client's call ends and aborts its signal. The client reads only the status, headers and body.
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      sink({ kind: 'response', title: `${title} (the body could not be read: ${(error as Error).message})`, body: '' });
+      throw error;
+    }
+    sink({ kind: 'response', title, body: text });
+    return new Response(response.status === 204 || response.status === 304 ? null : text, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 

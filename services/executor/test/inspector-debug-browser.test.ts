@@ -84,7 +84,11 @@ describeWithChromium('inspector as a debugging tool, in headless Chromium', () =
     await page.fill('#text', 'slow');
     await page.click('#send');
     await page.waitForFunction(() => document.querySelectorAll('#timeline li.event').length >= 3);
-    const box = (await page.locator('#cancel').boundingBox())!;
+    // Measured in one step in the page: a head rebuilt on every event would detach the element between two steps.
+    const box = await page.locator('#cancel').evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    });
     await page.evaluate(() => {
       window.cancelButton = document.querySelector('#cancel');
       document.addEventListener('mouseup', (event) => (window.releasedOn = event.target), { capture: true, once: true });
@@ -119,6 +123,8 @@ describeWithChromium('inspector as a debugging tool, in headless Chromium', () =
     expect(await page.locator('#raw-log li.response', { hasText: 'event stream' }).count()).toBe(1);
     await page.waitForFunction(() => [...document.querySelectorAll('#raw-log li.sse')].some((li) => li.textContent.includes('TASK_STATE_COMPLETED')));
     expect(await page.locator('#raw-log li.sse').count()).toBeGreaterThanOrEqual(3);
+    // A unary response with its body (the task list's ListTasks, refreshed once the task ended).
+    await page.waitForFunction(() => [...document.querySelectorAll('#raw-log li.response pre')].some((pre) => /"result": \{\s+"tasks"/.test(pre.textContent)));
 
     await page.selectOption('#binding', 'websocket');
     await sendAndWait(page, 'hello frames', 'completed');
