@@ -6,6 +6,7 @@
  */
 import { clock, h } from './dom.js';
 import { copyButton } from './copy.js';
+import { prettyJson } from './json-text.js';
 
 /** What an entry is. */
 export type RawKind = 'card' | 'request' | 'response' | 'sse' | 'ws-out' | 'ws-in' | 'ws';
@@ -32,17 +33,6 @@ const KIND_LABELS: Readonly<Record<RawKind, string>> = {
   'ws-in': '← WS',
   ws: 'WS',
 };
-
-/** `text` re-indented when it is JSON, as it is otherwise. */
-export function prettyJson(text: string): string {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return text;
-  try {
-    return JSON.stringify(JSON.parse(trimmed), null, 2);
-  } catch {
-    return text;
-  }
-}
 
 /** The pane (`#raw`): entries appended as they happen. */
 export class RawLog {

@@ -49,7 +49,22 @@ export class TaskView {
       streamState: h('span', { class: 'muted', id: 'stream-state' }, 'idle'),
     };
     const p = this.headParts;
-    fill(this.head, h('span', {}, 'Task ', p.id, ' ', copyButton(() => this.taskId ?? '', 'Copy the task id')), p.badge, p.continueButton, p.cancel, p.resubscribe, p.streamState);
+    fill(
+      this.head,
+      h(
+        'span',
+        {},
+        'Task ',
+        p.id,
+        ' ',
+        copyButton(() => this.taskId ?? '', 'Copy the task id'),
+      ),
+      p.badge,
+      p.continueButton,
+      p.cancel,
+      p.resubscribe,
+      p.streamState,
+    );
     byId<HTMLFormElement>('answer-form').addEventListener('submit', (event) => {
       event.preventDefault();
       const input = byId<HTMLInputElement>('answer-text');
@@ -116,7 +131,12 @@ export class TaskView {
     this.record({ seq: undefined, event: { payload: { $case: 'task', value: task } } });
     for (const message of task.history)
       this.timeline.append(
-        h('li', { class: 'note history' }, h('span', {}, `${message.role === Role.ROLE_USER ? 'User' : 'Agent'}:`), ...message.parts.map(message.role === Role.ROLE_USER ? (p) => partView(p) : agentPartView)),
+        h(
+          'li',
+          { class: 'note history' },
+          h('span', {}, `${message.role === Role.ROLE_USER ? 'User' : 'Agent'}:`),
+          ...message.parts.map(message.role === Role.ROLE_USER ? (p) => partView(p) : agentPartView),
+        ),
       );
     if (this.state !== undefined && !isTerminal(this.state) && !isInterrupted(this.state)) await this.resubscribe();
   }

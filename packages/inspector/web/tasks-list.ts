@@ -8,6 +8,7 @@ import { TaskState, type Task } from '@a2a-polyglot/model';
 import { stateBadge, stateLabel } from './badges.js';
 import { copyButton } from './copy.js';
 import { byId, fill, h, within } from './dom.js';
+import { shortId } from './ids.js';
 import { describe } from './task-view.js';
 
 /** The states a user can filter on (every state but UNSPECIFIED). */
@@ -21,14 +22,6 @@ const FILTER_STATES: readonly TaskState[] = [
   TaskState.TASK_STATE_CANCELED,
   TaskState.TASK_STATE_REJECTED,
 ];
-
-/** Characters of an id the list shows (a UUID's first group: enough to tell tasks apart at a glance). */
-const SHORT_ID_LENGTH = 8;
-
-/** `0b5c1f3e-…`: the start of a long id; short ones as they are. */
-export function shortId(id: string): string {
-  return id.length > SHORT_ID_LENGTH + 1 ? `${id.slice(0, SHORT_ID_LENGTH)}…` : id;
-}
 
 /** The tasks section. */
 export class TasksList {
@@ -104,7 +97,11 @@ export class TasksList {
       h(
         'td',
         { class: 'id-cell' },
-        h('button', { type: 'button', class: 'quiet mono open-task', title: `Open task ${task.id} in the task view`, onclick: () => this.onOpen(task.id) }, shortId(task.id)),
+        h(
+          'button',
+          { type: 'button', class: 'quiet mono open-task', title: `Open task ${task.id} in the task view`, onclick: () => this.onOpen(task.id) },
+          shortId(task.id),
+        ),
         copyButton(() => task.id, `Copy task id ${task.id}`),
       ),
       h('td', { class: 'state-cell' }, stateBadge(task.status?.state), statusText && h('span', { class: 'status-text' }, statusText)),

@@ -14,7 +14,7 @@ export type RawSink = (entry: RawEntry) => void;
 export function maskedHeaders(headers: Headers, secretNames: readonly string[]): string {
   const secret = new Set(['authorization', ...secretNames.map((n) => n.toLowerCase())]);
   const lines: string[] = [];
-  headers.forEach((value, name) => lines.push(`${name}: ${secret.has(name) ? `•••• (${value.length} chars)` : value}`));
+  for (const [name, value] of headers) lines.push(`${name}: ${secret.has(name) ? `•••• (${value.length} chars)` : value}`);
   return lines.join('\n');
 }
 

@@ -21,6 +21,7 @@ import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 declare const document: any;
 declare const window: any;
 declare const navigator: any;
+declare const getComputedStyle: any;
 
 /** The screenshots the package README shows (committed). */
 const DOCS = resolve(__dirname, '../../../docs/inspector');
@@ -91,7 +92,7 @@ describeWithChromium('inspector as a debugging tool, in headless Chromium', () =
     });
     await page.evaluate(() => {
       window.cancelButton = document.querySelector('#cancel');
-      document.addEventListener('mouseup', (event) => (window.releasedOn = event.target), { capture: true, once: true });
+      document.addEventListener('mouseup', (event: any) => (window.releasedOn = event.target), { capture: true, once: true });
     });
     const before = await page.locator('#timeline li.event').count();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -243,7 +244,11 @@ describeWithChromium('inspector as a debugging tool, in headless Chromium', () =
       );
       expect(problems.some((p) => /no version|has no description/.test(p))).toBe(false); // a wrong type is not "missing"
       await page.waitForFunction(() => [...document.querySelectorAll('#interfaces td:last-child')].every((td) => td.textContent !== 'checking…'));
-      expect(await page.locator('#interfaces td:last-child').allTextContents()).toEqual(['reachable', 'not checked (see Problems)', 'not checked (see Problems)']);
+      expect(await page.locator('#interfaces td:last-child').allTextContents()).toEqual([
+        'reachable',
+        'not checked (see Problems)',
+        'not checked (see Problems)',
+      ]);
       await shot(page, '#card', 'card-checks');
     } finally {
       crafted.server.close();
