@@ -3,8 +3,7 @@
  * of what it must do: a button pressed as a person presses it (120 ms) while a task streams,
  * the raw pane (card, requests, responses, SSE events, WebSocket frames; copy), agent text as
  * sanitised Markdown, a token sent in a header of any name, card checks on crafted cards, and
- * the task list's layout (measured). Each case saves a screenshot under docs/inspector/ (the
- * pictures the package README shows). Without Chromium the suite is skipped loudly, and fails
+ * the task list's layout (measured). Each case saves a screenshot (see DOCS). Without Chromium the suite is skipped loudly, and fails
  * under CI.
  */
 import { mkdirSync } from 'node:fs';
@@ -23,8 +22,12 @@ declare const window: any;
 declare const navigator: any;
 declare const getComputedStyle: any;
 
-/** The screenshots the package README shows (committed). */
-const DOCS = resolve(__dirname, '../../../docs/inspector');
+/**
+ * Where the screenshots go: test-output/ (gitignored) on an ordinary run, so a test run leaves
+ * the tree clean; docs/inspector/ (the pictures the package README shows, committed) with
+ * A2A_DOCS_SCREENSHOTS=1.
+ */
+const DOCS = resolve(__dirname, '../../..', process.env.A2A_DOCS_SCREENSHOTS === '1' ? 'docs/inspector' : 'test-output/inspector-debug');
 const WAIT_MS = 10_000;
 
 async function shot(page: Page, selector: string, name: string): Promise<void> {
@@ -186,7 +189,6 @@ describeWithChromium('inspector as a debugging tool, in headless Chromium', () =
       const request = page.locator('#raw-log li.request', { hasText: 'with a key header' });
       expect(await request.textContent()).toMatch(/x-api-key: •••• \(7 chars\)/);
       expect(await request.textContent()).not.toContain('key-one');
-      await shot(page, 'header', 'auth-header');
 
       await openOn(page, teamAgent.url);
       await page.selectOption('#binding', 'jsonrpc');
@@ -205,6 +207,8 @@ describeWithChromium('inspector as a debugging tool, in headless Chromium', () =
       const teamRequest = await page.locator('#raw-log li.request', { hasText: 'with a team key' }).textContent();
       expect(teamRequest).toMatch(/x-team-key: •••• \(7 chars\)/);
       expect(teamRequest).toContain('x-tenant: blue');
+      await shot(page, 'header', 'auth-header');
+      await shot(page, '#raw-log li.request:has-text("with a team key")', 'auth-header-request');
       await page.fill('#auth-header', 'not a header');
       await page.click('#connect');
       await page.waitForSelector('#status.error:has-text("is not a header name")');
