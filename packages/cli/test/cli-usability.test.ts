@@ -115,7 +115,7 @@ describe('a2a card checks the card', () => {
     expect(card.name).toBe('checked');
     expect(failure.error).toMatchObject({ message: expect.stringMatching(/has 5 errors$/), exitCode: 7 });
     expect(failure.error.problems).toHaveLength(5);
-    expect(failure.error.problems[2]).toEqual({ level: 'bad', text: 'Skill "nameless" has no name.' });
+    expect(failure.error.problems[2]).toEqual({ level: 'bad', text: 'Skill "nameless" has no name.', field: 'skills[0].name' });
   });
 });
 

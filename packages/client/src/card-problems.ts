@@ -10,6 +10,8 @@
  *   id or name, default modes).
  * - {@link interfaceProblem}: an interface the reader cannot use: unknown binding, unknown
  *   protocol version, a URL that is not a URL.
+ * - {@link cardContentProblems} / {@link agentCardProblems}: the above together, a field with
+ *   a wrong type not also reported as missing.
  */
 import { resolveMessageType, validateProtoJson, type AgentCard, type AgentInterface } from '@a2a-polyglot/model';
 import { bindingKeyOf } from './bindings.js';
@@ -20,6 +22,8 @@ import { protocolGeneration } from './select-interface.js';
 export interface CardProblem {
   readonly level: 'bad' | 'warn';
   readonly text: string;
+  /** The card field it is about (`skills[0].name`), when it is about one. */
+  readonly field?: string;
 }
 
 /** How many type problems are reported at most: past that the card is plainly not ProtoJSON. */
@@ -36,24 +40,40 @@ export function cardJsonProblems(json: unknown): CardProblem[] {
   return validateProtoJson(type, json, { ignoreUnknownFields: true, maxViolations: MAX_TYPE_PROBLEMS }).map((v) => ({
     level: 'bad',
     text: `${v.field ? `${v.field}: ` : ''}${v.description}`,
+    ...(v.field ? { field: v.field } : {}),
   }));
 }
 
 /** Missing fields of a decoded card: what a user of the agent would miss. */
 export function cardFieldProblems(card: AgentCard): CardProblem[] {
   const problems: CardProblem[] = [];
-  if (!card.description.trim()) problems.push({ level: 'warn', text: 'The card has no description.' });
-  if (!card.version.trim()) problems.push({ level: 'warn', text: 'The card has no version.' });
-  if (card.skills.length === 0) problems.push({ level: 'warn', text: 'The card lists no skills: a user cannot tell what the agent does.' });
+  const add = (level: CardProblem['level'], field: string, text: string) => problems.push({ level, text, field });
+  if (!card.description.trim()) add('warn', 'description', 'The card has no description.');
+  if (!card.version.trim()) add('warn', 'version', 'The card has no version.');
+  if (card.skills.length === 0) add('warn', 'skills', 'The card lists no skills: a user cannot tell what the agent does.');
   card.skills.forEach((skill, i) => {
     const which = skill.id.trim() ? `Skill "${skill.id}"` : `Skill ${i + 1}`;
-    if (!skill.id.trim()) problems.push({ level: 'bad', text: `${which} has no id: a request cannot name it.` });
-    if (!skill.name.trim()) problems.push({ level: 'bad', text: `${which} has no name.` });
-    if (!skill.description.trim()) problems.push({ level: 'warn', text: `${which} has no description.` });
+    if (!skill.id.trim()) add('bad', `skills[${i}].id`, `${which} has no id: a request cannot name it.`);
+    if (!skill.name.trim()) add('bad', `skills[${i}].name`, `${which} has no name.`);
+    if (!skill.description.trim()) add('warn', `skills[${i}].description`, `${which} has no description.`);
   });
-  if (card.defaultInputModes.length === 0) problems.push({ level: 'warn', text: 'The card has no defaultInputModes.' });
-  if (card.defaultOutputModes.length === 0) problems.push({ level: 'warn', text: 'The card has no defaultOutputModes.' });
+  if (card.defaultInputModes.length === 0) add('warn', 'defaultInputModes', 'The card has no defaultInputModes.');
+  if (card.defaultOutputModes.length === 0) add('warn', 'defaultOutputModes', 'The card has no defaultOutputModes.');
   return problems;
+}
+
+/**
+ * The type problems of the card JSON as served (when given), then the missing fields, without
+ * a field reported missing because its value had the wrong type (the lenient decoder drops
+ * `"defaultInputModes": "text/plain"`; the reader is told it is not an array, not that it is
+ * absent).
+ */
+export function cardContentProblems(card: AgentCard, json?: unknown): CardProblem[] {
+  const typed = json === undefined ? [] : cardJsonProblems(json);
+  const wrong = typed.flatMap((p) => (p.field ? [p.field] : []));
+  const shadowed = (field: string | undefined) =>
+    field !== undefined && wrong.some((w) => field === w || field.startsWith(`${w}.`) || field.startsWith(`${w}[`));
+  return [...typed, ...cardFieldProblems(card).filter((p) => !shadowed(p.field))];
 }
 
 /** `host:port` (`agents.example.com:443`, `[::1]:50051`): how gRPC targets are often written. */
@@ -95,9 +115,12 @@ function schemeOf(url: string): string | undefined {
   }
 }
 
-/** Every problem of a decoded card for `reader`: its fields, then each interface's. */
-export function agentCardProblems(card: AgentCard, reader: string): CardProblem[] {
-  const problems = cardFieldProblems(card);
+/**
+ * Every problem of a decoded card for `reader`: its types (given the JSON as served) and
+ * fields ({@link cardContentProblems}), then each interface's.
+ */
+export function agentCardProblems(card: AgentCard, reader: string, json?: unknown): CardProblem[] {
+  const problems = cardContentProblems(card, json);
   for (const agentInterface of card.supportedInterfaces) {
     const problem = interfaceProblem(agentInterface, reader);
     if (problem) problems.push(problem);

@@ -25,7 +25,7 @@ export { JsonRpcTransport, jsonRpcTransportFactory } from './transports/jsonrpc.
 export { V1_JSONRPC, type JsonRpcDialect } from './transports/jsonrpc-dialect.js';
 export { V03_JSONRPC } from './transports/jsonrpc-v03.js';
 export { cardJsonOfAnyVersion, isV03Card } from './card-v03.js';
-export { agentCardProblems, type CardProblem, cardFieldProblems, cardJsonProblems, interfaceProblem } from './card-problems.js';
+export { agentCardProblems, type CardProblem, cardContentProblems, cardFieldProblems, cardJsonProblems, interfaceProblem } from './card-problems.js';
 export { RestTransport, restTransportFactory, restRequest, type RestRequest } from './transports/rest.js';
 export { V1_REST, type RestDialect, type RestOperation, type Verb } from './transports/rest-dialect.js';
 export { V03_REST } from './transports/rest-v03.js';

@@ -12,12 +12,24 @@ describe('card problems', () => {
     expect(
       cardJsonProblems({ name: 'a', version: 3, capabilities: { streaming: 'yes' }, url: 'http://x', preferredTransport: 'JSONRPC', supportedInterfaces: [] }),
     ).toEqual([
-      { level: 'bad', text: 'version: expected a string, got number' },
-      { level: 'bad', text: 'capabilities.streaming: expected a boolean, got string' },
+      { level: 'bad', text: 'version: expected a string, got number', field: 'version' },
+      { level: 'bad', text: 'capabilities.streaming: expected a boolean, got string', field: 'capabilities.streaming' },
     ]);
     expect(
       cardJsonProblems({ name: 'v03', url: 'http://x/rpc', preferredTransport: 'JSONRPC', protocolVersion: '0.3.0', capabilities: {}, skills: 'none' }),
-    ).toEqual([{ level: 'bad', text: expect.stringMatching(/^skills: expected a JSON array/) }]);
+    ).toEqual([{ level: 'bad', text: expect.stringMatching(/^skills: expected a JSON array/), field: 'skills' }]);
+  });
+
+  it('a field with a wrong type is not also reported missing (the lenient decoder dropped it)', () => {
+    const json = { name: 'a', description: 'd', version: '1', defaultInputModes: 'text/plain', skills: {}, defaultOutputModes: [] };
+    const card = testAgentCard({ defaultInputModes: [], defaultOutputModes: [], skills: [], supportedInterfaces: [iface('http://h/rpc', 'JSONRPC')] });
+    expect(agentCardProblems(card, 'a2a', json).map((p) => p.text)).toEqual([
+      'defaultInputModes: expected a JSON array, got string',
+      expect.stringMatching(/^skills: expected a JSON array/),
+      'The card has no defaultOutputModes.',
+    ]);
+    // Without the JSON (a decoded card only), the same fields are said to be missing.
+    expect(agentCardProblems(card, 'a2a').map((p) => p.field)).toEqual(['skills', 'defaultInputModes', 'defaultOutputModes']);
   });
 
   it('skills without an id or a name are errors, without a description a warning', () => {
@@ -27,9 +39,9 @@ describe('card problems', () => {
       supportedInterfaces: [iface('http://h/rpc', 'JSONRPC')],
     });
     expect(agentCardProblems(card, 'a2a')).toEqual([
-      { level: 'bad', text: 'Skill 1 has no id: a request cannot name it.' },
-      { level: 'bad', text: 'Skill 1 has no name.' },
-      { level: 'warn', text: 'Skill 1 has no description.' },
+      { level: 'bad', text: 'Skill 1 has no id: a request cannot name it.', field: 'skills[0].id' },
+      { level: 'bad', text: 'Skill 1 has no name.', field: 'skills[0].name' },
+      { level: 'warn', text: 'Skill 1 has no description.', field: 'skills[0].description' },
     ]);
   });
 

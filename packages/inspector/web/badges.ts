@@ -16,3 +16,10 @@ export function stateBadge(state: TaskState | undefined): HTMLElement {
   const label = stateLabel(state);
   return h('span', { class: `badge ${label}` }, label);
 }
+
+/** Turns `badge` (made by {@link stateBadge}) into the badge of `state`, in place: an element kept across events. */
+export function setBadge(badge: HTMLElement, state: TaskState | undefined): void {
+  const label = stateLabel(state);
+  badge.className = `badge ${label}`;
+  badge.textContent = label;
+}

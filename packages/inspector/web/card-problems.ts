@@ -6,7 +6,7 @@
  * is unit-tested in Node.
  */
 import type { AgentCard } from '@a2a-polyglot/model';
-import { bindingKeyOf, type CardProblem, cardFieldProblems, interfaceProblem } from '@a2a-polyglot/client';
+import { bindingKeyOf, type CardProblem, cardContentProblems, interfaceProblem } from '@a2a-polyglot/client';
 
 export type { CardProblem } from '@a2a-polyglot/client';
 
@@ -18,14 +18,21 @@ export function isLocalHostname(hostname: string): boolean {
 
 /**
  * The card's problems, seen from a page at `pageOrigin` that fetched the card at `cardUrl`:
- * the checks every reader shares (missing fields, unknown bindings and versions, unparsable
- * URLs: the client's `cardFieldProblems` / `interfaceProblem`, also behind `a2a card`), then
+ * the checks every reader shares (wrong types in the JSON as served, missing fields, unknown bindings and versions, unparsable
+ * URLs: the client's `cardContentProblems` / `interfaceProblem`, also behind `a2a card`), then
  * what cannot work from here: a loopback URL in a card served from another host, or to a page
  * on another host; plain `http:`/`ws:` under an `https:` page; gRPC, which browsers cannot
  * speak (not a problem of the card).
  */
-export function cardProblems(card: AgentCard, where: { readonly pageOrigin: string; readonly cardUrl: string }): CardProblem[] {
-  const problems = cardFieldProblems(card);
+export function cardProblems(
+  card: AgentCard,
+  where: {
+    readonly pageOrigin: string;
+    readonly cardUrl: string /** The card JSON as served: its wrong types (`cardJsonProblems`). */;
+    readonly json?: unknown;
+  },
+): CardProblem[] {
+  const problems = cardContentProblems(card, where.json);
   const page = new URL(where.pageOrigin);
   const served = new URL(where.cardUrl);
   const remote = [served.hostname, page.hostname].find((host) => !isLocalHostname(host));

@@ -2,8 +2,8 @@
  * The card section: who the agent is, its skills (each example fills the composer), its
  * interfaces with reachability, capabilities, security schemes, and its problems in plain words.
  */
-import { bindingKeyOf } from '@a2a-polyglot/client';
-import { SecurityScheme, type AgentCard, type AgentSkill } from '@a2a-polyglot/model';
+import { bindingKeyOf, interfaceProblem } from '@a2a-polyglot/client';
+import { SecurityScheme, type AgentCard, type AgentInterface, type AgentSkill } from '@a2a-polyglot/model';
 import type { CardProblem } from './card-problems.js';
 import { h, type Child } from './dom.js';
 import { webUrl } from './links.js';
@@ -93,9 +93,16 @@ function skillView(skill: AgentSkill, hooks: CardViewHooks): HTMLElement {
 function interfacesTable(card: AgentCard, problemList: HTMLElement): HTMLElement {
   const reported = new Set<string>(); // one problem per URL (the same endpoint often serves 1.0 and 0.3)
   const rows = card.supportedInterfaces.map((agentInterface) => {
-    const status = h('td', { class: 'muted' }, bindingKeyOf(agentInterface.protocolBinding) === 'grpc' ? 'not from a browser' : 'checking…');
+    const unusable = interfaceProblem(agentInterface, 'this page');
+    const binding = bindingKeyOf(agentInterface.protocolBinding);
+    const first = binding === 'grpc' ? 'not from a browser' : unusable ? 'not checked (see Problems)' : 'checking…';
+    const status = h('td', { class: 'muted' }, first);
+    if (unusable || binding === 'grpc') return interfaceRow(agentInterface, status);
     void probeInterface(agentInterface).then((result) => {
-      if (result === 'skipped') return;
+      if (result === 'skipped') {
+        status.textContent = 'not checked';
+        return;
+      }
       status.textContent = result;
       status.className = result === 'reachable' ? '' : 'error';
       if (result === 'unreachable' && !reported.has(agentInterface.url)) {
@@ -106,20 +113,24 @@ function interfacesTable(card: AgentCard, problemList: HTMLElement): HTMLElement
         document.getElementById('no-problems')?.setAttribute('hidden', '');
       }
     });
-    return h(
-      'tr',
-      {},
-      h('td', {}, agentInterface.protocolBinding),
-      h('td', {}, agentInterface.protocolVersion || '—'),
-      h('td', { class: 'mono' }, agentInterface.url),
-      status,
-    );
+    return interfaceRow(agentInterface, status);
   });
   return h(
     'table',
     { id: 'interfaces' },
     h('thead', {}, h('tr', {}, h('th', {}, 'Binding'), h('th', {}, 'Version'), h('th', {}, 'URL'), h('th', {}, 'From here'))),
     h('tbody', {}, ...rows),
+  );
+}
+
+function interfaceRow(agentInterface: AgentInterface, status: HTMLElement): HTMLElement {
+  return h(
+    'tr',
+    {},
+    h('td', {}, agentInterface.protocolBinding),
+    h('td', {}, agentInterface.protocolVersion || '—'),
+    h('td', { class: 'mono' }, agentInterface.url),
+    status,
   );
 }
 
@@ -131,7 +142,7 @@ function securityView(card: AgentCard): HTMLElement {
     'div',
     {},
     h('dl', {}, ...schemes.flatMap(([name, scheme]) => pair(name, schemeText(scheme)))),
-    required.length > 0 && h('p', {}, `Required: ${required.join(' or ')}. Put a token in the Token field above.`),
+    required.length > 0 && h('p', {}, `Required: ${required.join(' or ')}. Put the credential in the Token field above (and pick how it is sent).`),
   );
 }
 

@@ -5,11 +5,14 @@
  */
 import { newMessageId, type BindingKey, type Client } from '@a2a-polyglot/client';
 import { Role, type AgentCard, type Message } from '@a2a-polyglot/model';
+import { headerNameProblem, type PageAuth, parseHeaderLines } from './auth.js';
 import { cardProblems } from './card-problems.js';
 import { renderCard } from './card-view.js';
 import { BINDING_LABELS, clientFor, fetchCard, pageBindings } from './connection.js';
+import { copyButton } from './copy.js';
 import { byId, h } from './dom.js';
 import { composeParts, parseJson, type PickedFile } from './parts.js';
+import { type RawEntry, RawLog } from './raw-log.js';
 import { describe, TaskView } from './task-view.js';
 import { TasksList } from './tasks-list.js';
 
@@ -17,13 +20,15 @@ import { TasksList } from './tasks-list.js';
 interface Session {
   readonly card: AgentCard;
   readonly cardUrl: string;
-  readonly token: string;
+  readonly auth: PageAuth;
   client: Client;
 }
 
 let session: Session | undefined;
 const status = byId('status');
 const bindingSelect = byId<HTMLSelectElement>('binding');
+const rawLog = new RawLog(byId('raw-log'));
+const sink = (entry: RawEntry) => rawLog.add(entry);
 
 function current(): Client {
   if (!session) throw new Error('Connect to an agent first');
@@ -50,21 +55,23 @@ const tasksList = new TasksList(current, (id) => {
 
 async function connect(): Promise<void> {
   const url = byId<HTMLInputElement>('agent-url').value.trim();
-  const token = byId<HTMLInputElement>('token').value;
+  const auth = readAuth();
+  if ('error' in auth) return say(auth.error, true);
   say(`Fetching the agent card of ${url}…`);
   for (const id of ['card', 'compose', 'task', 'tasks']) byId(id).hidden = true;
   await session?.client.close().catch(() => undefined);
   session = undefined;
   try {
-    const { card, url: cardUrl } = await fetchCard(url);
+    const { card, url: cardUrl, json } = await fetchCard(url, sink);
+    sink({ kind: 'card', title: cardUrl, body: JSON.stringify(json) });
     const bindings = pageBindings(card);
-    const problems = cardProblems(card, { pageOrigin: location.origin, cardUrl });
+    const problems = cardProblems(card, { pageOrigin: location.origin, cardUrl, json });
     renderCard(byId('card-body'), card, cardUrl, problems, { onExample: fillExample });
     byId('card').hidden = false;
     const [first] = bindings;
     if (first === undefined) return say('The card offers no binding a browser can use (WebSocket, JSON-RPC or REST).', true);
     bindingSelect.replaceChildren(...bindings.map((b) => h('option', { value: b }, BINDING_LABELS[b])));
-    session = { card, cardUrl, token, client: clientFor(card, first, token) };
+    session = { card, cardUrl, auth, client: clientFor(card, first, auth, sink) };
     byId<HTMLInputElement>('streaming').checked = card.capabilities?.streaming !== false;
     byId('compose').hidden = false;
     byId('tasks').hidden = false;
@@ -73,6 +80,19 @@ async function connect(): Promise<void> {
   } catch (error) {
     say(`Could not connect: ${describe(error)}`, true);
   }
+}
+
+/** The auth fields of the connect form, or what is wrong with them. */
+function readAuth(): PageAuth | { readonly error: string } {
+  const kind = byId<HTMLSelectElement>('auth-kind').value === 'header' ? 'header' : 'bearer';
+  const headerName = byId<HTMLInputElement>('auth-header').value.trim();
+  if (kind === 'header') {
+    const problem = headerNameProblem(headerName);
+    if (problem) return { error: problem };
+  }
+  const extra = parseHeaderLines(byId<HTMLTextAreaElement>('extra-headers').value);
+  if ('error' in extra) return extra;
+  return { token: byId<HTMLInputElement>('token').value, kind, headerName, headers: extra.headers };
 }
 
 function fillExample(text: string): void {
@@ -126,7 +146,7 @@ function switchBinding(): void {
   if (!session) return;
   const binding = bindingSelect.value as BindingKey;
   void session.client.close().catch(() => undefined);
-  session.client = clientFor(session.card, binding, session.token);
+  session.client = clientFor(session.card, binding, session.auth, sink);
   say(`Using ${BINDING_LABELS[binding]} at ${session.client.agentInterface.url}`);
 }
 
@@ -154,6 +174,14 @@ function start(): void {
     byId('data-error').textContent = 'error' in parsed ? parsed.error : '';
   });
   bindingSelect.addEventListener('change', switchBinding);
+  const authKind = byId<HTMLSelectElement>('auth-kind');
+  const showHeaderName = () => {
+    byId('auth-header-label').hidden = authKind.value !== 'header';
+  };
+  authKind.addEventListener('change', showHeaderName);
+  showHeaderName();
+  byId('raw-copy-all').replaceWith(copyButton(() => rawLog.text(), 'Copy every entry of the raw pane', 'Copy all', ''));
+  byId('raw-clear').addEventListener('click', () => rawLog.clear());
   void connect();
 }
 

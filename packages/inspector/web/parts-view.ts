@@ -7,16 +7,22 @@ import type { Part } from '@a2a-polyglot/model';
 import { dataTree } from './data-tree.js';
 import { h } from './dom.js';
 import { dataUrlBytes, DOWNLOAD_TYPE, webUrl } from './links.js';
+import { markdownView } from './markdown.js';
+
+/** {@link partView} of an agent's part: its text as Markdown. */
+export function agentPartView(part: Part): HTMLElement {
+  return partView(part, true);
+}
 
 /** Blob URLs per part, so re-rendering a streaming artifact does not leak a URL each time. */
 const blobUrls = new WeakMap<Part, string>();
 
-/** Renders one part. */
-export function partView(part: Part): HTMLElement {
+/** Renders one part; text is Markdown when `markdown` (the agent's text), else as it is (what the user typed). */
+export function partView(part: Part, markdown = false): HTMLElement {
   const content = part.content;
   switch (content?.$case) {
     case 'text':
-      return h('pre', { class: 'text-part' }, content.value);
+      return markdown ? markdownView(content.value) : h('pre', { class: 'text-part' }, content.value);
     case 'raw':
       return fileDownload(part, content.value);
     case 'url':

@@ -8,9 +8,10 @@ import { A2AError, isInterrupted, isTerminal } from '@a2a-polyglot/core';
 import { eventText, partsText, textMessage, type Client, type ClientEvent, type ResumeInfo, type TaskStream } from '@a2a-polyglot/client';
 import { Role, TaskState, type Message, type SendMessageResponse, type Task } from '@a2a-polyglot/model';
 import { ArtifactAssembler } from './artifacts.js';
-import { stateBadge } from './badges.js';
+import { setBadge, stateBadge } from './badges.js';
+import { copyButton } from './copy.js';
 import { byId, clock, fill, h, type Child } from './dom.js';
-import { partView } from './parts-view.js';
+import { agentPartView, partView } from './parts-view.js';
 
 /** The one task shown, and the stream (if any) that feeds it. */
 export class TaskView {
@@ -27,6 +28,7 @@ export class TaskView {
   private seen = new Set<number>();
   private streaming: AbortController | undefined;
   private pendingResume: ResumeInfo | undefined;
+  private readonly headParts: TaskHead;
 
   constructor(
     private readonly client: () => Client,
@@ -34,6 +36,35 @@ export class TaskView {
     /** The task appeared or a stream of it ended: the task list may be stale. */
     private readonly onTaskChanged: () => void,
   ) {
+    this.headParts = {
+      id: h('code', { id: 'task-id' }, '—'),
+      badge: stateBadge(undefined),
+      continueButton: h(
+        'button',
+        { type: 'button', class: 'quiet', title: 'Send the next message in this context', onclick: () => this.contextId && this.onContext(this.contextId) },
+        'Continue this context',
+      ),
+      cancel: h('button', { type: 'button', id: 'cancel', onclick: () => void this.cancel() }, 'Cancel task'),
+      resubscribe: h('button', { type: 'button', id: 'resubscribe', onclick: () => void this.resubscribe() }, 'Resubscribe'),
+      streamState: h('span', { class: 'muted', id: 'stream-state' }, 'idle'),
+    };
+    const p = this.headParts;
+    fill(
+      this.head,
+      h(
+        'span',
+        {},
+        'Task ',
+        p.id,
+        ' ',
+        copyButton(() => this.taskId ?? '', 'Copy the task id'),
+      ),
+      p.badge,
+      p.continueButton,
+      p.cancel,
+      p.resubscribe,
+      p.streamState,
+    );
     byId<HTMLFormElement>('answer-form').addEventListener('submit', (event) => {
       event.preventDefault();
       const input = byId<HTMLInputElement>('answer-text');
@@ -100,7 +131,12 @@ export class TaskView {
     this.record({ seq: undefined, event: { payload: { $case: 'task', value: task } } });
     for (const message of task.history)
       this.timeline.append(
-        h('li', { class: 'note history' }, h('span', {}, `${message.role === Role.ROLE_USER ? 'User' : 'Agent'}:`), ...message.parts.map(partView)),
+        h(
+          'li',
+          { class: 'note history' },
+          h('span', {}, `${message.role === Role.ROLE_USER ? 'User' : 'Agent'}:`),
+          ...message.parts.map(message.role === Role.ROLE_USER ? (p) => partView(p) : agentPartView),
+        ),
       );
     if (this.state !== undefined && !isTerminal(this.state) && !isInterrupted(this.state)) await this.resubscribe();
   }
@@ -113,7 +149,7 @@ export class TaskView {
 
   /** Shows the message just sent, its parts as the agent will see them (files downloadable, data as a tree). */
   sent(message: Message): void {
-    this.timeline.append(h('li', { class: 'note sent' }, h('span', {}, 'You sent:'), ...message.parts.map(partView)));
+    this.timeline.append(h('li', { class: 'note sent' }, h('span', {}, 'You sent:'), ...message.parts.map((p) => partView(p))));
   }
 
   /** Adds a plain note to the timeline. */
@@ -262,34 +298,38 @@ export class TaskView {
             { class: 'muted' },
             ` · ${a.chunks} chunk(s) · ${a.complete ? 'complete' : this.state !== undefined && isTerminal(this.state) ? 'incomplete: the task ended' : 'streaming…'}`,
           ),
-          ...a.parts.map(partView),
+          ...a.parts.map(agentPartView),
         ),
       ),
     );
   }
 
+  /**
+   * Updates the head in place. Its elements are made once (see {@link TaskHead}): rebuilt on
+   * every event, a button under a press that lasts longer than the gap between two events
+   * would be a different element at mouse-up, and the click would never fire.
+   */
   private renderHead(): void {
     const state = this.state;
     const finished = state !== undefined && isTerminal(state);
-    fill(
-      this.head,
-      h('span', {}, 'Task ', h('code', { id: 'task-id' }, this.taskId ?? '—')),
-      stateBadge(state),
-      this.contextId &&
-        h(
-          'button',
-          { type: 'button', class: 'quiet', title: 'Send the next message in this context', onclick: () => this.contextId && this.onContext(this.contextId) },
-          'Continue this context',
-        ),
-      h('button', { type: 'button', id: 'cancel', disabled: !this.taskId || finished, onclick: () => void this.cancel() }, 'Cancel task'),
-      h(
-        'button',
-        { type: 'button', id: 'resubscribe', disabled: !this.taskId || finished || this.streaming !== undefined, onclick: () => void this.resubscribe() },
-        'Resubscribe',
-      ),
-      h('span', { class: 'muted', id: 'stream-state' }, this.streaming ? 'streaming' : 'idle'),
-    );
+    const head = this.headParts;
+    head.id.textContent = this.taskId ?? '—';
+    setBadge(head.badge, state);
+    head.continueButton.hidden = !this.contextId;
+    head.cancel.disabled = !this.taskId || finished;
+    head.resubscribe.disabled = !this.taskId || finished || this.streaming !== undefined;
+    head.streamState.textContent = this.streaming ? 'streaming' : 'idle';
   }
+}
+
+/** The task head's elements, made once and updated in place by `renderHead`. */
+interface TaskHead {
+  readonly id: HTMLElement;
+  readonly badge: HTMLElement;
+  readonly continueButton: HTMLButtonElement;
+  readonly cancel: HTMLButtonElement;
+  readonly resubscribe: HTMLButtonElement;
+  readonly streamState: HTMLElement;
 }
 
 /** An error as one line: the A2A code and message. */

@@ -3,10 +3,12 @@
  * time), page by page (`nextPageToken`), each task openable in the task view, and a task's
  * push-notification configs on demand.
  */
-import type { Client } from '@a2a-polyglot/client';
+import { type Client, partsText } from '@a2a-polyglot/client';
 import { TaskState, type Task } from '@a2a-polyglot/model';
 import { stateBadge, stateLabel } from './badges.js';
+import { copyButton } from './copy.js';
 import { byId, fill, h, within } from './dom.js';
+import { shortId } from './ids.js';
 import { describe } from './task-view.js';
 
 /** The states a user can filter on (every state but UNSPECIFIED). */
@@ -74,40 +76,47 @@ export class TasksList {
         includeArtifacts: false,
       });
       fill(this.body, ...page.tasks.map((task) => this.row(task)));
-      if (page.tasks.length === 0) fill(this.body, h('tr', {}, h('td', { colspan: 4, class: 'muted' }, 'No tasks match.')));
+      if (page.tasks.length === 0) fill(this.body, h('tr', {}, h('td', { colspan: 5, class: 'muted' }, 'No tasks match.')));
       this.nextToken = page.nextPageToken;
       this.shownToken = pageToken;
       this.nextButton.disabled = !page.nextPageToken;
       this.firstButton.disabled = pageToken === '';
       this.count.textContent = `${page.tasks.length} shown of ${page.totalSize} matching`;
     } catch (error) {
-      fill(this.body, h('tr', {}, h('td', { colspan: 4, class: 'error' }, `Listing failed: ${describe(error)}`)));
+      fill(this.body, h('tr', {}, h('td', { colspan: 5, class: 'error' }, `Listing failed: ${describe(error)}`)));
     }
   }
 
+  /** One task: short ids (the whole one in the title, and copyable), the state with its status text, when, and actions. */
   private row(task: Task): HTMLElement {
-    const when = task.status?.timestamp ? new Date(task.status.timestamp).toLocaleString() : '—';
+    const when = task.status?.timestamp ? new Date(task.status.timestamp).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' }) : '—';
+    const statusText = partsText(task.status?.message?.parts);
     return h(
       'tr',
       { 'data-task-id': task.id },
       h(
         'td',
-        {},
-        h('button', { type: 'button', class: 'quiet mono open-task', title: 'Open in the task view', onclick: () => this.onOpen(task.id) }, task.id),
-        ' ',
-        h('button', { type: 'button', class: 'quiet', onclick: () => void this.pushConfigs(task.id) }, 'Push configs'),
-      ),
-      h('td', {}, stateBadge(task.status?.state)),
-      h(
-        'td',
-        {},
+        { class: 'id-cell' },
         h(
           'button',
-          { type: 'button', class: 'quiet mono', title: 'Only tasks of this context', onclick: () => void this.filterContext(task.contextId) },
-          task.contextId,
+          { type: 'button', class: 'quiet mono open-task', title: `Open task ${task.id} in the task view`, onclick: () => this.onOpen(task.id) },
+          shortId(task.id),
         ),
+        copyButton(() => task.id, `Copy task id ${task.id}`),
       ),
-      h('td', {}, when),
+      h('td', { class: 'state-cell' }, stateBadge(task.status?.state), statusText && h('span', { class: 'status-text' }, statusText)),
+      h(
+        'td',
+        { class: 'id-cell' },
+        h(
+          'button',
+          { type: 'button', class: 'quiet mono', title: `Only tasks of context ${task.contextId}`, onclick: () => void this.filterContext(task.contextId) },
+          shortId(task.contextId),
+        ),
+        copyButton(() => task.contextId, `Copy context id ${task.contextId}`),
+      ),
+      h('td', { class: 'when' }, when),
+      h('td', {}, h('button', { type: 'button', class: 'quiet', onclick: () => void this.pushConfigs(task.id) }, 'Push configs')),
     );
   }
 

@@ -148,7 +148,7 @@ describeWithChromium('an executor in a browser: other origins can neither read n
         await page.selectOption('#binding', binding);
         await page.fill('#text', `same origin over ${binding}`);
         await page.click('#send');
-        await page.waitForSelector(`#artifacts pre:has-text("Echo: same origin over ${binding}")`);
+        await page.waitForSelector(`#artifacts .text-part:has-text("Echo: same origin over ${binding}")`);
       }
     }
     expect(await allTasksJson(running.url)).toContain('same origin over rest');

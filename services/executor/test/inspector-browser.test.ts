@@ -99,7 +99,7 @@ describeWithChromium('inspector in headless Chromium', () => {
     expect(await page.inputValue('#text')).toBe('hello world');
     await sendAndWait(page, 'the quick brown fox jumps over the lazy dog', 'completed');
     await page.waitForSelector('#artifacts .artifact[data-complete="true"]');
-    expect(await page.textContent('#artifacts pre')).toBe('Echo: the quick brown fox jumps over the lazy dog');
+    expect((await page.textContent('#artifacts .text-part'))?.trim()).toBe('Echo: the quick brown fox jumps over the lazy dog');
     const seqs = await timelineSeqs(page);
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
     const timeline = await page.textContent('#timeline');
@@ -150,7 +150,7 @@ describeWithChromium('inspector in headless Chromium', () => {
     await page.fill('#answer-text', 'blue');
     await page.press('#answer-text', 'Enter');
     await page.waitForSelector('#task-head .badge.completed');
-    await page.waitForSelector('#artifacts pre:has-text("Echo: blue")');
+    await page.waitForSelector('#artifacts .text-part:has-text("Echo: blue")');
     expect(await page.isHidden('#answer')).toBe(true);
     expect(await page.textContent('#status')).toContain('REST');
     await page.selectOption('#binding', 'websocket');
@@ -261,7 +261,7 @@ describeWithChromium('inspector in headless Chromium', () => {
       await page.waitForSelector('#compose:not([hidden])');
       expect(await page.inputValue('#binding')).toBe('websocket');
       await sendAndWait(page, 'with a key', 'completed');
-      await page.waitForSelector('#artifacts pre:has-text("Echo: with a key")');
+      await page.waitForSelector('#artifacts .text-part:has-text("Echo: with a key")');
       await shot(page, '7-api-key');
     } finally {
       await secured.close();

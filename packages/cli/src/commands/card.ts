@@ -1,4 +1,4 @@
-import { agentCardProblems, cardJsonProblems, resolveAgentCard, type CardProblem } from '@a2a-polyglot/client';
+import { agentCardProblems, resolveAgentCard, type CardProblem } from '@a2a-polyglot/client';
 import { AgentCard } from '@a2a-polyglot/model';
 import { type CommandContext, positional, writeJsonLine } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -17,7 +17,7 @@ export async function cardCommand(ctx: CommandContext): Promise<ExitCode> {
     timeoutMs: ctx.common.timeoutMs,
     signal: ctx.signal,
   });
-  const problems = [...cardJsonProblems(json), ...agentCardProblems(card, 'a2a')];
+  const problems = agentCardProblems(card, 'a2a', json);
   if (ctx.common.json) writeJsonLine(ctx, AgentCard.toJSON(card));
   else ctx.io.stdout.write(formatCard(card, url));
   if (problems.length > 0) ctx.io.stderr.write(problemLines(problems, url));
