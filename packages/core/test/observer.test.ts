@@ -38,7 +38,8 @@ function recorder(name: string, log: string[]): CallObserver {
       log.push(`${name} run ${task.taskId ? 'of a task' : '?'}`);
       return {
         firstEvent: () => log.push(`${name} first event`),
-        ended: (failure, state) => log.push(`${name} run ended ${failure === undefined ? 'ok' : 'failed'} in ${state === undefined ? 'none' : TaskState[state]}`),
+        ended: (failure, state) =>
+          log.push(`${name} run ended ${failure === undefined ? 'ok' : 'failed'} in ${state === undefined ? 'none' : TaskState[state]}`),
       };
     },
     taskStateEntered(state, task) {
@@ -198,11 +199,7 @@ describe('task run observations', () => {
     await sendMessage.invoke(handler, request, ctx());
     await (handler as unknown as { push: { idle(): Promise<void> } }).push.idle();
     await handler.shutdown(1000);
-    expect(log.filter((l) => l.startsWith('a push'))).toEqual([
-      'a push rejected of a task',
-      'a push delivered of a task',
-      'a push delivered of a task',
-    ]);
+    expect(log.filter((l) => l.startsWith('a push'))).toEqual(['a push rejected of a task', 'a push delivered of a task', 'a push delivered of a task']);
     expect(log.filter((l) => l.startsWith('b push'))).toHaveLength(3);
   });
 });

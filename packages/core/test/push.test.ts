@@ -51,7 +51,8 @@ describe('HttpPushSender', () => {
 
 describe('push outcomes', () => {
   it('says how each delivery ended: delivered, rejected, refused or failed', async () => {
-    const answering = (status: number) => new HttpPushSender({ backoffMs: 1, attempts: 2, logger: silentLogger, resolve: publicResolver, transport: async () => status });
+    const answering = (status: number) =>
+      new HttpPushSender({ backoffMs: 1, attempts: 2, logger: silentLogger, resolve: publicResolver, transport: async () => status });
     expect(await answering(204).send(config, event)).toBe('delivered');
     expect(await answering(404).send(config, event)).toBe('rejected');
     expect(await answering(302).send(config, event)).toBe('rejected');

@@ -86,9 +86,27 @@ export function createInstruments(registry: Registry, buckets: InstrumentBuckets
       labelNames: ['agent', 'outcome'] as const,
       registers,
     }),
-    logPublished: logCounter(registers, logCounts, 'a2a_event_log_published_total', 'Events appended to the task event log, by agent (an unstreamed task nobody follows is not logged).', 'published'),
-    logReplayed: logCounter(registers, logCounts, 'a2a_event_log_replayed_total', 'Events read back from the task event log by streams, resumes and catch-up reads, by agent.', 'replayed'),
-    logGaps: logCounter(registers, logCounts, 'a2a_event_log_gaps_total', 'Event-log reads that found the events after their cursor gone (evicted or expired); the reader resyncs from the task. By agent.', 'gaps'),
+    logPublished: logCounter(
+      registers,
+      logCounts,
+      'a2a_event_log_published_total',
+      'Events appended to the task event log, by agent (an unstreamed task nobody follows is not logged).',
+      'published',
+    ),
+    logReplayed: logCounter(
+      registers,
+      logCounts,
+      'a2a_event_log_replayed_total',
+      'Events read back from the task event log by streams, resumes and catch-up reads, by agent.',
+      'replayed',
+    ),
+    logGaps: logCounter(
+      registers,
+      logCounts,
+      'a2a_event_log_gaps_total',
+      'Event-log reads that found the events after their cursor gone (evicted or expired); the reader resyncs from the task. By agent.',
+      'gaps',
+    ),
   };
 }
 
@@ -96,7 +114,13 @@ export function createInstruments(registry: Registry, buckets: InstrumentBuckets
 export type Instruments = ReturnType<typeof createInstruments>;
 
 /** A counter by agent whose values are the event-log totals, copied in at scrape time. */
-function logCounter(registers: Registry[], counts: ReadonlyMap<string, EventLogCounts>, name: string, help: string, field: keyof EventLogCounts): Counter<'agent'> {
+function logCounter(
+  registers: Registry[],
+  counts: ReadonlyMap<string, EventLogCounts>,
+  name: string,
+  help: string,
+  field: keyof EventLogCounts,
+): Counter<'agent'> {
   return new Counter({
     name,
     help,

@@ -1,4 +1,14 @@
-import { callContext, InMemoryEventLog, OPERATIONS, RequestHandler, silentLogger, type AgentExecutor, type EventLog, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
+import {
+  callContext,
+  InMemoryEventLog,
+  OPERATIONS,
+  RequestHandler,
+  silentLogger,
+  type AgentExecutor,
+  type EventLog,
+  type StreamOperation,
+  type UnaryOperation,
+} from '@a2a-polyglot/core';
 import { Role, SendMessageRequest, TaskState, type StreamResponse } from '@a2a-polyglot/model';
 import { testAgentCard } from '@a2a-polyglot/testing';
 import { A2AMetrics, countedEventLog, eventLogCounts } from '../src/index.js';
@@ -121,7 +131,12 @@ describe('task metrics', () => {
 });
 
 describe('countedEventLog', () => {
-  const event: StreamResponse = { payload: { $case: 'statusUpdate', value: { taskId: 't', contextId: 'c', status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined }, metadata: undefined } } };
+  const event: StreamResponse = {
+    payload: {
+      $case: 'statusUpdate',
+      value: { taskId: 't', contextId: 'c', status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined }, metadata: undefined },
+    },
+  };
 
   it('keeps synchronous answers synchronous and the optional methods exactly as the log has them', () => {
     const counts = eventLogCounts();

@@ -199,6 +199,7 @@ describeWithPrometheus('Prometheus scrapes the executor', () => {
     };
     const graphs = dashboard.panels.filter((p) => p.type !== 'row');
     for (const panel of graphs) {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's variable syntax, not a template string
       expect(panel.datasource?.uid).toBe('${datasource}');
       expect(panel.targets?.length).toBeGreaterThan(0);
     }

@@ -50,7 +50,7 @@ export class PushDispatcher {
 
   /** One delivery, its outcome reported (a sender that says nothing is not counted). */
   private async deliver(tenant: string, taskId: string, config: StoredPushConfig, event: StreamResponse): Promise<void> {
-    const outcome: PushOutcome | undefined | void = await this.sender.send(config, event);
+    const outcome = (await this.sender.send(config, event)) as PushOutcome | undefined;
     if (outcome) this.observer?.pushDelivered?.(outcome, { tenant, taskId });
   }
 

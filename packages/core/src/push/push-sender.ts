@@ -25,6 +25,7 @@ export interface PushSender {
    * (a sender that resolves nothing is not counted in metrics). The body is written in the
    * generation the config was registered in ({@link StoredPushConfig.protocolVersion}).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: senders written before outcomes (`async send(): Promise<void>`) stay valid
   send(config: StoredPushConfig, event: StreamResponse): Promise<PushOutcome | undefined | void>;
 }
 
