@@ -20,6 +20,18 @@ import type { Instruments } from './instruments.js';
 export function metricsObserver(instruments: Instruments, agent: string): CallObserver {
   const { requests, latency, openStreams, streamsOpened, states, refusals, taskDuration, firstEvent, pushDeliveries } = instruments;
   const agentLabel = { agent };
+  // One label object per end state, made once: a run's end costs no allocation or enum lookup.
+  const endLabels: Array<{ agent: string; state: string }> = [];
+  const noState = { agent, state: 'none' };
+  const endLabel = (state: TaskState | undefined) => {
+    if (state === undefined) return noState;
+    let labels = endLabels[state];
+    if (!labels) {
+      labels = { agent, state: TaskState[state] ?? String(state) };
+      endLabels[state] = labels;
+    }
+    return labels;
+  };
   return {
     operationStarted(operation: OperationName, ctx: CallContext) {
       const version = ctx.wireVersion ?? '1.0';
@@ -45,7 +57,7 @@ export function metricsObserver(instruments: Instruments, agent: string): CallOb
           firstEvent.observe(agentLabel, (performance.now() - started) / 1000);
         },
         ended(_failure?: unknown, state?: TaskState) {
-          taskDuration.observe({ agent, state: state === undefined ? 'none' : (TaskState[state] ?? String(state)) }, (performance.now() - started) / 1000);
+          taskDuration.observe(endLabel(state), (performance.now() - started) / 1000);
         },
       };
     },
