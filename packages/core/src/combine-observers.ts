@@ -3,6 +3,8 @@ import type { A2AError } from './a2a-error.js';
 import type { BindingName, CallContext } from './call-context.js';
 import type { CallObserver, OperationObservation, OperationOutcome, ObservedTask, TaskRunObservation } from './observer.js';
 import type { OperationName } from './operation-name.js';
+import type { PushOutcome } from './push/push-sender.js';
+import type { TaskRef } from './task-store.js';
 
 /**
  * One observer that reports to each of `observers` (metrics and traces together), so the
@@ -35,8 +37,11 @@ export function combineObservers(...observers: ReadonlyArray<CallObserver | unde
       if (observations.length === 0) return undefined;
       return {
         run: nestedRun(observations),
-        ended(failure?: unknown) {
-          for (const observation of observations) observation.ended(failure);
+        firstEvent() {
+          for (const observation of observations) observation.firstEvent?.();
+        },
+        ended(failure?: unknown, state?: TaskState) {
+          for (const observation of observations) observation.ended(failure, state);
         },
       };
     },
@@ -45,6 +50,9 @@ export function combineObservers(...observers: ReadonlyArray<CallObserver | unde
     },
     requestRefused(binding: BindingName, error: A2AError) {
       for (const observer of all) observer.requestRefused?.(binding, error);
+    },
+    pushDelivered(outcome: PushOutcome, task: TaskRef) {
+      for (const observer of all) observer.pushDelivered?.(outcome, task);
     },
   };
 }

@@ -5,6 +5,7 @@ import { A2AErrorCode } from './error-code.js';
 import type { EventStream } from './event-stream.js';
 import type { LoggedEvent } from './event-log.js';
 import type { OperationName } from './operation-name.js';
+import type { PushOutcome } from './push/push-sender.js';
 import type { TaskRef } from './task-store.js';
 
 /** How an operation ended: `ok`, or the error code it failed with (the ErrorInfo reason). */
@@ -38,8 +39,18 @@ export interface OperationObservation {
 export interface TaskRunObservation {
   /** Runs the agent (see {@link OperationObservation.run}); absent: called directly. */
   run?<T>(call: () => T): T;
-  /** The run ended: the task settled (terminal or interrupted) or the run lost it. `failure`: what the agent threw. */
-  ended(failure?: unknown): void;
+  /**
+   * The run's first answer reached its readers: its first event was announced (the new task,
+   * or a follow-up's first status or artifact), or the agent replied with a message. Called at
+   * most once; what it measures is the agent's time to first event.
+   */
+  firstEvent?(): void;
+  /**
+   * The run ended: the task settled (terminal or interrupted) or the run lost it. `failure`:
+   * what the agent threw. `state`: the state the run left the task in; undefined when the agent
+   * answered with a message (no task) or the run lost the task to another writer.
+   */
+  ended(failure?: unknown, state?: TaskState): void;
 }
 
 /**
@@ -62,6 +73,8 @@ export interface CallObserver {
    * never reach {@link operationStarted}.
    */
   requestRefused?(binding: BindingName, error: A2AError): void;
+  /** One event's delivery to one webhook ended (see {@link PushOutcome}; `dropped`: not handed to any webhook). */
+  pushDelivered?(outcome: PushOutcome, task: TaskRef): void;
 }
 
 /** The outcome label of a failure: its A2A code, or Internal for anything that is not an A2AError. */

@@ -109,7 +109,7 @@ export class RequestHandler implements ServedHandler {
     const pushConfigStore = options.pushConfigStore ?? new InMemoryPushConfigStore();
     const allowPrivateNetworks = options.allowPrivateWebhooks ?? false;
     const pushSender = options.pushSender ?? new HttpPushSender({ logger: this.logger, allowPrivateNetworks, encodings: options.webhookEncodings });
-    this.push = new PushDispatcher(pushConfigStore, pushSender, this.logger);
+    this.push = new PushDispatcher(pushConfigStore, pushSender, this.logger, this.observer);
     this.tasks = new TaskQueries(this.store, this.log, this.runs, options.listTasksMaxBytes, options.longPollMaxMs);
     this.pushConfigs = new PushConfigOperations(pushConfigStore, this.tasks, allowPrivateNetworks);
     const { executor, store, runs, logger } = this;

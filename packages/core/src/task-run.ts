@@ -90,15 +90,21 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
   execute(executor: AgentExecutor): Promise<unknown> {
     const observation = this.deps.observer?.taskRunStarted?.(this.ref());
     if (!observation) return this.executeToEnd(executor);
+    if (observation.firstEvent) this.awaitingFirstEvent = observation;
     const run = () =>
       this.executeToEnd(executor).then(
-        (failure) => observation.ended(failure),
+        (failure) => observation.ended(failure, this.endState()),
         (error: unknown) => {
-          observation.ended(error);
+          observation.ended(error, this.endState());
           throw error;
         },
       );
     return observation.run ? observation.run(run) : run();
+  }
+
+  /** The state this run left its task in, for observers: undefined after a reply or once the task was lost. */
+  private endState(): TaskState | undefined {
+    return this.replied || this.lostBy ? undefined : this.state;
   }
 
   /** Runs the executor and settles the task; resolves with what the agent threw, if it did. */
@@ -239,6 +245,7 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
     this.replied = true;
     const reply = agentMessage(message, '', this.contextId);
     this.first.resolve({ kind: 'message', message: reply });
+    if (this.awaitingFirstEvent) this.firstEventAnnounced();
   }
 
   submit(): void {

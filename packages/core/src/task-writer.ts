@@ -3,7 +3,7 @@ import { A2AError } from './a2a-error.js';
 import { Deferred } from './deferred.js';
 import { A2AErrorCode } from './error-code.js';
 import { taskLogKey } from './event-log.js';
-import type { ObservedTask } from './observer.js';
+import type { ObservedTask, TaskRunObservation } from './observer.js';
 import { eventState, foldEvent, taskView } from './task-events.js';
 import type { AppliedEvent, FirstAnswer, RunDeps, RunInit } from './task-run-types.js';
 import { canTransition, isSettled, isTerminal } from './task-state.js';
@@ -61,6 +61,8 @@ export abstract class TaskWriter {
   private leased = false;
   /** The agent's execution returned: later saves no longer claim the lease. */
   protected executionEnded = false;
+  /** The observed run's observation until its first event is announced (then cleared). */
+  protected awaitingFirstEvent: TaskRunObservation | undefined;
 
   constructor(
     protected readonly deps: RunDeps,
@@ -220,6 +222,7 @@ export abstract class TaskWriter {
 
   /** `logSealed`: the append already sealed the log (durable group commit). */
   private announce(event: StreamResponse, state: TaskState | undefined, creating: boolean, logSealed = false): boolean {
+    if (this.awaitingFirstEvent) this.firstEventAnnounced();
     if (state !== undefined) this.deps.observer?.taskStateEntered?.(state, this.ref());
     this.deps.push.dispatch(this.tenant, this.taskId, event);
     if (creating) this.first.resolve({ kind: 'task' });
@@ -229,6 +232,13 @@ export abstract class TaskWriter {
     }
     if (!logSealed && state !== undefined && isTerminal(state)) this.deps.log.seal(this.logKey, { awaitingReader: this.streaming });
     return true;
+  }
+
+  /** Tells the observed run its first answer is out (once). */
+  protected firstEventAnnounced(): void {
+    const observation = this.awaitingFirstEvent;
+    this.awaitingFirstEvent = undefined;
+    observation?.firstEvent?.();
   }
 
   /** Saves the live task at the end of this turn (once, however many events it saw). */

@@ -36,10 +36,17 @@ function recorder(name: string, log: string[]): CallObserver {
     },
     taskRunStarted(task) {
       log.push(`${name} run ${task.taskId ? 'of a task' : '?'}`);
-      return { ended: (failure) => log.push(`${name} run ended ${failure === undefined ? 'ok' : 'failed'}`) };
+      return {
+        firstEvent: () => log.push(`${name} first event`),
+        ended: (failure, state) =>
+          log.push(`${name} run ended ${failure === undefined ? 'ok' : 'failed'} in ${state === undefined ? 'none' : TaskState[state]}`),
+      };
     },
     taskStateEntered(state, task) {
       log.push(`${name} state ${TaskState[state]} ${task.contextId ? 'with context' : '?'}`);
+    },
+    pushDelivered(outcome, task) {
+      log.push(`${name} push ${outcome} ${task.taskId ? 'of a task' : '?'}`);
     },
   };
 }
@@ -75,7 +82,12 @@ describe('combineObservers', () => {
       'a state TASK_STATE_WORKING with context',
       'a state TASK_STATE_COMPLETED with context',
     ]);
-    expect(log.filter((l) => l.includes(' run'))).toEqual(['a run of a task', 'b run of a task', 'a run ended ok', 'b run ended ok']);
+    expect(log.filter((l) => l.includes(' run'))).toEqual([
+      'a run of a task',
+      'b run of a task',
+      'a run ended ok in TASK_STATE_COMPLETED',
+      'b run ended ok in TASK_STATE_COMPLETED',
+    ]);
   });
 
   it('tells each observer when a stream opens and ends, with no result for the stream', async () => {
@@ -105,6 +117,89 @@ describe('combineObservers', () => {
     const handler = new RequestHandler({ card: testAgentCard(), executor: failing, observer: recorder('a', log) });
     await sendMessage.invoke(handler, userSend('hi'), ctx());
     await handler.shutdown(1000);
-    expect(log).toContain('a run ended failed');
+    expect(log).toContain('a run ended failed in TASK_STATE_FAILED');
+  });
+});
+
+describe('task run observations', () => {
+  it("report the run's first event once, as the task is announced, before its first state", async () => {
+    const log: string[] = [];
+    const handler = new RequestHandler({ card: testAgentCard(), executor: echo, observer: combineObservers(recorder('a', log), recorder('b', log)) });
+    await sendMessage.invoke(handler, userSend('hi'), ctx());
+    await handler.shutdown(1000);
+    expect(log.filter((l) => l.startsWith('a ') && (l.includes('first') || l.includes('state') || l.includes(' run')))).toEqual([
+      'a run of a task',
+      'a first event',
+      'a state TASK_STATE_SUBMITTED with context',
+      'a state TASK_STATE_WORKING with context',
+      'a state TASK_STATE_COMPLETED with context',
+      'a run ended ok in TASK_STATE_COMPLETED',
+    ]);
+    expect(log.filter((l) => l === 'b first event')).toHaveLength(1);
+  });
+
+  it('count a reply as the first answer, and end such a run in no state', async () => {
+    const log: string[] = [];
+    const replying: AgentExecutor = {
+      async execute(c) {
+        c.reply('hello');
+      },
+    };
+    const handler = new RequestHandler({ card: testAgentCard(), executor: replying, observer: recorder('a', log) });
+    await sendMessage.invoke(handler, userSend('hi'), ctx());
+    await handler.shutdown(1000);
+    expect(log.filter((l) => l.includes('first') || l.includes(' run'))).toEqual(['a run of a task', 'a first event', 'a run ended ok in none']);
+  });
+
+  it("time a follow-up's first event from its own first report (an artifact), and end an interrupted run in its state", async () => {
+    const log: string[] = [];
+    let gate!: () => void;
+    const asking: AgentExecutor = {
+      async execute(c) {
+        if (!c.task) return void c.requireInput('which?');
+        await new Promise<void>((resolve) => (gate = resolve));
+        c.artifact({ text: 'answer', lastChunk: true });
+        c.complete();
+      },
+    };
+    const handler = new RequestHandler({ card: testAgentCard(), executor: asking, observer: recorder('a', log) });
+    const first = (await sendMessage.invoke(handler, userSend('hi'), ctx())) as { payload?: { $case: string; value: { id: string; contextId: string } } };
+    const task = first.payload?.value;
+    if (!task) throw new Error('no task');
+    while (!log.includes('a run ended ok in TASK_STATE_INPUT_REQUIRED')) await new Promise((resolve) => setImmediate(resolve));
+    log.length = 0;
+    await sendMessage.invoke(handler, userSend('this one', { taskId: task.id, contextId: task.contextId, configuration: { returnImmediately: true } }), ctx());
+    while (gate === undefined) await new Promise((resolve) => setImmediate(resolve));
+    expect(log.filter((l) => l.includes('first'))).toEqual([]);
+    gate();
+    await handler.shutdown(1000);
+    expect(log.filter((l) => l.includes('first') || l.includes(' run') || l.includes('state'))).toEqual([
+      'a run of a task',
+      'a first event',
+      'a state TASK_STATE_COMPLETED with context',
+      'a run ended ok in TASK_STATE_COMPLETED',
+    ]);
+  });
+
+  it('report each push delivery with its outcome to every observer', async () => {
+    const log: string[] = [];
+    const handler = new RequestHandler({
+      card: testAgentCard(),
+      executor: echo,
+      observer: combineObservers(recorder('a', log), recorder('b', log)),
+      allowPrivateWebhooks: true,
+      pushSender: { send: async (_config, event) => (event.payload?.$case === 'task' ? 'rejected' : 'delivered') },
+    });
+    const request = userSend('hi', {
+      configuration: {
+        returnImmediately: false,
+        taskPushNotificationConfig: { tenant: '', id: '', taskId: '', url: 'http://127.0.0.1:1/hook', token: '', authentication: undefined },
+      },
+    });
+    await sendMessage.invoke(handler, request, ctx());
+    await (handler as unknown as { push: { idle(): Promise<void> } }).push.idle();
+    await handler.shutdown(1000);
+    expect(log.filter((l) => l.startsWith('a push'))).toEqual(['a push rejected of a task', 'a push delivered of a task', 'a push delivered of a task']);
+    expect(log.filter((l) => l.startsWith('b push'))).toHaveLength(3);
   });
 });

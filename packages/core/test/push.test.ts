@@ -49,6 +49,40 @@ describe('HttpPushSender', () => {
   });
 });
 
+describe('push outcomes', () => {
+  it('says how each delivery ended: delivered, rejected, refused or failed', async () => {
+    const answering = (status: number) =>
+      new HttpPushSender({ backoffMs: 1, attempts: 2, logger: silentLogger, resolve: publicResolver, transport: async () => status });
+    expect(await answering(204).send(config, event)).toBe('delivered');
+    expect(await answering(404).send(config, event)).toBe('rejected');
+    expect(await answering(302).send(config, event)).toBe('rejected');
+    expect(await answering(503).send(config, event)).toBe('failed');
+    expect(await answering(429).send(config, event)).toBe('failed');
+    const privateTarget = new HttpPushSender({ logger: silentLogger, resolve: async () => [{ address: '10.0.0.1', family: 4 }], transport: async () => 204 });
+    expect(await privateTarget.send(config, event)).toBe('refused');
+  });
+
+  it("reports each delivery's outcome to the observer, and an event whose configs could not be read as dropped", async () => {
+    const outcomes: string[] = [];
+    const observer = { operationStarted: () => ({ done: () => undefined }), pushDelivered: (outcome: string) => void outcomes.push(outcome) };
+    const configs = new InMemoryPushConfigStore();
+    await configs.put('', config);
+    const dispatcher = new PushDispatcher(configs, { send: async () => 'delivered' as const }, silentLogger, observer);
+    dispatcher.dispatch('', 't1', event);
+    await dispatcher.idle();
+    expect(outcomes).toEqual(['delivered']);
+    configs.list = async () => Promise.reject(new Error('store down'));
+    dispatcher.dispatch('', 't1', event);
+    await dispatcher.idle();
+    expect(outcomes).toEqual(['delivered', 'dropped']);
+    const silent = new PushDispatcher(configs, { send: async () => undefined }, silentLogger, observer);
+    configs.list = async () => [config as never];
+    silent.dispatch('', 't1', event);
+    await silent.idle();
+    expect(outcomes).toEqual(['delivered', 'dropped']);
+  });
+});
+
 describe('push delivery through the handler', () => {
   it('delivers every task event, in order, to a webhook registered inline', async () => {
     const delivered: StreamResponse[] = [];

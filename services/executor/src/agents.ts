@@ -135,8 +135,7 @@ function servedAgent(
       backgroundExecution: entry.backgroundExecution,
       acceptAnyInputMode: entry.acceptAnyInputMode,
       logger: options.logger,
-      ...instrumentHandler(options.instrumentation, memoryTaskStore(config)),
-      eventLog: memoryEventLog(config),
+      ...instrumentHandler(options.instrumentation, entry.id, memoryTaskStore(config), memoryEventLog(config)),
       authenticator: sharedAuthenticator(config),
       rateLimiter: sharedRateLimiter(config),
       extendedCard: entry.capabilities.extendedAgentCard

@@ -1,4 +1,4 @@
-import { combineObservers, type CallObserver, type TaskStore } from '@a2a-polyglot/core';
+import { combineObservers, type CallObserver, type EventLog, type TaskStore } from '@a2a-polyglot/core';
 import { A2AMetrics } from '@a2a-polyglot/metrics';
 import { A2ATracing } from '@a2a-polyglot/tracing';
 import type { Telemetry } from './telemetry.js';
@@ -20,15 +20,23 @@ export function serviceInstrumentation(tracingRequested: boolean | undefined, te
 
 /**
  * What one RequestHandler gets from the service's instrumentation: one observer reporting to
- * metrics and traces, and `store` timed and traced. One function, so the single-agent and the
- * several-agents wiring instrument handlers the same way.
+ * metrics (labelled with `agent`: its id under `/agents/{id}`, the card name of a single agent)
+ * and traces, `store` timed and traced, and `log` counted. One function, so the single-agent
+ * and the several-agents wiring instrument handlers the same way.
  */
-export function instrumentHandler(instrumentation: ServiceInstrumentation, store: TaskStore): { observer: CallObserver; taskStore: TaskStore } {
+export function instrumentHandler(
+  instrumentation: ServiceInstrumentation,
+  agent: string,
+  store: TaskStore,
+  log: EventLog,
+): { observer: CallObserver; taskStore: TaskStore; eventLog: EventLog } {
   const { metrics, tracing } = instrumentation;
   const timed = metrics.taskStore(store);
+  const observer = metrics.observerFor(agent);
   return {
-    // With metrics alone, combineObservers returns metrics.observer itself (never undefined here).
-    observer: combineObservers(metrics.observer, tracing?.observer) ?? metrics.observer,
+    // With metrics alone, combineObservers returns the metrics observer itself (never undefined here).
+    observer: combineObservers(observer, tracing?.observer) ?? observer,
     taskStore: tracing ? tracing.taskStore(timed) : timed,
+    eventLog: metrics.eventLog(log, agent),
   };
 }

@@ -48,8 +48,12 @@ export async function startSingleAgent(
   const { metrics } = instrumentation;
   const handler = new RequestHandler({
     ...backends.handlerOptions,
-    eventLog: backends.handlerOptions.eventLog ?? memoryEventLog(resolved),
-    ...instrumentHandler(instrumentation, backends.handlerOptions.taskStore ?? memoryTaskStore(resolved)),
+    ...instrumentHandler(
+      instrumentation,
+      card.name,
+      backends.handlerOptions.taskStore ?? memoryTaskStore(resolved),
+      backends.handlerOptions.eventLog ?? memoryEventLog(resolved),
+    ),
     card,
     executor,
     logger,

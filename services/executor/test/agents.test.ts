@@ -193,6 +193,16 @@ describe('executor: several agents routed to handlers', () => {
     expect((await fetch(`${running.url}/agents/demo/a2a/tasks/${taskId}`, { headers: V1 })).status).toBe(404);
     // the first agent is the default: the root paths reach the same handler and store
     expect((await fetch(`${running.url}/a2a/tasks/${taskId}`, { headers: V1 })).status).toBe(200);
+
+    // Task run time, time to first event and the event log are labelled with each agent's id.
+    const metrics = await (await fetch(`${running.url}/metrics`)).text();
+    const sample = (line: string) => Number(new RegExp(`^${line.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    expect(sample('a2a_task_duration_seconds_count{agent="writer",state="TASK_STATE_COMPLETED"}')).toBe(1); // the stream
+    expect(sample('a2a_task_duration_seconds_count{agent="writer",state="none"}')).toBe(1); // answered with a message
+    expect(sample('a2a_task_duration_seconds_count{agent="shout",state="TASK_STATE_COMPLETED"}')).toBe(1);
+    expect(sample('a2a_task_time_to_first_event_seconds_count{agent="writer"}')).toBe(2);
+    expect(sample('a2a_event_log_published_total{agent="writer"}')).toBe(events.length);
+    expect(sample('a2a_event_log_published_total{agent="shout"}')).toBe(0);
   });
 
   it('resolves handler settings: agent settings, then handlers.<name>, then the environment', async () => {

@@ -1,12 +1,13 @@
 import type { StreamResponse } from '@a2a-polyglot/model';
 import type { Logger } from '../logger.js';
-import type { PushConfigStore } from './push-config-store.js';
-import type { PushSender } from './push-sender.js';
+import type { CallObserver } from '../observer.js';
+import type { PushConfigStore, StoredPushConfig } from './push-config-store.js';
+import type { PushOutcome, PushSender } from './push-sender.js';
 
 /**
  * Fans task events out to the task's webhooks without ever blocking the task: each webhook
  * has its own queue, so events reach every webhook in log order while a slow or dead
- * webhook delays only itself.
+ * webhook delays only itself. Each delivery's outcome goes to the observer (metrics).
  */
 export class PushDispatcher {
   private readonly taskChains = new Map<string, Promise<void>>();
@@ -16,6 +17,7 @@ export class PushDispatcher {
     private readonly configs: PushConfigStore,
     private readonly sender: PushSender,
     private readonly logger: Logger,
+    private readonly observer?: CallObserver,
   ) {}
 
   /** Queues delivery of `event` to every webhook registered for the task at this moment. */
@@ -34,13 +36,22 @@ export class PushDispatcher {
     const next = (this.taskChains.get(taskKey) ?? Promise.resolve())
       .then(async () => {
         const configs = await this.configs.list(tenant, taskId);
-        for (const config of configs) this.enqueue(`${taskKey}\u0000${config.id}`, () => this.sender.send(config, event));
+        for (const config of configs) this.enqueue(`${taskKey}\u0000${config.id}`, () => this.deliver(tenant, taskId, config, event));
       })
-      .catch((error: unknown) => this.logger.error({ taskId, err: error }, 'push dispatch failed'));
+      .catch((error: unknown) => {
+        this.logger.error({ taskId, err: error }, 'push dispatch failed');
+        this.observer?.pushDelivered?.('dropped', { tenant, taskId });
+      });
     this.taskChains.set(taskKey, next);
     void next.then(() => {
       if (this.taskChains.get(taskKey) === next) this.taskChains.delete(taskKey);
     });
+  }
+
+  /** One delivery, its outcome reported (a sender that says nothing is not counted). */
+  private async deliver(tenant: string, taskId: string, config: StoredPushConfig, event: StreamResponse): Promise<void> {
+    const outcome = (await this.sender.send(config, event)) as PushOutcome | undefined;
+    if (outcome) this.observer?.pushDelivered?.(outcome, { tenant, taskId });
   }
 
   private enqueue(key: string, job: () => Promise<void>): void {

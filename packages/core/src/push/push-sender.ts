@@ -9,13 +9,24 @@ import { V1_WEBHOOK_ENCODING, type WebhookEncoding, type WebhookEncodings } from
 import { pinnedHttpTransport, systemResolver, type WebhookTransport } from './webhook-http-client.js';
 import { pinWebhookTarget, WebhookRefused, type WebhookResolver } from './webhook-target.js';
 
+/**
+ * How one event's delivery to one webhook ended, for metrics: `delivered` (a 2xx), `rejected`
+ * (a final answer other than 2xx: a 4xx but 429, or a redirect, which is never followed),
+ * `refused` (the URL or its address is not allowed, see {@link pinWebhookTarget}), `failed`
+ * (every attempt met a 5xx, a 429 or a network error). `dropped` is the dispatcher's: the
+ * event reached no webhook because the task's configs could not be read.
+ */
+export type PushOutcome = 'delivered' | 'rejected' | 'refused' | 'failed' | 'dropped';
+
 /** Delivers one StreamResponse to one webhook. */
 export interface PushSender {
   /**
-   * Resolves when delivered or when delivery was given up (never rejects). The body is written
-   * in the generation the config was registered in ({@link StoredPushConfig.protocolVersion}).
+   * Resolves when delivered or when delivery was given up (never rejects), with how it ended
+   * (a sender that resolves nothing is not counted in metrics). The body is written in the
+   * generation the config was registered in ({@link StoredPushConfig.protocolVersion}).
    */
-  send(config: StoredPushConfig, event: StreamResponse): Promise<void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: senders written before outcomes (`async send(): Promise<void>`) stay valid
+  send(config: StoredPushConfig, event: StreamResponse): Promise<PushOutcome | undefined | void>;
 }
 
 /** Tuning of {@link HttpPushSender}. */
@@ -85,7 +96,7 @@ export class HttpPushSender implements PushSender {
    * whose W3C trace context travels in the POST's `traceparent`, so the receiver's trace
    * continues the task's. No-op spans and no header without an OpenTelemetry SDK.
    */
-  send(config: StoredPushConfig, event: StreamResponse): Promise<void> {
+  send(config: StoredPushConfig, event: StreamResponse): Promise<PushOutcome> {
     const attributes = {
       'a2a.task.id': config.taskId,
       'a2a.push.config.id': config.id,
@@ -97,7 +108,7 @@ export class HttpPushSender implements PushSender {
     );
   }
 
-  private async deliver(config: StoredPushConfig, event: StreamResponse, span: Span): Promise<void> {
+  private async deliver(config: StoredPushConfig, event: StreamResponse, span: Span): Promise<PushOutcome> {
     const encoding = this.encodingOf(config);
     const headers: Record<string, string> = { 'content-type': encoding.contentType };
     propagation.inject(context.active(), headers);
@@ -114,29 +125,30 @@ export class HttpPushSender implements PushSender {
         span.setAttributes({ 'http.response.status_code': status, 'a2a.push.attempts': attempt });
         if (status >= 200 && status < 300) {
           if (attempt > 1) span.setStatus({ code: SpanStatusCode.OK });
-          return;
+          return 'delivered';
         }
         failed(span, `HTTP ${status}`);
         if (status >= 300 && status < 400) {
           this.logger.warn({ ...ids, status }, 'push delivery failed: the webhook redirected, and redirects are not followed');
-          return;
+          return 'rejected';
         }
         if (status < 500 && status !== 429) {
           this.logger.warn({ ...ids, status }, 'push delivery rejected');
-          return;
+          return 'rejected';
         }
         this.logger.warn({ ...ids, status, attempt }, 'push delivery failed');
       } catch (error) {
         failed(span, (error as Error).message);
         if (error instanceof WebhookRefused) {
           this.logger.warn({ ...ids, reason: error.message }, 'push delivery refused');
-          return;
+          return 'refused';
         }
         this.logger.warn({ ...ids, attempt, err: (error as Error).message }, 'push delivery error');
       }
       if (attempt < this.attempts) await sleep(this.backoffMs * 2 ** (attempt - 1));
     }
     this.logger.error(ids, 'push delivery gave up');
+    return 'failed';
   }
 
   /** The encoding of the generation the config was registered in (v1.0 without one). */
