@@ -7,6 +7,7 @@ import { DEFAULT_EVENT_LOG_MAX_BYTES, DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMOR
 import { DEFAULT_RATE_LIMIT_MAX_KEYS } from '@a2a-polyglot/server';
 import { DEFAULT_REDIS_LOG_MAX_BYTES_PER_TASK } from '@a2a-polyglot/stores';
 import { DEMO_INPUT_MODES } from '../demo-agent.js';
+import { markCardKeys } from './card-keys.js';
 import type { ExecutorConfig } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -37,7 +38,8 @@ export function defaultConfig(): ExecutorConfig {
     listTasksMaxBytes: 4 * 1024 * 1024,
     shutdownGraceMs: 10_000,
     logLevel: 'info',
-    agent: {
+    // Marked as set by no layer: these describe the demo agent, and an agent module's card replaces them.
+    agent: markCardKeys({
       name: 'A2A Polyglot Demo Agent',
       description: 'Echoes your message back as a streamed artifact. Try "ask", "fail" or "slow" to explore the protocol.',
       version: '0.1.0',
@@ -55,7 +57,7 @@ export function defaultConfig(): ExecutorConfig {
       defaultInputModes: DEMO_INPUT_MODES,
       defaultOutputModes: ['text/plain'],
       acceptAnyInputMode: false,
-    },
+    }, []),
     agentModule: undefined,
     demo: { chunkDelayMs: 50 },
     agents: [],

@@ -4,6 +4,7 @@
  */
 import { BUILTIN_BRIDGES } from '@a2a-polyglot/bridges';
 import { DEMO_INPUT_MODES } from '../demo-agent.js';
+import { cardKeysOf, markCardKeys, setCardKeys } from './card-keys.js';
 import type { AgentEntryConfig, ExecutorConfig, ExecutorConfigInput } from './types.js';
 
 /** Layers `over` onto `base`: scalars replace, nested objects merge, lists (skills, modes) replace. */
@@ -16,11 +17,15 @@ export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): Ex
     ...defined(scalars),
     agents: agents ? agents.map(withAgentDefaults) : base.agents,
     handlers: handlers ? { ...handlers } : base.handlers,
-    agent: {
-      ...base.agent,
-      ...defined(agent),
-      capabilities: { ...base.agent.capabilities, ...defined(agent?.capabilities) },
-    },
+    // Which card keys were set travels with the card (see card-keys.ts): an agent module's card fills the rest.
+    agent: markCardKeys(
+      {
+        ...base.agent,
+        ...defined(agent),
+        capabilities: { ...base.agent.capabilities, ...defined(agent?.capabilities) },
+      },
+      [...setCardKeys(base.agent), ...cardKeysOf(agent)],
+    ),
     demo: { ...base.demo, ...defined(demo) },
     auth: { ...base.auth, ...defined(auth) },
     push: { ...base.push, ...defined(push) },
@@ -42,7 +47,7 @@ export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): Ex
  */
 export function withAgentDefaults(entry: NonNullable<ExecutorConfigInput['agents']>[number]): AgentEntryConfig {
   const name = entry.name ?? entry.id;
-  return {
+  return markCardKeys<AgentEntryConfig>({
     id: entry.id,
     handler: entry.handler,
     settings: entry.settings ?? {},
@@ -64,7 +69,7 @@ export function withAgentDefaults(entry: NonNullable<ExecutorConfigInput['agents
     defaultInputModes: entry.defaultInputModes ?? handlerInputModes(entry.handler),
     defaultOutputModes: entry.defaultOutputModes ?? ['text/plain'],
     acceptAnyInputMode: entry.acceptAnyInputMode ?? false,
-  };
+  }, cardKeysOf(entry));
 }
 
 /**
