@@ -116,7 +116,11 @@ function exportedCard(mod: unknown): unknown {
  * as CommonJS).
  */
 function loadFailure(error: unknown, path: string): string {
-  const message = ((error as Error)?.message ?? String(error)).split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
+  const message = ((error as Error)?.message ?? String(error))
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
   if (error instanceof SyntaxError && extname(path) === '.js' && /\b(import|export)\b|Unexpected token/.test(message)) {
     return `${message} (if it is an ES module, name it .mjs or set "type": "module" in its package.json)`;
   }

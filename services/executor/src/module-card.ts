@@ -27,9 +27,7 @@ export function checkModuleCard(raw: unknown): AgentCardFields {
  */
 export function mergeModuleCard<T extends AgentCardConfig>(configured: T, moduleCard: AgentCardFields): T {
   const set = setCardKeys(configured);
-  const fromModule = Object.fromEntries(
-    Object.entries(moduleCard).filter(([key, value]) => value !== undefined && key !== 'capabilities' && !set.has(key)),
-  );
+  const fromModule = Object.fromEntries(Object.entries(moduleCard).filter(([key, value]) => value !== undefined && key !== 'capabilities' && !set.has(key)));
   const capabilities = Object.fromEntries(
     Object.entries(moduleCard.capabilities ?? {}).filter(([flag, value]) => value !== undefined && !set.has(`capabilities.${flag}`)),
   );

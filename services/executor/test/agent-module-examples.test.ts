@@ -44,7 +44,7 @@ async function exitOf(c: ExecutorProcess): Promise<number | null> {
 /** The text of every artifact chunk, in order. */
 function artifactText(events: readonly StreamResponse[]): string {
   return events
-    .flatMap((e) => (e.payload?.$case === 'artifactUpdate' ? e.payload.value.artifact?.parts ?? [] : []))
+    .flatMap((e) => (e.payload?.$case === 'artifactUpdate' ? (e.payload.value.artifact?.parts ?? []) : []))
     .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
     .join('');
 }
@@ -144,7 +144,8 @@ describe('examples/javascript-agent (agent.mjs, card exported beside the agent)'
     let canceling: Promise<unknown> | undefined;
     const events = await collect(client.sendStreamingMessage({ message: textMessage('reverse a b c d') }), (all) => {
       const first = all.find((e) => e.payload?.$case === 'task')?.payload;
-      if (!canceling && first?.$case === 'task' && all.some((e) => e.payload?.$case === 'artifactUpdate')) canceling = client.cancelTask({ id: first.value.id });
+      if (!canceling && first?.$case === 'task' && all.some((e) => e.payload?.$case === 'artifactUpdate'))
+        canceling = client.cancelTask({ id: first.value.id });
       return false;
     });
     expect(await canceling).toMatchObject({ status: { state: TaskState.TASK_STATE_CANCELED } });
@@ -171,6 +172,8 @@ describe('agent modules that cannot be served', () => {
     writeFileSync(file, "export const card = { name: 'X', skills: [{ name: 'no id', description: '' }] };\nexport default { async execute() {} };\n");
     const c = run(['--agent-module', file]);
     expect(await exitOf(c)).not.toBe(0);
-    expect(c.stderr).toMatch(new RegExp(`^Agent module ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} exports an invalid card: card\\.skills\\[0\\]\\.id must be .*\\n$`));
+    expect(c.stderr).toMatch(
+      new RegExp(`^Agent module ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} exports an invalid card: card\\.skills\\[0\\]\\.id must be .*\\n$`),
+    );
   });
 });

@@ -39,25 +39,28 @@ export function defaultConfig(): ExecutorConfig {
     shutdownGraceMs: 10_000,
     logLevel: 'info',
     // Marked as set by no layer: these describe the demo agent, and an agent module's card replaces them.
-    agent: markCardKeys({
-      name: 'A2A Polyglot Demo Agent',
-      description: 'Echoes your message back as a streamed artifact. Try "ask", "fail" or "slow" to explore the protocol.',
-      version: '0.1.0',
-      provider: undefined,
-      skills: [
-        {
-          id: 'echo',
-          name: 'Echo',
-          description: 'Streams "Echo: <your text>" back in chunks of a few words.',
-          tags: ['demo', 'echo'],
-          examples: ['hello world', 'ask', 'fail', 'slow'],
-        },
-      ],
-      capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false },
-      defaultInputModes: DEMO_INPUT_MODES,
-      defaultOutputModes: ['text/plain'],
-      acceptAnyInputMode: false,
-    }, []),
+    agent: markCardKeys(
+      {
+        name: 'A2A Polyglot Demo Agent',
+        description: 'Echoes your message back as a streamed artifact. Try "ask", "fail" or "slow" to explore the protocol.',
+        version: '0.1.0',
+        provider: undefined,
+        skills: [
+          {
+            id: 'echo',
+            name: 'Echo',
+            description: 'Streams "Echo: <your text>" back in chunks of a few words.',
+            tags: ['demo', 'echo'],
+            examples: ['hello world', 'ask', 'fail', 'slow'],
+          },
+        ],
+        capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false },
+        defaultInputModes: DEMO_INPUT_MODES,
+        defaultOutputModes: ['text/plain'],
+        acceptAnyInputMode: false,
+      },
+      [],
+    ),
     agentModule: undefined,
     demo: { chunkDelayMs: 50 },
     agents: [],

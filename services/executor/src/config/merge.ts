@@ -47,29 +47,32 @@ export function mergeConfig(base: ExecutorConfig, over: ExecutorConfigInput): Ex
  */
 export function withAgentDefaults(entry: NonNullable<ExecutorConfigInput['agents']>[number]): AgentEntryConfig {
   const name = entry.name ?? entry.id;
-  return markCardKeys<AgentEntryConfig>({
-    id: entry.id,
-    handler: entry.handler,
-    settings: entry.settings ?? {},
-    backgroundExecution: entry.backgroundExecution ?? true,
-    ...(entry.a2aLite && { a2aLite: entry.a2aLite === true ? {} : entry.a2aLite }),
-    name,
-    description: entry.description ?? `${name}, served through the ${entry.handler} handler`,
-    version: entry.version ?? '1.0.0',
-    provider: entry.provider,
-    documentationUrl: entry.documentationUrl,
-    iconUrl: entry.iconUrl,
-    skills: entry.skills ?? [{ id: 'chat', name: 'Chat', description: 'Send a message and get an answer.', tags: ['chat'] }],
-    capabilities: {
-      streaming: true,
-      pushNotifications: false,
-      extendedAgentCard: false,
-      ...Object.fromEntries(Object.entries(entry.capabilities ?? {}).filter(([, v]) => v !== undefined)),
+  return markCardKeys<AgentEntryConfig>(
+    {
+      id: entry.id,
+      handler: entry.handler,
+      settings: entry.settings ?? {},
+      backgroundExecution: entry.backgroundExecution ?? true,
+      ...(entry.a2aLite && { a2aLite: entry.a2aLite === true ? {} : entry.a2aLite }),
+      name,
+      description: entry.description ?? `${name}, served through the ${entry.handler} handler`,
+      version: entry.version ?? '1.0.0',
+      provider: entry.provider,
+      documentationUrl: entry.documentationUrl,
+      iconUrl: entry.iconUrl,
+      skills: entry.skills ?? [{ id: 'chat', name: 'Chat', description: 'Send a message and get an answer.', tags: ['chat'] }],
+      capabilities: {
+        streaming: true,
+        pushNotifications: false,
+        extendedAgentCard: false,
+        ...Object.fromEntries(Object.entries(entry.capabilities ?? {}).filter(([, v]) => v !== undefined)),
+      },
+      defaultInputModes: entry.defaultInputModes ?? handlerInputModes(entry.handler),
+      defaultOutputModes: entry.defaultOutputModes ?? ['text/plain'],
+      acceptAnyInputMode: entry.acceptAnyInputMode ?? false,
     },
-    defaultInputModes: entry.defaultInputModes ?? handlerInputModes(entry.handler),
-    defaultOutputModes: entry.defaultOutputModes ?? ['text/plain'],
-    acceptAnyInputMode: entry.acceptAnyInputMode ?? false,
-  }, cardKeysOf(entry));
+    cardKeysOf(entry),
+  );
 }
 
 /**
