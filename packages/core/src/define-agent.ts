@@ -29,6 +29,8 @@ export interface AgentCardFields {
   readonly capabilities?: { readonly streaming?: boolean; readonly pushNotifications?: boolean; readonly extendedAgentCard?: boolean };
   readonly defaultInputModes?: readonly string[];
   readonly defaultOutputModes?: readonly string[];
+  /** Not shown on the card: let parts of every media type reach the agent, whatever its input modes say. */
+  readonly acceptAnyInputMode?: boolean;
 }
 
 /** An agent that describes itself: its executor (`execute`, optional `cancel`) and its card. */
