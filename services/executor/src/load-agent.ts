@@ -87,7 +87,9 @@ async function importAndBuild(spec: string, path: string, context: AgentFactoryC
   try {
     mod = await importModule(path, guard);
   } catch (error) {
-    throw new AgentModuleError(`Agent module ${looksLikePath(spec) ? spec : `${spec} (${path})`} failed to load: ${loadFailure(error, path)}`, { cause: error });
+    throw new AgentModuleError(`Agent module ${looksLikePath(spec) ? spec : `${spec} (${path})`} failed to load: ${loadFailure(error, path)}`, {
+      cause: error,
+    });
   }
   const executor = await buildExecutor(spec, mod, context);
   const card = exportedCard(mod) ?? (executor as { card?: unknown }).card;

@@ -261,7 +261,10 @@ export default { card, async execute(ctx: { text: string; reply(text: string): v
 
   it("loads a .ts module row through tsx and serves the module's card under the row's card keys", async () => {
     const path = join(allowed, 'typed.ts');
-    await pg.query(`INSERT INTO "${schema}".a2a_agents (id, handler, settings, card) VALUES ('typed', 'module', $1, $2)`, [{ path }, { description: 'From the row.' }]);
+    await pg.query(`INSERT INTO "${schema}".a2a_agents (id, handler, settings, card) VALUES ('typed', 'module', $1, $2)`, [
+      { path },
+      { description: 'From the row.' },
+    ]);
     let card: any;
     await waitFor(
       async () => {
