@@ -18,6 +18,7 @@ export * from './in-memory-event-log.js';
 export * from './event-stream.js';
 export * from './delivery-pace.js';
 export * from './agent-executor.js';
+export * from './define-agent.js';
 export * from './auth.js';
 export * from './principal-id.js';
 export * from './principal-aliases.js';

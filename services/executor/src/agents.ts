@@ -12,6 +12,8 @@ import { ConfigError, type AgentEntryConfig, type ExecutorConfig } from './confi
 import { serviceHandlers } from './builtin-handlers.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
 import { pushHandlerOptions } from './push-options.js';
+import { agentModuleCard } from './load-agent.js';
+import { mergeModuleCard } from './module-card.js';
 
 /** One served agent: its request handler (own task store), executor and where it is mounted. */
 export interface ServedAgent {
@@ -103,7 +105,9 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
       throw new ConfigError(`Invalid configuration: agent ${JSON.stringify(entry.id)}: ${error.message.replace(/^Invalid settings: /, '')}`);
     throw error;
   }
-  return servedAgent(entry, executor, config, options);
+  // A `module` agent's own card is the base; the entry's (or registry row's) card keys override it.
+  const moduleCard = agentModuleCard(executor);
+  return servedAgent(moduleCard ? mergeModuleCard(entry, moduleCard) : entry, executor, config, options);
 }
 
 /**

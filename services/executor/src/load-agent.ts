@@ -1,9 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AgentExecutor, Logger } from '@a2a-polyglot/core';
+import type { AgentCardFields, AgentExecutor, Logger } from '@a2a-polyglot/core';
 import type { ExecutorConfig } from './config.js';
 import { ExitGuard } from './exit-guard.js';
+import { checkModuleCard } from './module-card.js';
 
 /** What a factory export receives, so a user agent can read its settings and log like the service. */
 export interface AgentFactoryContext {
@@ -22,6 +23,23 @@ export class AgentModuleError extends Error {
 /** The export names searched, in order, after the module object itself. */
 export const AGENT_EXPORTS = ['default', 'executor', 'agent'] as const;
 
+/** Extensions loaded through tsx (TypeScript compiled on import) rather than Node's own loader. */
+export const TYPESCRIPT_EXTENSIONS = ['.ts', '.mts', '.cts'] as const;
+
+/** The card each loaded module brought, by the executor it built (see {@link agentModuleCard}). */
+const moduleCards = new WeakMap<AgentExecutor, AgentCardFields>();
+
+/**
+ * The card the module that built `executor` exports (checked), if it exports one: its `card`
+ * export, else the `card` of the agent object itself (what `defineAgent({ card, ... })` returns,
+ * or a factory's result). Undefined for an executor no module of {@link loadAgentModule} built.
+ * A lookup beside the executor rather than a second return value: the `module` handler hands its
+ * executor through the bridge registry, which knows only executors.
+ */
+export function agentModuleCard(executor: AgentExecutor): AgentCardFields | undefined {
+  return moduleCards.get(executor);
+}
+
 /**
  * Loads a user agent so operators plug in their own logic without forking the service.
  *
@@ -29,7 +47,9 @@ export const AGENT_EXPORTS = ['default', 'executor', 'agent'] as const;
  * ES modules both work. The module may export (as the module itself, `default`, `executor`
  * or `agent`, searched in that order) either an AgentExecutor (an object with an `execute`
  * function) or a factory returning one: a function or class called/constructed with
- * {@link AgentFactoryContext}, possibly async.
+ * {@link AgentFactoryContext}, possibly async. A card beside it (export `card`, or `card` on the
+ * agent object as `defineAgent` makes it) is checked and kept for {@link agentModuleCard}.
+ * TypeScript files (`.ts`, `.mts`, `.cts`) are compiled on import by tsx.
  *
  * Only a regular file is imported (a named pipe would block the event loop in the read), and
  * `allowed`, when given, vets the resolved file before it is imported (the agent registry's
@@ -67,8 +87,50 @@ async function importAndBuild(spec: string, path: string, context: AgentFactoryC
   try {
     mod = await importModule(path, guard);
   } catch (error) {
-    throw new AgentModuleError(`Agent module ${spec} failed to load: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    throw new AgentModuleError(`Agent module ${looksLikePath(spec) ? spec : `${spec} (${path})`} failed to load: ${loadFailure(error, path)}`, {
+      cause: error,
+    });
   }
+  const executor = await buildExecutor(spec, mod, context);
+  const card = exportedCard(mod) ?? (executor as { card?: unknown }).card;
+  if (card !== undefined) {
+    try {
+      moduleCards.set(executor, checkModuleCard(card));
+    } catch (error) {
+      throw new AgentModuleError(`Agent module ${spec} exports an invalid card: ${(error as Error).message.split('\n').join('; ')}`, { cause: error });
+    }
+  }
+  return executor;
+}
+
+/** The module's `card` export (also under `default`, where `import()` puts a CommonJS module's exports). */
+function exportedCard(mod: unknown): unknown {
+  if (typeof mod !== 'object' || mod === null) return undefined;
+  const own = (mod as { card?: unknown }).card;
+  if (own !== undefined) return own;
+  const inner = (mod as { default?: unknown }).default;
+  return typeof inner === 'object' && inner !== null && !isExecutor(inner) ? (inner as { card?: unknown }).card : undefined;
+}
+
+/**
+ * One line saying why a module did not load: the error's message (esbuild's and V8's span
+ * lines), with a hint where the cause is a known mix-up (ES module syntax in a file Node reads
+ * as CommonJS).
+ */
+function loadFailure(error: unknown, path: string): string {
+  const message = ((error as Error)?.message ?? String(error))
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
+  if (error instanceof SyntaxError && extname(path) === '.js' && /\b(import|export)\b|Unexpected token/.test(message)) {
+    return `${message} (if it is an ES module, name it .mjs or set "type": "module" in its package.json)`;
+  }
+  return message;
+}
+
+/** The executor of a loaded module: its agent object, or what its factory returns. */
+async function buildExecutor(spec: string, mod: unknown, context: AgentFactoryContext): Promise<AgentExecutor> {
   const found = findExport(mod);
   if (!found) {
     throw new AgentModuleError(
@@ -135,6 +197,14 @@ function regularFile(spec: string, path: string): string {
 
 /** `require` for CommonJS, a real dynamic `import()` for ES modules; the synchronous `require` inside `guard.sync`. */
 async function importModule(path: string, guard: ExitGuard): Promise<unknown> {
+  if ((TYPESCRIPT_EXTENSIONS as readonly string[]).includes(extname(path))) {
+    // tsx (esbuild underneath) rather than a home-made transpiler: it follows tsconfig paths,
+    // handles ESM and CommonJS TypeScript alike, and is what agent authors run their code with.
+    // Loaded on first use only, so services without a TypeScript module never pay for it; its
+    // ES-module entry, since the CommonJS one looks for its loader at a path that does not exist.
+    const { tsImport } = await import('tsx/esm/api');
+    return tsImport(pathToFileURL(path).href, { parentURL: pathToFileURL(__filename).href });
+  }
   if (extname(path) !== '.mjs') {
     try {
       return guard.sync(() => require(path));

@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const { url, endpoints, grpc } = running;
   const publicBase = config.publicBaseUrl;
   const rootEntry = config.agents.find((a) => a.id === config.defaultAgent) ?? config.agents[0];
-  const rootName = rootEntry?.name ?? config.agent.name;
+  const rootName = rootEntry?.name ?? running.config.agent.name;
   const grpcText = grpc ? `, gRPC ${grpc.url}` : ', gRPC off';
   logger.info(
     {

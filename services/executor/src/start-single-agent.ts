@@ -13,7 +13,8 @@ import { GRPC_CLOSE_GRACE_MS, grpcCardInterfaces, startGrpc } from './grpc-liste
 import { instrumentHandler, serviceInstrumentation } from './instrumentation.js';
 import { listenerTls, rateLimiterFor } from './listener-security.js';
 import { rootListenerOptions } from './listener-options.js';
-import { loadAgentModule } from './load-agent.js';
+import { agentModuleCard, loadAgentModule } from './load-agent.js';
+import { mergeModuleCard } from './module-card.js';
 import { pushHandlerOptions } from './push-options.js';
 import type { Telemetry } from './telemetry.js';
 import { closeOnceInSteps, runningExecutor, type RunningExecutor, type ServedAgentInfo, type StartExecutorOptions } from './running-executor.js';
@@ -26,16 +27,19 @@ const NO_AGENTS: readonly ServedAgentInfo[] = [];
  * stores and event log from the configuration (durable stores are single-agent for now).
  */
 export async function startSingleAgent(
-  resolved: ExecutorConfig,
+  configured: ExecutorConfig,
   options: StartExecutorOptions,
   logger: Logger,
   telemetry: Telemetry | undefined,
 ): Promise<RunningExecutor> {
   const executor =
     options.executor ??
-    (resolved.agentModule
-      ? await loadAgentModule(resolved.agentModule, { config: resolved, logger })
-      : createDemoAgent({ chunkDelayMs: resolved.demo.chunkDelayMs }));
+    (configured.agentModule
+      ? await loadAgentModule(configured.agentModule, { config: configured, logger })
+      : createDemoAgent({ chunkDelayMs: configured.demo.chunkDelayMs }));
+  // A module's own card is the base of the served one; what the configuration set overrides it.
+  const moduleCard = agentModuleCard(executor);
+  const resolved: ExecutorConfig = moduleCard ? { ...configured, agent: mergeModuleCard(configured.agent, moduleCard) } : configured;
 
   // Bound below, before any request can ask for a card.
   let grpc: RunningGrpcServer | undefined;

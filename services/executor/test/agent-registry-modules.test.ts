@@ -222,3 +222,61 @@ describeWithPostgres('agent registry module policy, an executor process', () => 
     expect(executor.process.exitCode).toBeNull();
   });
 });
+
+describeWithPostgres('agent registry module rows of TypeScript agents with their own card, an executor process', () => {
+  const schema = uniqueName('a2a_registry_ts_modules');
+  const { allowed } = moduleDirs();
+  let pg: Client;
+  let executor: ExecutorProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    pg = new Client({ connectionString: POSTGRES_URL });
+    await pg.connect();
+    writeFileSync(
+      join(allowed, 'typed.ts'),
+      `const card: { name: string; skills: { id: string; name: string; description: string }[] } = { name: 'Typed Agent', skills: [{ id: 'typed', name: 'Typed', description: 'Answers in TypeScript' }] };
+export default { card, async execute(ctx: { text: string; reply(text: string): void }): Promise<void> { ctx.reply('typed: ' + ctx.text); } };
+`,
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-registry-ts-config-'));
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ agents: [{ id: 'main', handler: 'demo' }] }));
+    executor = spawnExecutor({
+      PORT: '0',
+      GRPC_PORT: 'off',
+      A2A_CONFIG: config,
+      A2A_AGENT_REGISTRY_URL: POSTGRES_URL!,
+      A2A_AGENT_REGISTRY_SCHEMA: schema,
+      A2A_AGENT_REGISTRY_RESYNC_MS: '0',
+      A2A_AGENT_REGISTRY_MODULE_DIRS: allowed,
+    });
+    url = await listeningUrl(executor);
+  });
+  afterAll(async () => {
+    await killHard(executor);
+    await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pg.end();
+  });
+
+  it("loads a .ts module row through tsx and serves the module's card under the row's card keys", async () => {
+    const path = join(allowed, 'typed.ts');
+    await pg.query(`INSERT INTO "${schema}".a2a_agents (id, handler, settings, card) VALUES ('typed', 'module', $1, $2)`, [
+      { path },
+      { description: 'From the row.' },
+    ]);
+    let card: any;
+    await waitFor(
+      async () => {
+        card = await json(await fetch(`${url}/agents/typed/.well-known/agent-card.json`, { headers: V1 }));
+        return card.name === 'Typed Agent';
+      },
+      { timeoutMs: 10_000, what: 'the typed agent served with its own card' },
+    );
+    expect(card.description).toBe('From the row.');
+    expect(card.skills.map((s: any) => s.id)).toEqual(['typed']);
+    const res = await postJson(`${url}/agents/typed/a2a/message:send`, { message: userMessage('hi') }, V1);
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(await json(res))).toContain('typed: hi');
+  });
+});

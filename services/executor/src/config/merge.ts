@@ -4,6 +4,7 @@
  */
 import { BUILTIN_BRIDGES } from '@a2a-polyglot/bridges';
 import { DEMO_INPUT_MODES } from '../demo-agent.js';
+import { cardKeysOf, markCardKeys, setCardKeys } from './card-keys.js';
 import { configFileSchema } from './schema/config-file.js';
 import { mergeBySchema } from './schema/setting.js';
 import type { AgentEntryConfig, ConfigLayer, ExecutorConfig } from './types.js';
@@ -16,6 +17,8 @@ import type { AgentEntryConfig, ConfigLayer, ExecutorConfig } from './types.js';
 export function mergeConfig(base: ExecutorConfig, over: ConfigLayer): ExecutorConfig {
   const { agents, ...rest } = over;
   const merged = mergeBySchema(configFileSchema, base, rest) as ExecutorConfig;
+  // Which card keys were set travels with the card (see card-keys.ts): an agent module's card fills the rest.
+  if (rest.agent) markCardKeys(merged.agent, [...setCardKeys(base.agent), ...cardKeysOf(rest.agent)]);
   return agents ? { ...merged, agents: agents.map(withAgentDefaults) } : merged;
 }
 
@@ -25,7 +28,7 @@ export function mergeConfig(base: ExecutorConfig, over: ConfigLayer): ExecutorCo
  */
 export function withAgentDefaults(entry: NonNullable<ConfigLayer['agents']>[number]): AgentEntryConfig {
   const name = entry.name ?? entry.id;
-  return {
+  const resolved: AgentEntryConfig = {
     id: entry.id,
     handler: entry.handler,
     settings: entry.settings ?? {},
@@ -48,6 +51,7 @@ export function withAgentDefaults(entry: NonNullable<ConfigLayer['agents']>[numb
     defaultOutputModes: entry.defaultOutputModes ?? ['text/plain'],
     acceptAnyInputMode: entry.acceptAnyInputMode ?? false,
   };
+  return markCardKeys(resolved, cardKeysOf(entry));
 }
 
 /**

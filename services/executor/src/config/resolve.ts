@@ -4,6 +4,7 @@
  * for in-process use (`startExecutor`).
  */
 import { resolve } from 'node:path';
+import { hasCardKeys, markCardKeys, setCardKeys } from './card-keys.js';
 import { defaultConfig } from './defaults.js';
 import { ConfigError, configErrorOfAll } from './errors.js';
 import { configFromEnv } from './env.js';
@@ -66,7 +67,22 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
  * `input`, validated like any other layer.
  */
 export function resolveConfig(input: ExecutorConfigInput = {}): ExecutorConfig {
-  return validateConfig(mergeConfig(defaultConfig(), parseConfigInput(stripUndefined(input), '')));
+  const resolved = validateConfig(mergeConfig(defaultConfig(), parseConfigInput(stripUndefined(input), '')));
+  return keepCardKeys(input, resolved);
+}
+
+/**
+ * `resolved` with the set card keys of `input`'s cards where `input` is itself a resolved
+ * configuration ({@link loadConfig}'s, handed to `startExecutor`): re-parsed, its cards would
+ * read as set in full, and an agent module's card could never fill what only defaults held.
+ */
+function keepCardKeys(input: ExecutorConfigInput, resolved: ExecutorConfig): ExecutorConfig {
+  if (input.agent && hasCardKeys(input.agent)) markCardKeys(resolved.agent, setCardKeys(input.agent as ExecutorConfig['agent']));
+  input.agents?.forEach((entry, i) => {
+    const out = resolved.agents[i];
+    if (out && hasCardKeys(entry)) markCardKeys(out, setCardKeys(entry as ExecutorConfig['agents'][number]));
+  });
+  return resolved;
 }
 
 /** Drops `undefined` properties at any depth, so a caller's `{ key: undefined }` reads as unset. */
