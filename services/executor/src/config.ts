@@ -28,6 +28,7 @@ export type {
   ExecutorConfigInput,
   LeaseConfig,
   RateLimitConfig,
+  LogFormat,
   LogLevel,
   SkillConfig,
   StoreConfig,

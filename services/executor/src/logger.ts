@@ -1,7 +1,8 @@
 import { REDACTED } from '@a2a-polyglot/bridges';
 import type { Logger } from '@a2a-polyglot/core';
 import pino, { type DestinationStream } from 'pino';
-import type { LogLevel } from './config.js';
+import pinoPretty from 'pino-pretty';
+import type { LogFormat, LogLevel } from './config.js';
 
 /**
  * Fields that hold credentials, removed by name from every log line (pino's `redact`, up to
@@ -28,14 +29,16 @@ export const REDACTED_FIELDS: readonly string[] = [
 });
 
 /**
- * The executor's one logger: pino, JSON lines on stdout (or `destination`), at `level`,
- * credentials redacted, `level` as its name (`"info"`) and `time` as ISO 8601. Created once
- * in `main` (or `startExecutor`) and handed to every
- * binding, store, bridge and push sender, which add their fields (binding, reqId, traceId,
- * taskId) with `child`. `err` is serialized with pino's error serializer (name, message,
- * stack).
+ * The executor's one logger: pino at `level`, credentials redacted, `level` as its name
+ * (`"info"`) and `time` as ISO 8601, written as `format` says: JSON lines (for collectors and
+ * pipes) or pino-pretty's coloured one-line entries (for a person at a terminal). `format`
+ * unset: pretty exactly when the lines go to stdout and stdout is a terminal, so
+ * `a2a-executor | jq` and every container log stay JSON. Created once in `main` (or
+ * `startExecutor`) and handed to every binding, store, bridge and push sender, which narrow it
+ * per call (binding, reqId, operation, traceId, taskId; core's `lazyChild`). `err` is
+ * serialized with pino's error serializer (name, message, stack).
  */
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+export function createLogger(level: LogLevel, destination?: DestinationStream, format?: LogFormat): Logger {
   const options: pino.LoggerOptions = {
     level,
     redact: { paths: [...REDACTED_FIELDS], censor: REDACTED },
@@ -43,5 +46,22 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     formatters: { level: (label) => ({ level: label }) },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return destination ? pino(options, destination) : pino(options);
+  const pretty = (format ?? (destination === undefined && process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
+  const stream = pretty ? prettyStream(destination) : destination;
+  return stream ? pino(options, stream) : pino(options);
+}
+
+/**
+ * pino-pretty as pino's destination, in this thread rather than as a worker transport: a
+ * terminal session writes few lines, and a synchronous write loses none when the process exits
+ * (a startup failure, a second Ctrl-C). Colours when the destination is a colour terminal.
+ */
+function prettyStream(destination: DestinationStream | undefined): DestinationStream {
+  return pinoPretty({
+    ...(destination ? { destination } : { destination: 1, sync: true }),
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    // Request ids and task ids are long: one line per entry, its fields after the message.
+    singleLine: true,
+  });
 }

@@ -37,6 +37,7 @@ export function defaultConfig(): ExecutorConfig {
     listTasksMaxBytes: 4 * 1024 * 1024,
     shutdownGraceMs: 10_000,
     logLevel: 'info',
+    logFormat: undefined,
     agent: {
       name: 'A2A Polyglot Demo Agent',
       description: 'Echoes your message back as a streamed artifact. Try "ask", "fail" or "slow" to explore the protocol.',

@@ -29,6 +29,7 @@ export const ENV_VARS = {
   A2A_LIST_TASKS_MAX_BYTES: 'listTasksMaxBytes',
   A2A_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
   LOG_LEVEL: 'logLevel',
+  A2A_LOG_FORMAT: 'logFormat',
   A2A_AGENT_MODULE: 'agentModule',
   A2A_AGENT_NAME: 'agent.name',
   A2A_ACCEPT_ANY_INPUT_MODE: 'agent.acceptAnyInputMode',

@@ -20,6 +20,7 @@ export const CLI_FLAGS = {
   '--allowed-hosts': 'allowedHosts',
   '--agent-module': 'agentModule',
   '--log-level': 'logLevel',
+  '--log-format': 'logFormat',
   '--strict-requests': 'strictRequests',
   '--card-compat': 'cardCompat',
   '--accept-any-input-mode': 'agent.acceptAnyInputMode',

@@ -19,6 +19,13 @@ export type { AgentRegistryConfig, EventLogConfig, LeaseConfig, StoreConfig } fr
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /**
+ * How log lines are written (`logFormat`, `A2A_LOG_FORMAT`, `--log-format`): `pretty`, one
+ * coloured line per entry for a person at a terminal (pino-pretty), or `json`, one JSON object
+ * per line for a collector. Unset: pretty exactly when stdout is a terminal.
+ */
+export type LogFormat = 'pretty' | 'json';
+
+/**
  * The whole service configuration, fully resolved. Built by {@link loadConfig} from defaults,
  * a JSON file, environment variables and CLI flags, in that order of precedence, so one
  * binary serves a laptop demo and a proxied production deployment without code changes.
@@ -95,6 +102,8 @@ export interface ExecutorConfig {
   /** How long running tasks may finish on SIGINT/SIGTERM before they are failed. */
   readonly shutdownGraceMs: number;
   readonly logLevel: LogLevel;
+  /** Unset: pretty on a terminal, JSON otherwise (see {@link LogFormat}). */
+  readonly logFormat: LogFormat | undefined;
   readonly agent: AgentCardConfig;
   /**
    * Module exporting your AgentExecutor. Relative paths are already resolved (against the
