@@ -6,7 +6,9 @@
  */
 import { lazyChild, requestLogger, type Logger } from '@a2a-polyglot/core';
 import { REDACTED } from '@a2a-polyglot/bridges';
-import { createLogger } from '../src/index.js';
+import pino from 'pino';
+import { createLogger, REDACTED_FIELDS } from '../src/index.js';
+import { REDACTED_FIELD_NAMES } from '../src/redact-fields.js';
 
 function pinoLines(level: 'debug' | 'info'): { logger: Logger; lines: Array<Record<string, any>>; children: () => number } {
   const raw: string[] = [];
@@ -79,4 +81,50 @@ it('a later field of the same name replaces the earlier one (one key per line, n
   const raw = JSON.stringify(log.lines[0]);
   expect(log.lines[0]).toMatchObject({ taskId: 'b', state: 'completed' });
   expect(raw.match(/taskId/g)).toHaveLength(1);
+});
+
+describe('the credential rule', () => {
+  /** What pino's own redact with REDACTED_FIELDS' paths writes: the rule as pino states it. */
+  function viaPinoRedact(fields: object): Record<string, unknown> {
+    const raw: string[] = [];
+    pino({ redact: { paths: [...REDACTED_FIELDS], censor: REDACTED }, base: undefined, timestamp: false }, { write: (l: string) => void raw.push(l) }).info(fields, 'm');
+    const { level: _l, ...rest } = JSON.parse(raw[0]!);
+    return rest;
+  }
+  function viaExecutor(fields: object): Record<string, unknown> {
+    const raw: string[] = [];
+    createLogger('info', { write: (l: string) => void raw.push(l) }).info(fields, 'm');
+    const { level: _l, time: _t, pid: _p, hostname: _h, ...rest } = JSON.parse(raw[0]!);
+    return rest;
+  }
+
+  it('redacts exactly what pino redact with REDACTED_FIELDS redacts, at every depth, without touching the caller objects', () => {
+    const shapes: object[] = [];
+    for (const name of REDACTED_FIELD_NAMES) {
+      shapes.push({ [name]: 's0' }, { a: { [name]: 's1' } }, { a: { b: { [name]: 's2' } } }, { a: { b: { c: { [name]: 's3' } } } });
+      shapes.push({ a: { b: { c: { d: { [name]: 'deep-kept' } } } } }, { list: [{ [name]: 's-item' }, 'plain'] }, { [name.toUpperCase()]: 'other-case-kept' });
+    }
+    shapes.push({ headers: { authorization: 'x', accept: 'json' }, n: 1, nil: null, ok: true });
+    for (const shape of shapes) {
+      const before = JSON.stringify(shape);
+      expect(viaExecutor(shape)).toEqual(viaPinoRedact(shape));
+      expect(JSON.stringify(shape)).toBe(before);
+    }
+  });
+
+  it('redacts inside an error and keeps it an error (type, message, stack)', () => {
+    const err = Object.assign(new Error('upstream 401'), { request: { headers: { authorization: 'Bearer e-secret' } } });
+    const line = viaExecutor({ err });
+    expect(line).toMatchObject({ err: { type: 'Error', message: 'upstream 401', request: { headers: { authorization: REDACTED } } } });
+    expect((line.err as { stack: string }).stack).toContain('upstream 401');
+    expect(err.request.headers.authorization).toBe('Bearer e-secret');
+  });
+
+  it('redacts the bindings of a pino child too', () => {
+    const raw: string[] = [];
+    createLogger('info', { write: (l: string) => void raw.push(l) })
+      .child({ token: 'child-secret', reqId: 'r' })
+      .info('m');
+    expect(JSON.parse(raw[0]!)).toMatchObject({ token: REDACTED, reqId: 'r' });
+  });
 });
