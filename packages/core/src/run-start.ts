@@ -135,7 +135,12 @@ export class RunStarter {
     // The run logs to the call that started it (binding, request id, trace id) and its task
     // (already on the call's logger when the message named the task).
     // Without a call logger, the handler's names the binding itself (the task-end line has it).
-    const runLogger = message.taskId && ctx.logger ? ctx.logger : ctx.logger ? lazyChild(ctx.logger, { taskId }) : lazyChild(this.deps.logger, { binding: ctx.binding, taskId });
+    const runLogger =
+      message.taskId && ctx.logger
+        ? ctx.logger
+        : ctx.logger
+          ? lazyChild(ctx.logger, { taskId })
+          : lazyChild(this.deps.logger, { binding: ctx.binding, taskId });
     const newRun = (stored: StoredTask | undefined) =>
       new TaskRun(
         { ...this.deps.runDeps(), logger: runLogger },

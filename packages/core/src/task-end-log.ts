@@ -17,5 +17,8 @@ export function logTaskEnd(logger: Logger, agent: string, state: TaskState | und
 
 /** `TASK_STATE_INPUT_REQUIRED` → `input-required`, as the A2A v0.3 wire and people spell it. */
 function stateName(state: TaskState): string {
-  return (TaskState[state] ?? String(state)).replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
+  return (TaskState[state] ?? String(state))
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
 }

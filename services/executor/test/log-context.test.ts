@@ -72,7 +72,9 @@ it('makes no pino child for a call, whether it writes a line or not', () => {
 it('a debug line is written, with its context, when the level is debug', () => {
   const log = pinoLines('debug');
   callLogger(log.logger).debug({ code: 'TaskNotFound' }, 'JSON-RPC call rejected');
-  expect(log.lines).toEqual([expect.objectContaining({ level: 'debug', code: 'TaskNotFound', operation: 'SendMessage', reqId: 'req-ctx-1', taskId: 'task-1' })]);
+  expect(log.lines).toEqual([
+    expect.objectContaining({ level: 'debug', code: 'TaskNotFound', operation: 'SendMessage', reqId: 'req-ctx-1', taskId: 'task-1' }),
+  ]);
 });
 
 it('a later field of the same name replaces the earlier one (one key per line, not two)', () => {
@@ -87,7 +89,10 @@ describe('the credential rule', () => {
   /** What pino's own redact with REDACTED_FIELDS' paths writes: the rule as pino states it. */
   function viaPinoRedact(fields: object): Record<string, unknown> {
     const raw: string[] = [];
-    pino({ redact: { paths: [...REDACTED_FIELDS], censor: REDACTED }, base: undefined, timestamp: false }, { write: (l: string) => void raw.push(l) }).info(fields, 'm');
+    pino({ redact: { paths: [...REDACTED_FIELDS], censor: REDACTED }, base: undefined, timestamp: false }, { write: (l: string) => void raw.push(l) }).info(
+      fields,
+      'm',
+    );
     const { level: _l, ...rest } = JSON.parse(raw[0]!);
     return rest;
   }

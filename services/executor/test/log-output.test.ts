@@ -81,7 +81,12 @@ describe('executor log lines in a pipe', () => {
     for (const line of c.stdout.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
     expect(c.stdout).not.toContain('traceId:');
     expect(c.stdout).toContain(taskId);
-    expect(c.stderr.split('\n').filter(Boolean).every((l) => l.startsWith('{'))).toBe(true);
+    expect(
+      c.stderr
+        .split('\n')
+        .filter(Boolean)
+        .every((l) => l.startsWith('{')),
+    ).toBe(true);
   });
 });
 
@@ -104,7 +109,25 @@ describeWithTmux('executor log lines on a terminal (tmux)', () => {
     const bootstrap = resolve(__dirname, '../../../scripts/run-ts.js');
     const main = resolve(__dirname, '../src/main.ts');
     const env = Object.entries({ ...DEMO_ENV, LOG_LEVEL: 'info', PATH: process.env.PATH ?? '' }).map(([k, v]) => `${k}=${v}`);
-    tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '400', '-y', '50', 'env', '-i', 'TERM=xterm-256color', ...env, process.execPath, bootstrap, main);
+    tmux(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '400',
+      '-y',
+      '50',
+      'env',
+      '-i',
+      'TERM=xterm-256color',
+      ...env,
+      process.execPath,
+      bootstrap,
+      main,
+    );
     tmux('set-option', '-t', session, 'remain-on-exit', 'on');
     let url = '';
     await waitFor(
@@ -115,7 +138,10 @@ describeWithTmux('executor log lines on a terminal (tmux)', () => {
       { timeoutMs: 20_000, what: 'the startup line in the pane' },
     );
     const ids = [await sendTask(url, 'first'), await sendTask(url, 'second')];
-    const ended = () => pane().split('\n').filter((l) => l.includes('task completed'));
+    const ended = () =>
+      pane()
+        .split('\n')
+        .filter((l) => l.includes('task completed'));
     await waitFor(() => ended().length === 2, { what: 'two task-end lines in the pane' });
     const text = pane();
     // pino-pretty's shape: `[HH:MM:ss.l] INFO: message {fields}`, never a JSON object per line.
@@ -128,6 +154,6 @@ describeWithTmux('executor log lines on a terminal (tmux)', () => {
         expect(line).toContain(field);
     }
     // Coloured: the level name comes with an ANSI colour sequence.
-    expect(pane(true)).toMatch(/\x1b\[[0-9;]*m\s*INFO/);
+    expect(pane(true)).toMatch(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m\\s*INFO`));
   });
 });

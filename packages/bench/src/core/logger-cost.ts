@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   for (const level of levels) {
     const logger = level === 'silent' ? silentLogger : createLogger(level as 'debug' | 'info' | 'warn' | 'error', sink, 'json');
     const us = await costOf(logger);
-    const median = [...us].sort((a, b) => a - b)[Math.floor(us.length / 2)]!;
+    const median = [...us].sort((a, b) => a - b)[Math.floor(us.length / 2)] ?? Number.NaN;
     console.log(`${level.padEnd(6)} median ${median.toFixed(2)} µs/call  windows ${us.map((u) => u.toFixed(2)).join(' ')}`);
   }
 }

@@ -46,7 +46,9 @@ export const configFileSchema = section({
   listTasksMaxBytes: positiveBytes.optional().describe('Most bytes of task JSON one ListTasks page carries. Default 4 MiB.'),
   shutdownGraceMs: nonNegativeMs.optional().describe('How long running tasks may finish on SIGINT/SIGTERM. Default 10000.'),
   logLevel: oneOf(['debug', 'info', 'warn', 'error']).optional().describe('Lowest level logged (LOG_LEVEL). Default info.'),
-  logFormat: oneOf(['pretty', 'json']).optional().describe('pretty (coloured lines) or json (JSON lines) (A2A_LOG_FORMAT). Default: pretty when stdout is a terminal, else json.'),
+  logFormat: oneOf(['pretty', 'json'])
+    .optional()
+    .describe('pretty (coloured lines) or json (JSON lines) (A2A_LOG_FORMAT). Default: pretty when stdout is a terminal, else json.'),
   agent: agentSchema.optional(),
   agentModule: nonEmpty.optional().describe('Module exporting your AgentExecutor (relative to the config file). Unset: the demo agent.'),
   demo: section({ chunkDelayMs: nonNegativeMs.optional() }).optional().describe('Settings of the built-in demo agent.'),
