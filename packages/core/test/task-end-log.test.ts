@@ -8,7 +8,7 @@ import { callContext, RequestHandler, type AgentExecutor, type Logger } from '..
 
 const agent: AgentExecutor = {
   async execute(ctx) {
-    if (ctx.text === 'reply') return ctx.reply({ text: 'a message, no task' });
+    if (ctx.text === 'reply') return ctx.reply('a message, no task');
     if (ctx.text === 'fail') throw new Error('agent broke');
     ctx.complete();
   },
