@@ -1,3 +1,4 @@
+import { lazyChild } from './lazy-logger.js';
 import { silentLogger, type Logger } from './logger.js';
 import { distinguishedName } from './distinguished-name.js';
 import type { ProtocolVersion } from './protocol-version.js';
@@ -104,6 +105,7 @@ const REQUEST_ID_SHAPE = /^[\w.:/+=@-]+$/;
  * `reqId` (the caller's `X-Request-Id` when it sent a sane one, else a fresh UUID), so every
  * line about the call can be found together. The bindings build it when they build the
  * call's context; the core adds `operation`, `traceId` and `taskId` (`bindOperationLogger`).
+ * The fields stay plain until a line is written ({@link lazyChild}): most calls write none.
  * Undefined for a silent binding logger: the call then has no logger of its own and the core
  * logs to its own (a handler given a logger behind a binding given none still logs).
  */
@@ -111,7 +113,7 @@ export function requestLogger(logger: Logger, binding: BindingName, header: (nam
   if (logger === silentLogger) return undefined;
   const sent = header(REQUEST_ID_HEADER);
   const reqId = sent && sent.length <= MAX_REQUEST_ID_LENGTH && REQUEST_ID_SHAPE.test(sent) ? sent : globalThis.crypto.randomUUID();
-  return logger.child({ binding, reqId });
+  return lazyChild(logger, { binding, reqId });
 }
 
 /**

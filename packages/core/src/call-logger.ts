@@ -1,5 +1,6 @@
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import type { CallContext } from './call-context.js';
+import { lazyChild } from './lazy-logger.js';
 import { silentLogger } from './logger.js';
 import type { OperationName } from './operation-name.js';
 import { requestIds } from './request-ids.js';
@@ -19,5 +20,5 @@ export function bindOperationLogger(ctx: CallContext, operation: OperationName, 
   if (span && isSpanContextValid(span)) fields.traceId = span.traceId;
   const { taskId } = requestIds(operation, request);
   if (taskId !== undefined) fields.taskId = taskId;
-  ctx.logger = logger.child(fields);
+  ctx.logger = lazyChild(logger, fields);
 }

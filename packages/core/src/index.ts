@@ -28,6 +28,7 @@ export * from './call-context.js';
 export * from './call-logger.js';
 export * from './request-ids.js';
 export * from './logger.js';
+export * from './lazy-logger.js';
 export * from './request-handler.js';
 export * from './protocol-version.js';
 export { textPart, dataPart, messageText, agentMessage, taskView, eventState } from './task-events.js';

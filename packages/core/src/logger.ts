@@ -21,7 +21,15 @@ export interface Logger {
   warn: LogFn;
   error: LogFn;
   child(bindings: Record<string, unknown>): Logger;
+  /**
+   * Whether a line at `level` would be written (pino has it). Optional: without it every level
+   * counts as on. Lets a caller skip building the fields of a line nobody reads.
+   */
+  isLevelEnabled?(level: LogLevelName): boolean;
 }
+
+/** The levels of the {@link Logger} seam. */
+export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
 
 const discard = (): void => undefined;
 
@@ -29,4 +37,4 @@ const discard = (): void => undefined;
  * Discards everything: the default of every library package, so a library logs nothing
  * unless its host hands it a logger (the executor hands one pino logger to all of them).
  */
-export const silentLogger: Logger = { debug: discard, info: discard, warn: discard, error: discard, child: () => silentLogger };
+export const silentLogger: Logger = { debug: discard, info: discard, warn: discard, error: discard, child: () => silentLogger, isLevelEnabled: () => false };

@@ -13,7 +13,9 @@ import { requirePush } from './call-preamble.js';
 import { A2AErrorCode } from './error-code.js';
 import { estimateBytes } from './estimate-size.js';
 import { taskLogKey, type EventLog } from './event-log.js';
+import { lazyChild } from './lazy-logger.js';
 import type { Logger } from './logger.js';
+import { logTaskEnd } from './task-end-log.js';
 import type { PushConfigOperations } from './push/push-config-operations.js';
 import { runKey, within, type Caller } from './request-handler-helpers.js';
 import { checkInputModes } from './input-modes.js';
@@ -132,7 +134,13 @@ export class RunStarter {
 
     // The run logs to the call that started it (binding, request id, trace id) and its task
     // (already on the call's logger when the message named the task).
-    const runLogger = message.taskId && ctx.logger ? ctx.logger : (ctx.logger ?? this.deps.logger).child({ taskId });
+    // Without a call logger, the handler's names the binding itself (the task-end line has it).
+    const runLogger =
+      message.taskId && ctx.logger
+        ? ctx.logger
+        : ctx.logger
+          ? lazyChild(ctx.logger, { taskId })
+          : lazyChild(this.deps.logger, { binding: ctx.binding, taskId });
     const newRun = (stored: StoredTask | undefined) =>
       new TaskRun(
         { ...this.deps.runDeps(), logger: runLogger },
@@ -164,8 +172,10 @@ export class RunStarter {
     }
     const start = existing ? run.view() : undefined;
     // One reaction for both outcomes (catch + finally cost two more promises per request).
+    const startedAt = performance.now();
     const forget = (): void => {
       if (this.deps.runs.get(key) === run) this.deps.runs.delete(key);
+      logTaskEnd(runLogger, this.deps.card.name, run.state, startedAt);
     };
     void run.execute(this.deps.executor).then(forget, (error: unknown) => {
       runLogger.error({ err: error }, 'run failed');

@@ -1,5 +1,6 @@
 import { A2AErrorCode } from './error-code.js';
 import type { A2AError } from './a2a-error.js';
+import { logsAt } from './lazy-logger.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -21,5 +22,6 @@ export function isServerFault(error: A2AError): boolean {
  */
 export function logFailure(logger: Logger, error: A2AError, what: string, fields: Record<string, unknown> = {}): void {
   if (isServerFault(error)) logger.error({ ...fields, code: error.code, message: error.message, err: error.cause ?? error }, `${what} failed`);
-  else logger.debug({ ...fields, code: error.code, message: error.message }, `${what} rejected`);
+  // A refusal is a debug line: at info and above, nothing of it is built.
+  else if (logsAt(logger, 'debug')) logger.debug({ ...fields, code: error.code, message: error.message }, `${what} rejected`);
 }

@@ -6,6 +6,7 @@ import { awaitTaskEnd } from './await-task-end.js';
 import type { ClusterCoordinator } from './cluster-coordinator.js';
 import { A2AErrorCode } from './error-code.js';
 import { requireId, runKey, type Caller } from './request-handler-helpers.js';
+import { lazyChild } from './lazy-logger.js';
 import type { TaskQueries } from './task-queries.js';
 import { taskView } from './task-events.js';
 import { answerTask } from './task-generation.js';
@@ -144,7 +145,7 @@ export function idleRun(
   extensions: readonly string[],
 ): TaskRun {
   return new TaskRun(
-    { ...deps, logger: deps.logger.child({ taskId: stored.task.id }) },
+    { ...deps, logger: lazyChild(deps.logger, { taskId: stored.task.id }) },
     {
       tenant: stored.tenant,
       owner: stored.owner,

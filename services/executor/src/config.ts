@@ -30,6 +30,7 @@ export type {
   ConfigLayer,
   LeaseConfig,
   RateLimitConfig,
+  LogFormat,
   LogLevel,
   SkillConfig,
   StoreConfig,

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     return;
   }
   const { config } = loaded;
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
 
   let running: RunningExecutor;
   try {

@@ -20,7 +20,7 @@ export { GrpcListenError, grpcCardInterfaces, grpcInterface } from './grpc-liste
  */
 export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig = {}, options: StartExecutorOptions = {}): Promise<RunningExecutor> {
   const resolved = resolveConfig(config);
-  const logger = options.logger ?? createLogger(resolved.logLevel);
+  const logger = options.logger ?? createLogger(resolved.logLevel, undefined, resolved.logFormat);
   const telemetry = startTelemetry(logger);
   try {
     const start = resolved.agents.length > 0 ? startMountedAgents : startSingleAgent;

@@ -1,6 +1,7 @@
 import type { Logger } from '@a2a-polyglot/core';
 import { diag, DiagLogLevel, type DiagLogger } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { consoleOnStderrProcessors } from './span-exporters.js';
 
 /** The OpenTelemetry SDK of the process, when {@link startTelemetry} started one. */
 export interface Telemetry {
@@ -19,7 +20,9 @@ export const DEFAULT_SERVICE_NAME = 'a2a-executor';
 export const OTEL_VARIABLES: Readonly<Record<string, string>> = {
   OTEL_EXPORTER_OTLP_ENDPOINT: 'OTLP collector URL; setting it turns traces on',
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'OTLP endpoint of traces only; also turns traces on',
-  OTEL_TRACES_EXPORTER: 'traces exporter (otlp, console, …); set, other than none, it turns traces on',
+  OTEL_TRACES_EXPORTER: 'traces exporter (otlp, console (one JSON line per span on stderr), zipkin); set, other than none, it turns traces on',
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'OTLP protocol: http/protobuf (default), http/json or grpc',
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'OTLP protocol of traces only',
   OTEL_SDK_DISABLED: 'true keeps the SDK off whatever else is set',
   OTEL_SERVICE_NAME: `service name of the spans (default ${DEFAULT_SERVICE_NAME})`,
   OTEL_RESOURCE_ATTRIBUTES: 'resource attributes of the spans (service.name=… names the service too)',
@@ -61,8 +64,11 @@ export function startTelemetry(logger: Logger, env: Readonly<Record<string, stri
   // unless OTEL_LOG_LEVEL asks for the SDK's console logger instead.
   if (!env.OTEL_LOG_LEVEL) diag.setLogger(diagToLogger(logger), DiagLogLevel.WARN);
   const named = Boolean(env.OTEL_SERVICE_NAME?.trim()) || /(^|,)\s*service\.name\s*=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
+  // `console` spans go to stderr, never into the JSON log lines on stdout.
+  const spanProcessors = consoleOnStderrProcessors(env);
   const sdk = new NodeSDK({
     ...(named ? {} : { serviceName: DEFAULT_SERVICE_NAME }),
+    ...(spanProcessors && { spanProcessors }),
     ...(env.OTEL_METRICS_EXPORTER ? {} : { metricReaders: [] }),
     ...(env.OTEL_LOGS_EXPORTER ? {} : { logRecordProcessors: [] }),
   });

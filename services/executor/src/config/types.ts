@@ -42,6 +42,8 @@ type DeepPartialSections<T> = { [K in keyof T]?: T[K] extends readonly unknown[]
 
 /** Log levels of the executor's pino logger (`logLevel`, `LOG_LEVEL`, `--log-level`). */
 export type LogLevel = ExecutorConfig['logLevel'];
+/** How log lines are written (`logFormat`): `pretty` for a person at a terminal, `json` for a collector. */
+export type LogFormat = NonNullable<ExecutorConfig['logFormat']>;
 /** The single agent's card fields (`agent`). */
 export type AgentCardConfig = ExecutorConfig['agent'];
 /** One skill of a card. */

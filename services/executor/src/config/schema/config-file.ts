@@ -102,6 +102,10 @@ export const configFileSchema = section({
     .describe('How long running tasks may finish on SIGINT/SIGTERM before they are failed.')
     .register(settingMeta, { env: 'A2A_SHUTDOWN_GRACE_MS' }),
   logLevel: oneOf(LOG_LEVELS).default('info').describe('Lowest level logged.').register(settingMeta, { env: 'LOG_LEVEL', flag: '--log-level' }),
+  logFormat: oneOf(['pretty', 'json'])
+    .optional()
+    .describe('pretty (coloured lines, pino-pretty) or json (JSON lines). Unset: pretty when stdout is a terminal, else json.')
+    .register(settingMeta, { env: 'A2A_LOG_FORMAT', flag: '--log-format' }),
   agent: agentSchema.prefault({}),
   agentModule: nonEmpty
     .optional()
