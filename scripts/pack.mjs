@@ -78,8 +78,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = path.resolve(flag > 0 ? process.argv[flag + 1] : path.join(root, 'dist-packages'));
   try {
     const files = packAll(out);
-    process.stdout.write(`${files.length} tarballs in ${path.relative(process.cwd(), out) || '.'}\n`);
-    for (const name of files) process.stdout.write(`  ${name}\n`);
+    const where = path.relative(process.cwd(), out) || '.';
+    process.stdout.write(`${files.length} tarballs in ${where}:\n${files.map((name) => `  ${name}\n`).join('')}`);
   } catch (error) {
     process.stderr.write(`pack: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
