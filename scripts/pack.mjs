@@ -57,13 +57,11 @@ export function packAll(out) {
   }
   mkdirSync(out, { recursive: true });
   for (const file of readdirSync(out)) if (file.endsWith('.tgz')) rmSync(path.join(out, file));
-  const npm = process.env.npm_execpath;
-  const [file, prefix] = npm?.endsWith('.js') ? [process.execPath, [npm]] : ['npm', []];
-  const args = [...prefix, 'pack', '--json', '--pack-destination', out, ...workspaces.flatMap((w) => ['-w', w.name])];
+  const args = ['pack', '--json', '--pack-destination', out, ...workspaces.flatMap((w) => ['-w', w.name])];
   // npm's lifecycle banners (`> prepack`) and notices go to stderr: kept, shown only on failure.
   let json;
   try {
-    json = execFileSync(file, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+    json = execFileSync('npm', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     throw new Error(`npm pack failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   }

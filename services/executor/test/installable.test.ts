@@ -121,7 +121,8 @@ describe('the packed packages, installed into an empty folder outside the clone'
     const code = `for (const name of ${JSON.stringify(packed.map((p) => p.name))}) require(name); console.log('ok')`;
     const { stdout } = await execFileAsync(process.execPath, ['-e', code], { cwd: project });
     expect(stdout.trim()).toBe('ok');
-    for (const devOnly of ['jest', 'typescript', '@a2a-polyglot/testing', 'better-sqlite3']) expect(existsSync(path.join(project, 'node_modules', devOnly))).toBe(false);
+    for (const devOnly of ['jest', 'typescript', '@a2a-polyglot/testing', 'better-sqlite3'])
+      expect(existsSync(path.join(project, 'node_modules', devOnly))).toBe(false);
   });
 
   it('runs the README example: npx a2a-executor serves agent.mjs, npx a2a and client.mjs talk to it', async () => {

@@ -110,7 +110,11 @@ export function installPacked(repoRoot: string, packDir: string, project: string
   writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ private: true, ...lock.packages[''] }, null, 2)}\n`);
   writeFileSync(path.join(project, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
   try {
-    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: project,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr ?? '';
     // ENOTCACHED: a tarball's manifest names a dependency this lockfile lacks, or the cache lacks a package (`npm ci` fills it).
