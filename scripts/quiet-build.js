@@ -45,7 +45,7 @@ function quietBuild(pkg, write) {
 function buildOnFirstRun(command, pkg, main) {
   const { existsSync } = require('node:fs');
   if (existsSync(main)) return;
-  process.stderr.write(`${command}: first run, building ${pkg} and the packages it uses (turbo; about a minute)\n`);
+  process.stderr.write(`${command}: first run, building ${pkg} and the packages it uses (turbo, once; a minute or more)\n`);
   const status = quietBuild(pkg);
   if (status !== 0 || !existsSync(main)) {
     process.stderr.write(`${command}: the build failed; run \`npm run build\` at the repository root and try again\n`);
