@@ -60,30 +60,6 @@ function userEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
 }
 
-beforeAll(() => {
-  work = mkdtempSync(path.join(tmpdir(), 'a2a-installable-'));
-  const packDir = path.join(work, 'dist-packages');
-  const listing = execFileSync(process.execPath, [path.join(root, 'scripts/pack.mjs'), '--out', packDir], { cwd: root, encoding: 'utf8', env: userEnv() });
-  packed = listing
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line.endsWith('.tgz'))
-    .map((tarball) => ({ tarball, name: `@a2a-polyglot/${tarball.replace(/^a2a-polyglot-/, '').replace(/-\d+\.\d+\.\d+\.tgz$/, '')}` }));
-  project = path.join(work, 'my-agent');
-  mkdirSync(project);
-  installPacked(root, packDir, project, packed);
-  writeFileSync(path.join(project, AGENT_FILE), readmeBlock(AGENT_FILE));
-}, 300_000);
-
-afterAll(async () => {
-  if (executor?.pid !== undefined && executor.exitCode === null) {
-    const exited = new Promise((resolve) => executor!.once('exit', resolve));
-    process.kill(-executor.pid, 'SIGTERM');
-    await exited;
-  }
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
 /** Starts `npx a2a-executor <args>` in the project on a free port; returns its URL. */
 async function startExecutor(args: readonly string[]): Promise<string> {
   // Its own process group, so the npx process and the node it starts stop together.
@@ -107,6 +83,30 @@ async function startExecutor(args: readonly string[]): Promise<string> {
 }
 
 describe('the packed packages, installed into an empty folder outside the clone', () => {
+  beforeAll(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'a2a-installable-'));
+    const packDir = path.join(work, 'dist-packages');
+    const listing = execFileSync(process.execPath, [path.join(root, 'scripts/pack.mjs'), '--out', packDir], { cwd: root, encoding: 'utf8', env: userEnv() });
+    packed = listing
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.endsWith('.tgz'))
+      .map((tarball) => ({ tarball, name: `@a2a-polyglot/${tarball.replace(/^a2a-polyglot-/, '').replace(/-\d+\.\d+\.\d+\.tgz$/, '')}` }));
+    project = path.join(work, 'my-agent');
+    mkdirSync(project);
+    installPacked(root, packDir, project, packed);
+    writeFileSync(path.join(project, AGENT_FILE), readmeBlock(AGENT_FILE));
+  }, 300_000);
+
+  afterAll(async () => {
+    if (executor?.pid !== undefined && executor.exitCode === null) {
+      const exited = new Promise((resolve) => executor!.once('exit', resolve));
+      process.kill(-executor.pid, 'SIGTERM');
+      await exited;
+    }
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
   it('packs every public workspace, and only those', () => {
     const names = packed.map((p) => p.name);
     expect(names).toContain('@a2a-polyglot/executor');
@@ -139,7 +139,7 @@ describe('the packed packages, installed into an empty folder outside the clone'
     writeFileSync(path.join(project, CLIENT_FILE), readmeBlock(CLIENT_FILE).replaceAll(README_URL, url));
     const { stdout } = await execFileAsync(process.execPath, [CLIENT_FILE], { cwd: project });
     expect(stdout).toBe('You said: hello from code\n');
-  });
+  }, 120_000);
 
   it('npx a2a, npx a2a-executor --help and npx a2a-migrate --help work, and hints say npx a2a', async () => {
     const usage = await npx(project, ['a2a', 'send', README_URL]);
@@ -148,7 +148,7 @@ describe('the packed packages, installed into an empty folder outside the clone'
     expect((await npx(project, ['a2a', '--help'])).stdout).toContain('Usage: a2a <command>');
     expect((await npx(project, ['a2a-executor', '--help'])).stdout).toMatch(/^Usage: a2a-executor /);
     expect((await npx(project, ['a2a-migrate', '--help'])).stdout).toMatch(/^Usage: a2a-migrate /);
-  });
+  }, 120_000);
 });
 
 describe('the bins inside the clone', () => {
@@ -167,9 +167,13 @@ describe('the bins inside the clone', () => {
     expect(existsSync(path.join(root, 'node_modules/.bin', name))).toBe(true);
   });
 
-  it.each(bins)('npx $name --help runs at the repository root', async ({ name, usage }) => {
-    const result = await npx(root, [name, '--help']);
-    expect(result).toMatchObject({ code: 0 });
-    expect(result.stdout).toMatch(usage);
-  });
+  it.each(bins)(
+    'npx $name --help runs at the repository root',
+    async ({ name, usage }) => {
+      const result = await npx(root, [name, '--help']);
+      expect(result).toMatchObject({ code: 0 });
+      expect(result.stdout).toMatch(usage);
+    },
+    60_000,
+  );
 });
