@@ -34,7 +34,26 @@ function quietBuild(pkg, write) {
   return runQuietly(process.execPath, [turbo, 'run', 'build', `--filter=${pkg}...`, '--output-logs=errors-only'], write);
 }
 
-module.exports = { runQuietly, quietBuild };
+/**
+ * The first-run step of a committed bin shim (packages/cli/bin/a2a.js,
+ * services/executor/bin/a2a-executor.js, packages/stores/bin/a2a-migrate.js). npm links a bin
+ * at `npm ci` only when its file exists, and dist/ does not exist before the first build, so
+ * each bin is a small committed file that runs `main` (the package's compiled entry). When
+ * `main` is missing (a fresh clone), this builds `pkg` and what it uses once, quietly, so
+ * `npx <command>` works right after `npm ci`. Exits 2 with one line when the build fails.
+ */
+function buildOnFirstRun(command, pkg, main) {
+  const { existsSync } = require('node:fs');
+  if (existsSync(main)) return;
+  process.stderr.write(`${command}: first run, building ${pkg} and the packages it uses (turbo, once; a minute or more)\n`);
+  const status = quietBuild(pkg);
+  if (status !== 0 || !existsSync(main)) {
+    process.stderr.write(`${command}: the build failed; run \`npm run build\` at the repository root and try again\n`);
+    process.exit(2);
+  }
+}
+
+module.exports = { runQuietly, quietBuild, buildOnFirstRun };
 
 if (require.main === module) {
   const pkg = process.argv[2];

@@ -27,8 +27,12 @@ it('a build that fails shows all it printed, and keeps its exit code', () => {
   expect(failed.shown).toBe('src/x.ts(1,1): error TS2304\nFailed: @a2a-polyglot/cli#build\n');
 });
 
-it('the root a2a script and the first-run build of bin/a2a.js both build through it', () => {
+it('the root a2a script and the first-run build of every bin (a2a, a2a-executor, a2a-migrate) build through it', () => {
   const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts as Record<string, string>;
   expect(scripts.a2a).toBe('node scripts/quiet-build.js @a2a-polyglot/cli && node packages/cli/bin/a2a.js');
-  expect(readFileSync(path.join(root, 'packages/cli/bin/a2a.js'), 'utf8')).toContain("quietBuild('@a2a-polyglot/cli')");
+  expect(readFileSync(path.join(root, 'packages/cli/bin/a2a.js'), 'utf8')).toContain("buildOnFirstRun('a2a', '@a2a-polyglot/cli', main)");
+  expect(readFileSync(path.join(root, 'services/executor/bin/a2a-executor.js'), 'utf8')).toContain(
+    "buildOnFirstRun('a2a-executor', '@a2a-polyglot/executor', main)",
+  );
+  expect(readFileSync(path.join(root, 'packages/stores/bin/a2a-migrate.js'), 'utf8')).toContain("buildOnFirstRun('a2a-migrate', '@a2a-polyglot/stores', main)");
 });

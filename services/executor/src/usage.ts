@@ -1,5 +1,5 @@
 /**
- * The text of `a2a-executor --help` (`node dist/main.js --help`): every flag with what it sets
+ * The text of `a2a-executor --help` (`npx a2a-executor --help`, `npm start -- --help`): every flag with what it sets
  * and its default, the environment variables of the configuration, and the OpenTelemetry
  * variables. The flag descriptions are the config schema's own (`.describe()` of the key each
  * flag sets), so help, `config.schema.json` and the README table cannot drift apart.
@@ -55,7 +55,8 @@ export function usageText(): string {
   const envOf = new Map(Object.entries(ENV_VARS).map(([name, path]) => [path, name]));
   const flags = Object.entries(CLI_FLAGS).map(([flag, path]) => entry(`${flag} <value>`, keyHelp(schema, path, envOf)));
   const otel = Object.entries(OTEL_VARIABLES).map(([name, text]) => entry(name, `${text}.`));
-  return `Usage: node dist/main.js [--config file.json] [flags]
+  return `Usage: a2a-executor [--config file.json] [flags]
+  (installed: npx a2a-executor ...; in the repository: npx a2a-executor ... or npm start -- ...)
 
 Serves an A2A agent (the built-in demo echo agent unless agentModule is set), or the
 agents of the config file's "agents" list (each routed to a handler such as openai-chat,
