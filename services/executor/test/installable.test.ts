@@ -23,7 +23,7 @@ const root = path.resolve(__dirname, '../../..');
  * Switching to a TypeScript module that exports its own card is this line (`'agent.ts'`),
  * once the README shows that block.
  */
-const AGENT_FILE = 'agent.mjs';
+const AGENT_FILE = 'agent.ts';
 /** The README's client example. */
 const CLIENT_FILE = 'client.mjs';
 /** The address the README's examples use; replaced by the test executor's own. */
@@ -39,8 +39,8 @@ let executorOut = '';
 /** The README's ```js block whose first line is `// <file>` (the comment may go on after a colon). */
 function readmeBlock(file: string): string {
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => new RegExp(`^// ${file.replace('.', '\\.')}\\b`).test(code));
-  if (block === undefined) throw new Error(`README.md has no js block starting with "// ${file}"`);
+  const block = [...readme.matchAll(/```(?:js|ts)\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => new RegExp(`^// ${file.replace('.', '\\.')}\\b`).test(code));
+  if (block === undefined) throw new Error(`README.md has no js or ts block starting with "// ${file}"`);
   return block;
 }
 
@@ -125,13 +125,15 @@ describe('the packed packages, installed into an empty folder outside the clone'
       expect(existsSync(path.join(project, 'node_modules', devOnly))).toBe(false);
   });
 
-  it('runs the README example: npx a2a-executor serves agent.mjs, npx a2a and client.mjs talk to it', async () => {
+  it('runs the README example: npx a2a-executor serves agent.ts with its own card, npx a2a and client.mjs talk to it', async () => {
     const url = await startExecutor(['--agent-module', `./${AGENT_FILE}`]);
     expect(executorOut).toContain(path.join(project, AGENT_FILE));
 
     const card = await npx(project, ['a2a', 'card', url]);
     expect(card).toMatchObject({ code: 0 });
     expect(card.stdout).toContain(`${url}/a2a/rpc`);
+    expect(card.stdout).toContain('Say-back Agent');
+    expect(card.stdout).not.toContain('Demo Agent');
 
     const sent = await npx(project, ['a2a', 'send', url, 'hello from outside']);
     expect(sent).toMatchObject({ code: 0, stdout: 'You said: hello from outside\n' });
