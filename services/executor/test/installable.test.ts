@@ -39,7 +39,9 @@ let executorOut = '';
 /** The README's ```js block whose first line is `// <file>` (the comment may go on after a colon). */
 function readmeBlock(file: string): string {
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```(?:js|ts)\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => new RegExp(`^// ${file.replace('.', '\\.')}\\b`).test(code));
+  const block = [...readme.matchAll(/```(?:js|ts)\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((code) => new RegExp(`^// ${file.replace('.', '\\.')}\\b`).test(code));
   if (block === undefined) throw new Error(`README.md has no js or ts block starting with "// ${file}"`);
   return block;
 }
