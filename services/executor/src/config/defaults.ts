@@ -35,6 +35,7 @@ export function defaultConfig(): ExecutorConfig {
     sseHeartbeatMs: 15_000,
     streamStallTimeoutMs: 30_000,
     listTasksMaxBytes: 4 * 1024 * 1024,
+    idempotencyWindowMs: 86_400_000,
     shutdownGraceMs: 10_000,
     logLevel: 'info',
     agent: {

@@ -27,6 +27,7 @@ export const ENV_VARS = {
   A2A_SSE_HEARTBEAT_MS: 'sseHeartbeatMs',
   A2A_STREAM_STALL_TIMEOUT_MS: 'streamStallTimeoutMs',
   A2A_LIST_TASKS_MAX_BYTES: 'listTasksMaxBytes',
+  A2A_IDEMPOTENCY_WINDOW_MS: 'idempotencyWindowMs',
   A2A_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
   LOG_LEVEL: 'logLevel',
   A2A_AGENT_MODULE: 'agentModule',

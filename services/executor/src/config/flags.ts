@@ -26,6 +26,7 @@ export const CLI_FLAGS = {
   '--card-signing-key-file': 'cardSigning.keyFile',
   '--card-signing-kid': 'cardSigning.kid',
   '--experimental-11': 'protocol.experimental11',
+  '--idempotency-window-ms': 'idempotencyWindowMs',
   '--store': 'store.kind',
   '--dynamodb-table': 'store.table',
   '--dynamodb-endpoint': 'store.endpoint',

@@ -57,6 +57,7 @@ const KIND: Record<string, TextKind> = {
   sseHeartbeatMs: 'int',
   streamStallTimeoutMs: 'int',
   listTasksMaxBytes: 'int',
+  idempotencyWindowMs: 'int',
   shutdownGraceMs: 'int',
   'demo.chunkDelayMs': 'int',
   trustProxy: 'bool',

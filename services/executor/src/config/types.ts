@@ -92,6 +92,11 @@ export interface ExecutorConfig {
   readonly streamStallTimeoutMs: number;
   /** The most bytes of task JSON one ListTasks page carries (a page ends early past it). */
   readonly listTasksMaxBytes: number;
+  /**
+   * How long a send is remembered by (principal, tenant, messageId): a retry within it answers
+   * the first send's task or reply instead of running the agent again. 0 disables.
+   */
+  readonly idempotencyWindowMs: number;
   /** How long running tasks may finish on SIGINT/SIGTERM before they are failed. */
   readonly shutdownGraceMs: number;
   readonly logLevel: LogLevel;
