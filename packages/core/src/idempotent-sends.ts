@@ -74,7 +74,7 @@ export class IdempotentSends {
     const messageId = request.message?.messageId;
     if (!messageId) return undefined;
     const key: SendKey = { principal: caller.owner ?? ANONYMOUS_SEND_PRINCIPAL, tenant: caller.tenant, messageId };
-    const bodyHash = await sendBodyHash(request);
+    const bodyHash = sendBodyHash(request);
     const deadline = Date.now() + PENDING_MS;
     for (;;) {
       const now = Date.now();

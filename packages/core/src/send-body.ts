@@ -1,4 +1,6 @@
 import { Message, type SendMessageRequest, TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import canonicalize from 'canonicalize';
 
 /**
@@ -11,10 +13,11 @@ import canonicalize from 'canonicalize';
  *
  * Canonical JSON because ProtoJSON member order follows the client's JSON for `Struct`
  * metadata, and v0.3 and v1.0 bindings decode to the same proto: the same send hashes the
- * same on every binding and version. The digest is the platform's Web Crypto (Node 20+ and
- * browsers), so the core needs no hashing library.
+ * same on every binding and version. The digest is `@noble/hashes` (audited, no Node APIs, so
+ * the core stays runnable in browsers): synchronous, unlike Web Crypto's `subtle.digest`, whose
+ * trip through the thread pool would delay every send's start by more than the hash costs.
  */
-export async function sendBodyHash(request: SendMessageRequest): Promise<string> {
+export function sendBodyHash(request: SendMessageRequest): string {
   const message = request.message ? Message.toJSON({ ...request.message, messageId: '' }) : null;
   const config = request.configuration;
   const body = {
@@ -24,7 +27,6 @@ export async function sendBodyHash(request: SendMessageRequest): Promise<string>
     push: config?.taskPushNotificationConfig ? TaskPushNotificationConfig.toJSON(config.taskPushNotificationConfig) : null,
   };
   const text = canonicalize(body) ?? '';
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return bytesToHex(sha256(utf8ToBytes(text)));
 }
 

@@ -150,11 +150,11 @@ describe('idempotent sends', () => {
 describe('sendBodyHash', () => {
   it('ignores the messageId, member order of metadata and answer-shaping options, not the content', async () => {
     const base = withId('hi', 'a');
-    const hash = await sendBodyHash({ ...base, metadata: { a: 1, b: 2 } });
-    expect(await sendBodyHash({ ...withId('hi', 'b'), metadata: { b: 2, a: 1 } })).toBe(hash);
-    expect(await sendBodyHash({ ...base, metadata: { a: 1, b: 2 }, configuration: { acceptedOutputModes: [], historyLength: 3, returnImmediately: true } })).toBe(hash);
-    expect(await sendBodyHash({ ...withId('ho', 'a'), metadata: { a: 1, b: 2 } })).not.toBe(hash);
-    expect(await sendBodyHash({ ...base, metadata: { a: 1, b: 3 } })).not.toBe(hash);
+    const hash = sendBodyHash({ ...base, metadata: { a: 1, b: 2 } });
+    expect(sendBodyHash({ ...withId('hi', 'b'), metadata: { b: 2, a: 1 } })).toBe(hash);
+    expect(sendBodyHash({ ...base, metadata: { a: 1, b: 2 }, configuration: { acceptedOutputModes: [], historyLength: 3, returnImmediately: true } })).toBe(hash);
+    expect(sendBodyHash({ ...withId('ho', 'a'), metadata: { a: 1, b: 2 } })).not.toBe(hash);
+    expect(sendBodyHash({ ...base, metadata: { a: 1, b: 3 } })).not.toBe(hash);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
   });
 });
