@@ -248,12 +248,13 @@ describe('client behaviour against scripted servers', () => {
   });
 
   it('with retrySends, retries SendMessage on Unavailable keeping its messageId (filled in when missing)', async () => {
-    server = await rpcServer((req, res, call) => {
+    const fake = await rpcServer((req, res, call) => {
       if (call <= 2) return sendJson(res, 503, { error: { code: 503, status: 'UNAVAILABLE', message: 'busy' } });
       return sendJson(res, 200, rpcResult(req.json.id, { task: task('TASK_STATE_COMPLETED') }));
     });
-    const client = await Client.connect(server.url, { bindings: ['jsonrpc'], retrySends: true, retry: { attempts: 3, initialDelayMs: 5, maxDelayMs: 10 } });
-    const sent = () => server.requests.filter((r) => r.url === '/rpc').map((r) => r.json.params.message.messageId as string);
+    server = fake;
+    const client = await Client.connect(fake.url, { bindings: ['jsonrpc'], retrySends: true, retry: { attempts: 3, initialDelayMs: 5, maxDelayMs: 10 } });
+    const sent = () => fake.requests.filter((r) => r.url === '/rpc').map((r) => r.json.params.message.messageId as string);
     const res = await client.sendMessage({ message: textMessage('x', { messageId: 'm-keep' }) });
     expect(res.payload?.$case).toBe('task');
     expect(sent()).toEqual(['m-keep', 'm-keep', 'm-keep']);

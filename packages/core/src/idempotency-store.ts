@@ -28,9 +28,7 @@ export type SendOutcome = { readonly kind: 'task'; readonly taskId: string } | {
  * the send and records the outcome); `existing` is a send seen before, with the hash of its
  * body and its outcome, undefined while its owner is still starting it.
  */
-export type SendClaim =
-  | { readonly kind: 'new' }
-  | { readonly kind: 'existing'; readonly bodyHash: string; readonly outcome: SendOutcome | undefined };
+export type SendClaim = { readonly kind: 'new' } | { readonly kind: 'existing'; readonly bodyHash: string; readonly outcome: SendOutcome | undefined };
 
 /**
  * Where the sends seen within the idempotency window are remembered. Claiming is one atomic

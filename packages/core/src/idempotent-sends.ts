@@ -51,8 +51,14 @@ export interface ClaimedSend {
   refused(): void;
 }
 
+/** The answer to a send seen before, as SendMessage or as SendStreamingMessage gives it. */
+export interface SendReplay {
+  blocking(request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse>;
+  streaming(ctx: CallContext): Promise<EventStream>;
+}
+
 /** What {@link IdempotentSends.claim} decided: run the send (owning it), or replay an outcome. */
-export type SendDecision = { readonly claimed: ClaimedSend } | { readonly replay: SendOutcome } | undefined;
+export type SendDecision = { readonly claimed: ClaimedSend } | { readonly replay: SendReplay } | undefined;
 
 /** What answering a replay reads: the task queries and the runs of this process. */
 export interface ReplayDeps {
@@ -85,7 +91,15 @@ export class IdempotentSends {
           { field: 'message.messageId', description: 'already used for a different message' },
         ]);
       }
-      if (found.outcome) return { replay: found.outcome };
+      const { outcome } = found;
+      if (outcome) {
+        return {
+          replay: {
+            blocking: (req, c) => this.replayBlocking(caller, req, outcome, c),
+            streaming: (c) => this.replayStreaming(caller, outcome, c),
+          },
+        };
+      }
       if (now > deadline) throw new A2AError(A2AErrorCode.Unavailable, `A send with messageId ${messageId} is still being started; retry later`);
       await sleep(PENDING_POLL_MS, signal).catch(() => {
         throw new A2AError(A2AErrorCode.DeadlineExceeded, 'The caller went away');
@@ -109,16 +123,20 @@ export class IdempotentSends {
   }
 
   /** SendMessage's answer to a replay. */
-  async replayBlocking(caller: Caller, request: SendMessageRequest, outcome: SendOutcome, ctx: CallContext): Promise<SendMessageResponse> {
+  private async replayBlocking(caller: Caller, request: SendMessageRequest, outcome: SendOutcome, ctx: CallContext): Promise<SendMessageResponse> {
     if (outcome.kind === 'message') return { payload: { $case: 'message', value: outcome.message } };
     const run = this.deps.runs.get(runKey(caller.tenant, outcome.taskId));
     if (run && !request.configuration?.returnImmediately && !run.settled.settled) await waitOrAbort(run.settled.promise, ctx.signal);
-    const task = await this.deps.tasks.get(caller, { tenant: caller.tenant, id: outcome.taskId, historyLength: request.configuration?.historyLength }, ctx.signal);
+    const task = await this.deps.tasks.get(
+      caller,
+      { tenant: caller.tenant, id: outcome.taskId, historyLength: request.configuration?.historyLength },
+      ctx.signal,
+    );
     return { payload: { $case: 'task', value: task } };
   }
 
   /** SendStreamingMessage's answer to a replay. */
-  async replayStreaming(caller: Caller, outcome: SendOutcome, ctx: CallContext): Promise<EventStream> {
+  private async replayStreaming(caller: Caller, outcome: SendOutcome, ctx: CallContext): Promise<EventStream> {
     if (outcome.kind === 'message') return messageStream(outcome.message);
     const snapshot = await this.deps.tasks.snapshot(caller.tenant, outcome.taskId);
     const state = snapshot?.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;

@@ -151,7 +151,7 @@ export class RequestHandler implements OperationHandler {
   async sendMessage(request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse> {
     const begun = this.begin(ctx, request.tenant);
     const send = this.sends && (await this.sends.claim(await begun, request, ctx.signal));
-    if (send && 'replay' in send) return this.sends!.replayBlocking(await begun, request, send.replay, ctx);
+    if (send && 'replay' in send) return send.replay.blocking(request, ctx);
     const { run, caller } = await this.startRun(request, ctx, false, begun, send?.claimed);
     // An agent that answers at once has settled by now: no waiting, no abort listener.
     const first = run.first.value ?? (await run.first.promise);
@@ -180,7 +180,7 @@ export class RequestHandler implements OperationHandler {
     requireStreaming(this.card);
     const begun = this.begin(ctx, request.tenant);
     const send = this.sends && (await this.sends.claim(await begun, request, ctx.signal));
-    if (send && 'replay' in send) return this.sends!.replayStreaming(await begun, send.replay, ctx);
+    if (send && 'replay' in send) return send.replay.streaming(ctx);
     const { run, start, caller } = await this.startRun(request, ctx, true, begun, send?.claimed);
     const first = await run.first.promise;
     if (first.kind === 'message') return singleEventStream({ payload: { $case: 'message', value: first.message } });
@@ -202,7 +202,13 @@ export class RequestHandler implements OperationHandler {
   }
 
   /** Starts a run after the call's preamble (see {@link RunStarter}); a claimed send learns its outcome (see {@link IdempotentSends}). */
-  private startRun(request: SendMessageRequest, ctx: CallContext, streaming: boolean, begun: Caller | Promise<Caller>, claimed?: ClaimedSend): Promise<StartedRun> {
+  private startRun(
+    request: SendMessageRequest,
+    ctx: CallContext,
+    streaming: boolean,
+    begun: Caller | Promise<Caller>,
+    claimed?: ClaimedSend,
+  ): Promise<StartedRun> {
     const started = this.starter.start(request, ctx, streaming, begun);
     if (!claimed) return started;
     return started.then(

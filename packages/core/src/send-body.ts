@@ -29,4 +29,3 @@ export function sendBodyHash(request: SendMessageRequest): string {
   const text = canonicalize(body) ?? '';
   return bytesToHex(sha256(utf8ToBytes(text)));
 }
-

@@ -1,4 +1,4 @@
-import { TaskState, type Message, type SendMessageRequest } from '@a2a-polyglot/model';
+import { SendMessageConfiguration, TaskState, type Message, type SendMessageRequest } from '@a2a-polyglot/model';
 import { testAgentCard, userSend, waitFor } from '@a2a-polyglot/testing';
 import {
   A2AError,
@@ -26,7 +26,9 @@ function countingAgent() {
   const parked: Array<() => void> = [];
   const agent = {
     runs: 0,
-    release: () => parked.splice(0).forEach((go) => go()),
+    release: () => {
+      for (const go of parked.splice(0)) go();
+    },
     executor: {
       async execute(c) {
         agent.runs++;
@@ -131,7 +133,7 @@ describe('idempotent sends', () => {
     const agent = countingAgent();
     const store = new InMemoryIdempotencyStore();
     const h = new RequestHandler({ card: testAgentCard(), executor: agent.executor, idempotencyStore: store });
-    const badHistory = { ...withId('hi', 'm-bad'), configuration: { acceptedOutputModes: [], historyLength: -1, returnImmediately: false } } as SendMessageRequest;
+    const badHistory: SendMessageRequest = { ...withId('hi', 'm-bad'), configuration: SendMessageConfiguration.fromPartial({ historyLength: -1 }) };
     await expect(h.sendMessage(badHistory, ctx())).rejects.toMatchObject({ code: A2AErrorCode.InvalidParams });
     await waitFor(() => store.size === 0);
     expect(taskOf(await h.sendMessage(withId('hi', 'm-bad'), ctx())).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -152,7 +154,9 @@ describe('sendBodyHash', () => {
     const base = withId('hi', 'a');
     const hash = sendBodyHash({ ...base, metadata: { a: 1, b: 2 } });
     expect(sendBodyHash({ ...withId('hi', 'b'), metadata: { b: 2, a: 1 } })).toBe(hash);
-    expect(sendBodyHash({ ...base, metadata: { a: 1, b: 2 }, configuration: { acceptedOutputModes: [], historyLength: 3, returnImmediately: true } })).toBe(hash);
+    expect(
+      sendBodyHash({ ...base, metadata: { a: 1, b: 2 }, configuration: SendMessageConfiguration.fromPartial({ historyLength: 3, returnImmediately: true }) }),
+    ).toBe(hash);
     expect(sendBodyHash({ ...withId('ho', 'a'), metadata: { a: 1, b: 2 } })).not.toBe(hash);
     expect(sendBodyHash({ ...base, metadata: { a: 1, b: 3 } })).not.toBe(hash);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);

@@ -81,7 +81,9 @@ describe('nesting is limited at decode, in both generations (README "Limits on r
   const v1Send = (levels: number) =>
     Buffer.from(
       SendMessageRequest.encode(
-        SendMessageRequest.fromPartial({ message: { messageId: `m-v1-${levels}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'data', value: nest(levels) } }] } }),
+        SendMessageRequest.fromPartial({
+          message: { messageId: `m-v1-${levels}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'data', value: nest(levels) } }] },
+        }),
       ).finish(),
     );
   const v03Send = (levels: number) =>

@@ -18,7 +18,16 @@ interface Stores {
 }
 
 const key = (messageId: string, principal = 'key:alice', tenant = ''): SendKey => ({ principal, tenant, messageId });
-const reply: Message = { messageId: 'r-1', contextId: '', taskId: '', role: Role.ROLE_AGENT, parts: [{ content: { $case: 'text', value: 'hello' }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] };
+const reply: Message = {
+  messageId: 'r-1',
+  contextId: '',
+  taskId: '',
+  role: Role.ROLE_AGENT,
+  parts: [{ content: { $case: 'text', value: 'hello' }, metadata: undefined, filename: '', mediaType: '' }],
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+};
 const T0 = 1_700_000_000_000;
 
 /** What every idempotency store must do; durable ones with two handles on one table. */

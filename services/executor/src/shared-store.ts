@@ -34,7 +34,11 @@ export async function openPostgresStore(config: ExecutorConfig, logger: Logger, 
     throw new Error(`Cannot prepare the PostgreSQL task store at ${redactUrl(url)} (schema ${schema}): ${(error as Error).message}`);
   }
   return {
-    stores: { taskStore: new postgres.PostgresTaskStore(pool, { schema }), pushConfigStore, idempotencyStore: new postgres.PostgresIdempotencyStore(pool, { schema }) },
+    stores: {
+      taskStore: new postgres.PostgresTaskStore(pool, { schema }),
+      pushConfigStore,
+      idempotencyStore: new postgres.PostgresIdempotencyStore(pool, { schema }),
+    },
     check: { name: 'store', probe: async () => void (await pool.query('SELECT 1')) },
     description: `PostgreSQL task store (schema ${schema})`,
     close: () => pool.end(),

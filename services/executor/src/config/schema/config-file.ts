@@ -46,7 +46,9 @@ export const configFileSchema = section({
   listTasksMaxBytes: positiveBytes.optional().describe('Most bytes of task JSON one ListTasks page carries. Default 4 MiB.'),
   idempotencyWindowMs: nonNegativeMs
     .optional()
-    .describe('How long a send is remembered by (principal, tenant, messageId), so a retry answers the first send\'s task instead of running again; 0 disables. Default 86400000 (24 h).'),
+    .describe(
+      "How long a send is remembered by (principal, tenant, messageId), so a retry answers the first send's task instead of running again; 0 disables. Default 86400000 (24 h).",
+    ),
   shutdownGraceMs: nonNegativeMs.optional().describe('How long running tasks may finish on SIGINT/SIGTERM. Default 10000.'),
   logLevel: oneOf(['debug', 'info', 'warn', 'error']).optional().describe('Lowest level logged (LOG_LEVEL). Default info.'),
   agent: agentSchema.optional(),
