@@ -15,6 +15,12 @@ export interface InMemoryIdempotencyStoreOptions {
   readonly maxBytes?: number;
 }
 
+/** How often claims look for expired entries at the old end (expired entries are taken over anyway). */
+const SWEEP_INTERVAL_MS = 1000;
+
+/** Past a bound, the store trims to this share of it, so trimming happens in batches. */
+const TRIM_TO = 0.9;
+
 interface Entry {
   readonly bodyHash: string;
   outcome: SendOutcome | undefined;
@@ -33,6 +39,7 @@ interface Entry {
 export class InMemoryIdempotencyStore implements IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
   private heldBytes = 0;
+  private lastSweep = Number.NEGATIVE_INFINITY;
   private readonly maxKeys: number;
   private readonly maxBytes: number;
 
@@ -57,7 +64,7 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     const entry: Entry = { bodyHash, outcome: undefined, expiresAt, bytes: estimateBytes(id) + estimateBytes(bodyHash) + 64 };
     this.entries.set(id, entry);
     this.heldBytes += entry.bytes;
-    this.trim(now);
+    if (this.overBounds() || now - this.lastSweep >= SWEEP_INTERVAL_MS) this.trim(now);
     return { kind: 'new' };
   }
 
@@ -70,9 +77,8 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     const bytes = found.bytes + (outcome.kind === 'message' ? estimateBytes(outcome.message) : estimateBytes(outcome.taskId));
     this.heldBytes += bytes - found.bytes;
     found.bytes = bytes;
-    this.touch(id, found);
     // Only the bounds: the store reads no clock of its own (claims say what time it is).
-    this.trim(Number.NEGATIVE_INFINITY);
+    if (this.overBounds()) this.trim(Number.NEGATIVE_INFINITY);
   }
 
   async release(key: SendKey, bodyHash: string): Promise<void> {
@@ -91,10 +97,24 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     this.heldBytes -= entry.bytes;
   }
 
-  /** Drops from the least recently used end: expired entries, then whatever passes a bound. */
+  private overBounds(): boolean {
+    return this.entries.size > this.maxKeys || this.heldBytes > this.maxBytes;
+  }
+
+  /**
+   * Drops from the least recently used end: expired entries, then, once a bound is passed,
+   * enough to get {@link TRIM_TO} below it. In batches, because a `Map` keeps the slots of
+   * deleted entries until it rehashes and every walk from its start skips them again: trimming
+   * one entry per claim cost a walk over all earlier evictions each time (~9 µs per send at
+   * 30k keys); a batch pays that walk once.
+   */
   private trim(now: number): void {
+    this.lastSweep = now;
+    const over = this.overBounds();
+    const keys = over ? Math.floor(this.maxKeys * TRIM_TO) : this.maxKeys;
+    const bytes = over ? Math.floor(this.maxBytes * TRIM_TO) : this.maxBytes;
     for (const [id, entry] of this.entries) {
-      if (entry.expiresAt > now && this.entries.size <= this.maxKeys && this.heldBytes <= this.maxBytes) return;
+      if (entry.expiresAt > now && this.entries.size <= keys && this.heldBytes <= bytes) return;
       this.remove(id, entry);
     }
   }

@@ -166,18 +166,20 @@ describe('sendBodyHash', () => {
 describe('InMemoryIdempotencyStore', () => {
   const key = (messageId: string) => ({ principal: '', tenant: '', messageId });
 
-  it('evicts the least recently used send past maxKeys and takes over an expired one', async () => {
-    const store = new InMemoryIdempotencyStore({ maxKeys: 2 });
-    expect(await store.claim(key('a'), 'h', 0, 100)).toEqual({ kind: 'new' });
-    await store.record(key('a'), 'h', { kind: 'task', taskId: 't-a' }, 1000);
-    expect(await store.claim(key('b'), 'h', 1, 100)).toEqual({ kind: 'new' });
-    expect(await store.claim(key('a'), 'h', 2, 100)).toEqual({ kind: 'existing', bodyHash: 'h', outcome: { kind: 'task', taskId: 't-a' } });
-    expect(await store.claim(key('c'), 'h', 3, 100)).toEqual({ kind: 'new' });
-    expect(store.size).toBe(2);
-    // b was the least recently used: gone.
-    expect(await store.claim(key('b'), 'other', 4, 100)).toEqual({ kind: 'new' });
-    // c's claim expired at 100 without an outcome: a retry takes it over.
-    expect(await store.claim(key('c'), 'h2', 200, 300)).toEqual({ kind: 'new' });
+  it('evicts the least recently used sends past maxKeys, in a batch, and takes over an expired one', async () => {
+    const store = new InMemoryIdempotencyStore({ maxKeys: 10 });
+    for (let i = 0; i < 10; i++) expect(await store.claim(key(`k${i}`), 'h', i, 1000)).toEqual({ kind: 'new' });
+    await store.record(key('k0'), 'h', { kind: 'task', taskId: 't-0' }, 1000);
+    // A replay makes k0 the most recently used.
+    expect(await store.claim(key('k0'), 'h', 20, 1000)).toEqual({ kind: 'existing', bodyHash: 'h', outcome: { kind: 'task', taskId: 't-0' } });
+    expect(await store.claim(key('k10'), 'h', 21, 1000)).toEqual({ kind: 'new' });
+    // Over the bound: trimmed to 90 % of it, the least recently used first (k1, k2).
+    expect(store.size).toBe(9);
+    expect(await store.claim(key('k0'), 'h', 22, 1000)).toMatchObject({ kind: 'existing' });
+    expect(await store.claim(key('k3'), 'h', 23, 1000)).toMatchObject({ kind: 'existing' });
+    expect(await store.claim(key('k1'), 'other', 24, 1000)).toEqual({ kind: 'new' });
+    // k3's claim expired at 1000 without an outcome: a retry takes it over.
+    expect(await store.claim(key('k3'), 'h2', 1000, 2000)).toEqual({ kind: 'new' });
   });
 
   it('stays within maxBytes however large the recorded replies', async () => {
