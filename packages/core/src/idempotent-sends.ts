@@ -7,9 +7,10 @@
  * the agent twice (two tasks, two side effects).
  *
  * How a replay answers:
- * - SendMessage: the task as it is now (blocking sends wait first for a run of it in this
- *   process to settle, as the first send did; a run on another instance is not waited for),
- *   or the recorded message reply.
+ * - SendMessage: the task, or the recorded message reply. A blocking replay first waits, as
+ *   the first send did, until the task is terminal or interrupted, wherever it runs (a run in
+ *   this process directly, a run on another instance through the event log and the store);
+ *   `returnImmediately` answers the task as it is now.
  * - SendStreamingMessage: a task still running answers as SubscribeToTask does (the task,
  *   then its live events); a task that has ended answers a stream of one event, the task; a
  *   message reply answers a stream of that message.
@@ -21,6 +22,7 @@ import { TaskState, type Message, type SendMessageRequest, type SendMessageRespo
 import { A2AError, errors } from './a2a-error.js';
 import type { CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
+import { taskLogKey, type EventLog } from './event-log.js';
 import { singleEventStream, type EventStream } from './event-stream.js';
 import { ANONYMOUS_SEND_PRINCIPAL, type IdempotencyStore, type SendKey, type SendOutcome } from './idempotency-store.js';
 import { runKey, waitOrAbort, type Caller } from './request-handler-helpers.js';
@@ -28,7 +30,7 @@ import { sendBodyHash } from './send-body.js';
 import type { TaskQueries } from './task-queries.js';
 import type { FirstAnswer } from './task-run-types.js';
 import type { TaskRun } from './task-run.js';
-import { isTerminal } from './task-state.js';
+import { isInterrupted, isTerminal } from './task-state.js';
 import { sleep } from './util.js';
 
 /** Default of `RequestHandlerOptions.idempotencyWindowMs`: 24 hours. */
@@ -42,6 +44,9 @@ export const PENDING_MS = 60_000;
 
 /** How often a duplicate of a send still being started looks again (the store announces nothing). */
 const PENDING_POLL_MS = 20;
+
+/** How often a blocking replay of a task running elsewhere re-reads it even if the log stays silent. */
+const SETTLE_RECHECK_MS = 500;
 
 /** What a send under a key it owns tells the rule once the run answered, or failed to start. */
 export interface ClaimedSend {
@@ -64,6 +69,7 @@ export type SendDecision = { readonly claimed: ClaimedSend } | { readonly replay
 export interface ReplayDeps {
   readonly tasks: TaskQueries;
   readonly runs: ReadonlyMap<string, TaskRun>;
+  readonly log: EventLog;
 }
 
 /** The rule (see the module doc) over an {@link IdempotencyStore}. */
@@ -125,14 +131,48 @@ export class IdempotentSends {
   /** SendMessage's answer to a replay. */
   private async replayBlocking(caller: Caller, request: SendMessageRequest, outcome: SendOutcome, ctx: CallContext): Promise<SendMessageResponse> {
     if (outcome.kind === 'message') return { payload: { $case: 'message', value: outcome.message } };
-    const run = this.deps.runs.get(runKey(caller.tenant, outcome.taskId));
-    if (run && !request.configuration?.returnImmediately && !run.settled.settled) await waitOrAbort(run.settled.promise, ctx.signal);
+    if (!request.configuration?.returnImmediately) {
+      const run = this.deps.runs.get(runKey(caller.tenant, outcome.taskId));
+      if (run) {
+        if (!run.settled.settled) await waitOrAbort(run.settled.promise, ctx.signal);
+      } else {
+        await this.settledElsewhere(caller.tenant, outcome.taskId, ctx.signal);
+      }
+    }
     const task = await this.deps.tasks.get(
       caller,
       { tenant: caller.tenant, id: outcome.taskId, historyLength: request.configuration?.historyLength },
       ctx.signal,
     );
     return { payload: { $case: 'task', value: task } };
+  }
+
+  /**
+   * Waits until the task, run by another instance (or by nobody), is terminal or interrupted:
+   * woken by its next event in the log, and every {@link SETTLE_RECHECK_MS} re-read anyway.
+   */
+  private async settledElsewhere(tenant: string, taskId: string, signal: AbortSignal | undefined): Promise<void> {
+    const key = taskLogKey(tenant, taskId);
+    this.deps.log.follow?.(key);
+    for (;;) {
+      const found = await this.deps.tasks.snapshot(tenant, taskId);
+      const state = found?.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+      if (!found || isTerminal(state) || isInterrupted(state)) return;
+      if (signal?.aborted) throw new A2AError(A2AErrorCode.DeadlineExceeded, 'The caller went away');
+      const wake = new AbortController();
+      const timer = setTimeout(() => wake.abort(), SETTLE_RECHECK_MS);
+      const onAbort = () => wake.abort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        await this.deps.log.waitFor(key, found.seq, wake.signal);
+      } catch {
+        // A log that cannot be read now: the store is read again after the timer.
+        await sleep(SETTLE_RECHECK_MS, signal).catch(() => undefined);
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      }
+    }
   }
 
   /** SendStreamingMessage's answer to a replay. */

@@ -124,7 +124,7 @@ export class RequestHandler implements OperationHandler {
     const acceptAnyInputMode = options.acceptAnyInputMode ?? false;
     this.starter = new RunStarter({ card, executor, store, log, logger, backgroundExecution, acceptAnyInputMode, runs, reserved, tasks, pushConfigs, runDeps });
     const windowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
-    if (windowMs > 0) this.sends = new IdempotentSends(options.idempotencyStore ?? new InMemoryIdempotencyStore(), windowMs, { tasks, runs }, logger);
+    if (windowMs > 0) this.sends = new IdempotentSends(options.idempotencyStore ?? new InMemoryIdempotencyStore(), windowMs, { tasks, runs, log }, logger);
   }
 
   private deps(): RunDeps {

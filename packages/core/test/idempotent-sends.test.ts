@@ -5,7 +5,9 @@ import {
   A2AErrorCode,
   ApiKeyAuthenticator,
   callContext,
+  InMemoryEventLog,
   InMemoryIdempotencyStore,
+  InMemoryTaskStore,
   RequestHandler,
   sendBodyHash,
   type AgentExecutor,
@@ -127,6 +129,31 @@ describe('idempotent sends', () => {
     // Blocking and streaming sends share the key: a blocking replay answers the same task.
     expect(taskOf(await h.sendMessage(withId('park', 'm-s'), ctx())).id).toBe(taskId);
     expect(agent.runs).toBe(1);
+  });
+
+  it('holds across two handlers sharing their stores: a blocking replay on the other waits for the task to end', async () => {
+    const agent = countingAgent();
+    const shared = { taskStore: new InMemoryTaskStore(), eventLog: new InMemoryEventLog(), idempotencyStore: new InMemoryIdempotencyStore() };
+    const a = new RequestHandler({ card: testAgentCard(), executor: agent.executor, ...shared, cluster: { instanceId: 'a' } });
+    const b = new RequestHandler({ card: testAgentCard(), executor: agent.executor, ...shared, cluster: { instanceId: 'b' } });
+    const first = a.sendMessage(withId('park', 'm-two'), ctx());
+    await waitFor(() => a.activeRuns === 1);
+    let replayed = false;
+    const replay = b.sendMessage(withId('park', 'm-two'), ctx()).then((r) => {
+      replayed = true;
+      return r;
+    });
+    // Still running on a: b's blocking replay waits, as the first send does (a bounded negative
+    // check: without the wait the replay answers the WORKING task within a tick or two).
+    await new Promise((r) => setTimeout(r, 50));
+    expect(replayed).toBe(false);
+    expect(b.activeRuns).toBe(0);
+    agent.release();
+    const [one, two] = await Promise.all([first, replay]);
+    expect(taskOf(two).id).toBe(taskOf(one).id);
+    expect(taskOf(two).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(agent.runs).toBe(1);
+    await Promise.all([a.shutdown(0), b.shutdown(0)]);
   });
 
   it('lets the retry of a refused send run (the claim is released)', async () => {

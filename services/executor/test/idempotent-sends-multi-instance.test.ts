@@ -51,6 +51,9 @@ describeWithPostgresAndRedis('idempotent sends on PostgreSQL + Redis', () => {
     await cleanUp(schema, schema);
   });
 
+  /** The task states the blocking sends of the last {@link replay} answered with. */
+  const states = new Set<string>();
+
   async function tasksInContext(contextId: string): Promise<number> {
     const pg = new Client({ connectionString: POSTGRES_URL });
     await pg.connect();
@@ -62,9 +65,10 @@ describeWithPostgresAndRedis('idempotent sends on PostgreSQL + Redis', () => {
     }
   }
 
-  /** Sends SENDS messages over IDS messageIds to `targets` in turn; resolves with each id's task ids. */
+  /** Sends SENDS messages over IDS messageIds to `targets` in turn; resolves with each id's task ids and every answer's state. */
   async function replay(targets: readonly string[], contextId: string): Promise<Map<string, Set<string>>> {
     const answered = new Map<string, Set<string>>();
+    states.clear();
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < SENDS; i = next++) {
@@ -75,6 +79,7 @@ describeWithPostgresAndRedis('idempotent sends on PostgreSQL + Redis', () => {
         if (res.status !== 200) throw new Error(`send ${i} answered ${res.status}: ${JSON.stringify(body)}`);
         const ids = answered.get(messageId) ?? new Set<string>();
         ids.add(body.task.id);
+        states.add(body.task.status.state);
         answered.set(messageId, ids);
       }
     };
@@ -86,6 +91,8 @@ describeWithPostgresAndRedis('idempotent sends on PostgreSQL + Redis', () => {
     const contextId = uniqueName('one');
     const answered = await replay([urls[0]!], contextId);
     expect(answered.size).toBe(IDS);
+    // Every copy is a blocking send: it answers once the task ended, like the first.
+    expect([...states]).toEqual(['TASK_STATE_COMPLETED']);
     for (const ids of answered.values()) expect(ids.size).toBe(1);
     expect(await tasksInContext(contextId)).toBe(IDS);
   });
@@ -94,6 +101,7 @@ describeWithPostgresAndRedis('idempotent sends on PostgreSQL + Redis', () => {
     const contextId = uniqueName('two');
     const answered = await replay(urls, contextId);
     expect(answered.size).toBe(IDS);
+    expect([...states]).toEqual(['TASK_STATE_COMPLETED']);
     for (const ids of answered.values()) expect(ids.size).toBe(1);
     expect(await tasksInContext(contextId)).toBe(IDS);
   });
