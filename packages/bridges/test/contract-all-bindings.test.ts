@@ -73,8 +73,9 @@ function client(bridge: BridgeName, binding: BindingKey): Client {
   return made;
 }
 
+/** A fresh messageId per request: a repeated one would be answered as a replay of the first (idempotent sends). */
 const request = (text: string) => ({
-  message: { messageId: `m-${text}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'text' as const, value: text } }] },
+  message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text' as const, value: text } }] },
 });
 
 const expected = (bridge: BridgeName): Record<'hello' | 'fail' | 'empty', string[]> => ({

@@ -54,7 +54,8 @@ function driver(binding: (typeof BINDINGS)[number], bridge: string): Driver {
   return binding === 'jsonrpc' ? new JsonRpcDriver(`${root}/a2a/rpc`, cardUrl) : new RestDriver(`${root}/a2a`, cardUrl);
 }
 
-const request = (text: string) => ({ message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }] } });
+/** A fresh messageId per request: a repeated one would be answered as a replay of the first (idempotent sends). */
+const request = (text: string) => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
 
 async function streamTrace(d: Driver, text: string): Promise<{ trace: string[]; events: unknown[] }> {
   const opened = await d.open('SendStreamingMessage', request(text));

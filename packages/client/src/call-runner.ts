@@ -4,6 +4,7 @@ import { BINDING_IDS, type BindingKey } from './bindings.js';
 import { startCallSpan } from './call-span.js';
 import type { ClientOptions, RequestOptions } from './client-options.js';
 import type { CallInfo, Interceptor } from './interceptors.js';
+import { newMessageId } from './messages.js';
 import { backoffDelay, isTransient, type RetryPolicy, sleep } from './retry.js';
 import type { ClientEvent, Transport } from './transport.js';
 
@@ -50,7 +51,10 @@ export class CallRunner {
     const request = this.prepare(op, partial ?? {});
     const timeoutMs = options.timeoutMs ?? this.setup.options.timeoutMs;
     const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-    const retries = SAFE_READS.has(name) ? retry.attempts : 0;
+    const retrySend = name === 'SendMessage' && this.setup.options.retrySends === true;
+    // The messageId is the server's key for recognising a retry: fixed once, before the first attempt.
+    if (retrySend) keepMessageId(request);
+    const retries = SAFE_READS.has(name) || retrySend ? retry.attempts : 0;
     for (let attempt = 0; ; attempt++) {
       const span = startCallSpan(name, BINDING_IDS[binding], agentInterface.url);
       const info = this.callInfo(name, request, options, span.traceHeaders);
@@ -133,4 +137,10 @@ export class CallRunner {
 /** True for a (request) message object, whose `tenant` field may be read and set. */
 function isMessage(value: unknown): value is { tenant?: unknown } {
   return typeof value === 'object' && value !== null;
+}
+
+/** Gives a send without a `messageId` one, so that every attempt of it carries the same. */
+function keepMessageId(request: unknown): void {
+  const message = (request as { message?: { messageId?: string } } | undefined)?.message;
+  if (message && !message.messageId) message.messageId = newMessageId();
 }

@@ -37,8 +37,16 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
   /** Default longest silence of an open stream before it counts as cut. Default: none. */
   readonly idleTimeoutMs?: number;
-  /** Retries of safe reads; never applied to SendMessage, CancelTask or push-config writes. */
+  /** Retries of safe reads; never applied to SendMessage (unless {@link retrySends}), CancelTask or push-config writes. */
   readonly retry?: Partial<RetryPolicy>;
+  /**
+   * Retry SendMessage like a safe read (same {@link retry} policy, transient failures only),
+   * every attempt carrying the same `messageId` (one is filled in when the request has none).
+   * For servers with idempotent sends (A2A Polyglot's `idempotencyWindowMs`), which answer a
+   * repeated messageId with the first send's task instead of running it again. Default false:
+   * a server without them would run a retried send twice.
+   */
+  readonly retrySends?: boolean;
   /** Resubscribes of a cut stream; `false` disables resuming. */
   readonly resume?: Partial<RetryPolicy> | false;
   /**

@@ -84,7 +84,7 @@ export class Client {
     return new Client(card, options);
   }
 
-  /** SendMessage: blocks until the task settles unless `configuration.returnImmediately`. Never retried. */
+  /** SendMessage: blocks until the task settles unless `configuration.returnImmediately`. Retried, same messageId, only with `retrySends`. */
   sendMessage(request: DeepPartial<SendMessageRequest>, options?: RequestOptions): Promise<SendMessageResponse> {
     return this.unary('SendMessage', request, options);
   }

@@ -247,6 +247,33 @@ describe('client behaviour against scripted servers', () => {
     expect(server.requests.length - before).toBe(1);
   });
 
+  it('with retrySends, retries SendMessage on Unavailable keeping its messageId (filled in when missing)', async () => {
+    const fake = await rpcServer((req, res, call) => {
+      if (call <= 2) return sendJson(res, 503, { error: { code: 503, status: 'UNAVAILABLE', message: 'busy' } });
+      return sendJson(res, 200, rpcResult(req.json.id, { task: task('TASK_STATE_COMPLETED') }));
+    });
+    server = fake;
+    const client = await Client.connect(fake.url, { bindings: ['jsonrpc'], retrySends: true, retry: { attempts: 3, initialDelayMs: 5, maxDelayMs: 10 } });
+    const sent = () => fake.requests.filter((r) => r.url === '/rpc').map((r) => r.json.params.message.messageId as string);
+    const res = await client.sendMessage({ message: textMessage('x', { messageId: 'm-keep' }) });
+    expect(res.payload?.$case).toBe('task');
+    expect(sent()).toEqual(['m-keep', 'm-keep', 'm-keep']);
+
+    const before = sent().length;
+    await client.sendMessage({ message: { role: textMessage('y').role, parts: textMessage('y').parts } });
+    const ids = sent().slice(before);
+    expect(ids).toHaveLength(1);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('with retrySends, still refuses to retry what is no transient failure', async () => {
+    server = await rpcServer((req, res) => sendJson(res, 200, rpcError(req.json.id, -32602, 'bad')));
+    const client = await Client.connect(server.url, { bindings: ['jsonrpc'], retrySends: true, retry: { initialDelayMs: 5, maxDelayMs: 10 } });
+    const error = (await client.sendMessage({ message: textMessage('x') }).catch((e: unknown) => e)) as A2AError;
+    expect(error.code).toBe(A2AErrorCode.InvalidParams);
+    expect(server.requests.filter((r) => r.url === '/rpc')).toHaveLength(1);
+  });
+
   it('a card validated from JSON builds a client without any network', () => {
     const card = validateAgentCard(cardJson('http://127.0.0.1:9'));
     expect(new Client(card).binding).toBe('jsonrpc');

@@ -7,6 +7,7 @@ import type { AgentCard } from '@a2a-polyglot/model';
 import type { AgentExecutor } from './agent-executor.js';
 import type { Authenticator, Principal } from './auth.js';
 import type { EventLog } from './event-log.js';
+import type { IdempotencyStore } from './idempotency-store.js';
 import type { Logger } from './logger.js';
 import type { CallObserver } from './observer.js';
 import type { OperationInterceptor } from './operation-interceptor.js';
@@ -124,6 +125,18 @@ export interface RequestHandlerOptions {
    * {@link DEFAULT_LONG_POLL_MAX_MS} (30 s). The client's own deadline ends it earlier.
    */
   readonly longPollMaxMs?: number;
+  /**
+   * How long a send is remembered by (principal, tenant, messageId), in ms: a send seen within
+   * it answers the first one's task or reply instead of running again, and the same
+   * `messageId` with a different body is refused with InvalidParams (see `IdempotentSends`).
+   * Default 24 h; 0 turns it off.
+   */
+  readonly idempotencyWindowMs?: number;
+  /**
+   * Where sends are remembered: the durable stores' (SQLite, PostgreSQL, DynamoDB) so the rule
+   * holds across instances. Default: a bounded in-memory store (100k keys / 32 MiB).
+   */
+  readonly idempotencyStore?: IdempotencyStore;
   /**
    * Durable mode, for stores that outlive the process or are shared by several instances
    * (SQLite, PostgreSQL). Off when undefined: the in-process fast path.

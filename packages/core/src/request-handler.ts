@@ -24,7 +24,9 @@ import { ClusterCoordinator } from './cluster-coordinator.js';
 import { A2AErrorCode } from './error-code.js';
 import { taskLogKey, type EventLog } from './event-log.js';
 import { followTask, singleEventStream, type EventStream } from './event-stream.js';
+import { DEFAULT_IDEMPOTENCY_WINDOW_MS, IdempotentSends, type ClaimedSend } from './idempotent-sends.js';
 import { InMemoryEventLog } from './in-memory-event-log.js';
+import { InMemoryIdempotencyStore } from './in-memory-idempotency-store.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { CallObserver } from './observer.js';
@@ -94,6 +96,8 @@ export class RequestHandler implements ServedHandler {
   /** Lease renewal, the sweep of abandoned tasks and cancel signals: durable mode only. */
   private readonly cluster: ClusterCoordinator | undefined;
   private readonly starter: RunStarter;
+  /** Idempotent sends ({@link RequestHandlerOptions.idempotencyWindowMs}); undefined when off. */
+  private readonly sends: IdempotentSends | undefined;
 
   constructor(private readonly options: RequestHandlerOptions) {
     this.card = options.card;
@@ -123,6 +127,8 @@ export class RequestHandler implements ServedHandler {
     const { card, log, backgroundExecution, reserved, tasks, pushConfigs } = this;
     const acceptAnyInputMode = options.acceptAnyInputMode ?? false;
     this.starter = new RunStarter({ card, executor, store, log, logger, backgroundExecution, acceptAnyInputMode, runs, reserved, tasks, pushConfigs, runDeps });
+    const windowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
+    if (windowMs > 0) this.sends = new IdempotentSends(options.idempotencyStore ?? new InMemoryIdempotencyStore(), windowMs, { tasks, runs, log }, logger);
   }
 
   private deps(): RunDeps {
@@ -147,7 +153,10 @@ export class RequestHandler implements ServedHandler {
 
   /** SendMessage: blocking by default, `returnImmediately` returns after the first answer. */
   async sendMessage(request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse> {
-    const { run, caller } = await this.startRun(request, ctx, false);
+    const begun = this.begin(ctx, request.tenant);
+    const send = this.sends && (await this.sends.claim(await begun, request, ctx.signal));
+    if (send && 'replay' in send) return send.replay.blocking(request, ctx);
+    const { run, caller } = await this.startRun(request, ctx, false, begun, send?.claimed);
     // An agent that answers at once has settled by now: no waiting, no abort listener.
     const first = run.first.value ?? (await run.first.promise);
     if (first.kind === 'message') return { payload: { $case: 'message', value: first.message } };
@@ -173,7 +182,10 @@ export class RequestHandler implements ServedHandler {
    */
   async sendStreamingMessage(request: SendMessageRequest, ctx: CallContext): Promise<EventStream> {
     requireStreaming(this.card);
-    const { run, start, caller } = await this.startRun(request, ctx, true);
+    const begun = this.begin(ctx, request.tenant);
+    const send = this.sends && (await this.sends.claim(await begun, request, ctx.signal));
+    if (send && 'replay' in send) return send.replay.streaming(ctx);
+    const { run, start, caller } = await this.startRun(request, ctx, true, begun, send?.claimed);
     const first = await run.first.promise;
     if (first.kind === 'message') return singleEventStream({ payload: { $case: 'message', value: first.message } });
     // The stream is the caller: a client that drops it is gone (see backgroundExecution).
@@ -193,9 +205,26 @@ export class RequestHandler implements ServedHandler {
     cancelWhenCallerLeaves(run, ctx.signal, () => this.canceler.cancel(caller, { tenant: run.tenant, id: run.taskId, metadata: undefined }), this.logger);
   }
 
-  /** Starts a run after the call's preamble (see {@link RunStarter}). */
-  private startRun(request: SendMessageRequest, ctx: CallContext, streaming: boolean): Promise<StartedRun> {
-    return this.starter.start(request, ctx, streaming, this.begin(ctx, request.tenant));
+  /** Starts a run after the call's preamble (see {@link RunStarter}); a claimed send learns its outcome (see {@link IdempotentSends}). */
+  private startRun(
+    request: SendMessageRequest,
+    ctx: CallContext,
+    streaming: boolean,
+    begun: Caller | Promise<Caller>,
+    claimed?: ClaimedSend,
+  ): Promise<StartedRun> {
+    const started = this.starter.start(request, ctx, streaming, begun);
+    if (!claimed) return started;
+    return started.then(
+      (s) => {
+        void s.run.first.promise.then((first) => claimed.answered(s.run, first));
+        return s;
+      },
+      (error: unknown) => {
+        claimed.refused();
+        throw error;
+      },
+    );
   }
 
   // ---------------------------------------------------------------- tasks

@@ -81,14 +81,16 @@ describe('nesting is limited at decode, in both generations (README "Limits on r
   const v1Send = (levels: number) =>
     Buffer.from(
       SendMessageRequest.encode(
-        SendMessageRequest.fromPartial({ message: { messageId: 'm', role: Role.ROLE_USER, parts: [{ content: { $case: 'data', value: nest(levels) } }] } }),
+        SendMessageRequest.fromPartial({
+          message: { messageId: `m-v1-${levels}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'data', value: nest(levels) } }] },
+        }),
       ).finish(),
     );
   const v03Send = (levels: number) =>
     Buffer.from(
       v03.SendMessageRequest.encode(
         v03.SendMessageRequest.fromPartial({
-          request: { messageId: 'm', role: v03.Role.ROLE_USER, content: [{ part: { $case: 'data', value: { data: nest(levels) } } }] },
+          request: { messageId: `m-v03-${levels}`, role: v03.Role.ROLE_USER, content: [{ part: { $case: 'data', value: { data: nest(levels) } } }] },
         }),
       ).finish(),
     );

@@ -1,5 +1,5 @@
-import type { StoredPushConfig } from '@a2a-polyglot/core';
-import { StreamResponse, Task, TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import type { SendOutcome, StoredPushConfig } from '@a2a-polyglot/core';
+import { Message, StreamResponse, Task, TaskPushNotificationConfig } from '@a2a-polyglot/model';
 import { PushSecrets } from './push-secrets.js';
 
 /**
@@ -58,4 +58,16 @@ export function encodeEvent(event: StreamResponse): string {
 /** Reverses {@link encodeEvent}. */
 export function decodeEvent(stored: string): StreamResponse {
   return StreamResponse.fromJSON(JSON.parse(stored));
+}
+
+/** A recorded send outcome as two nullable columns: the task id, or the message reply as ProtoJSON text. */
+export function encodeSendOutcome(outcome: SendOutcome): { taskId: string | null; reply: string | null } {
+  return outcome.kind === 'task' ? { taskId: outcome.taskId, reply: null } : { taskId: null, reply: JSON.stringify(Message.toJSON(outcome.message)) };
+}
+
+/** Reverses {@link encodeSendOutcome}; undefined while the send is only claimed (both empty). */
+export function decodeSendOutcome(taskId: string | null | undefined, reply: unknown): SendOutcome | undefined {
+  if (taskId) return { kind: 'task', taskId };
+  if (reply === null || reply === undefined) return undefined;
+  return { kind: 'message', message: Message.fromJSON(typeof reply === 'string' ? JSON.parse(reply) : reply) };
 }

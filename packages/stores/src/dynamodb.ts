@@ -12,3 +12,4 @@ export * from './dynamodb/errors.js';
 export * from './dynamodb/migrations.js';
 export * from './dynamodb/task-store.js';
 export * from './dynamodb/push-config-store.js';
+export * from './dynamodb/idempotency-store.js';

@@ -12,4 +12,5 @@ export * from './postgres/errors.js';
 export * from './postgres/migrations.js';
 export * from './postgres/task-store.js';
 export * from './postgres/push-config-store.js';
+export * from './postgres/idempotency-store.js';
 export * from './postgres/agent-registry.js';

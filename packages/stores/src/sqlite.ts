@@ -12,3 +12,4 @@ export * from './sqlite/database.js';
 export * from './sqlite/migrations.js';
 export * from './sqlite/task-store.js';
 export * from './sqlite/push-config-store.js';
+export * from './sqlite/idempotency-store.js';

@@ -2,14 +2,15 @@
  * The conformance scenarios on every store: each scenario runs (in-process binding) on the
  * in-memory reference, on SQLite and on DynamoDB (dynalite) in durable mode, and on
  * PostgreSQL + Redis in durable mode,
+ * each durable store remembering sends in its own table (idempotent sends),
  * and every run must both pass and produce the same normalized outcome as the reference.
  */
 import { LocalTaskSignals } from '@a2a-polyglot/core';
 import { crossBindingDiffs, inProcessBinding, loadScenarios, runScenario, type ScenarioBackend, type ScenarioRun } from '@a2a-polyglot/conformance';
-import { createPostgresPool, migratePostgres, PostgresPushConfigStore, PostgresTaskStore } from '@a2a-polyglot/stores/postgres';
-import { DynamoPushConfigStore, DynamoTaskStore, migrateDynamo } from '@a2a-polyglot/stores/dynamodb';
+import { createPostgresPool, migratePostgres, PostgresIdempotencyStore, PostgresPushConfigStore, PostgresTaskStore } from '@a2a-polyglot/stores/postgres';
+import { DynamoIdempotencyStore, DynamoPushConfigStore, DynamoTaskStore, migrateDynamo } from '@a2a-polyglot/stores/dynamodb';
 import { RedisEventLog, RedisTaskSignals, type RedisConnections } from '@a2a-polyglot/stores/redis';
-import { migrateSqlite, openSqlite, SqlitePushConfigStore, SqliteTaskStore } from '@a2a-polyglot/stores/sqlite';
+import { migrateSqlite, openSqlite, SqliteIdempotencyStore, SqlitePushConfigStore, SqliteTaskStore } from '@a2a-polyglot/stores/sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,7 @@ function sqliteBackend(): Promise<ScenarioBackend> {
     handlerOptions: {
       taskStore: new SqliteTaskStore(db),
       pushConfigStore: new SqlitePushConfigStore(db),
+      idempotencyStore: new SqliteIdempotencyStore(db),
       cluster: { instanceId: 'sqlite-1', signals: new LocalTaskSignals() },
     },
     close: async () => {
@@ -49,6 +51,7 @@ async function dynamoBackend(): Promise<ScenarioBackend> {
     handlerOptions: {
       taskStore: new DynamoTaskStore(dynamo.client, { table }),
       pushConfigStore: new DynamoPushConfigStore(dynamo.client, { table }),
+      idempotencyStore: new DynamoIdempotencyStore(dynamo.client, { table }),
       cluster: { instanceId: 'dynamo-1', signals: new LocalTaskSignals() },
     },
     close: async () => void (await dynamo.client.send(new DeleteTableCommand({ TableName: table }))),
@@ -67,6 +70,7 @@ async function postgresRedisBackend(): Promise<ScenarioBackend> {
     handlerOptions: {
       taskStore: new PostgresTaskStore(pool!, { schema }),
       pushConfigStore: new PostgresPushConfigStore(pool!, { schema }),
+      idempotencyStore: new PostgresIdempotencyStore(pool!, { schema }),
       eventLog: new RedisEventLog(redis!, { prefix }),
       cluster: { instanceId: 'pg-1', signals: new RedisTaskSignals(redis!, { prefix }) },
     },

@@ -82,7 +82,7 @@ describe('a2a-migrate with A2A_PUSH_SECRET_KEY', () => {
     db.close();
     const first = await migrate(['--sqlite', path], { A2A_PUSH_SECRET_KEY: key });
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(first.stdout).toBe(`SQLite ${path}: already at schema version 1\nPush config secrets: encrypted 1 config(s)\n`);
+    expect(first.stdout).toBe(`SQLite ${path}: already at schema version 2\nPush config secrets: encrypted 1 config(s)\n`);
     const again = await migrate(['--sqlite', path], { A2A_PUSH_SECRET_KEY: key });
     expect(again.stdout).toMatch(/Push config secrets: none stored in plaintext\n$/);
     const reopened = openSqlite(path);

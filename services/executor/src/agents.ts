@@ -150,6 +150,7 @@ function servedAgent(
       listTasksMaxBytes: config.listTasksMaxBytes,
       experimental11: config.protocol.experimental11,
       longPollMaxMs: config.protocol.longPollMaxMs,
+      idempotencyWindowMs: config.idempotencyWindowMs,
     },
     entry.id,
     entry.a2aLite,

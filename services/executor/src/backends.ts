@@ -10,7 +10,7 @@ import { openDynamoStore, openPostgresStore } from './shared-store.js';
 /** The stores a configuration selects, opened and migrated, ready for the RequestHandler. */
 export interface Backends {
   /** Spread into the RequestHandler options (empty for the in-memory defaults). */
-  readonly handlerOptions: Pick<RequestHandlerOptions, 'taskStore' | 'pushConfigStore' | 'eventLog' | 'cluster'>;
+  readonly handlerOptions: Pick<RequestHandlerOptions, 'taskStore' | 'pushConfigStore' | 'idempotencyStore' | 'eventLog' | 'cluster'>;
   /** Probes of the opened backends for `/readyz` and gRPC health (empty in memory). */
   readonly checks: readonly ReadinessCheck[];
   /** One line for the startup log, e.g. `PostgreSQL (schema public) + Redis event log`. */
@@ -80,6 +80,7 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
       handlerOptions: {
         taskStore: new sqlite.SqliteTaskStore(db),
         pushConfigStore,
+        idempotencyStore: new sqlite.SqliteIdempotencyStore(db),
         cluster: { instanceId, signals: new LocalTaskSignals(), ...lease },
       },
       checks: [{ name: 'store', probe: async () => void db.prepare('SELECT 1').get() }],

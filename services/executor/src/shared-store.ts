@@ -7,7 +7,7 @@ import { sealStoredPushSecrets } from './push-secrets-at-rest.js';
 
 /** A store that several instances share (PostgreSQL or DynamoDB), opened and migrated. */
 export interface SharedStore {
-  readonly stores: Required<Pick<RequestHandlerOptions, 'taskStore' | 'pushConfigStore'>>;
+  readonly stores: Required<Pick<RequestHandlerOptions, 'taskStore' | 'pushConfigStore' | 'idempotencyStore'>>;
   /** The `store` probe of `/readyz`. */
   readonly check: ReadinessCheck;
   /** For the startup log, e.g. `PostgreSQL task store (schema public)`. */
@@ -34,7 +34,11 @@ export async function openPostgresStore(config: ExecutorConfig, logger: Logger, 
     throw new Error(`Cannot prepare the PostgreSQL task store at ${redactUrl(url)} (schema ${schema}): ${(error as Error).message}`);
   }
   return {
-    stores: { taskStore: new postgres.PostgresTaskStore(pool, { schema }), pushConfigStore },
+    stores: {
+      taskStore: new postgres.PostgresTaskStore(pool, { schema }),
+      pushConfigStore,
+      idempotencyStore: new postgres.PostgresIdempotencyStore(pool, { schema }),
+    },
     check: { name: 'store', probe: async () => void (await pool.query('SELECT 1')) },
     description: `PostgreSQL task store (schema ${schema})`,
     close: () => pool.end(),
@@ -66,7 +70,7 @@ export async function openDynamoStore(config: ExecutorConfig, logger: Logger, se
   if (!ttlEnabled && retentionMs > 0) logger.warn({ table }, 'This DynamoDB endpoint has no TTL: finished tasks will not expire');
   const taskStore = new dynamo.DynamoTaskStore(client, { table, retentionMs });
   return {
-    stores: { taskStore, pushConfigStore },
+    stores: { taskStore, pushConfigStore, idempotencyStore: new dynamo.DynamoIdempotencyStore(client, { table }) },
     // A strongly consistent read of a key that never exists: the data plane, not DescribeTable.
     check: { name: 'store', probe: async () => void (await taskStore.get('', 'a2a-readiness-probe')) },
     description: `DynamoDB task store (table ${table}${retentionMs > 0 && ttlEnabled ? `, finished tasks kept ${Math.round(retentionMs / 3_600_000)} h` : ''})`,

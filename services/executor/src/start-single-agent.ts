@@ -70,6 +70,7 @@ export async function startSingleAgent(
     acceptAnyInputMode: resolved.agent.acceptAnyInputMode,
     experimental11: resolved.protocol.experimental11,
     longPollMaxMs: resolved.protocol.longPollMaxMs,
+    idempotencyWindowMs: resolved.idempotencyWindowMs,
   });
   metrics.watch(handler);
 

@@ -208,6 +208,16 @@ describe('loadConfig', () => {
     expect(configError({ argv: [], env: { A2A_LIST_TASKS_MAX_BYTES: '0' }, cwd })).toMatch(/A2A_LIST_TASKS_MAX_BYTES/);
   });
 
+  it('reads the idempotency window (default 24 h, 0 off) from the file, the environment and --idempotency-window-ms', () => {
+    const load = (argv: string[], env: Record<string, string> = {}, file?: unknown) =>
+      loadConfig({ argv: file === undefined ? argv : ['--config', tempConfig(file).file, ...argv], env, cwd }).config;
+    expect(load([]).idempotencyWindowMs).toBe(86_400_000);
+    expect(load([], {}, { idempotencyWindowMs: 0 }).idempotencyWindowMs).toBe(0);
+    expect(load([], { A2A_IDEMPOTENCY_WINDOW_MS: '60000' }, { idempotencyWindowMs: 0 }).idempotencyWindowMs).toBe(60_000);
+    expect(load(['--idempotency-window-ms', '5000'], { A2A_IDEMPOTENCY_WINDOW_MS: '60000' }).idempotencyWindowMs).toBe(5000);
+    expect(configError({ argv: [], env: { A2A_IDEMPOTENCY_WINDOW_MS: '-1' }, cwd })).toMatch(/A2A_IDEMPOTENCY_WINDOW_MS/);
+  });
+
   it('reads the JWT lifetime rules, the JWKS fetch bounds and the principal aliases (file only), with their defaults', () => {
     const load = (env: Record<string, string> = {}, file?: unknown) =>
       loadConfig({ argv: file === undefined ? [] : ['--config', tempConfig(file).file], env, cwd }).config.auth;

@@ -1,7 +1,8 @@
 /**
  * The embedded durable store across a kill -9: `A2A_STORE=sqlite` keeps finished tasks and
  * their artifacts, and the restarted instance (same instance id) fails at once the task it was
- * running instead of leaving it working forever.
+ * running instead of leaving it working forever; a send replayed after the restart answers the
+ * task it created before (idempotent sends are kept in the file).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,8 @@ describe('SQLite store across a kill -9', () => {
   it('keeps finished tasks and fails the interrupted run at restart', async () => {
     const first = start();
     let url = await listeningUrl(first);
-    const done = await json(await postJson(`${url}/a2a/message:send`, { message: userMessage('survive the crash') }));
+    const sent = userMessage('survive the crash');
+    const done = await json(await postJson(`${url}/a2a/message:send`, { message: sent }));
     expect(done.task.status.state).toBe('TASK_STATE_COMPLETED');
     const slow = await json(await postJson(`${url}/a2a/message:send`, { message: userMessage('slow'), configuration: { returnImmediately: true } }));
     const get = async (id: string) => json(await fetch(`${url}/a2a/tasks/${id}`, { headers: V1 }));
@@ -49,5 +51,10 @@ describe('SQLite store across a kill -9', () => {
     const list = await json(await fetch(`${url}/a2a/tasks?pageSize=10`, { headers: V1 }));
     expect(list.tasks.map((t: { id: string }) => t.id).sort()).toEqual([done.task.id, slow.task.id].sort());
     expect(second.stdout).toMatch(/recoveredTasks/);
+    // Idempotent sends live in the file too: the send replayed after the restart answers its task.
+    const replayed = await json(await postJson(`${url}/a2a/message:send`, { message: sent }));
+    expect(replayed.task).toEqual(done.task);
+    const afterReplay = await json(await fetch(`${url}/a2a/tasks?pageSize=10`, { headers: V1 }));
+    expect(afterReplay.tasks).toHaveLength(2);
   });
 });

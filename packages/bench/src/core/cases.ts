@@ -17,10 +17,13 @@ export interface CoreCase {
 /** Chunks per stream of the per-event case: large enough that the task's fixed cost is a small share. */
 export const STREAM_CHUNKS = 100;
 
+/** Sends made by this process: every request's messageId is new, so no call is answered as a replay (idempotent sends). */
+let sent = 0;
+
 /** A fresh request per call, as a binding's decoder would hand the core. */
 function request(mode: AgentMode, i: number): SendMessageRequest {
   return SendMessageRequest.fromPartial({
-    message: { messageId: `core-${i}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: agentModeText(mode) } }] },
+    message: { messageId: `core-${i}-${++sent}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: agentModeText(mode) } }] },
   });
 }
 

@@ -46,6 +46,14 @@ export const LEASED = 'leased';
 /** Push config items: `push#<config id>`. */
 export const PUSH_SK_PREFIX = 'push#';
 
+/** The sort key of a send item (idempotent sends); its partition is {@link sendPk}. */
+export const SEND_SK = 'send';
+
+/** The partition of a send item: four members, so never a task's two-member key. */
+export function sendPk(principal: string, tenant: string, messageId: string): string {
+  return JSON.stringify(['a2a-send', principal, tenant, messageId]);
+}
+
 /** The partition key of a task and its push configs. */
 export function taskPk(tenant: string, taskId: string): string {
   return JSON.stringify([tenant, taskId]);

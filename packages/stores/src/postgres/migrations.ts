@@ -65,6 +65,24 @@ export function postgresMigrations(schema: string): Migration[] {
         `CREATE TRIGGER a2a_agents_truncated AFTER TRUNCATE ON ${s}.a2a_agents FOR EACH STATEMENT EXECUTE FUNCTION ${s}.a2a_agents_notify()`,
       ],
     },
+    {
+      version: 3,
+      name: 'idempotent sends',
+      statements: [
+        // One row per send seen within the idempotency window; the primary key is the claim.
+        `CREATE TABLE ${s}.a2a_sends (
+          principal text COLLATE "C" NOT NULL,
+          tenant text COLLATE "C" NOT NULL,
+          message_id text COLLATE "C" NOT NULL,
+          body_hash text NOT NULL,
+          task_id text,
+          reply jsonb,
+          expires_at bigint NOT NULL,
+          PRIMARY KEY (principal, tenant, message_id)
+        )`,
+        `CREATE INDEX a2a_sends_expiry ON ${s}.a2a_sends (expires_at)`,
+      ],
+    },
   ];
 }
 

@@ -39,6 +39,23 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX a2a_push_configs_order ON a2a_push_configs (tenant, task_id, position)',
     ],
   },
+  {
+    version: 2,
+    name: 'idempotent sends',
+    statements: [
+      `CREATE TABLE a2a_sends (
+        principal TEXT NOT NULL,
+        tenant TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        body_hash TEXT NOT NULL,
+        task_id TEXT,
+        reply TEXT,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (principal, tenant, message_id)
+      )`,
+      'CREATE INDEX a2a_sends_expiry ON a2a_sends (expires_at)',
+    ],
+  },
 ];
 
 /**

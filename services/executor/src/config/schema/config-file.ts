@@ -97,6 +97,12 @@ export const configFileSchema = section({
     .default(4 * 1024 * 1024)
     .describe('Most bytes of task JSON one ListTasks page carries.')
     .register(settingMeta, { env: 'A2A_LIST_TASKS_MAX_BYTES' }),
+  idempotencyWindowMs: nonNegativeMs
+    .default(24 * 60 * 60 * 1000)
+    .describe(
+      "How long a send is remembered by (principal, tenant, messageId), so a retry answers the first send's task or reply instead of running the agent again; 0 disables.",
+    )
+    .register(settingMeta, { env: 'A2A_IDEMPOTENCY_WINDOW_MS', flag: '--idempotency-window-ms' }),
   shutdownGraceMs: nonNegativeMs
     .default(10_000)
     .describe('How long running tasks may finish on SIGINT/SIGTERM before they are failed.')
