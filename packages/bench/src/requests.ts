@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { agentModeText, type AgentMode } from './agents/agent-mode.js';
 import { ID_PLACEHOLDER, type CheckSpec, type RequestSpec } from './load/job.js';
 import { RAW_GRPC_STREAM, RAW_GRPC_UNARY } from './servers/raw-grpc-server.js';
@@ -26,8 +27,18 @@ export function expectedEvents(work: Workload): number | undefined {
   return work.mode === 'stream' ? work.k + 3 : undefined;
 }
 
+/**
+ * The messageId template of one job: a random prefix per built request, then the slot's
+ * operation id. Slots number their operations from 0 in every job, so without the prefix a
+ * second job against the same server would repeat the first one's messageIds, and idempotent
+ * sends would answer them as replays (or refuse them, for another workload's text).
+ */
+function messageIdTemplate(): string {
+  return `bench-${randomBytes(4).toString('hex')}-${ID_PLACEHOLDER}`;
+}
+
 function messageJson(text: string) {
-  return { messageId: `bench-${ID_PLACEHOLDER}`, role: 'ROLE_USER', parts: [{ text }] };
+  return { messageId: messageIdTemplate(), role: 'ROLE_USER', parts: [{ text }] };
 }
 
 function httpRequest(path: string, port: number, body: string, stream: boolean): string {
@@ -50,7 +61,7 @@ function grpcMessage(text: string): string {
 function sendMessageRequest(text: string) {
   const { SendMessageRequest, Role } = require('@a2a-polyglot/model') as ModelModule;
   return SendMessageRequest.fromPartial({
-    message: { messageId: `bench-${ID_PLACEHOLDER}`, role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text } }] },
+    message: { messageId: messageIdTemplate(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text } }] },
   });
 }
 
