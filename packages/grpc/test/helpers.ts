@@ -1,6 +1,6 @@
 import { RequestHandler, silentLogger, type PushSender, type RequestHandlerOptions } from '@a2a-polyglot/core';
 import { Gates, scriptedAgent, testAgentCard } from '@a2a-polyglot/testing';
-import { TaskState, type AgentCard, type StreamResponse } from '@a2a-polyglot/model';
+import type { AgentCard, StreamResponse } from '@a2a-polyglot/model';
 import { BadRequest, ErrorInfo, Status } from '@a2a-polyglot/model/rpc';
 import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import {
