@@ -64,7 +64,7 @@ describe.each(BINDINGS)('Client over %s', (binding) => {
   });
 
   it('input-required ends the stream as interrupted; the follow-up completes the task', async () => {
-    const first = client.sendStreamingMessage({ message: textMessage('ask') });
+    const first = client.sendStreamingMessage({ message: textMessage('input') });
     const events = await collect(first);
     expect(first.end).toBe('interrupted');
     expect(lastState(events)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);

@@ -1,8 +1,8 @@
 /** Test servers for the client: one RequestHandler served over JSON-RPC, REST and gRPC at once. */
-import { RequestHandler, silentLogger, type AgentExecutor, type RequestHandlerOptions } from '@a2a-polyglot/core';
-import { Gates, testAgentCard } from '@a2a-polyglot/testing';
+import { RequestHandler, silentLogger, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import { Gates, scriptedAgent, testAgentCard } from '@a2a-polyglot/testing';
 import { startGrpcServer, type RunningGrpcServer } from '@a2a-polyglot/grpc';
-import { TaskState, type AgentCard } from '@a2a-polyglot/model';
+import type { AgentCard, TaskState } from '@a2a-polyglot/model';
 import { startA2AServer, type RunningA2AServer } from '@a2a-polyglot/server';
 import { grpcTransportFactory } from '../src/grpc.js';
 import { Client, GRPC_BINDING, type BindingKey, type ClientEvent } from '../src/index.js';
@@ -17,52 +17,8 @@ export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
   });
 }
 
-/** The gates the scripted agent waits on (`gate K`), opened by the test. */
-export { Gates } from '@a2a-polyglot/testing';
-
-/**
- * The scripted agent; the message text is a command:
- * `echo X` (a Message answer), `steps N` (N artifact chunks, completed),
- * `gate K [N]` (working, wait for gate K, N chunks, completed), `ask` (input-required; the
- * follow-up completes), `fail`, `hang` (working until canceled).
- */
-export function scriptedAgent(gates: Gates): AgentExecutor {
-  return {
-    async execute(ctx) {
-      if (ctx.task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
-        ctx.artifact({ name: 'answer', text: `got ${ctx.text}`, lastChunk: true });
-        return ctx.complete('done');
-      }
-      const [command = '', ...args] = ctx.text.trim().split(/\s+/);
-      switch (command) {
-        case 'echo':
-          return ctx.reply(`echo ${args.join(' ')}`);
-        case 'steps': {
-          ctx.working('working');
-          for (let i = 0; i < Number(args[0] ?? 1); i++) ctx.artifact({ name: `chunk-${i}`, text: `chunk ${i}`, lastChunk: true });
-          return ctx.complete('done');
-        }
-        case 'gate': {
-          ctx.working(`waiting for ${args[0]}`);
-          await gates.wait(args[0] ?? '', ctx.signal);
-          if (ctx.signal.aborted) return;
-          for (let i = 0; i < Number(args[1] ?? 1); i++) ctx.artifact({ name: `after-${i}`, text: `after ${i}`, lastChunk: true });
-          return ctx.complete('done');
-        }
-        case 'ask':
-          return ctx.requireInput('What should I say?');
-        case 'fail':
-          throw new Error('the agent failed on purpose');
-        case 'hang':
-          ctx.working('hanging');
-          await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
-          return;
-        default:
-          return ctx.reply(`unknown command ${command}`);
-      }
-    },
-  };
-}
+/** The gates and the one scripted agent of the tests (its commands: see `scriptedAgent` in @a2a-polyglot/testing). */
+export { Gates, scriptedAgent } from '@a2a-polyglot/testing';
 
 /** One handler on HTTP (JSON-RPC + REST) and gRPC; the card lists all three interfaces. */
 export interface TestAgent {

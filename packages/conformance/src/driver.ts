@@ -2,11 +2,19 @@ import { A2AError, type ProtocolVersion, type RequestHandler } from '@a2a-polygl
 
 /**
  * A failed call in binding-neutral terms: the A2A error code (ErrorInfo reason, e.g.
- * `TASK_NOT_FOUND`) a client of that binding would rebuild, and the message for diagnostics.
+ * `TASK_NOT_FOUND`) a client of that binding would rebuild, the message it carried, and, for
+ * diagnostics only, the message of what caused it as the driver saw it (the in-process
+ * binding sees the handler's own errors, so the cause is not what a client was sent).
  */
 export interface DriverError {
   readonly code: string;
   readonly message: string;
+  readonly cause?: string;
+}
+
+/** A {@link DriverError} as one line for a failure report: the message, then the cause. */
+export function describeDriverError(error: DriverError): string {
+  return error.cause === undefined ? error.message : `${error.message} (${error.cause})`;
 }
 
 /** The answer to a unary call: the result JSON (`null` for Empty) or an error. */
@@ -120,8 +128,7 @@ export class DriverFailure extends Error {
 export function toDriverError(error: unknown): DriverError {
   if (error instanceof DriverFailure) return { code: error.code, message: error.message };
   const e = A2AError.from(error);
-  const cause = e.cause instanceof Error ? ` (${e.cause.message})` : '';
-  return { code: e.code, message: `${e.message}${cause}` };
+  return { code: e.code, message: e.message, ...(e.cause instanceof Error && { cause: e.cause.message }) };
 }
 
 /** Shorthand for a failed {@link CallResult}. */

@@ -8,6 +8,7 @@ export * from './script.js';
 export * from './gates.js';
 export * from './scripted-executor.js';
 export * from './scenario.js';
+export * from './fault.js';
 export * from './scenario-loader.js';
 export * from './driver.js';
 export * from './sse.js';

@@ -1,7 +1,17 @@
 import { RequestHandler, silentLogger, type RequestHandlerOptions } from '@a2a-polyglot/core';
 import { V03_WEBHOOK_ENCODING } from '@a2a-polyglot/v03/json';
 import { buildCard, mergeJson, DEFAULT_CARD_JSON } from './card.js';
-import { toDriverError, type Binding, type CallOptions, type Driver, type DriverStream, type StreamItem } from './driver.js';
+import {
+  describeDriverError,
+  toDriverError,
+  type Binding,
+  type CallOptions,
+  type Driver,
+  type DriverError,
+  type DriverStream,
+  type StreamItem,
+} from './driver.js';
+import { faultInterceptors } from './fault.js';
 import { v03DeliveryToV1 } from './drivers/v03-translate.js';
 import { Gates } from './gates.js';
 import { Normalizer, type Json } from './normalize.js';
@@ -49,6 +59,17 @@ export const RUNNER_ERROR = 'RUNNER_ERROR';
 
 class RunnerTimeout extends Error {}
 
+/** What one step produced: the outcome, the problem as one line, and the error message the binding sent. */
+interface Performed {
+  readonly outcome: StepResult;
+  readonly message?: string;
+  readonly sent?: string;
+}
+
+function failedWith(error: DriverError): Performed {
+  return { outcome: { error: error.code }, message: describeDriverError(error), sent: error.message };
+}
+
 /** A stream kept open across steps. */
 interface OpenStream {
   readonly stream: DriverStream;
@@ -58,8 +79,8 @@ interface OpenStream {
 
 /**
  * Builds the handler a scenario runs against: its card and handler options, the scripted
- * agent, private webhooks allowed, and v0.3 webhook bodies for v0.3 registrations (as the
- * executor serves them).
+ * agent, its fault (if any) as an interceptor, private webhooks allowed, and v0.3 webhook
+ * bodies for v0.3 registrations (as the executor serves them).
  */
 export function createScenarioHandler(scenario: Scenario, executor: ScriptedExecutor, extra: ScenarioBackend['handlerOptions'] = {}): RequestHandler {
   const cardJson = mergeJson(DEFAULT_CARD_JSON, scenario.card ?? {}) as { [key: string]: Json };
@@ -69,6 +90,7 @@ export function createScenarioHandler(scenario: Scenario, executor: ScriptedExec
     // A 1.1 scenario is about the draft: its handler serves it unless the scenario says otherwise.
     ...(scenario.protocolVersion === '1.1' && { experimental11: true }),
     ...scenario.handler,
+    interceptors: [...(extra.interceptors ?? []), ...faultInterceptors(scenario.fault)],
     card: buildCard(cardJson, {}),
     executor,
     allowPrivateWebhooks: true,
@@ -130,22 +152,23 @@ class ScenarioRunner {
     const label = `step ${index} (${describe(step)})`;
     let outcome: StepResult;
     let message: string | undefined;
+    let sent: string | undefined;
     try {
-      ({ outcome, message } = await this.perform(step, index));
+      ({ outcome, message, sent } = await this.perform(step, index));
     } catch (error) {
       outcome = { error: error instanceof RunnerTimeout ? RUNNER_TIMEOUT : RUNNER_ERROR };
       message = (error as Error).message;
     }
     this.outcomes.push({ step: label, ...outcome });
     if ('expect' in step) {
-      const problems = check(step.expect, outcome, message);
+      const problems = check(step.expect, outcome, message, sent);
       for (const p of problems) this.failures.push(`${label}: ${p}`);
     } else if (outcome.error) {
       this.failures.push(`${label}: ${message ?? outcome.error}`);
     }
   }
 
-  private async perform(step: Step, index: number): Promise<{ outcome: StepResult; message?: string }> {
+  private async perform(step: Step, index: number): Promise<Performed> {
     if ('call' in step) return this.call(step, index);
     if ('stream' in step) return this.stream(step, index);
     if ('drain' in step) return this.drain(step);
@@ -177,7 +200,7 @@ class ScenarioRunner {
     throw new Error('unknown step kind');
   }
 
-  private async call(step: CallStep, index: number): Promise<{ outcome: StepResult; message?: string }> {
+  private async call(step: CallStep, index: number): Promise<Performed> {
     const request = this.request(step, index);
     const res = await this.within(this.driver.call(step.call, request, this.options(step.headers)), `${step.call}`);
     if (res.ok && step.as) {
@@ -187,17 +210,17 @@ class ScenarioRunner {
     return this.unary(res);
   }
 
-  private unary(res: Awaited<ReturnType<Driver['call']>>): { outcome: StepResult; message?: string } {
-    if (!res.ok) return { outcome: { error: res.error.code }, message: res.error.message };
+  private unary(res: Awaited<ReturnType<Driver['call']>>): Performed {
+    if (!res.ok) return failedWith(res.error);
     return { outcome: { result: this.normalizer.normalize(res.result) } };
   }
 
-  private async stream(step: StreamStep, index: number): Promise<{ outcome: StepResult; message?: string }> {
+  private async stream(step: StreamStep, index: number): Promise<Performed> {
     const request = this.request(step, index);
     const resume = step.resumeAfter === undefined ? undefined : resolvePlaceholders(step.resumeAfter, this.vars);
     if (resume !== undefined && typeof resume !== 'number') throw new Error(`resumeAfter must resolve to a number, got ${JSON.stringify(resume)}`);
     const opened = await this.within(this.driver.open(step.stream, request, { ...this.options(step.headers), resumeAfterSeq: resume }), step.stream);
-    if (!opened.ok) return { outcome: { error: opened.error.code }, message: opened.error.message };
+    if (!opened.ok) return failedWith(opened.error);
     const open: OpenStream = { stream: opened.stream, iterator: opened.stream[Symbol.asyncIterator](), saved: {} };
     if (step.as) this.vars.set(step.as, open.saved);
     const read = await this.read(open, step.take);
@@ -208,7 +231,7 @@ class ScenarioRunner {
     return read.result;
   }
 
-  private async drain(step: DrainStep): Promise<{ outcome: StepResult; message?: string }> {
+  private async drain(step: DrainStep): Promise<Performed> {
     const open = this.streams.get(step.drain);
     if (!open) throw new Error(`no open stream saved as ${step.drain}`);
     const read = await this.read(open, step.take);
@@ -220,10 +243,10 @@ class ScenarioRunner {
   }
 
   /** Reads up to `take` events (or to the end), each wait bounded; records seqs and ids for placeholders. */
-  private async read(open: OpenStream, take: number | undefined) {
+  private async read(open: OpenStream, take: number | undefined): Promise<{ ended: boolean; result: Performed }> {
     const events: Json[] = [];
     let ended = false;
-    let error: { code: string; message: string } | undefined;
+    let error: DriverError | undefined;
     while (take === undefined || events.length < take) {
       let next: IteratorResult<StreamItem>;
       try {
@@ -244,7 +267,7 @@ class ScenarioRunner {
       events.push(this.normalizer.normalize(seq === undefined ? { event } : { seq, event }));
     }
     const outcome: StepResult = error ? { events, ended, error: error.code } : { events, ended };
-    return { ended, result: { outcome, message: error?.message } };
+    return { ended, result: { outcome, ...(error && { message: describeDriverError(error), sent: error.message }) } };
   }
 
   private request(step: { request?: Json; send?: SendSpec }, index: number): unknown {

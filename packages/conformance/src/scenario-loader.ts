@@ -18,9 +18,9 @@ const STEP_KEYS: Readonly<Record<string, readonly string[]>> = {
   webhook: ['webhook', 'expect'],
   agentCard: ['agentCard', 'expect'],
 };
-const EXPECT_KEYS = new Set(['error', 'result', 'events', 'ended', 'deliveries']);
+const EXPECT_KEYS = new Set(['error', 'messageOmits', 'result', 'events', 'ended', 'deliveries']);
 const SEND_KEYS = new Set(['text', 'script', 'taskId', 'contextId', 'messageId', 'configuration', 'tenant']);
-const SCENARIO_KEYS = new Set(['name', 'description', 'card', 'extendedCard', 'requestEncoding', 'protocolVersion', 'handler', 'steps']);
+const SCENARIO_KEYS = new Set(['name', 'description', 'card', 'extendedCard', 'requestEncoding', 'protocolVersion', 'handler', 'fault', 'steps']);
 /** The handler options a scenario may set (see ScenarioData.handler), with their JSON type. */
 const HANDLER_KEYS: Readonly<Record<string, 'boolean' | 'number'>> = {
   backgroundExecution: 'boolean',
@@ -90,6 +90,14 @@ export function checkFile(value: unknown, file: string): Scenario[] {
               .join(', ')})`,
           );
     }
+    if (s.fault !== undefined) {
+      const fault = s.fault as Record<string, unknown>;
+      if (!isObject(fault) || Object.keys(fault).sort().join() !== 'detail,streamFailsAfter')
+        throw fail(`${where}.fault`, 'must be {"streamFailsAfter": <events>, "detail": <text>}');
+      if (typeof fault.streamFailsAfter !== 'number' || !Number.isInteger(fault.streamFailsAfter) || fault.streamFailsAfter < 0)
+        throw fail(`${where}.fault.streamFailsAfter`, 'must be a count of events');
+      if (typeof fault.detail !== 'string' || fault.detail === '') throw fail(`${where}.fault.detail`, 'must be a non-empty string');
+    }
     if (!Array.isArray(s.steps) || s.steps.length === 0) throw fail(`${where}.steps`, 'must be a non-empty array');
     for (const [j, step] of s.steps.entries()) checkStep(step, `${where}.steps[${j}]`, fail);
     const listTasks = s.steps.findIndex((step) => isObject(step) && step.call === 'ListTasks');
@@ -124,6 +132,8 @@ function checkStep(step: unknown, where: string, fail: (where: string, what: str
   if (kind !== 'openGate') {
     if (!isObject(s.expect)) throw fail(`${where}.expect`, 'is required');
     for (const k of Object.keys(s.expect)) if (!EXPECT_KEYS.has(k)) throw fail(`${where}.expect`, `unknown key ${k}`);
+    const omits = (s.expect as Record<string, unknown>).messageOmits;
+    if (omits !== undefined && (typeof omits !== 'string' || omits === '')) throw fail(`${where}.expect.messageOmits`, 'must be a non-empty string');
   }
 }
 

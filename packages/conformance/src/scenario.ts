@@ -1,6 +1,7 @@
 import type { NegotiatedVersion } from '@a2a-polyglot/core';
 import type { Json } from './normalize.js';
 import type { Binding, ProbeKind, RequestEncoding } from './driver.js';
+import type { ScenarioFault } from './fault.js';
 import type { ScriptStep } from './script.js';
 
 /**
@@ -51,6 +52,11 @@ export interface ScenarioData {
     readonly experimental11?: boolean;
     readonly longPollMaxMs?: number;
   };
+  /**
+   * A server-side failure to inject (see {@link ScenarioFault}): the handler's stream breaking
+   * with an internal error, which no scripted agent can cause. Unset: none.
+   */
+  readonly fault?: ScenarioFault;
   readonly steps: readonly Step[];
 }
 
@@ -85,10 +91,13 @@ export type Scenario = ScenarioData;
  * - `result`: the summary of a unary result;
  * - `events`: the summaries of the stream events read by this step, all of them, in order;
  * - `ended`: whether the server ended the stream (true) or it was cut/kept (false);
- * - `deliveries`: the webhook deliveries received so far.
+ * - `deliveries`: the webhook deliveries received so far;
+ * - `messageOmits`: text the error's message must not contain (an internal detail that a
+ *   binding must not leak; what a driver saw as the error's cause is not part of the message).
  */
 export interface Expectation {
   readonly error?: string;
+  readonly messageOmits?: string;
   readonly result?: Json;
   readonly events?: readonly Json[];
   readonly ended?: boolean;

@@ -21,9 +21,15 @@ export interface StepOutcome {
 /** What a step produced, before the runner labels it. */
 export type StepResult = Omit<StepOutcome, 'step'>;
 
-/** Compares an outcome with a step's expectation; one line per problem (none: the step passed). */
-export function check(expect: Expectation, outcome: StepResult, message: string | undefined): string[] {
+/**
+ * Compares an outcome with a step's expectation; one line per problem (none: the step
+ * passed). `message` describes a failure for the report; `sent` is the error message as the
+ * binding sent it (what `messageOmits` checks).
+ */
+export function check(expect: Expectation, outcome: StepResult, message: string | undefined, sent?: string): string[] {
   const out: string[] = [];
+  if (expect.messageOmits !== undefined && sent?.includes(expect.messageOmits))
+    out.push(`the error message leaks ${JSON.stringify(expect.messageOmits)}: ${sent}`);
   if (expect.error !== undefined) {
     if (outcome.error !== expect.error)
       out.push(`expected error ${expect.error}, got ${outcome.error ? `${outcome.error} (${message})` : JSON.stringify(summarizeOutcome(outcome))}`);

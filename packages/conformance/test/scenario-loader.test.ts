@@ -17,6 +17,15 @@ describe('loadScenarios', () => {
     expect(() => checkFile(file({ call: 'SendMessage', send: { script: [{ compete: true }] }, expect: {} }), 'x.json')).toThrow('unknown step kind compete');
   });
 
+  it('checks an injected fault and messageOmits', () => {
+    const scenario = (fault: unknown, expect: object = {}) =>
+      checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', fault, steps: [{ call: 'GetTask', request: {}, expect }] }] }, 'x.json')[0]!;
+    expect(scenario({ streamFailsAfter: 1, detail: 'secret' }, { messageOmits: 'secret' }).fault).toEqual({ streamFailsAfter: 1, detail: 'secret' });
+    expect(() => scenario({ streamFailsAfter: 1 })).toThrow('x.json: $.scenarios[0].fault: must be {"streamFailsAfter": <events>, "detail": <text>}');
+    expect(() => scenario({ streamFailsAfter: -1, detail: 'd' })).toThrow('fault.streamFailsAfter: must be a count of events');
+    expect(() => scenario({ streamFailsAfter: 1, detail: 'd' }, { messageOmits: '' })).toThrow('expect.messageOmits: must be a non-empty string');
+  });
+
   it('limits a scenario to one request encoding only when it says so', () => {
     const step = { call: 'GetTask', request: {}, expect: {} };
     const scenario = (extra: object) => checkFile({ group: 'g', scenarios: [{ name: 'n', description: 'd', ...extra, steps: [step] }] }, 'x.json')[0]!;

@@ -1,6 +1,6 @@
-import { RequestHandler, silentLogger, type AgentExecutor, type PushSender, type RequestHandlerOptions } from '@a2a-polyglot/core';
-import { Gates, testAgentCard } from '@a2a-polyglot/testing';
-import { TaskState, type AgentCard, type StreamResponse } from '@a2a-polyglot/model';
+import { RequestHandler, silentLogger, type PushSender, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import { Gates, scriptedAgent, testAgentCard } from '@a2a-polyglot/testing';
+import type { AgentCard, StreamResponse } from '@a2a-polyglot/model';
 import { BadRequest, ErrorInfo, Status } from '@a2a-polyglot/model/rpc';
 import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import {
@@ -30,59 +30,8 @@ export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
   });
 }
 
-/** The gates the test executor waits on (`gate <key>`), opened by the test. */
-export { Gates } from '@a2a-polyglot/testing';
-
-/**
- * The scripted test agent. The message text is a command:
- * - `echo X`: a direct Message answer.
- * - `steps N`: working, N artifact chunks, completed.
- * - `gate K`: working, waits for gate K (or cancel), one artifact, completed.
- * - `input`: input-required; any follow-up message completes it.
- * - `fail`: throws (task FAILED).
- * - `hang`: working until canceled.
- * - `flood N SIZE`: N artifacts of SIZE characters each, then completed.
- */
-export function testExecutor(gates: Gates): AgentExecutor {
-  return {
-    async execute(ctx) {
-      if (ctx.task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) return ctx.complete(`got ${ctx.text}`);
-      const [command = '', ...args] = ctx.text.trim().split(/\s+/);
-      switch (command) {
-        case 'echo':
-          return ctx.reply(`echo ${args.join(' ')}`);
-        case 'steps': {
-          ctx.working('working');
-          for (let i = 0; i < Number(args[0] ?? 1); i++) ctx.artifact({ name: `chunk-${i}`, text: `chunk ${i}`, lastChunk: true });
-          return ctx.complete('done');
-        }
-        case 'gate': {
-          ctx.working(`waiting for ${args[0]}`);
-          await gates.wait(args[0] ?? '', ctx.signal);
-          if (ctx.signal.aborted) return;
-          ctx.artifact({ name: 'after-gate', text: 'opened', lastChunk: true });
-          return ctx.complete('done');
-        }
-        case 'input':
-          return ctx.requireInput('more input please');
-        case 'fail':
-          throw new Error('the agent failed on purpose');
-        case 'hang':
-          ctx.working('hanging');
-          await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
-          return;
-        case 'flood': {
-          ctx.working('flooding');
-          const text = 'x'.repeat(Number(args[1] ?? 100));
-          for (let i = 0; i < Number(args[0] ?? 10); i++) ctx.artifact({ name: `flood-${i}`, text, lastChunk: true });
-          return ctx.complete('flooded');
-        }
-        default:
-          return ctx.reply(`unknown command ${command}`);
-      }
-    },
-  };
-}
+/** The gates and the one scripted agent of the tests (its commands: see `scriptedAgent` in @a2a-polyglot/testing). */
+export { Gates, scriptedAgent } from '@a2a-polyglot/testing';
 
 /** A push sender that records instead of sending. */
 export function recordingPushSender(): PushSender & { sent: StreamResponse[] } {
@@ -106,7 +55,7 @@ export async function startTestServer(
   const gates = new Gates();
   const handler = new RequestHandler({
     card: testCard(),
-    executor: testExecutor(gates),
+    executor: scriptedAgent(gates),
     logger: silentLogger,
     pushSender: recordingPushSender(),
     allowPrivateWebhooks: true,

@@ -58,8 +58,8 @@ describe('experimental A2ASessionService', () => {
     const first = (await session.send(userMessage('input'))).payload!.value as Task;
     expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const events = await collect(session.sendStreaming(userMessage('Paris', { taskId: first.id })));
-    expect(kinds(events)).toEqual(['task', 'statusUpdate']);
-    expect((events[1]!.event.payload!.value as { status: { state: TaskState } }).status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(kinds(events)).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
+    expect((events[2]!.event.payload!.value as { status: { state: TaskState } }).status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     await session.close();
   });
 

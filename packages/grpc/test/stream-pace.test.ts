@@ -16,7 +16,7 @@ import { type SessionCall, ServerSession } from '../src/session/server-session.j
 import type { ServedRpc } from '../src/served-rpc.js';
 import { EncodedRequest } from '../src/safe-decode.js';
 import { type OpenStreams, serveStream } from '../src/stream-pump.js';
-import { testCard, testExecutor } from './helpers.js';
+import { testCard, scriptedAgent } from './helpers.js';
 
 /**
  * The gRPC delivery loops against a source whose events are always ready and a call that
@@ -72,7 +72,7 @@ function fakeCall(): FakeCall {
 }
 
 function handler(): RequestHandler {
-  return new RequestHandler({ card: testCard(), executor: testExecutor(new Gates()), logger: silentLogger });
+  return new RequestHandler({ card: testCard(), executor: scriptedAgent(new Gates()), logger: silentLogger });
 }
 
 /** serveStream of one SendStreamingMessage call over `source`. */
@@ -138,7 +138,7 @@ function readyHandler(onPull?: (pulled: number) => void): { h: RequestHandler; s
     sources.push(source);
     return source;
   });
-  return { h: new RequestHandler({ card: testCard(), executor: testExecutor(new Gates()), logger: silentLogger, interceptors: [ready] }), sources };
+  return { h: new RequestHandler({ card: testCard(), executor: scriptedAgent(new Gates()), logger: silentLogger, interceptors: [ready] }), sources };
 }
 
 function startSession(call: FakeCall, h: RequestHandler): ServerSession {

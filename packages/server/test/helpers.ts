@@ -1,6 +1,6 @@
 import type { AgentCard, StreamResponse, TaskPushNotificationConfig } from '@a2a-polyglot/model';
-import { Gate, testAgentCard } from '@a2a-polyglot/testing';
-import { ApiKeyAuthenticator, type AgentExecutor, type ExecutionContext, type PushSender, RequestHandler } from '@a2a-polyglot/core';
+import { Gates, scriptedAgent, testAgentCard } from '@a2a-polyglot/testing';
+import { ApiKeyAuthenticator, type PushSender, RequestHandler } from '@a2a-polyglot/core';
 import * as sse from '@a2a-polyglot/sse';
 import { type RunningA2AServer, startA2AServer, type StartA2AServerOptions } from '../src/index.js';
 
@@ -21,49 +21,8 @@ export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
   });
 }
 
-/** The gate every `hold` task waits on (until the test opens it or the task is canceled). */
-export { Gate } from '@a2a-polyglot/testing';
-
-/**
- * The scripted test agent; the first word of the message picks the behaviour:
- * `reply` → a direct message; `input` → input-required, a follow-up completes;
- * `fail` → throws (task FAILED); `hold` → working until the gate opens or cancel;
- * `ticks N` → N artifacts, one per tick; anything else → one artifact `echo: <text>`.
- */
-export function testExecutor(gate: Gate): AgentExecutor {
-  return {
-    async execute(ctx: ExecutionContext) {
-      if (ctx.task) return ctx.complete(`follow-up: ${ctx.text}`);
-      const [cmd, arg] = ctx.text.split(' ');
-      switch (cmd) {
-        case 'reply':
-          return ctx.reply(`pong ${arg ?? ''}`.trim());
-        case 'input':
-          return ctx.requireInput('which city?');
-        case 'fail':
-          throw new Error('secret internal detail');
-        case 'hold':
-          ctx.working('holding');
-          await gate.wait(ctx.signal);
-          if (ctx.signal.aborted) return;
-          ctx.artifact({ text: 'released', lastChunk: true });
-          return ctx.complete();
-        case 'ticks':
-          ctx.working();
-          for (let i = 0; i < Number(arg); i++) {
-            // The agent's simulated work between two artifacts (no test waits on it).
-            await new Promise((r) => setTimeout(r, 5));
-            ctx.artifact({ name: `tick-${i}`, text: String(i), lastChunk: true });
-          }
-          return ctx.complete();
-        default:
-          ctx.working();
-          ctx.artifact({ name: 'answer', text: `echo: ${ctx.text}`, lastChunk: true });
-          return ctx.complete();
-      }
-    },
-  };
-}
+/** The gates and the one scripted agent of the tests (its commands: see `scriptedAgent` in @a2a-polyglot/testing). */
+export { Gates, scriptedAgent } from '@a2a-polyglot/testing';
 
 /** Records push deliveries instead of calling webhooks. */
 export class RecordingPushSender implements PushSender {
@@ -77,7 +36,8 @@ export interface TestServer {
   readonly url: string;
   readonly running: RunningA2AServer;
   readonly handler: RequestHandler;
-  readonly gate: Gate;
+  /** The gates the scripted agent's `gate K` / `burst N K` / `steps N K` wait on. */
+  readonly gates: Gates;
   /** JSON-RPC endpoint URL. */
   readonly rpcUrl: string;
   /** REST base URL. */
@@ -94,13 +54,13 @@ export async function startTestServer(
     strictRequests?: boolean;
   } = {},
 ): Promise<TestServer> {
-  const gate = new Gate();
+  const gates = new Gates();
   const card = testCard(options.card);
   const handler =
     options.handler ??
     new RequestHandler({
       card,
-      executor: testExecutor(gate),
+      executor: scriptedAgent(gates),
       pushSender: new RecordingPushSender(),
       allowPrivateWebhooks: true,
       extendedCard: () => ({ ...card, name: 'extended test agent' }),
@@ -113,11 +73,11 @@ export async function startTestServer(
     url: running.url,
     running,
     handler,
-    gate,
+    gates,
     rpcUrl: `${running.url}${basePath}/rpc`,
     restUrl: `${running.url}${basePath}`,
     close: async () => {
-      gate.open();
+      gates.openAll();
       await handler.shutdown(100);
       await running.close();
     },

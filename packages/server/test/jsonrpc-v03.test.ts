@@ -44,12 +44,12 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
   });
 
   it('message/send with blocking:false returns at once; a direct reply is a kind:message', async () => {
-    const early = await rpc(s.rpcUrl, 'message/send', v03Send('hold', { blocking: false }), NONE);
+    const early = await rpc(s.rpcUrl, 'message/send', v03Send('gate g2', { blocking: false }), NONE);
     expect(early.body.result).toMatchObject({ kind: 'task', status: { state: expect.stringMatching(/^(submitted|working)$/) } });
     const canceled = await rpc(s.rpcUrl, 'tasks/cancel', { id: early.body.result.id }, NONE);
     expect(canceled.body.result).toMatchObject({ kind: 'task', status: { state: 'canceled' } });
-    const reply = await rpc(s.rpcUrl, 'message/send', v03Send('reply x'), NONE);
-    expect(reply.body.result).toMatchObject({ kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'pong x' }] });
+    const reply = await rpc(s.rpcUrl, 'message/send', v03Send('echo x'), NONE);
+    expect(reply.body.result).toMatchObject({ kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'echo x' }] });
   });
 
   it('tasks/get, multi-turn input-required, tasks/cancel of a finished task (v0.3 error codes)', async () => {
@@ -67,7 +67,7 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
   });
 
   it('message/stream: every SSE data is a JSON-RPC response with the request id and a v0.3 event', async () => {
-    const { res, id, frames } = await stream(s.rpcUrl, 'message/stream', v03Send('ticks 2'));
+    const { res, id, frames } = await stream(s.rpcUrl, 'message/stream', v03Send('steps 2'));
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(frames.every((f) => f.jsonrpc === '2.0' && f.id === id)).toBe(true);
     const kinds = frames.map((f) => f.result.kind);
@@ -90,7 +90,7 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
   });
 
   it('tasks/resubscribe follows a running task in v0.3 form', async () => {
-    const task = (await rpc(s.rpcUrl, 'message/send', v03Send('hold', { blocking: false }), NONE)).body.result;
+    const task = (await rpc(s.rpcUrl, 'message/send', v03Send('gate g6', { blocking: false }), NONE)).body.result;
     const id = nextId++;
     const res = await fetch(s.rpcUrl, {
       method: 'POST',
@@ -99,7 +99,7 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
     });
     // Release the task only once the snapshot frame arrived, so the stream sees it finish.
     // Open the gate once the first event (the task snapshot) has arrived; read to the end.
-    const read = await readSse(res, (r) => (r.events.length === 1 && s.gate.open(), false));
+    const read = await readSse(res, (r) => (r.events.length === 1 && s.gates.open('g6'), false));
     const frames = read.events.map((e) => JSON.parse(e.data));
     expect(frames[0].result).toMatchObject({ kind: 'task', id: task.id });
     expect(frames.at(-1).result).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });

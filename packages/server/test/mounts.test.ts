@@ -2,9 +2,9 @@ import { RequestHandler } from '@a2a-polyglot/core';
 import { SUBPROTOCOL } from '@a2a-polyglot/websocket';
 import { WebSocket } from 'ws';
 import { AgentMounts, createMountedListener, startA2AServer, type RunningA2AServer } from '../src/index.js';
-import { Gate, testCard, testExecutor, V } from './helpers.js';
+import { Gates, testCard, scriptedAgent, V } from './helpers.js';
 
-const handlerNamed = (name: string) => new RequestHandler({ card: testCard({ name }), executor: testExecutor(new Gate()) });
+const handlerNamed = (name: string) => new RequestHandler({ card: testCard({ name }), executor: scriptedAgent(new Gates()) });
 const getJson = async (url: string, init?: RequestInit): Promise<any> => (await fetch(url, init)).json();
 const iface = (card: any, binding: string) => card.supportedInterfaces.find((i: any) => i.protocolBinding === binding)?.url;
 

@@ -9,7 +9,7 @@ import { waitFor } from '@a2a-polyglot/testing';
 import { SUBPROTOCOL } from '@a2a-polyglot/websocket';
 import { WebSocket } from 'ws';
 import { createRateLimiter } from '../src/index.js';
-import { Gate, postRaw, rest, rpc, rpcStream, startTestServer, testCard, testExecutor, type TestServer, V } from './helpers.js';
+import { Gates, postRaw, rest, rpc, rpcStream, startTestServer, testCard, scriptedAgent, type TestServer, V } from './helpers.js';
 
 const KEY = { ...V, 'x-api-key': 'ka' };
 
@@ -17,7 +17,7 @@ const KEY = { ...V, 'x-api-key': 'ka' };
 async function limitedServer(limits: { address?: number; identity?: number }, websocket = false): Promise<TestServer> {
   const handler = new RequestHandler({
     card: testCard(),
-    executor: testExecutor(new Gate()),
+    executor: scriptedAgent(new Gates()),
     authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice' } }),
     rateLimiter: createRateLimiter({
       perAddress: limits.address === undefined ? undefined : { points: limits.address, durationSeconds: 60 },

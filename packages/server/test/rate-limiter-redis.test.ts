@@ -2,7 +2,7 @@ import { ApiKeyAuthenticator, RequestHandler, silentLogger } from '@a2a-polyglot
 import { describeWithRedis, REDIS_URL, uniqueName } from '@a2a-polyglot/testing';
 import Redis from 'ioredis';
 import { createRateLimiter } from '../src/index.js';
-import { Gate, rpc, startTestServer, testCard, testExecutor, type TestServer, V } from './helpers.js';
+import { Gates, rpc, startTestServer, testCard, scriptedAgent, type TestServer, V } from './helpers.js';
 
 describeWithRedis('rate limits shared through Redis', () => {
   const clients: Redis[] = [];
@@ -20,7 +20,7 @@ describeWithRedis('rate limits shared through Redis', () => {
     clients.push(redis);
     const handler = new RequestHandler({
       card: testCard(),
-      executor: testExecutor(new Gate()),
+      executor: scriptedAgent(new Gates()),
       authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice' } }),
       rateLimiter: createRateLimiter({ perIdentity: { points: 3, durationSeconds: 60 }, redis, keyPrefix }),
       logger: silentLogger,

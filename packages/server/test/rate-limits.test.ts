@@ -3,7 +3,7 @@ import { waitFor } from '@a2a-polyglot/testing';
 import { SUBPROTOCOL } from '@a2a-polyglot/websocket';
 import { WebSocket } from 'ws';
 import { createRateLimiter, type RateLimitOptions } from '../src/index.js';
-import { Gate, rest, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, type TestServer, V } from './helpers.js';
+import { Gates, rest, rpc, rpcStream, sendParams, startTestServer, testCard, scriptedAgent, type TestServer, V } from './helpers.js';
 
 const KEY = { ...V, 'x-api-key': 'ka' };
 
@@ -11,7 +11,7 @@ const KEY = { ...V, 'x-api-key': 'ka' };
 async function limitedServer(limits: RateLimitOptions, websocket = false): Promise<TestServer> {
   const handler = new RequestHandler({
     card: testCard(),
-    executor: testExecutor(new Gate()),
+    executor: scriptedAgent(new Gates()),
     authenticator: new ApiKeyAuthenticator({ keys: { ka: 'alice' } }),
     rateLimiter: createRateLimiter(limits),
     logger: silentLogger,

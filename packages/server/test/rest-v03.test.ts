@@ -31,8 +31,8 @@ describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
     expect(res.body.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(res.body.task.artifacts[0].parts).toEqual([{ text: 'echo: hello' }]);
     expect(res.body.task.history[0].content).toEqual([{ text: 'hello' }]);
-    const reply = await rest(s.restUrl, 'POST', '/v1/message:send', v03Send('reply'), NO_VERSION);
-    expect(reply.body.message.content).toEqual([{ text: 'pong' }]);
+    const reply = await rest(s.restUrl, 'POST', '/v1/message:send', v03Send('echo'), NO_VERSION);
+    expect(reply.body.message.content).toEqual([{ text: 'echo' }]);
   });
 
   it('bodies are validated strictly as a2a.v1: v1.0 shapes are unknown fields (400, v0.3 code -32602)', async () => {
@@ -45,7 +45,7 @@ describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
   });
 
   it('GET /v1/tasks/{id}?historyLength=, POST :cancel on a running task, unknown task → 404 -32001', async () => {
-    const created = await rest(s.restUrl, 'POST', '/v1/message:send', v03Send('hold', {}, false), NO_VERSION);
+    const created = await rest(s.restUrl, 'POST', '/v1/message:send', v03Send('gate g3', {}, false), NO_VERSION);
     const id = created.body.task.id;
     const got = await rest(s.restUrl, 'GET', `/v1/tasks/${id}?historyLength=1`, undefined, NO_VERSION);
     expect(got.status).toBe(200);
@@ -62,7 +62,7 @@ describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
   });
 
   it('POST /v1/message:stream streams v0.3 StreamResponses; final only on the terminal status', async () => {
-    const res = await v03Post(s.restUrl, '/v1/message:stream', v03Send('ticks 2'), 'text/event-stream');
+    const res = await v03Post(s.restUrl, '/v1/message:stream', v03Send('steps 2'), 'text/event-stream');
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = (await readSse(res)).events.map((e) => JSON.parse(e.data));
     expect(Object.keys(events[0])).toEqual(['task']);
@@ -73,11 +73,11 @@ describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
   });
 
   it('subscribe (POST and GET) to a running task: the task first, then live events', async () => {
-    const created = await rest(s.restUrl, 'POST', '/v1/message:send', v03Send('hold', {}, false), NO_VERSION);
+    const created = await rest(s.restUrl, 'POST', '/v1/message:send', v03Send('gate g5', {}, false), NO_VERSION);
     const id = created.body.task.id;
     const res = await v03Post(s.restUrl, `/v1/tasks/${id}:subscribe`, undefined, 'text/event-stream');
     const get = await fetch(`${s.restUrl}/v1/tasks/${id}:subscribe`, { headers: { accept: 'text/event-stream' } });
-    s.gate.open();
+    s.gates.open('g5');
     for (const r of [res, get]) {
       const events = (await readSse(r)).events.map((e) => JSON.parse(e.data));
       expect(events[0].task.id).toBe(id);
@@ -141,6 +141,6 @@ describe('REST v0.3 (/v1/…, ProtoJSON of a2a.v1)', () => {
     const text = await fetch(`${s.restUrl}/v1/message:send`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
     expect(text.status).toBe(415);
     expect(((await text.json()) as any).code).toBe(-32005); // ContentTypeNotSupported, in v0.3 too
-    expect((await rest(s.restUrl, 'POST', '/v1/message:send', v03Send('reply'), NO_VERSION)).status).toBe(200);
+    expect((await rest(s.restUrl, 'POST', '/v1/message:send', v03Send('echo'), NO_VERSION)).status).toBe(200);
   });
 });

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { recordingLogger } from '@a2a-polyglot/testing';
 import { RequestHandler } from '@a2a-polyglot/core';
 import { createA2ARequestListener } from '../src/index.js';
-import { Gate, readSse, rest, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V, type TestServer } from './helpers.js';
+import { Gates, readSse, rest, rpc, rpcStream, sendParams, startTestServer, testCard, scriptedAgent, V, type TestServer } from './helpers.js';
 
 /** A raw GET with full control over headers (fetch will not set Host). */
 function rawRequest(
@@ -257,7 +257,7 @@ describe('routing, CORS and robustness', () => {
   });
 
   it('never throws out of the listener: a failing handler gets a bare 500', async () => {
-    const handler = new RequestHandler({ card: testCard(), executor: testExecutor(new Gate()) });
+    const handler = new RequestHandler({ card: testCard(), executor: scriptedAgent(new Gates()) });
     jest.spyOn(handler, 'getAgentCard').mockImplementation(() => {
       throw new Error('secret internal detail');
     });
@@ -285,7 +285,7 @@ describe('routing, CORS and robustness', () => {
 describe('close()', () => {
   it('ends open SSE streams and keep-alive connections promptly', async () => {
     const s = await startTestServer({ sseHeartbeatMs: 0 });
-    const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('hold', {}, { returnImmediately: true }));
+    const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('gate g20', {}, { returnImmediately: true }));
     const sub = await rpcStream(s.rpcUrl, 'SubscribeToTask', { id: sent.body.result.task.id });
     const reading = readSse(sub);
     await rpc(s.rpcUrl, 'ListTasks', {}); // leaves an idle keep-alive connection in fetch's pool
@@ -299,7 +299,7 @@ describe('close()', () => {
 
   it('drops connections that never sent a request instead of waiting for the force timeout', async () => {
     const s = await startTestServer({ sseHeartbeatMs: 0 });
-    const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('hold', {}, { returnImmediately: true }));
+    const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('gate g21', {}, { returnImmediately: true }));
     // A client that cuts a stream and calls again at once makes fetch open a spare connection
     // that carries no request; Node's closeIdleConnections() does not see such sockets.
     const cut = new AbortController();

@@ -1,8 +1,8 @@
 import { RequestHandler } from '@a2a-polyglot/core';
 import { API_CATALOG_MEDIA_TYPE, AgentMounts, startA2AServer, type RunningA2AServer } from '../src/index.js';
-import { Gate, testCard, testExecutor } from './helpers.js';
+import { Gates, testCard, scriptedAgent } from './helpers.js';
 
-const handlerNamed = (name: string) => new RequestHandler({ card: testCard({ name }), executor: testExecutor(new Gate()) });
+const handlerNamed = (name: string) => new RequestHandler({ card: testCard({ name }), executor: scriptedAgent(new Gates()) });
 
 const started: RunningA2AServer[] = [];
 const handlers: RequestHandler[] = [];

@@ -2,13 +2,13 @@ import { connect, type Socket } from 'node:net';
 import { eventStreamFrom, interceptOperation, RequestHandler } from '@a2a-polyglot/core';
 import { EndlessSource } from '@a2a-polyglot/testing';
 import type { StreamResponse } from '@a2a-polyglot/model';
-import { waitFor, waitForSteady, Gate, readSse, rpc, rpcStream, sendParams, startTestServer, testCard, testExecutor, V } from './helpers.js';
+import { waitFor, waitForSteady, Gates, readSse, rpc, rpcStream, sendParams, startTestServer, testCard, scriptedAgent, V } from './helpers.js';
 
 describe('SSE heartbeats', () => {
   it.each(['JSON-RPC', 'REST'])('%s streams get `: ping` comments while idle', async (binding) => {
     const s = await startTestServer({ sseHeartbeatMs: 20 });
     try {
-      const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('hold', {}, { returnImmediately: true }));
+      const sent = await rpc(s.rpcUrl, 'SendMessage', sendParams('gate g0', {}, { returnImmediately: true }));
       const id = sent.body.result.task.id;
       const res = binding === 'REST' ? await fetch(`${s.restUrl}/tasks/${id}:subscribe`, { headers: V }) : await rpcStream(s.rpcUrl, 'SubscribeToTask', { id });
       const read = await readSse(res, (r) => r.comments.includes('ping'));
@@ -42,7 +42,7 @@ describe('backpressure through the bindings', () => {
   function endlessHandler(): { handler: RequestHandler; source: EndlessSource } {
     const source = new EndlessSource(bigMessage);
     const interceptors = [interceptOperation('SendStreamingMessage', async () => eventStreamFrom(source))];
-    return { handler: new RequestHandler({ card: testCard(), executor: testExecutor(new Gate()), interceptors }), source };
+    return { handler: new RequestHandler({ card: testCard(), executor: scriptedAgent(new Gates()), interceptors }), source };
   }
 
   function rawPost(port: number, path: string, body: string): Socket {

@@ -51,6 +51,11 @@ export class Gates {
     this.get(key).open();
   }
 
+  /** Opens every gate an agent waits on or a test named (cleanup before a server shuts down). */
+  openAll(): void {
+    for (const gate of this.gates.values()) gate.open();
+  }
+
   private get(key: string): { promise: Promise<void>; open: () => void } {
     const existing = this.gates.get(key);
     if (existing) return existing;

@@ -23,6 +23,13 @@ export { type JwksMisbehaviour, TestIdentityProvider, type TestSigningKey } from
 export { testAgentCard } from './agent-card.js';
 export { userSend, type UserSendOptions } from './send-request.js';
 export { Gate, Gates } from './gates.js';
+export {
+  scriptedAgent,
+  SCRIPTED_FAILURE_DETAIL,
+  SCRIPTED_INPUT_QUESTION,
+  type ScriptedAgent,
+  type ScriptedAgentContext,
+} from './scripted-agent.js';
 export { fixedSpanObserver } from './span-observer.js';
 export { captureOutput, type CapturedOutput } from './capture-output.js';
 export { CHROMIUM_PATH, describeWithChromium, launchHeadlessChromium, type HeadlessChromium } from './chromium.js';

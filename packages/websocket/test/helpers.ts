@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import { Gate, testAgentCard } from '@a2a-polyglot/testing';
+import { Gates, scriptedAgent, testAgentCard } from '@a2a-polyglot/testing';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, type ClientOptions, type RawData } from 'ws';
 import type { AgentCard } from '@a2a-polyglot/model';
-import { ApiKeyAuthenticator, type AgentExecutor, type EventLog, type ExecutionContext, RequestHandler, silentLogger } from '@a2a-polyglot/core';
+import { ApiKeyAuthenticator, type EventLog, RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import { createUpgradeListener, createWebSocketBinding, SUBPROTOCOL, type WebSocketBinding, type WebSocketBindingOptions } from '../src/index.js';
 
 export const WS_PATH = '/a2a/ws';
@@ -22,57 +22,14 @@ export function testCard(extensions: readonly string[] = []): AgentCard {
   });
 }
 
-/** The gate every parked `hold` task waits on. */
-export { Gate } from '@a2a-polyglot/testing';
-
-/**
- * The scripted agent; the first word picks the behaviour: `reply` → a direct message;
- * `hold` → working until the gate opens (then one artifact and completed) or cancel;
- * `ticks N` → N artifacts then completed (`ticks N gated`: the second and later artifacts
- * only after the gate opens); `burst N` → N artifacts at once, then working until the gate
- * opens; anything else → one artifact `echo: <text>` and completed.
- */
-export function testExecutor(gate: Gate): AgentExecutor {
-  return {
-    async execute(ctx: ExecutionContext) {
-      const [cmd, arg, mode] = ctx.text.split(' ');
-      switch (cmd) {
-        case 'reply':
-          return ctx.reply(`pong ${arg ?? ''}`.trim());
-        case 'hold':
-          ctx.working('holding');
-          await gate.wait(ctx.signal);
-          if (ctx.signal.aborted) return;
-          ctx.artifact({ name: 'released', text: 'released', lastChunk: true });
-          return ctx.complete();
-        case 'burst':
-          ctx.working();
-          for (let i = 0; i < Number(arg); i++) ctx.artifact({ name: `burst-${i}`, text: String(i), lastChunk: true });
-          await gate.wait(ctx.signal);
-          if (ctx.signal.aborted) return;
-          return ctx.complete();
-        case 'ticks':
-          ctx.working();
-          for (let i = 0; i < Number(arg); i++) {
-            if (mode === 'gated' && i === 1) await gate.wait(ctx.signal);
-            if (ctx.signal.aborted) return;
-            ctx.artifact({ name: `tick-${i}`, text: String(i), lastChunk: true });
-          }
-          return ctx.complete();
-        default:
-          ctx.working();
-          ctx.artifact({ name: 'answer', text: `echo: ${ctx.text}`, lastChunk: true });
-          return ctx.complete();
-      }
-    },
-  };
-}
+/** The gates and the one scripted agent of the tests (its commands: see `scriptedAgent` in @a2a-polyglot/testing). */
+export { Gates, scriptedAgent } from '@a2a-polyglot/testing';
 
 export interface WsTestServer {
   readonly url: string;
   readonly wsUrl: string;
   readonly handler: RequestHandler;
-  readonly gate: Gate;
+  readonly gates: Gates;
   readonly binding: WebSocketBinding;
   readonly server: Server;
   close(): Promise<void>;
@@ -88,12 +45,12 @@ export async function startWsServer(
     strictRequests?: boolean;
   } = {},
 ): Promise<WsTestServer> {
-  const gate = new Gate();
+  const gates = new Gates();
   const handler =
     options.handler ??
     new RequestHandler({
       card: testCard(options.extensions),
-      executor: testExecutor(gate),
+      executor: scriptedAgent(gates),
       eventLog: options.eventLog,
       authenticator: options.apiKeys ? new ApiKeyAuthenticator({ keys: options.apiKeys }) : undefined,
       strictRequests: options.strictRequests,
@@ -111,11 +68,11 @@ export async function startWsServer(
     url: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}${WS_PATH}`,
     handler,
-    gate,
+    gates,
     binding,
     server,
     close: async () => {
-      gate.open();
+      gates.openAll();
       await handler.shutdown(100);
       await binding.close();
       server.closeAllConnections();

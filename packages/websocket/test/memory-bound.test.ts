@@ -1,7 +1,7 @@
 import { eventStreamFrom, interceptOperation, RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import { EndlessSource } from '@a2a-polyglot/testing';
 import type { StreamResponse } from '@a2a-polyglot/model';
-import { waitFor, waitForSteady, Gate, Peer, sendParams, startWsServer, testCard, testExecutor } from './helpers.js';
+import { waitFor, waitForSteady, Gates, Peer, sendParams, startWsServer, testCard, scriptedAgent } from './helpers.js';
 
 const PAD = 'x'.repeat(16 * 1024);
 const bigEvent: StreamResponse = {
@@ -26,7 +26,7 @@ const FRAME_BYTES = PAD.length + 512;
 function endless(): { handler: RequestHandler; source: EndlessSource } {
   const source = new EndlessSource(bigEvent);
   const interceptors = [interceptOperation('SendStreamingMessage', async () => eventStreamFrom(source))];
-  return { handler: new RequestHandler({ card: testCard(), executor: testExecutor(new Gate()), logger: silentLogger, interceptors }), source };
+  return { handler: new RequestHandler({ card: testCard(), executor: scriptedAgent(new Gates()), logger: silentLogger, interceptors }), source };
 }
 
 describe('memory bound: a client that does not read', () => {

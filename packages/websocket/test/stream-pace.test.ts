@@ -4,7 +4,7 @@ import { ReadySource, TurnProbe, waitFor } from '@a2a-polyglot/testing';
 import type { WebSocket } from 'ws';
 import { Outbox } from '../src/outbox.js';
 import { pumpStream } from '../src/stream-pump.js';
-import { Gate, Peer, sendParams, startWsServer, testCard, testExecutor } from './helpers.js';
+import { Gates, Peer, sendParams, startWsServer, testCard, scriptedAgent } from './helpers.js';
 
 /**
  * The stream pump against a source whose events are always ready. Without a rule in the loop
@@ -77,7 +77,7 @@ function readyHandler(): { handler: RequestHandler; sources: ReadySource[] } {
     sources.push(source);
     return source;
   });
-  return { handler: new RequestHandler({ card: testCard(), executor: testExecutor(new Gate()), logger: silentLogger, interceptors: [ready] }), sources };
+  return { handler: new RequestHandler({ card: testCard(), executor: scriptedAgent(new Gates()), logger: silentLogger, interceptors: [ready] }), sources };
 }
 
 describe('WebSocket binding: a client that closes while a fast stream runs', () => {

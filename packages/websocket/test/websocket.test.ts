@@ -30,8 +30,8 @@ describe('WebSocket binding: unary calls', () => {
   });
 
   it('answers a direct message reply', async () => {
-    const sent = await peer.answer(peer.request('SendMessage', sendParams('reply x')));
-    expect(sent.result.message.parts[0].text).toBe('pong x');
+    const sent = await peer.answer(peer.request('SendMessage', sendParams('echo x')));
+    expect(sent.result.message.parts[0].text).toBe('echo x');
   });
 
   it('maps core errors through the one error table (TaskNotFound → -32001 with ErrorInfo)', async () => {
@@ -92,10 +92,10 @@ describe('WebSocket binding: unary calls', () => {
   });
 
   it('a request whose id is already running → -32600', async () => {
-    const id = peer.request('SendMessage', sendParams('hold'));
+    const id = peer.request('SendMessage', sendParams('gate g11'));
     peer.sendJson({ jsonrpc: '2.0', id, method: 'ListTasks', params: {} });
     await peer.until(() => peer.framesFor(id).some((f) => f.error?.code === -32600));
-    s.gate.open();
+    s.gates.open('g11');
     await peer.until(() => peer.framesFor(id).some((f) => 'result' in f));
   });
 
@@ -115,7 +115,7 @@ describe('WebSocket binding: unary calls', () => {
     try {
       const unary = await p.answer(p.request('ListTasks', {}, { serviceParams: { 'A2A-Extensions': uri } }));
       expect(unary.serviceParams).toEqual({ 'A2A-Extensions': uri });
-      const id = p.request('SendStreamingMessage', sendParams('reply'), { serviceParams: { 'A2A-Extensions': uri } });
+      const id = p.request('SendStreamingMessage', sendParams('echo'), { serviceParams: { 'A2A-Extensions': uri } });
       expect((await p.stream(id))[0]).toEqual({ jsonrpc: '2.0', id, streamStart: true, serviceParams: { 'A2A-Extensions': uri } });
     } finally {
       p.close();
@@ -145,7 +145,7 @@ describe('WebSocket binding: streams', () => {
   });
 
   it('streams streamStart, numbered events tied to the request id, then streamEnd with the final state', async () => {
-    const id = peer.request('SendStreamingMessage', sendParams('ticks 3'));
+    const id = peer.request('SendStreamingMessage', sendParams('steps 3'));
     const frames = await peer.stream(id);
     expect(frames[0]).toEqual({ jsonrpc: '2.0', id, streamStart: true });
     const events = frames.filter((f) => 'result' in f);
@@ -155,10 +155,10 @@ describe('WebSocket binding: streams', () => {
   });
 
   it('a message-only stream has one unnumbered event and a streamEnd without state', async () => {
-    const id = peer.request('SendStreamingMessage', sendParams('reply y'));
+    const id = peer.request('SendStreamingMessage', sendParams('echo y'));
     const frames = await peer.stream(id);
     expect(frames).toHaveLength(3);
-    expect(frames[1]!.result.message.parts[0].text).toBe('pong y');
+    expect(frames[1]!.result.message.parts[0].text).toBe('echo y');
     expect(frames[1]!.seq).toBeUndefined();
     expect(frames[2]).toEqual({ jsonrpc: '2.0', id, streamEnd: true, reason: 'done' });
   });
@@ -171,8 +171,8 @@ describe('WebSocket binding: streams', () => {
   });
 
   it('multiplexes streams and unary calls on one socket', async () => {
-    const a = peer.request('SendStreamingMessage', sendParams('hold'));
-    const b = peer.request('SendStreamingMessage', sendParams('ticks 2'));
+    const a = peer.request('SendStreamingMessage', sendParams('gate g18'));
+    const b = peer.request('SendStreamingMessage', sendParams('steps 2'));
     await peer.until(() => peer.framesFor(a).length > 0);
     const list = peer.request('ListTasks', {});
     const bFrames = await peer.stream(b);
@@ -182,20 +182,20 @@ describe('WebSocket binding: streams', () => {
     const order = peer.frames.filter((f) => f.id === a || f.id === b).map((f) => f.id);
     expect(new Set(order).size).toBe(2);
     expect(peer.framesFor(a).some((f) => f.streamEnd)).toBe(false);
-    s.gate.open();
+    s.gates.open('g18');
     const aFrames = await peer.stream(a);
     expect(aFrames.at(-1)).toMatchObject({ streamEnd: true, reason: 'done', state: 'TASK_STATE_COMPLETED' });
   });
 
   it('cancelStream stops delivery with streamEnd "canceled"; the task goes on', async () => {
-    const id = peer.request('SendStreamingMessage', sendParams('hold'));
+    const id = peer.request('SendStreamingMessage', sendParams('gate g19'));
     await peer.until(() => peer.framesFor(id).some((f) => f.result?.statusUpdate?.status?.state === 'TASK_STATE_WORKING'));
     const taskId = peer.framesFor(id)[1]!.result.task.id;
     peer.cancelStream(id);
     const frames = await peer.stream(id);
     expect(frames.at(-1)).toMatchObject({ streamEnd: true, reason: 'canceled', state: 'TASK_STATE_WORKING', lastSeq: 2 });
     expect((await peer.answer(peer.request('GetTask', { id: taskId }))).result.status.state).toBe('TASK_STATE_WORKING');
-    s.gate.open();
+    s.gates.open('g19');
     await waitFor(async () => (await peer.answer(peer.request('GetTask', { id: taskId }))).result.status.state === 'TASK_STATE_COMPLETED');
     // Nothing more was delivered on the canceled stream.
     expect(peer.framesFor(id)).toEqual(frames);
@@ -209,14 +209,14 @@ describe('WebSocket binding: streams', () => {
   });
 
   it('resume: a new socket subscribing with resumeAfterSeq gets exactly the missed events', async () => {
-    const id = peer.request('SendStreamingMessage', sendParams('ticks 3 gated'));
+    const id = peer.request('SendStreamingMessage', sendParams('steps 3 g21'));
     await peer.until(() => peer.framesFor(id).filter((f) => 'result' in f).length >= 3);
     const seen = peer.framesFor(id).filter((f) => 'result' in f);
     const taskId = seen[0]!.result.task.id;
     const lastSeq = seen.at(-1)!.seq as number;
     expect(lastSeq).toBe(3);
     peer.close(); // the socket drops
-    s.gate.open();
+    s.gates.open('g21');
     const again = await Peer.connect(s.wsUrl);
     try {
       await waitFor(async () => (await again.answer(again.request('GetTask', { id: taskId }))).result.status.state === 'TASK_STATE_COMPLETED');
@@ -232,7 +232,7 @@ describe('WebSocket binding: streams', () => {
   });
 
   it('resume right after a cut: streamStart comes at once, then the events as they happen', async () => {
-    const id = peer.request('SendStreamingMessage', sendParams('hold'));
+    const id = peer.request('SendStreamingMessage', sendParams('gate g22'));
     await peer.until(() => peer.framesFor(id).some((f) => f.result?.statusUpdate));
     const taskId = peer.framesFor(id)[1]!.result.task.id;
     peer.cancelStream(id);
@@ -240,7 +240,7 @@ describe('WebSocket binding: streams', () => {
     const sub = peer.request('SubscribeToTask', { id: taskId }, { resumeAfterSeq: cut.at(-1)!.lastSeq });
     await peer.until(() => peer.framesFor(sub).length >= 1);
     expect(peer.framesFor(sub)).toEqual([{ jsonrpc: '2.0', id: sub, streamStart: true }]);
-    s.gate.open();
+    s.gates.open('g22');
     const frames = await peer.stream(sub);
     expect(frames.filter((f) => 'result' in f).map((f) => f.seq)).toEqual([3, 4]);
   });
@@ -250,10 +250,10 @@ describe('WebSocket binding: streams', () => {
     await s.close();
     s = await startWsServer({ eventLog: new InMemoryEventLog({ maxEventsPerTask: 4 }) });
     peer = await Peer.connect(s.wsUrl);
-    const id = peer.request('SendStreamingMessage', sendParams('burst 10'));
+    const id = peer.request('SendStreamingMessage', sendParams('burst 10 g23'));
     // The burst is applied before the stream reads: the stream may see the events, or (the log
     // holding only 4) a snapshot that already folds them in.
-    await peer.until(() => peer.framesFor(id).some((f) => f.result?.artifactUpdate?.artifact?.name === 'burst-9' || f.result?.task?.artifacts?.length === 10));
+    await peer.until(() => peer.framesFor(id).some((f) => f.result?.artifactUpdate?.artifact?.name === 'chunk-9' || f.result?.task?.artifacts?.length === 10));
     const taskId = peer.framesFor(id)[1]!.result.task.id;
     peer.cancelStream(id);
     await peer.stream(id);
@@ -263,7 +263,7 @@ describe('WebSocket binding: streams', () => {
     const first = peer.framesFor(sub)[1]!;
     expect(Object.keys(first.result)).toEqual(['task']);
     expect(first.result.task.artifacts).toHaveLength(10);
-    s.gate.open();
+    s.gates.open('g23');
     const frames = await peer.stream(sub);
     expect(frames.at(-1)).toMatchObject({ streamEnd: true, reason: 'done', state: 'TASK_STATE_COMPLETED' });
   });
@@ -370,13 +370,13 @@ describe('WebSocket binding: limits and failure isolation', () => {
     const s = await startWsServer({ maxInFlight: 2 });
     const peer = await Peer.connect(s.wsUrl);
     try {
-      const a = peer.request('SendMessage', sendParams('hold'));
-      const b = peer.request('SendStreamingMessage', sendParams('hold'));
+      const a = peer.request('SendMessage', sendParams('gate g32'));
+      const b = peer.request('SendStreamingMessage', sendParams('gate g32'));
       await peer.until(() => peer.framesFor(b).length > 0);
       const c = await peer.answer(peer.request('ListTasks', {}));
       expect(c.error.code).toBe(-31429);
       expect(c.error.data[0].reason).toBe('RESOURCE_EXHAUSTED');
-      s.gate.open();
+      s.gates.open('g32');
       await peer.answer(a);
       await peer.stream(b);
       expect((await peer.answer(peer.request('ListTasks', {}))).result).toBeDefined();
@@ -416,7 +416,7 @@ describe('WebSocket binding: limits and failure isolation', () => {
   it('shutdown ends open streams with streamEnd "shutdown" and closes with 1001', async () => {
     const s = await startWsServer();
     const peer = await Peer.connect(s.wsUrl);
-    const id = peer.request('SendStreamingMessage', sendParams('hold'));
+    const id = peer.request('SendStreamingMessage', sendParams('gate g35'));
     await peer.until(() => peer.framesFor(id).some((f) => f.result?.statusUpdate));
     await s.binding.close();
     const frames = await peer.stream(id);
