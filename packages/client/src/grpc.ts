@@ -12,7 +12,7 @@
  */
 export { GrpcClientTransport, grpcTransportFactory, grpcTransportFactoryWith, V1_GRPC, type GrpcDialect } from './transports/grpc.js';
 export { V03_GRPC } from './transports/grpc-v03.js';
-export { type GrpcCallOptions, type GrpcClientOptions } from './transports/grpc-channel.js';
+export type { GrpcCallOptions, GrpcClientOptions } from './transports/grpc-channel.js';
 export { fromGrpcError, isServiceError, readStatusDetails } from './transports/grpc-error.js';
 export { GrpcTransport, type GrpcEventStream, type GrpcMethod, type GrpcStreamEvent, type SubscribeOptions } from './transports/grpc-service-client.js';
 export { GrpcSessionClient, type GrpcSessionClientOptions } from './transports/grpc-session-client.js';
