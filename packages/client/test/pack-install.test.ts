@@ -2,7 +2,8 @@
  * What a user gets from `npm install @a2a-polyglot/client`: the client and the workspace
  * packages it depends on are built, packed with `npm pack` and installed into an empty
  * folder, as from the registry. Checked there:
- * - gRPC is opt-in: neither @grpc/grpc-js nor @a2a-polyglot/grpc is installed;
+ * - gRPC is opt-in: @grpc/grpc-js (an optional peer) is not installed, nor is the server
+ *   binding @a2a-polyglot/grpc;
  * - `require()` and `import` both load the client (CommonJS and ES module consumers);
  * - a browser bundle of the installed client uses the ESM build and contains no gRPC code;
  * - every package ships the LICENSE.
@@ -73,9 +74,9 @@ describe('the packed client installed in an empty folder', () => {
     expect(node(code, true)).toBe('true');
   });
 
-  it('says what is missing when the gRPC entry is used without @a2a-polyglot/grpc', () => {
+  it('says what is missing when the gRPC entry is used without @grpc/grpc-js', () => {
     const out = node(`try { require('@a2a-polyglot/client/grpc') } catch (e) { console.log(e.code, e.message.split('\\n')[0]) }`);
-    expect(out).toBe("MODULE_NOT_FOUND Cannot find module '@a2a-polyglot/grpc'");
+    expect(out).toBe("MODULE_NOT_FOUND Cannot find module '@grpc/grpc-js'");
   });
 
   it('bundles for the browser from its ESM build, with no gRPC code', async () => {

@@ -7,6 +7,7 @@ export * from './a2a-error.js';
 export * from './error-code.js';
 export * from './error-table.js';
 export * from './error-wire.js';
+export * from './grpc-metadata.js';
 export * from './server-fault.js';
 export * from './resume-cursor.js';
 export * from './task-state.js';

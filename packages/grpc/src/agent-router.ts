@@ -1,6 +1,5 @@
-import { A2AError, A2AErrorCode, type ServedHandler } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, GRPC_METADATA, type ServedHandler } from '@a2a-polyglot/core';
 import type { Metadata } from '@grpc/grpc-js';
-import { METADATA } from './metadata.js';
 
 /** Where one call goes: the agent's handler, and the tenant that agent sees when the router decided it. */
 export interface RoutedCall {
@@ -39,13 +38,13 @@ export function agentRouter(
   lookup: { byMetadata(id: string): ServedHandler | undefined; byTenant(id: string): ServedHandler | undefined },
 ): CallRouter {
   return (metadata, requestTenant) => {
-    const named = metadata.get(METADATA.agent)[0];
+    const named = metadata.get(GRPC_METADATA.agent)[0];
     if (named !== undefined) {
       const id = typeof named === 'string' ? named.trim() : '';
       const handler = id === '' ? undefined : lookup.byMetadata(id);
       if (!handler) {
-        throw new A2AError(A2AErrorCode.InvalidParams, `${METADATA.agent} ${JSON.stringify(id)} names no agent served here`, {
-          fieldViolations: [{ field: METADATA.agent, description: 'no agent with this id' }],
+        throw new A2AError(A2AErrorCode.InvalidParams, `${GRPC_METADATA.agent} ${JSON.stringify(id)} names no agent served here`, {
+          fieldViolations: [{ field: GRPC_METADATA.agent, description: 'no agent with this id' }],
         });
       }
       return { handler };

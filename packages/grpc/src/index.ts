@@ -5,9 +5,11 @@
  * `a2a.v1.A2AService` (through the @a2a-polyglot/v03 converters) and the EXPERIMENTAL
  * multiplexed `lf.a2a.v1.A2ASessionService`, both served from one core RequestHandler
  * (`createGrpcServer`, `startGrpcServer`, or `addA2AService` / `addA2ASessionService` on
- * your own grpc-js server). Client: `GrpcTransport` (standard RPCs) and `GrpcSessionClient`.
- * Errors travel as gRPC status + `grpc-status-details-bin` (google.rpc.Status with ErrorInfo
- * and BadRequest), both ways. See README.md for metadata keys, the session protocol and limits.
+ * your own grpc-js server). The clients of both services live in the client package
+ * (`@a2a-polyglot/client/grpc`: `GrpcTransport`, `GrpcSessionClient`); the metadata keys both
+ * sides use are core's `GRPC_METADATA`. Errors travel as gRPC status + `grpc-status-details-bin`
+ * (google.rpc.Status with ErrorInfo and BadRequest). See README.md for metadata keys, the
+ * session protocol and limits.
  */
 export { agentRouter, type CallRouter, type RoutedCall } from './agent-router.js';
 export { addA2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
@@ -29,19 +31,6 @@ export {
   type StartGrpcServerOptions,
 } from './server.js';
 export { addHealthService, HEALTH_SERVICE_NAMES, type HealthServiceBinding, type HealthServiceOptions } from './health-service.js';
-export { METADATA, metadataHeaders } from './metadata.js';
-export {
-  BAD_REQUEST_TYPE_URL,
-  ERROR_INFO_TYPE_URL,
-  fromGrpcError,
-  readStatusDetails,
-  rpcStatusOf,
-  STATUS_DETAILS_KEY,
-  toGrpcError,
-  type GrpcErrorStatus,
-} from './grpc-error.js';
+export { metadataHeaders } from './metadata.js';
+export { rpcStatusOf, toGrpcError, type GrpcErrorStatus } from './grpc-error.js';
 export { clientInputRejectionsAsInvalidArgument } from './client-input-rejections.js';
-export { A2A_VERSION, type GrpcCallOptions, type GrpcClientOptions } from './client/channel.js';
-export { GrpcTransport, type GrpcEventStream, type GrpcMethod, type GrpcStreamEvent, type SubscribeOptions } from './client/grpc-transport.js';
-export { GrpcSessionClient, type GrpcSessionClientOptions } from './client/session-client.js';
-export { errorFromFrame, SessionStream, type SessionStreamEnd, type SessionStreamEvent } from './client/session-stream.js';

@@ -1,10 +1,10 @@
 import { constants as http2Constants } from 'node:http2';
-import { A2AError, A2AErrorCode, type CallContext, DeliveryPace, type EventStream, type StreamOperation } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type CallContext, DeliveryPace, type EventStream, GRPC_METADATA, type StreamOperation } from '@a2a-polyglot/core';
 import { Metadata, type ServerWritableStream } from '@grpc/grpc-js';
 import { BackpressureWriter } from './backpressure-writer.js';
 import { streamCallContext } from './call-context.js';
 import { failure } from './failure.js';
-import { extensionsMetadata, METADATA, parseLastEventId } from './metadata.js';
+import { extensionsMetadata, parseLastEventId } from './metadata.js';
 import type { EncodedRequest } from './safe-decode.js';
 import type { ServedRpc } from './served-rpc.js';
 
@@ -97,7 +97,7 @@ export async function serveStream(
         if (!pace.open) break pump;
         if (lastSeq === undefined) {
           const md = extensionsMetadata(ctx.activatedExtensions) ?? new Metadata();
-          md.set(METADATA.streamFirstSeq, String(seq));
+          md.set(GRPC_METADATA.streamFirstSeq, String(seq));
           call.sendMetadata(md);
         }
         writer.write(route.fromCore(event));
@@ -108,7 +108,7 @@ export async function serveStream(
     if (stopError) throw stopError;
     if (!controller.signal.aborted) {
       const trailers = new Metadata();
-      if (lastSeq !== undefined) trailers.set(METADATA.streamLastSeq, String(lastSeq));
+      if (lastSeq !== undefined) trailers.set(GRPC_METADATA.streamLastSeq, String(lastSeq));
       call.end(trailers);
     }
   } catch (error) {

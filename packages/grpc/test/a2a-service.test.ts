@@ -1,8 +1,8 @@
-import { A2AErrorCode } from '@a2a-polyglot/core';
+import { A2AErrorCode, GRPC_METADATA } from '@a2a-polyglot/core';
 import { SendMessageRequest, TaskState, type Task } from '@a2a-polyglot/model';
 import { A2AServiceClient } from '@a2a-polyglot/model/grpc';
 import { credentials, Metadata } from '@grpc/grpc-js';
-import { GrpcTransport, METADATA, type GrpcStreamEvent } from '../src/index.js';
+import { GrpcTransport, type GrpcStreamEvent } from './client.js';
 import { collect, waitFor, startTestServer, TEST_EXTENSION, userMessage, type TestServer } from './helpers.js';
 
 const kinds = (events: readonly GrpcStreamEvent[]) => events.map((e) => e.event.payload?.$case);
@@ -109,7 +109,7 @@ describe('lf.a2a.v1.A2AService over grpc-js', () => {
         const call = raw.getExtendedAgentCard({ tenant: '' }, md, (err) => err && reject(err));
         call.on('metadata', resolve);
       });
-      expect(headers.get(METADATA.extensions)).toEqual([TEST_EXTENSION]);
+      expect(headers.get(GRPC_METADATA.extensions)).toEqual([TEST_EXTENSION]);
       raw.close();
 
       const withExt = new GrpcTransport({ url: t.url, extensions: [TEST_EXTENSION] });
@@ -153,8 +153,8 @@ describe('lf.a2a.v1.A2AService over grpc-js', () => {
       const headers = new Promise<Metadata>((resolve) => call.on('metadata', resolve));
       const trailers = new Promise<Metadata>((resolve) => call.on('status', (s) => resolve(s.metadata)));
       call.on('data', () => {});
-      expect((await headers).get(METADATA.streamFirstSeq)).toEqual(['1']);
-      expect((await trailers).get(METADATA.streamLastSeq)).toEqual(['4']);
+      expect((await headers).get(GRPC_METADATA.streamFirstSeq)).toEqual(['1']);
+      expect((await trailers).get(GRPC_METADATA.streamLastSeq)).toEqual(['4']);
       raw.close();
     });
   });

@@ -1,11 +1,10 @@
-import { A2AErrorCode } from '@a2a-polyglot/core';
+import { A2AErrorCode, ERROR_INFO_TYPE } from '@a2a-polyglot/core';
 import { GetTaskRequest, Role, SendMessageRequest } from '@a2a-polyglot/model';
 import * as v03 from '@a2a-polyglot/model/v03';
 import { status as GrpcCode } from '@grpc/grpc-js';
 import { grpcFrame, rawGrpcCall, type RawGrpcAnswer } from '@a2a-polyglot/testing';
 import { gzipSync } from 'node:zlib';
 import { ErrorInfo, Status } from '@a2a-polyglot/model/rpc';
-import { ERROR_INFO_TYPE_URL } from '../src/index.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 const GET_TASK = '/lf.a2a.v1.A2AService/GetTask';
@@ -15,7 +14,7 @@ const GARBAGE = Buffer.from('this is not compressed at all, just bytes with the 
 
 function errorInfo(answer: RawGrpcAnswer): { reason: string; metadata: Record<string, string> } | undefined {
   if (!answer.statusDetails) return undefined;
-  const detail = Status.decode(answer.statusDetails).details.find((d: { typeUrl: string }) => d.typeUrl === ERROR_INFO_TYPE_URL);
+  const detail = Status.decode(answer.statusDetails).details.find((d: { typeUrl: string }) => d.typeUrl === ERROR_INFO_TYPE);
   return detail && ErrorInfo.decode(detail.value);
 }
 

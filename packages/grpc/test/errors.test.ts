@@ -1,7 +1,7 @@
 import { A2AError, A2AErrorCode, ApiKeyAuthenticator, ERROR_TABLE } from '@a2a-polyglot/core';
 import { GetTaskRequest, SendMessageRequest, TaskState, type Task } from '@a2a-polyglot/model';
 import { Server, ServerCredentials, status as GrpcCode, type ServiceError } from '@grpc/grpc-js';
-import { GrpcTransport } from '../src/index.js';
+import { GrpcTransport } from './client.js';
 import { detailsOf, waitFor, rawUnary, startTestServer, testCard, userMessage, type TestServer } from './helpers.js';
 
 const PATH = '/lf.a2a.v1.A2AService/';

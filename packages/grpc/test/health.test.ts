@@ -1,9 +1,8 @@
-import { checkReadiness } from '@a2a-polyglot/core';
+import { checkReadiness, ERROR_INFO_TYPE } from '@a2a-polyglot/core';
 import { type HealthCheckResponse, HealthCheckResponse_ServingStatus as Status, HealthClient } from '@a2a-polyglot/model/grpc';
 import { credentials, type ServiceError, status as GrpcCode } from '@grpc/grpc-js';
 import { grpcFrame, rawGrpcCall, waitFor } from '@a2a-polyglot/testing';
 import { ErrorInfo, Status as RpcStatus } from '@a2a-polyglot/model/rpc';
-import { ERROR_INFO_TYPE_URL } from '../src/index.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 function check(client: InstanceType<typeof HealthClient>, service: string): Promise<HealthCheckResponse> {
@@ -79,7 +78,7 @@ describe('grpc.health.v1.Health', () => {
     for (const rpc of ['Check', 'Watch']) {
       const answer = await rawGrpcCall(t.url, `/grpc.health.v1.Health/${rpc}`, grpcFrame(Buffer.from([0x0a, 0x7f, 0x41])));
       expect(answer.grpcStatus).toBe(GrpcCode.INVALID_ARGUMENT);
-      const info = RpcStatus.decode(answer.statusDetails!).details.find((d: { typeUrl: string }) => d.typeUrl === ERROR_INFO_TYPE_URL);
+      const info = RpcStatus.decode(answer.statusDetails!).details.find((d: { typeUrl: string }) => d.typeUrl === ERROR_INFO_TYPE);
       expect(ErrorInfo.decode(info!.value)).toMatchObject({ reason: 'PARSE_ERROR', metadata: { rpc } });
     }
   });

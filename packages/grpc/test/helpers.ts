@@ -1,16 +1,17 @@
-import { RequestHandler, silentLogger, type PushSender, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import {
+  BAD_REQUEST_TYPE,
+  ERROR_INFO_TYPE,
+  GRPC_STATUS_DETAILS_KEY,
+  RequestHandler,
+  silentLogger,
+  type PushSender,
+  type RequestHandlerOptions,
+} from '@a2a-polyglot/core';
 import { Gates, scriptedAgent, testAgentCard } from '@a2a-polyglot/testing';
 import type { AgentCard, StreamResponse } from '@a2a-polyglot/model';
 import { BadRequest, ErrorInfo, Status } from '@a2a-polyglot/model/rpc';
 import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
-import {
-  BAD_REQUEST_TYPE_URL,
-  ERROR_INFO_TYPE_URL,
-  startGrpcServer,
-  STATUS_DETAILS_KEY,
-  type StartGrpcServerOptions,
-  type RunningGrpcServer,
-} from '../src/index.js';
+import { startGrpcServer, type StartGrpcServerOptions, type RunningGrpcServer } from '../src/index.js';
 
 /** The extension URI the test card declares (optional). */
 export const TEST_EXTENSION = 'urn:a2a-polyglot:test-extension';
@@ -118,13 +119,13 @@ export function rawUnary(url: string, path: string, bytes: Buffer, metadata: Rec
 
 /** The ErrorInfo and BadRequest carried in a raw error's `grpc-status-details-bin` trailer. */
 export function detailsOf(error: ServiceError): { code: number; message: string; info?: ErrorInfo; badRequest?: BadRequest } {
-  const raw = error.metadata.get(STATUS_DETAILS_KEY)[0];
+  const raw = error.metadata.get(GRPC_STATUS_DETAILS_KEY)[0];
   if (!Buffer.isBuffer(raw)) throw new Error('no grpc-status-details-bin trailer');
   const status = Status.decode(raw);
   const out: { code: number; message: string; info?: ErrorInfo; badRequest?: BadRequest } = { code: status.code, message: status.message };
   for (const d of status.details) {
-    if (d.typeUrl === ERROR_INFO_TYPE_URL) out.info = ErrorInfo.decode(d.value);
-    if (d.typeUrl === BAD_REQUEST_TYPE_URL) out.badRequest = BadRequest.decode(d.value);
+    if (d.typeUrl === ERROR_INFO_TYPE) out.info = ErrorInfo.decode(d.value);
+    if (d.typeUrl === BAD_REQUEST_TYPE) out.badRequest = BadRequest.decode(d.value);
   }
   return out;
 }

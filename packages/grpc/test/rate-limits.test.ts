@@ -1,6 +1,6 @@
 import { A2AError, A2AErrorCode, rateLimited, type RateLimiter, type RateLimitScope } from '@a2a-polyglot/core';
 import { status as GrpcCode } from '@grpc/grpc-js';
-import { GrpcSessionClient, GrpcTransport } from '../src/index.js';
+import { GrpcSessionClient, GrpcTransport } from './client.js';
 import { collect, detailsOf, rawUnary, startTestServer, userMessage, type TestServer } from './helpers.js';
 
 /** Admits `budget` requests, then refuses every scope; records the keys it was asked about. */

@@ -2,7 +2,7 @@ import { A2AErrorCode, callContext } from '@a2a-polyglot/core';
 import { ListTasksRequest, TaskState, type Task } from '@a2a-polyglot/model';
 import { A2ASessionServiceClient, SessionRequest, type SessionResponse } from '@a2a-polyglot/model/session';
 import { Client, credentials, Metadata, status as GrpcCode, type ServiceError, type StatusObject } from '@grpc/grpc-js';
-import { GrpcSessionClient, type SessionStreamEvent } from '../src/index.js';
+import { GrpcSessionClient, type SessionStreamEvent } from './client.js';
 import { collect, detailsOf, waitFor, waitForSteady, startTestServer, userMessage, type TestServer } from './helpers.js';
 
 const kinds = (events: readonly SessionStreamEvent[]) => events.map((e) => e.event.payload?.$case);

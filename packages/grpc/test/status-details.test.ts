@@ -1,13 +1,12 @@
-import { A2AError, A2AErrorCode, ALL_ERROR_CODES, ERROR_TABLE } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, BAD_REQUEST_TYPE, ERROR_INFO_TYPE, GRPC_STATUS_DETAILS_KEY } from '@a2a-polyglot/core';
 import { BadRequest, ErrorInfo, Status } from '@a2a-polyglot/model/rpc';
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
-import { Metadata } from '@grpc/grpc-js';
-import { BAD_REQUEST_TYPE_URL, ERROR_INFO_TYPE_URL, fromGrpcError, STATUS_DETAILS_KEY, toGrpcError } from '../src/index.js';
+import { toGrpcError } from '../src/index.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 /** The trailer bytes of an error as sent. */
-const trailerOf = (error: A2AError) => toGrpcError(error).metadata.get(STATUS_DETAILS_KEY)[0] as Buffer;
+const trailerOf = (error: A2AError) => toGrpcError(error).metadata.get(GRPC_STATUS_DETAILS_KEY)[0] as Buffer;
 
 describe('google.rpc.Status / Any / ErrorInfo / BadRequest (generated from proto/google/rpc)', () => {
   it('encodes ErrorInfo with the standard field numbers (known bytes)', () => {
@@ -62,7 +61,7 @@ describe('google.rpc.Status / Any / ErrorInfo / BadRequest (generated from proto
     const old = Status.decode(Buffer.from(HAND_ENCODED.invalidParams, 'hex'));
     const now = Status.decode(trailerOf(invalid));
     expect(now).toEqual(old);
-    expect(now.details.map((d) => d.typeUrl)).toEqual([ERROR_INFO_TYPE_URL, BAD_REQUEST_TYPE_URL]);
+    expect(now.details.map((d) => d.typeUrl)).toEqual([ERROR_INFO_TYPE, BAD_REQUEST_TYPE]);
     expect(ErrorInfo.decode(now.details[0]!.value)).toEqual({
       reason: 'INVALID_PARAMS',
       domain: 'a2a-polyglot',
@@ -72,39 +71,5 @@ describe('google.rpc.Status / Any / ErrorInfo / BadRequest (generated from proto
       { field: 'message.parts', description: 'required' },
       { field: 'id', description: '' },
     ]);
-  });
-});
-
-describe('A2AError <-> gRPC status', () => {
-  it.each(ALL_ERROR_CODES)('%s: status code from ERROR_TABLE, ErrorInfo in the trailer, and back', (code) => {
-    const error = new A2AError(code, `failed: ${code}`, { metadata: { taskId: 't' } });
-    const status = toGrpcError(error);
-    expect(status.code).toBe(ERROR_TABLE[code].grpc);
-    expect(status.details).toBe(`failed: ${code}`);
-    const rpc = Status.decode(status.metadata.get(STATUS_DETAILS_KEY)[0] as Buffer);
-    expect(rpc.code).toBe(ERROR_TABLE[code].grpc);
-    const info = ErrorInfo.decode(rpc.details[0]!.value);
-    expect(info).toEqual({ reason: code, domain: ERROR_TABLE[code].a2a ? 'a2a-protocol.org' : 'a2a-polyglot', metadata: { taskId: 't' } });
-    const back = fromGrpcError(status);
-    expect(back.code).toBe(code);
-    expect(back.message).toBe(`failed: ${code}`);
-    expect(back.metadata).toEqual({ taskId: 't' });
-  });
-
-  it('carries field violations as a BadRequest detail', () => {
-    const error = new A2AError(A2AErrorCode.InvalidParams, 'bad', { fieldViolations: [{ field: 'id', description: 'required' }] });
-    const back = fromGrpcError(toGrpcError(error));
-    expect(back.fieldViolations).toEqual([{ field: 'id', description: 'required' }]);
-  });
-
-  it('falls back to the status code without details, and recognises grpc-js size limits', () => {
-    expect(fromGrpcError({ code: 5, details: 'gone', metadata: new Metadata() }).code).toBe(A2AErrorCode.TaskNotFound);
-    expect(fromGrpcError({ code: 8, details: 'Received message larger than max (10 vs. 5)', metadata: new Metadata() }).code).toBe(
-      A2AErrorCode.PayloadTooLarge,
-    );
-    expect(fromGrpcError({ code: 8, details: 'slow down', metadata: new Metadata() }).code).toBe(A2AErrorCode.ResourceExhausted);
-    const garbage = new Metadata();
-    garbage.set(STATUS_DETAILS_KEY, Buffer.from([0x0a, 0xff]));
-    expect(fromGrpcError({ code: 14, details: 'x', metadata: garbage }).code).toBe(A2AErrorCode.Unavailable);
   });
 });

@@ -2,7 +2,7 @@ import { type A2AError, A2AErrorCode, ClientCertificateAuthenticator } from '@a2
 import type { Task } from '@a2a-polyglot/model';
 import { makeTestPki, type TestPki } from '@a2a-polyglot/testing';
 import { credentials, ServerCredentials } from '@grpc/grpc-js';
-import { GrpcTransport } from '../src/index.js';
+import { GrpcTransport } from './client.js';
 import { startTestServer, userMessage, type TestServer } from './helpers.js';
 
 async function failure(call: Promise<unknown>): Promise<A2AError> {

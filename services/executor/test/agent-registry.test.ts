@@ -9,7 +9,7 @@
  */
 import { WEBSOCKET_BINDING } from '@a2a-polyglot/client';
 import { A2AErrorCode, silentLogger } from '@a2a-polyglot/core';
-import { GrpcTransport } from '@a2a-polyglot/grpc';
+import { GrpcTransport } from '@a2a-polyglot/client/grpc';
 import { Role } from '@a2a-polyglot/model';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

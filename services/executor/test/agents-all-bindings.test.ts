@@ -8,7 +8,7 @@
 import { A2AErrorCode, silentLogger } from '@a2a-polyglot/core';
 import { Client, textMessage, WEBSOCKET_BINDING, webSocketTransportFactory, type WebSocketConstructor } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
-import { GrpcTransport } from '@a2a-polyglot/grpc';
+import { GrpcTransport } from '@a2a-polyglot/client/grpc';
 import { resolve, join } from 'node:path';
 import { WebSocket } from 'ws';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';

@@ -6,7 +6,7 @@
 import { WebSocket } from 'ws';
 import { silentLogger, type AgentExecutor } from '@a2a-polyglot/core';
 import { BridgeRegistry, defineBridge } from '@a2a-polyglot/bridges';
-import { GrpcSessionClient, GrpcTransport } from '@a2a-polyglot/grpc';
+import { GrpcSessionClient, GrpcTransport } from '@a2a-polyglot/client/grpc';
 import { Role } from '@a2a-polyglot/model';
 import { WEBSOCKET_SUBPROTOCOL } from '@a2a-polyglot/client';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';

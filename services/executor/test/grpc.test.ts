@@ -3,7 +3,7 @@
  * card (request host, publicBaseUrl, grpcPublicUrl), switchable off, closed on shutdown.
  */
 import { A2AErrorCode, silentLogger } from '@a2a-polyglot/core';
-import { GrpcTransport } from '@a2a-polyglot/grpc';
+import { GrpcTransport } from '@a2a-polyglot/client/grpc';
 import { Role, TaskState, type StreamResponse } from '@a2a-polyglot/model';
 import { request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';

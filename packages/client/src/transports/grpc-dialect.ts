@@ -1,5 +1,4 @@
 import { A2AError, A2AErrorCode, type OperationName } from '@a2a-polyglot/core';
-import type { GrpcTransport as GrpcClient, GrpcCallOptions, GrpcEventStream } from '@a2a-polyglot/grpc';
 import type {
   CancelTaskRequest,
   DeleteTaskPushNotificationConfigRequest,
@@ -11,6 +10,8 @@ import type {
   SendMessageRequest,
   TaskPushNotificationConfig,
 } from '@a2a-polyglot/model';
+import type { GrpcCallOptions } from './grpc-channel.js';
+import type { GrpcEventStream, GrpcTransport as GrpcClient } from './grpc-service-client.js';
 
 /**
  * One typed method of the gRPC client, called with the decoded request of its operation.
@@ -48,7 +49,7 @@ const UNARY: Readonly<Partial<Record<OperationName, UnaryCall>>> = {
   GetExtendedAgentCard: { call: (c, r: GetExtendedAgentCardRequest, o) => c.getExtendedAgentCard(r, o) },
 };
 
-/** A2A v1.0 over gRPC (`lf.a2a.v1.A2AService`), through `@a2a-polyglot/grpc`'s typed client. */
+/** A2A v1.0 over gRPC (`lf.a2a.v1.A2AService`), through the typed client of `grpc-service-client.ts`. */
 export const V1_GRPC: GrpcDialect = {
   versionMetadata: true,
   unary(client, operation, request, options) {

@@ -1,10 +1,10 @@
-import type { GrpcEventStream, GrpcMethod } from '@a2a-polyglot/grpc';
 import type { StreamResponse } from '@a2a-polyglot/model';
 import { V03A2AServiceService } from '@a2a-polyglot/model/grpc';
 import type * as v03 from '@a2a-polyglot/model/v03';
 import { streamResponseToV1, v03Operation, type V03Operation } from '@a2a-polyglot/v03/proto';
 import type { OperationName } from '@a2a-polyglot/core';
 import type { GrpcDialect } from './grpc-dialect.js';
+import type { GrpcEventStream, GrpcMethod } from './grpc-service-client.js';
 import { notInV03 } from './v03.js';
 
 /**

@@ -1,9 +1,10 @@
 import { A2AError, A2AErrorCode, type StreamOperation, type UnaryOperation } from '@a2a-polyglot/core';
-import { GrpcTransport as GrpcClient, type GrpcCallOptions, type GrpcClientOptions } from '@a2a-polyglot/grpc';
 import { aborted, clientError, timedOut, unreachable } from '../failures.js';
 import { isV03Interface } from '../select-interface.js';
 import type { CallOptions, ClientEvent, StreamOptions, Transport, TransportFactory } from '../transport.js';
+import type { GrpcCallOptions, GrpcClientOptions } from './grpc-channel.js';
 import { type GrpcDialect, V1_GRPC } from './grpc-dialect.js';
+import { GrpcTransport as GrpcClient } from './grpc-service-client.js';
 import { V03_GRPC } from './grpc-v03.js';
 
 export { type GrpcDialect, V1_GRPC } from './grpc-dialect.js';
@@ -12,10 +13,10 @@ export { type GrpcDialect, V1_GRPC } from './grpc-dialect.js';
 const UNREACHABLE_TEXT = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|No connection established|Name resolution failed|connect failed/i;
 
 /**
- * The gRPC binding behind the client's {@link Transport} seam: a thin adapter over
- * `@a2a-polyglot/grpc`'s client, which already speaks `a2a-version` metadata, ErrorInfo
- * details and the `a2a-last-event-id` resume field. Node only (grpc-js), which is why it
- * lives behind the `@a2a-polyglot/client/grpc` entry point.
+ * The gRPC binding behind the client's {@link Transport} seam: a thin adapter over the typed
+ * gRPC client (`GrpcTransport` of `grpc-service-client.ts`), which already speaks `a2a-version`
+ * metadata, ErrorInfo details and the `a2a-last-event-id` resume field. Node only (grpc-js),
+ * which is why it lives behind the `@a2a-polyglot/client/grpc` entry point.
  */
 export class GrpcClientTransport implements Transport {
   readonly binding = 'GRPC' as const;

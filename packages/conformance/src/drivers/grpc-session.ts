@@ -1,5 +1,5 @@
 import { operationByName, streamEventToJson } from '@a2a-polyglot/core';
-import { errorFromFrame, fromGrpcError, GrpcSessionClient, type SessionStream } from '@a2a-polyglot/grpc';
+import { errorFromFrame, fromGrpcError, GrpcSessionClient, type SessionStream } from '@a2a-polyglot/client/grpc';
 import type { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest } from '@a2a-polyglot/model';
 import { A2ASessionServiceService, type SessionRequest, type SessionResponse } from '@a2a-polyglot/model/session';
 import { Client, credentials, type ClientDuplexStream, type ServiceError } from '@grpc/grpc-js';

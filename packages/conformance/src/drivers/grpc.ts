@@ -1,4 +1,5 @@
-import { fromGrpcError, METADATA } from '@a2a-polyglot/grpc';
+import { fromGrpcError } from '@a2a-polyglot/client/grpc';
+import { GRPC_METADATA } from '@a2a-polyglot/core';
 import type { StreamResponse } from '@a2a-polyglot/model';
 import { Client, credentials, type ClientReadableStream, type Metadata, type ServiceError } from '@grpc/grpc-js';
 import {
@@ -81,7 +82,7 @@ export class GrpcDriver implements Driver {
   async open(operation: string, request: unknown, options?: CallOptions): Promise<OpenResult> {
     try {
       const { op, method } = lookup(this.wire, operation, 'stream');
-      const extra: Record<string, string> = options?.resumeAfterSeq === undefined ? {} : { [METADATA.lastEventId]: String(options.resumeAfterSeq) };
+      const extra: Record<string, string> = options?.resumeAfterSeq === undefined ? {} : { [GRPC_METADATA.lastEventId]: String(options.resumeAfterSeq) };
       const md = metadataOf({ ...options?.headers, ...extra }, this.wire.defaults);
       const wireRequest = this.wire.toWire(operation, op.request.fromJSON(request ?? {}));
       const call = this.client.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, wireRequest, md);
@@ -135,10 +136,10 @@ function grpcDriverStream(call: ClientReadableStream<StreamResponse>, wire: Grpc
   let counting = true;
   let cut = false;
   call.on('metadata', (md: Metadata) => {
-    const raw = md.get(METADATA.streamFirstSeq)[0];
+    const raw = md.get(GRPC_METADATA.streamFirstSeq)[0];
     if (raw === undefined) return;
     if (typeof raw === 'string' && /^\d+$/.test(raw)) firstSeq = Number(raw);
-    else queue.end(new DriverFailure(WIRE_VIOLATION, `${METADATA.streamFirstSeq} ${JSON.stringify(String(raw))} is not an event number`));
+    else queue.end(new DriverFailure(WIRE_VIOLATION, `${GRPC_METADATA.streamFirstSeq} ${JSON.stringify(String(raw))} is not an event number`));
   });
   call.on('data', (event: StreamResponse) => {
     let seq: number | undefined;

@@ -1,7 +1,7 @@
 import { A2AError, codeFromGrpcStatus, codeFromReason } from '@a2a-polyglot/core';
 import type { StreamResponse, TaskState } from '@a2a-polyglot/model';
 import type { SessionError } from '@a2a-polyglot/model/session';
-import type { AsyncQueue } from './async-queue.js';
+import type { AsyncQueue } from './grpc-async-queue.js';
 
 /** One numbered event of a session stream. */
 export interface SessionStreamEvent {

@@ -1,4 +1,4 @@
-import { A2AError } from '@a2a-polyglot/core';
+import { A2AError, GRPC_METADATA } from '@a2a-polyglot/core';
 import {
   type AgentCard,
   CancelTaskRequest,
@@ -20,9 +20,8 @@ import {
 } from '@a2a-polyglot/model';
 import { A2AServiceService } from '@a2a-polyglot/model/grpc';
 import { Client, type ClientReadableStream, type Metadata, type ServiceError } from '@grpc/grpc-js';
-import { fromGrpcError, isServiceError } from '../grpc-error.js';
-import { METADATA } from '../metadata.js';
-import { abortedError, callOptions, echoedExtensions, requestMetadata, resolveTarget, type GrpcCallOptions, type GrpcClientOptions } from './channel.js';
+import { abortedError, callOptions, echoedExtensions, requestMetadata, resolveTarget, type GrpcCallOptions, type GrpcClientOptions } from './grpc-channel.js';
+import { fromGrpcError, isServiceError } from './grpc-error.js';
 
 type Methods = typeof A2AServiceService;
 type UnaryKey = { [K in keyof Methods]: Methods[K]['responseStream'] extends true ? never : K }[keyof Methods];
@@ -93,7 +92,7 @@ export class GrpcTransport {
   }
 
   subscribeToTask(request: DeepPartial<SubscribeToTaskRequest>, opts: SubscribeOptions = {}): GrpcEventStream {
-    const extra: Record<string, string> = opts.lastEventId === undefined ? {} : { [METADATA.lastEventId]: String(opts.lastEventId) };
+    const extra: Record<string, string> = opts.lastEventId === undefined ? {} : { [GRPC_METADATA.lastEventId]: String(opts.lastEventId) };
     return this.stream('subscribeToTask', SubscribeToTaskRequest.fromPartial(request), opts, extra);
   }
 
@@ -199,7 +198,7 @@ class ClientEventStream<E> implements GrpcEventStream<E> {
   ) {
     call.on('metadata', (md: Metadata) => {
       this.headers = md;
-      const raw = md.get(METADATA.streamFirstSeq)[0];
+      const raw = md.get(GRPC_METADATA.streamFirstSeq)[0];
       if (typeof raw === 'string' && /^\d+$/.test(raw)) this.firstSeq = Number(raw);
     });
     call.on('status', () => (this.ended = true));

@@ -1,9 +1,6 @@
-import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, GRPC_METADATA } from '@a2a-polyglot/core';
 import { credentials as grpcCredentials, Metadata, type CallOptions, type ChannelCredentials } from '@grpc/grpc-js';
-import { METADATA } from '../metadata.js';
-
-/** The A2A protocol version every client call announces (`a2a-version` metadata). */
-export const A2A_VERSION = '1.0';
+import { A2A_VERSION } from '../http.js';
 
 /** Connection settings shared by the standard and the session client. */
 export interface GrpcClientOptions {
@@ -59,9 +56,9 @@ export function resolveTarget(url: string, explicit?: ChannelCredentials): { tar
 export function requestMetadata(client: GrpcClientOptions, call: GrpcCallOptions = {}, extra: Record<string, string> = {}): Metadata {
   const md = new Metadata();
   for (const [k, v] of Object.entries({ ...client.headers, ...call.headers, ...extra })) md.set(k.toLowerCase(), v);
-  if (client.versionMetadata !== false) md.set(METADATA.version, A2A_VERSION);
+  if (client.versionMetadata !== false) md.set(GRPC_METADATA.version, A2A_VERSION);
   const extensions = call.extensions ?? client.extensions ?? [];
-  if (extensions.length > 0) md.set(METADATA.extensions, extensions.join(','));
+  if (extensions.length > 0) md.set(GRPC_METADATA.extensions, extensions.join(','));
   return md;
 }
 
@@ -72,7 +69,7 @@ export function callOptions(call: GrpcCallOptions = {}): Partial<CallOptions> {
 
 /** Reads the activated extensions a server echoed in response metadata. */
 export function echoedExtensions(md: Metadata | undefined): string[] {
-  const raw = md?.get(METADATA.extensions) ?? [];
+  const raw = md?.get(GRPC_METADATA.extensions) ?? [];
   return raw
     .filter((v): v is string => typeof v === 'string')
     .flatMap((v) => v.split(','))

@@ -12,10 +12,10 @@ import {
 } from '@a2a-polyglot/model';
 import { A2ASessionServiceService, type SessionRequest, type SessionResponse } from '@a2a-polyglot/model/session';
 import { Client, status as GrpcCode, type ClientDuplexStream, type Metadata, type ServiceError, type StatusObject } from '@grpc/grpc-js';
-import { fromGrpcError } from '../grpc-error.js';
-import { AsyncQueue } from './async-queue.js';
-import { echoedExtensions, requestMetadata, resolveTarget, type GrpcClientOptions } from './channel.js';
-import { errorFromFrame, SessionStream, type SessionStreamEvent } from './session-stream.js';
+import { AsyncQueue } from './grpc-async-queue.js';
+import { echoedExtensions, requestMetadata, resolveTarget, type GrpcClientOptions } from './grpc-channel.js';
+import { fromGrpcError } from './grpc-error.js';
+import { errorFromFrame, SessionStream, type SessionStreamEvent } from './grpc-session-stream.js';
 
 /** Options of {@link GrpcSessionClient}. */
 export interface GrpcSessionClientOptions extends GrpcClientOptions {
