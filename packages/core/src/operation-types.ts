@@ -103,7 +103,12 @@ export const OPERATION_TYPES = {
     requestType: 'TaskPushNotificationConfig',
   }),
   GetTaskPushNotificationConfig: unary('GetTaskPushNotificationConfig', GetTaskPushNotificationConfigRequest, TaskPushNotificationConfig, read),
-  ListTaskPushNotificationConfigs: unary('ListTaskPushNotificationConfigs', ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, read),
+  ListTaskPushNotificationConfigs: unary(
+    'ListTaskPushNotificationConfigs',
+    ListTaskPushNotificationConfigsRequest,
+    ListTaskPushNotificationConfigsResponse,
+    read,
+  ),
   DeleteTaskPushNotificationConfig: empty('DeleteTaskPushNotificationConfig', DeleteTaskPushNotificationConfigRequest),
   GetExtendedAgentCard: unary('GetExtendedAgentCard', GetExtendedAgentCardRequest, AgentCard, read),
 } as const;
@@ -125,7 +130,11 @@ export type OperationResponse<N extends OperationName> = N extends unknown
   : never;
 
 /** What operation `N` answers: its response message, or an {@link EventStream} for the streaming ones. */
-export type OperationResult<N extends OperationName> = N extends unknown ? (OperationSpec<N> extends { readonly kind: 'stream' } ? EventStream : OperationResponse<N>) : never;
+export type OperationResult<N extends OperationName> = N extends unknown
+  ? OperationSpec<N> extends { readonly kind: 'stream' }
+    ? EventStream
+    : OperationResponse<N>
+  : never;
 
 /** The names of the operations that answer with a stream. */
 export type StreamOperationName = { [N in OperationName]: OperationSpec<N> extends { readonly kind: 'stream' } ? N : never }[OperationName];
@@ -134,9 +143,10 @@ export type StreamOperationName = { [N in OperationName]: OperationSpec<N> exten
 export type OperationMethodName<N extends OperationName = OperationName> = Uncapitalize<N>;
 
 /** The handler method of operation `N`: a resumable stream takes the event number to resume after. */
-export type OperationMethod<N extends OperationName> = OperationSpec<N> extends { readonly resumable: true }
-  ? (request: OperationRequest<N>, ctx: CallContext, resumeAfterSeq?: number) => Promise<OperationResult<N>>
-  : (request: OperationRequest<N>, ctx: CallContext) => Promise<OperationResult<N>>;
+export type OperationMethod<N extends OperationName> =
+  OperationSpec<N> extends { readonly resumable: true }
+    ? (request: OperationRequest<N>, ctx: CallContext, resumeAfterSeq?: number) => Promise<OperationResult<N>>
+    : (request: OperationRequest<N>, ctx: CallContext) => Promise<OperationResult<N>>;
 
 /** The operation methods a handler serves, one per operation, named by {@link OperationMethodName}. */
 export type OperationMethods = { [N in OperationName as OperationMethodName<N>]: OperationMethod<N> };
