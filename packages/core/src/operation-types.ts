@@ -3,8 +3,10 @@
  * codecs and the facts about it that more than one module needs. Every other place that
  * names the operations derives from this table: the `OperationName` union, the
  * `OperationHandler` methods, the interceptor's request and result types, the OPERATIONS
- * dispatch table and the client's methods. Adding an operation, or a fact about every
- * operation, is a change to this file (and to the handler that implements it).
+ * dispatch table and the client's method types. A fact about every operation (a field of
+ * the table, such as `readOnly`) is a change to this file alone; a new operation is an entry
+ * here, and then the compiler asks `RequestHandler` (it implements `OperationHandler`) for
+ * its method. Each binding's route to it (REST path, v0.3 name) is the binding's own.
  *
  * Apart from the OPERATIONS table so the modules the table calls into (observers, call
  * logging, request ids) can name an operation, by a type-only import, without importing the
