@@ -8,9 +8,6 @@ import { newMessageId } from './messages.js';
 import { backoffDelay, isTransient, type RetryPolicy, sleep } from './retry.js';
 import type { ClientEvent, Transport } from './transport.js';
 
-/** Operations that read only, so retrying them is safe. */
-const SAFE_READS = new Set<OperationName>(['GetTask', 'ListTasks', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'GetExtendedAgentCard']);
-
 /** What {@link CallRunner.prepare} needs of an operation: the codec that fills in proto defaults. */
 export interface PartialRequestCodec<Req> {
   readonly request: { fromPartial(object: DeepPartial<Req>): Req };
@@ -44,7 +41,7 @@ export class CallRunner {
     return request;
   }
 
-  /** One unary call, retried (for {@link SAFE_READS} only) while the error is transient and time is left. */
+  /** One unary call, retried (reads only: the operation's `readOnly`) while the error is transient and time is left. */
   async unary<Res>(name: OperationName, partial: unknown, options: RequestOptions = {}): Promise<Res> {
     const { binding, agentInterface, transport, retry } = this.setup;
     const op = OPERATIONS[name] as UnaryOperation<unknown, Res>;
@@ -54,7 +51,7 @@ export class CallRunner {
     const retrySend = name === 'SendMessage' && this.setup.options.retrySends === true;
     // The messageId is the server's key for recognising a retry: fixed once, before the first attempt.
     if (retrySend) keepMessageId(request);
-    const retries = SAFE_READS.has(name) || retrySend ? retry.attempts : 0;
+    const retries = op.readOnly || retrySend ? retry.attempts : 0;
     for (let attempt = 0; ; attempt++) {
       const span = startCallSpan(name, BINDING_IDS[binding], agentInterface.url);
       const info = this.callInfo(name, request, options, span.traceHeaders);

@@ -1,23 +1,14 @@
-import { A2AError, A2AErrorCode, OPERATIONS, type OperationName, type StreamOperation } from '@a2a-polyglot/core';
-import type {
-  AgentCard,
-  AgentInterface,
-  CancelTaskRequest,
-  DeepPartial,
-  DeleteTaskPushNotificationConfigRequest,
-  GetExtendedAgentCardRequest,
-  GetTaskPushNotificationConfigRequest,
-  GetTaskRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTaskPushNotificationConfigsResponse,
-  ListTasksRequest,
-  ListTasksResponse,
-  SendMessageRequest,
-  SendMessageResponse,
-  SubscribeToTaskRequest,
-  Task,
-  TaskPushNotificationConfig,
-} from '@a2a-polyglot/model';
+import {
+  A2AError,
+  A2AErrorCode,
+  OPERATIONS,
+  type OperationName,
+  type OperationRequest,
+  type OperationResponse,
+  type StreamOperation,
+  type StreamOperationName,
+} from '@a2a-polyglot/core';
+import type { AgentCard, AgentInterface, DeepPartial } from '@a2a-polyglot/model';
 import { apiKeyAuth, bearerAuth } from './auth.js';
 import type { BindingKey } from './bindings.js';
 import { CallRunner } from './call-runner.js';
@@ -31,6 +22,11 @@ import type { ClientEvent, Transport } from './transport.js';
 import { openTransport } from './transport-selection.js';
 
 export type { ClientOptions, ConnectOptions, RequestOptions } from './client-options.js';
+
+/** What a client method takes for operation `N`: its request message, any field left out (proto defaults fill it in). */
+type Req<N extends OperationName> = DeepPartial<OperationRequest<N>>;
+/** What a unary client method resolves to for operation `N`. */
+type Res<N extends OperationName> = Promise<OperationResponse<N>>;
 
 /**
  * One A2A client for every binding. It picks an interface from the agent card (server's
@@ -85,58 +81,55 @@ export class Client {
   }
 
   /** SendMessage: blocks until the task settles unless `configuration.returnImmediately`. Retried, same messageId, only with `retrySends`. */
-  sendMessage(request: DeepPartial<SendMessageRequest>, options?: RequestOptions): Promise<SendMessageResponse> {
+  sendMessage(request: Req<'SendMessage'>, options?: RequestOptions): Res<'SendMessage'> {
     return this.unary('SendMessage', request, options);
   }
 
   /** SendStreamingMessage as a resumable {@link TaskStream}. */
-  sendStreamingMessage(request: DeepPartial<SendMessageRequest>, options?: RequestOptions): TaskStream {
+  sendStreamingMessage(request: Req<'SendStreamingMessage'>, options?: RequestOptions): TaskStream {
     return this.taskStream('SendStreamingMessage', request, options);
   }
 
   /** GetTask (retried when the server is briefly unavailable: it is a read). */
-  getTask(request: DeepPartial<GetTaskRequest>, options?: RequestOptions): Promise<Task> {
+  getTask(request: Req<'GetTask'>, options?: RequestOptions): Res<'GetTask'> {
     return this.unary('GetTask', request, options);
   }
 
   /** ListTasks, one page (`nextPageToken` continues). Retried like every read. */
-  listTasks(request: DeepPartial<ListTasksRequest> = {}, options?: RequestOptions): Promise<ListTasksResponse> {
+  listTasks(request: Req<'ListTasks'> = {}, options?: RequestOptions): Res<'ListTasks'> {
     return this.unary('ListTasks', request, options);
   }
 
   /** CancelTask: the task as the server left it (canceled, or an error if it already ended). Not retried. */
-  cancelTask(request: DeepPartial<CancelTaskRequest>, options?: RequestOptions): Promise<Task> {
+  cancelTask(request: Req<'CancelTask'>, options?: RequestOptions): Res<'CancelTask'> {
     return this.unary('CancelTask', request, options);
   }
 
   /** SubscribeToTask as a resumable {@link TaskStream}: the Task snapshot first, then live events. */
-  subscribeToTask(request: DeepPartial<SubscribeToTaskRequest>, options?: RequestOptions): TaskStream {
+  subscribeToTask(request: Req<'SubscribeToTask'>, options?: RequestOptions): TaskStream {
     return this.taskStream('SubscribeToTask', request, options);
   }
 
   /** Registers a webhook for a task. Not retried. */
-  createTaskPushNotificationConfig(request: DeepPartial<TaskPushNotificationConfig>, options?: RequestOptions): Promise<TaskPushNotificationConfig> {
+  createTaskPushNotificationConfig(request: Req<'CreateTaskPushNotificationConfig'>, options?: RequestOptions): Res<'CreateTaskPushNotificationConfig'> {
     this.requirePush();
     return this.unary('CreateTaskPushNotificationConfig', request, options);
   }
 
   /** Reads one webhook registration. */
-  getTaskPushNotificationConfig(request: DeepPartial<GetTaskPushNotificationConfigRequest>, options?: RequestOptions): Promise<TaskPushNotificationConfig> {
+  getTaskPushNotificationConfig(request: Req<'GetTaskPushNotificationConfig'>, options?: RequestOptions): Res<'GetTaskPushNotificationConfig'> {
     this.requirePush();
     return this.unary('GetTaskPushNotificationConfig', request, options);
   }
 
   /** Lists a task's webhook registrations. */
-  listTaskPushNotificationConfigs(
-    request: DeepPartial<ListTaskPushNotificationConfigsRequest>,
-    options?: RequestOptions,
-  ): Promise<ListTaskPushNotificationConfigsResponse> {
+  listTaskPushNotificationConfigs(request: Req<'ListTaskPushNotificationConfigs'>, options?: RequestOptions): Res<'ListTaskPushNotificationConfigs'> {
     this.requirePush();
     return this.unary('ListTaskPushNotificationConfigs', request, options);
   }
 
   /** Removes a webhook registration (idempotent on the server). Not retried. */
-  async deleteTaskPushNotificationConfig(request: DeepPartial<DeleteTaskPushNotificationConfigRequest>, options?: RequestOptions): Promise<void> {
+  async deleteTaskPushNotificationConfig(request: Req<'DeleteTaskPushNotificationConfig'>, options?: RequestOptions): Promise<void> {
     this.requirePush();
     await this.unary('DeleteTaskPushNotificationConfig', request, options);
   }
@@ -146,11 +139,11 @@ export class Client {
    * the extended card must verify too; over a v0.3 interface it cannot (the v0.3 form has lost
    * what the signature covers), which is refused as well.
    */
-  async getExtendedAgentCard(request: DeepPartial<GetExtendedAgentCardRequest> = {}, options?: RequestOptions): Promise<AgentCard> {
+  async getExtendedAgentCard(request: Req<'GetExtendedAgentCard'> = {}, options?: RequestOptions): Res<'GetExtendedAgentCard'> {
     if (!this.card.capabilities?.extendedAgentCard) {
       throw new A2AError(A2AErrorCode.UnsupportedOperation, 'The agent card does not offer an extended card (capabilities.extendedAgentCard is not true)');
     }
-    const card = await this.unary<AgentCard>('GetExtendedAgentCard', request, options);
+    const card = await this.unary('GetExtendedAgentCard', request, options);
     if (this.verifier) await this.verifier.verifyDecoded(card, this.agentInterface, `the extended card from ${this.agentInterface.url}`);
     return card;
   }
@@ -169,11 +162,11 @@ export class Client {
     }
   }
 
-  private unary<Res>(name: OperationName, partial: unknown, options?: RequestOptions): Promise<Res> {
+  private unary<N extends OperationName>(name: N, partial: unknown, options?: RequestOptions): Res<N> {
     return this.calls.unary(name, partial, options);
   }
 
-  private taskStream(name: 'SendStreamingMessage' | 'SubscribeToTask', partial: unknown, options: RequestOptions = {}): TaskStream {
+  private taskStream(name: StreamOperationName, partial: unknown, options: RequestOptions = {}): TaskStream {
     if (this.card.capabilities?.streaming === false) {
       const refusal = new A2AError(A2AErrorCode.UnsupportedOperation, 'The agent card says streaming is not supported (capabilities.streaming is false)');
       return new TaskStream(
@@ -196,9 +189,9 @@ export class Client {
       {
         resume: this.resume,
         signal: options.signal,
-        taskId: name === 'SubscribeToTask' ? (request as SubscribeToTaskRequest).id || undefined : undefined,
+        taskId: name === 'SubscribeToTask' ? (request as OperationRequest<'SubscribeToTask'>).id || undefined : undefined,
         onResume: options.onResume,
-        followUp: name === 'SendStreamingMessage' && Boolean((request as SendMessageRequest).message?.taskId),
+        followUp: name === 'SendStreamingMessage' && Boolean((request as OperationRequest<'SendStreamingMessage'>).message?.taskId),
       },
     );
   }

@@ -2,7 +2,7 @@ import { isSpanContextValid, trace } from '@opentelemetry/api';
 import type { CallContext } from './call-context.js';
 import { lazyChild } from './lazy-logger.js';
 import { silentLogger } from './logger.js';
-import type { OperationName } from './operation-name.js';
+import type { OperationName } from './operation-types.js';
 import { requestIds } from './request-ids.js';
 
 /**

@@ -2,7 +2,7 @@ import type { TaskState } from '@a2a-polyglot/model';
 import type { A2AError } from './a2a-error.js';
 import type { BindingName, CallContext } from './call-context.js';
 import type { CallObserver, OperationObservation, OperationOutcome, ObservedTask, TaskRunObservation } from './observer.js';
-import type { OperationName } from './operation-name.js';
+import type { OperationName } from './operation-types.js';
 import type { PushOutcome } from './push/push-sender.js';
 import type { TaskRef } from './task-store.js';
 

@@ -2,52 +2,31 @@
  * @a2a-polyglot/core — the A2A semantics, once: errors and their wire tables, the task state
  * machine, task store, numbered event log, push delivery, and the request handler that
  * every binding calls. Nothing in here opens a socket.
+ *
+ * The entry point is the union of four faces, one per audience, each also a subpath of its
+ * own so an import says who it is for. A name that is in none of them is not part of the
+ * package's interface: it stays in its module, for core and core's tests.
  */
-export * from './a2a-error.js';
-export * from './error-code.js';
-export * from './error-table.js';
-export * from './error-wire.js';
-export * from './grpc-metadata.js';
-export * from './server-fault.js';
-export * from './resume-cursor.js';
-export * from './task-state.js';
-export * from './task-store.js';
-export * from './task-signals.js';
-export * from './in-memory-task-store.js';
-export * from './idempotency-store.js';
-export * from './in-memory-idempotency-store.js';
-export { sendBodyHash } from './send-body.js';
-export { DEFAULT_IDEMPOTENCY_WINDOW_MS, PENDING_MS as IDEMPOTENCY_PENDING_MS } from './idempotent-sends.js';
-export * from './event-log.js';
-export * from './in-memory-event-log.js';
-export * from './event-stream.js';
-export * from './delivery-pace.js';
-export * from './agent-executor.js';
-export * from './define-agent.js';
-export * from './auth.js';
-export * from './principal-id.js';
-export * from './principal-aliases.js';
-export * from './distinguished-name.js';
-export * from './rate-limit.js';
-export * from './call-context.js';
-export * from './call-logger.js';
-export * from './request-ids.js';
-export * from './logger.js';
-export * from './lazy-logger.js';
-export * from './request-handler.js';
-export * from './protocol-version.js';
-export { textPart, dataPart, messageText, agentMessage, taskView, eventState } from './task-events.js';
-export * from './push/push-config-store.js';
-export * from './push/push-sender.js';
-export * from './push/webhook-encoding.js';
-export { REDACTED_SECRET, redactPushConfig } from './push/push-config-redaction.js';
-export { checkWebhookUrl, type CheckedWebhookUrl } from './push/webhook-url.js';
-export { addressRefusal, isIpAddress, isLoopbackAddress } from './push/address-policy.js';
-export { pinWebhookTarget, WebhookRefused, type ResolvedAddress, type WebhookResolver, type WebhookTarget } from './push/webhook-target.js';
-export { pinnedHttpTransport, systemResolver, type WebhookPost, type WebhookTransport } from './push/webhook-http-client.js';
-export * from './operations.js';
-export type { ServedHandler } from './served-handler.js';
-export * from './readiness.js';
-export * from './observer.js';
-export * from './combine-observers.js';
-export * from './wrapped-task-store.js';
+
+// Agent authors and hosts (`@a2a-polyglot/core/agent`): the executor contract, message helpers,
+// the request handler and its options.
+export * from './agent.js';
+
+// Store and event-log authors (`@a2a-polyglot/core/store`): the storage contracts and the
+// in-memory defaults.
+export * from './store.js';
+
+// Binding authors (`@a2a-polyglot/core/binding`): the operation table, the served-handler
+// contract, call contexts, the error table, event streams, version negotiation.
+export * from './binding.js';
+
+// Observability (`@a2a-polyglot/core/observability`): the observer seam, store timing, loggers.
+export * from './observability.js';
+
+// Internal to the monorepo: what another package of this repository shares with core but no
+// agent, store or binding author needs.
+/**
+ * @internal The webhook address policy, for the server's and the executor's own address
+ * checks (listeners, trusted proxies); not a stable interface.
+ */
+export { isIpAddress, isLoopbackAddress } from './push/address-policy.js';

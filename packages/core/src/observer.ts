@@ -4,7 +4,7 @@ import type { BindingName, CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
 import type { EventStream } from './event-stream.js';
 import type { LoggedEvent } from './event-log.js';
-import type { OperationName } from './operation-name.js';
+import type { OperationName } from './operation-types.js';
 import type { PushOutcome } from './push/push-sender.js';
 import type { TaskRef } from './task-store.js';
 

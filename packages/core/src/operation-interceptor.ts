@@ -9,16 +9,7 @@
  */
 import type { CallContext } from './call-context.js';
 import type { OperationHandler } from './operation-handler.js';
-import type { OperationName } from './operation-name.js';
-
-/** The handler method that serves operation `N` (`SendMessage` → `sendMessage`). */
-type MethodOf<N extends OperationName> = Uncapitalize<N>;
-
-/** The request type of operation `N`, as the handler's method takes it. */
-export type OperationRequest<N extends OperationName> = Parameters<OperationHandler[MethodOf<N>]>[0];
-
-/** What operation `N` answers: its response message, or an {@link EventStream} for the streaming ones. */
-export type OperationResult<N extends OperationName> = Awaited<ReturnType<OperationHandler[MethodOf<N>]>>;
+import type { OperationName, OperationRequest, OperationResult } from './operation-types.js';
 
 /** One call as an interceptor sees it. */
 export interface OperationCall<N extends OperationName = OperationName> {

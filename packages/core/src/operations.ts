@@ -1,26 +1,4 @@
-import {
-  AgentCard,
-  CancelTaskRequest,
-  clipInput,
-  DeleteTaskPushNotificationConfigRequest,
-  GetExtendedAgentCardRequest,
-  GetTaskPushNotificationConfigRequest,
-  GetTaskRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTaskPushNotificationConfigsResponse,
-  ListTasksRequest,
-  ListTasksResponse,
-  listTasksResponseToJson,
-  parseProtoJson,
-  ProtoJsonError,
-  SendMessageRequest,
-  SendMessageResponse,
-  StreamResponse,
-  SubscribeToTaskRequest,
-  Task,
-  TaskPushNotificationConfig,
-  type MessageFns,
-} from '@a2a-polyglot/model';
+import { clipInput, parseProtoJson, ProtoJsonError, StreamResponse } from '@a2a-polyglot/model';
 import { A2AError } from './a2a-error.js';
 import type { CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
@@ -29,43 +7,38 @@ import { bindOperationLogger } from './call-logger.js';
 import { observeStream, observeUnary } from './observer.js';
 import type { OperationHandler } from './operation-handler.js';
 import { runIntercepted, type InterceptedHandler, type OperationCall, type OperationNext } from './operation-interceptor.js';
-import type { OperationName } from './operation-name.js';
+import { OPERATION_TYPES, operationMethodName, type OperationName, type StreamSpec, type UnarySpec } from './operation-types.js';
 
 export type { OperationHandler } from './operation-handler.js';
 export * from './operation-interceptor.js';
-export type { OperationName } from './operation-name.js';
-
-interface OperationBase<Req> {
-  readonly name: OperationName;
-  /** Proto message name of the request (for validation messages). */
-  readonly requestType: string;
-  /** Codec of the request (JSON and binary). */
-  readonly request: MessageFns<Req>;
-}
+export * from './operation-types.js';
 
 /** A request → response operation. `encodeJson` returns undefined for `google.protobuf.Empty`. */
 // biome-ignore lint/suspicious/noExplicitAny: the defaults type the mixed OPERATIONS table, whose entries each have their own request and response types; bindings look an entry up by name and pass its decoded request and its result through (gRPC session code reads the result as that operation's response), so `unknown` would force a cast at each of those sites instead
-export interface UnaryOperation<Req = any, Res = any> extends OperationBase<Req> {
-  readonly kind: 'unary';
-  /** Codec of the response (binary bindings). Undefined for Empty. */
-  readonly response: MessageFns<Res> | undefined;
+export interface UnaryOperation<Req = any, Res = any> extends UnarySpec<Req, Res> {
+  readonly name: OperationName;
   invoke(handler: InterceptedHandler, request: Req, ctx: CallContext): Promise<Res>;
-  encodeJson(response: Res, request: Req): unknown;
 }
 
 /** A request → stream of StreamResponse operation. */
 // biome-ignore lint/suspicious/noExplicitAny: as for UnaryOperation: the default types the mixed OPERATIONS table
-export interface StreamOperation<Req = any> extends OperationBase<Req> {
-  readonly kind: 'stream';
+export interface StreamOperation<Req = any> extends StreamSpec<Req> {
+  readonly name: OperationName;
   open(handler: InterceptedHandler, request: Req, ctx: CallContext, resumeAfterSeq?: number): Promise<EventStream>;
 }
 
 /** One entry of {@link OPERATIONS}. */
 export type Operation = UnaryOperation | StreamOperation;
 
-/** The JSON encoder of a response codec; `google.protobuf.Empty` (no codec) encodes as undefined. */
-function jsonOf<Res>(codec: MessageFns<Res> | undefined): (res: Res) => unknown {
-  return codec ? (res) => codec.toJSON(res) : () => undefined;
+/** The handler's method of operation `name`, called as a method (`resumeAfterSeq` only for a resumable stream). */
+type Dispatch = (h: OperationHandler, request: unknown, ctx: CallContext, resumeAfterSeq?: number) => Promise<unknown>;
+
+function dispatcher(name: OperationName, resumable: boolean): Dispatch {
+  const method = operationMethodName(name);
+  type Untyped = (request: unknown, ctx: CallContext, resumeAfterSeq?: number) => Promise<unknown>;
+  return resumable
+    ? (h, request, ctx, after) => (h[method] as Untyped).call(h, request, ctx, after)
+    : (h, request, ctx) => (h[method] as Untyped).call(h, request, ctx);
 }
 
 /** A call through the handler's interceptors, ending in the table entry's own call (`last`). */
@@ -81,86 +54,48 @@ function intercepted(
   return runIntercepted(h.interceptors, call, last as OperationNext);
 }
 
-function unary<Req, Res>(
-  name: OperationName,
-  request: MessageFns<Req>,
-  response: MessageFns<Res> | undefined,
-  invoke: (h: OperationHandler, req: Req, ctx: CallContext) => Promise<Res>,
-  encodeJson: (res: Res, req: Req) => unknown = jsonOf(response),
-  requestType: string = `${name}Request`,
-): UnaryOperation<Req, Res> {
+function unary(name: OperationName, spec: UnarySpec<unknown, unknown>): UnaryOperation {
+  const invoke = dispatcher(name, false);
   // The observer (metrics, traces) is looked up per call, so an unobserved handler pays one property read.
   // The call's logger is narrowed inside the observation, where the operation's span is active.
-  const observed = (h: InterceptedHandler, req: Req, ctx: CallContext): Promise<Res> => {
+  const observed = (h: InterceptedHandler, req: unknown, ctx: CallContext): Promise<unknown> => {
     const observer = h.observer;
     const call = () => {
       bindOperationLogger(ctx, name, req);
       if (!h.interceptors?.length) return invoke(h, req, ctx);
-      return intercepted(h, name, req, ctx, undefined, (c) => invoke(h, c.request as Req, c.ctx)) as Promise<Res>;
+      return intercepted(h, name, req, ctx, undefined, (c) => invoke(h, c.request, c.ctx));
     };
     return observer ? observeUnary(observer, name, ctx, req, call) : call();
   };
-  return { kind: 'unary', name, requestType, request, response, invoke: observed, encodeJson };
+  return { ...spec, name, invoke: observed };
 }
 
-function stream<Req>(name: OperationName, request: MessageFns<Req>, requestType: string, open: StreamOperation<Req>['open']): StreamOperation<Req> {
-  const observed: StreamOperation<Req>['open'] = (h, req, ctx, after) => {
+function stream(name: OperationName, spec: StreamSpec<unknown>): StreamOperation {
+  const open = dispatcher(name, spec.resumable) as (h: OperationHandler, request: unknown, ctx: CallContext, after?: number) => Promise<EventStream>;
+  const observed: StreamOperation['open'] = (h, req, ctx, after) => {
     const observer = h.observer;
     const call = () => {
       bindOperationLogger(ctx, name, req);
       if (!h.interceptors?.length) return open(h, req, ctx, after);
-      return intercepted(h, name, req, ctx, after, (c) => open(h, c.request as Req, c.ctx, c.resumeAfterSeq)) as Promise<EventStream>;
+      return intercepted(h, name, req, ctx, after, (c) => open(h, c.request, c.ctx, c.resumeAfterSeq)) as Promise<EventStream>;
     };
     return observer ? observeStream(observer, name, ctx, req, call) : call();
   };
-  return { kind: 'stream', name, requestType, request, open: observed };
+  return { ...spec, name, open: observed };
 }
 
 /**
  * The operation table every binding dispatches through: how to decode the request, which
  * handler method to call, how to encode the answer. JSON-RPC and WebSocket look operations up
  * by method name, REST by route, gRPC by RPC name; so the same call reaches the same code on
- * every wire.
+ * every wire. Built from {@link OPERATION_TYPES}: each entry calls the handler method of its name.
  */
-export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
-  SendMessage: unary('SendMessage', SendMessageRequest, SendMessageResponse, (h, r, c) => h.sendMessage(r, c)),
-  SendStreamingMessage: stream('SendStreamingMessage', SendMessageRequest, 'SendMessageRequest', (h, r, c) => h.sendStreamingMessage(r, c)),
-  GetTask: unary('GetTask', GetTaskRequest, Task, (h, r, c) => h.getTask(r, c)),
-  ListTasks: unary(
-    'ListTasks',
-    ListTasksRequest,
-    ListTasksResponse,
-    (h, r, c) => h.listTasks(r, c),
-    (res, req) => listTasksResponseToJson(res, req.includeArtifacts ?? false),
-  ),
-  CancelTask: unary('CancelTask', CancelTaskRequest, Task, (h, r, c) => h.cancelTask(r, c)),
-  SubscribeToTask: stream('SubscribeToTask', SubscribeToTaskRequest, 'SubscribeToTaskRequest', (h, r, c, after) => h.subscribeToTask(r, c, after)),
-  CreateTaskPushNotificationConfig: unary(
-    'CreateTaskPushNotificationConfig',
-    TaskPushNotificationConfig,
-    TaskPushNotificationConfig,
-    (h, r, c) => h.createTaskPushNotificationConfig(r, c),
-    undefined,
-    'TaskPushNotificationConfig',
-  ),
-  GetTaskPushNotificationConfig: unary('GetTaskPushNotificationConfig', GetTaskPushNotificationConfigRequest, TaskPushNotificationConfig, (h, r, c) =>
-    h.getTaskPushNotificationConfig(r, c),
-  ),
-  ListTaskPushNotificationConfigs: unary(
-    'ListTaskPushNotificationConfigs',
-    ListTaskPushNotificationConfigsRequest,
-    ListTaskPushNotificationConfigsResponse,
-    (h, r, c) => h.listTaskPushNotificationConfigs(r, c),
-  ),
-  DeleteTaskPushNotificationConfig: unary(
-    'DeleteTaskPushNotificationConfig',
-    DeleteTaskPushNotificationConfigRequest,
-    undefined,
-    (h, r, c) => h.deleteTaskPushNotificationConfig(r, c),
-    () => undefined,
-  ),
-  GetExtendedAgentCard: unary('GetExtendedAgentCard', GetExtendedAgentCardRequest, AgentCard, (h, r, c) => h.getExtendedAgentCard(r, c)),
-};
+export const OPERATIONS: Readonly<Record<OperationName, Operation>> = Object.fromEntries(
+  (Object.keys(OPERATION_TYPES) as OperationName[]).map((name) => {
+    const spec: UnarySpec<unknown, unknown> | StreamSpec<unknown> = OPERATION_TYPES[name];
+    return [name, spec.kind === 'unary' ? unary(name, spec) : stream(name, spec)];
+  }),
+) as Record<OperationName, Operation>;
 
 /**
  * The operation of that method name, or undefined: an own-property lookup, so names such as
@@ -196,7 +131,7 @@ export interface DecodeRequestOptions {
  * not have are dropped (never reaching the model), or rejected with `strict`. Absent params
  * read as `{}`.
  */
-export function decodeJsonRequest<Req>(op: OperationBase<Req>, json: unknown, options: DecodeRequestOptions = {}): Req {
+export function decodeJsonRequest<Req>(op: Pick<UnarySpec<Req, unknown>, 'request' | 'requestType'>, json: unknown, options: DecodeRequestOptions = {}): Req {
   try {
     return parseProtoJson(op.requestType, op.request, json === undefined || json === null ? {} : json, { ignoreUnknownFields: !options.strict });
   } catch (error) {

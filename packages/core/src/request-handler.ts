@@ -1,20 +1,4 @@
-import type {
-  AgentCard,
-  CancelTaskRequest,
-  DeleteTaskPushNotificationConfigRequest,
-  GetExtendedAgentCardRequest,
-  GetTaskPushNotificationConfigRequest,
-  GetTaskRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTaskPushNotificationConfigsResponse,
-  ListTasksRequest,
-  ListTasksResponse,
-  SendMessageRequest,
-  SendMessageResponse,
-  SubscribeToTaskRequest,
-  Task,
-  TaskPushNotificationConfig,
-} from '@a2a-polyglot/model';
+import type { AgentCard, SendMessageRequest, SendMessageResponse, Task } from '@a2a-polyglot/model';
 import { A2AError, errors } from './a2a-error.js';
 import type { AgentExecutor } from './agent-executor.js';
 import { type BindingName, type CallContext, wireVersionOf } from './call-context.js';
@@ -31,6 +15,8 @@ import { InMemoryTaskStore } from './in-memory-task-store.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { CallObserver } from './observer.js';
 import type { OperationInterceptor } from './operation-interceptor.js';
+// The operations' request and response types, from the one table of them.
+import type { OperationRequest as Req, OperationResponse as Res } from './operation-types.js';
 import type { ServedHandler } from './served-handler.js';
 import { InMemoryPushConfigStore } from './push/push-config-store.js';
 import { PushConfigOperations } from './push/push-config-operations.js';
@@ -230,17 +216,17 @@ export class RequestHandler implements ServedHandler {
   // ---------------------------------------------------------------- tasks
 
   /** GetTask with `historyLength` semantics of spec §7. */
-  async getTask(request: GetTaskRequest, ctx: CallContext): Promise<Task> {
+  async getTask(request: Req<'GetTask'>, ctx: CallContext): Promise<Res<'GetTask'>> {
     return this.tasks.get(await this.begin(ctx, request.tenant), request, ctx.signal);
   }
 
   /** ListTasks: newest status first, cursor pagination, caller-scoped. */
-  async listTasks(request: ListTasksRequest, ctx: CallContext): Promise<ListTasksResponse> {
+  async listTasks(request: Req<'ListTasks'>, ctx: CallContext): Promise<Res<'ListTasks'>> {
     return this.tasks.list(await this.begin(ctx, request.tenant), request);
   }
 
   /** CancelTask: best effort, returns the task as CANCELED; terminal ⇒ TaskNotCancelable. */
-  async cancelTask(request: CancelTaskRequest, ctx: CallContext): Promise<Task> {
+  async cancelTask(request: Req<'CancelTask'>, ctx: CallContext): Promise<Res<'CancelTask'>> {
     return this.canceler.cancel(await this.begin(ctx, request.tenant), request);
   }
 
@@ -250,30 +236,30 @@ export class RequestHandler implements ServedHandler {
    * that number while the log holds them, even for a task that has since ended; otherwise it
    * falls back to the snapshot.
    */
-  async subscribeToTask(request: SubscribeToTaskRequest, ctx: CallContext, resumeAfterSeq?: number): Promise<EventStream> {
+  async subscribeToTask(request: Req<'SubscribeToTask'>, ctx: CallContext, resumeAfterSeq?: number): Promise<EventStream> {
     requireStreaming(this.card);
     return this.tasks.subscribe(await this.begin(ctx, request.tenant), request, ctx, resumeAfterSeq);
   }
 
   // ---------------------------------------------------------------- push configs
 
-  async createTaskPushNotificationConfig(request: TaskPushNotificationConfig, ctx: CallContext): Promise<TaskPushNotificationConfig> {
+  async createTaskPushNotificationConfig(request: Req<'CreateTaskPushNotificationConfig'>, ctx: CallContext): Promise<Res<'CreateTaskPushNotificationConfig'>> {
     requirePush(this.card);
     return this.pushConfigs.create(await this.begin(ctx, request.tenant), request, wireVersionOf(ctx));
   }
 
-  async getTaskPushNotificationConfig(request: GetTaskPushNotificationConfigRequest, ctx: CallContext): Promise<TaskPushNotificationConfig> {
+  async getTaskPushNotificationConfig(request: Req<'GetTaskPushNotificationConfig'>, ctx: CallContext): Promise<Res<'GetTaskPushNotificationConfig'>> {
     requirePush(this.card);
     return this.pushConfigs.get(await this.begin(ctx, request.tenant), request);
   }
 
-  async listTaskPushNotificationConfigs(request: ListTaskPushNotificationConfigsRequest, ctx: CallContext): Promise<ListTaskPushNotificationConfigsResponse> {
+  async listTaskPushNotificationConfigs(request: Req<'ListTaskPushNotificationConfigs'>, ctx: CallContext): Promise<Res<'ListTaskPushNotificationConfigs'>> {
     requirePush(this.card);
     return this.pushConfigs.list(await this.begin(ctx, request.tenant), request, wireVersionOf(ctx));
   }
 
   /** Idempotent: deleting a missing config succeeds (spec §4). */
-  async deleteTaskPushNotificationConfig(request: DeleteTaskPushNotificationConfigRequest, ctx: CallContext): Promise<void> {
+  async deleteTaskPushNotificationConfig(request: Req<'DeleteTaskPushNotificationConfig'>, ctx: CallContext): Promise<void> {
     requirePush(this.card);
     return this.pushConfigs.delete(await this.begin(ctx, request.tenant), request);
   }
@@ -281,7 +267,7 @@ export class RequestHandler implements ServedHandler {
   // ---------------------------------------------------------------- card
 
   /** GetExtendedAgentCard: gated by `capabilities.extendedAgentCard`, always authenticated when auth is on. */
-  async getExtendedAgentCard(request: GetExtendedAgentCardRequest, ctx: CallContext): Promise<AgentCard> {
+  async getExtendedAgentCard(request: Req<'GetExtendedAgentCard'>, ctx: CallContext): Promise<Res<'GetExtendedAgentCard'>> {
     const caller = await this.begin(ctx, request.tenant);
     if (!this.card.capabilities?.extendedAgentCard) throw errors.unsupported('This agent does not offer an extended agent card');
     if (!this.options.extendedCard) throw new A2AError(A2AErrorCode.ExtendedAgentCardNotConfigured);

@@ -1,4 +1,4 @@
-import type { OperationName } from './operation-name.js';
+import type { OperationName } from './operation-types.js';
 
 /** Task and context ids found in a request or a result, when it names them (span attributes, log fields). */
 export interface TaskIds {

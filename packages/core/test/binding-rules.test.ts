@@ -1,6 +1,7 @@
 import { recordingLogger } from '@a2a-polyglot/testing';
 import { TaskState } from '@a2a-polyglot/model';
-import { A2AError, A2AErrorCode, eventState, findOperation, isServerFault, logFailure, OPERATIONS, resumeCursor } from '../src/index.js';
+import { A2AError, A2AErrorCode, eventState, findOperation, logFailure, OPERATIONS, resumeCursor } from '../src/index.js';
+import { isServerFault } from '../src/server-fault.js';
 
 /** The protocol rules every binding calls instead of spelling them out again. */
 describe('rules the bindings share', () => {

@@ -3,7 +3,6 @@ import {
   A2AErrorCode,
   ALL_ERROR_CODES,
   codeFromGrpcStatus,
-  codeFromHttpStatus,
   codeFromJsonRpc,
   codeFromReason,
   ERROR_TABLE,
@@ -13,6 +12,7 @@ import {
   toHttpErrorBody,
   toJsonRpcError,
 } from '../src/index.js';
+import { codeFromHttpStatus } from '../src/error-table.js';
 
 describe('error table', () => {
   it('has one row per code and unique JSON-RPC codes', () => {

@@ -1,6 +1,7 @@
 import { TaskState, type StreamResponse } from '@a2a-polyglot/model';
 import { testAgentCard, userSend, waitFor } from '@a2a-polyglot/testing';
-import { A2AErrorCode, callContext, followTask, InMemoryEventLog, RequestHandler } from '../src/index.js';
+import { A2AErrorCode, callContext, InMemoryEventLog, RequestHandler } from '../src/index.js';
+import { followTask } from '../src/event-stream.js';
 
 /** Sealed as by a streamed run (its stream may not have read yet): kept for late resumes. */
 const STREAMED = { awaitingReader: true } as const;

@@ -9,10 +9,10 @@ import {
   InMemoryIdempotencyStore,
   InMemoryTaskStore,
   RequestHandler,
-  sendBodyHash,
   type AgentExecutor,
   type LoggedEvent,
 } from '../src/index.js';
+import { sendBodyHash } from '../src/send-body.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 const as = (key: string) => callContext('IN-PROCESS', { 'a2a-version': '1.0', 'x-api-key': key });

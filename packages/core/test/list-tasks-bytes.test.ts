@@ -1,6 +1,7 @@
 import type { Task } from '@a2a-polyglot/model';
 import { userSend, testAgentCard } from '@a2a-polyglot/testing';
-import { callContext, DEFAULT_LIST_TASKS_MAX_BYTES, RequestHandler, silentLogger, type AgentExecutor } from '../src/index.js';
+import { callContext, RequestHandler, silentLogger, type AgentExecutor } from '../src/index.js';
+import { DEFAULT_LIST_TASKS_MAX_BYTES } from '../src/request-handler-options.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' }, {});
 /** Each task carries an artifact of the size its message asks for, in kilobytes. */

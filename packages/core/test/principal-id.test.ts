@@ -4,15 +4,8 @@
  * certificate without CN, or with two, passes for no other), and only an explicit alias map
  * makes two of them one identity.
  */
-import {
-  ApiKeyAuthenticator,
-  callContext,
-  ClientCertificateAuthenticator,
-  clientCertificateOf,
-  distinguishedName,
-  principalId,
-  withPrincipalAliases,
-} from '../src/index.js';
+import { ApiKeyAuthenticator, callContext, ClientCertificateAuthenticator, clientCertificateOf, principalId, withPrincipalAliases } from '../src/index.js';
+import { distinguishedName } from '../src/distinguished-name.js';
 
 const CA = { CN: 'Example CA', O: 'Example' };
 

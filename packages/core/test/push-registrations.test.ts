@@ -5,13 +5,13 @@ import {
   callContext,
   HttpPushSender,
   InMemoryPushConfigStore,
-  REDACTED_SECRET,
   RequestHandler,
   silentLogger,
   type ProtocolVersion,
   type StoredPushConfig,
   type WebhookEncoding,
 } from '../src/index.js';
+import { REDACTED_SECRET } from '../src/push/push-config-redaction.js';
 
 /** What a registration's Get, List and webhook look like, per generation of the call that made it. */
 

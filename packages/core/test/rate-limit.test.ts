@@ -1,7 +1,6 @@
 import {
   A2AError,
   A2AErrorCode,
-  addressBudgetKey,
   ApiKeyAuthenticator,
   callContext,
   ERROR_TABLE,
@@ -13,6 +12,7 @@ import {
   type RateLimiter,
   type RateLimitScope,
 } from '../src/index.js';
+import { addressBudgetKey } from '../src/rate-limit.js';
 import { testAgentCard, userSend } from '@a2a-polyglot/testing';
 
 /** Records every budget spent; refuses the scopes listed in `refuse`. */

@@ -1,5 +1,6 @@
 import { TaskState } from '@a2a-polyglot/model';
-import { canTransition, isInterrupted, isSettled, isTerminal } from '../src/index.js';
+import { isInterrupted, isTerminal } from '../src/index.js';
+import { canTransition, isSettled } from '../src/task-state.js';
 
 const S = TaskState;
 const all = [

@@ -12,15 +12,14 @@ import {
   A2AErrorCode,
   callContext,
   HttpPushSender,
-  pinnedHttpTransport,
   RequestHandler,
   silentLogger,
-  systemResolver,
   type A2AError,
   type Logger,
   type WebhookResolver,
   type WebhookTransport,
 } from '../src/index.js';
+import { pinnedHttpTransport, systemResolver } from '../src/push/webhook-http-client.js';
 
 /**
  * Webhook delivery against real receivers on loopback. Every host name goes through an

@@ -1,4 +1,7 @@
-import { A2AErrorCode, addressRefusal, checkWebhookUrl, pinWebhookTarget, WebhookRefused, type A2AError, type WebhookResolver } from '../src/index.js';
+import { A2AErrorCode, type A2AError, type WebhookResolver } from '../src/index.js';
+import { addressRefusal } from '../src/push/address-policy.js';
+import { pinWebhookTarget, WebhookRefused } from '../src/push/webhook-target.js';
+import { checkWebhookUrl } from '../src/push/webhook-url.js';
 
 /** `ok` = accepted; any other string = refused, with this text in the reason. */
 type Expect = 'ok' | string;
