@@ -126,21 +126,11 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
     this.settleAfterExecution(failure);
     pending = this.drain();
     if (pending) await pending;
-    this.executionEnded = true;
-    if (this.holdsLease) await this.releaseLease();
+    // Durable mode: an interrupted task kept the lease until now; it is let go.
+    const released = this.endExecution();
+    if (released) await released;
     this.finish();
     return failure;
-  }
-
-  /** Durable mode: an interrupted task keeps the lease until its run ends; let it go now. */
-  private async releaseLease(): Promise<void> {
-    const live = this.live;
-    if (!this.holdsLease || !live) return;
-    try {
-      await this.persist(live, this.version);
-    } catch (error) {
-      this.deps.logger.warn({ err: error }, 'releasing the task lease failed; it will run out');
-    }
   }
 
   /**
