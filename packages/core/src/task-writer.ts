@@ -14,7 +14,7 @@ import { LocalPersistence } from './local-persistence.js';
 import type { PersistedRun, TaskPersistence } from './task-persistence.js';
 
 /**
- * The single write path of a task run (`TaskRun` adds the agent's side): every event
+ * The single write path of a task run (the `TaskRun` that holds it is the agent's side): every event
  * is applied strictly in order through one {@link SerialQueue}: check the state machine, fold
  * into the live task, persist, append to the event log under the next seq, hand to push
  * delivery, wake waiters. Nothing here waits for a subscriber. With the in-memory store and
@@ -30,7 +30,7 @@ import type { PersistedRun, TaskPersistence } from './task-persistence.js';
  * signal aborts, later events are dropped, and readers go to the store.
  * @internal
  */
-export abstract class TaskWriter implements PersistedRun {
+export class TaskWriter implements PersistedRun {
   readonly taskId: string;
   readonly contextId: string;
   readonly tenant: string;
@@ -43,10 +43,10 @@ export abstract class TaskWriter implements PersistedRun {
 
   /** The seq of the task as the run found it (a follow-up's or cancel's stored task); 0 for a new task. */
   readonly startSeq: number;
-  protected live: Task | undefined;
-  protected version: number;
+  private live: Task | undefined;
+  private version: number;
   /** The run itself moved the task into a settled state (not merely found it so). */
-  protected settledInRun = false;
+  private settledByRun = false;
   private readonly queue: SerialQueue;
   /** A save of the live task is scheduled for the end of this turn. */
   private saveScheduled = false;
@@ -56,12 +56,12 @@ export abstract class TaskWriter implements PersistedRun {
   private abortController: AbortController | undefined;
   private readonly logKey: string;
   /** Why the run lost its task (fenced), if it did. */
-  protected lostBy: A2AError | undefined;
-  /** The observed run's observation until its first event is announced (then cleared). */
-  protected awaitingFirstEvent: TaskRunObservation | undefined;
+  private lostBy: A2AError | undefined;
+  /** The observed run's observation until its first event is announced (then cleared); the run sets it. */
+  awaitingFirstEvent: TaskRunObservation | undefined;
 
   constructor(
-    protected readonly deps: RunDeps,
+    private readonly deps: RunDeps,
     init: RunInit,
   ) {
     this.tenant = init.tenant;
@@ -98,6 +98,11 @@ export abstract class TaskWriter implements PersistedRun {
     return this.live;
   }
 
+  /** The run itself moved the task into a settled state (not merely found it so). */
+  get settledInRun(): boolean {
+    return this.settledByRun;
+  }
+
   /** Sequence number of the last applied event: the version of {@link view}. */
   get lastSeq(): number {
     return this.version;
@@ -113,24 +118,24 @@ export abstract class TaskWriter implements PersistedRun {
    * The live task, for steps that only run once it exists (after a state check); throws a
    * clear error instead of a TypeError should one ever run before the task is created.
    */
-  protected liveTask(): Task {
+  liveTask(): Task {
     const live = this.live;
     if (!live) throw new A2AError(A2AErrorCode.Internal, `Task ${this.taskId} has not been created yet`);
     return live;
   }
 
   /** The run's abort controller, made when first needed (most runs are never aborted). */
-  protected controller(): AbortController {
+  controller(): AbortController {
     this.abortController ??= new AbortController();
     return this.abortController;
   }
 
   /** Which task this run serves, for observers. */
-  protected ref(): ObservedTask {
+  ref(): ObservedTask {
     return { taskId: this.taskId, contextId: this.contextId, tenant: this.tenant };
   }
 
-  protected enqueue(step: () => unknown): void {
+  enqueue(step: () => unknown): void {
     this.queue.push(step);
   }
 
@@ -139,7 +144,7 @@ export abstract class TaskWriter implements PersistedRun {
    * now, and so does one that a report applied meanwhile scheduled. Undefined when that is
    * already so (nothing scheduled, nothing pending): the caller need not wait a turn.
    */
-  protected drain(): Promise<void> | undefined {
+  drain(): Promise<void> | undefined {
     this.saveNow();
     if (!this.saveScheduled && !this.queue.busy) return undefined;
     return this.drainPending();
@@ -157,7 +162,7 @@ export abstract class TaskWriter implements PersistedRun {
    * false when the event was not applied (ignored, or the run lost its task); synchronously
    * when nothing on the way is asynchronous (the in-process mode with in-memory collaborators).
    */
-  protected apply(event: StreamResponse): boolean | Promise<boolean> {
+  apply(event: StreamResponse): boolean | Promise<boolean> {
     if (this.lostBy) return false;
     const creating = event.payload?.$case === 'task';
     if (creating) {
@@ -198,7 +203,7 @@ export abstract class TaskWriter implements PersistedRun {
     this.deps.push.dispatch(this.tenant, this.taskId, event);
     if (creating) this.first.resolve({ kind: 'task' });
     if (!creating && state !== undefined && isSettled(state)) {
-      this.settledInRun = true;
+      this.settledByRun = true;
       this.settled.resolve();
     }
     if (!logSealed && state !== undefined && isTerminal(state)) this.deps.log.seal(this.logKey, { awaitingReader: this.streaming });
@@ -206,7 +211,7 @@ export abstract class TaskWriter implements PersistedRun {
   }
 
   /** Tells the observed run its first answer is out (once). */
-  protected firstEventAnnounced(): void {
+  firstEventAnnounced(): void {
     const observation = this.awaitingFirstEvent;
     this.awaitingFirstEvent = undefined;
     observation?.firstEvent?.();
@@ -224,19 +229,19 @@ export abstract class TaskWriter implements PersistedRun {
   }
 
   /** Runs a scheduled save now (queued behind any pending step). */
-  protected saveNow(): void {
+  saveNow(): void {
     if (!this.saveScheduled) return;
     this.saveScheduled = false;
     this.enqueue(() => this.persistence.save());
   }
 
   /** Saves `live` (the live task) as `version` now, through the run's persistence (see {@link TaskPersistence.persist}). */
-  protected persist(live: Task, version: number): Promise<void> {
+  persist(live: Task, version: number): Promise<void> {
     return this.persistence.persist(live, version);
   }
 
   /** The agent's execution returned (see {@link TaskPersistence.endExecution}); undefined when there is nothing to wait for. */
-  protected endExecution(): Promise<void> | undefined {
+  endExecution(): Promise<void> | undefined {
     return this.persistence.endExecution();
   }
 
@@ -250,7 +255,7 @@ export abstract class TaskWriter implements PersistedRun {
     this.fence(A2AError.from(error));
   }
 
-  protected fence(reason: A2AError): void {
+  fence(reason: A2AError): void {
     if (this.lostBy) return;
     this.lostBy = reason;
     this.controller().abort(reason);
