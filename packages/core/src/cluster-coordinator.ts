@@ -1,7 +1,7 @@
 import { TaskState } from '@a2a-polyglot/model';
 import type { AgentExecutor } from './agent-executor.js';
 import type { Logger } from './logger.js';
-import { runKey } from './request-handler-helpers.js';
+import type { RunRegistry } from './run-registry.js';
 import { DEFAULT_LEASE_MS, DEFAULT_SWEEP_INTERVAL_MS, type ClusterOptions } from './request-handler-options.js';
 import type { TaskRun } from './task-run.js';
 import type { TaskSignal } from './task-signals.js';
@@ -18,8 +18,8 @@ export const ABANDONED_TASK_MESSAGE = 'The instance running this task stopped be
 export interface ClusterCoordinatorDeps {
   readonly cluster: ClusterOptions;
   readonly store: TaskStore;
-  /** The handler's runs executing in this process, by {@link runKey}; only read here. */
-  readonly runs: ReadonlyMap<string, TaskRun>;
+  /** The runs executing in this process: their leases are renewed, signals reach them; only read here. */
+  readonly runs: RunRegistry;
   readonly executor: AgentExecutor;
   readonly cancelHookTimeoutMs: number;
   readonly logger: Logger;
@@ -110,7 +110,7 @@ export class ClusterCoordinator {
       const found = await store.abandoned({ owner: includeOwn ? this.lease.owner : undefined, limit });
       let progressed = false;
       for (const stored of found) {
-        if (runs.has(runKey(stored.tenant, stored.task.id))) continue;
+        if (runs.find(stored.tenant, stored.task.id)) continue;
         const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
         try {
           if (!isSettled(state)) {
@@ -142,7 +142,7 @@ export class ClusterCoordinator {
   private async renewLeases(): Promise<void> {
     const { store, runs } = this.deps;
     if (!store.renewLeases || this.renewing) return;
-    const held = [...runs.values()].filter((run) => run.holdsLease);
+    const held = runs.active().filter((run) => run.holdsLease);
     if (held.length === 0) return;
     this.renewing = true;
     try {
@@ -152,7 +152,7 @@ export class ClusterCoordinator {
         this.lease.ttlMs,
       );
       for (const ref of lost) {
-        const run = runs.get(runKey(ref.tenant, ref.taskId));
+        const run = runs.find(ref.tenant, ref.taskId);
         if (run?.holdsLease) void run.takenOver(this.deps.executor, this.deps.cancelHookTimeoutMs, 'The task was taken over by another instance');
       }
     } finally {
@@ -162,7 +162,7 @@ export class ClusterCoordinator {
 
   private onSignal(signal: TaskSignal): void {
     if (signal.origin === this.lease.owner) return;
-    const run = this.deps.runs.get(runKey(signal.tenant, signal.taskId));
+    const run = this.deps.runs.find(signal.tenant, signal.taskId);
     if (!run) return;
     const { executor, cancelHookTimeoutMs, logger } = this.deps;
     if (signal.kind === 'canceled') {

@@ -25,10 +25,11 @@ import { A2AErrorCode } from './error-code.js';
 import { taskLogKey, type EventLog } from './event-log.js';
 import { singleEventStream, type EventStream } from './event-stream.js';
 import { ANONYMOUS_SEND_PRINCIPAL, type IdempotencyStore, type SendKey, type SendOutcome } from './idempotency-store.js';
-import { runKey, waitOrAbort, type Caller } from './request-handler-helpers.js';
+import { waitOrAbort, type Caller } from './request-handler-helpers.js';
 import { sendBodyHash } from './send-body.js';
 import type { TaskQueries } from './task-queries.js';
 import type { FirstAnswer } from './task-run-types.js';
+import type { RunRegistry } from './run-registry.js';
 import type { TaskRun } from './task-run.js';
 import { isInterrupted, isTerminal } from './task-state.js';
 import { sleep } from './util.js';
@@ -68,7 +69,7 @@ export type SendDecision = { readonly claimed: ClaimedSend } | { readonly replay
 /** What answering a replay reads: the task queries and the runs of this process. */
 export interface ReplayDeps {
   readonly tasks: TaskQueries;
-  readonly runs: ReadonlyMap<string, TaskRun>;
+  readonly runs: Pick<RunRegistry, 'find'>;
   readonly log: EventLog;
 }
 
@@ -132,7 +133,7 @@ export class IdempotentSends {
   private async replayBlocking(caller: Caller, request: SendMessageRequest, outcome: SendOutcome, ctx: CallContext): Promise<SendMessageResponse> {
     if (outcome.kind === 'message') return { payload: { $case: 'message', value: outcome.message } };
     if (!request.configuration?.returnImmediately) {
-      const run = this.deps.runs.get(runKey(caller.tenant, outcome.taskId));
+      const run = this.deps.runs.find(caller.tenant, outcome.taskId);
       if (run) {
         if (!run.settled.settled) await waitOrAbort(run.settled.promise, ctx.signal);
       } else {

@@ -6,8 +6,8 @@ import { beginCall, chargeArrival, requirePush, requireStreaming } from './call-
 import { cancelWhenCallerLeaves, DEFAULT_BACKGROUND_EXECUTION } from './caller-bound-run.js';
 import { ClusterCoordinator } from './cluster-coordinator.js';
 import { A2AErrorCode } from './error-code.js';
-import { taskLogKey, type EventLog } from './event-log.js';
-import { followTask, singleEventStream, type EventStream } from './event-stream.js';
+import type { EventLog } from './event-log.js';
+import { singleEventStream, type EventStream } from './event-stream.js';
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS, IdempotentSends, type ClaimedSend } from './idempotent-sends.js';
 import { InMemoryEventLog } from './in-memory-event-log.js';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store.js';
@@ -24,10 +24,11 @@ import { PushDispatcher } from './push/push-dispatcher.js';
 import { HttpPushSender } from './push/push-sender.js';
 import { waitOrAbort, type Caller } from './request-handler-helpers.js';
 import { DEFAULT_CANCEL_HOOK_TIMEOUT_MS, type RequestHandlerOptions } from './request-handler-options.js';
+import { RunRegistry } from './run-registry.js';
 import { RunStarter, type StartedRun } from './run-start.js';
 import { idleRun, TaskCanceler } from './task-cancel.js';
 import { taskView } from './task-events.js';
-import { answerStream, answerTask } from './task-generation.js';
+import { answerTask } from './task-generation.js';
 import { TaskQueries } from './task-queries.js';
 import type { RunDeps, TaskRun } from './task-run.js';
 import type { StoredTask, TaskStore } from './task-store.js';
@@ -71,10 +72,8 @@ export class RequestHandler implements ServedHandler {
   readonly observer: CallObserver | undefined;
   /** {@link RequestHandlerOptions.interceptors}: the OPERATIONS table runs every call it dispatches through them. */
   readonly interceptors: readonly OperationInterceptor[];
-  /** Runs executing in this process, by `runKey` (the run starter adds and removes its own). */
-  private readonly runs = new Map<string, TaskRun>();
-  /** Keys of tasks whose follow-up or cancel is being set up (guards the async gap). */
-  private readonly reserved = new Set<string>();
+  /** Runs executing in this process, and follow-ups or cancels being set up (the run starter registers its own). */
+  private readonly runs = new RunRegistry();
   private shuttingDown = false;
   private readonly tasks: TaskQueries;
   private readonly pushConfigs: PushConfigOperations;
@@ -109,10 +108,10 @@ export class RequestHandler implements ServedHandler {
       const idleRunOf = (stored: StoredTask) => idleRun(runDeps(), stored, undefined, undefined, []);
       this.cluster = new ClusterCoordinator({ cluster: options.cluster, store, runs, executor, cancelHookTimeoutMs, logger, idleRun: idleRunOf });
     }
-    this.canceler = new TaskCanceler({ runs, reserved: this.reserved, tasks: this.tasks, executor, cancelHookTimeoutMs, cluster: this.cluster, runDeps });
-    const { card, log, backgroundExecution, reserved, tasks, pushConfigs } = this;
+    this.canceler = new TaskCanceler({ runs, tasks: this.tasks, executor, cancelHookTimeoutMs, cluster: this.cluster, runDeps });
+    const { card, log, backgroundExecution, tasks, pushConfigs } = this;
     const acceptAnyInputMode = options.acceptAnyInputMode ?? false;
-    this.starter = new RunStarter({ card, executor, store, log, logger, backgroundExecution, acceptAnyInputMode, runs, reserved, tasks, pushConfigs, runDeps });
+    this.starter = new RunStarter({ card, executor, store, log, logger, backgroundExecution, acceptAnyInputMode, runs, tasks, pushConfigs, runDeps });
     const windowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
     if (windowMs > 0) this.sends = new IdempotentSends(options.idempotencyStore ?? new InMemoryIdempotencyStore(), windowMs, { tasks, runs, log }, logger);
   }
@@ -178,12 +177,7 @@ export class RequestHandler implements ServedHandler {
     if (!this.backgroundExecution) this.followCaller(run, caller, ctx);
     // The task could not even be created (store down): a plain error, before any stream.
     if (run.failure && !run.view() && !start) await this.runTask(run, undefined);
-    const snapshot = () => this.tasks.snapshot(run.tenant, run.taskId);
-    const key = taskLogKey(run.tenant, run.taskId);
-    const from = start
-      ? { first: { seq: start.seq, event: { payload: { $case: 'task' as const, value: start.task } } }, afterSeq: start.seq }
-      : { afterSeq: 0 };
-    return answerStream(caller, followTask(this.log, key, from, snapshot, ctx.signal));
+    return this.tasks.stream(caller, run.taskId, start ?? 0, ctx.signal);
   }
 
   /** Background execution off: the run's task is canceled, as by CancelTask, when the caller leaves first. */
@@ -289,9 +283,8 @@ export class RequestHandler implements ServedHandler {
     const timers = new AbortController();
     const wait = (ms: number) => sleep(ms, timers.signal).catch(() => undefined);
     try {
-      const running = [...this.runs.values()];
-      await Promise.race([Promise.all(running.map((r) => r.ended.promise)), wait(graceMs)]);
-      await Promise.all([...this.runs.values()].map((r) => r.abort(reason)));
+      await Promise.race([Promise.all(this.runs.active().map((r) => r.ended.promise)), wait(graceMs)]);
+      await Promise.all(this.runs.active().map((r) => r.abort(reason)));
       await Promise.race([this.push.idle(), wait(Math.min(graceMs, 5000))]);
     } finally {
       timers.abort();

@@ -22,6 +22,7 @@ import { checkInputModes } from './input-modes.js';
 import { checkOutputModes, validateHistoryLength, validateMessage } from './request-validation.js';
 import { refuseReturnImmediately } from './caller-bound-run.js';
 import { isThenable } from './serial-queue.js';
+import type { RunRegistry } from './run-registry.js';
 import type { TaskQueries } from './task-queries.js';
 import { TaskRun, type RunDeps } from './task-run.js';
 import { generationField, generationMismatch } from './task-generation.js';
@@ -45,10 +46,8 @@ export interface RunStarterDeps {
   readonly backgroundExecution: boolean;
   /** `RequestHandlerOptions.acceptAnyInputMode`: skip the input-mode check. */
   readonly acceptAnyInputMode: boolean;
-  /** Runs executing in this process, by {@link runKey}: the starter adds and removes its own. */
-  readonly runs: Map<string, TaskRun>;
-  /** Keys of tasks whose follow-up or cancel is being set up (guards the async gap). */
-  readonly reserved: Set<string>;
+  /** Runs executing in this process: the starter registers and forgets its own, and reserves follow-ups. */
+  readonly runs: RunRegistry;
   readonly tasks: TaskQueries;
   readonly pushConfigs: PushConfigOperations;
   /** The collaborators of a new run (the handler's store, log, push, lease, observer). */
@@ -84,44 +83,38 @@ export class RunStarter {
     // 1.1 `ifGenerationMatch`: only for a follow-up (a message creating a task ignores it, spec §3.2.2).
     const expected = message.taskId ? generationField(caller, request.configuration?.ifGenerationMatch, 'configuration.ifGenerationMatch') : undefined;
     let existing: StoredTask | undefined;
-    let key: string;
     let taskId: string;
     let contextId: string;
     if (message.taskId) {
       taskId = message.taskId;
-      key = runKey(caller.tenant, taskId);
+      const key = runKey(caller.tenant, taskId);
       // Ownership before any rule that depends on the task: someone else's task answers
       // TaskNotFound, exactly like an unknown id, never "still working".
       await this.deps.tasks.visible(caller, taskId);
       const active = this.deps.runs.get(key);
       // A run that just reported an interrupted state is usually a few ticks from returning.
       if (active?.state !== undefined && isInterrupted(active.state)) await within(active.ended.promise, FOLLOW_UP_WAIT_MS);
-      if (this.deps.runs.has(key) || this.deps.reserved.has(key)) {
+      if (this.deps.runs.busy(key)) {
         if (expected === undefined) throw stillWorking(taskId);
         await this.awaitTurn(key, taskId, expected);
       }
-      this.deps.reserved.add(key);
+      const release = this.deps.runs.reserve(key, () => stillWorking(taskId));
       try {
         existing = await this.deps.tasks.loadStored(caller, taskId);
       } finally {
-        this.deps.reserved.delete(key);
+        release();
       }
       if (message.contextId && message.contextId !== existing.task.contextId) {
         throw errors.invalidParams(`contextId ${clipInput(message.contextId)} does not match task ${taskId} (context ${existing.task.contextId})`, [
           { field: 'message.contextId', description: 'does not match the task' },
         ]);
       }
-      // A conditional follow-up that names a past generation is a mismatch (spec: MUST), also
-      // when the task has ended since: the client learns to re-read it rather than that it ended.
-      if (expected !== undefined && existing.version !== expected) throw generationMismatch(taskId, expected, existing.version);
-      const state = existing.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-      if (isTerminal(state)) throw errors.unsupported(`Task ${taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
+      checkFollowUp(taskId, existing, expected);
       const raced = this.deps.runs.get(key);
       if (raced) throw expected !== undefined && tookTurn(raced, expected) ? generationMismatch(taskId, expected, raced.lastSeq) : stillWorking(taskId);
       contextId = existing.task.contextId;
     } else {
       taskId = newId();
-      key = runKey(caller.tenant, taskId);
       contextId = message.contextId || newId();
     }
 
@@ -159,13 +152,13 @@ export class RunStarter {
         },
       );
     let run = newRun(existing);
-    if (existing) run = await this.claimFollowUp(caller, key, run, newRun, expected);
-    this.deps.runs.set(key, run);
+    if (existing) run = await this.claimFollowUp(caller, run, newRun, expected);
+    this.deps.runs.register(run);
     if (inlinePush) {
       try {
         await this.deps.pushConfigs.save(caller.tenant, { ...inlinePush, taskId }, wireVersionOf(ctx));
       } catch (error) {
-        this.deps.runs.delete(key);
+        this.deps.runs.unregister(run);
         run.finish();
         throw error;
       }
@@ -174,7 +167,7 @@ export class RunStarter {
     // One reaction for both outcomes (catch + finally cost two more promises per request).
     const startedAt = performance.now();
     const forget = (): void => {
-      if (this.deps.runs.get(key) === run) this.deps.runs.delete(key);
+      this.deps.runs.unregister(run);
       logTaskEnd(runLogger, this.deps.card.name, run.state, startedAt);
     };
     void run.execute(this.deps.executor).then(forget, (error: unknown) => {
@@ -209,15 +202,9 @@ export class RunStarter {
    * the lease a few ticks after reporting input-required): retried, on a fresh copy, for up to
    * {@link FOLLOW_UP_WAIT_MS}.
    */
-  private async claimFollowUp(
-    caller: Caller,
-    key: string,
-    run: TaskRun,
-    newRun: (stored: StoredTask) => TaskRun,
-    expected: number | undefined,
-  ): Promise<TaskRun> {
+  private async claimFollowUp(caller: Caller, run: TaskRun, newRun: (stored: StoredTask) => TaskRun, expected: number | undefined): Promise<TaskRun> {
     const deadline = Date.now() + FOLLOW_UP_WAIT_MS;
-    this.deps.reserved.add(key);
+    const release = this.deps.runs.reserve(runKey(caller.tenant, run.taskId), () => stillWorking(run.taskId));
     try {
       for (;;) {
         try {
@@ -232,14 +219,12 @@ export class RunStarter {
         // A conditional follow-up whose claim lost: the task moved on (another follow-up won
         // the lease and its run wrote), so it was not this one's turn. The store's version
         // check and lease make this hold across instances.
-        if (expected !== undefined && stored.version !== expected) throw generationMismatch(run.taskId, expected, stored.version);
-        const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-        if (isTerminal(state)) throw errors.unsupported(`Task ${run.taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
-        if (!isInterrupted(state)) throw stillWorking(run.taskId);
+        checkFollowUp(run.taskId, stored, expected);
+        if (!isInterrupted(stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) throw stillWorking(run.taskId);
         run = newRun(stored);
       }
     } finally {
-      this.deps.reserved.delete(key);
+      release();
     }
   }
 
@@ -256,11 +241,23 @@ export class RunStarter {
     for (;;) {
       const run = this.deps.runs.get(key);
       if (run && tookTurn(run, expected)) throw generationMismatch(taskId, expected, run.lastSeq);
-      if (!run && !this.deps.reserved.has(key)) return;
+      if (!run && !this.deps.runs.isReserved(key)) return;
       if (Date.now() > deadline) throw stillWorking(taskId);
       await sleep(FOLLOW_UP_POLL_MS);
     }
   }
+}
+
+/**
+ * The rules a follow-up's task must meet, as it is stored (checked when the follow-up loads it
+ * and again after each lost claim): a conditional follow-up that names a past generation is a
+ * mismatch (spec: MUST), also when the task has ended since, so the client learns to re-read
+ * it rather than that it ended; a terminal task accepts no messages.
+ */
+function checkFollowUp(taskId: string, stored: StoredTask, expected: number | undefined): void {
+  if (expected !== undefined && stored.version !== expected) throw generationMismatch(taskId, expected, stored.version);
+  const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+  if (isTerminal(state)) throw errors.unsupported(`Task ${taskId} is ${TaskState[state]}; terminal tasks accept no messages`);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ClusterCoordinator } from './cluster-coordinator.js';
 import { A2AErrorCode } from './error-code.js';
 import { requireId, runKey, type Caller } from './request-handler-helpers.js';
 import { lazyChild } from './lazy-logger.js';
+import type { RunRegistry } from './run-registry.js';
 import type { TaskQueries } from './task-queries.js';
 import { taskView } from './task-events.js';
 import { answerTask } from './task-generation.js';
@@ -25,10 +26,8 @@ const OWNER_CANCEL_GRACE_MS = 3000;
 
 /** What a {@link TaskCanceler} works with, all owned by the `RequestHandler`. */
 export interface TaskCancelerDeps {
-  /** The handler's runs executing in this process, by {@link runKey}; only read here. */
-  readonly runs: ReadonlyMap<string, TaskRun>;
-  /** Keys of tasks whose follow-up or cancel is being set up, shared with the handler's follow-ups. */
-  readonly reserved: Set<string>;
+  /** The runs executing in this process; a cancel of a stored task reserves it there. */
+  readonly runs: RunRegistry;
   readonly tasks: TaskQueries;
   readonly executor: AgentExecutor;
   readonly cancelHookTimeoutMs: number;
@@ -64,12 +63,11 @@ export class TaskCanceler {
         if (!isVersionConflict(error)) throw error;
       }
     }
-    if (this.deps.reserved.has(key)) throw new A2AError(A2AErrorCode.TaskNotCancelable, `Task ${request.id} is changing state; retry`);
-    this.deps.reserved.add(key);
+    const release = this.deps.runs.reserve(key, () => new A2AError(A2AErrorCode.TaskNotCancelable, `Task ${request.id} is changing state; retry`));
     try {
       return await this.cancelStored(caller, request);
     } finally {
-      this.deps.reserved.delete(key);
+      release();
     }
   }
 

@@ -11,9 +11,10 @@ import { errors } from './a2a-error.js';
 import type { CallContext } from './call-context.js';
 import { taskLogKey, type EventLog } from './event-log.js';
 import { followTask, type EventStream } from './event-stream.js';
-import { requireId, runKey, type Caller } from './request-handler-helpers.js';
+import { requireId, type Caller } from './request-handler-helpers.js';
 import { DEFAULT_LIST_TASKS_MAX_BYTES, DEFAULT_LONG_POLL_MAX_MS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './request-handler-options.js';
 import { validateHistoryLength } from './request-validation.js';
+import type { RunRegistry } from './run-registry.js';
 import { taskView } from './task-events.js';
 import { answerStream, answerTask, generationField } from './task-generation.js';
 import type { TaskRun } from './task-run.js';
@@ -33,11 +34,11 @@ const LOG_CATCH_UP_MS = 1000;
  * @internal
  */
 export class TaskQueries {
-  /** `runs` is the handler's registry of executing runs by {@link runKey}; only read here. */
+  /** `runs`: the runs executing in this process, whose live tasks are fresher than the store's; only read here. */
   constructor(
     private readonly store: TaskStore,
     private readonly log: EventLog,
-    private readonly runs: ReadonlyMap<string, TaskRun>,
+    private readonly runs: RunRegistry,
     /** Byte budget of one ListTasks page; see {@link RequestHandlerOptions.listTasksMaxBytes}. */
     private readonly listMaxBytes: number = DEFAULT_LIST_TASKS_MAX_BYTES,
     /** Bound of a GetTask long poll; see {@link RequestHandlerOptions.longPollMaxMs}. */
@@ -162,7 +163,6 @@ export class TaskQueries {
     const state = this.run(caller.tenant, request.id)?.state;
     if (state !== undefined && !isTerminal(state)) this.log.follow?.(key);
     const snapshot = await this.snapshotFor(caller, request.id);
-    const snapshotSource = () => this.snapshot(caller.tenant, request.id);
     if (resumeAfterSeq !== undefined && resumeAfterSeq >= 0 && resumeAfterSeq <= snapshot.seq) {
       let read = await this.log.readAfter(key, resumeAfterSeq, 1);
       if (!read.gap && read.events.length === 0 && resumeAfterSeq < snapshot.seq) {
@@ -178,28 +178,37 @@ export class TaskQueries {
       const terminal = isTerminal(snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
       // Resume only when the log still holds what comes after the cursor (or nothing came yet).
       if (!read.gap && (read.events.length > 0 || (!terminal && resumeAfterSeq === snapshot.seq))) {
-        return answerStream(caller, followTask(this.log, key, { afterSeq: resumeAfterSeq }, snapshotSource, ctx.signal));
+        return this.stream(caller, request.id, resumeAfterSeq, ctx.signal);
       }
     }
     const snapshotState = snapshot.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     if (isTerminal(snapshotState)) throw errors.unsupported(`Task ${request.id} is ${TaskState[snapshotState]}; terminal tasks cannot be subscribed to`);
     // An interrupted task with no run here: its next run (a follow-up) must log for this reader.
     this.log.follow?.(key);
+    return this.stream(caller, request.id, snapshot, ctx.signal);
+  }
+
+  /**
+   * The caller's stream of a task, from `from`: a snapshot (the task as the stream's first
+   * event, then every event after its seq) or the seq to resume after. A reader that falls
+   * behind the log resyncs from {@link snapshot}. SubscribeToTask and SendStreamingMessage
+   * both answer with it.
+   */
+  stream(caller: Caller, taskId: string, from: { task: Task; seq: number } | number, signal: AbortSignal | undefined): EventStream {
+    const start =
+      typeof from === 'number'
+        ? { afterSeq: from }
+        : { first: { seq: from.seq, event: { payload: { $case: 'task' as const, value: from.task } } }, afterSeq: from.seq };
+    const key = taskLogKey(caller.tenant, taskId);
     return answerStream(
       caller,
-      followTask(
-        this.log,
-        key,
-        { first: { seq: snapshot.seq, event: { payload: { $case: 'task', value: snapshot.task } } }, afterSeq: snapshot.seq },
-        snapshotSource,
-        ctx.signal,
-      ),
+      followTask(this.log, key, start, () => this.snapshot(caller.tenant, taskId), signal),
     );
   }
 
   /** The run executing the task in this process, if any. */
   private run(tenant: string, taskId: string): TaskRun | undefined {
-    return this.runs.get(runKey(tenant, taskId));
+    return this.runs.find(tenant, taskId);
   }
 
   /** Loads a stored task the caller may see, or throws TaskNotFound (never "forbidden"). */

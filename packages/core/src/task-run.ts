@@ -5,7 +5,7 @@ import type { Principal } from './auth.js';
 import { Deferred } from './deferred.js';
 import { A2AErrorCode } from './error-code.js';
 import { agentMessage, artifactEvent, messageText, newTask, statusEvent, taskView } from './task-events.js';
-import type { RunDeps, RunInit } from './task-run-types.js';
+import type { FirstAnswer, RunDeps, RunInit } from './task-run-types.js';
 import { TaskWriter } from './task-writer.js';
 import { isInterrupted, isTerminal } from './task-state.js';
 import { isVersionConflict } from './task-store.js';
@@ -16,8 +16,9 @@ export type { FirstAnswer, RunDeps, RunInit } from './task-run-types.js';
 /**
  * One execution of an agent for one message, and the only writer of its task while it lasts.
  * This class is the agent's side: the {@link ExecutionContext} it reports through, running the
- * executor to its end, cancel, shutdown abort. Every report goes through the write path of
- * {@link TaskWriter} (ordering, state machine, persisting, log, push). With the in-memory
+ * executor to its end, cancel, shutdown abort. Every report goes through the run's own
+ * {@link TaskWriter} (ordering, state machine, persisting, log, push), held rather than
+ * inherited, so the agent's object carries none of the writer's steps. With the in-memory
  * store and log every report is applied before the agent's call returns, so an agent that
  * goes submitted → working → completed at once costs one save, not three. Readers never miss
  * the difference: while the run lives, GetTask, streams and cancel read its live task.
@@ -25,7 +26,17 @@ export type { FirstAnswer, RunDeps, RunInit } from './task-run-types.js';
  * A run can lose its task (see {@link TaskWriter}): the agent is then aborted, later reports
  * are dropped, and readers go to the store.
  */
-export class TaskRun extends TaskWriter implements ExecutionContext {
+export class TaskRun implements ExecutionContext {
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly tenant: string;
+  readonly streaming: boolean;
+  /** Resolves with the first answer: a reply message, or the task's existence. */
+  readonly first: Deferred<FirstAnswer>;
+  /** Resolves when this run moves the task into a terminal or interrupted state, or ends. */
+  readonly settled: Deferred<void>;
+  /** The seq of the task as the run found it (a follow-up's or cancel's stored task); 0 for a new task. */
+  readonly startSeq: number;
   readonly message: Message;
   readonly text: string;
   readonly task: Task | undefined;
@@ -42,8 +53,22 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
   /** Set while cancel() runs, so an executor that returns on abort does not settle the task first. */
   private canceling: Promise<void> | undefined;
 
-  constructor(deps: RunDeps, init: RunInit) {
-    super(deps, init);
+  /** The run's write path: every report and every write of the task goes through it. */
+  private readonly writer: TaskWriter;
+
+  constructor(
+    private readonly deps: RunDeps,
+    init: RunInit,
+  ) {
+    const writer = new TaskWriter(deps, init);
+    this.writer = writer;
+    this.taskId = writer.taskId;
+    this.contextId = writer.contextId;
+    this.tenant = writer.tenant;
+    this.streaming = writer.streaming;
+    this.first = writer.first;
+    this.settled = writer.settled;
+    this.startSeq = writer.startSeq;
     this.principal = init.principal;
     this.message = init.message;
     this.text = messageText(init.message);
@@ -56,7 +81,32 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
   }
 
   get signal(): AbortSignal {
-    return this.controller().signal;
+    return this.writer.controller().signal;
+  }
+
+  /** Why this run lost its task (see {@link TaskWriter}), or undefined while it owns it. */
+  get failure(): A2AError | undefined {
+    return this.writer.failure;
+  }
+
+  /** The run holds the task's lease in the store (renewed by the handler while it runs). */
+  get holdsLease(): boolean {
+    return this.writer.holdsLease;
+  }
+
+  /** Current state of the task (undefined before creation). */
+  get state(): TaskState | undefined {
+    return this.writer.state;
+  }
+
+  /** Sequence number of the last applied event: the version of {@link view}. */
+  get lastSeq(): number {
+    return this.writer.lastSeq;
+  }
+
+  /** A consistent copy of the live task together with the seq it reflects. */
+  view(historyLength?: number): { task: Task; seq: number } | undefined {
+    return this.writer.view(historyLength);
   }
 
   /**
@@ -66,16 +116,16 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
    * first, and the run must then be dropped without executing.
    */
   recordFollowUp(): Promise<void> {
-    const live = this.live;
+    const live = this.writer.current;
     if (!live) return Promise.resolve();
     live.history.push(this.message);
     return new Promise<void>((resolve, reject) => {
-      this.enqueue(async () => {
+      this.writer.enqueue(async () => {
         try {
-          await this.persist(live, this.version);
+          await this.writer.persist(live, this.writer.lastSeq);
           resolve();
         } catch (error) {
-          this.lose(error);
+          this.writer.lose(error);
           reject(error);
         }
       });
@@ -88,9 +138,9 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
    * Resolves with what the agent threw, if it did (already handled: logged, task failed).
    */
   execute(executor: AgentExecutor): Promise<unknown> {
-    const observation = this.deps.observer?.taskRunStarted?.(this.ref());
+    const observation = this.deps.observer?.taskRunStarted?.(this.writer.ref());
     if (!observation) return this.executeToEnd(executor);
-    if (observation.firstEvent) this.awaitingFirstEvent = observation;
+    if (observation.firstEvent) this.writer.awaitingFirstEvent = observation;
     const run = () =>
       this.executeToEnd(executor).then(
         (failure) => observation.ended(failure, this.endState()),
@@ -104,7 +154,7 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
 
   /** The state this run left its task in, for observers: undefined after a reply or once the task was lost. */
   private endState(): TaskState | undefined {
-    return this.replied || this.lostBy ? undefined : this.state;
+    return this.replied || this.writer.failure ? undefined : this.state;
   }
 
   /** Runs the executor and settles the task; resolves with what the agent threw, if it did. */
@@ -121,26 +171,16 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
     if (this.canceling) await this.canceling;
     // Awaited only when something is pending: a run whose reports all applied at once (or
     // that replied with a message) ends in this turn, with no promise per step.
-    let pending = this.drain();
+    let pending = this.writer.drain();
     if (pending) await pending;
     this.settleAfterExecution(failure);
-    pending = this.drain();
+    pending = this.writer.drain();
     if (pending) await pending;
-    this.executionEnded = true;
-    if (this.holdsLease) await this.releaseLease();
+    // Durable mode: an interrupted task kept the lease until now; it is let go.
+    const released = this.writer.endExecution();
+    if (released) await released;
     this.finish();
     return failure;
-  }
-
-  /** Durable mode: an interrupted task keeps the lease until its run ends; let it go now. */
-  private async releaseLease(): Promise<void> {
-    const live = this.live;
-    if (!this.holdsLease || !live) return;
-    try {
-      await this.persist(live, this.version);
-    } catch (error) {
-      this.deps.logger.warn({ err: error }, 'releasing the task lease failed; it will run out');
-    }
   }
 
   /**
@@ -151,21 +191,23 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
   private settleAfterExecution(failure: unknown): void {
     if (this.replied) return;
     this.ensureCreated();
-    this.enqueue(async () => {
-      const live = this.live;
+    this.writer.enqueue(async () => {
+      const live = this.writer.current;
       const state = live?.status?.state;
       if (!live || state === undefined || isTerminal(state)) return;
       if (failure !== undefined)
-        return void (await this.apply(statusEvent(live, TaskState.TASK_STATE_FAILED, agentMessage('Agent execution failed', this.taskId, this.contextId))));
-      if (!isInterrupted(state)) return void (await this.apply(statusEvent(live, TaskState.TASK_STATE_COMPLETED)));
+        return void (await this.writer.apply(
+          statusEvent(live, TaskState.TASK_STATE_FAILED, agentMessage('Agent execution failed', this.taskId, this.contextId)),
+        ));
+      if (!isInterrupted(state)) return void (await this.writer.apply(statusEvent(live, TaskState.TASK_STATE_COMPLETED)));
       // Re-assert an interrupted state the agent left untouched, so streams and waiters end.
-      if (!this.settledInRun) return void (await this.apply(statusEvent(live, state, live.status?.message)));
+      if (!this.writer.settledInRun) return void (await this.writer.apply(statusEvent(live, state, live.status?.message)));
     });
   }
 
   /** Ends a run that has no executor (cancel of an idle task) or whose executor returned. */
   finish(): void {
-    this.saveNow();
+    this.writer.saveNow();
     this.settled.resolve();
     this.first.resolve({ kind: 'task' });
     this.ended.resolve();
@@ -177,35 +219,35 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
    * the agent itself moved to CANCELED meanwhile counts as canceled.
    */
   async cancel(executor: AgentExecutor | undefined, hookTimeoutMs: number): Promise<Task> {
-    await this.drain();
-    if (this.lostBy) throw isVersionConflict(this.lostBy) ? this.lostBy : notCancelable(this.taskId);
+    await this.writer.drain();
+    if (this.writer.failure) throw isVersionConflict(this.writer.failure) ? this.writer.failure : notCancelable(this.taskId);
     if (this.state === undefined || isTerminal(this.state)) throw notCancelable(this.taskId);
     const done = new Deferred<void>();
     this.canceling = done.promise;
     try {
-      this.controller().abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
+      this.writer.controller().abort(new A2AError(A2AErrorCode.UnsupportedOperation, 'Task canceled'));
       const hook = callCancelHook(executor, this, hookTimeoutMs, this.deps.logger);
       if (hook) await hook;
       let canceled = false;
-      this.enqueue(async () => {
+      this.writer.enqueue(async () => {
         // The agent may report CANCELED itself (from its hook or on abort, as a2a-python
         // agents do): the cancel took effect, unless that write lost the task.
         if (this.state === TaskState.TASK_STATE_CANCELED) {
-          canceled = !this.lostBy;
+          canceled = !this.writer.failure;
           return;
         }
-        const live = this.live;
+        const live = this.writer.current;
         const state = live?.status?.state;
         if (!live || state === undefined || isTerminal(state)) return;
-        canceled = await this.apply(statusEvent(live, TaskState.TASK_STATE_CANCELED));
+        canceled = await this.writer.apply(statusEvent(live, TaskState.TASK_STATE_CANCELED));
       });
-      await this.drain();
+      await this.writer.drain();
       // Durable mode saves the CANCELED status with its group: it counts only if that save won.
-      if (this.lostBy) canceled = false;
+      if (this.writer.failure) canceled = false;
       // A lost race with another writer: the caller reloads the task and tries again.
-      if (!canceled && this.lostBy && isVersionConflict(this.lostBy)) throw this.lostBy;
+      if (!canceled && this.writer.failure && isVersionConflict(this.writer.failure)) throw this.writer.failure;
       if (!canceled) throw notCancelable(this.taskId);
-      return taskView(this.liveTask());
+      return taskView(this.writer.liveTask());
     } finally {
       done.resolve();
     }
@@ -217,23 +259,23 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
    * Writes nothing: the store already holds the task's final state.
    */
   async takenOver(executor: AgentExecutor | undefined, hookTimeoutMs: number, reason: string): Promise<void> {
-    if (this.lostBy || this.ended.settled) return;
-    this.fence(new A2AError(A2AErrorCode.UnsupportedOperation, reason));
+    if (this.writer.failure || this.ended.settled) return;
+    this.writer.fence(new A2AError(A2AErrorCode.UnsupportedOperation, reason));
     await callCancelHook(executor, this, hookTimeoutMs, this.deps.logger);
   }
 
   /** Aborts the agent and fails the task visibly (server shutdown). */
   async abort(reason: string): Promise<boolean> {
-    this.controller().abort(new A2AError(A2AErrorCode.Unavailable, reason));
+    this.writer.controller().abort(new A2AError(A2AErrorCode.Unavailable, reason));
     let failed = false;
-    this.enqueue(async () => {
-      const live = this.live;
+    this.writer.enqueue(async () => {
+      const live = this.writer.current;
       const state = live?.status?.state;
       if (!live || state === undefined || isTerminal(state)) return;
-      failed = await this.apply(statusEvent(live, TaskState.TASK_STATE_FAILED, agentMessage(reason, this.taskId, this.contextId)));
+      failed = await this.writer.apply(statusEvent(live, TaskState.TASK_STATE_FAILED, agentMessage(reason, this.taskId, this.contextId)));
     });
-    await this.drain();
-    return failed && !this.lostBy;
+    await this.writer.drain();
+    return failed && !this.writer.failure;
   }
 
   // ---- ExecutionContext: what the agent calls ----
@@ -245,7 +287,7 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
     this.replied = true;
     const reply = agentMessage(message, '', this.contextId);
     this.first.resolve({ kind: 'message', message: reply });
-    if (this.awaitingFirstEvent) this.firstEventAnnounced();
+    if (this.writer.awaitingFirstEvent) this.writer.firstEventAnnounced();
   }
 
   submit(): void {
@@ -259,7 +301,7 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
   artifact(chunk: ArtifactChunk): string {
     this.ensureCreated();
     const event = artifactEvent({ id: this.taskId, contextId: this.contextId } as Task, chunk);
-    this.enqueue(() => this.apply(event));
+    this.writer.enqueue(() => this.writer.apply(event));
     return event.payload?.$case === 'artifactUpdate' ? (event.payload.value.artifact?.artifactId ?? '') : '';
   }
 
@@ -293,7 +335,7 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
     this.ensureCreated();
     const msg = message === undefined ? undefined : agentMessage(message, this.taskId, this.contextId);
     const event = statusEvent({ id: this.taskId, contextId: this.contextId } as Task, state, msg, metadata);
-    this.enqueue(() => this.apply(event));
+    this.writer.enqueue(() => this.writer.apply(event));
   }
 
   private ensureCreated(): void {
@@ -303,6 +345,6 @@ export class TaskRun extends TaskWriter implements ExecutionContext {
     if (this.created) return;
     this.created = true;
     const task = newTask(this.taskId, this.contextId, this.message, undefined);
-    this.enqueue(() => this.apply({ payload: { $case: 'task', value: task } }));
+    this.writer.enqueue(() => this.writer.apply({ payload: { $case: 'task', value: task } }));
   }
 }

@@ -5,30 +5,32 @@ import { A2AErrorCode } from './error-code.js';
 import { taskLogKey } from './event-log.js';
 import type { ObservedTask, TaskRunObservation } from './observer.js';
 import { eventState, foldEvent, taskView } from './task-events.js';
-import type { AppliedEvent, FirstAnswer, RunDeps, RunInit } from './task-run-types.js';
+import type { FirstAnswer, RunDeps, RunInit } from './task-run-types.js';
 import { canTransition, isSettled, isTerminal } from './task-state.js';
-import { isVersionConflict, type SaveOptions } from './task-store.js';
-import { isThenable, SerialQueue } from './serial-queue.js';
+import { isVersionConflict } from './task-store.js';
+import { SerialQueue } from './serial-queue.js';
+import { LeasedPersistence } from './leased-persistence.js';
+import { LocalPersistence } from './local-persistence.js';
+import type { PersistedRun, TaskPersistence } from './task-persistence.js';
 
 /**
- * The single write path of a task run (`TaskRun` adds the agent's side): every event
+ * The single write path of a task run (the `TaskRun` that holds it is the agent's side): every event
  * is applied strictly in order through one {@link SerialQueue}: check the state machine, fold
  * into the live task, persist, append to the event log under the next seq, hand to push
  * delivery, wake waiters. Nothing here waits for a subscriber. With the in-memory store and
  * log nothing here waits at all: every event is applied in the caller's turn.
  *
- * Persisting: in durable mode every event is saved, under the lease, before it is logged, and
- * a burst is saved together (group commit): the events applied in one turn are saved with one
- * store write at the end of the turn (one version check covers them all), then logged in order
- * (one append where the log can), then announced. In the in-process mode the task is saved after
- * state changes, once per burst of reports the same way, but logged at once.
+ * Persisting is the run's {@link TaskPersistence}, chosen once when the run is made:
+ * {@link LeasedPersistence} in durable mode (every event saved under the lease before it is
+ * logged, a turn's events saved together), {@link LocalPersistence} in one process (logged at
+ * once, saved on state changes). The writer only schedules the save for the end of the turn.
  *
  * The writer can lose its task: the store refuses a stale write (another instance canceled it,
  * or a sweep failed it), or the store is down. It then stops for good ("fenced"): the run's
  * signal aborts, later events are dropped, and readers go to the store.
  * @internal
  */
-export abstract class TaskWriter {
+export class TaskWriter implements PersistedRun {
   readonly taskId: string;
   readonly contextId: string;
   readonly tenant: string;
@@ -41,44 +43,39 @@ export abstract class TaskWriter {
 
   /** The seq of the task as the run found it (a follow-up's or cancel's stored task); 0 for a new task. */
   readonly startSeq: number;
-  protected live: Task | undefined;
-  protected version: number;
-  private persistedVersion: number;
+  private live: Task | undefined;
+  private version: number;
   /** The run itself moved the task into a settled state (not merely found it so). */
-  protected settledInRun = false;
+  private settledByRun = false;
   private readonly queue: SerialQueue;
   /** A save of the live task is scheduled for the end of this turn. */
   private saveScheduled = false;
-  /** Durable mode: events applied to the live task this turn, saved and logged together. */
-  private unsaved: AppliedEvent[] = [];
+  /** How the task reaches the store and the log (one mode per run, see the class doc). */
+  private readonly persistence: TaskPersistence;
   /** Made on first use: most agents that finish at once never look at their signal. */
   private abortController: AbortController | undefined;
-  private readonly owner: string | undefined;
   private readonly logKey: string;
   /** Why the run lost its task (fenced), if it did. */
-  protected lostBy: A2AError | undefined;
-  /** The last save claimed the lease (released when the run ends). */
-  private leased = false;
-  /** The agent's execution returned: later saves no longer claim the lease. */
-  protected executionEnded = false;
-  /** The observed run's observation until its first event is announced (then cleared). */
-  protected awaitingFirstEvent: TaskRunObservation | undefined;
+  private lostBy: A2AError | undefined;
+  /** The observed run's observation until its first event is announced (then cleared); the run sets it. */
+  awaitingFirstEvent: TaskRunObservation | undefined;
 
   constructor(
-    protected readonly deps: RunDeps,
+    private readonly deps: RunDeps,
     init: RunInit,
   ) {
     this.tenant = init.tenant;
-    this.owner = init.owner;
     this.taskId = init.taskId;
     this.contextId = init.contextId;
     this.streaming = init.streaming;
     this.live = init.existing?.task;
     this.version = init.existing?.version ?? 0;
     this.startSeq = this.version;
-    this.persistedVersion = this.version;
     this.logKey = taskLogKey(init.tenant, init.taskId);
     this.queue = new SerialQueue((error) => this.deps.logger.error({ err: error }, 'applying a task event failed'));
+    this.persistence = deps.lease
+      ? new LeasedPersistence(this, deps, deps.lease, init.tenant, init.owner, this.logKey)
+      : new LocalPersistence(this, deps, init.tenant, init.owner, this.logKey);
   }
 
   /** Why this run lost its task (see the class doc), or undefined while it owns it. */
@@ -88,12 +85,22 @@ export abstract class TaskWriter {
 
   /** The run holds the task's lease in the store (renewed by the handler while it runs). */
   get holdsLease(): boolean {
-    return this.leased && this.lostBy === undefined;
+    return this.persistence.leased && this.lostBy === undefined;
   }
 
   /** Current state of the task (undefined before creation). */
   get state(): TaskState | undefined {
     return this.live?.status?.state;
+  }
+
+  /** The live task itself (undefined before creation), for the run's persistence; answers use {@link view}. */
+  get current(): Task | undefined {
+    return this.live;
+  }
+
+  /** The run itself moved the task into a settled state (not merely found it so). */
+  get settledInRun(): boolean {
+    return this.settledByRun;
   }
 
   /** Sequence number of the last applied event: the version of {@link view}. */
@@ -111,24 +118,24 @@ export abstract class TaskWriter {
    * The live task, for steps that only run once it exists (after a state check); throws a
    * clear error instead of a TypeError should one ever run before the task is created.
    */
-  protected liveTask(): Task {
+  liveTask(): Task {
     const live = this.live;
     if (!live) throw new A2AError(A2AErrorCode.Internal, `Task ${this.taskId} has not been created yet`);
     return live;
   }
 
   /** The run's abort controller, made when first needed (most runs are never aborted). */
-  protected controller(): AbortController {
+  controller(): AbortController {
     this.abortController ??= new AbortController();
     return this.abortController;
   }
 
   /** Which task this run serves, for observers. */
-  protected ref(): ObservedTask {
+  ref(): ObservedTask {
     return { taskId: this.taskId, contextId: this.contextId, tenant: this.tenant };
   }
 
-  protected enqueue(step: () => unknown): void {
+  enqueue(step: () => unknown): void {
     this.queue.push(step);
   }
 
@@ -137,7 +144,7 @@ export abstract class TaskWriter {
    * now, and so does one that a report applied meanwhile scheduled. Undefined when that is
    * already so (nothing scheduled, nothing pending): the caller need not wait a turn.
    */
-  protected drain(): Promise<void> | undefined {
+  drain(): Promise<void> | undefined {
     this.saveNow();
     if (!this.saveScheduled && !this.queue.busy) return undefined;
     return this.drainPending();
@@ -155,7 +162,7 @@ export abstract class TaskWriter {
    * false when the event was not applied (ignored, or the run lost its task); synchronously
    * when nothing on the way is asynchronous (the in-process mode with in-memory collaborators).
    */
-  protected apply(event: StreamResponse): boolean | Promise<boolean> {
+  apply(event: StreamResponse): boolean | Promise<boolean> {
     if (this.lostBy) return false;
     const creating = event.payload?.$case === 'task';
     if (creating) {
@@ -182,52 +189,21 @@ export abstract class TaskWriter {
     // The live task and its seq move together, before any await, so a view taken while the
     // event is being saved is consistent (a stream started from it resumes after this seq).
     const seq = ++this.version;
-    const state = eventState(event);
-    if (this.deps.lease) {
-      // Group commit: saved, logged and announced with the rest of this turn's events.
-      this.unsaved.push({ event, seq, state, creating });
-      this.scheduleSave();
-      return true;
-    }
-    if (state !== undefined) this.scheduleSave();
-    return this.publish(event, seq, state, creating);
+    return this.persistence.applied(event, seq, eventState(event), creating);
   }
 
-  /** Logs an applied event under `seq`, hands it to push delivery and wakes whoever waits on it. */
-  private publish(event: StreamResponse, seq: number, state: TaskState | undefined, creating: boolean): boolean | Promise<boolean> {
-    let appended: number | Promise<number> | undefined;
-    try {
-      // Nobody follows an unstreamed run (see EventLog.isFollowed): its seq is counted, not logged.
-      if (!this.streaming && !this.deps.lease && this.deps.log.isFollowed?.(this.logKey) === false) return this.announce(event, state, creating);
-      appended = this.deps.log.append(this.logKey, event, seq);
-    } catch (error) {
-      this.logAppendFailed(seq, error);
-    }
-    if (isThenable(appended)) {
-      return appended.then(
-        () => this.announce(event, state, creating),
-        (error: unknown) => {
-          this.logAppendFailed(seq, error);
-          return this.announce(event, state, creating);
-        },
-      );
-    }
-    return this.announce(event, state, creating);
-  }
-
-  private logAppendFailed(seq: number, error: unknown): void {
-    // The store has the event; readers that miss it in the log resync from the store.
-    this.deps.logger.warn({ seq, err: error }, 'appending to the event log failed');
-  }
-
-  /** `logSealed`: the append already sealed the log (durable group commit). */
-  private announce(event: StreamResponse, state: TaskState | undefined, creating: boolean, logSealed = false): boolean {
+  /**
+   * Hands a persisted (and logged) event to push delivery and wakes whoever waits on it; called
+   * by the run's persistence. `logSealed`: the append already sealed the log (durable group commit).
+   * @internal
+   */
+  announce(event: StreamResponse, state: TaskState | undefined, creating: boolean, logSealed = false): boolean {
     if (this.awaitingFirstEvent) this.firstEventAnnounced();
     if (state !== undefined) this.deps.observer?.taskStateEntered?.(state, this.ref());
     this.deps.push.dispatch(this.tenant, this.taskId, event);
     if (creating) this.first.resolve({ kind: 'task' });
     if (!creating && state !== undefined && isSettled(state)) {
-      this.settledInRun = true;
+      this.settledByRun = true;
       this.settled.resolve();
     }
     if (!logSealed && state !== undefined && isTerminal(state)) this.deps.log.seal(this.logKey, { awaitingReader: this.streaming });
@@ -235,107 +211,51 @@ export abstract class TaskWriter {
   }
 
   /** Tells the observed run its first answer is out (once). */
-  protected firstEventAnnounced(): void {
+  firstEventAnnounced(): void {
     const observation = this.awaitingFirstEvent;
     this.awaitingFirstEvent = undefined;
     observation?.firstEvent?.();
   }
 
-  /** Saves the live task at the end of this turn (once, however many events it saw). */
-  private scheduleSave(): void {
+  /**
+   * Saves the live task at the end of this turn (once, however many events it saw); called by
+   * the run's persistence.
+   * @internal
+   */
+  scheduleSave(): void {
     if (this.saveScheduled) return;
     this.saveScheduled = true;
     queueMicrotask(() => this.saveNow());
   }
 
   /** Runs a scheduled save now (queued behind any pending step). */
-  protected saveNow(): void {
+  saveNow(): void {
     if (!this.saveScheduled) return;
     this.saveScheduled = false;
-    this.enqueue(() => {
-      if (this.deps.lease) return this.commitGroup();
-      const live = this.live;
-      if (this.lostBy || !live || this.version === this.persistedVersion) return;
-      try {
-        const saved = this.persist(live, this.version);
-        if (isThenable(saved)) return saved.then(undefined, (error: unknown) => this.lose(error));
-      } catch (error) {
-        this.lose(error);
-      }
-      return undefined;
-    });
+    this.enqueue(() => this.persistence.save());
+  }
+
+  /** Saves `live` (the live task) as `version` now, through the run's persistence (see {@link TaskPersistence.persist}). */
+  persist(live: Task, version: number): Promise<void> {
+    return this.persistence.persist(live, version);
+  }
+
+  /** The agent's execution returned (see {@link TaskPersistence.endExecution}); undefined when there is nothing to wait for. */
+  endExecution(): Promise<void> | undefined {
+    return this.persistence.endExecution();
   }
 
   /**
-   * Durable mode: saves the live task once for every event applied since the last save (the
-   * store's version check covers them all: a lost race loses the whole group, and none of it
-   * is logged or announced), then logs them in order and announces each. The store is never
-   * behind the log: a crash between the two leaves the log short, and its readers resync from
-   * the store.
+   * A write failed: a lost race (the task was taken over) or a store outage. Either way the run stops.
+   * @internal
    */
-  private async commitGroup(): Promise<void> {
-    const group = this.unsaved;
-    this.unsaved = [];
-    const last = group[group.length - 1];
-    if (last === undefined || this.lostBy || !this.live) return;
-    try {
-      await this.persist(this.live, last.seq);
-    } catch (error) {
-      this.lose(error);
-      return;
-    }
-    const log = this.deps.log;
-    const lastState = last.state;
-    let sealed = false;
-    if (log.appendMany) {
-      // A group ending the task seals its log in the same step (no separate round trip).
-      const seal = lastState !== undefined && isTerminal(lastState) ? { awaitingReader: this.streaming } : undefined;
-      try {
-        await log.appendMany(this.logKey, group, { seal });
-        sealed = seal !== undefined;
-      } catch (error) {
-        this.logAppendFailed(group[0]?.seq ?? last.seq, error);
-      }
-    } else {
-      for (const applied of group) {
-        try {
-          await log.append(this.logKey, applied.event, applied.seq);
-        } catch (error) {
-          this.logAppendFailed(applied.seq, error);
-        }
-      }
-    }
-    for (const applied of group) this.announce(applied.event, applied.state, applied.creating, sealed);
-  }
-
-  /**
-   * Saves `live` (the live task) as `version`. Durable mode claims the lease while the run goes on
-   * (a task left interrupted keeps it until the run ends, so a follow-up cannot start
-   * elsewhere meanwhile) and releases it with the terminal write or the run's last one.
-   */
-  protected async persist(live: Task, version: number): Promise<void> {
-    const state = live.status?.state;
-    const terminal = state !== undefined && isTerminal(state);
-    const lease = this.deps.lease && !this.executionEnded && !terminal ? this.deps.lease : undefined;
-    // `apply` refuses every event after a terminal state, so the live task is handed over as it is.
-    await this.deps.store.save(
-      { tenant: this.tenant, owner: this.owner, task: live, version },
-      this.persistedVersion,
-      lease,
-      terminal ? FINAL_SAVE : undefined,
-    );
-    this.persistedVersion = version;
-    this.leased = lease !== undefined;
-  }
-
-  /** A write failed: a lost race (the task was taken over) or a store outage. Either way the run stops. */
-  protected lose(error: unknown): void {
+  lose(error: unknown): void {
     if (isVersionConflict(error)) this.deps.logger.info('task changed elsewhere; this run stops');
     else this.deps.logger.error({ err: error }, 'saving the task failed; this run stops (the lease sweep fails the task if it stays unfinished)');
     this.fence(A2AError.from(error));
   }
 
-  protected fence(reason: A2AError): void {
+  fence(reason: A2AError): void {
     if (this.lostBy) return;
     this.lostBy = reason;
     this.controller().abort(reason);
@@ -350,9 +270,6 @@ export abstract class TaskWriter {
  * replacing an artifact with a copy), never a message, part or status in them; so copying
  * those three is enough to keep the logged event unchanged.
  */
-/** The options of a save that hands the finished task over to the store. */
-const FINAL_SAVE: SaveOptions = Object.freeze({ final: true });
-
 function liveCopy(task: Task): Task {
   return { ...task, history: [...task.history], artifacts: task.artifacts.map((a) => ({ ...a, parts: [...a.parts] })) };
 }
