@@ -10,9 +10,9 @@
  * and BadRequest), both ways. See README.md for metadata keys, the session protocol and limits.
  */
 export { agentRouter, type CallRouter, type RoutedCall } from './agent-router.js';
-export { addA2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
+export { addA2AService, addV03A2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
 export { DEFAULT_GRPC_STALL_TIMEOUT_MS } from './serve-service.js';
-export { addV03A2AService, v03StatusMessage } from './v03-service.js';
+export { v03StatusMessage } from './grpc-v03.js';
 export {
   addA2ASessionService,
   type A2ASessionBinding,
