@@ -51,9 +51,9 @@ export class V03JsonRpcDialect implements JsonRpcDialect {
 
   /** A unary v0.3 method; null for a notification. The operation is the one the v0.3 method names. */
   async call(_op: UnaryOperation | undefined, request: JsonRpcRequest, contextFor: JsonRpcContextFactory): Promise<JsonRpcResponse | null> {
-    const method = methodOf(request);
-    const op = OPERATIONS[method.operation] as UnaryOperation;
     try {
+      const method = methodOf(request);
+      const op = OPERATIONS[method.operation] as UnaryOperation;
       const decoded: unknown = decode(method, op, request.params, this.handler.strictRequests);
       const result: unknown = await op.invoke(this.handler, decoded, contextFor(request, '0.3'));
       return request.id === undefined ? null : jsonRpcSuccess(request.id, method.resultToV03(op.encodeJson(result, decoded)));
