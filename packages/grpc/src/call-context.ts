@@ -2,7 +2,7 @@ import { callContext, type CallContext, type Logger } from '@a2a-polyglot/core';
 import type { ServerUnaryCall, ServerWritableStream } from '@grpc/grpc-js';
 import { metadataHeaders } from './metadata.js';
 import { grpcPeer } from './peer.js';
-import type { ServiceWire } from './service-wire.js';
+import type { GrpcDialect } from './grpc-dialect.js';
 
 /**
  * Builds the CallContext of one server-streaming call from its metadata, aborting when the
@@ -11,14 +11,14 @@ import type { ServiceWire } from './service-wire.js';
 export function streamCallContext(
   call: ServerWritableStream<unknown, unknown>,
   signal: AbortSignal,
-  wire: ServiceWire,
+  dialect: GrpcDialect,
   tenant: string | undefined,
   logger: Logger,
   addressCharged: boolean,
 ): CallContext {
   return callContext('GRPC', metadataHeaders(call.metadata), {
     signal,
-    wireVersion: wire.wireVersion,
+    wireVersion: dialect.wireVersion,
     pathTenant: tenant,
     logger,
     addressCharged,
@@ -35,13 +35,13 @@ export function streamCallContext(
  */
 export function unaryCallContext(
   call: ServerUnaryCall<unknown, unknown>,
-  wire: ServiceWire,
+  dialect: GrpcDialect,
   tenant: string | undefined,
   logger: Logger,
   addressCharged: boolean,
 ): { ctx: CallContext; release: () => void } {
   const ctx = callContext('GRPC', metadataHeaders(call.metadata), {
-    wireVersion: wire.wireVersion,
+    wireVersion: dialect.wireVersion,
     pathTenant: tenant,
     logger,
     addressCharged,

@@ -12,9 +12,9 @@
  * session protocol and limits.
  */
 export { agentRouter, type CallRouter, type RoutedCall } from './agent-router.js';
-export { addA2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
+export { addA2AService, addV03A2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
 export { DEFAULT_GRPC_STALL_TIMEOUT_MS } from './serve-service.js';
-export { addV03A2AService, v03StatusMessage } from './v03-service.js';
+export { v03StatusMessage } from './grpc-v03.js';
 export {
   addA2ASessionService,
   type A2ASessionBinding,

@@ -4,7 +4,7 @@ import type { CallRouter } from './agent-router.js';
 import { peerAddress } from './peer.js';
 import { type EncodedRequest, withDeferredDeserializers } from './safe-decode.js';
 import { callTarget, type ServedRpc } from './served-rpc.js';
-import type { ServiceWire } from './service-wire.js';
+import type { GrpcDialect } from './grpc-dialect.js';
 import { type OpenStreams, serveStream, type StreamLimits } from './stream-pump.js';
 import { unaryHandler } from './unary-call.js';
 
@@ -51,7 +51,7 @@ function rpcName(path: string): string {
 
 /**
  * Registers a generated grpc-js service whose every RPC is served by the one
- * {@link RequestHandler} through the core's OPERATIONS table: decode, convert (per `wire`),
+ * {@link RequestHandler} through the core's OPERATIONS table: decode, convert (per `dialect`),
  * call, convert back, encode. Shared by the v1.0 and v0.3 services, so both get the same
  * cancellation, backpressure, shutdown and error handling.
  *
@@ -63,7 +63,7 @@ export function serveService(
   server: Server,
   service: ServiceDefinition,
   handler: ServedHandler,
-  wire: ServiceWire,
+  dialect: GrpcDialect,
   options: A2AServiceOptions = {},
 ): A2AServiceBinding {
   const logger = options.logger ?? silentLogger;
@@ -76,8 +76,8 @@ export function serveService(
   const target = callTarget(handler, options.router);
   const chargeArrival: ServedRpc['chargeArrival'] = (call) => handler.chargeArrival('GRPC', peerAddress(call));
   for (const [key, method] of Object.entries(service)) {
-    const route = wire.route(rpcName(method.path));
-    const rpc: ServedRpc = { route, target, chargeArrival, wire, logger };
+    const route = dialect.route(rpcName(method.path));
+    const rpc: ServedRpc = { route, target, chargeArrival, dialect, logger };
     const op = route.op;
     implementation[key] =
       op.kind === 'unary'

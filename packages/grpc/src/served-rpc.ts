@@ -1,7 +1,7 @@
 import type { Logger, ServedHandler } from '@a2a-polyglot/core';
 import type { Metadata, ServerUnaryCall } from '@grpc/grpc-js';
 import type { CallRouter } from './agent-router.js';
-import type { RpcRoute, ServiceWire } from './service-wire.js';
+import type { GrpcDialect, RpcRoute } from './grpc-dialect.js';
 
 /** Picks the handler (and the tenant it sees) of one call from its metadata and decoded core request. */
 export type CallTarget = (metadata: Metadata, coreRequest: unknown) => { handler: ServedHandler; tenant?: string };
@@ -33,7 +33,7 @@ export interface ServedRpc {
    * executor gives every agent the same one), and learn only that the point is spent.
    */
   readonly chargeArrival: ChargeArrival;
-  readonly wire: ServiceWire;
+  readonly dialect: GrpcDialect;
   /** Where unexpected failures are logged (a call's own logger is preferred once it has one). */
   readonly logger: Logger;
 }

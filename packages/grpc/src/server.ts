@@ -1,9 +1,8 @@
 import { checkReadiness, type ReadinessReport, type ServedHandler } from '@a2a-polyglot/core';
 import { Server, ServerCredentials, type ServerOptions } from '@grpc/grpc-js';
 import { clientInputRejectionsAsInvalidArgument } from './client-input-rejections.js';
-import { addA2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
+import { addA2AService, addV03A2AService, type A2AServiceBinding, type A2AServiceOptions } from './a2a-service.js';
 import { addHealthService, type HealthServiceBinding } from './health-service.js';
-import { addV03A2AService } from './v03-service.js';
 import { addA2ASessionService, type A2ASessionBinding, type SessionServiceOptions, type SessionStats } from './session/session-service.js';
 
 /** Default `grpc.max_receive_message_length`: 4 MiB, grpc-js's own default, stated explicitly. */

@@ -37,7 +37,7 @@ export async function serveStream(
   open: OpenStreams,
   call: ServerWritableStream<EncodedRequest, unknown>,
 ): Promise<void> {
-  const { route, target, chargeArrival, wire, logger } = rpc;
+  const { route, target, chargeArrival, dialect, logger } = rpc;
   const controller = new AbortController();
   let stream: EventStream | undefined;
   let writer: BackpressureWriter<unknown> | undefined;
@@ -67,7 +67,7 @@ export async function serveStream(
     const resumeAfterSeq = op.name === 'SubscribeToTask' ? parseLastEventId(call.metadata) : undefined;
     const coreRequest = route.toCore(call.request.decode());
     const { handler, tenant } = target(call.metadata, coreRequest);
-    ctx = streamCallContext(call, controller.signal, wire, tenant, logger, charged !== undefined);
+    ctx = streamCallContext(call, controller.signal, dialect, tenant, logger, charged !== undefined);
     stream = await op.open(handler, coreRequest, ctx, resumeAfterSeq);
     if (controller.signal.aborted || stopError) stream.close();
     writer = new BackpressureWriter(call, limits.highWater, {
@@ -112,7 +112,7 @@ export async function serveStream(
       call.end(trailers);
     }
   } catch (error) {
-    if (!call.cancelled) call.emit('error', failure(logger, error, ctx, op.name, wire.status));
+    if (!call.cancelled) call.emit('error', failure(logger, error, ctx, op.name, dialect.status));
   } finally {
     release();
     open.delete(stop);

@@ -12,7 +12,7 @@ import type { ServedRpc } from './served-rpc.js';
  * (initial metadata echoing the activated extensions) or with the failure's status.
  */
 export function unaryHandler(op: UnaryOperation, rpc: ServedRpc) {
-  const { route, target, chargeArrival, wire, logger } = rpc;
+  const { route, target, chargeArrival, dialect, logger } = rpc;
   return (call: ServerUnaryCall<EncodedRequest, unknown>, callback: sendUnaryData<unknown>): void => {
     let ctx: CallContext | undefined;
     let release: () => void = () => undefined;
@@ -23,7 +23,7 @@ export function unaryHandler(op: UnaryOperation, rpc: ServedRpc) {
       .then(() => {
         const coreRequest = route.toCore(call.request.decode());
         const { handler, tenant } = target(call.metadata, coreRequest);
-        ({ ctx, release } = unaryCallContext(call, wire, tenant, logger, charged !== undefined));
+        ({ ctx, release } = unaryCallContext(call, dialect, tenant, logger, charged !== undefined));
         return op.invoke(handler, coreRequest, ctx);
       })
       .then(
@@ -35,7 +35,7 @@ export function unaryHandler(op: UnaryOperation, rpc: ServedRpc) {
         },
         (error: unknown) => {
           release();
-          callback(failure(logger, error, ctx, op.name, wire.status) as ServiceError);
+          callback(failure(logger, error, ctx, op.name, dialect.status) as ServiceError);
         },
       );
   };

@@ -82,7 +82,7 @@ function serve(source: ReadySource, call: FakeCall, open: OpenStreams = new Set(
     route: { op, toCore: (request: unknown) => request, fromCore: (event: unknown) => event },
     target: () => ({ handler: handler() }),
     chargeArrival: () => undefined,
-    wire: { route: () => undefined },
+    dialect: { route: () => undefined },
     logger: silentLogger,
   } as unknown as ServedRpc;
   return serveStream(op, rpc, { highWater: 16, stallTimeoutMs: 0 }, open, call as unknown as ServerWritableStream<EncodedRequest, unknown>);

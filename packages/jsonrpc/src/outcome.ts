@@ -3,9 +3,9 @@ import type { CallContext, EventStream, OperationName, ProtocolVersion } from '@
 import type { JsonRpcFailure, JsonRpcId, JsonRpcRequest, JsonRpcResponse, JsonRpcSuccess } from './codec.js';
 
 /*
- * The contract between the dispatchers (v1.0 in dispatch.ts, v0.3 in v03-dispatch.ts) and the
- * transports that feed them. It has a file of its own so the v0.3 dispatcher, which the v1.0
- * one delegates to, does not import back from dispatch.ts.
+ * The contract between the dispatcher (dispatch.ts), its dialects (jsonrpc-dialect.ts,
+ * jsonrpc-v03.ts) and the transports that feed them. It has a file of its own so the dialects,
+ * which the dispatcher delegates to, do not import back from dispatch.ts.
  */
 
 /**

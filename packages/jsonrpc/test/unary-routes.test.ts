@@ -3,7 +3,7 @@ import { JsonRpcDispatcher, type JsonRpcOutcome, type JsonRpcResponse } from '..
 import { echoHandler } from './helpers.js';
 
 /**
- * A unary request reaches its operation by one of two routes (see JsonRpcDispatcher.callUnary):
+ * A unary request reaches its operation by one of two routes (see V1JsonRpcDialect.call):
  * a single request with an id through the dispatcher's own method table, notifications and
  * batch entries through json-rpc-2.0. Both routes must answer alike.
  */

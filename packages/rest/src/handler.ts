@@ -23,9 +23,9 @@ import {
   sendJson,
   SseWriter,
 } from '@a2a-polyglot/http';
-import { type RestDialect, V1_REST } from './dialect.js';
+import { type RestDialect, V1_REST } from './rest-dialect.js';
 import { queryOf, resumeAfterSeq } from './headers.js';
-import { V03_REST } from './v03-handler.js';
+import { V03_REST } from './rest-v03.js';
 
 /** Settings of {@link createRestHandler}. */
 export interface RestHandlerOptions {
@@ -89,7 +89,7 @@ function dialectOf(req: IncomingMessage, path: string): RestDialect {
  *
  * A2A v0.3 REST (`/v1/message:send`, `/v1/tasks/{id}`, `/v1/card`…, bodies in the ProtoJSON
  * of `a2a.v1`, bare `{code, message}` errors) is served by the same code with the v0.3
- * dialect (v03-handler.ts), chosen by {@link dialectOf}.
+ * dialect (rest-v03.ts), chosen by {@link dialectOf}.
  */
 export function createRestHandler(handler: ServedHandler, options: RestHandlerOptions = {}): RestHandler {
   const logger = options.logger ?? silentLogger;

@@ -6,8 +6,9 @@ import { REST_CONTENT_TYPE } from './headers.js';
 import { matchRoute, type RestRoute, type RouteMatch } from './routes.js';
 
 /**
- * What one protocol generation's REST surface adds to the shared serving code (routing, body
- * reading, call context, streaming, error answers): its route table, how a matched route's
+ * How one generation of A2A spells the REST binding (the server side of the client's
+ * `RestDialect`): what it adds to the shared serving code of handler.ts (routing, body
+ * reading, call context, streaming, error answers) is its route table, how a matched route's
  * path, query and body become the core's (v1.0) request, how answers, stream events and
  * errors are written, and the generation the call is decoded in (`CallContext.wireVersion`).
  */
@@ -30,7 +31,7 @@ export interface RestDialect<R extends RestRoute = RestRoute> {
   readonly wireVersion?: ProtocolVersion;
 }
 
-/** The v1.0 REST surface: REST_ROUTES, requests in the ProtoJSON of `lf.a2a.v1`. */
+/** The v1.0 REST dialect: REST_ROUTES, requests in the ProtoJSON of `lf.a2a.v1`. */
 export const V1_REST: RestDialect = {
   match: matchRoute,
   decode(route, params, query, body, options) {

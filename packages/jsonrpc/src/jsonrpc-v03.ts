@@ -6,6 +6,7 @@ import {
   type EventStream,
   failedEventStream,
   type Logger,
+  type Operation,
   OPERATIONS,
   type ServedHandler,
   resumeCursor,
@@ -13,15 +14,17 @@ import {
   type StreamOperation,
   type UnaryOperation,
 } from '@a2a-polyglot/core';
-import { inV03Terms, type V03Method } from '@a2a-polyglot/v03/json';
+import { inV03Terms, v03Method, type V03Method } from '@a2a-polyglot/v03/json';
 import { jsonRpcSuccess, stringifyStreamFrame, type JsonRpcRequest, type JsonRpcResponse } from './codec.js';
-import type { JsonRpcCallOptions, JsonRpcContextFactory, JsonRpcOutcome } from './outcome.js';
 import { v03JsonRpcFailure } from './errors.js';
+import type { JsonRpcDialect } from './jsonrpc-dialect.js';
+import type { JsonRpcCallOptions, JsonRpcContextFactory, JsonRpcOutcome } from './outcome.js';
 
 /**
- * The A2A v0.3 methods (`message/send`, `tasks/get`, ...) on the JSON-RPC endpoint, as a codec
- * around the same core operations the v1.0 names reach: v0.3 params are translated by
- * `@a2a-polyglot/v03` and decoded by core's strict v1.0 decoder, the call context says
+ * A2A v0.3 over JSON-RPC (spec §12.1–12.2): the v0.3 methods (`message/send`, `tasks/get`,
+ * ...) on the JSON-RPC endpoint, as a codec around the same core operations the v1.0 names
+ * reach: v0.3 params are translated by `@a2a-polyglot/v03` and decoded by core's strict v1.0
+ * decoder, the call context says
  * `wireVersion: '0.3'` (so the core's version check expects no `A2A-Version`, or `0.3`), and
  * results, stream events and errors are written back in v0.3 form.
  *
@@ -31,16 +34,26 @@ import { v03JsonRpcFailure } from './errors.js';
  * rate-limit refusal: that is a plain answer (HTTP 429 with `Retry-After`), as on every other
  * stream of every binding, so clients and proxies back off without reading a body.
  */
-export class V03JsonRpcDispatch {
+export class V03JsonRpcDialect implements JsonRpcDialect {
   constructor(
     private readonly handler: ServedHandler,
     private readonly logger: Logger,
   ) {}
 
-  /** A unary v0.3 method; null for a notification. Never rejects. */
-  async call(method: V03Method, request: JsonRpcRequest, contextFor: JsonRpcContextFactory): Promise<JsonRpcResponse | null> {
-    const op = OPERATIONS[method.operation] as UnaryOperation;
+  serves(method: string): boolean {
+    return v03Method(method) !== undefined;
+  }
+
+  operation(name: string): Operation | undefined {
+    const method = v03Method(name);
+    return method && OPERATIONS[method.operation];
+  }
+
+  /** A unary v0.3 method; null for a notification. The operation is the one the v0.3 method names. */
+  async call(_op: UnaryOperation | undefined, request: JsonRpcRequest, contextFor: JsonRpcContextFactory): Promise<JsonRpcResponse | null> {
     try {
+      const method = methodOf(request);
+      const op = OPERATIONS[method.operation] as UnaryOperation;
       const decoded: unknown = decode(method, op, request.params, this.handler.strictRequests);
       const result: unknown = await op.invoke(this.handler, decoded, contextFor(request, '0.3'));
       return request.id === undefined ? null : jsonRpcSuccess(request.id, method.resultToV03(op.encodeJson(result, decoded)));
@@ -50,9 +63,14 @@ export class V03JsonRpcDispatch {
     }
   }
 
-  /** A streaming v0.3 method: a stream once the request has an id, unless rate-limited. Never rejects. */
-  async openStream(method: V03Method, request: JsonRpcRequest, contextFor: JsonRpcContextFactory, options: JsonRpcCallOptions): Promise<JsonRpcOutcome> {
-    const op = OPERATIONS[method.operation] as StreamOperation;
+  /** v0.3 batch entries are served like single requests (no library route to take). */
+  callInBatch(op: UnaryOperation | undefined, request: JsonRpcRequest, contextFor: JsonRpcContextFactory): Promise<JsonRpcResponse | null> {
+    return this.call(op, request, contextFor);
+  }
+
+  /** A streaming v0.3 method: a stream once the request has an id, unless rate-limited. */
+  async openStream(op: StreamOperation, request: JsonRpcRequest, contextFor: JsonRpcContextFactory, options: JsonRpcCallOptions): Promise<JsonRpcOutcome> {
+    const method = methodOf(request);
     if (request.id === undefined) {
       const error = new A2AError(A2AErrorCode.InvalidRequest, `${request.method} streams its answer, so it needs an id (it cannot be a notification)`);
       return { kind: 'response', response: v03JsonRpcFailure(null, error, this.logger) };
@@ -77,6 +95,13 @@ export class V03JsonRpcDispatch {
       encodeError: (error) => v03JsonRpcFailure(id, error),
     };
   }
+}
+
+/** The v0.3 method of a request this dialect {@link V03JsonRpcDialect.serves serves}. */
+function methodOf(request: JsonRpcRequest): V03Method {
+  const method = v03Method(request.method);
+  if (!method) throw new A2AError(A2AErrorCode.Internal, 'The v0.3 dialect was given a method that is not a v0.3 method');
+  return method;
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as v03 from '@a2a-polyglot/model/v03';
 import { streamResponseToV03 } from '@a2a-polyglot/v03/proto';
 import { buildRequestJson } from './codec.js';
-import type { RestDialect } from './dialect.js';
+import type { RestDialect } from './rest-dialect.js';
 import { v03RestError } from './v03-errors.js';
 import { matchV03Route, type V03RestRoute } from './v03-routes.js';
 
@@ -9,7 +9,7 @@ import { matchV03Route, type V03RestRoute } from './v03-routes.js';
 export const V03_REST_CONTENT_TYPE = 'application/json';
 
 /**
- * The A2A v0.3 REST surface, served by the shared REST handler code: v0.3 routes under `/v1/`,
+ * The A2A v0.3 REST dialect, served by the shared REST handler code: v0.3 routes under `/v1/`,
  * request JSON (path resource names, query, body) validated strictly as the ProtoJSON of
  * `a2a.v1` by the model's validator, converted to the v1.0 request, run by the same core
  * operation with `wireVersion: '0.3'`, answered as `a2a.v1` ProtoJSON; SSE events are v0.3

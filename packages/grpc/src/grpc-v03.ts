@@ -1,4 +1,4 @@
-import { ERROR_TABLE, OPERATIONS, type A2AError, type ServedHandler } from '@a2a-polyglot/core';
+import { ERROR_TABLE, OPERATIONS, type A2AError } from '@a2a-polyglot/core';
 import { V03A2AServiceService } from '@a2a-polyglot/model/grpc';
 import {
   agentCardToV03,
@@ -17,10 +17,8 @@ import {
   taskPushConfigToV03,
   taskToV03,
 } from '@a2a-polyglot/v03/proto';
-import type { Server } from '@grpc/grpc-js';
 import type { StatusWording } from './grpc-error.js';
-import { serveService, type A2AServiceBinding, type A2AServiceOptions } from './serve-service.js';
-import { type RpcRoute, rpcRoute, type ServiceWire } from './service-wire.js';
+import { type GrpcDialect, type RpcRoute, rpcRoute } from './grpc-dialect.js';
 
 /**
  * Each v0.3 RPC: the v1.0 operation that implements it and the @a2a-polyglot/v03 converters
@@ -78,7 +76,13 @@ export function v03Status(error: A2AError): StatusWording {
   return { code: row.v03.grpc ?? row.grpc, message: v03StatusMessage(error) };
 }
 
-const V03_WIRE: ServiceWire = {
+/**
+ * The A2A v0.3 dialect (`a2a.v1.A2AService`, 10 RPCs; spec §12.6): each call decoded with the
+ * generated v0.3 codec, converted to the v1.0 request, run through the same OPERATIONS entry
+ * with `wireVersion: '0.3'` (a call naming `a2a-version: 1.0` is refused by the core), the
+ * answer converted back, failures worded by {@link v03Status}.
+ */
+export const V03_GRPC: GrpcDialect = {
   route(rpc: string): RpcRoute {
     const route = V03_ROUTES[rpc];
     if (!route) throw new Error(`No v0.3 route for RPC ${rpc}`);
@@ -87,14 +91,3 @@ const V03_WIRE: ServiceWire = {
   wireVersion: '0.3',
   status: v03Status,
 };
-
-/**
- * Registers the A2A v0.3 service `a2a.v1.A2AService` (10 RPCs) on a grpc-js server, so v0.3
- * clients (official SDK 0.3.x) are served by the same core as v1.0 ones: each call is decoded
- * with the generated v0.3 codec, converted to the v1.0 request, run through the same
- * OPERATIONS entry with `wireVersion: '0.3'` (a call naming `a2a-version: 1.0` is refused by
- * the core), and the answer converted back. Serving code is shared with the v1.0 service.
- */
-export function addV03A2AService(server: Server, handler: ServedHandler, options: A2AServiceOptions = {}): A2AServiceBinding {
-  return serveService(server, V03A2AServiceService, handler, V03_WIRE, options);
-}

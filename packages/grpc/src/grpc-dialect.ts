@@ -1,4 +1,4 @@
-import type { A2AError, Operation, ProtocolVersion } from '@a2a-polyglot/core';
+import { OPERATIONS, type A2AError, type Operation, type OperationName, type ProtocolVersion } from '@a2a-polyglot/core';
 import type { StatusWording } from './grpc-error.js';
 
 /**
@@ -14,11 +14,12 @@ export interface RpcRoute {
 }
 
 /**
- * What one protocol generation's gRPC service adds to the shared serving code: which
- * operation and converters each RPC uses, the generation its calls are decoded in (checked by
- * the core against the `a2a-version` metadata) and how a failed call's status reads.
+ * How one generation of A2A spells the gRPC binding (the server side of the client's
+ * `GrpcDialect`): what its service adds to the shared serving code of serve-service.ts is
+ * which operation and converters each RPC uses, the generation its calls are decoded in
+ * (checked by the core against the `a2a-version` metadata) and how a failed call's status reads.
  */
-export interface ServiceWire {
+export interface GrpcDialect {
   /** The route of an RPC, by its name (`GetTask`). */
   route(rpc: string): RpcRoute;
   /** The generation of the codec (`CallContext.wireVersion`); undefined is v1.0. */
@@ -50,3 +51,17 @@ export function rpcRoute<Req, Wire, CoreResponse>(
 ): RpcRoute {
   return { op, toCore: (request) => toCore(request as Req), fromCore: (response) => fromCore(response as CoreResponse) };
 }
+
+const identity = (value: unknown): unknown => value;
+
+/**
+ * The v1.0 dialect (`lf.a2a.v1.A2AService`) speaks the core's own model: each RPC is the
+ * OPERATIONS entry of the same name, nothing to convert (DeleteTaskPushNotificationConfig
+ * answers google.protobuf.Empty).
+ */
+export const V1_GRPC: GrpcDialect = {
+  route(rpc: string): RpcRoute {
+    const op = OPERATIONS[rpc as OperationName];
+    return { op, toCore: identity, fromCore: op.kind === 'unary' && !op.response ? () => ({}) : identity };
+  },
+};
