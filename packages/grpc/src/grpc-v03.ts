@@ -1,61 +1,32 @@
 import { ERROR_TABLE, OPERATIONS, type A2AError } from '@a2a-polyglot/core';
 import { V03A2AServiceService } from '@a2a-polyglot/model/grpc';
-import {
-  agentCardToV03,
-  cancelTaskRequestToV1,
-  createPushConfigRequestToV1,
-  deletePushConfigRequestToV1,
-  getAgentCardRequestToV1,
-  getPushConfigRequestToV1,
-  getTaskRequestToV1,
-  listPushConfigsRequestToV1,
-  listPushConfigsResponseToV03,
-  sendMessageRequestToV1,
-  sendMessageResponseToV03,
-  streamResponseToV03,
-  subscribeRequestToV1,
-  taskPushConfigToV03,
-  taskToV03,
-} from '@a2a-polyglot/v03/proto';
+import { V03_SERVED_OPERATIONS, type V03ServedName, type V03ServedOperation } from '@a2a-polyglot/v03/proto';
 import type { StatusWording } from './grpc-error.js';
-import { type GrpcDialect, type RpcRoute, rpcRoute } from './grpc-dialect.js';
+import { type GeneratedMethod, type GrpcDialect, type RpcRoute, rpcRoute } from './grpc-dialect.js';
 
 /**
  * Each v0.3 RPC: the v1.0 operation that implements it and the @a2a-polyglot/v03 converters
  * around it. ListTasks has no v0.3 RPC.
  */
 const S = V03A2AServiceService;
+
+/** The route of v0.3 RPC `method`: the v1.0 operation `name` with its converters (one table, shared with REST). */
+function served<Req, Wire>(method: GeneratedMethod<Req, Wire>, name: V03ServedName): RpcRoute {
+  const { toV1, toV03 } = V03_SERVED_OPERATIONS[name] as V03ServedOperation;
+  return rpcRoute(method, OPERATIONS[name], toV1, (response: unknown) => toV03(response) as Wire);
+}
+
 const V03_ROUTES: Readonly<Record<string, RpcRoute>> = {
-  SendMessage: rpcRoute(S.sendMessage, OPERATIONS.SendMessage, sendMessageRequestToV1, sendMessageResponseToV03),
-  SendStreamingMessage: rpcRoute(S.sendStreamingMessage, OPERATIONS.SendStreamingMessage, sendMessageRequestToV1, streamResponseToV03),
-  GetTask: rpcRoute(S.getTask, OPERATIONS.GetTask, getTaskRequestToV1, taskToV03),
-  CancelTask: rpcRoute(S.cancelTask, OPERATIONS.CancelTask, cancelTaskRequestToV1, taskToV03),
-  TaskSubscription: rpcRoute(S.taskSubscription, OPERATIONS.SubscribeToTask, subscribeRequestToV1, streamResponseToV03),
-  CreateTaskPushNotificationConfig: rpcRoute(
-    S.createTaskPushNotificationConfig,
-    OPERATIONS.CreateTaskPushNotificationConfig,
-    createPushConfigRequestToV1,
-    taskPushConfigToV03,
-  ),
-  GetTaskPushNotificationConfig: rpcRoute(
-    S.getTaskPushNotificationConfig,
-    OPERATIONS.GetTaskPushNotificationConfig,
-    getPushConfigRequestToV1,
-    taskPushConfigToV03,
-  ),
-  ListTaskPushNotificationConfig: rpcRoute(
-    S.listTaskPushNotificationConfig,
-    OPERATIONS.ListTaskPushNotificationConfigs,
-    listPushConfigsRequestToV1,
-    listPushConfigsResponseToV03,
-  ),
-  DeleteTaskPushNotificationConfig: rpcRoute(
-    S.deleteTaskPushNotificationConfig,
-    OPERATIONS.DeleteTaskPushNotificationConfig,
-    deletePushConfigRequestToV1,
-    () => ({}),
-  ),
-  GetAgentCard: rpcRoute(S.getAgentCard, OPERATIONS.GetExtendedAgentCard, getAgentCardRequestToV1, agentCardToV03),
+  SendMessage: served(S.sendMessage, 'SendMessage'),
+  SendStreamingMessage: served(S.sendStreamingMessage, 'SendStreamingMessage'),
+  GetTask: served(S.getTask, 'GetTask'),
+  CancelTask: served(S.cancelTask, 'CancelTask'),
+  TaskSubscription: served(S.taskSubscription, 'SubscribeToTask'),
+  CreateTaskPushNotificationConfig: served(S.createTaskPushNotificationConfig, 'CreateTaskPushNotificationConfig'),
+  GetTaskPushNotificationConfig: served(S.getTaskPushNotificationConfig, 'GetTaskPushNotificationConfig'),
+  ListTaskPushNotificationConfig: served(S.listTaskPushNotificationConfig, 'ListTaskPushNotificationConfigs'),
+  DeleteTaskPushNotificationConfig: served(S.deleteTaskPushNotificationConfig, 'DeleteTaskPushNotificationConfig'),
+  GetAgentCard: served(S.getAgentCard, 'GetExtendedAgentCard'),
 };
 
 /**

@@ -8,24 +8,7 @@ import type {
   TaskPushNotificationConfig,
 } from '@a2a-polyglot/model';
 import * as v03 from '@a2a-polyglot/model/v03';
-import {
-  agentCardToV03,
-  cancelTaskRequestToV1,
-  createPushConfigRequestToV1,
-  deletePushConfigRequestToV1,
-  getAgentCardRequestToV1,
-  getPushConfigRequestToV1,
-  getTaskRequestToV1,
-  listPushConfigsRequestToV1,
-  listPushConfigsResponseToV03,
-  pushConfigName,
-  sendMessageRequestToV1,
-  sendMessageResponseToV03,
-  subscribeRequestToV1,
-  taskName,
-  taskPushConfigToV03,
-  taskToV03,
-} from '@a2a-polyglot/v03/proto';
+import { pushConfigName, taskName, V03_SERVED_OPERATIONS as served } from '@a2a-polyglot/v03/proto';
 import { routeMatcher, type RestRoute, type RouteMatch } from './routes.js';
 
 /**
@@ -88,8 +71,8 @@ const byTaskName = (p: Readonly<Record<string, string>>) => ({ name: taskName(pa
 const byParent = (p: Readonly<Record<string, string>>) => ({ parent: taskName(pathParam(p, 'id')) });
 const byConfigName = (p: Readonly<Record<string, string>>) => ({ name: pushConfigName(pathParam(p, 'id'), pathParam(p, 'configId')) });
 const noBody = (): undefined => undefined;
-const taskJson = (task: Task) => v03.Task.toJSON(taskToV03(task));
-const pushConfigJson = (config: TaskPushNotificationConfig) => v03.TaskPushNotificationConfig.toJSON(taskPushConfigToV03(config));
+const taskJson = (task: Task) => v03.Task.toJSON(served.GetTask.toV03(task));
+const pushConfigJson = (config: TaskPushNotificationConfig) => v03.TaskPushNotificationConfig.toJSON(served.GetTaskPushNotificationConfig.toV03(config));
 
 /**
  * The v0.3 REST routes (the `google.api.http` bindings of the v0.3 proto, spec §12.1), all
@@ -105,8 +88,8 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     requestType: 'a2a.v1.SendMessageRequest',
     request: v03.SendMessageRequest,
     pathFields: noPathFields,
-    toCore: sendMessageRequestToV1,
-    encode: (r: SendMessageResponse) => v03.SendMessageResponse.toJSON(sendMessageResponseToV03(r)),
+    toCore: served.SendMessage.toV1,
+    encode: (r: SendMessageResponse) => v03.SendMessageResponse.toJSON(served.SendMessage.toV03(r)),
   }),
   v03Route({
     verb: 'POST',
@@ -116,7 +99,7 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     requestType: 'a2a.v1.SendMessageRequest',
     request: v03.SendMessageRequest,
     pathFields: noPathFields,
-    toCore: sendMessageRequestToV1,
+    toCore: served.SendStreamingMessage.toV1,
     encode: noBody,
   }),
   v03Route({
@@ -127,7 +110,7 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     requestType: 'a2a.v1.GetTaskRequest',
     request: v03.GetTaskRequest,
     pathFields: byTaskName,
-    toCore: getTaskRequestToV1,
+    toCore: served.GetTask.toV1,
     encode: taskJson,
   }),
   v03Route({
@@ -138,7 +121,7 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     requestType: 'a2a.v1.CancelTaskRequest',
     request: v03.CancelTaskRequest,
     pathFields: byTaskName,
-    toCore: cancelTaskRequestToV1,
+    toCore: served.CancelTask.toV1,
     encode: taskJson,
   }),
   ...(['GET', 'POST'] as const).map(
@@ -151,7 +134,7 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
         requestType: 'a2a.v1.TaskSubscriptionRequest',
         request: v03.TaskSubscriptionRequest,
         pathFields: byTaskName,
-        toCore: subscribeRequestToV1,
+        toCore: served.SubscribeToTask.toV1,
         encode: noBody,
       }),
   ),
@@ -164,7 +147,8 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     requestType: 'a2a.v1.TaskPushNotificationConfig',
     request: v03.TaskPushNotificationConfig,
     pathFields: noPathFields,
-    toCore: (config: v03.TaskPushNotificationConfig, p) => createPushConfigRequestToV1({ parent: taskName(pathParam(p, 'id')), configId: '', config }),
+    toCore: (config: v03.TaskPushNotificationConfig, p) =>
+      served.CreateTaskPushNotificationConfig.toV1({ parent: taskName(pathParam(p, 'id')), configId: '', config }),
     encode: pushConfigJson,
   }),
   v03Route({
@@ -175,8 +159,8 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     requestType: 'a2a.v1.ListTaskPushNotificationConfigRequest',
     request: v03.ListTaskPushNotificationConfigRequest,
     pathFields: byParent,
-    toCore: listPushConfigsRequestToV1,
-    encode: (r: ListTaskPushNotificationConfigsResponse) => v03.ListTaskPushNotificationConfigResponse.toJSON(listPushConfigsResponseToV03(r)),
+    toCore: served.ListTaskPushNotificationConfigs.toV1,
+    encode: (r: ListTaskPushNotificationConfigsResponse) => v03.ListTaskPushNotificationConfigResponse.toJSON(served.ListTaskPushNotificationConfigs.toV03(r)),
   }),
   v03Route({
     verb: 'GET',
@@ -186,7 +170,7 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     requestType: 'a2a.v1.GetTaskPushNotificationConfigRequest',
     request: v03.GetTaskPushNotificationConfigRequest,
     pathFields: byConfigName,
-    toCore: getPushConfigRequestToV1,
+    toCore: served.GetTaskPushNotificationConfig.toV1,
     encode: pushConfigJson,
   }),
   v03Route({
@@ -197,7 +181,7 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     requestType: 'a2a.v1.DeleteTaskPushNotificationConfigRequest',
     request: v03.DeleteTaskPushNotificationConfigRequest,
     pathFields: byConfigName,
-    toCore: deletePushConfigRequestToV1,
+    toCore: served.DeleteTaskPushNotificationConfig.toV1,
     encode: noBody,
   }),
   v03Route({
@@ -208,8 +192,8 @@ export const V03_REST_ROUTES: readonly V03RestRoute[] = [
     requestType: 'a2a.v1.GetAgentCardRequest',
     request: v03.GetAgentCardRequest,
     pathFields: noPathFields,
-    toCore: getAgentCardRequestToV1,
-    encode: (card: AgentCard) => v03.AgentCard.toJSON(agentCardToV03(card)),
+    toCore: served.GetExtendedAgentCard.toV1,
+    encode: (card: AgentCard) => v03.AgentCard.toJSON(served.GetExtendedAgentCard.toV03(card)),
   }),
 ];
 

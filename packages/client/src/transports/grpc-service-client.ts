@@ -1,23 +1,5 @@
-import { A2AError, GRPC_METADATA } from '@a2a-polyglot/core';
-import {
-  type AgentCard,
-  CancelTaskRequest,
-  DeleteTaskPushNotificationConfigRequest,
-  GetExtendedAgentCardRequest,
-  GetTaskPushNotificationConfigRequest,
-  GetTaskRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTasksRequest,
-  SendMessageRequest,
-  SubscribeToTaskRequest,
-  TaskPushNotificationConfig,
-  type DeepPartial,
-  type ListTaskPushNotificationConfigsResponse,
-  type ListTasksResponse,
-  type SendMessageResponse,
-  type StreamResponse,
-  type Task,
-} from '@a2a-polyglot/model';
+import { A2AError, GRPC_METADATA, OPERATIONS, type OperationName, type OperationRequest, type OperationResponse } from '@a2a-polyglot/core';
+import type { DeepPartial, StreamResponse } from '@a2a-polyglot/model';
 import { A2AServiceService } from '@a2a-polyglot/model/grpc';
 import { Client, type ClientReadableStream, type Metadata, type ServiceError } from '@grpc/grpc-js';
 import { abortedError, callOptions, echoedExtensions, requestMetadata, resolveTarget, type GrpcCallOptions, type GrpcClientOptions } from './grpc-channel.js';
@@ -28,6 +10,10 @@ type UnaryKey = { [K in keyof Methods]: Methods[K]['responseStream'] extends tru
 type StreamKey = Exclude<keyof Methods, UnaryKey>;
 type RequestOf<K extends keyof Methods> = Parameters<Methods[K]['requestSerialize']>[0];
 type ResponseOf<K extends keyof Methods> = ReturnType<Methods[K]['responseDeserialize']>;
+/** The request of operation `N` as callers may give it: partial (proto defaults fill the rest). Types from core's one operation table. */
+type PartialRequest<N extends OperationName> = DeepPartial<OperationRequest<N>>;
+/** What unary operation `N` resolves to. */
+type Answer<N extends OperationName> = Promise<OperationResponse<N>>;
 
 /** One event of a stream, with its event number when the client can know it. */
 export interface GrpcStreamEvent<E = StreamResponse> {
@@ -71,52 +57,55 @@ export class GrpcTransport {
     this.client = new Client(target, credentials, { ...options.channelOptions });
   }
 
-  sendMessage(request: DeepPartial<SendMessageRequest>, opts?: GrpcCallOptions): Promise<SendMessageResponse> {
-    return this.unary('sendMessage', SendMessageRequest.fromPartial(request), opts);
+  sendMessage(request: PartialRequest<'SendMessage'>, opts?: GrpcCallOptions): Answer<'SendMessage'> {
+    return this.unary('sendMessage', OPERATIONS.SendMessage.request.fromPartial(request), opts);
   }
 
-  sendStreamingMessage(request: DeepPartial<SendMessageRequest>, opts?: GrpcCallOptions): GrpcEventStream {
-    return this.stream('sendStreamingMessage', SendMessageRequest.fromPartial(request), opts);
+  sendStreamingMessage(request: PartialRequest<'SendStreamingMessage'>, opts?: GrpcCallOptions): GrpcEventStream {
+    return this.stream('sendStreamingMessage', OPERATIONS.SendStreamingMessage.request.fromPartial(request), opts);
   }
 
-  getTask(request: DeepPartial<GetTaskRequest>, opts?: GrpcCallOptions): Promise<Task> {
-    return this.unary('getTask', GetTaskRequest.fromPartial(request), opts);
+  getTask(request: PartialRequest<'GetTask'>, opts?: GrpcCallOptions): Answer<'GetTask'> {
+    return this.unary('getTask', OPERATIONS.GetTask.request.fromPartial(request), opts);
   }
 
-  listTasks(request: DeepPartial<ListTasksRequest> = {}, opts?: GrpcCallOptions): Promise<ListTasksResponse> {
-    return this.unary('listTasks', ListTasksRequest.fromPartial(request), opts);
+  listTasks(request: PartialRequest<'ListTasks'> = {}, opts?: GrpcCallOptions): Answer<'ListTasks'> {
+    return this.unary('listTasks', OPERATIONS.ListTasks.request.fromPartial(request), opts);
   }
 
-  cancelTask(request: DeepPartial<CancelTaskRequest>, opts?: GrpcCallOptions): Promise<Task> {
-    return this.unary('cancelTask', CancelTaskRequest.fromPartial(request), opts);
+  cancelTask(request: PartialRequest<'CancelTask'>, opts?: GrpcCallOptions): Answer<'CancelTask'> {
+    return this.unary('cancelTask', OPERATIONS.CancelTask.request.fromPartial(request), opts);
   }
 
-  subscribeToTask(request: DeepPartial<SubscribeToTaskRequest>, opts: SubscribeOptions = {}): GrpcEventStream {
+  subscribeToTask(request: PartialRequest<'SubscribeToTask'>, opts: SubscribeOptions = {}): GrpcEventStream {
     const extra: Record<string, string> = opts.lastEventId === undefined ? {} : { [GRPC_METADATA.lastEventId]: String(opts.lastEventId) };
-    return this.stream('subscribeToTask', SubscribeToTaskRequest.fromPartial(request), opts, extra);
+    return this.stream('subscribeToTask', OPERATIONS.SubscribeToTask.request.fromPartial(request), opts, extra);
   }
 
-  createTaskPushNotificationConfig(request: DeepPartial<TaskPushNotificationConfig>, opts?: GrpcCallOptions): Promise<TaskPushNotificationConfig> {
-    return this.unary('createTaskPushNotificationConfig', TaskPushNotificationConfig.fromPartial(request), opts);
+  createTaskPushNotificationConfig(
+    request: PartialRequest<'CreateTaskPushNotificationConfig'>,
+    opts?: GrpcCallOptions,
+  ): Answer<'CreateTaskPushNotificationConfig'> {
+    return this.unary('createTaskPushNotificationConfig', OPERATIONS.CreateTaskPushNotificationConfig.request.fromPartial(request), opts);
   }
 
-  getTaskPushNotificationConfig(request: DeepPartial<GetTaskPushNotificationConfigRequest>, opts?: GrpcCallOptions): Promise<TaskPushNotificationConfig> {
-    return this.unary('getTaskPushNotificationConfig', GetTaskPushNotificationConfigRequest.fromPartial(request), opts);
+  getTaskPushNotificationConfig(request: PartialRequest<'GetTaskPushNotificationConfig'>, opts?: GrpcCallOptions): Answer<'GetTaskPushNotificationConfig'> {
+    return this.unary('getTaskPushNotificationConfig', OPERATIONS.GetTaskPushNotificationConfig.request.fromPartial(request), opts);
   }
 
   listTaskPushNotificationConfigs(
-    request: DeepPartial<ListTaskPushNotificationConfigsRequest>,
+    request: PartialRequest<'ListTaskPushNotificationConfigs'>,
     opts?: GrpcCallOptions,
-  ): Promise<ListTaskPushNotificationConfigsResponse> {
-    return this.unary('listTaskPushNotificationConfigs', ListTaskPushNotificationConfigsRequest.fromPartial(request), opts);
+  ): Answer<'ListTaskPushNotificationConfigs'> {
+    return this.unary('listTaskPushNotificationConfigs', OPERATIONS.ListTaskPushNotificationConfigs.request.fromPartial(request), opts);
   }
 
-  async deleteTaskPushNotificationConfig(request: DeepPartial<DeleteTaskPushNotificationConfigRequest>, opts?: GrpcCallOptions): Promise<void> {
-    await this.unary('deleteTaskPushNotificationConfig', DeleteTaskPushNotificationConfigRequest.fromPartial(request), opts);
+  async deleteTaskPushNotificationConfig(request: PartialRequest<'DeleteTaskPushNotificationConfig'>, opts?: GrpcCallOptions): Promise<void> {
+    await this.unary('deleteTaskPushNotificationConfig', OPERATIONS.DeleteTaskPushNotificationConfig.request.fromPartial(request), opts);
   }
 
-  getExtendedAgentCard(request: DeepPartial<GetExtendedAgentCardRequest> = {}, opts?: GrpcCallOptions): Promise<AgentCard> {
-    return this.unary('getExtendedAgentCard', GetExtendedAgentCardRequest.fromPartial(request), opts);
+  getExtendedAgentCard(request: PartialRequest<'GetExtendedAgentCard'> = {}, opts?: GrpcCallOptions): Answer<'GetExtendedAgentCard'> {
+    return this.unary('getExtendedAgentCard', OPERATIONS.GetExtendedAgentCard.request.fromPartial(request), opts);
   }
 
   /** Closes the channel; calls in flight are cancelled. */

@@ -10,4 +10,5 @@ export * from './push-config.js';
 export * from './requests.js';
 export * from './resource-names.js';
 export * from './rest-routes.js';
+export * from './served-operations.js';
 export * from './task.js';
