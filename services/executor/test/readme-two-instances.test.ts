@@ -122,8 +122,12 @@ describeWithPostgresAndRedis('the two-instance recipe, run on two built dist/mai
 
   it.each(RECIPES)('%s: a task sent to instance one is read, streamed and canceled on instance two', async (file, heading) => {
     const recipe = recipeIn(file, heading);
-    const sendBody = recipe.sendBody ?? recipeIn(RECIPES[0][0], RECIPES[0][1]).sendBody;
-    expect(sendBody).toBeDefined();
+    const readmeBody = recipe.sendBody ?? recipeIn(RECIPES[0][0], RECIPES[0][1]).sendBody;
+    expect(readmeBody).toBeDefined();
+    // The recipes share one schema, and the same messageId twice is one send (idempotent sends):
+    // each recipe's send gets a messageId of its own, as two operators' sends would.
+    const body = readmeBody as { message: { messageId: string } };
+    const sendBody = { ...body, message: { ...body.message, messageId: `${body.message.messageId}-${file.replace(/\W+/g, '-')}` } };
 
     // Each port value of the block gets one free port (the same value, the same port).
     const ports = new Map<string, string>();
@@ -164,7 +168,8 @@ describeWithPostgresAndRedis('the two-instance recipe, run on two built dist/mai
       },
       timeoutMs: 20_000,
     });
-    await subscribed;
+    // A stream that ends or fails before its first event must fail the test, not hang it.
+    await Promise.race([subscribed, events.then(() => undefined)]);
 
     const canceled = await json(await fetch(`${two}/a2a/tasks/${id}:cancel`, { method: 'POST', headers: V1 }));
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
