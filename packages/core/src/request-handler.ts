@@ -100,7 +100,7 @@ export class RequestHandler implements ServedHandler {
     const pushSender = options.pushSender ?? new HttpPushSender({ logger: this.logger, allowPrivateNetworks, encodings: options.webhookEncodings });
     this.push = new PushDispatcher(pushConfigStore, pushSender, this.logger, this.observer);
     this.tasks = new TaskQueries(this.store, this.log, this.runs, options.listTasksMaxBytes, options.longPollMaxMs);
-    this.pushConfigs = new PushConfigOperations(pushConfigStore, this.tasks, allowPrivateNetworks);
+    this.pushConfigs = new PushConfigOperations(pushConfigStore, this.tasks, allowPrivateNetworks, this.push);
     const { executor, store, runs, logger } = this;
     const cancelHookTimeoutMs = options.cancelHookTimeoutMs ?? DEFAULT_CANCEL_HOOK_TIMEOUT_MS;
     const runDeps = () => this.deps();

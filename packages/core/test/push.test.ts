@@ -133,6 +133,39 @@ describe('PushDispatcher lookups', () => {
     expect(delivered).toEqual([event]);
   });
 
+  it('gives a config registered while a lookup is pending no event older than itself', async () => {
+    const inner = new InMemoryPushConfigStore();
+    let releaseFirstLookup!: () => void;
+    const firstLookupHeld = new Promise<void>((resolve) => (releaseFirstLookup = resolve));
+    let lists = 0;
+    // A database store: no hint, and the first lookup answers only after the config is saved.
+    const store: PushConfigStore = {
+      put: (t, c) => inner.put(t, c),
+      get: (t, k, i) => inner.get(t, k, i),
+      list: async (t, k) => {
+        if (lists++ === 0) await firstLookupHeld;
+        return inner.list(t, k);
+      },
+      delete: (t, k, i) => inner.delete(t, k, i),
+      deleteAll: (t, k) => inner.deleteAll(t, k),
+    };
+    const delivered: StreamResponse[] = [];
+    const dispatcher = new PushDispatcher(store, { send: async (_c, e) => void delivered.push(e) }, silentLogger);
+    const before: StreamResponse = { ...event, payload: { $case: 'task', value: { id: 't1' } as never } };
+    dispatcher.dispatch('', 't1', before);
+    dispatcher.registered('', 't1', config.id);
+    await store.put('', config);
+    dispatcher.dispatch('', 't1', event);
+    releaseFirstLookup();
+    await dispatcher.idle();
+    expect(lists).toBe(2);
+    expect(delivered).toEqual([event]);
+    // Once the chain is idle the fence is gone: the next event reaches the config as usual.
+    dispatcher.dispatch('', 't1', before);
+    await dispatcher.idle();
+    expect(delivered).toEqual([event, before]);
+  });
+
   it('looks up every event when the store gives no hint', async () => {
     const inner = new InMemoryPushConfigStore();
     let lists = 0;

@@ -15,6 +15,7 @@ import type { TaskQueries } from '../task-queries.js';
 import { newId } from '../util.js';
 import { redactPushConfig, refuseRedactedSecrets, wirePushConfig } from './push-config-redaction.js';
 import type { PushConfigStore } from './push-config-store.js';
+import type { PushDispatcher } from './push-dispatcher.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
 /**
@@ -33,6 +34,8 @@ export class PushConfigOperations {
     private readonly configs: PushConfigStore,
     private readonly tasks: TaskQueries,
     private readonly allowPrivateWebhooks: boolean,
+    /** Fenced before each save, so the new webhook gets no event older than itself. */
+    private readonly dispatcher: Pick<PushDispatcher, 'registered'>,
   ) {}
 
   /** `generation`: the call's wire version (a v0.3 registration gets v0.3 webhooks). */
@@ -94,6 +97,9 @@ export class PushConfigOperations {
     }
     refuseRedactedSecrets(config);
     const saved = wirePushConfig({ ...config, id: config.id || newId(), tenant });
+    // Fenced before the put: a lookup that finds the config once it is saved skips events
+    // dispatched before this line.
+    this.dispatcher.registered(tenant, saved.taskId, saved.id);
     await this.configs.put(tenant, { ...saved, protocolVersion: generation });
     return saved;
   }

@@ -10,8 +10,16 @@ import type { PushOutcome, PushSender } from './push-sender.js';
  * webhook delays only itself. Each delivery's outcome goes to the observer (metrics).
  */
 export class PushDispatcher {
-  private readonly taskChains = new Map<string, Promise<void>>();
+  /** Per task with a lookup pending: the chain of lookups and how many events it holds. */
+  private readonly taskChains = new Map<string, { chain: Promise<void>; events: number }>();
   private readonly configChains = new Map<string, Promise<void>>();
+  /**
+   * Configs registered here while their task had lookups pending, with the number of events
+   * dispatched before them: a lookup that runs late (a database store) would otherwise find
+   * the new config and deliver it an event that happened before it existed. Dropped with the
+   * task's chain, once no such lookup is left.
+   */
+  private readonly registeredLate = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly configs: PushConfigStore,
@@ -33,19 +41,48 @@ export class PushDispatcher {
     )
       return;
     const taskKey = `${tenant}\u0000${taskId}`;
-    const next = (this.taskChains.get(taskKey) ?? Promise.resolve())
+    const pending = this.taskChains.get(taskKey);
+    const entry = pending ?? { chain: Promise.resolve(), events: 0 };
+    const ordinal = ++entry.events;
+    const next = entry.chain
       .then(async () => {
         const configs = await this.configs.list(tenant, taskId);
-        for (const config of configs) this.enqueue(`${taskKey}\u0000${config.id}`, () => this.deliver(tenant, taskId, config, event));
+        const late = this.registeredLate.get(taskKey);
+        for (const config of configs) {
+          if (late && (late.get(config.id) ?? 0) >= ordinal) continue;
+          this.enqueue(`${taskKey}\u0000${config.id}`, () => this.deliver(tenant, taskId, config, event));
+        }
       })
       .catch((error: unknown) => {
         this.logger.error({ taskId, err: error }, 'push dispatch failed');
         this.observer?.pushDelivered?.('dropped', { tenant, taskId });
       });
-    this.taskChains.set(taskKey, next);
+    entry.chain = next;
+    if (!pending) this.taskChains.set(taskKey, entry);
     void next.then(() => {
-      if (this.taskChains.get(taskKey) === next) this.taskChains.delete(taskKey);
+      if (this.taskChains.get(taskKey)?.chain === next) {
+        this.taskChains.delete(taskKey);
+        this.registeredLate.delete(taskKey);
+      }
     });
+  }
+
+  /**
+   * Tells the dispatcher a config is about to be saved: events dispatched before this moment skip
+   * it, even where their lookup has not run yet, so a webhook gets only what happens after its
+   * registration (on every store, not only the in-memory one whose lookup is immediate).
+   * A config registered through another instance has no such fence.
+   */
+  registered(tenant: string, taskId: string, configId: string): void {
+    const taskKey = `${tenant}\u0000${taskId}`;
+    const pending = this.taskChains.get(taskKey);
+    if (!pending) return;
+    let late = this.registeredLate.get(taskKey);
+    if (!late) {
+      late = new Map();
+      this.registeredLate.set(taskKey, late);
+    }
+    late.set(configId, pending.events);
   }
 
   /** One delivery, its outcome reported (a sender that says nothing is not counted). */
@@ -65,7 +102,7 @@ export class PushDispatcher {
   /** Resolves when every queued delivery has finished (shutdown, tests). */
   async idle(): Promise<void> {
     while (this.taskChains.size > 0 || this.configChains.size > 0) {
-      await Promise.all([...this.taskChains.values(), ...this.configChains.values()]);
+      await Promise.all([...[...this.taskChains.values()].map((entry) => entry.chain), ...this.configChains.values()]);
     }
   }
 }
