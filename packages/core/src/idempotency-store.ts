@@ -28,7 +28,7 @@ export type SendOutcome = { readonly kind: 'task'; readonly taskId: string } | {
  * the send and records the outcome); `existing` is a send seen before, with the hash of its
  * body and its outcome, undefined while its owner is still starting it.
  */
-export type SendClaim = { readonly kind: 'new' } | { readonly kind: 'existing'; readonly bodyHash: string; readonly outcome: SendOutcome | undefined };
+export type SendClaim = { readonly kind: 'new' } | { readonly kind: 'existing'; readonly fingerprint: string; readonly outcome: SendOutcome | undefined };
 
 /**
  * Where the sends seen within the idempotency window are remembered. Claiming is one atomic
@@ -40,10 +40,14 @@ export type SendClaim = { readonly kind: 'new' } | { readonly kind: 'existing'; 
  * takes it over.
  */
 export interface IdempotencyStore {
-  /** Claims `key` for a send whose body hashes to `bodyHash`, pending until `expiresAt`; `now` decides what expired. */
-  claim(key: SendKey, bodyHash: string, now: number, expiresAt: number): Promise<SendClaim>;
+  /**
+   * Claims `key` for a send whose body has `fingerprint` (see `SendBody`: its short JSON text
+   * or its SHA-256 hex), pending until `expiresAt`; `now` decides what expired. A store in
+   * process memory may answer synchronously: the caller then costs no promise per send.
+   */
+  claim(key: SendKey, fingerprint: string, now: number, expiresAt: number): SendClaim | Promise<SendClaim>;
   /** Records the outcome of the send the caller claimed, remembered until `expiresAt`. */
-  record(key: SendKey, bodyHash: string, outcome: SendOutcome, expiresAt: number): Promise<void>;
-  /** Forgets a claim whose send never started (it was refused): its retry runs. Only a pending entry with `bodyHash` goes. */
-  release(key: SendKey, bodyHash: string): Promise<void>;
+  record(key: SendKey, fingerprint: string, outcome: SendOutcome, expiresAt: number): void | Promise<void>;
+  /** Forgets a claim whose send never started (it was refused): its retry runs. Only a pending entry with `fingerprint` goes. */
+  release(key: SendKey, fingerprint: string): void | Promise<void>;
 }

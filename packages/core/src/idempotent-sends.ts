@@ -24,14 +24,15 @@ import type { CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
 import { taskLogKey, type EventLog } from './event-log.js';
 import { singleEventStream, type EventStream } from './event-stream.js';
-import { ANONYMOUS_SEND_PRINCIPAL, type IdempotencyStore, type SendKey, type SendOutcome } from './idempotency-store.js';
+import { ANONYMOUS_SEND_PRINCIPAL, type IdempotencyStore, type SendClaim, type SendKey, type SendOutcome } from './idempotency-store.js';
 import { waitOrAbort, type Caller } from './request-handler-helpers.js';
-import { sendBodyHash } from './send-body.js';
+import { SendBody } from './send-body.js';
 import type { TaskQueries } from './task-queries.js';
 import type { FirstAnswer } from './task-run-types.js';
 import type { RunRegistry } from './run-registry.js';
 import type { TaskRun } from './task-run.js';
 import { isInterrupted, isTerminal } from './task-state.js';
+import { isThenable } from './serial-queue.js';
 import { sleep } from './util.js';
 
 /** Default of `RequestHandlerOptions.idempotencyWindowMs`: 24 hours. */
@@ -48,6 +49,9 @@ const PENDING_POLL_MS = 20;
 
 /** How often a blocking replay of a task running elsewhere re-reads it even if the log stays silent. */
 const SETTLE_RECHECK_MS = 500;
+
+/** {@link IdempotentSends.decide}'s answer for a send whose first copy has no outcome yet. */
+const PENDING = Symbol('pending');
 
 /** What a send under a key it owns tells the rule once the run answered, or failed to start. */
 export interface ClaimedSend {
@@ -82,51 +86,87 @@ export class IdempotentSends {
     private readonly logger: { warn(obj: object, msg: string): void },
   ) {}
 
-  /** Claims the send's key; undefined for a send without a `messageId` (validation refuses it later). */
-  async claim(caller: Caller, request: SendMessageRequest, signal: AbortSignal | undefined): Promise<SendDecision> {
+  /**
+   * Claims the send's key; undefined for a send without a `messageId` (validation refuses it
+   * later). Synchronous when the store answers synchronously (the in-memory one): the usual
+   * send, whose key is new, then costs no promise here.
+   */
+  claim(caller: Caller, request: SendMessageRequest, signal: AbortSignal | undefined): SendDecision | Promise<SendDecision> {
     const messageId = request.message?.messageId;
     if (!messageId) return undefined;
     const key: SendKey = { principal: caller.owner ?? ANONYMOUS_SEND_PRINCIPAL, tenant: caller.tenant, messageId };
-    const bodyHash = sendBodyHash(request);
-    const deadline = Date.now() + PENDING_MS;
+    const body = new SendBody(request);
+    const now = Date.now();
+    const found = this.store.claim(key, body.fingerprint, now, now + PENDING_MS);
+    if (!isThenable(found)) {
+      const decision = this.decide(caller, key, body, found);
+      if (decision !== PENDING) return decision;
+    }
+    return this.claimWhenStarted(caller, key, body, found, now + PENDING_MS, signal);
+  }
+
+  /** Waits for a claim's answer, and while the first copy of the send is still being started, asks again. */
+  private async claimWhenStarted(
+    caller: Caller,
+    key: SendKey,
+    body: SendBody,
+    first: SendClaim | Promise<SendClaim>,
+    deadline: number,
+    signal: AbortSignal | undefined,
+  ): Promise<SendDecision> {
+    let found = first;
     for (;;) {
-      const now = Date.now();
-      const found = await this.store.claim(key, bodyHash, now, now + PENDING_MS);
-      if (found.kind === 'new') return { claimed: this.owned(key, bodyHash) };
-      if (found.bodyHash !== bodyHash) {
-        throw errors.invalidParams(`messageId ${messageId} was already sent with a different message; a new message needs a new messageId`, [
-          { field: 'message.messageId', description: 'already used for a different message' },
-        ]);
-      }
-      const { outcome } = found;
-      if (outcome) {
-        return {
-          replay: {
-            blocking: (req, c) => this.replayBlocking(caller, req, outcome, c),
-            streaming: (c) => this.replayStreaming(caller, outcome, c),
-          },
-        };
-      }
-      if (now > deadline) throw new A2AError(A2AErrorCode.Unavailable, `A send with messageId ${messageId} is still being started; retry later`);
+      const decision = this.decide(caller, key, body, await found);
+      if (decision !== PENDING) return decision;
+      if (Date.now() > deadline) throw new A2AError(A2AErrorCode.Unavailable, `A send with messageId ${key.messageId} is still being started; retry later`);
       await sleep(PENDING_POLL_MS, signal).catch(() => {
         throw new A2AError(A2AErrorCode.DeadlineExceeded, 'The caller went away');
       });
+      const now = Date.now();
+      found = this.store.claim(key, body.fingerprint, now, now + PENDING_MS);
     }
   }
 
-  private owned(key: SendKey, bodyHash: string): ClaimedSend {
-    const forget = () => void this.store.release(key, bodyHash).catch((err: unknown) => this.logger.warn({ err }, 'could not release a send claim'));
+  /** What one claim's answer means: own the send, replay it, refuse it (another body), or {@link PENDING}. */
+  private decide(caller: Caller, key: SendKey, body: SendBody, found: SendClaim): SendDecision | typeof PENDING {
+    if (found.kind === 'new') return { claimed: this.owned(key, body.fingerprint) };
+    if (!body.matches(found.fingerprint)) {
+      throw errors.invalidParams(`messageId ${key.messageId} was already sent with a different message; a new message needs a new messageId`, [
+        { field: 'message.messageId', description: 'already used for a different message' },
+      ]);
+    }
+    const { outcome } = found;
+    if (!outcome) return PENDING;
+    return {
+      replay: {
+        blocking: (req, c) => this.replayBlocking(caller, req, outcome, c),
+        streaming: (c) => this.replayStreaming(caller, outcome, c),
+      },
+    };
+  }
+
+  private owned(key: SendKey, fingerprint: string): ClaimedSend {
+    const forget = () => this.quietly(() => this.store.release(key, fingerprint), 'could not release a send claim');
     return {
       answered: (run, first) => {
         // The task could not even be created (store down): nothing to replay, let a retry run.
         if (first.kind === 'task' && run.failure && !run.view()) return forget();
         const outcome: SendOutcome = first.kind === 'message' ? { kind: 'message', message: first.message } : { kind: 'task', taskId: run.taskId };
-        void this.store
-          .record(key, bodyHash, outcome, Date.now() + this.windowMs)
-          .catch((err: unknown) => this.logger.warn({ err }, 'could not record a send outcome'));
+        this.quietly(() => this.store.record(key, fingerprint, outcome, Date.now() + this.windowMs), 'could not record a send outcome');
       },
       refused: forget,
     };
+  }
+
+  /** Runs a store write nobody waits for; its failure (sync or async) is logged, never thrown. */
+  private quietly(write: () => void | Promise<void>, message: string): void {
+    const warn = (err: unknown) => this.logger.warn({ err }, message);
+    try {
+      const done = write();
+      if (isThenable(done)) done.then(undefined, warn);
+    } catch (err) {
+      warn(err);
+    }
   }
 
   /** SendMessage's answer to a replay. */

@@ -21,8 +21,11 @@ const SWEEP_INTERVAL_MS = 1000;
 /** Past a bound, the store trims to this share of it, so trimming happens in batches. */
 const TRIM_TO = 0.9;
 
+/** Shared: a claim answer carries nothing of its own. */
+const NEW_CLAIM: SendClaim = { kind: 'new' };
+
 interface Entry {
-  readonly bodyHash: string;
+  readonly fingerprint: string;
   outcome: SendOutcome | undefined;
   expiresAt: number;
   bytes: number;
@@ -53,25 +56,25 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     return this.entries.size;
   }
 
-  async claim(key: SendKey, bodyHash: string, now: number, expiresAt: number): Promise<SendClaim> {
+  claim(key: SendKey, fingerprint: string, now: number, expiresAt: number): SendClaim {
     const id = keyOf(key);
     const found = this.entries.get(id);
     if (found && found.expiresAt > now) {
       this.touch(id, found);
-      return { kind: 'existing', bodyHash: found.bodyHash, outcome: found.outcome };
+      return { kind: 'existing', fingerprint: found.fingerprint, outcome: found.outcome };
     }
     if (found) this.remove(id, found);
-    const entry: Entry = { bodyHash, outcome: undefined, expiresAt, bytes: estimateBytes(id) + estimateBytes(bodyHash) + 64 };
+    const entry: Entry = { fingerprint, outcome: undefined, expiresAt, bytes: estimateBytes(id) + estimateBytes(fingerprint) + 64 };
     this.entries.set(id, entry);
     this.heldBytes += entry.bytes;
     if (this.overBounds() || now - this.lastSweep >= SWEEP_INTERVAL_MS) this.trim(now);
-    return { kind: 'new' };
+    return NEW_CLAIM;
   }
 
-  async record(key: SendKey, bodyHash: string, outcome: SendOutcome, expiresAt: number): Promise<void> {
+  record(key: SendKey, fingerprint: string, outcome: SendOutcome, expiresAt: number): void {
     const id = keyOf(key);
     const found = this.entries.get(id);
-    if (!found || found.bodyHash !== bodyHash) return;
+    if (!found || found.fingerprint !== fingerprint) return;
     found.outcome = outcome;
     found.expiresAt = expiresAt;
     const bytes = found.bytes + (outcome.kind === 'message' ? estimateBytes(outcome.message) : estimateBytes(outcome.taskId));
@@ -81,10 +84,10 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     if (this.overBounds()) this.trim(Number.NEGATIVE_INFINITY);
   }
 
-  async release(key: SendKey, bodyHash: string): Promise<void> {
+  release(key: SendKey, fingerprint: string): void {
     const id = keyOf(key);
     const found = this.entries.get(id);
-    if (found && found.outcome === undefined && found.bodyHash === bodyHash) this.remove(id, found);
+    if (found && found.outcome === undefined && found.fingerprint === fingerprint) this.remove(id, found);
   }
 
   private touch(id: string, entry: Entry): void {

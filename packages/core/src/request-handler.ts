@@ -26,6 +26,7 @@ import { waitOrAbort, type Caller } from './request-handler-helpers.js';
 import { DEFAULT_CANCEL_HOOK_TIMEOUT_MS, type RequestHandlerOptions } from './request-handler-options.js';
 import { RunRegistry } from './run-registry.js';
 import { RunStarter, type StartedRun } from './run-start.js';
+import { isThenable } from './serial-queue.js';
 import { idleRun, TaskCanceler } from './task-cancel.js';
 import { taskView } from './task-events.js';
 import { answerTask } from './task-generation.js';
@@ -139,7 +140,8 @@ export class RequestHandler implements ServedHandler {
   /** SendMessage: blocking by default, `returnImmediately` returns after the first answer. */
   async sendMessage(request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse> {
     const begun = this.begin(ctx, request.tenant);
-    const send = this.sends && (await this.sends.claim(await begun, request, ctx.signal));
+    const claiming = this.sends && this.claimSend(begun, request, ctx);
+    const send = isThenable(claiming) ? await claiming : claiming;
     if (send && 'replay' in send) return send.replay.blocking(request, ctx);
     const { run, caller } = await this.startRun(request, ctx, false, begun, send?.claimed);
     // An agent that answers at once has settled by now: no waiting, no abort listener.
@@ -168,7 +170,8 @@ export class RequestHandler implements ServedHandler {
   async sendStreamingMessage(request: SendMessageRequest, ctx: CallContext): Promise<EventStream> {
     requireStreaming(this.card);
     const begun = this.begin(ctx, request.tenant);
-    const send = this.sends && (await this.sends.claim(await begun, request, ctx.signal));
+    const claiming = this.sends && this.claimSend(begun, request, ctx);
+    const send = isThenable(claiming) ? await claiming : claiming;
     if (send && 'replay' in send) return send.replay.streaming(ctx);
     const { run, start, caller } = await this.startRun(request, ctx, true, begun, send?.claimed);
     const first = await run.first.promise;
@@ -178,6 +181,12 @@ export class RequestHandler implements ServedHandler {
     // The task could not even be created (store down): a plain error, before any stream.
     if (run.failure && !run.view() && !start) await this.runTask(run, undefined);
     return this.tasks.stream(caller, run.taskId, start ?? 0, ctx.signal);
+  }
+
+  /** The send's idempotency decision; no promise when the caller and the store answer at once (see {@link IdempotentSends.claim}). */
+  private claimSend(begun: Caller | Promise<Caller>, request: SendMessageRequest, ctx: CallContext): ReturnType<IdempotentSends['claim']> {
+    const sends = this.sends as IdempotentSends;
+    return isThenable(begun) ? begun.then((caller) => sends.claim(caller, request, ctx.signal)) : sends.claim(begun, request, ctx.signal);
   }
 
   /** Background execution off: the run's task is canceled, as by CancelTask, when the caller leaves first. */

@@ -12,7 +12,7 @@ import {
   type AgentExecutor,
   type LoggedEvent,
 } from '../src/index.js';
-import { sendBodyHash } from '../src/send-body.js';
+import { INLINE_BODY_MAX, SendBody } from '../src/send-body.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 const as = (key: string) => callContext('IN-PROCESS', { 'a2a-version': '1.0', 'x-api-key': key });
@@ -176,17 +176,33 @@ describe('idempotent sends', () => {
   });
 });
 
-describe('sendBodyHash', () => {
-  it('ignores the messageId, member order of metadata and answer-shaping options, not the content', async () => {
+describe('SendBody', () => {
+  const body = (request: SendMessageRequest) => new SendBody(request);
+
+  it('matches a retry whatever its messageId, metadata member order and answer-shaping options, not other content', () => {
     const base = withId('hi', 'a');
-    const hash = sendBodyHash({ ...base, metadata: { a: 1, b: 2 } });
-    expect(sendBodyHash({ ...withId('hi', 'b'), metadata: { b: 2, a: 1 } })).toBe(hash);
+    const first = body({ ...base, metadata: { a: 1, b: 2 } });
+    expect(first.fingerprint.startsWith('{')).toBe(true);
+    expect(body({ ...withId('hi', 'b'), metadata: { b: 2, a: 1 } }).matches(first.fingerprint)).toBe(true);
     expect(
-      sendBodyHash({ ...base, metadata: { a: 1, b: 2 }, configuration: SendMessageConfiguration.fromPartial({ historyLength: 3, returnImmediately: true }) }),
-    ).toBe(hash);
-    expect(sendBodyHash({ ...withId('ho', 'a'), metadata: { a: 1, b: 2 } })).not.toBe(hash);
-    expect(sendBodyHash({ ...base, metadata: { a: 1, b: 3 } })).not.toBe(hash);
-    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+      body({ ...base, metadata: { a: 1, b: 2 }, configuration: SendMessageConfiguration.fromPartial({ historyLength: 3, returnImmediately: true }) }).matches(
+        first.fingerprint,
+      ),
+    ).toBe(true);
+    expect(body({ ...withId('ho', 'a'), metadata: { a: 1, b: 2 } }).matches(first.fingerprint)).toBe(false);
+    expect(body({ ...base, metadata: { a: 1, b: 3 } }).matches(first.fingerprint)).toBe(false);
+  });
+
+  it('fingerprints a long body by its SHA-256, and matches the hashes stores kept before inline fingerprints', () => {
+    const long = body({ ...withId('x'.repeat(INLINE_BODY_MAX), 'a'), metadata: { a: 1, b: 2 } });
+    expect(long.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(body({ ...withId('x'.repeat(INLINE_BODY_MAX), 'b'), metadata: { b: 2, a: 1 } }).fingerprint).toBe(long.fingerprint);
+    const short = body({ ...withId('hi', 'a'), metadata: { a: 1, b: 2 } });
+    expect(short.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(body({ ...withId('hi', 'c'), metadata: { b: 2, a: 1 } }).matches(short.hash)).toBe(true);
+    expect(body(withId('ho', 'c')).matches(short.hash)).toBe(false);
+    expect(short.matches(long.fingerprint)).toBe(false);
+    expect(long.matches(short.fingerprint)).toBe(false);
   });
 });
 
@@ -198,7 +214,7 @@ describe('InMemoryIdempotencyStore', () => {
     for (let i = 0; i < 10; i++) expect(await store.claim(key(`k${i}`), 'h', i, 1000)).toEqual({ kind: 'new' });
     await store.record(key('k0'), 'h', { kind: 'task', taskId: 't-0' }, 1000);
     // A replay makes k0 the most recently used.
-    expect(await store.claim(key('k0'), 'h', 20, 1000)).toEqual({ kind: 'existing', bodyHash: 'h', outcome: { kind: 'task', taskId: 't-0' } });
+    expect(await store.claim(key('k0'), 'h', 20, 1000)).toEqual({ kind: 'existing', fingerprint: 'h', outcome: { kind: 'task', taskId: 't-0' } });
     expect(await store.claim(key('k10'), 'h', 21, 1000)).toEqual({ kind: 'new' });
     // Over the bound: trimmed to 90 % of it, the least recently used first (k1, k2).
     expect(store.size).toBe(9);

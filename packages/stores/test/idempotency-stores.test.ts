@@ -41,9 +41,9 @@ function idempotencyContract(open: () => Promise<Stores>): void {
   it('claims a new key once; the next claim sees its hash, then its recorded task', async () => {
     const { one, two } = stores;
     expect(await one.claim(key('m'), 'h1', T0, T0 + 60_000)).toEqual({ kind: 'new' });
-    expect(await two.claim(key('m'), 'h1', T0 + 1, T0 + 60_001)).toEqual({ kind: 'existing', bodyHash: 'h1', outcome: undefined });
+    expect(await two.claim(key('m'), 'h1', T0 + 1, T0 + 60_001)).toEqual({ kind: 'existing', fingerprint: 'h1', outcome: undefined });
     await one.record(key('m'), 'h1', { kind: 'task', taskId: 't-1' }, T0 + 86_400_000);
-    expect(await two.claim(key('m'), 'h2', T0 + 2, T0 + 60_002)).toEqual({ kind: 'existing', bodyHash: 'h1', outcome: { kind: 'task', taskId: 't-1' } });
+    expect(await two.claim(key('m'), 'h2', T0 + 2, T0 + 60_002)).toEqual({ kind: 'existing', fingerprint: 'h1', outcome: { kind: 'task', taskId: 't-1' } });
     // Another principal or tenant is another key.
     expect(await two.claim(key('m', 'key:bob'), 'h1', T0, T0 + 60_000)).toEqual({ kind: 'new' });
     expect(await two.claim(key('m', '', 'other'), 'h1', T0, T0 + 60_000)).toEqual({ kind: 'new' });
@@ -53,7 +53,7 @@ function idempotencyContract(open: () => Promise<Stores>): void {
     const { one, two } = stores;
     await one.claim(key('r'), 'h', T0, T0 + 60_000);
     await one.record(key('r'), 'h', { kind: 'message', message: reply }, T0 + 86_400_000);
-    expect(await two.claim(key('r'), 'h', T0 + 1, T0 + 60_001)).toEqual({ kind: 'existing', bodyHash: 'h', outcome: { kind: 'message', message: reply } });
+    expect(await two.claim(key('r'), 'h', T0 + 1, T0 + 60_001)).toEqual({ kind: 'existing', fingerprint: 'h', outcome: { kind: 'message', message: reply } });
   });
 
   it('lets a claim take over an expired entry, and a released one', async () => {
@@ -63,7 +63,7 @@ function idempotencyContract(open: () => Promise<Stores>): void {
     expect(await two.claim(key('e'), 'h2', T0 + 1000, T0 + 61_000)).toEqual({ kind: 'new' });
     // The old owner's late record no longer applies (another body owns the key now).
     await one.record(key('e'), 'h', { kind: 'task', taskId: 't-late' }, T0 + 86_400_000);
-    expect(await one.claim(key('e'), 'h2', T0 + 1001, T0 + 61_001)).toEqual({ kind: 'existing', bodyHash: 'h2', outcome: undefined });
+    expect(await one.claim(key('e'), 'h2', T0 + 1001, T0 + 61_001)).toEqual({ kind: 'existing', fingerprint: 'h2', outcome: undefined });
     await two.release(key('e'), 'h2');
     expect(await one.claim(key('e'), 'h3', T0 + 1002, T0 + 61_002)).toEqual({ kind: 'new' });
     // A recorded send is never released.

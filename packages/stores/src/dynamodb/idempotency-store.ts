@@ -5,7 +5,7 @@ import { guardedDynamo, isConditionFailed } from './errors.js';
 import { ATTR, SEND_SK, sendPk } from './schema.js';
 
 /** Attributes of a send item besides its key. */
-const SEND = { bodyHash: 'body_hash', taskId: 'task_id', reply: 'reply', expiresMs: 'send_expires_ms' } as const;
+const SEND = { fingerprint: 'body_hash', taskId: 'task_id', reply: 'reply', expiresMs: 'send_expires_ms' } as const;
 
 /**
  * The sends seen within the idempotency window, as items of the tasks' DynamoDB table
@@ -25,13 +25,13 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     this.table = options.table;
   }
 
-  async claim(key: SendKey, bodyHash: string, now: number, expiresAt: number): Promise<SendClaim> {
+  async claim(key: SendKey, fingerprint: string, now: number, expiresAt: number): Promise<SendClaim> {
     for (;;) {
       try {
         await this.client.send(
           new PutItemCommand({
             TableName: this.table,
-            Item: { ...keyOf(key), [SEND.bodyHash]: { S: bodyHash }, ...expiry(expiresAt) },
+            Item: { ...keyOf(key), [SEND.fingerprint]: { S: fingerprint }, ...expiry(expiresAt) },
             ConditionExpression: 'attribute_not_exists(#pk) OR #exp <= :now',
             ExpressionAttributeNames: { '#pk': ATTR.pk, '#exp': SEND.expiresMs },
             ExpressionAttributeValues: { ':now': { N: String(now) } },
@@ -44,11 +44,12 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       const out = await guardedDynamo(() => this.client.send(new GetItemCommand({ TableName: this.table, Key: keyOf(key), ConsistentRead: true })));
       const item = out.Item;
       // Gone in between (TTL): claim again.
-      if (item) return { kind: 'existing', bodyHash: item[SEND.bodyHash]?.S ?? '', outcome: decodeSendOutcome(item[SEND.taskId]?.S, item[SEND.reply]?.S) };
+      if (item)
+        return { kind: 'existing', fingerprint: item[SEND.fingerprint]?.S ?? '', outcome: decodeSendOutcome(item[SEND.taskId]?.S, item[SEND.reply]?.S) };
     }
   }
 
-  async record(key: SendKey, bodyHash: string, outcome: SendOutcome, expiresAt: number): Promise<void> {
+  async record(key: SendKey, fingerprint: string, outcome: SendOutcome, expiresAt: number): Promise<void> {
     const { taskId, reply } = encodeSendOutcome(outcome);
     const [field, value] = taskId !== null ? [SEND.taskId, taskId] : [SEND.reply, reply ?? ''];
     const expiresMs = String(expiresAt);
@@ -59,20 +60,20 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
         Key: keyOf(key),
         UpdateExpression: 'SET #out = :out, #exp = :exp, #ttl = :ttl',
         ConditionExpression: '#hash = :hash',
-        ExpressionAttributeNames: { '#out': field, '#exp': SEND.expiresMs, '#ttl': ATTR.ttl, '#hash': SEND.bodyHash },
-        ExpressionAttributeValues: { ':out': { S: value }, ':exp': { N: expiresMs }, ':ttl': { N: ttl }, ':hash': { S: bodyHash } },
+        ExpressionAttributeNames: { '#out': field, '#exp': SEND.expiresMs, '#ttl': ATTR.ttl, '#hash': SEND.fingerprint },
+        ExpressionAttributeValues: { ':out': { S: value }, ':exp': { N: expiresMs }, ':ttl': { N: ttl }, ':hash': { S: fingerprint } },
       }),
     );
   }
 
-  async release(key: SendKey, bodyHash: string): Promise<void> {
+  async release(key: SendKey, fingerprint: string): Promise<void> {
     await this.conditional(
       new DeleteItemCommand({
         TableName: this.table,
         Key: keyOf(key),
         ConditionExpression: '#hash = :hash AND attribute_not_exists(#task) AND attribute_not_exists(#reply)',
-        ExpressionAttributeNames: { '#hash': SEND.bodyHash, '#task': SEND.taskId, '#reply': SEND.reply },
-        ExpressionAttributeValues: { ':hash': { S: bodyHash } },
+        ExpressionAttributeNames: { '#hash': SEND.fingerprint, '#task': SEND.taskId, '#reply': SEND.reply },
+        ExpressionAttributeValues: { ':hash': { S: fingerprint } },
       }),
     );
   }

@@ -23,7 +23,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     this.table = `${quoteSchema(options.schema ?? 'public')}.a2a_sends`;
   }
 
-  async claim(key: SendKey, bodyHash: string, now: number, expiresAt: number): Promise<SendClaim> {
+  async claim(key: SendKey, fingerprint: string, now: number, expiresAt: number): Promise<SendClaim> {
     if (purgeDue(this.lastPurge, now)) {
       this.lastPurge = now;
       await this.query(`DELETE FROM ${this.table} WHERE expires_at <= $1`, [now]);
@@ -35,7 +35,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
          ON CONFLICT (principal, tenant, message_id) DO UPDATE SET body_hash = EXCLUDED.body_hash, task_id = NULL, reply = NULL, expires_at = EXCLUDED.expires_at
          WHERE s.expires_at <= $6
          RETURNING 1 AS taken`,
-        [...keyParams, bodyHash, expiresAt, now],
+        [...keyParams, fingerprint, expiresAt, now],
       );
       if (taken.length > 0) return { kind: 'new' };
       const rows = await this.query<{ body_hash: string; task_id: string | null; reply: unknown }>(
@@ -44,22 +44,22 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       );
       const row = rows[0];
       // Gone in between (purged): claim again.
-      if (row) return { kind: 'existing', bodyHash: row.body_hash, outcome: decodeSendOutcome(row.task_id, row.reply) };
+      if (row) return { kind: 'existing', fingerprint: row.body_hash, outcome: decodeSendOutcome(row.task_id, row.reply) };
     }
   }
 
-  async record(key: SendKey, bodyHash: string, outcome: SendOutcome, expiresAt: number): Promise<void> {
+  async record(key: SendKey, fingerprint: string, outcome: SendOutcome, expiresAt: number): Promise<void> {
     const { taskId, reply } = encodeSendOutcome(outcome);
     await this.query(
       `UPDATE ${this.table} SET task_id = $5, reply = $6::jsonb, expires_at = $7 WHERE principal = $1 AND tenant = $2 AND message_id = $3 AND body_hash = $4`,
-      [key.principal, key.tenant, key.messageId, bodyHash, taskId, reply, expiresAt],
+      [key.principal, key.tenant, key.messageId, fingerprint, taskId, reply, expiresAt],
     );
   }
 
-  async release(key: SendKey, bodyHash: string): Promise<void> {
+  async release(key: SendKey, fingerprint: string): Promise<void> {
     await this.query(
       `DELETE FROM ${this.table} WHERE principal = $1 AND tenant = $2 AND message_id = $3 AND body_hash = $4 AND task_id IS NULL AND reply IS NULL`,
-      [key.principal, key.tenant, key.messageId, bodyHash],
+      [key.principal, key.tenant, key.messageId, fingerprint],
     );
   }
 

@@ -25,14 +25,14 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   constructor(db: SqliteDatabase) {
     this.take = db.prepare(
-      `INSERT INTO a2a_sends (principal, tenant, message_id, body_hash, expires_at) VALUES (@principal, @tenant, @messageId, @bodyHash, @expiresAt)
+      `INSERT INTO a2a_sends (principal, tenant, message_id, body_hash, expires_at) VALUES (@principal, @tenant, @messageId, @fingerprint, @expiresAt)
        ON CONFLICT (principal, tenant, message_id) DO UPDATE SET body_hash = excluded.body_hash, task_id = NULL, reply = NULL, expires_at = excluded.expires_at
        WHERE a2a_sends.expires_at <= @now
        RETURNING 1 AS taken`,
     );
     this.read = db.prepare('SELECT body_hash, task_id, reply FROM a2a_sends WHERE principal = ? AND tenant = ? AND message_id = ?');
     this.write = db.prepare(
-      'UPDATE a2a_sends SET task_id = @taskId, reply = @reply, expires_at = @expiresAt WHERE principal = @principal AND tenant = @tenant AND message_id = @messageId AND body_hash = @bodyHash',
+      'UPDATE a2a_sends SET task_id = @taskId, reply = @reply, expires_at = @expiresAt WHERE principal = @principal AND tenant = @tenant AND message_id = @messageId AND body_hash = @fingerprint',
     );
     this.drop = db.prepare(
       'DELETE FROM a2a_sends WHERE principal = ? AND tenant = ? AND message_id = ? AND body_hash = ? AND task_id IS NULL AND reply IS NULL',
@@ -40,24 +40,24 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     this.purge = db.prepare('DELETE FROM a2a_sends WHERE expires_at <= ?');
   }
 
-  async claim(key: SendKey, bodyHash: string, now: number, expiresAt: number): Promise<SendClaim> {
+  async claim(key: SendKey, fingerprint: string, now: number, expiresAt: number): Promise<SendClaim> {
     if (purgeDue(this.lastPurge, now)) {
       this.lastPurge = now;
       guarded(() => this.purge.run(now));
     }
     for (;;) {
-      if (guarded(() => this.take.get({ ...key, bodyHash, expiresAt, now }))) return { kind: 'new' };
+      if (guarded(() => this.take.get({ ...key, fingerprint, expiresAt, now }))) return { kind: 'new' };
       const row = guarded(() => this.read.get(key.principal, key.tenant, key.messageId) as SendRow | undefined);
       // Gone in between (purged): claim again.
-      if (row) return { kind: 'existing', bodyHash: row.body_hash, outcome: decodeSendOutcome(row.task_id, row.reply) };
+      if (row) return { kind: 'existing', fingerprint: row.body_hash, outcome: decodeSendOutcome(row.task_id, row.reply) };
     }
   }
 
-  async record(key: SendKey, bodyHash: string, outcome: SendOutcome, expiresAt: number): Promise<void> {
-    guarded(() => this.write.run({ ...key, bodyHash, expiresAt, ...encodeSendOutcome(outcome) }));
+  async record(key: SendKey, fingerprint: string, outcome: SendOutcome, expiresAt: number): Promise<void> {
+    guarded(() => this.write.run({ ...key, fingerprint, expiresAt, ...encodeSendOutcome(outcome) }));
   }
 
-  async release(key: SendKey, bodyHash: string): Promise<void> {
-    guarded(() => this.drop.run(key.principal, key.tenant, key.messageId, bodyHash));
+  async release(key: SendKey, fingerprint: string): Promise<void> {
+    guarded(() => this.drop.run(key.principal, key.tenant, key.messageId, fingerprint));
   }
 }
