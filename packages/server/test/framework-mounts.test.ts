@@ -124,6 +124,14 @@ describe.each([
     expect(tooBig.body.error).toBeDefined();
     const restBig = await postRaw(`${agent}/a2a/message:send`, JSON.stringify(sendParams('y'.repeat(2 * LIMIT))), { 'content-type': 'application/a2a+json', ...V });
     expect(restBig.status).toBe(413);
+    // Chunked (no Content-Length): Express's parser read it, the listener measures what it parsed.
+    const chunked = await fetch(`${agent}/a2a/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...V },
+      body: new Blob([big]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
     // The server still answers afterwards.
     expect((await rpc(`${agent}/a2a/rpc`, 'SendMessage', sendParams('after the big one'))).status).toBe(200);
   });
