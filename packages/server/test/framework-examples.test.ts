@@ -59,7 +59,7 @@ describe.each(['express', 'fastify'])('examples/%s/server.mjs', (framework) => {
     const base = await firstLine(start(framework));
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
-    const card = await (await fetch(`${base}/agent/.well-known/agent-card.json`)).json();
+    const card: any = await (await fetch(`${base}/agent/.well-known/agent-card.json`)).json();
     expect(card.name).toMatch(/echo$/);
     expect(iface(card, 'JSONRPC')).toBe(`${base}/agent/a2a/rpc`);
     expect(iface(card, 'HTTP+JSON')).toBe(`${base}/agent/a2a`);
@@ -71,6 +71,6 @@ describe.each(['express', 'fastify'])('examples/%s/server.mjs', (framework) => {
 
     const own = await fetch(`${base}/hello`);
     expect(own.status).toBe(200);
-    expect((await own.json()).hello).toMatch(/^from the /);
+    expect(((await own.json()) as any).hello).toMatch(/^from the /);
   });
 });

@@ -77,7 +77,7 @@ describe.each([
   it('serves the card with URLs that include the mount path', async () => {
     const res = await fetch(`${agent}/.well-known/agent-card.json`);
     expect(res.status).toBe(200);
-    const card = await res.json();
+    const card: any = await res.json();
     expect(card.name).toBe(`${name} agent`);
     expect(iface(card, 'JSONRPC')).toBe(`${agent}/a2a/rpc`);
     expect(iface(card, 'HTTP+JSON')).toBe(`${agent}/a2a`);
@@ -112,7 +112,7 @@ describe.each([
     for (const path of ['/agent/hello', '/hello']) {
       const res = await fetch(`${app.url}${path}`, { headers: { origin: 'https://elsewhere.example' } });
       expect(res.status).toBe(200);
-      expect((await res.json()).hello).toMatch(/^from the app/);
+      expect(((await res.json()) as any).hello).toMatch(/^from the app/);
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     }
   });
@@ -122,7 +122,10 @@ describe.each([
     const tooBig = await postRaw(`${agent}/a2a/rpc`, big, { 'content-type': 'application/json', ...V });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.error).toBeDefined();
-    const restBig = await postRaw(`${agent}/a2a/message:send`, JSON.stringify(sendParams('y'.repeat(2 * LIMIT))), { 'content-type': 'application/a2a+json', ...V });
+    const restBig = await postRaw(`${agent}/a2a/message:send`, JSON.stringify(sendParams('y'.repeat(2 * LIMIT))), {
+      'content-type': 'application/a2a+json',
+      ...V,
+    });
     expect(restBig.status).toBe(413);
     // Chunked (no Content-Length): Express's parser read it, the listener measures what it parsed.
     const chunked = await fetch(`${agent}/a2a/rpc`, {
@@ -148,7 +151,7 @@ describe('Express 5: more than one level of mounting', () => {
     await once(server, 'listening');
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const card = await (await fetch(`${base}/team/agent/.well-known/agent-card.json`)).json();
+      const card: any = await (await fetch(`${base}/team/agent/.well-known/agent-card.json`)).json();
       expect(iface(card, 'JSONRPC')).toBe(`${base}/team/agent/a2a/rpc`);
       const sent = await rpc(`${base}/team/agent/a2a/rpc`, 'SendMessage', sendParams('nested'));
       expect(sent.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
