@@ -163,3 +163,40 @@ describe('Express 5: more than one level of mounting', () => {
     }
   });
 });
+
+describe('Express 5: a root listener with extraRoutes', () => {
+  it('serves its extra routes and hands other paths on without the headers it set', async () => {
+    const handler = handlerNamed('extra agent');
+    const app = express();
+    app.use(
+      createA2ARequestListener({
+        handler,
+        extraRoutes: async (_req, res, path) => {
+          if (path !== '/extra') return false;
+          res.end('extra');
+          return true;
+        },
+      }),
+    );
+    app.get('/mine', (_req, res) => {
+      res.send('mine');
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const extra = await fetch(`${base}/extra`);
+      expect(await extra.text()).toBe('extra');
+      expect(extra.headers.get('x-content-type-options')).toBe('nosniff');
+      const mine = await fetch(`${base}/mine`);
+      expect(mine.status).toBe(200);
+      expect(await mine.text()).toBe('mine');
+      expect(mine.headers.get('x-content-type-options')).toBeNull();
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    } finally {
+      await handler.shutdown(100);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
