@@ -10,6 +10,10 @@ import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
  * count crosses the limit, and the rest is not read (the binding answers 413 and the
  * connection is closed after the response).
  *
+ * When a framework already read the body (Express's `express.json()`, `express.text()`,
+ * `express.raw()`: see {@link frameworkBody}), its `req.body` is used instead of the spent
+ * stream: a string or Buffer as the text, a parsed value as its JSON text; the limit still holds.
+ *
  * @throws A2AError(PayloadTooLarge) when the body exceeds `maxBytes`.
  */
 export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<string> {
@@ -17,6 +21,15 @@ export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<st
   if (Number.isFinite(declared) && declared > maxBytes) {
     return Promise.reject(tooLarge(maxBytes));
   }
+  const parsed = frameworkBody(req);
+  if (parsed !== undefined) {
+    try {
+      return Promise.resolve(parsedText(parsed, maxBytes));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  if (req.readableEnded) return Promise.reject(spent());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -52,6 +65,19 @@ export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<st
  * @throws A2AError(PayloadTooLarge | ParseError | InvalidRequest)
  */
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const parsed = frameworkBody(req);
+  if (parsed !== undefined && parsed.kind === 'value') {
+    const declared = Number(req.headers['content-length']);
+    // The parser saw bytes we did not: the declared length bounds them when present (a cheap
+    // check); a chunked body is measured as its JSON text, which is about as long.
+    if (Number.isFinite(declared) && req.headers['content-length'] !== undefined) {
+      if (declared > maxBytes) throw tooLarge(maxBytes);
+      // body-parser reads an empty JSON body as `{}`; an empty body is `undefined` here.
+      return declared === 0 ? undefined : parsed.value;
+    }
+    if (Buffer.byteLength(JSON.stringify(parsed.value) ?? '', 'utf8') > maxBytes) throw tooLarge(maxBytes);
+    return parsed.value;
+  }
   const text = await readBodyText(req, maxBytes);
   try {
     return JSON.parse(text) as unknown;
@@ -60,6 +86,37 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     if (text.trim() === '') return undefined;
     throw new A2AError(A2AErrorCode.ParseError, 'The request body is not valid JSON', { cause });
   }
+}
+
+/** A body a framework already read from the request: its text, or the value it parsed. */
+export type FrameworkBody = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'value'; readonly value: unknown };
+
+/**
+ * The body a framework middleware already read, or `undefined` when the stream is still ours.
+ *
+ * Why both conditions: `req.body` alone is not proof (a framework may preset it, e.g. to `{}`,
+ * without reading), and a stream that has ended yields no more `data` or `end`, so waiting on it
+ * would hang the request forever. The body counts as read when `req.body` is set and the stream
+ * has ended, or the whole message arrived and nothing of it is left to read.
+ */
+export function frameworkBody(req: IncomingMessage): FrameworkBody | undefined {
+  const body = (req as IncomingMessage & { body?: unknown }).body;
+  if (body === undefined) return undefined;
+  const spentStream = req.readableEnded || (req.complete && req.readableLength === 0);
+  if (!spentStream) return undefined;
+  if (typeof body === 'string') return { kind: 'text', text: body };
+  if (Buffer.isBuffer(body)) return { kind: 'text', text: body.toString('utf8') };
+  return { kind: 'value', value: body };
+}
+
+function parsedText(parsed: FrameworkBody, maxBytes: number): string {
+  const text = parsed.kind === 'text' ? parsed.text : (JSON.stringify(parsed.value) ?? '');
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) throw tooLarge(maxBytes);
+  return text;
+}
+
+function spent(): A2AError {
+  return new A2AError(A2AErrorCode.InvalidRequest, 'The request body was already read by another middleware, which left no body behind');
 }
 
 function tooLarge(maxBytes: number): A2AError {

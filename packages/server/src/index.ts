@@ -8,6 +8,7 @@
 export * from './options.js';
 export * from './listener.js';
 export * from './mounts.js';
+export { type A2AFastifyPluginOptions, a2aFastifyPlugin, type FastifyInstanceLike } from './fastify-plugin.js';
 export { AgentMounts, type MountedAgent } from './agent-mounts.js';
 export * from './start-server.js';
 export {

@@ -8,14 +8,17 @@ import { cardInterfaces, FALLBACK_CARD_PATH, LEGACY_CARD_PATH, sendAgentCard, WE
 import { browserAccessCheck, sendAccessRefusal } from './browser-access.js';
 import { CardClock } from './card-clock.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
-import { type ReadinessSource, serveHealth } from './health.js';
-import { serveMetrics } from './metrics-endpoint.js';
+import { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
+import { METRICS_PATH, serveMetrics } from './metrics-endpoint.js';
 import { type A2AHttpOptions, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
 import { publicBaseUrl } from './public-url.js';
 import { websocketCardInterfaces } from './websocket.js';
 
-/** A node:http `request` listener. */
-export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+/**
+ * A node:http `request` listener, and an Express-style middleware: given `next`, it calls
+ * `next()` for the paths it does not serve instead of answering 404.
+ */
+export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
 /**
  * One node:http listener for a whole A2A agent: the agent card at
@@ -25,6 +28,13 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
  * error body for anything else. Every path is also served with one trailing slash
  * (`/a2a/rpc/`, `/a2a/tasks/`, the card paths): see `routingPath`. Usable with any
  * node:http(s) server.
+ *
+ * Mounted in a framework: as Express middleware (`app.use('/agent', listener)`) it routes on
+ * the path Express leaves in `req.url`, builds card URLs with `req.baseUrl` (the mount path
+ * Express stripped), reads a body `express.json()` already parsed, and calls `next()` for a
+ * path it does not serve before writing anything, so later routes of the app answer. With
+ * `extraRoutes` (root listener), every path goes through the listener's checks first, since
+ * only running them tells which paths they serve. For Fastify see `a2aFastifyPlugin`.
  *
  * It never throws and never leaks internals: every failure is logged and answered with a
  * generic 500 if the response has not started, or the connection is dropped if it has.
@@ -50,9 +60,13 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const cardClock = new CardClock();
   const checkAccess = browserAccessCheck(options);
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const healthPaths = new Set(mount === '' ? [LIVENESS_PATH, READINESS_PATH, ...(options.metrics ? [METRICS_PATH] : [])] : []);
+  /** Whether a path is served by the listener's fixed routes (everything but `extraRoutes`). */
+  const owns = (path: string) => cardPaths.has(path) || path === rpcPath || path.startsWith(`${apiPath}/`) || healthPaths.has(path);
+  const mayOwn = mount === '' && options.extraRoutes !== undefined;
+
+  async function route(req: IncomingMessage, res: ServerResponse, path: string, next: ((error?: unknown) => void) | undefined): Promise<void> {
     res.setHeader('x-content-type-options', 'nosniff');
-    const path = routingPath(req.url);
     const access = checkAccess(req, cardPaths.has(path) && (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS'));
     if (!access.ok) return sendAccessRefusal(res, access.reason, { jsonRpc: path === rpcPath, logger });
     if (cors) applyCorsHeaders(res, access.allowOrigin);
@@ -63,6 +77,11 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     if (mount === '' && options.extraRoutes && (await options.extraRoutes(req, res, path))) return;
     if (path === rpcPath) return jsonRpc(req, res);
     if (path.startsWith(`${apiPath}/`)) return rest(req, res, path.slice(apiPath.length));
+    if (next) {
+      // Reached only with `extraRoutes` that did not serve the path: hand it on as it came.
+      for (const header of ['x-content-type-options', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']) res.removeHeader(header);
+      return next();
+    }
     const error = restError(new A2AError(A2AErrorCode.MethodNotFound, `Nothing is served at ${path}`));
     sendJson(res, 404, error.body, responseMediaType(req, 'application/json'));
   }
@@ -74,7 +93,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
       return;
     }
     const card = options.handler.getAgentCard();
-    const base = `${publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false)}${mount}`;
+    const base = `${publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false)}${frameworkBasePath(req)}${mount}`;
     const extra = [...websocketCardInterfaces(options, base), ...(options.extraInterfaces?.(base) ?? [])];
     const interfaces = cardInterfaces(card, base, basePath, extra, { experimental11: options.handler.experimental11 });
     const vary = [...(options.publicBaseUrl ? [] : options.trustProxy ? ['Host', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : ['Host']), 'A2A-Version'];
@@ -95,11 +114,22 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     }
   }
 
-  return (req, res) => {
+  return (req, res, next) => {
     try {
-      route(req, res).catch((error: unknown) => onFailure(res, error));
+      const path = routingPath(req.url);
+      if (typeof next === 'function' && !owns(path) && !mayOwn) return next();
+      route(req, res, path, typeof next === 'function' ? next : undefined).catch((error: unknown) => onFailure(res, error));
     } catch (error) {
       onFailure(res, error);
     }
   };
+}
+
+/**
+ * The path a framework stripped from `req.url` before handing the request on: Express's
+ * `req.baseUrl` (`/agent` for `app.use('/agent', listener)`), `''` for plain node:http.
+ */
+function frameworkBasePath(req: IncomingMessage): string {
+  const baseUrl = (req as IncomingMessage & { baseUrl?: unknown }).baseUrl;
+  return typeof baseUrl === 'string' ? baseUrl.replace(/\/+$/, '') : '';
 }

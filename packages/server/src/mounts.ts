@@ -21,6 +21,6 @@ export function createMountedListener(
 ): A2ARequestListener {
   const rootListener = createA2ARequestListener(root);
   const table = mounts instanceof AgentMounts ? mounts : new AgentMounts(mounts);
-  const routed = (req: IncomingMessage, res: ServerResponse) => (table.match(req.url)?.listener ?? rootListener)(req, res);
+  const routed: A2ARequestListener = (req: IncomingMessage, res: ServerResponse, next) => (table.match(req.url)?.listener ?? rootListener)(req, res, next);
   return withServiceListings(routed, { root, listed: () => table.list() }, options);
 }

@@ -21,10 +21,10 @@ export interface ServiceListingOptions {
 export function withServiceListings(inner: A2ARequestListener, agents: ServedAgents, options: ServiceListingOptions): A2ARequestListener {
   const indexPath = options.indexPath === undefined ? undefined : normalizeMountPath(options.indexPath);
   if (indexPath === undefined && !options.apiCatalog) return inner;
-  return (req, res) => {
+  return (req, res, next) => {
     const path = routingPath(req.url);
     if (indexPath !== undefined && serveAgentIndex(req, res, path, { path: indexPath, root: agents.root, mounts: agents.listed() })) return;
     if (options.apiCatalog && serveApiCatalog(req, res, path, agents)) return;
-    inner(req, res);
+    inner(req, res, next);
   };
 }
