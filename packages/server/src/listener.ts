@@ -10,7 +10,7 @@ import { CardClock } from './card-clock.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
 import { type ReadinessSource, serveHealth } from './health.js';
 import { serveMetrics } from './metrics-endpoint.js';
-import { type A2AHttpOptions, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
+import { type A2AHttpOptions, aliasRoutes, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
 import { publicBaseUrl } from './public-url.js';
 import { websocketCardInterfaces } from './websocket.js';
 
@@ -21,7 +21,8 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
  * One node:http listener for a whole A2A agent: the agent card at
  * `/.well-known/agent-card.json` (also under `basePath`, at the legacy
  * `/.well-known/agent.json` and at the last-resort `/agent.json`), JSON-RPC at `${basePath}/rpc`, REST under `basePath`, the
- * `/healthz`, `/readyz` and (when given a source) `/metrics` (root listener only), and a 404
+ * `/healthz`, `/readyz` and (when given a source) `/metrics` (root listener only), a mounted
+ * agent's two `aliasPath` routes (JSON-RPC and card, see `aliasRoutes`), and a 404
  * error body for anything else. Every path is also served with one trailing slash
  * (`/a2a/rpc/`, `/a2a/tasks/`, the card paths): see `routingPath`. Usable with any
  * node:http(s) server.
@@ -34,9 +35,12 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const basePath = normalizeBasePath(options.basePath);
   const mount = normalizeMountPath(options.mountPath);
   const cors = options.cors ?? true;
+  const alias = aliasRoutes(options);
   const cardPaths = new Set([WELL_KNOWN_CARD_PATH, LEGACY_CARD_PATH, FALLBACK_CARD_PATH, `${basePath}${WELL_KNOWN_CARD_PATH}`].map((p) => `${mount}${p}`));
+  if (alias) cardPaths.add(alias.card);
   const apiPath = `${mount}${basePath}`;
   const rpcPath = `${apiPath}/rpc`;
+  const isRpcPath = (path: string) => path === rpcPath || path === alias?.jsonRpc;
   const common = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     heartbeatMs: options.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
@@ -54,14 +58,14 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     res.setHeader('x-content-type-options', 'nosniff');
     const path = routingPath(req.url);
     const access = checkAccess(req, cardPaths.has(path) && (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS'));
-    if (!access.ok) return sendAccessRefusal(res, access.reason, { jsonRpc: path === rpcPath, logger });
+    if (!access.ok) return sendAccessRefusal(res, access.reason, { jsonRpc: isRpcPath(path), logger });
     if (cors) applyCorsHeaders(res, access.allowOrigin);
     if (cors && req.method === 'OPTIONS') return sendPreflight(res);
     if (cardPaths.has(path)) return serveCard(req, res);
     if (mount === '' && (await serveHealth(req, res, path, readiness))) return;
     if (mount === '' && options.metrics && (await serveMetrics(req, res, path, options.metrics))) return;
     if (mount === '' && options.extraRoutes && (await options.extraRoutes(req, res, path))) return;
-    if (path === rpcPath) return jsonRpc(req, res);
+    if (isRpcPath(path)) return jsonRpc(req, res);
     if (path.startsWith(`${apiPath}/`)) return rest(req, res, path.slice(apiPath.length));
     const error = restError(new A2AError(A2AErrorCode.MethodNotFound, `Nothing is served at ${path}`));
     sendJson(res, 404, error.body, responseMediaType(req, 'application/json'));
