@@ -142,14 +142,14 @@ describe('mounts: an aliasPath', () => {
       expect(card.name).toBe('alpha agent');
       expect(iface(card, 'JSONRPC')).toBe(`${running.url}/agents/alpha/a2a/rpc`);
       expect((await getJson(`${running.url}/alpha/.well-known/agent-card.json/`)).name).toBe('alpha agent');
-      const call = (path: string) =>
-        fetch(`${running.url}${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...V },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } }),
-        });
-      expect((await (await call('/alpha/a2a')).json()).error.code).toBe(-32001);
-      expect((await (await call('/alpha/a2a/')).json()).error.code).toBe(-32001);
+      const callInit = (): RequestInit => ({
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...V },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } }),
+      });
+      const call = (path: string) => fetch(`${running.url}${path}`, callInit());
+      expect((await getJson(`${running.url}/alpha/a2a`, callInit())).error.code).toBe(-32001);
+      expect((await getJson(`${running.url}/alpha/a2a/`, callInit())).error.code).toBe(-32001);
       for (const path of ['/alpha', '/alpha/a2a/rpc', '/alpha/a2a/tasks/nope', '/alpha/agent.json', '/beta/a2a']) expect((await call(path)).status).toBe(404);
       expect((await fetch(`${running.url}/alpha/.well-known/agent.json`)).status).toBe(404);
       // The root agent's own paths are untouched.

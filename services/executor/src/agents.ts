@@ -171,7 +171,8 @@ function servedAgent(
 /** Where agent `id` is served: its mount path and, unless reserved, its short alias (logged when not). */
 function agentPaths(id: string, config: ExecutorConfig, logger: Logger): Pick<ServedAgent, 'id' | 'mountPath' | 'aliasPath'> {
   const aliasPath = aliasPathOf(id, config.basePath);
-  if (!aliasPath) logger.warn({ agentId: id }, `Agent ${id} has no short paths /${id}/a2a and /${id}/.well-known/agent-card.json: /${id} is a root path of the service`);
+  if (!aliasPath)
+    logger.warn({ agentId: id }, `Agent ${id} has no short paths /${id}/a2a and /${id}/.well-known/agent-card.json: /${id} is a root path of the service`);
   return { id, mountPath: `/agents/${id}`, aliasPath };
 }
 
@@ -185,8 +186,7 @@ function agentPaths(id: string, config: ExecutorConfig, logger: Logger): Pick<Se
 export function aliasPathOf(id: string, basePath: string | undefined): string | undefined {
   const base = normalizeBasePath(basePath);
   const reserved = [LIVENESS_PATH, READINESS_PATH, METRICS_PATH, AGENT_INDEX_PATH, INSPECTOR_PATH, '/.well-known', base === '' ? '/tasks' : base];
-  const alias = `/${id}`;
-  return reserved.some((path) => path.split('/')[1] === id) ? undefined : alias;
+  return reserved.some((path) => path.split('/')[1] === id) ? undefined : `/${id}`;
 }
 
 /**
