@@ -1,6 +1,6 @@
-import { requestPath } from '@a2a-polyglot/http';
+import { requestPath, routingPath } from '@a2a-polyglot/http';
 import { createA2ARequestListener, type A2ARequestListener } from './listener.js';
-import { normalizeMountPath, type A2AHttpOptions } from './options.js';
+import { aliasRoutes, normalizeMountPath, type A2AHttpOptions } from './options.js';
 import { createA2AUpgradeHandler, type A2AUpgradeHandler } from './websocket.js';
 
 /** One agent served under a path prefix: its listener, and its WebSocket endpoint when on. */
@@ -23,6 +23,8 @@ export class AgentMounts {
   private readonly byPrefix = new Map<string, MountedAgent>();
   /** Longest prefix first, so `/agents/a-b` wins over `/agents/a` for its own paths. */
   private ordered: MountedAgent[] = [];
+  /** The exact alias paths (`/{id}/a2a`, `/{id}/.well-known/agent-card.json`) of every agent that has one. */
+  private byAliasPath = new Map<string, MountedAgent>();
   private shutdownSignal: AbortSignal | undefined;
 
   constructor(initial: readonly A2AHttpOptions[] = []) {
@@ -30,13 +32,15 @@ export class AgentMounts {
   }
 
   /**
-   * Serves `options` under its `mountPath` from now on. Throws for the root or a prefix
-   * already served (two agents cannot share one).
+   * Serves `options` under its `mountPath` (and at its `aliasPath` routes, when given) from
+   * now on. Throws for the root or a prefix or alias already served (two agents cannot share one).
    */
   add(options: A2AHttpOptions): MountedAgent {
     const prefix = normalizeMountPath(options.mountPath);
     if (prefix === '') throw new Error('Every mounted agent needs a non-root mountPath');
     if (this.byPrefix.has(prefix)) throw new Error(`Two mounted agents share the mountPath ${prefix}`);
+    const alias = aliasRoutes(options);
+    if (alias && this.byAliasPath.has(alias.jsonRpc)) throw new Error(`Two mounted agents share the aliasPath ${normalizeMountPath(options.aliasPath)}`);
     const mounted = this.build({ ...options, mountPath: prefix });
     this.byPrefix.set(prefix, mounted);
     this.reorder();
@@ -58,10 +62,13 @@ export class AgentMounts {
     return mounted.upgrades ? mounted.upgrades.binding.close() : Promise.resolve();
   }
 
-  /** The agent whose prefix covers `url` (a request URL or path), longest prefix first. */
+  /**
+   * The agent whose prefix covers `url` (a request URL or path), longest prefix first; else the
+   * agent one of whose alias routes `url` is (exactly, one trailing slash allowed as everywhere).
+   */
   match(url: string | undefined): MountedAgent | undefined {
     const path = requestPath(url);
-    return this.ordered.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
+    return this.ordered.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`)) ?? this.byAliasPath.get(routingPath(url));
   }
 
   /** The served agents' options, in the order they were added. */
@@ -94,5 +101,10 @@ export class AgentMounts {
 
   private reorder(): void {
     this.ordered = [...this.byPrefix.values()].sort((a, b) => b.prefix.length - a.prefix.length);
+    this.byAliasPath = new Map();
+    for (const mounted of this.ordered) {
+      const alias = aliasRoutes(mounted.options);
+      if (alias) for (const path of [alias.jsonRpc, alias.card]) this.byAliasPath.set(path, mounted);
+    }
   }
 }

@@ -10,7 +10,7 @@ import { CardClock } from './card-clock.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
 import { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
 import { METRICS_PATH, serveMetrics } from './metrics-endpoint.js';
-import { type A2AHttpOptions, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
+import { type A2AHttpOptions, aliasRoutes, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
 import { publicBaseUrl } from './public-url.js';
 import { websocketCardInterfaces } from './websocket.js';
 
@@ -24,7 +24,8 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse, nex
  * One node:http listener for a whole A2A agent: the agent card at
  * `/.well-known/agent-card.json` (also under `basePath`, at the legacy
  * `/.well-known/agent.json` and at the last-resort `/agent.json`), JSON-RPC at `${basePath}/rpc`, REST under `basePath`, the
- * `/healthz`, `/readyz` and (when given a source) `/metrics` (root listener only), and a 404
+ * `/healthz`, `/readyz` and (when given a source) `/metrics` (root listener only), a mounted
+ * agent's two `aliasPath` routes (JSON-RPC and card, see `aliasRoutes`), and a 404
  * error body for anything else. Every path is also served with one trailing slash
  * (`/a2a/rpc/`, `/a2a/tasks/`, the card paths): see `routingPath`. Usable with any
  * node:http(s) server.
@@ -44,9 +45,12 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const basePath = normalizeBasePath(options.basePath);
   const mount = normalizeMountPath(options.mountPath);
   const cors = options.cors ?? true;
+  const alias = aliasRoutes(options);
   const cardPaths = new Set([WELL_KNOWN_CARD_PATH, LEGACY_CARD_PATH, FALLBACK_CARD_PATH, `${basePath}${WELL_KNOWN_CARD_PATH}`].map((p) => `${mount}${p}`));
+  if (alias) cardPaths.add(alias.card);
   const apiPath = `${mount}${basePath}`;
   const rpcPath = `${apiPath}/rpc`;
+  const isRpcPath = (path: string) => path === rpcPath || path === alias?.jsonRpc;
   const common = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     heartbeatMs: options.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
@@ -62,20 +66,20 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
 
   const healthPaths = new Set(mount === '' ? [LIVENESS_PATH, READINESS_PATH, ...(options.metrics ? [METRICS_PATH] : [])] : []);
   /** Whether a path is served by the listener's fixed routes (everything but `extraRoutes`). */
-  const owns = (path: string) => cardPaths.has(path) || path === rpcPath || path.startsWith(`${apiPath}/`) || healthPaths.has(path);
+  const owns = (path: string) => cardPaths.has(path) || isRpcPath(path) || path.startsWith(`${apiPath}/`) || healthPaths.has(path);
   const mayOwn = mount === '' && options.extraRoutes !== undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string, next: ((error?: unknown) => void) | undefined): Promise<void> {
     res.setHeader('x-content-type-options', 'nosniff');
     const access = checkAccess(req, cardPaths.has(path) && (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS'));
-    if (!access.ok) return sendAccessRefusal(res, access.reason, { jsonRpc: path === rpcPath, logger });
+    if (!access.ok) return sendAccessRefusal(res, access.reason, { jsonRpc: isRpcPath(path), logger });
     if (cors) applyCorsHeaders(res, access.allowOrigin);
     if (cors && req.method === 'OPTIONS') return sendPreflight(res);
     if (cardPaths.has(path)) return serveCard(req, res);
     if (mount === '' && (await serveHealth(req, res, path, readiness))) return;
     if (mount === '' && options.metrics && (await serveMetrics(req, res, path, options.metrics))) return;
     if (mount === '' && options.extraRoutes && (await options.extraRoutes(req, res, path))) return;
-    if (path === rpcPath) return jsonRpc(req, res);
+    if (isRpcPath(path)) return jsonRpc(req, res);
     if (path.startsWith(`${apiPath}/`)) return rest(req, res, path.slice(apiPath.length));
     if (next) {
       // Reached only with `extraRoutes` that did not serve the path: hand it on as it came.

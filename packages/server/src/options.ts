@@ -47,6 +47,14 @@ export interface A2AHttpOptions {
    */
   readonly mountPath?: string;
   /**
+   * A second, short prefix of a mounted agent (e.g. `/{id}` next to the mountPath
+   * `/agents/{id}`) at which it answers two paths only: JSON-RPC at `POST ${aliasPath}/a2a`
+   * and its card at `${aliasPath}/.well-known/agent-card.json` (see {@link aliasRoutes}). The
+   * path shape of daemon-engine clients; everything else, and the URLs in the card, stay under
+   * `mountPath`. Ignored at the root. The host must keep it clear of its own root paths.
+   */
+  readonly aliasPath?: string;
+  /**
    * Public origin (and optional path) clients reach this server at, e.g.
    * `https://agents.example.com/x`; the card's interface URLs are built from it. Default: the
    * request's Host header (and `X-Forwarded-Proto` / `X-Forwarded-Host` when `trustProxy`).
@@ -146,4 +154,23 @@ export function normalizeBasePath(basePath: string | undefined): string {
 /** `mountPath` without trailing slashes, with a leading one; the root (default) is `''`. */
 export function normalizeMountPath(mountPath: string | undefined): string {
   return normalizeBasePath(mountPath ?? '');
+}
+
+/** The exact routing paths a mounted agent answers at its {@link A2AHttpOptions.aliasPath}. */
+export interface AliasRoutes {
+  /** `${aliasPath}/a2a`: JSON-RPC, as at `${mountPath}${basePath}/rpc`. */
+  readonly jsonRpc: string;
+  /** `${aliasPath}/.well-known/agent-card.json`: the agent's card. */
+  readonly card: string;
+}
+
+/**
+ * The alias paths of `options` (undefined without an `aliasPath`, or at the root): the one
+ * place they are spelled, read by the listener that answers them and the mount table that
+ * routes them to it.
+ */
+export function aliasRoutes(options: Pick<A2AHttpOptions, 'aliasPath' | 'mountPath'>): AliasRoutes | undefined {
+  const alias = normalizeMountPath(options.aliasPath);
+  if (alias === '' || normalizeMountPath(options.mountPath) === '') return undefined;
+  return { jsonRpc: `${alias}/a2a`, card: `${alias}/.well-known/agent-card.json` };
 }

@@ -123,6 +123,41 @@ describe('mounts: several agents on one server', () => {
         { handler: beta, mountPath: '/x/' },
       ]),
     ).toThrow(/share the mountPath/);
+    expect(() =>
+      createMountedListener({ handler: root }, [
+        { handler: alpha, mountPath: '/x', aliasPath: '/short' },
+        { handler: beta, mountPath: '/y', aliasPath: '/short/' },
+      ]),
+    ).toThrow(/share the aliasPath/);
+  });
+});
+
+describe('mounts: an aliasPath', () => {
+  it('answers JSON-RPC at {alias}/a2a and the card at {alias}/.well-known/agent-card.json, nothing else there', async () => {
+    const root = handlerNamed('root agent');
+    const alpha = handlerNamed('alpha agent');
+    const running = await startA2AServer({ handler: root, mounts: [{ handler: alpha, mountPath: '/agents/alpha', aliasPath: '/alpha' }] });
+    try {
+      const card = await getJson(`${running.url}/alpha/.well-known/agent-card.json`);
+      expect(card.name).toBe('alpha agent');
+      expect(iface(card, 'JSONRPC')).toBe(`${running.url}/agents/alpha/a2a/rpc`);
+      expect((await getJson(`${running.url}/alpha/.well-known/agent-card.json/`)).name).toBe('alpha agent');
+      const callInit = (): RequestInit => ({
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...V },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } }),
+      });
+      const call = (path: string) => fetch(`${running.url}${path}`, callInit());
+      expect((await getJson(`${running.url}/alpha/a2a`, callInit())).error.code).toBe(-32001);
+      expect((await getJson(`${running.url}/alpha/a2a/`, callInit())).error.code).toBe(-32001);
+      for (const path of ['/alpha', '/alpha/a2a/rpc', '/alpha/a2a/tasks/nope', '/alpha/agent.json', '/beta/a2a']) expect((await call(path)).status).toBe(404);
+      expect((await fetch(`${running.url}/alpha/.well-known/agent.json`)).status).toBe(404);
+      // The root agent's own paths are untouched.
+      expect((await getJson(`${running.url}/.well-known/agent-card.json`)).name).toBe('root agent');
+    } finally {
+      await Promise.all([root, alpha].map((h) => h.shutdown(100)));
+      await running.close();
+    }
   });
 });
 

@@ -1,6 +1,8 @@
 import type { AgentExecutor, Authenticator, Logger, RateLimiter, RequestHandler } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
+import { INSPECTOR_PATH } from '@a2a-polyglot/inspector';
 import type { AgentInterface } from '@a2a-polyglot/model';
+import { LIVENESS_PATH, METRICS_PATH, normalizeBasePath, READINESS_PATH } from '@a2a-polyglot/server';
 import { agentRequestHandler } from './a2a-lite/index.js';
 import { authenticationFor } from './authentication.js';
 import { memoryEventLog, memoryTaskStore } from './backends.js';
@@ -13,6 +15,7 @@ import { serviceHandlers } from './builtin-handlers.js';
 import { instrumentHandler, type ServiceInstrumentation } from './instrumentation.js';
 import { pushHandlerOptions } from './push-options.js';
 import { agentModuleCard } from './load-agent.js';
+import { AGENT_INDEX_PATH } from './listener-options.js';
 import { mergeModuleCard } from './module-card.js';
 
 /** One served agent: its request handler (own task store), executor and where it is mounted. */
@@ -20,6 +23,12 @@ export interface ServedAgent {
   readonly id: string;
   /** `/agents/{id}`; the default agent is also served at the root. */
   readonly mountPath: string;
+  /**
+   * `/{id}`: the agent also answers JSON-RPC at `POST /{id}/a2a` and serves its card at
+   * `/{id}/.well-known/agent-card.json` (the daemon-engine path shape). Undefined when `/{id}`
+   * is one of the service's own root paths (see {@link aliasPathOf}).
+   */
+  readonly aliasPath?: string;
   readonly handler: RequestHandler;
   readonly executor: AgentExecutor;
 }
@@ -84,9 +93,8 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
  * (`agents[0].settings`, `agent registry row "x" settings`).
  */
 export async function createAgent(entry: AgentEntryConfig, settingsName: string, config: ExecutorConfig, options: CreateAgentsOptions): Promise<ServedAgent> {
-  const mountPath = `/agents/${entry.id}`;
   const given = options.agentHandlers?.[entry.id];
-  if (given) return { id: entry.id, mountPath, handler: given, executor: { execute: async () => undefined } };
+  if (given) return { ...agentPaths(entry.id, config, options.logger), handler: given, executor: { execute: async () => undefined } };
   const registry = options.registry ?? defaultRegistry(config);
   let executor: AgentExecutor;
   try {
@@ -129,7 +137,8 @@ function servedAgent(
   options: CreateAgentsOptions,
   unavailable?: string,
 ): ServedAgent {
-  const mountPath = `/agents/${entry.id}`;
+  const paths = agentPaths(entry.id, config, options.logger);
+  const { mountPath } = paths;
   const card = buildAgentCard({ agent: entry, auth: config.auth, tls: config.tls });
   const handler = agentRequestHandler(
     {
@@ -156,7 +165,28 @@ function servedAgent(
     entry.a2aLite,
   );
   options.instrumentation.metrics.watch(handler);
-  return { id: entry.id, mountPath, handler, executor };
+  return { ...paths, handler, executor };
+}
+
+/** Where agent `id` is served: its mount path and, unless reserved, its short alias (logged when not). */
+function agentPaths(id: string, config: ExecutorConfig, logger: Logger): Pick<ServedAgent, 'id' | 'mountPath' | 'aliasPath'> {
+  const aliasPath = aliasPathOf(id, config.basePath);
+  if (!aliasPath)
+    logger.warn({ agentId: id }, `Agent ${id} has no short paths /${id}/a2a and /${id}/.well-known/agent-card.json: /${id} is a root path of the service`);
+  return { id, mountPath: `/agents/${id}`, aliasPath };
+}
+
+/**
+ * The short alias `/{id}` of agent `id`, or undefined when that first path segment belongs to
+ * the service itself: the probes, the metrics, the `/agents` listing, the inspector, the root
+ * agent's API under `basePath` (with an empty `basePath` its REST routes are at the root, and
+ * `/tasks/a2a` is a GetTask) and `/.well-known`. Why not refuse such ids: they are served
+ * under `/agents/{id}` as before; only the alias, which would shadow a root path, is left out.
+ */
+export function aliasPathOf(id: string, basePath: string | undefined): string | undefined {
+  const base = normalizeBasePath(basePath);
+  const reserved = [LIVENESS_PATH, READINESS_PATH, METRICS_PATH, AGENT_INDEX_PATH, INSPECTOR_PATH, '/.well-known', base === '' ? '/tasks' : base];
+  return reserved.some((path) => path.split('/')[1] === id) ? undefined : `/${id}`;
 }
 
 /**

@@ -17,7 +17,8 @@ import { closeOnceInSteps, endpointsAt, runningExecutor, type RunningExecutor, t
 /**
  * Several agents on one listener: each of `agents` (and of the agent registry, when
  * configured) under `/agents/{id}` with its own card, RequestHandler and every binding:
- * JSON-RPC and REST under its prefix, WebSocket at `/agents/{id}/a2a/ws`, gRPC on the shared
+ * JSON-RPC and REST under its prefix (JSON-RPC also at `POST /{id}/a2a` and its card at
+ * `/{id}/.well-known/agent-card.json`, see `aliasPathOf`), WebSocket at `/agents/{id}/a2a/ws`, gRPC on the shared
  * port addressed by the request's `tenant` or the `a2a-agent` metadata (see `agentRouter`).
  * The default agent is also served at the root, exactly as a single agent is.
  */
@@ -49,6 +50,7 @@ export async function startMountedAgents(
     ...bindingOptions(resolved),
     handler: agent.handler,
     mountPath: agent.mountPath,
+    aliasPath: agent.aliasPath,
     extraInterfaces: (base) => grpcInterfaces(base, agent.id === defaultId ? '' : agent.id),
   });
   const extraInterfaces = (agentBase: string, id: string): AgentInterface[] => {
