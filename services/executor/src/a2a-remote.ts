@@ -84,7 +84,7 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
       try {
         client = await connect();
       } catch (error) {
-        ctx.fail(`Cannot reach the remote agent at ${settings.url}: ${reason(error)}`);
+        ctx.fail(`Could not connect to the remote agent: ${reason(error)}`);
         return;
       }
       const message = remoteMessage(ctx, remote?.id ?? '', remote?.contextId ?? contexts.get(ctx.contextId) ?? '');
@@ -122,8 +122,8 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
         }
       } catch (error) {
         if (ctx.signal.aborted) return; // canceled (or shutting down): the core settles the task
-        const unreachable = clientFailureOf(error) === 'unreachable';
-        ctx.fail(`${unreachable ? 'Cannot reach' : 'The call failed to'} the remote agent at ${settings.url}: ${reason(error)}`);
+        const lost = clientFailureOf(error) === 'unreachable' || clientFailureOf(error) === 'cut';
+        ctx.fail(lost ? `Lost the remote agent at ${settings.url}: ${reason(error)}` : `The remote agent at ${settings.url} failed: ${reason(error)}`);
       }
     },
 
