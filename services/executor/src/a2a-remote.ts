@@ -197,7 +197,7 @@ class Publisher {
           parts: artifact.parts,
           append,
           lastChunk,
-          metadata: { ...artifact.metadata, ...metadata },
+          metadata: artifact.metadata || metadata ? { ...artifact.metadata, ...metadata } : undefined,
         });
         return;
       }

@@ -12,6 +12,7 @@ import { type Task, TaskState } from '@a2a-polyglot/model';
 import { createServer, type AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
+import { type SdkV03Server, startSdkV03Server } from '../../../packages/client/test/sdk-v03-server.js';
 import { collectStream, waitFor } from './helpers.js';
 
 const WS = WebSocket as unknown as WebSocketConstructor;
@@ -28,9 +29,9 @@ afterEach(async () => {
 const REMOTE_KEY = 'remote-secret-key';
 
 /** The remote A2A server: our executor with the demo agent, behind an API key. */
-async function startRemote(): Promise<RunningExecutor> {
+async function startRemote(extra: Record<string, unknown> = {}): Promise<RunningExecutor> {
   const running = await startExecutor(
-    { host: '127.0.0.1', port: 0, grpcPort: 0, shutdownGraceMs: 200, demo: { chunkDelayMs: 0 }, auth: { apiKeys: { [REMOTE_KEY]: 'gateway' } } },
+    { host: '127.0.0.1', port: 0, grpcPort: 0, shutdownGraceMs: 200, demo: { chunkDelayMs: 0 }, auth: { apiKeys: { [REMOTE_KEY]: 'gateway' } }, ...extra },
     { logger: silentLogger, env: {} },
   );
   started.push(running);
@@ -57,7 +58,7 @@ async function remoteTasks(remote: RunningExecutor): Promise<Task[]> {
  * The gateway: agents fronting the remote (over its card's first binding, and over gRPC), one
  * without the remote's API key, and one whose remote is gone.
  */
-async function startGateway(remote: RunningExecutor): Promise<RunningExecutor> {
+async function startGateway(remote: { url: string }): Promise<RunningExecutor> {
   const auth = { 'x-api-key': REMOTE_KEY };
   const running = await startExecutor(
     {
@@ -207,6 +208,46 @@ describe('executor: the a2a-remote handler', () => {
     expect(ok.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
+  it('a follow-up in the same context starts a new remote task in the remote context', async () => {
+    const remote = await startRemote();
+    const gateway = await startGateway(remote);
+    const client = await connect(gateway, 'remote', 'jsonrpc');
+    const first = taskOf(await client.sendMessage({ message: textMessage('first') }));
+    const second = taskOf(await client.sendMessage({ message: textMessage('second', { contextId: first.contextId }) }));
+    expect(second.id).not.toBe(first.id);
+    expect(second.contextId).toBe(first.contextId);
+    const tasks = await remoteTasks(remote);
+    expect(tasks).toHaveLength(2);
+    expect(new Set(tasks.map((t) => t.contextId)).size).toBe(1);
+    expect(tasks[0]!.contextId).not.toBe(first.contextId);
+  });
+
+  it('a cancel of our task waiting for input cancels the remote task', async () => {
+    const remote = await startRemote();
+    const gateway = await startGateway(remote);
+    const client = await connect(gateway, 'remote', 'rest');
+    const task = taskOf(await client.sendMessage({ message: textMessage('ask') }));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect((await client.cancelTask({ id: task.id })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((await remoteTasks(remote)).map((t) => t.status?.state)).toEqual([TaskState.TASK_STATE_CANCELED]);
+  });
+
+  it('a remote without streaming gets a blocking send; a streaming caller of the gateway still gets the events', async () => {
+    const remote = await startRemote({ agent: { capabilities: { streaming: false } } });
+    const gateway = await startGateway(remote);
+    const client = await connect(gateway, 'remote', 'jsonrpc');
+    const stream = client.sendStreamingMessage({ message: textMessage('no streams here') });
+    const events = await collectStream(stream);
+    expect(stream.end).toBe('terminal');
+    const text = events
+      .flatMap((e) => (e.event.payload?.$case === 'artifactUpdate' ? (e.event.payload.value.artifact?.parts ?? []) : []))
+      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+      .join('');
+    expect(text).toBe('Echo: no streams here');
+    const last = events.at(-1)?.event.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
   it("a remote that refuses the gateway's call fails the task with the remote's error", async () => {
     const remote = await startRemote();
     const gateway = await startGateway(remote);
@@ -215,5 +256,62 @@ describe('executor: the a2a-remote handler', () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(statusText(task)).toMatch(new RegExp(`^The remote agent at ${remote.url.replace(/[.]/g, '\\.')} failed: .*`));
     expect(await remoteTasks(remote)).toEqual([]);
+  });
+});
+
+describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the official SDK 0.3)', () => {
+  let sdk: SdkV03Server | undefined;
+  afterEach(async () => {
+    // Our clients and the gateway first (the outer afterEach runs after this one: close them here).
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    for (const running of started.splice(0).reverse()) await running.close();
+    await sdk?.close();
+    sdk = undefined;
+  });
+
+  it.each(['JSONRPC', 'HTTP+JSON', 'GRPC'] as const)("a task of the v0.3 agent (card preferring %s) completes through the gateway with the agent's artifacts", async (preferred) => {
+    sdk = await startSdkV03Server(preferred);
+    const gateway = await startGateway(sdk);
+    const client = await connect(gateway, 'remote', 'grpc');
+    const task = taskOf(await client.sendMessage({ message: textMessage('steps 2') }));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(task.artifacts.map((a) => a.name)).toEqual(['chunk-0', 'chunk-1']);
+    expect(artifactText(task)).toBe('chunk 0chunk 1');
+  });
+
+  it("the v0.3 agent's Message answer is the gateway's Message answer", async () => {
+    sdk = await startSdkV03Server();
+    const gateway = await startGateway(sdk);
+    const client = await connect(gateway, 'remote', 'jsonrpc');
+    const response = await client.sendMessage({ message: textMessage('echo over there') });
+    expect(response.payload?.$case).toBe('message');
+    const message = response.payload?.$case === 'message' ? response.payload.value : undefined;
+    expect(message?.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : ''))).toEqual(['echo over there']);
+  });
+
+  it('input-required on the v0.3 agent, then the follow-up completes it', async () => {
+    sdk = await startSdkV03Server();
+    const gateway = await startGateway(sdk);
+    const client = await connect(gateway, 'remote', 'websocket');
+    const first = taskOf(await client.sendMessage({ message: textMessage('ask') }));
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(statusText(first)).toBe('what next?');
+    const second = taskOf(await client.sendMessage({ message: textMessage('more', { taskId: first.id }) }));
+    expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(second.artifacts.map((a) => [a.name, artifactText({ ...second, artifacts: [a] })])).toEqual([['answer', 'got more']]);
+  });
+
+  it('a cancel of our streaming task cancels the v0.3 task', async () => {
+    sdk = await startSdkV03Server();
+    const gateway = await startGateway(sdk);
+    const client = await connect(gateway, 'remote', 'jsonrpc');
+    const stream = client.sendStreamingMessage({ message: textMessage('hang') });
+    let canceled: Task | undefined;
+    await collectStream(stream, async ({ event }) => {
+      if (event.payload?.$case === 'statusUpdate' && event.payload.value.status?.state === TaskState.TASK_STATE_WORKING && !canceled) {
+        canceled = await client.cancelTask({ id: stream.taskId! });
+      }
+    });
+    expect(canceled?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 });
