@@ -116,7 +116,8 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
           const payload = event.payload;
           if (!payload) continue;
           if (payload.$case === 'task') learn(payload.value);
-          else if (payload.$case === 'statusUpdate' || payload.$case === 'artifactUpdate') learn({ id: payload.value.taskId, contextId: payload.value.contextId });
+          else if (payload.$case === 'statusUpdate' || payload.$case === 'artifactUpdate')
+            learn({ id: payload.value.taskId, contextId: payload.value.contextId });
           else if (payload.value.contextId) contexts.set(ctx.contextId, payload.value.contextId);
           publisher.event(payload);
         }

@@ -6,7 +6,15 @@
  * remote task; an unreachable remote fails the task with the reason.
  */
 import { silentLogger } from '@a2a-polyglot/core';
-import { type BindingKey, Client, GRPC_BINDING, textMessage, WEBSOCKET_BINDING, type WebSocketConstructor, webSocketTransportFactory } from '@a2a-polyglot/client';
+import {
+  type BindingKey,
+  Client,
+  GRPC_BINDING,
+  textMessage,
+  WEBSOCKET_BINDING,
+  type WebSocketConstructor,
+  webSocketTransportFactory,
+} from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { type Task, TaskState } from '@a2a-polyglot/model';
 import { createServer, type AddressInfo } from 'node:net';
@@ -98,8 +106,7 @@ const artifactText = (task: Task): string =>
     .flatMap((a) => a.parts)
     .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
     .join('');
-const statusText = (task: Task): string =>
-  (task.status?.message?.parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+const statusText = (task: Task): string => (task.status?.message?.parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
 
 describe('executor: the a2a-remote handler', () => {
   it.each(['jsonrpc', 'grpc', 'websocket'] as const)("a blocking send to the gateway over %s completes with the remote agent's artifact", async (binding) => {
@@ -269,15 +276,18 @@ describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the offi
     sdk = undefined;
   });
 
-  it.each(['JSONRPC', 'HTTP+JSON', 'GRPC'] as const)("a task of the v0.3 agent (card preferring %s) completes through the gateway with the agent's artifacts", async (preferred) => {
-    sdk = await startSdkV03Server(preferred);
-    const gateway = await startGateway(sdk);
-    const client = await connect(gateway, 'remote', 'grpc');
-    const task = taskOf(await client.sendMessage({ message: textMessage('steps 2') }));
-    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(task.artifacts.map((a) => a.name)).toEqual(['chunk-0', 'chunk-1']);
-    expect(artifactText(task)).toBe('chunk 0chunk 1');
-  });
+  it.each(['JSONRPC', 'HTTP+JSON', 'GRPC'] as const)(
+    "a task of the v0.3 agent (card preferring %s) completes through the gateway with the agent's artifacts",
+    async (preferred) => {
+      sdk = await startSdkV03Server(preferred);
+      const gateway = await startGateway(sdk);
+      const client = await connect(gateway, 'remote', 'grpc');
+      const task = taskOf(await client.sendMessage({ message: textMessage('steps 2') }));
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(task.artifacts.map((a) => a.name)).toEqual(['chunk-0', 'chunk-1']);
+      expect(artifactText(task)).toBe('chunk 0chunk 1');
+    },
+  );
 
   it("the v0.3 agent's Message answer is the gateway's Message answer", async () => {
     sdk = await startSdkV03Server();
