@@ -1,6 +1,6 @@
 import { type BindingKey, Client, clientFailureOf, GRPC_BINDING } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
-import type { BridgeEnv, BridgeExecutor } from '@a2a-polyglot/bridges';
+import { type BridgeEnv, type BridgeExecutor, safeUrl } from '@a2a-polyglot/bridges';
 import type { ExecutionContext } from '@a2a-polyglot/core';
 import { type Message, Role, type SendMessageConfiguration, type StreamResponse, type Task, TaskState } from '@a2a-polyglot/model';
 import { LRUCache } from 'lru-cache';
@@ -43,6 +43,9 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
   const tasks = new LRUCache<string, RemoteTask>({ max: MAX_MAPPINGS });
   const contexts = new LRUCache<string, string>({ max: MAX_MAPPINGS });
   let connecting: Promise<Client> | undefined;
+  // What task messages and logs name: no user info, no query (where credentials hide).
+  const where = safeUrl(settings.url).replace(/\/$/, '');
+  const fail = (ctx: ExecutionContext, text: string) => ctx.fail(env.redactor.text(text));
 
   const connect = (): Promise<Client> => {
     if (!connecting) {
@@ -69,7 +72,7 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
       const client = await connect();
       await client.cancelTask({ id: remote.id }, { timeoutMs: settings.timeoutMs });
     } catch (error) {
-      env.logger.warn({ remoteTaskId: remote.id, err: error }, `Could not cancel the remote task at ${settings.url}`);
+      env.logger.warn({ remoteTaskId: remote.id, err: error }, `Could not cancel the remote task at ${where}`);
     }
   };
 
@@ -77,14 +80,14 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
     async execute(ctx) {
       let remote = tasks.get(ctx.taskId);
       if (ctx.task && !remote) {
-        ctx.fail(`The remote task behind this task is not known any more (the service restarted?); send a new message to ${settings.url} to start over`);
+        fail(ctx, 'The remote task behind this task is not known any more (the service restarted?); send a new message to start over');
         return;
       }
       let client: Client;
       try {
         client = await connect();
       } catch (error) {
-        ctx.fail(`Could not connect to the remote agent: ${reason(error)}`);
+        fail(ctx, `Could not connect to the remote agent: ${reason(error)}`);
         return;
       }
       const message = remoteMessage(ctx, remote?.id ?? '', remote?.contextId ?? contexts.get(ctx.contextId) ?? '');
@@ -124,7 +127,7 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
       } catch (error) {
         if (ctx.signal.aborted) return; // canceled (or shutting down): the core settles the task
         const lost = clientFailureOf(error) === 'unreachable' || clientFailureOf(error) === 'cut';
-        ctx.fail(lost ? `Lost the remote agent at ${settings.url}: ${reason(error)}` : `The remote agent at ${settings.url} failed: ${reason(error)}`);
+        fail(ctx, lost ? `Lost the remote agent at ${where}: ${reason(error)}` : `The remote agent at ${where} failed: ${reason(error)}`);
       }
     },
 
