@@ -255,6 +255,14 @@ describe('executor: the a2a-remote handler', () => {
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
+  it('refuses bad settings at startup, naming the setting', async () => {
+    const start = (settings: Record<string, unknown>) =>
+      startExecutor({ host: '127.0.0.1', port: 0, grpcPort: false, agents: [{ id: 'r', handler: 'a2a-remote', settings }] }, { logger: silentLogger, env: {} });
+    await expect(start({})).rejects.toThrow(/agents\[0\]\.settings\.url is required/);
+    await expect(start({ url: 'ftp://x' })).rejects.toThrow(/url must be an absolute http\(s\) URL/);
+    await expect(start({ url: 'http://x', binding: 'websocket' })).rejects.toThrow(/binding must be one of jsonrpc, rest, grpc/);
+  });
+
   it("a remote that refuses the gateway's call fails the task with the remote's error", async () => {
     const remote = await startRemote();
     const gateway = await startGateway(remote);
