@@ -256,7 +256,7 @@ describe('executor: several agents routed to handlers', () => {
     const unknown = await attempt({ agents: [{ id: 'x', handler: 'langchain' }] });
     expect(unknown).toBeInstanceOf(ConfigError);
     expect((unknown as Error).message).toBe(
-      'Invalid configuration: agent "x": Unknown handler "langchain" (known: openai-chat, hermes-runs, openclaw-responses, demo, module)',
+      'Invalid configuration: agent "x": Unknown handler "langchain" (known: openai-chat, hermes-runs, openclaw-responses, demo, module, a2a-remote)',
     );
     const missing = await attempt({ agents: [{ id: 'x', handler: 'openai-chat' }] });
     expect((missing as Error).message).toMatch(/^Invalid configuration: agent "x": agents\[0\]\.settings\.model is required/);
@@ -266,7 +266,7 @@ describe('executor: several agents routed to handlers', () => {
     );
     const typo = await attempt({ handlers: { 'open-ai': {} }, agents: [{ id: 'x', handler: 'demo' }] });
     expect((typo as Error).message).toBe(
-      'Invalid configuration: handlers.open-ai names no handler (known: openai-chat, hermes-runs, openclaw-responses, demo, module)',
+      'Invalid configuration: handlers.open-ai names no handler (known: openai-chat, hermes-runs, openclaw-responses, demo, module, a2a-remote)',
     );
   });
 });

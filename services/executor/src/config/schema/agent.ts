@@ -79,7 +79,7 @@ export const a2aLiteSchema = section({
 /** One entry of `agents`: an id, a handler, its settings (checked by the handler) and the card fields. */
 export const agentEntrySchema = section({
   id: agentId.describe('URL segment of /agents/{id}/...'),
-  handler: nonEmpty.describe('A handler name: openai-chat, hermes-runs, openclaw-responses, demo, module, or one you registered.'),
+  handler: nonEmpty.describe('A handler name: openai-chat, hermes-runs, openclaw-responses, demo, module, a2a-remote, or one you registered.'),
   settings: anyObject.optional().describe("The handler's settings for this agent (highest precedence)."),
   ...cardShape,
   backgroundExecution: bool
