@@ -1,9 +1,12 @@
-/** Who serves a target: our stack, the official SDK, or a raw-transport ceiling. */
-export type Family = 'ours' | 'sdk' | 'ceiling';
+/**
+ * Who serves a target: our stack as `npm start` runs it, the same stack with a silent logger
+ * (`bare`: what logging costs shows beside it), the official SDK, or a raw-transport ceiling.
+ */
+export type Family = 'ours' | 'bare' | 'sdk' | 'ceiling';
 /** The wire a target speaks. `http` is the raw node:http ceiling (JSON unary, SSE streams). */
 export type Binding = 'jsonrpc' | 'rest' | 'grpc' | 'ws' | 'http';
 /** Server processes the harness can start (see servers/server-main.ts). */
-export type ServerKind = 'ours' | 'sdk' | 'raw-http' | 'raw-grpc' | 'raw-ws';
+export type ServerKind = 'ours' | 'ours-bare' | 'sdk' | 'raw-http' | 'raw-grpc' | 'raw-ws';
 
 /** One thing the benchmark measures: a binding of a server. */
 export interface Target {
@@ -32,11 +35,14 @@ export interface Target {
 export const TARGETS: readonly Target[] = [
   { id: 'raw-http', label: 'raw node:http (SSE for streams)', family: 'ceiling', binding: 'http', server: 'raw-http', port: 'http' },
   { id: 'ours-jsonrpc', label: 'ours JSON-RPC', family: 'ours', binding: 'jsonrpc', server: 'ours', port: 'http', ceiling: 'raw-http', sdk: 'sdk-jsonrpc' },
+  { id: 'bare-jsonrpc', label: 'ours JSON-RPC, silent logger', family: 'bare', binding: 'jsonrpc', server: 'ours-bare', port: 'http', ceiling: 'raw-http' },
   { id: 'sdk-jsonrpc', label: 'SDK JSON-RPC', family: 'sdk', binding: 'jsonrpc', server: 'sdk', port: 'http', ceiling: 'raw-http' },
   { id: 'ours-rest', label: 'ours REST', family: 'ours', binding: 'rest', server: 'ours', port: 'http', ceiling: 'raw-http', sdk: 'sdk-rest' },
+  { id: 'bare-rest', label: 'ours REST, silent logger', family: 'bare', binding: 'rest', server: 'ours-bare', port: 'http', ceiling: 'raw-http' },
   { id: 'sdk-rest', label: 'SDK REST', family: 'sdk', binding: 'rest', server: 'sdk', port: 'http', ceiling: 'raw-http' },
   { id: 'raw-grpc', label: 'raw grpc-js (identity codecs)', family: 'ceiling', binding: 'grpc', server: 'raw-grpc', port: 'grpc' },
   { id: 'ours-grpc', label: 'ours gRPC', family: 'ours', binding: 'grpc', server: 'ours', port: 'grpc', ceiling: 'raw-grpc', sdk: 'sdk-grpc' },
+  { id: 'bare-grpc', label: 'ours gRPC, silent logger', family: 'bare', binding: 'grpc', server: 'ours-bare', port: 'grpc', ceiling: 'raw-grpc' },
   { id: 'sdk-grpc', label: 'SDK gRPC', family: 'sdk', binding: 'grpc', server: 'sdk', port: 'grpc', ceiling: 'raw-grpc' },
   {
     id: 'ours-grpc-session',
@@ -58,6 +64,7 @@ export const TARGETS: readonly Target[] = [
     port: 'ws',
     ceiling: 'raw-ws',
   },
+  { id: 'bare-ws', label: 'ours WebSocket, silent logger', family: 'bare', binding: 'ws', server: 'ours-bare', port: 'ws', ceiling: 'raw-ws' },
 ];
 
 /** Looks a target up by id. */

@@ -27,7 +27,8 @@ export function listenerOptions(config: ExecutorConfig, logger: Logger): Omit<A2
 
 /** The WebSocket binding of an agent's listener (the root's and every mounted agent's). */
 export function bindingOptions(config: ExecutorConfig): Pick<A2AHttpOptions, 'websocket'> {
-  return { websocket: { listInCard: config.websocketInCard, stallTimeoutMs: config.streamStallTimeoutMs } };
+  const { maxMessagesPerSecond, messageBurst } = config.websocket;
+  return { websocket: { listInCard: config.websocketInCard, stallTimeoutMs: config.streamStallTimeoutMs, maxMessagesPerSecond, messageBurst } };
 }
 
 /** The service-wide pieces the root listener serves besides the root agent. */

@@ -157,6 +157,17 @@ describe('loadConfig', () => {
     expect(load(['--grpc-port', '7000'], { GRPC_PORT: 'off' }).grpcPort).toBe(7000);
   });
 
+  it("keeps the WebSocket binding's flood guard unless websocket sets it, from a file or the environment", () => {
+    const load = (argv: string[], env: Record<string, string> = {}, file?: unknown) =>
+      loadConfig({ argv: file === undefined ? argv : ['--config', tempConfig(file).file, ...argv], env, cwd }).config;
+    expect(load([]).websocket).toEqual({});
+    expect(load([], {}, { websocket: { maxMessagesPerSecond: 5000, messageBurst: 10000 } }).websocket).toEqual({
+      maxMessagesPerSecond: 5000,
+      messageBurst: 10000,
+    });
+    expect(load([], { A2A_WEBSOCKET_MAX_MESSAGES_PER_SECOND: '7' }).websocket.maxMessagesPerSecond).toBe(7);
+  });
+
   it('lists the WebSocket binding in the card by default; websocketInCard turns that off from a file, the environment or a flag', () => {
     const load = (argv: string[], env: Record<string, string> = {}, file?: unknown) =>
       loadConfig({ argv: file === undefined ? argv : ['--config', tempConfig(file).file, ...argv], env, cwd }).config;

@@ -54,3 +54,27 @@ describe('the executor with websocketInCard: false', () => {
     }
   });
 });
+
+describe('the executor with a websocket flood guard set', () => {
+  let running: RunningExecutor;
+  beforeAll(async () => {
+    running = await startExecutor({ port: 0, grpcPort: false, logLevel: 'error', websocket: { maxMessagesPerSecond: 1, messageBurst: 2 } });
+  });
+  afterAll(() => running.close());
+
+  it('closes a socket that sends past the configured burst with 1008', async () => {
+    const ws = new WebSocket(`${running.url.replace('http:', 'ws:')}/a2a/ws`, [WEBSOCKET_SUBPROTOCOL], { headers: { 'A2A-Version': '1.0' } });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      });
+      const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+      const frame = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'GetTask', params: { id: 'no-such-task' } });
+      for (let id = 1; id <= 5; id++) ws.send(frame(id));
+      expect(await closed).toBe(1008);
+    } finally {
+      ws.terminate();
+    }
+  });
+});

@@ -14,6 +14,7 @@ import type { StartedServer } from './started-server.js';
 /** The server kinds a child can run; `option` is the child's optional JSON argument. */
 export const SERVER_KINDS: Readonly<Record<string, (option?: unknown) => Promise<StartedServer>>> = {
   ours: (option) => startOursServer((option ?? {}) as OursStorage),
+  'ours-bare': (option) => startOursServer({ ...((option ?? {}) as OursStorage), bare: true }),
   sdk: startSdkServer,
   'raw-http': startRawHttpServer,
   'raw-grpc': startRawGrpcServer,

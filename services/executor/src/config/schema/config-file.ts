@@ -16,7 +16,7 @@ import { agentSchema, agentsSchema, handlersSchema } from './agent.js';
 import { authSchema, pushSchema } from './auth.js';
 import { allowedHostsSchema, corsSchema } from './browser.js';
 import { forwardedHeaderSchema, trustedProxiesSchema } from './proxies.js';
-import { cardSigningSchema, protocolSchema, rateLimitSchema, tlsSchema } from './listener.js';
+import { cardSigningSchema, protocolSchema, rateLimitSchema, tlsSchema, websocketSchema } from './listener.js';
 import { agentRegistrySchema, eventLogSchema, leaseSchema, storeSchema } from './storage.js';
 import { settingMeta, withoutDefaults } from './setting.js';
 import { absoluteUrl, agentId, basePath, bool, grpcPublicUrl, nonEmpty, nonNegativeMs, oneOf, port, portOrOff, positiveBytes, section, str } from './values.js';
@@ -67,6 +67,7 @@ export const configFileSchema = section({
     .default(true)
     .describe('List the WebSocket binding in the agent card.')
     .register(settingMeta, { env: 'A2A_WEBSOCKET_IN_CARD', flag: '--websocket-in-card' }),
+  websocket: websocketSchema.prefault({}),
   inspector: bool
     .optional()
     .describe('Serve the browser inspector at /inspector. Unset: on exactly when host is a loopback address.')

@@ -1,6 +1,7 @@
 /**
- * The listener sections: `rateLimit` (budgets per client address and identity), `tls`,
- * `cardSigning`, and `protocol` (protocol versions served beyond the stable ones).
+ * The listener sections: `rateLimit` (budgets per client address and identity), `websocket`
+ * (the WebSocket binding's flood guard), `tls`, `cardSigning`, and `protocol` (protocol
+ * versions served beyond the stable ones).
  */
 import { CARD_SIGNING_ALGORITHMS } from '@a2a-polyglot/card-signing';
 import { DEFAULT_RATE_LIMIT_MAX_KEYS } from '@a2a-polyglot/server';
@@ -32,6 +33,22 @@ export const rateLimitSchema = section({
     .default(DEFAULT_RATE_LIMIT_MAX_KEYS)
     .describe('Most client addresses (and, apart, identities) counted in memory; past it the least recently seen one starts a fresh window.')
     .register(settingMeta, { env: 'A2A_RATE_LIMIT_MAX_KEYS' }),
+});
+
+/**
+ * `websocket`: the per-socket inbound flood guard of the WebSocket binding (a token bucket; a
+ * socket past it is closed with 1008). Unset keys keep the binding's defaults (100 messages/s,
+ * a burst of 200), which a browser never reaches but a closed-loop load client does.
+ */
+export const websocketSchema = section({
+  maxMessagesPerSecond: intIn(1, 1_000_000_000)
+    .optional()
+    .describe("Sustained inbound messages per second one WebSocket may send; past it (after the burst) it is closed with 1008. Unset: the binding's 100.")
+    .register(settingMeta, { env: 'A2A_WEBSOCKET_MAX_MESSAGES_PER_SECOND' }),
+  messageBurst: intIn(1, 1_000_000_000)
+    .optional()
+    .describe("Messages one WebSocket may send at once before maxMessagesPerSecond applies. Unset: the binding's 200.")
+    .register(settingMeta, { env: 'A2A_WEBSOCKET_MESSAGE_BURST' }),
 });
 
 /** `protocol`: the experimental A2A 1.1 draft (task generations, long-polling GetTask, conditional follow-ups). */
