@@ -35,3 +35,4 @@ export { CORE_CASES, STREAM_CHUNKS, type CoreCase } from './core/cases.js';
 export { measureCase, type CoreCaseFigures } from './core/measure.js';
 export { ENCODE_CASES, ENCODERS, encodeSamples, type EncodeCase, type EncoderId, type EncodeSamples } from './core/encode-cases.js';
 export { coreGoals, renderCore } from './report/core.js';
+export { BINDING_ALLOWANCE_US, bindingBudgetGoals, bindingBudgetRows, renderBindingBudget, type BindingBudgetRow } from './report/binding-budget.js';

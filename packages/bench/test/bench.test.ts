@@ -7,6 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   agentModeText,
+  bindingBudgetGoals,
+  bindingBudgetRows,
   buildRequest,
   classifyA2aFrame,
   durableUrls,
@@ -22,6 +24,7 @@ import {
   RAW_GRPC_STREAM,
   RAW_GRPC_UNARY,
   RawHttpConnection,
+  renderBindingBudget,
   renderDurable,
   renderLongPoll,
   renderReport,
@@ -32,6 +35,7 @@ import {
   startRawGrpcServer,
   startRawHttpServer,
   startOursServer,
+  summarizeCells,
   summarizeLatencies,
   targetById,
   TARGETS,
@@ -363,7 +367,7 @@ describe('gRPC session load client', () => {
   });
 
   it('multiplexes unary and streaming sends on one Session call against our executor', async () => {
-    const server = await startOursServer();
+    const server = await startOursServer({ bare: true });
     try {
       const target = targetById('ours-grpc-session')!;
       const port = server.ports[target.port]!;
@@ -421,6 +425,37 @@ describe('report', () => {
     eventsMax: 1,
     check: 'ok',
     ...over,
+  });
+
+  it('judges each binding against echo + executor core + its allowance at c=16, and shows the parts', () => {
+    const cells: CellResult[] = [];
+    for (const rep of [0, 1, 2]) {
+      cells.push(cell({ rep, cpuUsPerOp: 50 }));
+      cells.push(cell({ rep, targetId: 'ours-jsonrpc', family: 'ours', binding: 'jsonrpc', mode: 'task', cpuUsPerOp: 100 }));
+      cells.push(cell({ rep, targetId: 'bare-jsonrpc', family: 'bare', binding: 'jsonrpc', mode: 'task', cpuUsPerOp: 80 }));
+      cells.push(cell({ rep, targetId: 'ours-jsonrpc', family: 'ours', binding: 'jsonrpc', mode: 'message', cpuUsPerOp: 60 }));
+    }
+    const core = {
+      calls: 100,
+      rows: [
+        { handler: 'executor' as const, caseId: 'task', perUnitUs: [20, 22, 24], calls: 100 },
+        { handler: 'executor' as const, caseId: 'message', perUnitUs: [4, 5, 6], calls: 100 },
+      ],
+    };
+    const rows = bindingBudgetRows(summarizeCells(cells), core);
+    expect(rows).toEqual([
+      { label: 'ours JSON-RPC', mode: 'task', serverUs: 100, echoUs: 50, coreUs: 22, allowanceUs: 15, ownUs: 28 },
+      { label: 'ours JSON-RPC', mode: 'message', serverUs: 60, echoUs: 50, coreUs: 5, allowanceUs: 15, ownUs: 5 },
+      { label: 'ours JSON-RPC, silent logger', mode: 'task', serverUs: 80, echoUs: 50, coreUs: 22, allowanceUs: 15, ownUs: 8 },
+    ]);
+    const goals = bindingBudgetGoals(rows);
+    expect(goals.map((g) => [g.target, g.pass])).toEqual([
+      ['ours JSON-RPC', false],
+      ['ours JSON-RPC', true],
+    ]);
+    expect(goals[0]?.threshold).toBe('≤ 87.0 (echo 50.0 + core 22.0 + 15)');
+    expect(bindingBudgetRows(summarizeCells(cells), undefined)).toEqual([]);
+    expect(renderBindingBudget(rows).join('\n')).toContain('| ours JSON-RPC, silent logger | task | 80.0 | 50.0 | 22.0 | 8.00 | ≤ 15 |');
   });
 
   it('renders medians, back-to-back ratios and pass/fail goals', () => {

@@ -1,4 +1,5 @@
 import type { BenchRun } from '../results.js';
+import { bindingBudgetGoals, bindingBudgetRows, renderBindingBudget } from './binding-budget.js';
 import { coreGoals, renderCore } from './core.js';
 import { renderDurable } from './durable.js';
 import { renderLongPoll } from './long-poll.js';
@@ -49,7 +50,8 @@ export function renderReport(run: BenchRun): string {
 
   out.push('## Targets (pass/fail, informational)');
   out.push('');
-  const goals = [...coreGoals(run.core), ...evaluateGoals(cells, idle, run.sustained, cfg.streamK, run.longPoll)];
+  const budget = bindingBudgetRows(cells, run.core);
+  const goals = [...coreGoals(run.core), ...bindingBudgetGoals(budget), ...evaluateGoals(cells, idle, run.sustained, cfg.streamK, run.longPoll)];
   const measurable = goals.filter((g) => !g.pending);
   out.push(
     mdTable(
@@ -66,6 +68,7 @@ export function renderReport(run: BenchRun): string {
   }
 
   out.push(...renderCore(run.core));
+  out.push(...renderBindingBudget(budget));
 
   const unary = cells.filter((c) => c.scenario === 'unary').sort(byOrder);
   if (unary.length > 0) {
