@@ -43,7 +43,10 @@ function sizeOf(value: unknown, depth: number): number {
   }
   total = OBJECT_HEADER;
   const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) total += SLOT + sizeOf(record[key], depth + 1);
+  // for-in, not Object.keys: it allocates no key array (V8's enum cache), ~2.5x faster on a
+  // streamed artifact event (measured 0.65 → 0.27 µs), and every event and save is walked.
+  // Protocol data has no enumerable inherited keys; one would only be counted, never missed.
+  for (const key in record) total += SLOT + sizeOf(record[key], depth + 1);
   return total;
 }
 
