@@ -19,7 +19,7 @@ export interface Caller {
   readonly version: NegotiatedVersion;
 }
 
-/** The key of a task's run: tenants are separate namespaces of task ids. */
+/** The key of a task in this process's maps (its run, its webhook deliveries): tenants are separate namespaces of task ids. */
 export function runKey(tenant: string, taskId: string): string {
   return `${tenant}\u0000${taskId}`;
 }

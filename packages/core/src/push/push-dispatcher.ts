@@ -1,5 +1,6 @@
 import type { StreamResponse } from '@a2a-polyglot/model';
 import type { Logger } from '../logger.js';
+import { runKey } from '../request-handler-helpers.js';
 import type { CallObserver } from '../observer.js';
 import type { PushConfigStore, StoredPushConfig } from './push-config-store.js';
 import type { PushOutcome, PushSender } from './push-sender.js';
@@ -37,10 +38,10 @@ export class PushDispatcher {
     if (
       this.configs.mayHaveConfigs &&
       !this.configs.mayHaveConfigs(tenant, taskId) &&
-      (this.taskChains.size === 0 || !this.taskChains.has(`${tenant}\u0000${taskId}`))
+      (this.taskChains.size === 0 || !this.taskChains.has(runKey(tenant, taskId)))
     )
       return;
-    const taskKey = `${tenant}\u0000${taskId}`;
+    const taskKey = runKey(tenant, taskId);
     const pending = this.taskChains.get(taskKey);
     const entry = pending ?? { chain: Promise.resolve(), events: 0 };
     const ordinal = ++entry.events;
@@ -74,7 +75,7 @@ export class PushDispatcher {
    * A config registered through another instance has no such fence.
    */
   registered(tenant: string, taskId: string, configId: string): void {
-    const taskKey = `${tenant}\u0000${taskId}`;
+    const taskKey = runKey(tenant, taskId);
     const pending = this.taskChains.get(taskKey);
     if (!pending) return;
     let late = this.registeredLate.get(taskKey);
