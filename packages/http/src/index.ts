@@ -8,6 +8,7 @@ export * from './sse-writer.js';
 export * from './pipe-event-stream.js';
 export * from './call-context.js';
 export * from './client-address.js';
+export * from './forwarded-origin.js';
 export * from './abort-signal.js';
 export * from './send-json.js';
 export * from './headers.js';

@@ -4,7 +4,8 @@ import { headerValue, sendJson } from '@a2a-polyglot/http';
 import { jsonRpcFailure } from '@a2a-polyglot/jsonrpc';
 import { restError } from '@a2a-polyglot/rest';
 import type { A2AHttpOptions, CorsOptions } from './options.js';
-import { firstValue, HOST_PATTERN, publicBaseUrl } from './public-url.js';
+import { forwardedOrigin } from '@a2a-polyglot/http';
+import { HOST_PATTERN, publicBaseUrl } from './public-url.js';
 
 /** What {@link BrowserAccessCheck} decided for one request. */
 export type BrowserAccess =
@@ -65,7 +66,7 @@ export function browserAccessCheck(options: Pick<A2AHttpOptions, 'cors' | 'allow
 
   function hostRefusal(req: IncomingMessage): string | undefined {
     if (anyHost || (allowedHosts === undefined && !arrivedOnLoopback(req))) return undefined;
-    const named = (trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined) ?? req.headers.host;
+    const named = (trustProxy ? forwardedOrigin(req).host : undefined) ?? req.headers.host;
     if (named === undefined) return undefined; // HTTP/1.0 without a Host: no browser sends that
     const name = hostNameOf(named);
     if (name === undefined) return `The Host ${JSON.stringify(named.slice(0, 100))} is malformed`;

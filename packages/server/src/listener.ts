@@ -11,7 +11,7 @@ import { applyCorsHeaders, sendPreflight } from './cors.js';
 import { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
 import { METRICS_PATH, serveMetrics } from './metrics-endpoint.js';
 import { type A2AHttpOptions, aliasRoutes, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
-import { publicBaseUrl } from './public-url.js';
+import { publicBaseUrl, publicUrlVary } from './public-url.js';
 import { websocketCardInterfaces } from './websocket.js';
 
 /**
@@ -100,7 +100,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     const base = `${publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false)}${frameworkBasePath(req)}${mount}`;
     const extra = [...websocketCardInterfaces(options, base), ...(options.extraInterfaces?.(base) ?? [])];
     const interfaces = cardInterfaces(card, base, basePath, extra, { experimental11: options.handler.experimental11 });
-    const vary = [...(options.publicBaseUrl ? [] : options.trustProxy ? ['Host', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : ['Host']), 'A2A-Version'];
+    const vary = [...publicUrlVary(options.publicBaseUrl, options.trustProxy ?? false), 'A2A-Version'];
     const lastModified = cardClock.lastModified(JSON.stringify(AgentCard.toJSON(card)));
     const served: AgentCard = { ...card, supportedInterfaces: interfaces };
     // Signed as served: a signature over the configured card would not cover the interfaces.

@@ -5,7 +5,7 @@ import { restError } from '@a2a-polyglot/rest';
 import { browserAccessCheck, sendAccessRefusal } from './browser-access.js';
 import { applyCorsHeaders } from './cors.js';
 import type { A2AHttpOptions } from './options.js';
-import { publicBaseUrl } from './public-url.js';
+import { publicBaseUrl, publicUrlVary } from './public-url.js';
 
 /** What a listing of the served agents reads: the root listener's options, and the agents it lists. */
 export interface ServedAgents {
@@ -40,6 +40,7 @@ export function beginListing(
   }
   if (root.cors ?? true) applyCorsHeaders(res, access.allowOrigin);
   const base = publicBaseUrl(req, root.publicBaseUrl, root.trustProxy ?? false);
-  const vary: Record<string, string> = root.publicBaseUrl ? {} : { vary: root.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host' };
+  const varied = publicUrlVary(root.publicBaseUrl, root.trustProxy ?? false);
+  const vary: Record<string, string> = varied.length > 0 ? { vary: varied.join(', ') } : {};
   return { base, vary };
 }

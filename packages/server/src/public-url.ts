@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { forwardedOrigin } from '@a2a-polyglot/http';
 
 /** What a Host / X-Forwarded-Host value may contain (host, IPv4, [IPv6], port). */
 export const HOST_PATTERN = /^[A-Za-z0-9._-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -10,22 +11,22 @@ export const HOST_PATTERN = /^[A-Za-z0-9._-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\
  * Why validate the Host header: it ends up in the agent card's interface URLs, and a card may
  * be cached; an attacker-chosen host must not be echoed there. A malformed host falls back to
  * the socket's local address. Forwarded headers count only with `trustProxy`, because any
- * client can send them.
+ * client can send them: then the scheme and host come from RFC 7239 `Forwarded` or
+ * `X-Forwarded-Proto` / `X-Forwarded-Host`, and a proxy that routes the server under a path
+ * (`X-Forwarded-Prefix: /agents-gw`) has that path in front of every URL.
  */
 export function publicBaseUrl(req: IncomingMessage, configured: string | undefined, trustProxy: boolean): string {
   if (configured) return configured.replace(/\/+$/, '');
-  const forwardedProto = trustProxy ? firstValue(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
-  const proto = forwardedProto === 'http' || forwardedProto === 'https' ? forwardedProto : (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-  const forwardedHost = trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined;
-  const host = [forwardedHost, req.headers.host].find((h): h is string => h !== undefined && HOST_PATTERN.test(h)) ?? socketHost(req);
-  return `${proto}://${host}`;
+  const forwarded = trustProxy ? forwardedOrigin(req) : undefined;
+  const proto = forwarded?.proto === 'http' || forwarded?.proto === 'https' ? forwarded.proto : (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  const host = [forwarded?.host, req.headers.host].find((h): h is string => h !== undefined && HOST_PATTERN.test(h)) ?? socketHost(req);
+  return `${proto}://${host}${forwarded?.prefix ?? ''}`;
 }
 
-/** The first of a comma-separated (forwarded) header's values, trimmed; undefined when absent or empty. */
-export function firstValue(header: string | string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  const first = value?.split(',')[0]?.trim();
-  return first === '' ? undefined : first;
+/** The request headers a card built with {@link publicBaseUrl} depends on: its `Vary`. */
+export function publicUrlVary(configured: string | undefined, trustProxy: boolean): string[] {
+  if (configured) return [];
+  return trustProxy ? ['Host', 'Forwarded', 'X-Forwarded-Host', 'X-Forwarded-Proto', 'X-Forwarded-Prefix'] : ['Host'];
 }
 
 function socketHost(req: IncomingMessage): string {

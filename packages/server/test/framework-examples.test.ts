@@ -1,5 +1,5 @@
 /**
- * The Express, Fastify and Hono examples under `examples/`, run as a user runs them (`node
+ * The Express and Fastify examples under `examples/`, run as a user runs them (`node
  * examples/<framework>/server.mjs`, on the built packages): the first stdout line is the base
  * URL, the card lists URLs under `/agent`, a JSON-RPC send completes, and the app's own
  * route answers.
@@ -54,7 +54,7 @@ async function firstLine(e: Example): Promise<string> {
   return e.stdout.split('\n')[0]!.trim();
 }
 
-describe.each(['express', 'fastify', 'hono'])('examples/%s/server.mjs', (framework) => {
+describe.each(['express', 'fastify'])('examples/%s/server.mjs', (framework) => {
   it('prints its base URL first and serves the agent under /agent beside its own route', async () => {
     const base = await firstLine(start(framework));
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -149,6 +149,27 @@ describe('card with publicBaseUrl, trustProxy, basePath and extra interfaces', (
     }
   });
 
+  it('with trustProxy, builds card URLs from RFC 7239 Forwarded and X-Forwarded-Prefix, and ignores an unsafe prefix', async () => {
+    const s = await startTestServer({ trustProxy: true, allowedHosts: ['public.test', 'xf.test'] });
+    try {
+      const card = async (headers: Record<string, string>) => {
+        const res = await rawRequest(`${s.url}/.well-known/agent-card.json`, { host: 'internal:80', ...headers });
+        return { url: JSON.parse(res.body).supportedInterfaces[1].url as string, vary: res.headers.vary };
+      };
+      const rfc = await card({ forwarded: 'for=192.0.2.60;proto=https;host="public.test:8443", for=10.0.0.2', 'x-forwarded-prefix': '/gw/agents/' });
+      expect(rfc.url).toBe('https://public.test:8443/gw/agents/a2a');
+      expect(rfc.vary).toBe('Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto, X-Forwarded-Prefix, A2A-Version');
+      // Forwarded wins over X-Forwarded-*; X-Forwarded-* fill in what it leaves out.
+      expect((await card({ forwarded: 'host=public.test', 'x-forwarded-host': 'xf.test', 'x-forwarded-proto': 'https' })).url).toBe('https://public.test/a2a');
+      for (const prefix of ['/../admin', 'gw', '/gw?x=1', '/gw/./x', '//evil.test']) {
+        expect((await card({ 'x-forwarded-host': 'public.test', 'x-forwarded-prefix': prefix })).url).toBe('http://public.test/a2a');
+      }
+      expect((await card({ forwarded: 'host="public.test', 'x-forwarded-host': 'xf.test' })).url).toBe('http://xf.test/a2a');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('mounts at the root with basePath ""', async () => {
     const s = await startTestServer({ basePath: '' });
     try {
