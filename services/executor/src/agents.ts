@@ -5,7 +5,8 @@ import type { AgentInterface } from '@a2a-polyglot/model';
 import { LIVENESS_PATH, METRICS_PATH, normalizeBasePath, READINESS_PATH } from '@a2a-polyglot/server';
 import { agentRequestHandler } from './a2a-lite/index.js';
 import { authenticationFor } from './authentication.js';
-import { memoryEventLog, memoryTaskStore } from './backends.js';
+import { scopedBackends } from './agent-scope.js';
+import { memoryEventLog, memoryTaskStore, type Backends } from './backends.js';
 import { rateLimiterFor } from './listener-security.js';
 import { buildAgentCard } from './card.js';
 import { signedCards } from './card-signing.js';
@@ -55,6 +56,13 @@ export interface CreateAgentsOptions {
    * card does. Called per request, so it may depend on listeners started after the agents.
    */
   readonly extraInterfaces?: (agentBase: string, agentId: string) => AgentInterface[];
+  /**
+   * The durable backends every agent shares ({@link openBackends}), each agent getting its own
+   * partition of them ({@link scopedBackends}); `defaultAgentId` keeps the unprefixed one.
+   * Absent, or for what they leave out (the in-memory kinds), each agent has its own in memory.
+   */
+  readonly backends?: Backends;
+  readonly defaultAgentId?: string;
 }
 
 /**
@@ -129,7 +137,10 @@ export function unavailableAgent(entry: AgentEntryConfig, reason: string, config
   return servedAgent({ ...entry, description, a2aLite: undefined }, { execute: async () => undefined }, config, options, reason);
 }
 
-/** The RequestHandler of one agent around `executor` (its own in-memory task store), watched by the service's metrics. */
+/**
+ * The RequestHandler of one agent around `executor`, on its partition of the shared backends
+ * (or its own in-memory stores), watched by the service's metrics.
+ */
 function servedAgent(
   entry: AgentEntryConfig,
   executor: AgentExecutor,
@@ -140,6 +151,8 @@ function servedAgent(
   const paths = agentPaths(entry.id, config, options.logger);
   const { mountPath } = paths;
   const card = buildAgentCard({ agent: entry, auth: config.auth, tls: config.tls });
+  const shared = options.backends;
+  const backends = shared ? scopedBackends(shared.handlerOptions, entry.id === options.defaultAgentId ? undefined : entry.id) : {};
   const handler = agentRequestHandler(
     {
       card,
@@ -148,9 +161,10 @@ function servedAgent(
       backgroundExecution: entry.backgroundExecution,
       acceptAnyInputMode: entry.acceptAnyInputMode,
       logger: options.logger,
-      ...instrumentHandler(options.instrumentation, entry.id, memoryTaskStore(config), memoryEventLog(config)),
+      ...backends,
+      ...instrumentHandler(options.instrumentation, entry.id, backends.taskStore ?? memoryTaskStore(config), backends.eventLog ?? memoryEventLog(config)),
       authenticator: sharedAuthenticator(config),
-      rateLimiter: sharedRateLimiter(config),
+      rateLimiter: sharedRateLimiter(config, shared?.redis),
       extendedCard: entry.capabilities.extendedAgentCard
         ? signedCards(config, () => extendedCardAt(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []))
         : undefined,
@@ -201,8 +215,8 @@ function sharedAuthenticator(config: ExecutorConfig): Authenticator | undefined 
 
 /** One rate limiter per configuration: a client's budget is service-wide, whichever agent it calls. */
 const rateLimiters = new WeakMap<ExecutorConfig['rateLimit'], RateLimiter | undefined>();
-function sharedRateLimiter(config: ExecutorConfig): RateLimiter | undefined {
-  if (!rateLimiters.has(config.rateLimit)) rateLimiters.set(config.rateLimit, rateLimiterFor(config));
+function sharedRateLimiter(config: ExecutorConfig, redis: unknown): RateLimiter | undefined {
+  if (!rateLimiters.has(config.rateLimit)) rateLimiters.set(config.rateLimit, rateLimiterFor(config, redis));
   return rateLimiters.get(config.rateLimit);
 }
 

@@ -5,7 +5,8 @@ import type { AgentInterface } from '@a2a-polyglot/model';
 import { AgentMounts, startA2AServer, websocketCardInterfaces, type A2AHttpOptions, type RunningA2AServer } from '@a2a-polyglot/server';
 import { AgentDirectory } from './agent-directory.js';
 import { createAgents, defaultAgentOf, type ServedAgent } from './agents.js';
-import { ConfigError, eventLogKind, storeKind, type ExecutorConfig } from './config.js';
+import { openBackends, type Backends } from './backends.js';
+import { ConfigError, type ExecutorConfig } from './config.js';
 import { GRPC_CLOSE_GRACE_MS, grpcCardInterfaces, startGrpc } from './grpc-listener.js';
 import { serviceInstrumentation } from './instrumentation.js';
 import { listenerTls } from './listener-security.js';
@@ -28,11 +29,6 @@ export async function startMountedAgents(
   logger: Logger,
   telemetry: Telemetry | undefined,
 ): Promise<RunningExecutor> {
-  if (storeKind(resolved) !== 'memory' || eventLogKind(resolved) !== 'memory') {
-    throw new ConfigError(
-      'Invalid configuration: durable stores (store, eventLog) serve a single agent for now; with "agents", run one executor per agent or use the in-memory store',
-    );
-  }
   const firstEntry = resolved.agents[0];
   if (!firstEntry) throw new ConfigError('Invalid configuration: "agents" is empty; list at least one agent, or leave it out to serve a single agent');
   const tls = listenerTls(resolved);
@@ -58,7 +54,11 @@ export async function startMountedAgents(
     const options = agent && mountOptions(agent);
     return options ? [...websocketCardInterfaces(options, agentBase), ...(options.extraInterfaces?.(agentBase) ?? [])] : [];
   };
+  // One set of durable backends for every agent, each on its own partition (see `scopedBackends`).
+  const backends: Backends = await openBackends(resolved, logger);
   const createOptions = {
+    backends,
+    defaultAgentId: defaultId,
     logger,
     instrumentation,
     registry: options.handlers,
@@ -67,7 +67,13 @@ export async function startMountedAgents(
     agentHandlers: options.agentHandlers,
     extraInterfaces,
   };
-  const agents: ServedAgent[] = await createAgents(resolved, createOptions);
+  let agents: ServedAgent[];
+  try {
+    agents = await createAgents(resolved, createOptions);
+  } catch (error) {
+    await backends.close().catch(() => undefined);
+    throw error;
+  }
   const root = defaultAgentOf(resolved, agents);
   const mounts = new AgentMounts();
   const live = new AgentDirectory({ mounts, mountOptions, defaultId: root.id, removalGraceMs: resolved.shutdownGraceMs, metrics, logger });
@@ -77,10 +83,15 @@ export async function startMountedAgents(
   let registry: RegistrySync | undefined;
   try {
     // Draining is service-wide: every agent's handler shuts down together.
-    const readiness = () => checkReadiness({ draining: () => live.list().some((a) => a.handler.draining) });
+    const readiness = () => checkReadiness({ draining: () => live.list().some((a) => a.handler.draining), checks: backends.checks });
     const router = agentRouter(root.handler, { byMetadata: (id) => live.handler(id), byTenant: (id) => (id === root.id ? undefined : live.handler(id)) });
     // The registry's agents first, so the first request already finds them.
     if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, live, createOptions);
+    if (backends.handlerOptions.cluster) {
+      // The startup sweep, per agent on its partition: fail at once what this instance (same id) ran when it last stopped.
+      const failed = (await Promise.all(live.list().map((a) => a.handler.recoverAbandoned({ includeOwn: true })))).reduce((n, f) => n + f, 0);
+      logger.info(failed > 0 ? { recoveredTasks: failed } : {}, `Storage: ${backends.description}`);
+    }
     grpc = await startGrpc(root.handler, resolved, logger, readiness, tls?.grpc, router);
     listener = await startA2AServer({
       handler: root.handler,
@@ -90,7 +101,9 @@ export async function startMountedAgents(
   } catch (error) {
     await registry?.close();
     await grpc?.close(0);
+    await Promise.all(live.list().map((a) => a.handler.shutdown(0)));
     await Promise.all(live.list().map((a) => closeExecutor(a.executor)));
+    await backends.close().catch(() => undefined);
     throw error;
   }
 
@@ -99,6 +112,8 @@ export async function startMountedAgents(
     ['the request handlers', () => Promise.all(live.list().map((a) => a.handler.shutdown(resolved.shutdownGraceMs)))],
     ['the agents', () => Promise.all(live.list().map((a) => closeExecutor(a.executor)))],
     ['the listeners', () => Promise.all([listener.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
+    // Once, after every agent's handler: they all share these.
+    ['the stores', () => backends.close()],
   ]);
   const served = () => live.list().map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) }));
   return runningExecutor({ config: resolved, listener, grpc, handler: root.handler, agents: served, close });
