@@ -1,19 +1,20 @@
-import { checkReadiness, type Logger } from '@a2a-polyglot/core';
+import type { Logger } from '@a2a-polyglot/core';
 import { closeExecutor } from '@a2a-polyglot/bridges';
 import { agentRouter, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import type { AgentInterface } from '@a2a-polyglot/model';
-import { AgentMounts, startA2AServer, websocketCardInterfaces, type A2AHttpOptions, type RunningA2AServer } from '@a2a-polyglot/server';
+import { AgentMounts, websocketCardInterfaces, type A2AHttpOptions } from '@a2a-polyglot/server';
 import { AgentDirectory } from './agent-directory.js';
 import { createAgents, defaultAgentOf, type ServedAgent } from './agents.js';
 import { openBackends, type Backends } from './backends.js';
 import { ConfigError, type ExecutorConfig } from './config.js';
-import { GRPC_CLOSE_GRACE_MS, grpcCardInterfaces, startGrpc } from './grpc-listener.js';
+import { grpcCardInterfaces } from './grpc-listener.js';
 import { serviceInstrumentation } from './instrumentation.js';
 import { listenerTls } from './listener-security.js';
-import { bindingOptions, listenerOptions, rootListenerOptions } from './listener-options.js';
+import { bindingOptions, listenerOptions } from './listener-options.js';
 import { startRegistrySync, type RegistrySync } from './registry-sync.js';
 import type { Telemetry } from './telemetry.js';
-import { closeOnceInSteps, endpointsAt, runningExecutor, type RunningExecutor, type StartExecutorOptions } from './running-executor.js';
+import { serveHandlers } from './serve-handlers.js';
+import { endpointsAt, runningExecutor, type RunningExecutor, type StartExecutorOptions } from './running-executor.js';
 
 /**
  * Several agents on one listener: each of `agents` (and of the agent registry, when
@@ -79,42 +80,37 @@ export async function startMountedAgents(
   const live = new AgentDirectory({ mounts, mountOptions, defaultId: root.id, removalGraceMs: resolved.shutdownGraceMs, metrics, logger });
   directory = live;
   for (const agent of agents) live.add(agent);
-  let listener: RunningA2AServer;
   let registry: RegistrySync | undefined;
   try {
-    // Draining is service-wide: every agent's handler shuts down together.
-    const readiness = () => checkReadiness({ draining: () => live.list().some((a) => a.handler.draining), checks: backends.checks });
-    const router = agentRouter(root.handler, { byMetadata: (id) => live.handler(id), byTenant: (id) => (id === root.id ? undefined : live.handler(id)) });
     // The registry's agents first, so the first request already finds them.
     if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, live, createOptions);
-    if (backends.handlerOptions.cluster) {
-      // The startup sweep, per agent on its partition: fail at once what this instance (same id) ran when it last stopped.
-      const failed = (await Promise.all(live.list().map((a) => a.handler.recoverAbandoned({ includeOwn: true })))).reduce((n, f) => n + f, 0);
-      logger.info(failed > 0 ? { recoveredTasks: failed } : {}, `Storage: ${backends.description}`);
-    }
-    grpc = await startGrpc(root.handler, resolved, logger, readiness, tls?.grpc, router);
-    listener = await startA2AServer({
-      handler: root.handler,
-      ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces, tls }),
-      mounts,
-    });
   } catch (error) {
-    await registry?.close();
-    await grpc?.close(0);
     await Promise.all(live.list().map((a) => a.handler.shutdown(0)));
     await Promise.all(live.list().map((a) => closeExecutor(a.executor)));
     await backends.close().catch(() => undefined);
     throw error;
   }
-
-  const close = closeOnceInSteps(resolved, logger, [
-    ['the agent registry', async () => registry?.close()],
-    ['the request handlers', () => Promise.all(live.list().map((a) => a.handler.shutdown(resolved.shutdownGraceMs)))],
-    ['the agents', () => Promise.all(live.list().map((a) => closeExecutor(a.executor)))],
-    ['the listeners', () => Promise.all([listener.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
-    // Once, after every agent's handler: they all share these.
-    ['the stores', () => backends.close()],
-  ]);
-  const served = () => live.list().map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) }));
-  return runningExecutor({ config: resolved, listener, grpc, handler: root.handler, agents: served, close });
+  const closeAgents = () => Promise.all(live.list().map((a) => closeExecutor(a.executor)));
+  const served = await serveHandlers({
+    config: resolved,
+    logger,
+    metrics,
+    tls,
+    backends,
+    root: root.handler,
+    handlers: () => live.list().map((a) => a.handler),
+    grpcInterfaces,
+    onGrpc: (bound) => {
+      grpc = bound;
+    },
+    router: agentRouter(root.handler, { byMetadata: (id) => live.handler(id), byTenant: (id) => (id === root.id ? undefined : live.handler(id)) }),
+    mounts,
+    closeFirst: [['the agent registry', async () => registry?.close()]],
+    closeAfterHandlers: [['the agents', closeAgents]],
+  }).catch(async (error: unknown) => {
+    await registry?.close();
+    throw error;
+  });
+  const agentsNow = () => live.list().map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) }));
+  return runningExecutor({ config: resolved, listener: served.listener, grpc: served.grpc, handler: root.handler, agents: agentsNow, close: served.close });
 }
