@@ -1,6 +1,6 @@
 /**
  * Mounted agents on durable stores: every agent of `agents` keeps its tasks in the one
- * configured store (SQLite file, PostgreSQL schema + Redis prefix), each on its own partition.
+ * configured store (SQLite file, PostgreSQL schema + Redis prefix, DynamoDB table), each on its own partition.
  * A task created on agent a is readable on a and across a restart, and unknown to agent b
  * (GetTask → -32001, ListTasks empty, no subscribe, no cancel); the default agent keeps the
  * unprefixed partition, so what a single-agent executor wrote on the same store stays its own.
@@ -9,9 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '@a2a-polyglot/core';
+import { useDynalite } from '../../../packages/stores/test/dynalite.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import type { ExecutorConfigInput } from '../src/config.js';
-import { json, postJson, rpc, userMessage } from './helpers.js';
+import { json, postJson, rpc, userMessage, waitFor } from './helpers.js';
 import { cleanUp, describeWithPostgresAndRedis, POSTGRES_URL, REDIS_URL, uniqueName } from './durable-services.js';
 
 jest.setTimeout(60_000);
@@ -118,8 +119,55 @@ describeWithPostgresAndRedis('mounted agents on one PostgreSQL schema and one Re
   afterAll(async () => {
     for (const name of names) await cleanUp(name, name);
   });
-  isolationSuite(() => ({
-    store: { kind: 'postgres', url: POSTGRES_URL, schema },
-    eventLog: { kind: 'redis', url: REDIS_URL, prefix: schema },
-  }));
+  const storage = () => ({
+    store: { kind: 'postgres' as const, url: POSTGRES_URL, schema },
+    eventLog: { kind: 'redis' as const, url: REDIS_URL, prefix: schema },
+  });
+  isolationSuite(storage);
+
+  const instances: RunningExecutor[] = [];
+  afterEach(async () => {
+    await Promise.all(instances.splice(0).map((r) => r.close()));
+  });
+  it("serves agent b's task from either instance, cancels it across them, and never on agent a", async () => {
+    for (const instanceId of ['g1', 'g2'])
+      instances.push(
+        await startExecutor(
+          { port: 0, grpcPort: 0, host: '127.0.0.1', instanceId, shutdownGraceMs: 100, ...storage(), agents: AGENTS },
+          { logger: silentLogger },
+        ),
+      );
+    const [g1, g2] = instances as [RunningExecutor, RunningExecutor];
+    const slow = (await call(g1, 'b', 'SendMessage', { message: userMessage('slow'), configuration: { returnImmediately: true } })).result.task;
+    await waitFor(async () => (await call(g2, 'b', 'GetTask', { id: slow.id })).result?.status.state === 'TASK_STATE_WORKING', { what: 'the task working on g2' });
+    expect((await call(g2, 'a', 'GetTask', { id: slow.id })).error.code).toBe(TASK_NOT_FOUND);
+    expect((await call(g2, 'a', 'CancelTask', { id: slow.id })).error.code).toBe(TASK_NOT_FOUND);
+    // The cancel on g2 reaches the run on g1 (Redis signals on b's partition) and ends it.
+    expect((await call(g2, 'b', 'CancelTask', { id: slow.id })).result.status.state).toBe('TASK_STATE_CANCELED');
+    await waitFor(async () => (await call(g1, 'b', 'GetTask', { id: slow.id })).result?.status.state === 'TASK_STATE_CANCELED', { what: 'g1 to see the cancel' });
+    expect((await call(g1, 'a', 'ListTasks', {})).result.tasks).toEqual([]);
+  });
+});
+
+describe('mounted agents on one DynamoDB table', () => {
+  const AWS_ENV = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_EC2_METADATA_DISABLED: 'true' };
+  const saved: Record<string, string | undefined> = {};
+  beforeAll(() => {
+    for (const [name, value] of Object.entries(AWS_ENV)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+  });
+  const local = useDynalite();
+  afterAll(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+  let table: string;
+  beforeEach(() => {
+    table = `a2a-agents-${crypto.randomUUID()}`;
+  });
+  isolationSuite(() => ({ store: { kind: 'dynamodb', table, endpoint: local().endpoint, region: 'local' } }));
 });
