@@ -144,7 +144,9 @@ function scopedEventLog(log: EventLog, scope: AgentScope): EventLog {
     waitFor: (key, afterSeq, signal) => log.waitFor(k(key), afterSeq, signal),
     seal: (key, options) => log.seal(k(key), options),
     ...(appendMany
-      ? { appendMany: (key: string, events: readonly LoggedEvent[], options?: { readonly seal?: SealOptions }) => appendMany.call(log, k(key), events, options) }
+      ? {
+          appendMany: (key: string, events: readonly LoggedEvent[], options?: { readonly seal?: SealOptions }) => appendMany.call(log, k(key), events, options),
+        }
       : {}),
     ...(addWaiter ? { addWaiter: (key: string, afterSeq: number, wake: () => void) => addWaiter.call(log, k(key), afterSeq, wake) } : {}),
     ...(removeWaiter ? { removeWaiter: (key: string, wake: () => void) => removeWaiter.call(log, k(key), wake) } : {}),

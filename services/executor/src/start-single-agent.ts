@@ -23,7 +23,8 @@ const NO_AGENTS: readonly ServedAgentInfo[] = [];
 
 /**
  * One agent (the demo agent, an agent module or `options.executor`) at the root, with its
- * stores and event log from the configuration (durable stores are single-agent for now).
+ * stores and event log from the configuration, served by the same listener stack as mounted
+ * agents ({@link serveHandlers}); the stores are its own, unpartitioned.
  */
 export async function startSingleAgent(
   configured: ExecutorConfig,

@@ -139,12 +139,16 @@ describeWithPostgresAndRedis('mounted agents on one PostgreSQL schema and one Re
       );
     const [g1, g2] = instances as [RunningExecutor, RunningExecutor];
     const slow = (await call(g1, 'b', 'SendMessage', { message: userMessage('slow'), configuration: { returnImmediately: true } })).result.task;
-    await waitFor(async () => (await call(g2, 'b', 'GetTask', { id: slow.id })).result?.status.state === 'TASK_STATE_WORKING', { what: 'the task working on g2' });
+    await waitFor(async () => (await call(g2, 'b', 'GetTask', { id: slow.id })).result?.status.state === 'TASK_STATE_WORKING', {
+      what: 'the task working on g2',
+    });
     expect((await call(g2, 'a', 'GetTask', { id: slow.id })).error.code).toBe(TASK_NOT_FOUND);
     expect((await call(g2, 'a', 'CancelTask', { id: slow.id })).error.code).toBe(TASK_NOT_FOUND);
     // The cancel on g2 reaches the run on g1 (Redis signals on b's partition) and ends it.
     expect((await call(g2, 'b', 'CancelTask', { id: slow.id })).result.status.state).toBe('TASK_STATE_CANCELED');
-    await waitFor(async () => (await call(g1, 'b', 'GetTask', { id: slow.id })).result?.status.state === 'TASK_STATE_CANCELED', { what: 'g1 to see the cancel' });
+    await waitFor(async () => (await call(g1, 'b', 'GetTask', { id: slow.id })).result?.status.state === 'TASK_STATE_CANCELED', {
+      what: 'g1 to see the cancel',
+    });
     expect((await call(g1, 'a', 'ListTasks', {})).result.tasks).toEqual([]);
   });
 });
