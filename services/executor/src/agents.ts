@@ -1,11 +1,11 @@
-import type { AgentExecutor, Authenticator, Logger, RateLimiter, RequestHandler } from '@a2a-polyglot/core';
+import type { AgentExecutor, Authenticator, Logger, RateLimiter, RequestHandler, RequestHandlerOptions } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
 import { INSPECTOR_PATH } from '@a2a-polyglot/inspector';
 import type { AgentInterface } from '@a2a-polyglot/model';
 import { LIVENESS_PATH, METRICS_PATH, normalizeBasePath, READINESS_PATH } from '@a2a-polyglot/server';
 import { agentRequestHandler } from './a2a-lite/index.js';
 import { authenticationFor } from './authentication.js';
-import { scopedBackends } from './agent-scope.js';
+import { scopedBackends, type HandlerBackends } from './agent-scope.js';
 import { memoryEventLog, memoryTaskStore, type Backends } from './backends.js';
 import { rateLimiterFor } from './listener-security.js';
 import { buildAgentCard } from './card.js';
@@ -63,6 +63,8 @@ export interface CreateAgentsOptions {
    */
   readonly backends?: Backends;
   readonly defaultAgentId?: string;
+  /** The service's one rate limiter (on the backends' Redis when there is one); default: one per configuration, in memory. */
+  readonly rateLimiter?: RateLimiter;
 }
 
 /**
@@ -151,8 +153,6 @@ function servedAgent(
   const paths = agentPaths(entry.id, config, options.logger);
   const { mountPath } = paths;
   const card = buildAgentCard({ agent: entry, auth: config.auth, tls: config.tls });
-  const shared = options.backends;
-  const backends = shared ? scopedBackends(shared.handlerOptions, entry.id === options.defaultAgentId ? undefined : entry.id) : {};
   const handler = agentRequestHandler(
     {
       card,
@@ -160,26 +160,52 @@ function servedAgent(
       unavailable,
       backgroundExecution: entry.backgroundExecution,
       acceptAnyInputMode: entry.acceptAnyInputMode,
-      logger: options.logger,
-      ...backends,
-      ...instrumentHandler(options.instrumentation, entry.id, backends.taskStore ?? memoryTaskStore(config), backends.eventLog ?? memoryEventLog(config)),
-      authenticator: sharedAuthenticator(config),
-      rateLimiter: sharedRateLimiter(config, shared?.redis),
+      ...agentHandlerOptions(config, {
+        ...options,
+        label: entry.id,
+        backends: options.backends && scopedBackends(options.backends.handlerOptions, entry.id === options.defaultAgentId ? undefined : entry.id),
+        rateLimiter: options.rateLimiter ?? sharedRateLimiter(config),
+      }),
       extendedCard: entry.capabilities.extendedAgentCard
         ? signedCards(config, () => extendedCardAt(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []))
         : undefined,
-      ...pushHandlerOptions(config),
-      strictRequests: config.strictRequests,
-      listTasksMaxBytes: config.listTasksMaxBytes,
-      experimental11: config.protocol.experimental11,
-      longPollMaxMs: config.protocol.longPollMaxMs,
-      idempotencyWindowMs: config.idempotencyWindowMs,
     },
     entry.id,
     entry.a2aLite,
   );
   options.instrumentation.metrics.watch(handler);
   return { ...paths, handler, executor };
+}
+
+/**
+ * The RequestHandler options every agent shares, the single one and each mounted one: its
+ * backends (or its own in-memory stores), timed and traced under `label`, authentication,
+ * rate limits, push delivery and the request rules of the configuration.
+ */
+export function agentHandlerOptions(
+  config: ExecutorConfig,
+  options: {
+    readonly logger: Logger;
+    readonly instrumentation: ServiceInstrumentation;
+    readonly label: string;
+    readonly backends: HandlerBackends | undefined;
+    readonly rateLimiter: RateLimiter | undefined;
+  },
+): Omit<RequestHandlerOptions, 'card' | 'executor'> {
+  const backends = options.backends ?? {};
+  return {
+    logger: options.logger,
+    ...backends,
+    ...instrumentHandler(options.instrumentation, options.label, backends.taskStore ?? memoryTaskStore(config), backends.eventLog ?? memoryEventLog(config)),
+    authenticator: sharedAuthenticator(config),
+    rateLimiter: options.rateLimiter,
+    ...pushHandlerOptions(config),
+    strictRequests: config.strictRequests,
+    listTasksMaxBytes: config.listTasksMaxBytes,
+    experimental11: config.protocol.experimental11,
+    longPollMaxMs: config.protocol.longPollMaxMs,
+    idempotencyWindowMs: config.idempotencyWindowMs,
+  };
 }
 
 /** Where agent `id` is served: its mount path and, unless reserved, its short alias (logged when not). */
@@ -215,8 +241,8 @@ function sharedAuthenticator(config: ExecutorConfig): Authenticator | undefined 
 
 /** One rate limiter per configuration: a client's budget is service-wide, whichever agent it calls. */
 const rateLimiters = new WeakMap<ExecutorConfig['rateLimit'], RateLimiter | undefined>();
-function sharedRateLimiter(config: ExecutorConfig, redis: unknown): RateLimiter | undefined {
-  if (!rateLimiters.has(config.rateLimit)) rateLimiters.set(config.rateLimit, rateLimiterFor(config, redis));
+function sharedRateLimiter(config: ExecutorConfig): RateLimiter | undefined {
+  if (!rateLimiters.has(config.rateLimit)) rateLimiters.set(config.rateLimit, rateLimiterFor(config));
   return rateLimiters.get(config.rateLimit);
 }
 

@@ -9,7 +9,7 @@ import { openBackends, type Backends } from './backends.js';
 import { ConfigError, type ExecutorConfig } from './config.js';
 import { grpcCardInterfaces } from './grpc-listener.js';
 import { serviceInstrumentation } from './instrumentation.js';
-import { listenerTls } from './listener-security.js';
+import { listenerTls, rateLimiterFor } from './listener-security.js';
 import { bindingOptions, listenerOptions } from './listener-options.js';
 import { startRegistrySync, type RegistrySync } from './registry-sync.js';
 import type { Telemetry } from './telemetry.js';
@@ -59,6 +59,7 @@ export async function startMountedAgents(
   const backends: Backends = await openBackends(resolved, logger);
   const createOptions = {
     backends,
+    rateLimiter: rateLimiterFor(resolved, backends.redis),
     defaultAgentId: defaultId,
     logger,
     instrumentation,

@@ -1,19 +1,18 @@
 import { RequestHandler, type Logger } from '@a2a-polyglot/core';
 import type { RunningGrpcServer } from '@a2a-polyglot/grpc';
 import type { AgentInterface } from '@a2a-polyglot/model';
-import { authenticationFor } from './authentication.js';
-import { memoryEventLog, memoryTaskStore, openBackends } from './backends.js';
+import { agentHandlerOptions } from './agents.js';
+import { openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
 import { signedCards } from './card-signing.js';
 import type { ExecutorConfig } from './config.js';
 import { createDemoAgent } from './demo-agent.js';
 import { extendedCardAt } from './extended-card.js';
 import { grpcCardInterfaces } from './grpc-listener.js';
-import { instrumentHandler, serviceInstrumentation } from './instrumentation.js';
+import { serviceInstrumentation } from './instrumentation.js';
 import { listenerTls, rateLimiterFor } from './listener-security.js';
 import { agentModuleCard, loadAgentModule } from './load-agent.js';
 import { mergeModuleCard } from './module-card.js';
-import { pushHandlerOptions } from './push-options.js';
 import type { Telemetry } from './telemetry.js';
 import { serveHandlers } from './serve-handlers.js';
 import { runningExecutor, type RunningExecutor, type ServedAgentInfo, type StartExecutorOptions } from './running-executor.js';
@@ -51,26 +50,18 @@ export async function startSingleAgent(
   const instrumentation = serviceInstrumentation(options.tracing, telemetry);
   const { metrics } = instrumentation;
   const handler = new RequestHandler({
-    ...backends.handlerOptions,
-    ...instrumentHandler(
-      instrumentation,
-      card.name,
-      backends.handlerOptions.taskStore ?? memoryTaskStore(resolved),
-      backends.handlerOptions.eventLog ?? memoryEventLog(resolved),
-    ),
     card,
     executor,
-    logger,
-    authenticator: authenticationFor(resolved.auth, resolved.tls.clientCertIdentity).authenticator,
-    rateLimiter: rateLimiterFor(resolved, backends.redis),
-    extendedCard: resolved.agent.capabilities.extendedAgentCard ? signedCards(resolved, () => extendedCardAt(card, resolved, '', grpcInterfaces)) : undefined,
-    ...pushHandlerOptions(resolved),
-    strictRequests: resolved.strictRequests,
-    listTasksMaxBytes: resolved.listTasksMaxBytes,
     acceptAnyInputMode: resolved.agent.acceptAnyInputMode,
-    experimental11: resolved.protocol.experimental11,
-    longPollMaxMs: resolved.protocol.longPollMaxMs,
-    idempotencyWindowMs: resolved.idempotencyWindowMs,
+    // The agent's own stores, unpartitioned: the one-agent case of the mounted agents' handler options.
+    ...agentHandlerOptions(resolved, {
+      logger,
+      instrumentation,
+      label: card.name,
+      backends: backends.handlerOptions,
+      rateLimiter: rateLimiterFor(resolved, backends.redis),
+    }),
+    extendedCard: resolved.agent.capabilities.extendedAgentCard ? signedCards(resolved, () => extendedCardAt(card, resolved, '', grpcInterfaces)) : undefined,
   });
   metrics.watch(handler);
 
