@@ -29,7 +29,8 @@ const AGENT_MARK = '@';
  * default agent (`agentId` undefined) keeps its tenants as they are, so a single agent's
  * existing rows stay its own; agent `b`'s tenant `t` is stored as `@b/t`. A tenant of the
  * default agent starting with `@` is stored as `@@…`, so no caller of the default agent can
- * name another agent's partition.
+ * name another agent's partition. Injective because an agent id (`agentId` of the config
+ * schema) holds no `/` and starts with a letter or digit.
  */
 export class AgentScope {
   private readonly prefix: string | undefined;
