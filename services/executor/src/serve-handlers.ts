@@ -29,7 +29,7 @@ export interface ServedHandlers {
   /** With several agents: gRPC calls to each by tenant or metadata, and the HTTP mounts. */
   readonly router?: CallRouter;
   readonly mounts?: AgentMounts;
-  /** Shutdown steps before the handlers stop (the agent registry). */
+  /** Shutdown steps before the handlers stop (the agent registry); also run when the start fails. */
   readonly closeFirst?: readonly CloseStep[];
   /** Shutdown steps after the handlers, before the listeners (the agents' executors); also run when the start fails. */
   readonly closeAfterHandlers?: readonly CloseStep[];
@@ -71,6 +71,7 @@ export async function serveHandlers(s: ServedHandlers): Promise<ServingHandlers>
     });
   } catch (error) {
     await grpc?.close(0);
+    for (const [, run] of s.closeFirst ?? []) await run().catch(() => undefined);
     await stopHandlers(0);
     for (const [, run] of s.closeAfterHandlers ?? []) await run().catch(() => undefined);
     await backends.close().catch(() => undefined);

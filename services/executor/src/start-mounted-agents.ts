@@ -108,9 +108,6 @@ export async function startMountedAgents(
     mounts,
     closeFirst: [['the agent registry', async () => registry?.close()]],
     closeAfterHandlers: [['the agents', closeAgents]],
-  }).catch(async (error: unknown) => {
-    await registry?.close();
-    throw error;
   });
   const agentsNow = () => live.list().map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) }));
   return runningExecutor({ config: resolved, listener: served.listener, grpc: served.grpc, handler: root.handler, agents: agentsNow, close: served.close });

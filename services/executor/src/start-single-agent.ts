@@ -23,7 +23,11 @@ const NO_AGENTS: readonly ServedAgentInfo[] = [];
 /**
  * One agent (the demo agent, an agent module or `options.executor`) at the root, with its
  * stores and event log from the configuration, served by the same listener stack as mounted
- * agents ({@link serveHandlers}); the stores are its own, unpartitioned.
+ * agents ({@link serveHandlers}) with the same handler options ({@link agentHandlerOptions});
+ * the stores are its own, unpartitioned. What still differs from a mounted agent: its card
+ * comes from the `agent` section (or its module), its executor from `agentModule` / the demo
+ * agent / `options.executor`, and it is served at the root only (no `/agents/{id}` mount, not
+ * in the gRPC router, no `closeExecutor` at shutdown).
  */
 export async function startSingleAgent(
   configured: ExecutorConfig,
