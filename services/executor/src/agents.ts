@@ -1,11 +1,12 @@
-import type { AgentExecutor, Authenticator, Logger, RateLimiter, RequestHandler } from '@a2a-polyglot/core';
+import type { AgentExecutor, Authenticator, Logger, RateLimiter, RequestHandler, RequestHandlerOptions } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
 import { INSPECTOR_PATH } from '@a2a-polyglot/inspector';
 import type { AgentInterface } from '@a2a-polyglot/model';
 import { LIVENESS_PATH, METRICS_PATH, normalizeBasePath, READINESS_PATH } from '@a2a-polyglot/server';
 import { agentRequestHandler } from './a2a-lite/index.js';
 import { authenticationFor } from './authentication.js';
-import { memoryEventLog, memoryTaskStore } from './backends.js';
+import { scopedBackends, type HandlerBackends } from './agent-scope.js';
+import { memoryEventLog, memoryTaskStore, type Backends } from './backends.js';
 import { rateLimiterFor } from './listener-security.js';
 import { buildAgentCard } from './card.js';
 import { signedCards } from './card-signing.js';
@@ -55,6 +56,15 @@ export interface CreateAgentsOptions {
    * card does. Called per request, so it may depend on listeners started after the agents.
    */
   readonly extraInterfaces?: (agentBase: string, agentId: string) => AgentInterface[];
+  /**
+   * The durable backends every agent shares ({@link openBackends}), each agent getting its own
+   * partition of them ({@link scopedBackends}); `defaultAgentId` keeps the unprefixed one.
+   * Absent, or for what they leave out (the in-memory kinds), each agent has its own in memory.
+   */
+  readonly backends?: Backends;
+  readonly defaultAgentId?: string;
+  /** The service's one rate limiter (on the backends' Redis when there is one); default: one per configuration, in memory. */
+  readonly rateLimiter?: RateLimiter;
 }
 
 /**
@@ -129,7 +139,10 @@ export function unavailableAgent(entry: AgentEntryConfig, reason: string, config
   return servedAgent({ ...entry, description, a2aLite: undefined }, { execute: async () => undefined }, config, options, reason);
 }
 
-/** The RequestHandler of one agent around `executor` (its own in-memory task store), watched by the service's metrics. */
+/**
+ * The RequestHandler of one agent around `executor`, on its partition of the shared backends
+ * (or its own in-memory stores), watched by the service's metrics.
+ */
 function servedAgent(
   entry: AgentEntryConfig,
   executor: AgentExecutor,
@@ -147,25 +160,52 @@ function servedAgent(
       unavailable,
       backgroundExecution: entry.backgroundExecution,
       acceptAnyInputMode: entry.acceptAnyInputMode,
-      logger: options.logger,
-      ...instrumentHandler(options.instrumentation, entry.id, memoryTaskStore(config), memoryEventLog(config)),
-      authenticator: sharedAuthenticator(config),
-      rateLimiter: sharedRateLimiter(config),
+      ...agentHandlerOptions(config, {
+        ...options,
+        label: entry.id,
+        backends: options.backends && scopedBackends(options.backends.handlerOptions, entry.id === options.defaultAgentId ? undefined : entry.id),
+        rateLimiter: options.rateLimiter ?? sharedRateLimiter(config),
+      }),
       extendedCard: entry.capabilities.extendedAgentCard
         ? signedCards(config, () => extendedCardAt(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []))
         : undefined,
-      ...pushHandlerOptions(config),
-      strictRequests: config.strictRequests,
-      listTasksMaxBytes: config.listTasksMaxBytes,
-      experimental11: config.protocol.experimental11,
-      longPollMaxMs: config.protocol.longPollMaxMs,
-      idempotencyWindowMs: config.idempotencyWindowMs,
     },
     entry.id,
     entry.a2aLite,
   );
   options.instrumentation.metrics.watch(handler);
   return { ...paths, handler, executor };
+}
+
+/**
+ * The RequestHandler options every agent shares, the single one and each mounted one: its
+ * backends (or its own in-memory stores), timed and traced under `label`, authentication,
+ * rate limits, push delivery and the request rules of the configuration.
+ */
+export function agentHandlerOptions(
+  config: ExecutorConfig,
+  options: {
+    readonly logger: Logger;
+    readonly instrumentation: ServiceInstrumentation;
+    readonly label: string;
+    readonly backends: HandlerBackends | undefined;
+    readonly rateLimiter: RateLimiter | undefined;
+  },
+): Omit<RequestHandlerOptions, 'card' | 'executor'> {
+  const backends = options.backends ?? {};
+  return {
+    logger: options.logger,
+    ...backends,
+    ...instrumentHandler(options.instrumentation, options.label, backends.taskStore ?? memoryTaskStore(config), backends.eventLog ?? memoryEventLog(config)),
+    authenticator: sharedAuthenticator(config),
+    rateLimiter: options.rateLimiter,
+    ...pushHandlerOptions(config),
+    strictRequests: config.strictRequests,
+    listTasksMaxBytes: config.listTasksMaxBytes,
+    experimental11: config.protocol.experimental11,
+    longPollMaxMs: config.protocol.longPollMaxMs,
+    idempotencyWindowMs: config.idempotencyWindowMs,
+  };
 }
 
 /** Where agent `id` is served: its mount path and, unless reserved, its short alias (logged when not). */

@@ -23,7 +23,7 @@ export interface Backends {
 
 /**
  * The in-memory task store with the configured bounds (`store.memoryMaxBytes`,
- * `store.memoryInterruptedIdleMs`): the store of the `memory` kind and of every agent in `agents`.
+ * `store.memoryInterruptedIdleMs`): the store of the `memory` kind (each agent in `agents` has its own).
  */
 export function memoryTaskStore(config: ExecutorConfig): InMemoryTaskStore {
   return new InMemoryTaskStore({ maxBytes: config.store.memoryMaxBytes, interruptedIdleMs: config.store.memoryInterruptedIdleMs });

@@ -1,18 +1,20 @@
-import { checkReadiness, type Logger } from '@a2a-polyglot/core';
+import type { Logger } from '@a2a-polyglot/core';
 import { closeExecutor } from '@a2a-polyglot/bridges';
 import { agentRouter, type RunningGrpcServer } from '@a2a-polyglot/grpc';
 import type { AgentInterface } from '@a2a-polyglot/model';
-import { AgentMounts, startA2AServer, websocketCardInterfaces, type A2AHttpOptions, type RunningA2AServer } from '@a2a-polyglot/server';
+import { AgentMounts, websocketCardInterfaces, type A2AHttpOptions } from '@a2a-polyglot/server';
 import { AgentDirectory } from './agent-directory.js';
 import { createAgents, defaultAgentOf, type ServedAgent } from './agents.js';
-import { ConfigError, eventLogKind, storeKind, type ExecutorConfig } from './config.js';
-import { GRPC_CLOSE_GRACE_MS, grpcCardInterfaces, startGrpc } from './grpc-listener.js';
+import { openBackends, type Backends } from './backends.js';
+import { ConfigError, type ExecutorConfig } from './config.js';
+import { grpcCardInterfaces } from './grpc-listener.js';
 import { serviceInstrumentation } from './instrumentation.js';
-import { listenerTls } from './listener-security.js';
-import { bindingOptions, listenerOptions, rootListenerOptions } from './listener-options.js';
+import { listenerTls, rateLimiterFor } from './listener-security.js';
+import { bindingOptions, listenerOptions } from './listener-options.js';
 import { startRegistrySync, type RegistrySync } from './registry-sync.js';
 import type { Telemetry } from './telemetry.js';
-import { closeOnceInSteps, endpointsAt, runningExecutor, type RunningExecutor, type StartExecutorOptions } from './running-executor.js';
+import { serveHandlers } from './serve-handlers.js';
+import { endpointsAt, runningExecutor, type RunningExecutor, type StartExecutorOptions } from './running-executor.js';
 
 /**
  * Several agents on one listener: each of `agents` (and of the agent registry, when
@@ -28,11 +30,6 @@ export async function startMountedAgents(
   logger: Logger,
   telemetry: Telemetry | undefined,
 ): Promise<RunningExecutor> {
-  if (storeKind(resolved) !== 'memory' || eventLogKind(resolved) !== 'memory') {
-    throw new ConfigError(
-      'Invalid configuration: durable stores (store, eventLog) serve a single agent for now; with "agents", run one executor per agent or use the in-memory store',
-    );
-  }
   const firstEntry = resolved.agents[0];
   if (!firstEntry) throw new ConfigError('Invalid configuration: "agents" is empty; list at least one agent, or leave it out to serve a single agent');
   const tls = listenerTls(resolved);
@@ -58,7 +55,12 @@ export async function startMountedAgents(
     const options = agent && mountOptions(agent);
     return options ? [...websocketCardInterfaces(options, agentBase), ...(options.extraInterfaces?.(agentBase) ?? [])] : [];
   };
+  // One set of durable backends for every agent, each on its own partition (see `scopedBackends`).
+  const backends: Backends = await openBackends(resolved, logger);
   const createOptions = {
+    backends,
+    rateLimiter: rateLimiterFor(resolved, backends.redis),
+    defaultAgentId: defaultId,
     logger,
     instrumentation,
     registry: options.handlers,
@@ -67,39 +69,46 @@ export async function startMountedAgents(
     agentHandlers: options.agentHandlers,
     extraInterfaces,
   };
-  const agents: ServedAgent[] = await createAgents(resolved, createOptions);
+  let agents: ServedAgent[];
+  try {
+    agents = await createAgents(resolved, createOptions);
+  } catch (error) {
+    await backends.close().catch(() => undefined);
+    throw error;
+  }
   const root = defaultAgentOf(resolved, agents);
   const mounts = new AgentMounts();
   const live = new AgentDirectory({ mounts, mountOptions, defaultId: root.id, removalGraceMs: resolved.shutdownGraceMs, metrics, logger });
   directory = live;
   for (const agent of agents) live.add(agent);
-  let listener: RunningA2AServer;
   let registry: RegistrySync | undefined;
   try {
-    // Draining is service-wide: every agent's handler shuts down together.
-    const readiness = () => checkReadiness({ draining: () => live.list().some((a) => a.handler.draining) });
-    const router = agentRouter(root.handler, { byMetadata: (id) => live.handler(id), byTenant: (id) => (id === root.id ? undefined : live.handler(id)) });
     // The registry's agents first, so the first request already finds them.
     if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, live, createOptions);
-    grpc = await startGrpc(root.handler, resolved, logger, readiness, tls?.grpc, router);
-    listener = await startA2AServer({
-      handler: root.handler,
-      ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces, tls }),
-      mounts,
-    });
   } catch (error) {
-    await registry?.close();
-    await grpc?.close(0);
+    await Promise.all(live.list().map((a) => a.handler.shutdown(0)));
     await Promise.all(live.list().map((a) => closeExecutor(a.executor)));
+    await backends.close().catch(() => undefined);
     throw error;
   }
-
-  const close = closeOnceInSteps(resolved, logger, [
-    ['the agent registry', async () => registry?.close()],
-    ['the request handlers', () => Promise.all(live.list().map((a) => a.handler.shutdown(resolved.shutdownGraceMs)))],
-    ['the agents', () => Promise.all(live.list().map((a) => closeExecutor(a.executor)))],
-    ['the listeners', () => Promise.all([listener.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
-  ]);
-  const served = () => live.list().map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) }));
-  return runningExecutor({ config: resolved, listener, grpc, handler: root.handler, agents: served, close });
+  const closeAgents = () => Promise.all(live.list().map((a) => closeExecutor(a.executor)));
+  const served = await serveHandlers({
+    config: resolved,
+    logger,
+    metrics,
+    tls,
+    backends,
+    root: root.handler,
+    handlers: () => live.list().map((a) => a.handler),
+    grpcInterfaces,
+    onGrpc: (bound) => {
+      grpc = bound;
+    },
+    router: agentRouter(root.handler, { byMetadata: (id) => live.handler(id), byTenant: (id) => (id === root.id ? undefined : live.handler(id)) }),
+    mounts,
+    closeFirst: [['the agent registry', async () => registry?.close()]],
+    closeAfterHandlers: [['the agents', closeAgents]],
+  });
+  const agentsNow = () => live.list().map((a) => ({ id: a.id, handler: a.handler, endpoints: endpointsAt(a.mountPath, resolved.basePath) }));
+  return runningExecutor({ config: resolved, listener: served.listener, grpc: served.grpc, handler: root.handler, agents: agentsNow, close: served.close });
 }

@@ -1,30 +1,33 @@
-import { checkReadiness, RequestHandler, type Logger } from '@a2a-polyglot/core';
+import { RequestHandler, type Logger } from '@a2a-polyglot/core';
 import type { RunningGrpcServer } from '@a2a-polyglot/grpc';
 import type { AgentInterface } from '@a2a-polyglot/model';
-import { startA2AServer, type RunningA2AServer } from '@a2a-polyglot/server';
-import { authenticationFor } from './authentication.js';
-import { memoryEventLog, memoryTaskStore, openBackends } from './backends.js';
+import { agentHandlerOptions } from './agents.js';
+import { openBackends } from './backends.js';
 import { buildAgentCard } from './card.js';
 import { signedCards } from './card-signing.js';
 import type { ExecutorConfig } from './config.js';
 import { createDemoAgent } from './demo-agent.js';
 import { extendedCardAt } from './extended-card.js';
-import { GRPC_CLOSE_GRACE_MS, grpcCardInterfaces, startGrpc } from './grpc-listener.js';
-import { instrumentHandler, serviceInstrumentation } from './instrumentation.js';
+import { grpcCardInterfaces } from './grpc-listener.js';
+import { serviceInstrumentation } from './instrumentation.js';
 import { listenerTls, rateLimiterFor } from './listener-security.js';
-import { rootListenerOptions } from './listener-options.js';
 import { agentModuleCard, loadAgentModule } from './load-agent.js';
 import { mergeModuleCard } from './module-card.js';
-import { pushHandlerOptions } from './push-options.js';
 import type { Telemetry } from './telemetry.js';
-import { closeOnceInSteps, runningExecutor, type RunningExecutor, type ServedAgentInfo, type StartExecutorOptions } from './running-executor.js';
+import { serveHandlers } from './serve-handlers.js';
+import { runningExecutor, type RunningExecutor, type ServedAgentInfo, type StartExecutorOptions } from './running-executor.js';
 
 /** Single-agent mode lists no agents; one array, so every read of `agents` returns the same. */
 const NO_AGENTS: readonly ServedAgentInfo[] = [];
 
 /**
  * One agent (the demo agent, an agent module or `options.executor`) at the root, with its
- * stores and event log from the configuration (durable stores are single-agent for now).
+ * stores and event log from the configuration, served by the same listener stack as mounted
+ * agents ({@link serveHandlers}) with the same handler options ({@link agentHandlerOptions});
+ * the stores are its own, unpartitioned. What still differs from a mounted agent: its card
+ * comes from the `agent` section (or its module), its executor from `agentModule` / the demo
+ * agent / `options.executor`, and it is served at the root only (no `/agents/{id}` mount, not
+ * in the gRPC router, no `closeExecutor` at shutdown).
  */
 export async function startSingleAgent(
   configured: ExecutorConfig,
@@ -51,53 +54,33 @@ export async function startSingleAgent(
   const instrumentation = serviceInstrumentation(options.tracing, telemetry);
   const { metrics } = instrumentation;
   const handler = new RequestHandler({
-    ...backends.handlerOptions,
-    ...instrumentHandler(
-      instrumentation,
-      card.name,
-      backends.handlerOptions.taskStore ?? memoryTaskStore(resolved),
-      backends.handlerOptions.eventLog ?? memoryEventLog(resolved),
-    ),
     card,
     executor,
-    logger,
-    authenticator: authenticationFor(resolved.auth, resolved.tls.clientCertIdentity).authenticator,
-    rateLimiter: rateLimiterFor(resolved, backends.redis),
-    extendedCard: resolved.agent.capabilities.extendedAgentCard ? signedCards(resolved, () => extendedCardAt(card, resolved, '', grpcInterfaces)) : undefined,
-    ...pushHandlerOptions(resolved),
-    strictRequests: resolved.strictRequests,
-    listTasksMaxBytes: resolved.listTasksMaxBytes,
     acceptAnyInputMode: resolved.agent.acceptAnyInputMode,
-    experimental11: resolved.protocol.experimental11,
-    longPollMaxMs: resolved.protocol.longPollMaxMs,
-    idempotencyWindowMs: resolved.idempotencyWindowMs,
+    // The agent's own stores, unpartitioned: the one-agent case of the mounted agents' handler options.
+    ...agentHandlerOptions(resolved, {
+      logger,
+      instrumentation,
+      label: card.name,
+      backends: backends.handlerOptions,
+      rateLimiter: rateLimiterFor(resolved, backends.redis),
+    }),
+    extendedCard: resolved.agent.capabilities.extendedAgentCard ? signedCards(resolved, () => extendedCardAt(card, resolved, '', grpcInterfaces)) : undefined,
   });
   metrics.watch(handler);
 
-  let listener: RunningA2AServer;
-  try {
-    if (backends.handlerOptions.cluster) {
-      // The startup sweep: fail at once what this instance (same id) ran when it last stopped.
-      const failed = await handler.recoverAbandoned({ includeOwn: true });
-      logger.info(failed > 0 ? { recoveredTasks: failed } : {}, `Storage: ${backends.description}`);
-    }
-    // gRPC first: the card lists its port, so it must be bound before the first card request.
-    const readiness = () => checkReadiness({ draining: () => handler.draining, checks: backends.checks });
-    grpc = await startGrpc(handler, resolved, logger, readiness, tls?.grpc);
-    listener = await startA2AServer({ handler, ...rootListenerOptions(resolved, logger, { readiness, metrics, grpcInterfaces, tls }) });
-  } catch (error) {
-    await grpc?.close(0);
-    await handler.shutdown(0);
-    await backends.close().catch(() => undefined);
-    throw error;
-  }
-
-  // The handler first (refuse new calls, let tasks finish or fail them, flush pushes),
-  // so streams on every binding see the final events; then the listeners, then storage.
-  const close = closeOnceInSteps(resolved, logger, [
-    ['the request handler', () => handler.shutdown(resolved.shutdownGraceMs)],
-    ['the listeners', () => Promise.all([listener.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
-    ['the stores', () => backends.close()],
-  ]);
-  return runningExecutor({ config: resolved, listener, grpc, handler, agents: () => NO_AGENTS, close });
+  const served = await serveHandlers({
+    config: resolved,
+    logger,
+    metrics,
+    tls,
+    backends,
+    root: handler,
+    handlers: () => [handler],
+    grpcInterfaces,
+    onGrpc: (bound) => {
+      grpc = bound;
+    },
+  });
+  return runningExecutor({ config: resolved, listener: served.listener, grpc: served.grpc, handler, agents: () => NO_AGENTS, close: served.close });
 }
