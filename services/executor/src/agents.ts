@@ -139,7 +139,8 @@ function servedAgent(
 ): ServedAgent {
   const paths = agentPaths(entry.id, config, options.logger);
   const { mountPath } = paths;
-  const card = buildAgentCard({ agent: entry, auth: config.auth, tls: config.tls });
+  // The card declares the schemes of the auth that admits callers of this agent.
+  const card = buildAgentCard({ agent: entry, auth: entry.auth ?? config.auth, tls: config.tls });
   const handler = agentRequestHandler(
     {
       card,
@@ -149,8 +150,10 @@ function servedAgent(
       acceptAnyInputMode: entry.acceptAnyInputMode,
       logger: options.logger,
       ...instrumentHandler(options.instrumentation, entry.id, memoryTaskStore(config), memoryEventLog(config)),
-      authenticator: sharedAuthenticator(config),
-      rateLimiter: sharedRateLimiter(config),
+      authenticator: entry.auth ? authenticationFor(entry.auth, config.tls.clientCertIdentity).authenticator : sharedAuthenticator(config),
+      rateLimiter: agentRateLimiter(entry, config),
+      maxConcurrentTasks: entry.maxConcurrentTasks,
+      maxConcurrentTasksPerIdentity: entry.maxConcurrentTasksPerIdentity,
       extendedCard: entry.capabilities.extendedAgentCard
         ? signedCards(config, () => extendedCardAt(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []))
         : undefined,
@@ -204,6 +207,22 @@ const rateLimiters = new WeakMap<ExecutorConfig['rateLimit'], RateLimiter | unde
 function sharedRateLimiter(config: ExecutorConfig): RateLimiter | undefined {
   if (!rateLimiters.has(config.rateLimit)) rateLimiters.set(config.rateLimit, rateLimiterFor(config));
   return rateLimiters.get(config.rateLimit);
+}
+
+/**
+ * The rate limiter of agent `entry`: the service-wide one, and the agent's own budgets
+ * (`rateLimit` of its entry) on top of it, so a request to that agent must fit both.
+ */
+function agentRateLimiter(entry: AgentEntryConfig, config: ExecutorConfig): RateLimiter | undefined {
+  const shared = sharedRateLimiter(config);
+  const own = entry.rateLimit && rateLimiterFor({ rateLimit: entry.rateLimit, eventLog: config.eventLog }, undefined, `agent:${entry.id}`);
+  if (!own || !shared) return own ?? shared;
+  return {
+    async consume(scope, key) {
+      await shared.consume(scope, key);
+      await own.consume(scope, key);
+    },
+  };
 }
 
 /** The agent served at the root paths: `defaultAgent`, or the first of `agents`. */
