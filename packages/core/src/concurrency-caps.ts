@@ -42,7 +42,8 @@ export class ConcurrencyCaps {
     if (this.maxTasks !== undefined && this.held >= this.maxTasks) throw capReached('agent', this.maxTasks);
     const counted = identity !== undefined && this.maxTasksPerIdentity !== undefined ? identity : undefined;
     const mine = counted === undefined ? 0 : (this.byIdentity.get(counted) ?? 0);
-    if (counted !== undefined && this.maxTasksPerIdentity !== undefined && mine >= this.maxTasksPerIdentity) throw capReached('identity', this.maxTasksPerIdentity);
+    if (counted !== undefined && this.maxTasksPerIdentity !== undefined && mine >= this.maxTasksPerIdentity)
+      throw capReached('identity', this.maxTasksPerIdentity);
     this.held++;
     if (counted !== undefined) this.byIdentity.set(counted, mine + 1);
     let holding = true;

@@ -95,7 +95,9 @@ export const agentEntrySchema = section({
     .describe('Read A2A-Lite tags in incoming text and tag the answers for chat-channel peers.'),
   auth: authSchema
     .optional()
-    .describe("This agent's own authentication, instead of the service-level auth (same keys; unset keys take their defaults, not the service's). Unset: the service-level auth."),
+    .describe(
+      "This agent's own authentication, instead of the service-level auth (same keys; unset keys take their defaults, not the service's). Unset: the service-level auth.",
+    ),
   rateLimit: rateLimitSchema
     .optional()
     .describe("This agent's own request budgets, counted on top of the service-level rateLimit (same keys). Unset: only the service-level budgets."),
