@@ -9,6 +9,7 @@ import { A2AErrorCode, GrpcStatus, silentLogger } from '@a2a-polyglot/core';
 import { WEBSOCKET_SUBPROTOCOL } from '@a2a-polyglot/client';
 import { GrpcTransport } from '@a2a-polyglot/client/grpc';
 import { WebSocket } from 'ws';
+import { resolveConfig } from '../src/config.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { json, postJson, rpc, userMessage, waitFor } from './helpers.js';
 
@@ -180,5 +181,40 @@ describe('executor: per-agent rate limits', () => {
     expect(JSON.stringify(await json(limited))).toContain('RATE_LIMITED');
     // The same identity on an agent without budgets of its own is not limited.
     for (let i = 0; i < 3; i++) expect((await list('c')).status).toBe(200);
+  });
+});
+
+describe('executor config: per-agent policy keys', () => {
+  const agent = (extra: Record<string, unknown>) => ({ agents: [{ id: 'a', handler: 'demo', ...extra }] });
+
+  it('resolves an entry’s auth and rateLimit with the section defaults, and its caps', () => {
+    const config = resolveConfig(
+      agent({ auth: { apiKeys: { ka: 'alice' } }, rateLimit: { identityPoints: 5 }, maxConcurrentTasks: 3, maxConcurrentTasksPerIdentity: 1 }),
+    );
+    const [entry] = config.agents;
+    expect(entry?.auth).toMatchObject({ apiKeys: { ka: 'alice' }, header: 'x-api-key', jwtRequireExp: true, principalAliases: {} });
+    expect(entry?.rateLimit).toMatchObject({ identityPoints: 5, identityWindowSec: 60, addressPoints: 0 });
+    expect(entry).toMatchObject({ maxConcurrentTasks: 3, maxConcurrentTasksPerIdentity: 1 });
+    expect(resolveConfig(agent({})).agents[0]?.auth).toBeUndefined();
+  });
+
+  it('checks the keys like the service-level ones, never echoing an API key', () => {
+    expect(() => resolveConfig(agent({ maxConcurrentTasks: 0 }))).toThrow('agents[0].maxConcurrentTasks must be an integer between 1 and 1000000');
+    expect(() => resolveConfig(agent({ auth: { jwksUrl: 'https://idp.example.com/jwks' } }))).toThrow(
+      'bearer JWTs need agents[0].auth.jwksUrl, agents[0].auth.jwtIssuer and agents[0].auth.jwtAudience together',
+    );
+    expect(() => resolveConfig(agent({ auth: { principalAliases: { alice: 'x' } } }))).toThrow('agents[0].auth.principalAliases key "alice"');
+    let message = '';
+    try {
+      resolveConfig(agent({ auth: { apiKeys: { 'secret-key-1': '' } } }));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('agents[0].auth.apiKeys');
+    expect(message).not.toContain('secret-key-1');
+  });
+
+  it('reads the JWT scopes of auth.jwtRequiredScopes', () => {
+    expect(resolveConfig({ auth: { jwtRequiredScopes: ['a2a'] } }).auth.jwtRequiredScopes).toEqual(['a2a']);
   });
 });
