@@ -8,6 +8,7 @@
 import { A2AErrorCode, GrpcStatus, silentLogger } from '@a2a-polyglot/core';
 import { WEBSOCKET_SUBPROTOCOL } from '@a2a-polyglot/client';
 import { GrpcTransport } from '@a2a-polyglot/client/grpc';
+import { TestIdentityProvider } from '@a2a-polyglot/testing';
 import { WebSocket } from 'ws';
 import { resolveConfig } from '../src/config.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
@@ -216,5 +217,51 @@ describe('executor config: per-agent policy keys', () => {
 
   it('reads the JWT scopes of auth.jwtRequiredScopes', () => {
     expect(resolveConfig({ auth: { jwtRequiredScopes: ['a2a'] } }).auth.jwtRequiredScopes).toEqual(['a2a']);
+  });
+});
+
+describe('executor: per-agent JWT scopes', () => {
+  let idp: TestIdentityProvider;
+  let gateway: RunningExecutor;
+  let key: Awaited<ReturnType<TestIdentityProvider['newKey']>>;
+
+  beforeAll(async () => {
+    idp = await new TestIdentityProvider('https://idp.test', 'a2a-gateway').start();
+    key = await idp.newKey('k1', 'ES256');
+    idp.published = [key.jwk];
+    const jwt = { jwksUrl: idp.jwksUrl, jwtIssuer: idp.issuer, jwtAudience: idp.audience };
+    gateway = await startExecutor(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        grpcPort: 0,
+        demo: { chunkDelayMs: 0 },
+        agents: [
+          { id: 'quotes', handler: 'demo', auth: { ...jwt, jwtRequiredScopes: ['quotes'] } },
+          { id: 'catalog', handler: 'demo', auth: { ...jwt, jwtRequiredScopes: ['catalog'] } },
+        ],
+      },
+      { logger: silentLogger, env: {} },
+    );
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await idp?.close();
+  });
+
+  it("admits a token with the agent's scope and refuses it on the agent that requires another (403 / PERMISSION_DENIED)", async () => {
+    const token = await idp.sign(key, { scope: 'quotes' });
+    const send = (agent: string) =>
+      postJson(`${gateway.url}/agents/${agent}/a2a/message:send`, { message: userMessage('scoped') }, { authorization: `Bearer ${token}` });
+    expect((await send('quotes')).status).toBe(200);
+    expect((await send('catalog')).status).toBe(403);
+    const grpc = new GrpcTransport({ url: gateway.grpc!.url });
+    try {
+      const headers = { authorization: `Bearer ${token}` };
+      await expect(grpc.sendMessage({ ...grpcMessage('g'), tenant: 'quotes' }, { headers })).resolves.toBeDefined();
+      await expect(grpc.sendMessage({ ...grpcMessage('g'), tenant: 'catalog' }, { headers })).rejects.toMatchObject({ code: A2AErrorCode.PermissionDenied });
+    } finally {
+      grpc.close();
+    }
   });
 });
