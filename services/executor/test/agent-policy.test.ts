@@ -180,6 +180,10 @@ describe('executor: per-agent rate limits', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(JSON.stringify(await json(limited))).toContain('RATE_LIMITED');
+    // The identity budget is the agent's on gRPC too.
+    const grpc = grpcClient();
+    await expect(grpc.getTask({ id: 'none', tenant: 'd' }, { headers: { 'x-api-key': 'ks' } })).rejects.toMatchObject({ code: A2AErrorCode.RateLimited });
+    await expect(grpc.getTask({ id: 'none', tenant: 'c' }, { headers: { 'x-api-key': 'ks' } })).rejects.toMatchObject({ code: A2AErrorCode.TaskNotFound });
     // The same identity on an agent without budgets of its own is not limited.
     for (let i = 0; i < 3; i++) expect((await list('c')).status).toBe(200);
   });
