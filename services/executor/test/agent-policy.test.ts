@@ -5,12 +5,16 @@
  * `maxConcurrentTasksPerIdentity`: a send past the cap is refused with RESOURCE_EXHAUSTED,
  * HTTP 429 + Retry-After, gRPC RESOURCE_EXHAUSTED) and its own `rateLimit` budgets.
  */
-import { A2AErrorCode, GrpcStatus, silentLogger } from '@a2a-polyglot/core';
+import { A2AErrorCode, callContext, GrpcStatus, silentLogger } from '@a2a-polyglot/core';
+import { Role, SendMessageRequest } from '@a2a-polyglot/model';
+import type { AgentRow } from '@a2a-polyglot/stores/postgres';
 import { WEBSOCKET_SUBPROTOCOL } from '@a2a-polyglot/client';
 import { GrpcTransport } from '@a2a-polyglot/client/grpc';
 import { TestIdentityProvider } from '@a2a-polyglot/testing';
 import { WebSocket } from 'ws';
 import { resolveConfig } from '../src/config.js';
+import { serviceInstrumentation } from '../src/instrumentation.js';
+import { buildRegistryRow } from '../src/registry-row.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { json, postJson, rpc, userMessage, waitFor } from './helpers.js';
 
@@ -267,5 +271,31 @@ describe('executor: per-agent JWT scopes', () => {
     } finally {
       grpc.close();
     }
+  });
+});
+
+describe('executor: per-agent policy from an agent registry row', () => {
+  it("reads auth and caps from the row's card JSON, checked like a config entry", async () => {
+    const config = resolveConfig({ agents: [{ id: 'main', handler: 'demo' }], demo: { chunkDelayMs: 0 } });
+    const options = { logger: silentLogger, instrumentation: serviceInstrumentation(false, undefined), env: {} };
+    const row: AgentRow = {
+      id: 'r',
+      handler: 'demo',
+      settings: {},
+      card: { auth: { apiKeys: { kr: 'rita' } }, maxConcurrentTasks: 1 },
+      cardBytes: 64,
+      enabled: true,
+      updatedAt: new Date().toISOString(),
+    };
+    const outcome = await buildRegistryRow(row, config, options);
+    if (!('agent' in outcome)) throw new Error(`row refused: ${outcome.reason}`);
+    const { handler } = outcome.agent;
+    const ctx = (key: string) => callContext('IN-PROCESS', { 'a2a-version': '1.0', 'x-api-key': key });
+    const send = (key: string) =>
+      handler.sendMessage(SendMessageRequest.fromPartial({ message: { ...grpcMessage('row').message, role: Role.ROLE_USER } }), ctx(key));
+    await expect(send('kr')).resolves.toBeDefined();
+    await expect(send('ks')).rejects.toMatchObject({ code: A2AErrorCode.Unauthenticated });
+    const bad = await buildRegistryRow({ ...row, card: { auth: { jwtIssuer: 'https://idp.example.com' } } }, config, options);
+    expect('reason' in bad && bad.reason).toContain('agent registry row "r" auth.jwksUrl');
   });
 });
