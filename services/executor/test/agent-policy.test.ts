@@ -12,10 +12,11 @@ import { WEBSOCKET_SUBPROTOCOL } from '@a2a-polyglot/client';
 import { GrpcTransport } from '@a2a-polyglot/client/grpc';
 import { TestIdentityProvider } from '@a2a-polyglot/testing';
 import { WebSocket } from 'ws';
-import { resolveConfig } from '../src/config.js';
+import { resolveConfig, type ExecutorConfigInput } from '../src/config.js';
 import { serviceInstrumentation } from '../src/instrumentation.js';
 import { buildRegistryRow } from '../src/registry-row.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
+import { startupWarnings } from '../src/startup-warnings.js';
 import { json, postJson, rpc, userMessage, waitFor } from './helpers.js';
 
 let running: RunningExecutor;
@@ -257,6 +258,11 @@ describe('executor: per-agent JWT scopes', () => {
     await idp?.close();
   });
 
+  it("declares each agent's own JWT scheme in its card, without the API-key schemes", async () => {
+    const card = await json(await fetch(`${gateway.url}/agents/catalog/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } }));
+    expect(Object.keys(card.securitySchemes)).toEqual(['oauth2Bearer']);
+  });
+
   it("admits a token with the agent's scope and refuses it on the agent that requires another (403 / PERMISSION_DENIED)", async () => {
     const token = await idp.sign(key, { scope: 'quotes' });
     const send = (agent: string) =>
@@ -297,5 +303,20 @@ describe('executor: per-agent policy from an agent registry row', () => {
     await expect(send('ks')).rejects.toMatchObject({ code: A2AErrorCode.Unauthenticated });
     const bad = await buildRegistryRow({ ...row, card: { auth: { jwtIssuer: 'https://idp.example.com' } } }, config, options);
     expect('reason' in bad && bad.reason).toContain('agent registry row "r" auth.jwksUrl');
+  });
+});
+
+describe('executor startup warnings with per-agent auth', () => {
+  const authWarnings = (agents: ExecutorConfigInput['agents']) =>
+    startupWarnings(resolveConfig({ host: '0.0.0.0', publicBaseUrl: 'https://a2a.example.com', agents })).filter((w) => w.includes('no authentication'));
+
+  it('warns about the agents no auth guards, and only those', () => {
+    expect(authWarnings([{ id: 'a', handler: 'demo', auth: { apiKeys: { ka: 'alice' } } }])).toEqual([]);
+    const [warning, ...rest] = authWarnings([
+      { id: 'a', handler: 'demo', auth: { apiKeys: { ka: 'alice' } } },
+      { id: 'b', handler: 'demo' },
+    ]);
+    expect(rest).toEqual([]);
+    expect(warning).toContain('with no authentication for agent b:');
   });
 });
