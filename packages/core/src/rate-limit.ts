@@ -43,12 +43,15 @@ export function rateLimited(scope: RateLimitScope, retryAfterMs: number): A2AErr
 }
 
 /**
- * The seconds a RateLimited error asks the client to wait, for the HTTP bindings'
- * `Retry-After` header; undefined for every other error.
+ * The seconds an error asks the client to wait, for the HTTP bindings' `Retry-After` header:
+ * a RateLimited error's (at least 1), a ResourceExhausted error's when it carries the hint (a
+ * concurrency cap of the `RequestHandler`); undefined for every other error.
  */
 export function retryAfterSeconds(error: A2AError): number | undefined {
-  if (error.code !== A2AErrorCode.RateLimited) return undefined;
-  const seconds = Number(error.metadata[RETRY_AFTER_METADATA_KEY]);
+  if (error.code !== A2AErrorCode.RateLimited && error.code !== A2AErrorCode.ResourceExhausted) return undefined;
+  const raw = error.metadata[RETRY_AFTER_METADATA_KEY];
+  if (error.code === A2AErrorCode.ResourceExhausted && raw === undefined) return undefined;
+  const seconds = Number(raw);
   return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 1;
 }
 

@@ -101,6 +101,20 @@ export interface RequestHandlerOptions {
    * get themselves; an agent that really takes anything can say so in its card with `*\/*`.
    */
   readonly acceptAnyInputMode?: boolean;
+  /**
+   * The most runs this handler executes at once (new tasks and follow-ups alike): a send that
+   * would start one more is refused with ResourceExhausted and a `retryAfterSeconds` hint
+   * (HTTP 429 + `Retry-After`, gRPC RESOURCE_EXHAUSTED) before anything is stored or executed.
+   * A slot is held from the send's admission until the agent's `execute` returns. Counted in
+   * this process: with several instances, each admits up to the cap. Unset: no cap.
+   */
+  readonly maxConcurrentTasks?: number;
+  /**
+   * Like {@link maxConcurrentTasks}, per identity (the caller's principal id after aliases):
+   * one caller cannot take every slot. Anonymous callers (authentication off) are counted
+   * only by `maxConcurrentTasks`. Unset: no cap.
+   */
+  readonly maxConcurrentTasksPerIdentity?: number;
   /** How long the agent's cancel hook may take before the task is marked CANCELED anyway. Default 5 s. */
   readonly cancelHookTimeoutMs?: number;
   /**

@@ -26,6 +26,7 @@ import { waitOrAbort, type Caller } from './request-handler-helpers.js';
 import { DEFAULT_CANCEL_HOOK_TIMEOUT_MS, type RequestHandlerOptions } from './request-handler-options.js';
 import { RunRegistry } from './run-registry.js';
 import { RunStarter, type StartedRun } from './run-start.js';
+import { ConcurrencyCaps } from './concurrency-caps.js';
 import { isThenable } from './serial-queue.js';
 import { idleRun, TaskCanceler } from './task-cancel.js';
 import { taskView } from './task-events.js';
@@ -112,7 +113,8 @@ export class RequestHandler implements ServedHandler {
     this.canceler = new TaskCanceler({ runs, tasks: this.tasks, executor, cancelHookTimeoutMs, cluster: this.cluster, runDeps });
     const { card, log, backgroundExecution, tasks, pushConfigs } = this;
     const acceptAnyInputMode = options.acceptAnyInputMode ?? false;
-    this.starter = new RunStarter({ card, executor, store, log, logger, backgroundExecution, acceptAnyInputMode, runs, tasks, pushConfigs, runDeps });
+    const caps = new ConcurrencyCaps(options.maxConcurrentTasks, options.maxConcurrentTasksPerIdentity);
+    this.starter = new RunStarter({ card, executor, store, log, logger, backgroundExecution, acceptAnyInputMode, runs, caps, tasks, pushConfigs, runDeps });
     const windowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
     if (windowMs > 0) this.sends = new IdempotentSends(options.idempotencyStore ?? new InMemoryIdempotencyStore(), windowMs, { tasks, runs, log }, logger);
   }

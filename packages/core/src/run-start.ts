@@ -5,7 +5,7 @@
  * executing it. The `RequestHandler` answers the call from the run this returns.
  * @internal
  */
-import { clipInput, TaskState, type AgentCard, type SendMessageRequest, type Task } from '@a2a-polyglot/model';
+import { clipInput, TaskState, type AgentCard, type Message, type SendMessageRequest, type Task, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
 import { A2AError, errors } from './a2a-error.js';
 import type { AgentExecutor } from './agent-executor.js';
 import { type CallContext, wireVersionOf } from './call-context.js';
@@ -23,6 +23,7 @@ import { checkOutputModes, validateHistoryLength, validateMessage } from './requ
 import { refuseReturnImmediately } from './caller-bound-run.js';
 import { isThenable } from './serial-queue.js';
 import type { RunRegistry } from './run-registry.js';
+import type { ConcurrencyCaps, ReleaseSlot } from './concurrency-caps.js';
 import type { TaskQueries } from './task-queries.js';
 import { TaskRun, type RunDeps } from './task-run.js';
 import { generationField, generationMismatch } from './task-generation.js';
@@ -48,10 +49,22 @@ export interface RunStarterDeps {
   readonly acceptAnyInputMode: boolean;
   /** Runs executing in this process: the starter registers and forgets its own, and reserves follow-ups. */
   readonly runs: RunRegistry;
+  /** The handler's caps on runs at once: each run holds a slot from its admission until its `execute` returns. */
+  readonly caps: ConcurrencyCaps;
   readonly tasks: TaskQueries;
   readonly pushConfigs: PushConfigOperations;
   /** The collaborators of a new run (the handler's store, log, push, lease, observer). */
   readonly runDeps: () => RunDeps;
+}
+
+/** What {@link RunStarter.start} settled before a send is admitted past the concurrency caps. */
+interface AdmittedSend {
+  readonly message: Message;
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly existing: StoredTask | undefined;
+  readonly expected: number | undefined;
+  readonly inlinePush: TaskPushNotificationConfig | undefined;
 }
 
 /** A run that was started, the task as it found it (follow-ups) and the caller it serves. */
@@ -118,6 +131,27 @@ export class RunStarter {
       contextId = message.contextId || newId();
     }
 
+    // Past a concurrency cap the send is refused here, before anything is stored or executed;
+    // the slot is held until the run's `execute` returns (or given back if it never starts).
+    const releaseSlot = this.deps.caps.acquire(caller.owner);
+    try {
+      return await this.startAdmitted(request, ctx, streaming, caller, { message, taskId, contextId, existing, expected, inlinePush }, releaseSlot);
+    } catch (error) {
+      releaseSlot();
+      throw error;
+    }
+  }
+
+  /** The rest of {@link start} once the send holds a slot: `releaseSlot` is called when the run ends. */
+  private async startAdmitted(
+    request: SendMessageRequest,
+    ctx: CallContext,
+    streaming: boolean,
+    caller: Caller,
+    admitted: AdmittedSend,
+    releaseSlot: ReleaseSlot,
+  ): Promise<StartedRun> {
+    const { message, taskId, contextId, existing, expected, inlinePush } = admitted;
     // A stream is read from the event log: with the log unreachable the client would get an
     // error and no task id while the task ran anyway (and its retry ran it twice). Refuse
     // before anything is stored or executed.
@@ -167,6 +201,7 @@ export class RunStarter {
     // One reaction for both outcomes (catch + finally cost two more promises per request).
     const startedAt = performance.now();
     const forget = (): void => {
+      releaseSlot();
       this.deps.runs.unregister(run);
       logTaskEnd(runLogger, this.deps.card.name, run.state, startedAt);
     };

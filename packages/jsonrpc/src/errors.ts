@@ -1,4 +1,4 @@
-import { A2AError, A2AErrorCode, codeFromJsonRpc, fromJsonRpcError, type Logger, logFailure, toJsonRpcError } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, codeFromJsonRpc, fromJsonRpcError, type Logger, logFailure, retryAfterSeconds, toJsonRpcError } from '@a2a-polyglot/core';
 import { errorHeaders } from '@a2a-polyglot/http';
 import { toV03JsonRpcError } from '@a2a-polyglot/v03/json';
 import type { JsonRpcErrorObject, JsonRpcFailure, JsonRpcId, JsonRpcResponse } from './codec.js';
@@ -30,13 +30,16 @@ export function failureCode(response: JsonRpcResponse): A2AErrorCode | undefined
 /**
  * HTTP status of a single JSON-RPC response. JSON-RPC errors travel with 200, except the
  * failures HTTP infrastructure must see: missing credentials (401, so clients and proxies run
- * their auth flow), an oversize body (413) and a rate-limit refusal (429 with `Retry-After`).
+ * their auth flow), an oversize body (413), a rate-limit refusal (429 with `Retry-After`) and
+ * a concurrency cap that asks the client to wait (ResourceExhausted with a retry hint: 429
+ * with `Retry-After` too).
  */
 export function httpStatusFor(response: JsonRpcResponse): number {
   const code = failureCode(response);
   if (code === A2AErrorCode.Unauthenticated) return 401;
   if (code === A2AErrorCode.PayloadTooLarge) return 413;
   if (code === A2AErrorCode.RateLimited) return 429;
+  if (code === A2AErrorCode.ResourceExhausted && 'error' in response && retryAfterSeconds(fromJsonRpcError(response.error)) !== undefined) return 429;
   return 200;
 }
 

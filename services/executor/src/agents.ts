@@ -152,7 +152,8 @@ function servedAgent(
 ): ServedAgent {
   const paths = agentPaths(entry.id, config, options.logger);
   const { mountPath } = paths;
-  const card = buildAgentCard({ agent: entry, auth: config.auth, tls: config.tls });
+  // The card declares the schemes of the auth that admits callers of this agent.
+  const card = buildAgentCard({ agent: entry, auth: entry.auth ?? config.auth, tls: config.tls });
   const handler = agentRequestHandler(
     {
       card,
@@ -164,8 +165,12 @@ function servedAgent(
         ...options,
         label: entry.id,
         backends: options.backends && scopedBackends(options.backends.handlerOptions, entry.id === options.defaultAgentId ? undefined : entry.id),
-        rateLimiter: options.rateLimiter ?? sharedRateLimiter(config),
+        rateLimiter: agentRateLimiter(entry, config, options.rateLimiter ?? sharedRateLimiter(config)),
       }),
+      // An agent's own auth replaces the service's (agentHandlerOptions sets the shared one).
+      ...(entry.auth ? { authenticator: authenticationFor(entry.auth, config.tls.clientCertIdentity).authenticator } : {}),
+      maxConcurrentTasks: entry.maxConcurrentTasks,
+      maxConcurrentTasksPerIdentity: entry.maxConcurrentTasksPerIdentity,
       extendedCard: entry.capabilities.extendedAgentCard
         ? signedCards(config, () => extendedCardAt(card, config, mountPath, (base) => options.extraInterfaces?.(base, entry.id) ?? []))
         : undefined,
@@ -244,6 +249,21 @@ const rateLimiters = new WeakMap<ExecutorConfig['rateLimit'], RateLimiter | unde
 function sharedRateLimiter(config: ExecutorConfig): RateLimiter | undefined {
   if (!rateLimiters.has(config.rateLimit)) rateLimiters.set(config.rateLimit, rateLimiterFor(config));
   return rateLimiters.get(config.rateLimit);
+}
+
+/**
+ * The rate limiter of agent `entry`: the service-wide one (`shared`), and the agent's own budgets
+ * (`rateLimit` of its entry) on top of it, so a request to that agent must fit both.
+ */
+function agentRateLimiter(entry: AgentEntryConfig, config: ExecutorConfig, shared: RateLimiter | undefined): RateLimiter | undefined {
+  const own = entry.rateLimit && rateLimiterFor({ rateLimit: entry.rateLimit, eventLog: config.eventLog }, undefined, `agent:${entry.id}`);
+  if (!own || !shared) return own ?? shared;
+  return {
+    async consume(scope, key) {
+      await shared.consume(scope, key);
+      await own.consume(scope, key);
+    },
+  };
 }
 
 /** The agent served at the root paths: `defaultAgent`, or the first of `agents`. */

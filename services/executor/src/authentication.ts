@@ -43,6 +43,7 @@ export function authenticationFor(auth: AuthConfig, clientCertIdentity = false):
       jwksTimeoutMs: auth.jwksTimeoutMs,
       jwksMaxBytes: auth.jwksMaxBytes,
       openIdConnectUrl: auth.openIdConnectUrl,
+      requiredScopes: auth.jwtRequiredScopes,
     });
     list.push(jwt);
     jwtScheme = jwt.securityScheme();

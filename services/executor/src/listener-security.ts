@@ -8,15 +8,16 @@ import { ConfigError, type ExecutorConfig } from './config.js';
 /**
  * The executor's rate limiter from `rateLimit` (undefined when both limits are 0, the
  * default). With `redis` (the event log's command connection) every instance on that Redis
- * spends the same budgets, under the event log's key prefix.
+ * spends the same budgets, under the event log's key prefix (and `name`, for the budgets of
+ * one agent, kept apart from the service-wide ones).
  */
-export function rateLimiterFor(config: Pick<ExecutorConfig, 'rateLimit' | 'eventLog'>, redis?: unknown): RateLimiter | undefined {
+export function rateLimiterFor(config: Pick<ExecutorConfig, 'rateLimit' | 'eventLog'>, redis?: unknown, name?: string): RateLimiter | undefined {
   const { addressPoints, addressWindowSec, identityPoints, identityWindowSec, maxKeys } = config.rateLimit;
   return createRateLimiter({
     perAddress: addressPoints > 0 ? { points: addressPoints, durationSeconds: addressWindowSec } : undefined,
     perIdentity: identityPoints > 0 ? { points: identityPoints, durationSeconds: identityWindowSec } : undefined,
     redis,
-    keyPrefix: `${config.eventLog.prefix}:ratelimit`,
+    keyPrefix: `${config.eventLog.prefix}:ratelimit${name ? `:${name}` : ''}`,
     maxKeys,
   });
 }

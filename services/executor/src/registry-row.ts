@@ -4,6 +4,7 @@ import { createAgent, unavailableAgent, type CreateAgentsOptions, type ServedAge
 import type { AgentEntryConfig, ExecutorConfig } from './config.js';
 import { withAgentDefaults } from './config/merge.js';
 import { parseAgentEntry } from './config/parse.js';
+import { checkAuth } from './config/validate.js';
 import { agentId } from './config/schema/values.js';
 
 /** What building one registry row gave. */
@@ -30,6 +31,7 @@ export async function buildRegistryRow(row: AgentRow, config: ExecutorConfig, op
   let entry: AgentEntryConfig;
   try {
     entry = withAgentDefaults(parseAgentEntry({ ...row.card, id: row.id, handler: row.handler, settings: row.settings }, where, undefined));
+    if (entry.auth) checkAuth(entry.auth, `${where} auth`);
   } catch (error) {
     return refused(row, undefined, messageOf(error), config, options);
   }

@@ -13,9 +13,13 @@ export function startupWarnings(config: ExecutorConfig): string[] {
   if (exposed.length === 0) return [];
   const where = [...new Set(exposed)].join(' and ');
   const warnings: string[] = [];
-  if (!authenticationConfigured(config.auth, config.tls.clientCertIdentity)) {
+  // With agents, each one is guarded by its own auth, else by the service-level one.
+  const guarded = (auth: ExecutorConfig['auth']) => authenticationConfigured(auth, config.tls.clientCertIdentity);
+  const open = config.agents.length === 0 ? (guarded(config.auth) ? [] : ['']) : config.agents.filter((a) => !guarded(a.auth ?? config.auth)).map((a) => a.id);
+  if (open.length > 0) {
+    const which = open[0] === '' ? '' : ` for agent${open.length > 1 ? 's' : ''} ${open.join(', ')}`;
     warnings.push(
-      `Listening on ${where}, beyond loopback, with no authentication: anyone who reaches this port can run tasks. Set auth.apiKeys (A2A_API_KEYS) or auth.jwksUrl (A2A_JWKS_URL), or listen on 127.0.0.1 (HOST)`,
+      `Listening on ${where}, beyond loopback, with no authentication${which}: anyone who reaches this port can run tasks. Set auth.apiKeys (A2A_API_KEYS) or auth.jwksUrl (A2A_JWKS_URL), or listen on 127.0.0.1 (HOST)`,
     );
   }
   const loopbackPublic = config.publicBaseUrl !== undefined && isLoopbackHost(new URL(config.publicBaseUrl).hostname);

@@ -42,7 +42,10 @@ export function configErrorOf(error: z.ZodError, source: string, input: unknown)
 
 /** The ConfigErrors of one issue: one per unknown key, else one for the bad value. */
 function issueErrors(issue: z.core.$ZodIssue, source: string, input: unknown): ConfigError[] {
-  const secret = Object.keys(SECRET_PATHS).find((p) => pathText(issue.path).startsWith(p));
+  // An agent's own auth (`agents[0].auth.apiKeys`) holds its secrets at the same place.
+  const inAgent = issue.path[0] === 'agents' && typeof issue.path[1] === 'number' ? `agents[${issue.path[1]}].` : '';
+  const ownPath = pathText(inAgent ? issue.path.slice(2) : issue.path);
+  const secret = Object.keys(SECRET_PATHS).find((p) => ownPath.startsWith(p));
   if (issue.code === 'unrecognized_keys' && !secret) {
     const at = pathText(issue.path);
     const where = source.trim();
@@ -54,7 +57,7 @@ function issueErrors(issue: z.core.$ZodIssue, source: string, input: unknown): C
       return new ConfigError(`Invalid configuration: ${where ? `${where} ` : ''}unknown key ${at ? `${at}.` : ''}${key} (${hint})`);
     });
   }
-  const path = secret ?? pathText(issue.path);
+  const path = secret ? `${inAgent}${secret}` : pathText(issue.path);
   const got = secret ? `the value is not shown: it holds ${SECRET_PATHS[secret]}` : `got ${quote(valueAt(input, issue.path))}`;
   const detail = `must be ${issue.message} (${got})`;
   return [new ConfigError(`Invalid configuration: ${source}${path || 'configuration'} ${detail}`, detail)];

@@ -87,4 +87,12 @@ export interface AgentEntryConfig extends AgentCardConfig {
   readonly backgroundExecution: boolean;
   /** Read A2A-Lite tags in incoming text and tag the answers for chat-channel peers. */
   readonly a2aLite?: A2ALiteConfig;
+  /** This agent's own authentication, instead of the service-level `auth`. */
+  readonly auth?: AuthConfig;
+  /** This agent's own request budgets, on top of the service-level `rateLimit`. */
+  readonly rateLimit?: RateLimitConfig;
+  /** Most runs this agent executes at once (per instance). */
+  readonly maxConcurrentTasks?: number;
+  /** Most runs one identity executes at once on this agent (per instance). */
+  readonly maxConcurrentTasksPerIdentity?: number;
 }

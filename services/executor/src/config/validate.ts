@@ -5,7 +5,7 @@
  */
 import { eventLogKind, storeKind } from './derived.js';
 import { ConfigError, invalidValue as fail } from './errors.js';
-import type { ExecutorConfig, SkillConfig } from './types.js';
+import type { AuthConfig, ExecutorConfig, SkillConfig } from './types.js';
 
 /** Final cross-field checks on a merged configuration (each layer was type-checked already). */
 export function validateConfig(config: ExecutorConfig): ExecutorConfig {
@@ -19,6 +19,7 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
     if (entry.defaultInputModes.length === 0) fail(`agents[${i}].defaultInputModes`, 'a non-empty array of media types', []);
     if (entry.defaultOutputModes.length === 0) fail(`agents[${i}].defaultOutputModes`, 'a non-empty array of media types', []);
     checkSkillIds(entry.skills, `agents[${i}].skills`);
+    if (entry.auth) checkAuth(entry.auth, `agents[${i}].auth`, false);
   });
   if (config.defaultAgent !== undefined && !agentIds.has(config.defaultAgent)) {
     throw new ConfigError(
@@ -37,20 +38,7 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
       'Invalid configuration: agentRegistry needs at least one entry in agents (the default agent, served at the root); registry agents are served under /agents/{id}',
     );
   }
-  const { jwksUrl, jwtIssuer, jwtAudience } = config.auth;
-  if ((jwksUrl || jwtIssuer || jwtAudience) && !(jwksUrl && jwtIssuer && jwtAudience)) {
-    throw new ConfigError(
-      'Invalid configuration: bearer JWTs need auth.jwksUrl, auth.jwtIssuer and auth.jwtAudience together (A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE)',
-    );
-  }
-  // A name without a scheme prefix could never match (every principal id has one): most likely
-  // a name from before ids were namespaced, so it is refused rather than silently ignored.
-  const unprefixed = Object.keys(config.auth.principalAliases).find((id) => !/^(jwt|key|cert):./.test(id));
-  if (unprefixed !== undefined) {
-    throw new ConfigError(
-      `Invalid configuration: auth.principalAliases key ${JSON.stringify(unprefixed)} is not a principal id (jwt:<iss>#<sub>, key:<name> or cert:<issuer>#<subject>)`,
-    );
-  }
+  checkAuth(config.auth, 'auth', true);
   const { certFile, keyFile, clientCaFile, clientCertIdentity } = config.tls;
   if (Boolean(certFile) !== Boolean(keyFile))
     throw new ConfigError('Invalid configuration: TLS needs tls.certFile and tls.keyFile together (A2A_TLS_CERT_FILE, A2A_TLS_KEY_FILE)');
@@ -75,6 +63,28 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
     );
   }
   return config;
+}
+
+/**
+ * The cross-field checks of an `auth` section (the service's, at `where` = `auth`, or an
+ * agent's own, `agents[0].auth` or a registry row's): the JWT settings come together, and
+ * every principal alias names a principal id. `withEnv` adds the variables to the message.
+ */
+export function checkAuth(auth: AuthConfig, where: string, withEnv = false): void {
+  const { jwksUrl, jwtIssuer, jwtAudience } = auth;
+  if ((jwksUrl || jwtIssuer || jwtAudience) && !(jwksUrl && jwtIssuer && jwtAudience)) {
+    throw new ConfigError(
+      `Invalid configuration: bearer JWTs need ${where}.jwksUrl, ${where}.jwtIssuer and ${where}.jwtAudience together${withEnv ? ' (A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE)' : ''}`,
+    );
+  }
+  // A name without a scheme prefix could never match (every principal id has one): most likely
+  // a name from before ids were namespaced, so it is refused rather than silently ignored.
+  const unprefixed = Object.keys(auth.principalAliases).find((id) => !/^(jwt|key|cert):./.test(id));
+  if (unprefixed !== undefined) {
+    throw new ConfigError(
+      `Invalid configuration: ${where}.principalAliases key ${JSON.stringify(unprefixed)} is not a principal id (jwt:<iss>#<sub>, key:<name> or cert:<issuer>#<subject>)`,
+    );
+  }
 }
 
 /** Rejects two skills with the same id in one card. */

@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { DEMO_INPUT_MODES } from '../../demo-agent.js';
+import { authSchema } from './auth.js';
+import { rateLimitSchema } from './listener.js';
 import { settingMeta } from './setting.js';
 import { absoluteUrl, agentId, anyObject, bool, intIn, nonEmpty, positiveBytes, section, str, strings } from './values.js';
 
@@ -91,6 +93,20 @@ export const agentEntrySchema = section({
     })
     .optional()
     .describe('Read A2A-Lite tags in incoming text and tag the answers for chat-channel peers.'),
+  auth: authSchema
+    .optional()
+    .describe(
+      "This agent's own authentication, instead of the service-level auth (same keys; unset keys take their defaults, not the service's). Unset: the service-level auth.",
+    ),
+  rateLimit: rateLimitSchema
+    .optional()
+    .describe("This agent's own request budgets, counted on top of the service-level rateLimit (same keys). Unset: only the service-level budgets."),
+  maxConcurrentTasks: intIn(1, 1_000_000)
+    .optional()
+    .describe('Most tasks this agent runs at once (per instance); one more send is refused with RESOURCE_EXHAUSTED (HTTP 429 + Retry-After). Unset: no cap.'),
+  maxConcurrentTasksPerIdentity: intIn(1, 1_000_000)
+    .optional()
+    .describe('Most tasks one identity (authenticated principal) runs at once on this agent (per instance); refused alike. Unset: no cap.'),
 });
 
 /** `agents`: agents served through handlers, each under `/agents/{id}/...`. */

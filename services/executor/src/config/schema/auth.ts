@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { JWT_DEFAULTS } from '@a2a-polyglot/auth-jwt';
 import { settingMeta } from './setting.js';
-import { absoluteUrl, bool, intIn, nonEmpty, positiveBytes, section } from './values.js';
+import { absoluteUrl, bool, intIn, nonEmpty, positiveBytes, section, strings } from './values.js';
 
 /**
  * API keys mapped to principal ids. The error formatter never shows its value nor the key
@@ -42,6 +42,10 @@ export const authSchema = section({
     .optional()
     .describe('Clock skew allowed on exp and nbf, seconds.')
     .register(settingMeta, { env: 'A2A_JWT_CLOCK_TOLERANCE_SEC' }),
+  jwtRequiredScopes: strings
+    .optional()
+    .describe('Scopes every JWT must carry (space-separated scope claim, or scp array); a token without one is refused with PERMISSION_DENIED.')
+    .register(settingMeta, { env: 'A2A_JWT_REQUIRED_SCOPES' }),
   jwtRequireExp: bool.default(true).describe('Refuse JWTs without exp (they would never expire).').register(settingMeta, { env: 'A2A_JWT_REQUIRE_EXP' }),
   jwtMaxLifetimeSec: intIn(1, 366 * 24 * 60 * 60)
     .default(JWT_DEFAULTS.maxLifetimeSec)
