@@ -2,7 +2,7 @@ import { type BindingKey, Client, clientFailureOf, GRPC_BINDING } from '@a2a-pol
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { type BridgeEnv, type BridgeExecutor, safeUrl } from '@a2a-polyglot/bridges';
 import type { ExecutionContext } from '@a2a-polyglot/core';
-import { type Message, Role, type SendMessageConfiguration, type StreamResponse, type Task, TaskState } from '@a2a-polyglot/model';
+import { type Artifact, type Message, Role, type SendMessageConfiguration, type StreamResponse, type Task, TaskState } from '@a2a-polyglot/model';
 import { LRUCache } from 'lru-cache';
 
 /** Settings of {@link createRemoteAgent} (the `a2a-remote` handler). */
@@ -192,17 +192,8 @@ class Publisher {
         return;
       case 'artifactUpdate': {
         const { artifact, append, lastChunk, metadata } = payload.value;
-        if (!artifact) return;
-        this.reported = true;
-        this.ctx.artifact({
-          artifactId: artifact.artifactId || undefined,
-          name: artifact.name || undefined,
-          description: artifact.description || undefined,
-          parts: artifact.parts,
-          append,
-          lastChunk,
-          metadata: artifact.metadata || metadata ? { ...artifact.metadata, ...metadata } : undefined,
-        });
+        if (artifact)
+          this.artifact(artifact, { append, lastChunk, metadata: artifact.metadata || metadata ? { ...artifact.metadata, ...metadata } : undefined });
         return;
       }
       case 'message':
@@ -214,19 +205,21 @@ class Publisher {
   /** A whole remote task: its artifacts (when asked), then its status. */
   task(task: Task, withArtifacts: boolean): void {
     if (withArtifacts) {
-      for (const artifact of task.artifacts) {
-        this.reported = true;
-        this.ctx.artifact({
-          artifactId: artifact.artifactId || undefined,
-          name: artifact.name || undefined,
-          description: artifact.description || undefined,
-          parts: artifact.parts,
-          lastChunk: true,
-          metadata: artifact.metadata,
-        });
-      }
+      for (const artifact of task.artifacts) this.artifact(artifact, { lastChunk: true, metadata: artifact.metadata });
     }
     if (task.status) this.status(task.status.state, task.status.message, undefined);
+  }
+
+  /** A remote artifact (or chunk of one) as ours: same id, name and parts. */
+  private artifact(artifact: Artifact, chunk: { append?: boolean; lastChunk?: boolean; metadata: Record<string, unknown> | undefined }): void {
+    this.reported = true;
+    this.ctx.artifact({
+      artifactId: artifact.artifactId || undefined,
+      name: artifact.name || undefined,
+      description: artifact.description || undefined,
+      parts: artifact.parts,
+      ...chunk,
+    });
   }
 
   /** A Message answer: our reply when nothing was reported yet, else the status message that completes our task. */
