@@ -14,3 +14,5 @@ export * from './headers.js';
 export * from './request-path.js';
 export * from './response-media-type.js';
 export * from './error-headers.js';
+export * from './exchange.js';
+export * from './node-exchange.js';
