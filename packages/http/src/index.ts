@@ -16,3 +16,4 @@ export * from './response-media-type.js';
 export * from './error-headers.js';
 export * from './exchange.js';
 export * from './node-exchange.js';
+export * from './fetch-exchange.js';

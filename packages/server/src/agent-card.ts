@@ -17,6 +17,15 @@ export const LEGACY_CARD_PATH = '/.well-known/agent.json';
  */
 export const FALLBACK_CARD_PATH = '/agent.json';
 
+/**
+ * Every path the card is served at for a listener mounted at `mount` (`''` at the root) with
+ * A2A endpoints under `basePath`: the well-known path, the legacy and last-resort ones, and the
+ * well-known path under `basePath`.
+ */
+export function cardPaths(mount: string, basePath: string): Set<string> {
+  return new Set([WELL_KNOWN_CARD_PATH, LEGACY_CARD_PATH, FALLBACK_CARD_PATH, `${basePath}${WELL_KNOWN_CARD_PATH}`].map((p) => `${mount}${p}`));
+}
+
 /** How long clients and proxies may cache the card. */
 const CARD_MAX_AGE_SECONDS = 300;
 

@@ -3,7 +3,7 @@ import { A2AError, A2AErrorCode, checkReadiness, silentLogger } from '@a2a-polyg
 import { responseMediaType, routingPath, sendJson, writeNodeResult } from '@a2a-polyglot/http';
 import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
-import { agentCardAnswer, FALLBACK_CARD_PATH, LEGACY_CARD_PATH, WELL_KNOWN_CARD_PATH } from './agent-card.js';
+import { agentCardAnswer, cardPaths as cardPathsOf } from './agent-card.js';
 import { browserAccessCheck, sendAccessRefusal } from './browser-access.js';
 import { CardClock } from './card-clock.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
@@ -45,7 +45,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const mount = normalizeMountPath(options.mountPath);
   const cors = options.cors ?? true;
   const alias = aliasRoutes(options);
-  const cardPaths = new Set([WELL_KNOWN_CARD_PATH, LEGACY_CARD_PATH, FALLBACK_CARD_PATH, `${basePath}${WELL_KNOWN_CARD_PATH}`].map((p) => `${mount}${p}`));
+  const cardPaths = cardPathsOf(mount, basePath);
   if (alias) cardPaths.add(alias.card);
   const apiPath = `${mount}${basePath}`;
   const rpcPath = `${apiPath}/rpc`;
