@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { AgentCard, type AgentCardSignature, type AgentInterface } from '@a2a-polyglot/model';
-import { A2AError, A2AErrorCode, EXPERIMENTAL_VERSION, negotiateVersion, type ProtocolVersion, type ServedHandler, SUPPORTED_VERSIONS } from '@a2a-polyglot/core';
+import {
+  A2AError,
+  A2AErrorCode,
+  EXPERIMENTAL_VERSION,
+  negotiateVersion,
+  type ProtocolVersion,
+  type ServedHandler,
+  SUPPORTED_VERSIONS,
+} from '@a2a-polyglot/core';
 import { emptyResult, type HttpExchangeBody, jsonResult } from '@a2a-polyglot/http';
 import { restError } from '@a2a-polyglot/rest';
 import { agentCardToV03, mergedAgentCard } from '@a2a-polyglot/v03/json';

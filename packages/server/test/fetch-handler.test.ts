@@ -4,7 +4,7 @@
  * Response body to its final event, a v0.3 method, the body limit, and an unknown path.
  */
 import { RequestHandler } from '@a2a-polyglot/core';
-import { Gates, scriptedAgent } from '@a2a-polyglot/testing';
+import { Gates, recordingLogger, scriptedAgent, waitFor } from '@a2a-polyglot/testing';
 import { createA2AFetchHandler } from '../src/index.js';
 import { readSse, sendParams, testCard, V } from './helpers.js';
 
@@ -84,7 +84,11 @@ describe('createA2AFetchHandler', () => {
   it('serves the v0.3 method names on the same URL', async () => {
     const params = { message: { kind: 'message', role: 'user', messageId: `m-v03-${nextId++}`, parts: [{ kind: 'text', text: 'old' }] } };
     const res = await fetchHandler(
-      new Request(`${ORIGIN}/agent/a2a/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rpcBody('message/send', params)) }),
+      new Request(`${ORIGIN}/agent/a2a/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(rpcBody('message/send', params)),
+      }),
     );
     const body: any = await res.json();
     expect(body.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
@@ -120,5 +124,45 @@ describe('createA2AFetchHandler', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const body: any = await res.json();
     expect(body.error.message).toMatch(/Nothing is served at \/elsewhere/);
+  });
+});
+
+describe('createA2AFetchHandler SSE delivery', () => {
+  const gates = new Gates();
+  const logger = recordingLogger();
+  const handler = new RequestHandler({ card: testCard(), executor: scriptedAgent(gates) });
+  const fetchHandler = createA2AFetchHandler({ handler, sseHeartbeatMs: 30, sseStallTimeoutMs: 100, logger });
+  afterAll(async () => {
+    gates.openAll();
+    await handler.shutdown(100);
+  });
+  const openStream = (text: string) =>
+    fetchHandler(
+      new Request(`${ORIGIN}/a2a/message:stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...V },
+        body: JSON.stringify(sendParams(text)),
+      }),
+    );
+
+  it('pings a quiet stream; the task goes on after the reader cancels the body', async () => {
+    const res = await openStream('gate hb');
+    const read = await readSse(res, (r) => r.comments.includes('ping'));
+    expect(read.comments).toContain('ping');
+    expect(JSON.parse(read.events[0]!.data).task.id).toBeDefined();
+    const taskId = JSON.parse(read.events[0]!.data).task.id as string;
+    gates.open('hb');
+    await waitFor(async () => {
+      const got: any = await (await fetchHandler(new Request(`${ORIGIN}/a2a/tasks/${taskId}`, { headers: V }))).json();
+      return got.status.state === 'TASK_STATE_COMPLETED';
+    });
+  });
+
+  it('ends a stream whose consumer stops pulling after the stall timeout', async () => {
+    const res = await openStream('burst 3 stall');
+    // Nothing is read: the first chunk stays queued, and no pull comes.
+    await waitFor(() => logger.lines.some((l) => l.msg === 'SSE stream ended: the client stopped reading'), { what: 'the stall warning' });
+    await expect(res.text()).rejects.toThrow(/stalled/);
+    gates.open('stall');
   });
 });
