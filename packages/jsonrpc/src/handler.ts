@@ -68,6 +68,9 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
  * requests spend it too); all other JSON-RPC errors use HTTP 200.
  * JSON bodies, errors included, are sent in the media type the client used (see
  * `responseMediaType`; `application/json` by default).
+ *
+ * Runtime-free: the request is an `HttpExchangeRequest`, the answer a result its runtime's
+ * adapter writes; {@link createJsonRpcHandler} is the node:http one.
  */
 export function createJsonRpcExchangeHandler(handler: ServedHandler, options: JsonRpcHandlerOptions = {}): ExchangeHandler {
   const logger = options.logger ?? silentLogger;

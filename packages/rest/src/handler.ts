@@ -100,21 +100,9 @@ function dialectOf(req: HttpExchangeRequest, path: string): RestDialect {
  * A2A v0.3 REST (`/v1/message:send`, `/v1/tasks/{id}`, `/v1/card`…, bodies in the ProtoJSON
  * of `a2a.v1`, bare `{code, message}` errors) is served by the same code with the v0.3
  * dialect (rest-v03.ts), chosen by {@link dialectOf}.
- */
-/**
- * The A2A HTTP+JSON (REST) binding (spec §3.4, §4): route → build the request message JSON
- * from path, query and body → decode → call the core → encode. Unary answers are JSON (201
- * for a created push config, 204 for a delete) in the media type the client used
- * (`application/a2a+json` by default, see `responseMediaType`); streams are SSE with
- * `data: <StreamResponse>` and `id: <seq>`; errors are HTTP statuses from core's error table
- * with a `{"error": google.rpc.Status}` body. A non-JSON `Content-Type` is 415 with the
- * CONTENT_TYPE_NOT_SUPPORTED ErrorInfo: the table's 400 (v1.0.1) is for content the agent
- * cannot handle, while a body the binding cannot read is what 415 means in HTTP (v1.0.0's
- * mapping, which the public compatibility suite checks).
  *
- * A2A v0.3 REST (`/v1/message:send`, `/v1/tasks/{id}`, `/v1/card`…, bodies in the ProtoJSON
- * of `a2a.v1`, bare `{code, message}` errors) is served by the same code with the v0.3
- * dialect (rest-v03.ts), chosen by {@link dialectOf}.
+ * Runtime-free: the request is an `HttpExchangeRequest`, the answer a result its runtime's
+ * adapter writes; {@link createRestHandler} is the node:http one.
  */
 export function createRestExchangeHandler(handler: ServedHandler, options: RestHandlerOptions = {}): RestExchangeHandler {
   const logger = options.logger ?? silentLogger;
