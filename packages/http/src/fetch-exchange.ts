@@ -9,18 +9,26 @@ import { SSE_HEADERS, sseFrame } from './sse-writer.js';
  * the client-gone signal. `remoteAddress` is what the runtime knows of the peer (none here).
  */
 export function fetchExchangeRequest(request: Request, options: { readonly remoteAddress?: string } = {}): HttpExchangeRequest {
-  const { headers } = request;
-  let params: URLSearchParams | undefined;
+  const { header, query } = webHeaderReaders(request.headers, request.url);
   return {
     method: request.method.toUpperCase(),
-    header: (name) => headers.get(name) ?? undefined,
-    query: () => {
-      params ??= new URL(request.url).searchParams;
-      return params;
-    },
-    readBody: (maxBytes) => readWebBody(request.body, headers.get('content-length'), maxBytes),
+    header,
+    query,
+    readBody: (maxBytes) => readWebBody(request.body, request.headers.get('content-length'), maxBytes),
     signal: () => request.signal,
     remoteAddress: options.remoteAddress,
+  };
+}
+
+/** The header and query readers in a scope of their own, so call contexts keeping them do not keep the request (see `nodeExchangeRequest`). */
+function webHeaderReaders(headers: Headers, url: string): Pick<HttpExchangeRequest, 'header' | 'query'> {
+  let params: URLSearchParams | undefined;
+  return {
+    header: (name) => headers.get(name) ?? undefined,
+    query: () => {
+      params ??= new URL(url).searchParams;
+      return params;
+    },
   };
 }
 

@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Logger } from '@a2a-polyglot/core';
-import { lazyRequestSignal } from './abort-signal.js';
+import type { ClientCertificate, Logger } from '@a2a-polyglot/core';
+import { type LazyRequestSignal, lazyRequestSignal } from './abort-signal.js';
 import { verifiedClientCertificate } from './call-context.js';
 import { remoteAddressOf } from './client-address.js';
 import type { HttpExchangeRequest, HttpExchangeResult } from './exchange.js';
@@ -16,12 +16,55 @@ import { SseWriter } from './sse-writer.js';
  * the abort signal made on first use from the response's `close` (see `lazyRequestSignal`).
  */
 export function nodeExchangeRequest(req: IncomingMessage, res: ServerResponse): HttpExchangeRequest {
-  const { headers, url } = req;
-  const signal = lazyRequestSignal(req, res);
+  return new NodeExchange(req, res);
+}
+
+/** {@link nodeExchangeRequest}: the body and certificate readers are methods (no closures per request). */
+class NodeExchange implements HttpExchangeRequest {
+  readonly method: string;
+  readonly header: HttpExchangeRequest['header'];
+  readonly query: HttpExchangeRequest['query'];
+  readonly signal: LazyRequestSignal;
+  readonly release: () => void;
+  readonly remoteAddress: string | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    res: ServerResponse,
+  ) {
+    this.method = req.method ?? '';
+    const readers = headerReaders(req.headers, req.url);
+    this.header = readers.header;
+    this.query = readers.query;
+    this.signal = lazyRequestSignal(req, res);
+    this.release = this.signal.release;
+    this.remoteAddress = remoteAddressOf(req);
+  }
+
+  readBody(maxBytes: number): Promise<string> {
+    return readBodyText(this.req, maxBytes);
+  }
+
+  readJson(maxBytes: number): Promise<unknown> {
+    return readJsonBody(this.req, maxBytes);
+  }
+
+  clientCertificate(): ClientCertificate | undefined {
+    // Absent on hand-built requests (tests, adapters from other servers): no certificate then.
+    const socket = this.req.socket as Socket | null | undefined;
+    return socket ? verifiedClientCertificate(socket) : undefined;
+  }
+}
+
+/**
+ * The header and query readers, made in a scope of their own: closures of one scope share what
+ * they capture, so readers made beside `readBody` would keep the request (and its response
+ * and socket buffers) alive in every call context that keeps them. These see the headers and
+ * the URL only.
+ */
+function headerReaders(headers: IncomingHttpHeaders, url: string | undefined): Pick<HttpExchangeRequest, 'header' | 'query'> {
   let params: URLSearchParams | undefined;
-  // (`header` and `query` close over the headers and URL only: a call context keeps them, not the request.)
   return {
-    method: req.method ?? '',
     header: (name) => {
       const value = headers[name.toLowerCase()];
       return Array.isArray(value) ? value.join(',') : value;
@@ -31,16 +74,6 @@ export function nodeExchangeRequest(req: IncomingMessage, res: ServerResponse): 
       const q = url?.indexOf('?') ?? -1;
       params = new URLSearchParams(url === undefined || q < 0 ? '' : url.slice(q + 1));
       return params;
-    },
-    readBody: (maxBytes) => readBodyText(req, maxBytes),
-    readJson: (maxBytes) => readJsonBody(req, maxBytes),
-    signal,
-    release: signal.release,
-    remoteAddress: remoteAddressOf(req),
-    clientCertificate: () => {
-      // Absent on hand-built requests (tests, adapters from other servers): no certificate then.
-      const socket = req.socket as Socket | null | undefined;
-      return socket ? verifiedClientCertificate(socket) : undefined;
     },
   };
 }
