@@ -11,6 +11,7 @@ import {
   type ProtocolVersion,
 } from '@a2a-polyglot/core';
 import { remoteAddressOf } from './client-address.js';
+import type { HttpExchangeRequest } from './exchange.js';
 
 /** Name of the query parameter the spec allows in place of the `A2A-Version` header (§3.2). */
 export const VERSION_QUERY_PARAM = 'A2A-Version';
@@ -83,6 +84,44 @@ export function verifiedClientCertificate(socket: Socket): ClientCertificate | u
 function versionFromQuery(url: string | undefined): string | undefined {
   const q = url?.indexOf('?') ?? -1;
   if (url === undefined || q < 0) return undefined;
-  const params = new URLSearchParams(url.slice(q + 1));
+  return versionFromParams(new URLSearchParams(url.slice(q + 1)));
+}
+
+function versionFromParams(params: URLSearchParams): string | undefined {
   return params.get(VERSION_QUERY_PARAM) ?? params.get(VERSION_QUERY_PARAM.toLowerCase()) ?? undefined;
+}
+
+/**
+ * {@link nodeCallContext} over the universal request (see `HttpExchangeRequest`): the same
+ * context from any runtime. Only the request's `header` and `query` readers are kept (not the
+ * request), so a context that outlives its call keeps no runtime request alive.
+ */
+export function exchangeCallContext(binding: BindingName, req: HttpExchangeRequest, options: NodeCallContextOptions = {}): CallContext {
+  const { header, query } = req;
+  const signal = options.signal;
+  const ctx: CallContext = {
+    binding,
+    pathTenant: options.pathTenant,
+    wireVersion: options.wireVersion,
+    remoteAddress: req.remoteAddress,
+    addressCharged: options.addressCharged,
+    clientCertificate: req.clientCertificate?.(),
+    get signal(): AbortSignal | undefined {
+      return signal?.();
+    },
+    header(name: string): string | undefined {
+      const key = name.toLowerCase();
+      const value = header(key);
+      if (value !== undefined) return value;
+      return key === 'a2a-version' ? versionFromParams(query()) : undefined;
+    },
+  };
+  const callLogger = options.logger && requestLogger(options.logger, binding, (name) => ctx.header(name));
+  if (callLogger) ctx.logger = callLogger;
+  return ctx;
+}
+
+/** The `A2A-Version` of a request: its header, else its query parameter (see {@link VERSION_QUERY_PARAM}). */
+export function exchangeVersion(req: HttpExchangeRequest): string | undefined {
+  return req.header('a2a-version') ?? versionFromParams(req.query());
 }

@@ -16,7 +16,12 @@ export function mediaType(value: string | undefined): string | undefined {
  * body is parsed strictly anyway.
  */
 export function isJsonContentType(req: IncomingMessage): boolean {
-  const type = mediaType(req.headers['content-type']);
+  return isJsonMediaType(req.headers['content-type']);
+}
+
+/** {@link isJsonContentType} of a `Content-Type` value (any runtime): a JSON media type, or none at all. */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  const type = mediaType(contentType);
   return type === undefined || JSON_MEDIA_TYPES.includes(type);
 }
 

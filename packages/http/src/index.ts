@@ -1,7 +1,8 @@
 /**
- * @a2a-polyglot/http — node:http plumbing shared by the A2A HTTP bindings (JSON-RPC and
- * HTTP+JSON): bounded JSON bodies, SSE with backpressure and heartbeats, call contexts from
- * requests, and small response helpers. No A2A semantics live here.
+ * @a2a-polyglot/http — HTTP plumbing shared by the A2A HTTP bindings (JSON-RPC and
+ * HTTP+JSON): the runtime-free request/result seam (`HttpExchangeRequest`, `HttpExchangeResult`)
+ * with its node:http and fetch adapters, bounded JSON bodies, SSE with backpressure and
+ * heartbeats, call contexts from requests, and small response helpers. No A2A semantics live here.
  */
 export * from './read-body.js';
 export * from './sse-writer.js';
@@ -15,3 +16,6 @@ export * from './headers.js';
 export * from './request-path.js';
 export * from './response-media-type.js';
 export * from './error-headers.js';
+export * from './exchange.js';
+export * from './node-exchange.js';
+export * from './fetch-exchange.js';

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
+import { parseJsonText, payloadTooLarge } from './exchange.js';
 
 /**
  * Reads a request body as UTF-8 text with a hard byte limit.
@@ -78,14 +79,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     if (Buffer.byteLength(JSON.stringify(parsed.value) ?? '', 'utf8') > maxBytes) throw tooLarge(maxBytes);
     return parsed.value;
   }
-  const text = await readBodyText(req, maxBytes);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (cause) {
-    // Checked only on failure: most bodies are JSON, and trimming a large one costs a copy.
-    if (text.trim() === '') return undefined;
-    throw new A2AError(A2AErrorCode.ParseError, 'The request body is not valid JSON', { cause });
-  }
+  return parseJsonText(await readBodyText(req, maxBytes));
 }
 
 /** A body a framework already read from the request: its text, or the value it parsed. */
@@ -119,8 +113,4 @@ function spent(): A2AError {
   return new A2AError(A2AErrorCode.InvalidRequest, 'The request body was already read by another middleware, which left no body behind');
 }
 
-function tooLarge(maxBytes: number): A2AError {
-  return new A2AError(A2AErrorCode.PayloadTooLarge, `The request body exceeds the limit of ${maxBytes} bytes`, {
-    metadata: { limitBytes: String(maxBytes) },
-  });
-}
+const tooLarge = payloadTooLarge;

@@ -12,9 +12,14 @@ import { JSON_MEDIA_TYPES, mediaType } from './headers.js';
  * streams stay `text/event-stream`.
  */
 export function responseMediaType(req: IncomingMessage, fallback: string): string {
-  const sent = mediaType(req.headers['content-type']);
+  return responseMediaTypeOf(req.headers['content-type'], req.headers.accept, fallback);
+}
+
+/** {@link responseMediaType} from the request's `Content-Type` and `Accept` values (any runtime). */
+export function responseMediaTypeOf(contentType: string | undefined, accept: string | undefined, fallback: string): string {
+  const sent = mediaType(contentType);
   if (sent !== undefined && JSON_MEDIA_TYPES.includes(sent)) return sent;
-  return acceptedJsonType(req.headers.accept) ?? fallback;
+  return acceptedJsonType(accept) ?? fallback;
 }
 
 /** The JSON media type an `Accept` value ranks highest (first listed on a tie); wildcards name none. */

@@ -1,22 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, A2AErrorCode, type CallContext, type Logger, type ProtocolVersion, type ServedHandler, silentLogger } from '@a2a-polyglot/core';
 import {
-  isJsonContentType,
-  lazyRequestSignal,
-  nodeCallContext,
-  pipeEventStream,
-  readJsonBody,
-  remoteAddressOf,
-  responseMediaType,
-  sendEmpty,
+  emptyResult,
+  exchangeCallContext,
+  exchangeHeaderValue,
+  type HttpExchangeRequest,
+  type HttpExchangeResult,
+  isJsonMediaType,
+  jsonResult,
+  nodeExchangeRequest,
+  readExchangeJson,
+  responseMediaTypeOf,
   sendJson,
-  SseWriter,
+  sseFrame,
+  writeNodeResult,
 } from '@a2a-polyglot/http';
 import type { JsonRpcFailure, JsonRpcResponse } from './codec.js';
 import { JsonRpcDispatcher } from './dispatch.js';
 import { failureHeaders, httpStatusFor, jsonRpcFailure } from './errors.js';
-import { activatedExtensionsHeader, JSON_RPC_CONTENT_TYPE, resumeAfterSeq } from './headers.js';
-import type { JsonRpcStreamOutcome } from './outcome.js';
+import { activatedExtensionsHeader, JSON_RPC_CONTENT_TYPE } from './headers.js';
 
 /** Settings of {@link createJsonRpcHandler}. */
 export interface JsonRpcHandlerOptions {
@@ -44,6 +46,12 @@ export interface JsonRpcHandlerOptions {
 /** A node:http request handler for one endpoint. Never rejects. */
 export type NodeHttpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/**
+ * A binding over the universal request (`HttpExchangeRequest`): the answer as a result that a
+ * runtime adapter writes (node:http, fetch, ...). Never rejects.
+ */
+export type ExchangeHandler = (req: HttpExchangeRequest) => Promise<HttpExchangeResult>;
+
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
@@ -60,104 +68,116 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
  * requests spend it too); all other JSON-RPC errors use HTTP 200.
  * JSON bodies, errors included, are sent in the media type the client used (see
  * `responseMediaType`; `application/json` by default).
+ *
+ * Runtime-free: the request is an `HttpExchangeRequest`, the answer a result its runtime's
+ * adapter writes; {@link createJsonRpcHandler} is the node:http one.
  */
-export function createJsonRpcHandler(handler: ServedHandler, options: JsonRpcHandlerOptions = {}): NodeHttpHandler {
+export function createJsonRpcExchangeHandler(handler: ServedHandler, options: JsonRpcHandlerOptions = {}): ExchangeHandler {
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const dispatcher = new JsonRpcDispatcher(handler, { logger, maxBatchSize: options.maxBatchSize, v03Methods: options.v03Methods ?? true });
 
-  async function serve(req: IncomingMessage, res: ServerResponse, type: string): Promise<void> {
-    const charged = handler.chargeArrival('JSONRPC', remoteAddressOf(req));
+  async function serve(req: HttpExchangeRequest, type: string): Promise<HttpExchangeResult> {
+    const charged = handler.chargeArrival('JSONRPC', req.remoteAddress);
     if (charged) {
       try {
         await charged;
       } catch (error) {
-        return sendResponse(res, jsonRpcFailure(null, error, logger), type, {});
+        return responseResult(jsonRpcFailure(null, error, logger), type, {});
       }
     }
     if (req.method !== 'POST') {
-      const error = new A2AError(A2AErrorCode.InvalidRequest, `HTTP method ${req.method ?? '?'} is not allowed; JSON-RPC requests use POST`);
-      return sendJson(res, 405, jsonRpcFailure(null, error), type, { allow: 'POST' });
+      const error = new A2AError(A2AErrorCode.InvalidRequest, `HTTP method ${req.method || '?'} is not allowed; JSON-RPC requests use POST`);
+      return jsonResult(405, jsonRpcFailure(null, error), type, { allow: 'POST' });
     }
-    if (!isJsonContentType(req)) {
-      const error = new A2AError(A2AErrorCode.ContentTypeNotSupported, `Content-Type ${req.headers['content-type']} is not supported; send application/json`);
-      return sendJson(res, 415, jsonRpcFailure(null, error), type);
+    const contentType = req.header('content-type');
+    if (!isJsonMediaType(contentType)) {
+      const error = new A2AError(A2AErrorCode.ContentTypeNotSupported, `Content-Type ${contentType} is not supported; send application/json`);
+      return jsonResult(415, jsonRpcFailure(null, error), type);
     }
     let body: unknown;
     try {
-      body = await readJsonBody(req, maxBodyBytes);
+      body = await readExchangeJson(req, maxBodyBytes);
       if (body === undefined) throw new A2AError(A2AErrorCode.ParseError, 'The request body is empty');
     } catch (error) {
-      return sendResponse(res, jsonRpcFailure(null, error, logger), type, {});
+      return responseResult(jsonRpcFailure(null, error, logger), type, {});
     }
 
-    const signal = lazyRequestSignal(req, res);
+    const signal = req.signal;
     const contexts: CallContext[] = [];
     const contextFor = (_request: unknown, wireVersion?: ProtocolVersion): CallContext => {
       // The arrival point pays for the first call; a batch's later entries spend their own.
       const addressCharged = charged !== undefined && contexts.length === 0;
-      const ctx = nodeCallContext('JSONRPC', req, { signal, wireVersion, logger, addressCharged });
+      const ctx = exchangeCallContext('JSONRPC', req, { signal, wireVersion, logger, addressCharged });
       contexts.push(ctx);
       return ctx;
     };
-    const outcome = await dispatcher.dispatch(body, contextFor, { resumeAfterSeq: resumeAfterSeq(req) });
+    // (The dispatcher validates `Last-Event-ID` itself: a malformed one is InvalidParams with the request's id.)
+    const outcome = await dispatcher.dispatch(body, contextFor, { resumeAfterSeq: exchangeHeaderValue(req, 'last-event-id') });
     if (outcome.kind === 'stream') {
       // A stream keeps its signal; after that the contexts need the request no more.
       const streamSignal = signal();
-      signal.release();
+      req.release?.();
       // A stream is one request: its lines carry that call's fields.
-      return stream(res, outcome, streamSignal, activatedExtensionsHeader(contexts), contexts[0]?.logger ?? logger);
+      return {
+        kind: 'sse',
+        headers: activatedExtensionsHeader(contexts),
+        stream: outcome.stream,
+        encode: (event) => outcome.encodeEventText(event),
+        errorFrame: (error) => sseFrame(JSON.stringify(outcome.encodeError(error))),
+        signal: streamSignal,
+        logger: contexts[0]?.logger ?? logger,
+      };
     }
-    signal.release();
+    req.release?.();
     const extensions = activatedExtensionsHeader(contexts);
     switch (outcome.kind) {
       case 'none':
-        return sendEmpty(res, 204, extensions);
+        return emptyResult(204, extensions);
       case 'batch':
-        if (outcome.responses.length === 0) return sendEmpty(res, 204, extensions);
-        return sendJson(res, 200, outcome.responses, type, extensions);
+        if (outcome.responses.length === 0) return emptyResult(204, extensions);
+        return jsonResult(200, outcome.responses, type, extensions);
       case 'response':
-        return sendResponse(res, outcome.response, type, extensions);
+        return responseResult(outcome.response, type, extensions);
     }
   }
 
-  /** (Not async: it hands back the pipe's promise, so an idle stream keeps no frame of its own here.) */
-  function stream(res: ServerResponse, outcome: JsonRpcStreamOutcome, signal: AbortSignal, headers: Record<string, string>, callLogger: Logger): Promise<void> {
-    if (res.destroyed) {
-      outcome.stream.close();
-      return Promise.resolve();
-    }
-    const sse = new SseWriter(res, {
-      heartbeatMs: options.heartbeatMs,
-      stallTimeoutMs: options.sseStallTimeoutMs,
-      onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'),
-      headers,
-    });
-    return pipeEventStream(outcome.stream, sse, {
-      encode: (event) => outcome.encodeEventText(event),
-      onError: (error, writer) => writer.event(JSON.stringify(outcome.encodeError(error))),
-      signal,
-      shutdownSignal: options.shutdownSignal,
-      logger: callLogger,
-    });
-  }
-
-  return async (req, res) => {
-    const type = responseMediaType(req, JSON_RPC_CONTENT_TYPE);
+  return async (req) => {
+    const type = responseMediaTypeOf(req.header('content-type'), req.header('accept'), JSON_RPC_CONTENT_TYPE);
     try {
-      await serve(req, res, type);
+      return await serve(req, type);
+    } catch (error) {
+      // Only a bug gets here; answer without internals.
+      logger.error({ err: error }, 'JSON-RPC handler failed');
+      return jsonResult(500, internalFailure(), type);
+    }
+  };
+}
+
+/**
+ * {@link createJsonRpcExchangeHandler} on node:http: the request read through
+ * `nodeExchangeRequest`, the answer written by `writeNodeResult` (SSE with backpressure,
+ * heartbeats, the stall timeout, and an end on disconnect or shutdown).
+ */
+export function createJsonRpcHandler(handler: ServedHandler, options: JsonRpcHandlerOptions = {}): NodeHttpHandler {
+  const logger = options.logger ?? silentLogger;
+  const serve = createJsonRpcExchangeHandler(handler, options);
+  const sse = { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, shutdownSignal: options.shutdownSignal };
+  return async (req, res) => {
+    try {
+      await writeNodeResult(res, await serve(nodeExchangeRequest(req, res)), sse);
     } catch (error) {
       // Only a bug gets here; answer without internals if we still can.
       logger.error({ err: error }, 'JSON-RPC handler failed');
-      if (!res.headersSent) sendJson(res, 500, internalFailure(), type);
+      if (!res.headersSent) sendJson(res, 500, internalFailure(), 'application/json');
       else res.destroy();
     }
   };
 }
 
-function sendResponse(res: ServerResponse, response: JsonRpcResponse, type: string, headers: Record<string, string>): void {
+function responseResult(response: JsonRpcResponse, type: string, headers: Record<string, string>): HttpExchangeResult {
   const status = httpStatusFor(response);
-  sendJson(res, status, response, type, { ...headers, ...failureHeaders(status, response) });
+  return jsonResult(status, response, type, { ...headers, ...failureHeaders(status, response) });
 }
 
 function internalFailure(): JsonRpcFailure {

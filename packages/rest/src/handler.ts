@@ -3,28 +3,32 @@ import {
   A2AError,
   A2AErrorCode,
   type CallContext,
-  type EventStream,
   type Logger,
   negotiateVersion,
   OPERATIONS,
+  resumeCursor,
   type ServedHandler,
   silentLogger,
 } from '@a2a-polyglot/core';
 import {
+  emptyResult,
+  exchangeCallContext,
+  exchangeHeaderValue,
+  exchangeVersion,
   extensionsHeader,
-  isJsonContentType,
-  nodeCallContext,
-  pipeEventStream,
-  readJsonBody,
-  lazyRequestSignal,
-  remoteAddressOf,
-  responseMediaType,
-  sendEmpty,
+  type HttpExchangeRequest,
+  type HttpExchangeResult,
+  isJsonMediaType,
+  jsonResult,
+  nodeExchangeRequest,
+  readExchangeJson,
+  responseMediaTypeOf,
   sendJson,
-  SseWriter,
+  sseFrame,
+  writeNodeResult,
 } from '@a2a-polyglot/http';
+import { restError } from './errors.js';
 import { type RestDialect, V1_REST } from './rest-dialect.js';
-import { queryOf, resumeAfterSeq } from './headers.js';
 import { V03_REST } from './rest-v03.js';
 
 /** Settings of {@link createRestHandler}. */
@@ -50,6 +54,12 @@ export interface RestHandlerOptions {
  */
 export type RestHandler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
 
+/**
+ * The REST binding over the universal request (`HttpExchangeRequest`), `path` relative to the
+ * REST base URL as for {@link RestHandler}: the answer as a result a runtime adapter writes. Never rejects.
+ */
+export type RestExchangeHandler = (req: HttpExchangeRequest, path: string) => Promise<HttpExchangeResult>;
+
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** The path part of a request target (`/tasks/abc?historyLength=2` → `/tasks/abc`). */
@@ -67,10 +77,10 @@ const V03_PREFIX = '/v1/';
  * query) keeps the v1.0 meaning; one naming none, or 0.3, gets the v0.3 routes. Everything
  * outside `/v1/` is v1.0 (whose version check then refuses v0.3 calls).
  */
-function dialectOf(req: IncomingMessage, path: string): RestDialect {
+function dialectOf(req: HttpExchangeRequest, path: string): RestDialect {
   if (!path.startsWith(V03_PREFIX)) return V1_REST;
   try {
-    return negotiateVersion(nodeCallContext('HTTP+JSON', req).header('a2a-version')) === '0.3' ? V03_REST : V1_REST;
+    return negotiateVersion(exchangeVersion(req)) === '0.3' ? V03_REST : V1_REST;
   } catch {
     return V1_REST; // An unknown version: the v1.0 path refuses it with VersionNotSupported.
   }
@@ -90,53 +100,56 @@ function dialectOf(req: IncomingMessage, path: string): RestDialect {
  * A2A v0.3 REST (`/v1/message:send`, `/v1/tasks/{id}`, `/v1/card`…, bodies in the ProtoJSON
  * of `a2a.v1`, bare `{code, message}` errors) is served by the same code with the v0.3
  * dialect (rest-v03.ts), chosen by {@link dialectOf}.
+ *
+ * Runtime-free: the request is an `HttpExchangeRequest`, the answer a result its runtime's
+ * adapter writes; {@link createRestHandler} is the node:http one.
  */
-export function createRestHandler(handler: ServedHandler, options: RestHandlerOptions = {}): RestHandler {
+export function createRestExchangeHandler(handler: ServedHandler, options: RestHandlerOptions = {}): RestExchangeHandler {
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   function fail(
-    res: ServerResponse,
     dialect: RestDialect,
     type: string,
     thrown: unknown,
     ctx?: CallContext,
     status?: number,
     headers: Record<string, string> = {},
-  ): void {
+  ): HttpExchangeResult {
     const error = dialect.error(thrown, ctx?.logger ?? logger, status);
-    sendJson(res, error.status, error.body, type, { ...extensionsHeader(ctx?.activatedExtensions), ...headers, ...error.headers });
+    return jsonResult(error.status, error.body, type, { ...extensionsHeader(ctx?.activatedExtensions), ...headers, ...error.headers });
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse, path: string, dialect: RestDialect, type: string): Promise<void> {
+  async function serve(req: HttpExchangeRequest, path: string, dialect: RestDialect, type: string): Promise<HttpExchangeResult> {
     // The address point is spent first, before routing and the body (see chargeArrival).
-    const charged = handler.chargeArrival('HTTP+JSON', remoteAddressOf(req));
+    const charged = handler.chargeArrival('HTTP+JSON', req.remoteAddress);
     if (charged) await charged;
-    const verb = req.method ?? '';
+    const verb = req.method;
     const match = dialect.match(verb, pathWithoutQuery(path));
     if (match.kind === 'not-found') {
-      return fail(res, dialect, type, new A2AError(A2AErrorCode.MethodNotFound, `No A2A operation at ${verb} ${path}`));
+      return fail(dialect, type, new A2AError(A2AErrorCode.MethodNotFound, `No A2A operation at ${verb} ${path}`));
     }
     if (match.kind === 'wrong-verb') {
       const error = new A2AError(A2AErrorCode.MethodNotFound, `${verb} is not allowed on ${path}; use ${match.allow.join(' or ')}`);
-      return fail(res, dialect, type, error, undefined, 405, { allow: match.allow.join(', ') });
+      return fail(dialect, type, error, undefined, 405, { allow: match.allow.join(', ') });
     }
     const { route, params, tenant } = match;
     const op = OPERATIONS[route.operation];
     let body: unknown;
     if (route.verb === 'POST') {
-      if (!isJsonContentType(req)) {
+      const contentType = req.header('content-type');
+      if (!isJsonMediaType(contentType)) {
         const error = new A2AError(
           A2AErrorCode.ContentTypeNotSupported,
-          `Content-Type ${req.headers['content-type']} is not supported; send application/a2a+json or application/json`,
+          `Content-Type ${contentType} is not supported; send application/a2a+json or application/json`,
         );
-        return fail(res, dialect, type, error, undefined, 415);
+        return fail(dialect, type, error, undefined, 415);
       }
-      body = await readJsonBody(req, maxBodyBytes);
+      body = await readExchangeJson(req, maxBodyBytes);
     }
-    const request = dialect.decode(route, params, queryOf(req), body, { strict: handler.strictRequests });
-    const signal = lazyRequestSignal(req, res);
-    const ctx = nodeCallContext('HTTP+JSON', req, {
+    const request = dialect.decode(route, params, req.query(), body, { strict: handler.strictRequests });
+    const signal = req.signal;
+    const ctx = exchangeCallContext('HTTP+JSON', req, {
       pathTenant: tenant,
       signal,
       wireVersion: dialect.wireVersion,
@@ -145,61 +158,62 @@ export function createRestHandler(handler: ServedHandler, options: RestHandlerOp
     });
     try {
       if (op.kind === 'stream') {
-        const resume = op.name === 'SubscribeToTask' ? resumeAfterSeq(req) : undefined;
+        const resume = op.name === 'SubscribeToTask' ? resumeCursor(exchangeHeaderValue(req, 'last-event-id'), 'Last-Event-ID') : undefined;
         const stream = await op.open(handler, request, ctx, resume);
         const streamSignal = signal();
-        signal.release();
-        return await pipe(res, dialect, stream, streamSignal, extensionsHeader(ctx.activatedExtensions), ctx.logger ?? logger);
+        req.release?.();
+        return {
+          kind: 'sse',
+          headers: extensionsHeader(ctx.activatedExtensions),
+          stream,
+          encode: dialect.encodeEvent,
+          errorFrame: (error) => sseFrame(JSON.stringify(dialect.error(error).body), undefined, 'error'),
+          signal: streamSignal,
+          logger: ctx.logger ?? logger,
+        };
       }
       const result = await op.invoke(handler, request, ctx);
-      signal.release();
+      req.release?.();
       const headers = extensionsHeader(ctx.activatedExtensions);
-      if (route.status === 204) return sendEmpty(res, 204, headers);
-      return sendJson(res, route.status, dialect.encode(route, result, request), type, headers);
+      if (route.status === 204) return emptyResult(204, headers);
+      return jsonResult(route.status, dialect.encode(route, result, request), type, headers);
     } catch (error) {
       // Answered (with an error): the context needs the request no more, as on success.
-      signal.release();
-      return fail(res, dialect, type, error, ctx);
+      req.release?.();
+      return fail(dialect, type, error, ctx);
     }
   }
 
-  async function pipe(
-    res: ServerResponse,
-    dialect: RestDialect,
-    stream: EventStream,
-    signal: AbortSignal,
-    headers: Record<string, string>,
-    callLogger: Logger,
-  ): Promise<void> {
-    if (res.destroyed) return stream.close();
-    const sse = new SseWriter(res, {
-      heartbeatMs: options.heartbeatMs,
-      stallTimeoutMs: options.sseStallTimeoutMs,
-      onStall: () => callLogger.warn({ stallTimeoutMs: options.sseStallTimeoutMs }, 'SSE stream ended: the client stopped reading'),
-      headers,
-    });
-    // Returned, not awaited: an idle stream then keeps no suspended frame of its own here.
-    return pipeEventStream(stream, sse, {
-      encode: dialect.encodeEvent,
-      onError: (error, writer) => writer.event(JSON.stringify(dialect.error(error).body), { event: 'error' }),
-      signal,
-      shutdownSignal: options.shutdownSignal,
-      logger: callLogger,
-    });
-  }
-
-  return async (req, res, path) => {
+  return async (req, path) => {
     const dialect = dialectOf(req, path);
-    const type = responseMediaType(req, dialect.contentType);
+    const type = responseMediaTypeOf(req.header('content-type'), req.header('accept'), dialect.contentType);
     try {
-      await serve(req, res, path, dialect, type);
+      return await serve(req, path, dialect, type);
     } catch (error) {
       // Decoding failures land here (before a call context exists), and bugs.
-      if (!res.headersSent) fail(res, dialect, type, error);
-      else {
-        logger.error({ err: error }, 'REST handler failed after the response started');
-        res.destroy();
-      }
+      return fail(dialect, type, error);
+    }
+  };
+}
+
+/**
+ * {@link createRestExchangeHandler} on node:http: the request read through
+ * `nodeExchangeRequest`, the answer written by `writeNodeResult` (SSE with backpressure,
+ * heartbeats, the stall timeout, and an end on disconnect or shutdown).
+ */
+export function createRestHandler(handler: ServedHandler, options: RestHandlerOptions = {}): RestHandler {
+  const logger = options.logger ?? silentLogger;
+  const serve = createRestExchangeHandler(handler, options);
+  const sse = { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, shutdownSignal: options.shutdownSignal };
+  return async (req, res, path) => {
+    try {
+      await writeNodeResult(res, await serve(nodeExchangeRequest(req, res), path), sse);
+    } catch (error) {
+      logger.error({ err: error }, 'REST handler failed after the response started');
+      if (!res.headersSent) {
+        const error = restError(new A2AError(A2AErrorCode.Internal));
+        sendJson(res, error.status, error.body, 'application/json', error.headers);
+      } else res.destroy();
     }
   };
 }

@@ -1,9 +1,18 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AgentCard, type AgentInterface } from '@a2a-polyglot/model';
-import { EXPERIMENTAL_VERSION, negotiateVersion, type ProtocolVersion, SUPPORTED_VERSIONS } from '@a2a-polyglot/core';
-import { headerValue, sendEmpty } from '@a2a-polyglot/http';
+import { AgentCard, type AgentCardSignature, type AgentInterface } from '@a2a-polyglot/model';
+import {
+  A2AError,
+  A2AErrorCode,
+  EXPERIMENTAL_VERSION,
+  negotiateVersion,
+  type ProtocolVersion,
+  type ServedHandler,
+  SUPPORTED_VERSIONS,
+} from '@a2a-polyglot/core';
+import { emptyResult, type HttpExchangeBody, jsonResult } from '@a2a-polyglot/http';
+import { restError } from '@a2a-polyglot/rest';
 import { agentCardToV03, mergedAgentCard } from '@a2a-polyglot/v03/json';
+import type { CardClock } from './card-clock.js';
 import { notModified } from './conditional-get.js';
 
 /** Where the card is served (RFC 8615 well-known URI, spec §8), relative to the server root. */
@@ -15,6 +24,15 @@ export const LEGACY_CARD_PATH = '/.well-known/agent.json';
  * some clients try it after the well-known paths. Serving it too costs nothing.
  */
 export const FALLBACK_CARD_PATH = '/agent.json';
+
+/**
+ * Every path the card is served at for a listener mounted at `mount` (`''` at the root) with
+ * A2A endpoints under `basePath`: the well-known path, the legacy and last-resort ones, and the
+ * well-known path under `basePath`.
+ */
+export function cardPaths(mount: string, basePath: string): Set<string> {
+  return new Set([WELL_KNOWN_CARD_PATH, LEGACY_CARD_PATH, FALLBACK_CARD_PATH, `${basePath}${WELL_KNOWN_CARD_PATH}`].map((p) => `${mount}${p}`));
+}
 
 /** How long clients and proxies may cache the card. */
 const CARD_MAX_AGE_SECONDS = 300;
@@ -104,27 +122,59 @@ function namedVersion(raw: string): ProtocolVersion | undefined {
 }
 
 /**
- * Serves the public agent card: no version header or credentials required (discovery), the
+ * The public agent card answer: no version header or credentials required (discovery), the
  * generation picked by {@link cardForRequest} (hence `Vary: A2A-Version`),
  * `Cache-Control: public, max-age=300`, a content-hash ETag and `Last-Modified` (when the
  * card last changed, see `CardClock`), with `If-None-Match` / `If-Modified-Since` → 304 so
- * polling clients revalidate cheaply (spec §8 caching).
+ * polling clients revalidate cheaply (spec §8 caching). A HEAD gets the GET's headers, no body.
+ * Runtime-free: `header` reads a request header (any runtime), the answer is written by its adapter.
  */
-export function sendAgentCard(
-  req: IncomingMessage,
-  res: ServerResponse,
+export function agentCardResult(
+  method: string,
+  header: (name: string) => string | undefined,
   card: AgentCard,
   headers: Readonly<Record<string, string>>,
   lastModified: Date,
   compat: CardCompat = 'merged',
-): void {
-  const body = JSON.stringify(cardForRequest(card, headerValue(req, 'a2a-version'), compat));
+): HttpExchangeBody {
+  const requested = header('a2a-version')?.trim();
+  const body = JSON.stringify(cardForRequest(card, requested === '' ? undefined : requested, compat));
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   const cacheHeaders = { ...headers, etag, 'last-modified': lastModified.toUTCString(), 'cache-control': `public, max-age=${CARD_MAX_AGE_SECONDS}` };
-  if (notModified(req, etag, lastModified)) {
-    sendEmpty(res, 304, cacheHeaders);
-    return;
+  if (notModified(header, etag, lastModified)) return emptyResult(304, cacheHeaders);
+  if (method === 'HEAD') {
+    return emptyResult(200, { ...cacheHeaders, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
   }
-  res.writeHead(200, { ...cacheHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  return { kind: 'body', status: 200, headers: cacheHeaders, body, contentType: 'application/json' };
+}
+
+/** What {@link agentCardAnswer} serves: the handler's card with the interfaces of this server. */
+export interface CardSource {
+  readonly handler: Pick<ServedHandler, 'getAgentCard' | 'experimental11'>;
+  readonly signCard?: (card: AgentCard) => Promise<readonly AgentCardSignature[]>;
+  readonly cardCompat?: CardCompat;
+}
+
+/**
+ * The whole card route, runtime-free: 405 for verbs other than GET and HEAD, else the
+ * handler's card with `cardInterfaces(card, base, basePath, extra)` (signed as served when
+ * `signCard` is set), `Last-Modified` from `clock`, answered by {@link agentCardResult}.
+ */
+export async function agentCardAnswer(
+  source: CardSource,
+  clock: CardClock,
+  request: { readonly method: string; header(name: string): string | undefined },
+  at: { readonly base: string; readonly basePath: string; readonly extra: readonly AgentInterface[]; readonly vary: string },
+): Promise<HttpExchangeBody> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    const error = restError(new A2AError(A2AErrorCode.MethodNotFound, 'The agent card is read with GET'), undefined, 405);
+    return jsonResult(405, error.body, 'application/json', { allow: 'GET, HEAD' });
+  }
+  const card = source.handler.getAgentCard();
+  const interfaces = cardInterfaces(card, at.base, at.basePath, at.extra, { experimental11: source.handler.experimental11 });
+  const lastModified = clock.lastModified(JSON.stringify(AgentCard.toJSON(card)));
+  const served: AgentCard = { ...card, supportedInterfaces: interfaces };
+  // Signed as served: a signature over the configured card would not cover the interfaces.
+  if (source.signCard) served.signatures = [...(await source.signCard(served))];
+  return agentCardResult(request.method, (name) => request.header(name), served, { vary: at.vary }, lastModified, source.cardCompat);
 }

@@ -1,14 +1,12 @@
-import type { IncomingMessage } from 'node:http';
-
 /**
  * Whether a GET or HEAD may be answered 304 Not Modified (RFC 9110 §13.2.2): `If-None-Match`
  * decides when the request has it (it is exact, dates are not); otherwise `If-Modified-Since`,
  * when it is a valid date at or after `lastModified`. An unreadable date is ignored.
  */
-export function notModified(req: IncomingMessage, etag: string, lastModified: Date): boolean {
-  const ifNoneMatch = req.headers['if-none-match'];
+export function notModified(header: (name: string) => string | undefined, etag: string, lastModified: Date): boolean {
+  const ifNoneMatch = header('if-none-match');
   if (ifNoneMatch !== undefined) return etagMatches(ifNoneMatch, etag);
-  const since = req.headers['if-modified-since'];
+  const since = header('if-modified-since');
   if (since === undefined) return false;
   const date = Date.parse(since);
   return Number.isFinite(date) && lastModified.getTime() <= date;

@@ -7,6 +7,7 @@
  */
 export * from './options.js';
 export * from './listener.js';
+export { type A2AFetchHandler, type A2AFetchHandlerOptions, createA2AFetchHandler } from './fetch-handler.js';
 export * from './mounts.js';
 export { type A2AFastifyPluginOptions, a2aFastifyPlugin, type FastifyInstanceLike } from './fastify-plugin.js';
 export { AgentMounts, type MountedAgent } from './agent-mounts.js';

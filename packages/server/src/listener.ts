@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AgentCard } from '@a2a-polyglot/model';
 import { A2AError, A2AErrorCode, checkReadiness, silentLogger } from '@a2a-polyglot/core';
-import { responseMediaType, routingPath, sendJson } from '@a2a-polyglot/http';
+import { responseMediaType, routingPath, sendJson, writeNodeResult } from '@a2a-polyglot/http';
 import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
-import { cardInterfaces, FALLBACK_CARD_PATH, LEGACY_CARD_PATH, sendAgentCard, WELL_KNOWN_CARD_PATH } from './agent-card.js';
+import { agentCardAnswer, cardPaths as cardPathsOf } from './agent-card.js';
 import { browserAccessCheck, sendAccessRefusal } from './browser-access.js';
 import { CardClock } from './card-clock.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
@@ -46,7 +45,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const mount = normalizeMountPath(options.mountPath);
   const cors = options.cors ?? true;
   const alias = aliasRoutes(options);
-  const cardPaths = new Set([WELL_KNOWN_CARD_PATH, LEGACY_CARD_PATH, FALLBACK_CARD_PATH, `${basePath}${WELL_KNOWN_CARD_PATH}`].map((p) => `${mount}${p}`));
+  const cardPaths = cardPathsOf(mount, basePath);
   if (alias) cardPaths.add(alias.card);
   const apiPath = `${mount}${basePath}`;
   const rpcPath = `${apiPath}/rpc`;
@@ -91,21 +90,12 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   }
 
   async function serveCard(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      const error = restError(new A2AError(A2AErrorCode.MethodNotFound, 'The agent card is read with GET'), undefined, 405);
-      sendJson(res, 405, error.body, 'application/json', { allow: 'GET, HEAD' });
-      return;
-    }
-    const card = options.handler.getAgentCard();
     const base = `${publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false)}${frameworkBasePath(req)}${mount}`;
     const extra = [...websocketCardInterfaces(options, base), ...(options.extraInterfaces?.(base) ?? [])];
-    const interfaces = cardInterfaces(card, base, basePath, extra, { experimental11: options.handler.experimental11 });
     const vary = [...publicUrlVary(options.publicBaseUrl, options.trustProxy ?? false), 'A2A-Version'];
-    const lastModified = cardClock.lastModified(JSON.stringify(AgentCard.toJSON(card)));
-    const served: AgentCard = { ...card, supportedInterfaces: interfaces };
-    // Signed as served: a signature over the configured card would not cover the interfaces.
-    if (options.signCard) served.signatures = [...(await options.signCard(served))];
-    sendAgentCard(req, res, served, { vary: vary.join(', ') }, lastModified, options.cardCompat);
+    const method = req.method ?? '';
+    const header = (name: string) => firstHeader(req.headers[name]);
+    writeNodeResult(res, await agentCardAnswer(options, cardClock, { method, header }, { base, basePath, extra, vary: vary.join(', ') }));
   }
 
   function onFailure(res: ServerResponse, error: unknown): void {
@@ -136,4 +126,9 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
 function frameworkBasePath(req: IncomingMessage): string {
   const baseUrl = (req as IncomingMessage & { baseUrl?: unknown }).baseUrl;
   return typeof baseUrl === 'string' ? baseUrl.replace(/\/+$/, '') : '';
+}
+
+/** A node:http header value as one string (the first of repeated values). */
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,5 +1,5 @@
 /**
- * The Express and Fastify examples under `examples/`, run as a user runs them (`node
+ * The Express, Fastify and Hono examples under `examples/`, run as a user runs them (`node
  * examples/<framework>/server.mjs`, on the built packages): the first stdout line is the base
  * URL, the card lists URLs under `/agent`, a JSON-RPC send completes, and the app's own
  * route answers.
@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { waitFor } from '@a2a-polyglot/testing';
-import { rpc, sendParams } from './helpers.js';
+import { readSse, rpc, sendParams } from './helpers.js';
 
 const ROOT = resolve(__dirname, '../../..');
 const iface = (card: any, binding: string) => card.supportedInterfaces.find((i: any) => i.protocolBinding === binding)?.url;
@@ -54,7 +54,7 @@ async function firstLine(e: Example): Promise<string> {
   return e.stdout.split('\n')[0]!.trim();
 }
 
-describe.each(['express', 'fastify'])('examples/%s/server.mjs', (framework) => {
+describe.each(['express', 'fastify', 'hono'])('examples/%s/server.mjs', (framework) => {
   it('prints its base URL first and serves the agent under /agent beside its own route', async () => {
     const base = await firstLine(start(framework));
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -72,5 +72,21 @@ describe.each(['express', 'fastify'])('examples/%s/server.mjs', (framework) => {
     const own = await fetch(`${base}/hello`);
     expect(own.status).toBe(200);
     expect(((await own.json()) as any).hello).toMatch(/^from the /);
+  });
+});
+
+describe('examples/hono/server.mjs', () => {
+  it('streams a REST message:stream under /agent as SSE to the final event', async () => {
+    const base = await firstLine(start('hono'));
+    const res = await fetch(`${base}/agent/a2a/message:stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', accept: 'text/event-stream' },
+      body: JSON.stringify(sendParams('hello stream')),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const read = await readSse(res);
+    const last = JSON.parse(read.events.at(-1)!.data);
+    expect(last.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
   });
 });

@@ -1,0 +1,130 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ClientCertificate, Logger } from '@a2a-polyglot/core';
+import { type LazyRequestSignal, lazyRequestSignal } from './abort-signal.js';
+import { verifiedClientCertificate } from './call-context.js';
+import { remoteAddressOf } from './client-address.js';
+import type { HttpExchangeRequest, HttpExchangeResult } from './exchange.js';
+import { pipeEventStream } from './pipe-event-stream.js';
+import { readBodyText, readJsonBody } from './read-body.js';
+import { SseWriter } from './sse-writer.js';
+
+/**
+ * The node:http adapter of the universal request: headers read from `req.headers` on demand
+ * (node lower-cases their names), the query parsed when asked, the body read with the limit by
+ * `readBodyText` / `readJsonBody` (which also take a body `express.json()` already parsed), and
+ * the abort signal made on first use from the response's `close` (see `lazyRequestSignal`).
+ */
+export function nodeExchangeRequest(req: IncomingMessage, res: ServerResponse): HttpExchangeRequest {
+  return new NodeExchange(req, res);
+}
+
+/** {@link nodeExchangeRequest}: the body and certificate readers are methods (no closures per request). */
+class NodeExchange implements HttpExchangeRequest {
+  readonly method: string;
+  readonly header: HttpExchangeRequest['header'];
+  readonly query: HttpExchangeRequest['query'];
+  readonly signal: LazyRequestSignal;
+  readonly release: () => void;
+  readonly remoteAddress: string | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    res: ServerResponse,
+  ) {
+    this.method = req.method ?? '';
+    const readers = headerReaders(req.headers, req.url);
+    this.header = readers.header;
+    this.query = readers.query;
+    this.signal = lazyRequestSignal(req, res);
+    this.release = this.signal.release;
+    this.remoteAddress = remoteAddressOf(req);
+  }
+
+  readBody(maxBytes: number): Promise<string> {
+    return readBodyText(this.req, maxBytes);
+  }
+
+  readJson(maxBytes: number): Promise<unknown> {
+    return readJsonBody(this.req, maxBytes);
+  }
+
+  clientCertificate(): ClientCertificate | undefined {
+    // Absent on hand-built requests (tests, adapters from other servers): no certificate then.
+    const socket = this.req.socket as Socket | null | undefined;
+    return socket ? verifiedClientCertificate(socket) : undefined;
+  }
+}
+
+/**
+ * The header and query readers, made in a scope of their own: closures of one scope share what
+ * they capture, so readers made beside `readBody` would keep the request (and its response
+ * and socket buffers) alive in every call context that keeps them. These see the headers and
+ * the URL only.
+ */
+function headerReaders(headers: IncomingHttpHeaders, url: string | undefined): Pick<HttpExchangeRequest, 'header' | 'query'> {
+  let params: URLSearchParams | undefined;
+  return {
+    header: (name) => {
+      const value = headers[name.toLowerCase()];
+      return Array.isArray(value) ? value.join(',') : value;
+    },
+    query: () => {
+      if (params) return params;
+      const q = url?.indexOf('?') ?? -1;
+      params = new URLSearchParams(url === undefined || q < 0 ? '' : url.slice(q + 1));
+      return params;
+    },
+  };
+}
+
+/** SSE settings of {@link writeNodeResult}. */
+export interface NodeSseOptions {
+  readonly heartbeatMs?: number;
+  readonly stallTimeoutMs?: number;
+  readonly shutdownSignal?: AbortSignal;
+}
+
+/**
+ * Writes a binding's answer to a node:http response: a body with `content-type` and
+ * `content-length` (nothing when the client is gone or the headers are already sent), or an
+ * SSE stream through `SseWriter` and `pipeEventStream` (backpressure, heartbeats, stall
+ * timeout, end on disconnect or shutdown). Resolves when the answer is written (a stream:
+ * when it ended). Never rejects for a stream.
+ */
+export function writeNodeResult(res: ServerResponse, result: HttpExchangeResult, options: NodeSseOptions = {}): Promise<void> | undefined {
+  if (result.kind === 'body') {
+    if (res.headersSent || res.destroyed) return undefined;
+    const { body } = result;
+    if (body === '') {
+      res.writeHead(result.status, result.headers);
+      res.end();
+      return undefined;
+    }
+    const all: Record<string, string | number> = { ...result.headers };
+    all['content-type'] = result.contentType ?? 'application/json';
+    all['content-length'] = Buffer.byteLength(body);
+    res.writeHead(result.status, all);
+    res.end(body);
+    return undefined;
+  }
+  if (res.destroyed) {
+    result.stream.close();
+    return undefined;
+  }
+  const logger: Logger = result.logger;
+  const sse = new SseWriter(res, {
+    heartbeatMs: options.heartbeatMs,
+    stallTimeoutMs: options.stallTimeoutMs,
+    onStall: () => logger.warn({ stallTimeoutMs: options.stallTimeoutMs }, 'SSE stream ended: the client stopped reading'),
+    headers: result.headers,
+  });
+  // Returned, not awaited: an idle stream then keeps no suspended frame of its own here.
+  return pipeEventStream(result.stream, sse, {
+    encode: result.encode,
+    onError: (error, writer) => writer.raw(result.errorFrame(error)),
+    signal: result.signal,
+    shutdownSignal: options.shutdownSignal,
+    logger,
+  });
+}
