@@ -11,6 +11,7 @@ import { serviceInstrumentation } from './instrumentation.js';
 import { listenerTls } from './listener-security.js';
 import { bindingOptions, listenerOptions, rootListenerOptions } from './listener-options.js';
 import { startRegistrySync, type RegistrySync } from './registry-sync.js';
+import { agentRegistryKind } from './config/derived.js';
 import type { Telemetry } from './telemetry.js';
 import { closeOnceInSteps, endpointsAt, runningExecutor, type RunningExecutor, type StartExecutorOptions } from './running-executor.js';
 
@@ -80,7 +81,7 @@ export async function startMountedAgents(
     const readiness = () => checkReadiness({ draining: () => live.list().some((a) => a.handler.draining) });
     const router = agentRouter(root.handler, { byMetadata: (id) => live.handler(id), byTenant: (id) => (id === root.id ? undefined : live.handler(id)) });
     // The registry's agents first, so the first request already finds them.
-    if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, live, createOptions);
+    if (agentRegistryKind(resolved)) registry = await startRegistrySync(resolved, live, createOptions);
     grpc = await startGrpc(root.handler, resolved, logger, readiness, tls?.grpc, router);
     listener = await startA2AServer({
       handler: root.handler,
