@@ -79,7 +79,14 @@ describe('DynamoAgentRegistry', () => {
     await local().client.send(
       new PutItemCommand({
         TableName: table,
-        Item: { pk: { S: '["a2a-agents"]' }, sk: { S: 'agent#bad' }, handler: { S: 'demo' }, card: { S: '[1]' }, enabled: { BOOL: true }, updated_at: { S: new Date().toISOString() } },
+        Item: {
+          pk: { S: '["a2a-agents"]' },
+          sk: { S: 'agent#bad' },
+          handler: { S: 'demo' },
+          card: { S: '[1]' },
+          enabled: { BOOL: true },
+          updated_at: { S: new Date().toISOString() },
+        },
       }),
     );
     expect((await r.list()).map((row) => row.id)).toEqual(['good']);

@@ -37,8 +37,10 @@ describe('config: agentRegistry', () => {
     expect(config.agentRegistry).toMatchObject({ url: 'postgresql://db/y', schema: 'agents_schema', resyncMs: 5000 });
   });
 
-  it('reads the DynamoDB keys (table, endpoint, region, pollMs) from the file and the environment, with the store\'s rules', () => {
-    expect(resolveConfig({ agents, agentRegistry: { table: 'a2a-tasks', endpoint: 'http://127.0.0.1:8000', region: 'eu-west-1', pollMs: 250 } }).agentRegistry).toMatchObject({
+  it("reads the DynamoDB keys (table, endpoint, region, pollMs) from the file and the environment, with the store's rules", () => {
+    expect(
+      resolveConfig({ agents, agentRegistry: { table: 'a2a-tasks', endpoint: 'http://127.0.0.1:8000', region: 'eu-west-1', pollMs: 250 } }).agentRegistry,
+    ).toMatchObject({
       kind: undefined,
       table: 'a2a-tasks',
       endpoint: 'http://127.0.0.1:8000',
@@ -57,11 +59,19 @@ describe('config: agentRegistry', () => {
         A2A_AGENT_REGISTRY_POLL_MS: '1000',
       },
     });
-    expect(config.agentRegistry).toMatchObject({ kind: 'dynamodb', table: 'agents.table', endpoint: 'https://dynamodb.example.com', region: 'us-east-1', pollMs: 1000 });
+    expect(config.agentRegistry).toMatchObject({
+      kind: 'dynamodb',
+      table: 'agents.table',
+      endpoint: 'https://dynamodb.example.com',
+      region: 'us-east-1',
+      pollMs: 1000,
+    });
     expect(() => resolveConfig({ agents, agentRegistry: { table: 'x' } })).toThrow('agentRegistry.table must be a DynamoDB table name');
     expect(() => resolveConfig({ agents, store: { table: 'x' } })).toThrow('store.table must be a DynamoDB table name');
     expect(() => resolveConfig({ agents, agentRegistry: { table: 'a2a-tasks', region: 'EU West' } })).toThrow('agentRegistry.region must be an AWS region');
-    expect(() => resolveConfig({ agents, agentRegistry: { table: 'a2a-tasks', pollMs: 0 } })).toThrow('agentRegistry.pollMs must be an integer between 10 and 86400000');
+    expect(() => resolveConfig({ agents, agentRegistry: { table: 'a2a-tasks', pollMs: 0 } })).toThrow(
+      'agentRegistry.pollMs must be an integer between 10 and 86400000',
+    );
     expect(() => resolveConfig({ agents, agentRegistry: { kind: 'dynamodb' } })).toThrow(
       'agentRegistry.kind is dynamodb but agentRegistry.table (A2A_AGENT_REGISTRY_TABLE) is not set',
     );
