@@ -13,3 +13,4 @@ export * from './dynamodb/migrations.js';
 export * from './dynamodb/task-store.js';
 export * from './dynamodb/push-config-store.js';
 export * from './dynamodb/idempotency-store.js';
+export * from './dynamodb/agent-registry.js';

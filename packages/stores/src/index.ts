@@ -13,6 +13,7 @@
  *
  * This entry point loads no driver: it holds what they share.
  */
+export * from './agent-registry.js';
 export * from './codec.js';
 export * from './errors.js';
 export * from './list-query.js';

@@ -38,7 +38,7 @@ export type {
 } from './config/types.js';
 export { ConfigError } from './config/errors.js';
 export { DEFAULT_GRPC_PORT, defaultConfig } from './config/defaults.js';
-export { eventLogKind, grpcListenAddress, inspectorEnabled, isLoopbackHost, storeKind } from './config/derived.js';
+export { agentRegistryKind, eventLogKind, grpcListenAddress, inspectorEnabled, isLoopbackHost, storeKind } from './config/derived.js';
 export { parseConfigInput } from './config/parse.js';
 export { CONFIG_SCHEMA_FILE, configFileSchema, configJsonSchema } from './config/schema/config-file.js';
 export { configFromEnv, ENV_VARS } from './config/env.js';

@@ -1,8 +1,10 @@
-import type { AgentRegistryWatch, AgentRow, PostgresAgentRegistry } from '@a2a-polyglot/stores/postgres';
+import type { Logger } from '@a2a-polyglot/core';
+import type { AgentRegistrySource, AgentRegistryWatch, AgentRow } from '@a2a-polyglot/stores';
 import type { AgentDirectory } from './agent-directory.js';
 import { type CreateAgentsOptions, defaultRegistry } from './agents.js';
 import type { ExecutorConfig } from './config.js';
-import { requiredSetting } from './config/derived.js';
+import { agentRegistryKind, requiredSetting } from './config/derived.js';
+import { loadBackend } from './load-backend.js';
 import { registryModulePolicy } from './registry-modules.js';
 import { buildRegistryRow, discardAgent } from './registry-row.js';
 
@@ -18,11 +20,61 @@ export interface RegistrySync {
   close(): Promise<void>;
 }
 
+/** An opened registry backend: its rows behind the shared interface, and how to let go of it. */
+interface OpenedRegistry {
+  readonly source: AgentRegistrySource;
+  /** Where it is, for the startup error (a URL without its password, a table). */
+  readonly where: string;
+  close(): Promise<void>;
+}
+
 /**
- * Serves the agents of the PostgreSQL registry (`config.agentRegistry`) next to the config
- * file's: migrates the table, applies it once before returning (so a started instance serves
- * what the table holds), then re-applies it on every NOTIFY, on every reconnect of the
- * listening connection and every `resyncMs`.
+ * Opens the configured registry backend (its driver loaded only now, as for the task store, so
+ * a service without a registry never loads `pg` or the AWS SDK) and migrates its table. On
+ * failure, throws `Cannot open the agent registry at <where>: <cause>` having released it.
+ */
+async function openRegistry(config: ExecutorConfig, logger: Logger): Promise<OpenedRegistry> {
+  const { schema, resyncMs, table, endpoint, region, pollMs } = config.agentRegistry;
+  let opened: OpenedRegistry;
+  let migrate: () => Promise<unknown>;
+  if (agentRegistryKind(config) === 'dynamodb') {
+    const dynamo = loadBackend('dynamodb');
+    const name = requiredSetting(table, 'agentRegistry.table');
+    const client = dynamo.createDynamoClient({ region, endpoint });
+    migrate = () => dynamo.migrateDynamo(client, { table: name });
+    opened = {
+      source: new dynamo.DynamoAgentRegistry(client, { table: name, logger, pollMs }),
+      where: `DynamoDB table ${name}${endpoint ? ` at ${endpoint}` : ''}`,
+      close: async () => client.destroy(),
+    };
+  } else {
+    const postgres = loadBackend('postgres');
+    const { redactUrl } = require('@a2a-polyglot/stores') as typeof import('@a2a-polyglot/stores');
+    const url = requiredSetting(config.agentRegistry.url, 'agentRegistry.url');
+    // Two connections: one held for LISTEN, one for the reads.
+    const pool = postgres.createPostgresPool({ url, maxConnections: 2, logger });
+    migrate = () => postgres.migratePostgres(pool, { schema });
+    opened = {
+      source: new postgres.PostgresAgentRegistry(pool, { schema, logger, resyncMs }),
+      where: `${redactUrl(url)} (schema ${schema})`,
+      close: () => pool.end(),
+    };
+  }
+  try {
+    await migrate();
+  } catch (error) {
+    await opened.close().catch(() => undefined);
+    throw new Error(`Cannot open the agent registry at ${opened.where}: ${(error as Error).message}`);
+  }
+  return opened;
+}
+
+/**
+ * Serves the agents of the registry (`config.agentRegistry`: a PostgreSQL table, or items of a
+ * DynamoDB table) next to the config file's: migrates the table, applies it once before
+ * returning (so a started instance serves what the table holds), then re-applies it whenever
+ * the backend says the rows may have changed: PostgreSQL on every NOTIFY, on every reconnect
+ * of the listening connection and every `resyncMs`; DynamoDB every `pollMs`.
  *
  * Applying = diffing the enabled rows with what the registry put up before:
  * - a new row is built like a config entry (same checks, same settings precedence: row
@@ -39,16 +91,12 @@ export interface RegistrySync {
  *   about once per version; the others serve.
  */
 export async function startRegistrySync(config: ExecutorConfig, directory: AgentDirectory, options: CreateAgentsOptions): Promise<RegistrySync> {
-  // The driver is loaded only here (as for the task store), so a service without a registry never loads `pg`.
-  const postgres = require('@a2a-polyglot/stores/postgres') as typeof import('@a2a-polyglot/stores/postgres');
-  const { redactUrl } = require('@a2a-polyglot/stores') as typeof import('@a2a-polyglot/stores');
-  const { schema, resyncMs, maxCardBytes } = config.agentRegistry;
-  const url = requiredSetting(config.agentRegistry.url, 'agentRegistry.url');
+  const { maxCardBytes } = config.agentRegistry;
   const logger = options.logger;
   // An embedder's own handlers are theirs to vet; the service's `module` handler follows the policy.
   const rowOptions: CreateAgentsOptions = { ...options, registry: options.registry ?? defaultRegistry(config, registryModulePolicy(config.agentRegistry)) };
-  // Two connections: one held for LISTEN, one for the reads.
-  const pool = postgres.createPostgresPool({ url, maxConnections: 2, logger });
+  const opened = await openRegistry(config, logger);
+  const registry = opened.source;
   const fileIds = new Set(config.agents.map((a) => a.id));
   /** The version (updated_at) of every row the registry has taken up, built, building or unavailable, by id. */
   const taken = new Map<string, { readonly updatedAt: string }>();
@@ -122,18 +170,15 @@ export async function startRegistrySync(config: ExecutorConfig, directory: Agent
     return pass;
   };
 
-  let registry: PostgresAgentRegistry;
   try {
-    await postgres.migratePostgres(pool, { schema });
-    registry = new postgres.PostgresAgentRegistry(pool, { schema, logger });
     await Promise.all(apply(await list()));
   } catch (error) {
     stopped = true;
-    await pool.end().catch(() => undefined);
+    await opened.close().catch(() => undefined);
     await Promise.all([...taken.keys()].map((id) => directory.remove(id, 'the agent registry could not start')));
-    throw new Error(`Cannot open the agent registry at ${redactUrl(url)} (schema ${schema}): ${(error as Error).message}`);
+    throw new Error(`Cannot open the agent registry at ${opened.where}: ${(error as Error).message}`);
   }
-  watch = registry.watch(() => void resync(), { resyncMs });
+  watch = registry.watch(() => void resync());
 
   let closing: Promise<void> | undefined;
   return {
@@ -145,7 +190,7 @@ export async function startRegistrySync(config: ExecutorConfig, directory: Agent
         stopped = true;
         await Promise.all([...building]);
         await directory.drained();
-        await pool.end();
+        await opened.close();
       })()),
   };
 }

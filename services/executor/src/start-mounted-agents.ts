@@ -12,6 +12,7 @@ import { serviceInstrumentation } from './instrumentation.js';
 import { listenerTls, rateLimiterFor } from './listener-security.js';
 import { bindingOptions, listenerOptions } from './listener-options.js';
 import { startRegistrySync, type RegistrySync } from './registry-sync.js';
+import { agentRegistryKind } from './config/derived.js';
 import type { Telemetry } from './telemetry.js';
 import { serveHandlers } from './serve-handlers.js';
 import { endpointsAt, runningExecutor, type RunningExecutor, type StartExecutorOptions } from './running-executor.js';
@@ -84,7 +85,7 @@ export async function startMountedAgents(
   let registry: RegistrySync | undefined;
   try {
     // The registry's agents first, so the first request already finds them.
-    if (resolved.agentRegistry.url) registry = await startRegistrySync(resolved, live, createOptions);
+    if (agentRegistryKind(resolved)) registry = await startRegistrySync(resolved, live, createOptions);
   } catch (error) {
     await Promise.all(live.list().map((a) => a.handler.shutdown(0)));
     await Promise.all(live.list().map((a) => closeExecutor(a.executor)));

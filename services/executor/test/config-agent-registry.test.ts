@@ -13,6 +13,10 @@ describe('config: agentRegistry', () => {
       url: undefined,
       schema: 'public',
       resyncMs: 30_000,
+      table: undefined,
+      endpoint: undefined,
+      region: undefined,
+      pollMs: 5000,
       moduleDirs: [],
       modulePackages: [],
       loadTimeoutMs: 10_000,
@@ -31,6 +35,47 @@ describe('config: agentRegistry', () => {
       env: { A2A_AGENT_REGISTRY_URL: 'postgresql://db/y', A2A_AGENT_REGISTRY_SCHEMA: 'agents_schema', A2A_AGENT_REGISTRY_RESYNC_MS: '5000' },
     });
     expect(config.agentRegistry).toMatchObject({ url: 'postgresql://db/y', schema: 'agents_schema', resyncMs: 5000 });
+  });
+
+  it("reads the DynamoDB keys (table, endpoint, region, pollMs) from the file and the environment, with the store's rules", () => {
+    expect(
+      resolveConfig({ agents, agentRegistry: { table: 'a2a-tasks', endpoint: 'http://127.0.0.1:8000', region: 'eu-west-1', pollMs: 250 } }).agentRegistry,
+    ).toMatchObject({
+      kind: undefined,
+      table: 'a2a-tasks',
+      endpoint: 'http://127.0.0.1:8000',
+      region: 'eu-west-1',
+      pollMs: 250,
+    });
+    const file = join(mkdtempSync(join(tmpdir(), 'a2a-registry-dynamo-')), 'config.json');
+    writeFileSync(file, JSON.stringify({ agents }));
+    const { config } = loadConfig({
+      argv: ['--config', file],
+      env: {
+        A2A_AGENT_REGISTRY: 'dynamodb',
+        A2A_AGENT_REGISTRY_TABLE: 'agents.table',
+        A2A_AGENT_REGISTRY_ENDPOINT: 'https://dynamodb.example.com',
+        A2A_AGENT_REGISTRY_REGION: 'us-east-1',
+        A2A_AGENT_REGISTRY_POLL_MS: '1000',
+      },
+    });
+    expect(config.agentRegistry).toMatchObject({
+      kind: 'dynamodb',
+      table: 'agents.table',
+      endpoint: 'https://dynamodb.example.com',
+      region: 'us-east-1',
+      pollMs: 1000,
+    });
+    expect(() => resolveConfig({ agents, agentRegistry: { table: 'x' } })).toThrow('agentRegistry.table must be a DynamoDB table name');
+    expect(() => resolveConfig({ agents, store: { table: 'x' } })).toThrow('store.table must be a DynamoDB table name');
+    expect(() => resolveConfig({ agents, agentRegistry: { table: 'a2a-tasks', region: 'EU West' } })).toThrow('agentRegistry.region must be an AWS region');
+    expect(() => resolveConfig({ agents, agentRegistry: { table: 'a2a-tasks', pollMs: 0 } })).toThrow(
+      'agentRegistry.pollMs must be an integer between 10 and 86400000',
+    );
+    expect(() => resolveConfig({ agents, agentRegistry: { kind: 'dynamodb' } })).toThrow(
+      'agentRegistry.kind is dynamodb but agentRegistry.table (A2A_AGENT_REGISTRY_TABLE) is not set',
+    );
+    expect(() => resolveConfig({ agentRegistry: { table: 'a2a-tasks' } })).toThrow('agentRegistry needs at least one entry in agents');
   });
 
   it('reads the module policy, the load deadline and the card cap from the file (directories relative to it) and the environment (lists comma-separated)', () => {

@@ -17,7 +17,10 @@ import { taskColumns } from '../task-columns.js';
  *   shorter timestamp sorts first exactly as in a string comparison;
  * - the sparse GSI `by_lease` holds only leased tasks (`lease_pk`), by lease expiry, for the
  *   sweep of abandoned tasks;
- * - `expires_at` (epoch seconds) is the TTL attribute, set on finished tasks only.
+ * - `expires_at` (epoch seconds) is the TTL attribute, set on finished tasks only;
+ * - the executor's agent registry keeps one item per agent in the partition `["a2a-agents"]`
+ *   (sk `agent#<agent id>`): a one-member array, so never a task's `["<tenant>","<task id>"]`,
+ *   and read with a Query of that partition, never a Scan.
  *
  * JSON arrays build every composite key: unambiguous whatever the tenant or id holds, and
  * never empty (DynamoDB refuses empty key strings, and the default tenant is '').
@@ -43,6 +46,10 @@ export const TASK_SK = 'task';
 export const SCHEMA_KEY = { pk: '["a2a-schema"]', sk: 'schema' } as const;
 /** The one partition of the lease index (only leased tasks carry it). */
 export const LEASED = 'leased';
+/** The partition of the agent registry items (see {@link AGENT_SK_PREFIX}). */
+export const AGENT_PK = '["a2a-agents"]';
+/** Agent registry items: `agent#<agent id>`. */
+export const AGENT_SK_PREFIX = 'agent#';
 /** Push config items: `push#<config id>`. */
 export const PUSH_SK_PREFIX = 'push#';
 

@@ -2,39 +2,17 @@ import { silentLogger, type Logger } from '@a2a-polyglot/core';
 import type { Pool, PoolClient } from 'pg';
 import { agentChannel } from './migrations.js';
 import { quoteSchema } from './pool.js';
+import type { AgentRegistryListOptions, AgentRegistrySource, AgentRegistryWatch, AgentRow } from '../agent-registry.js';
 
-/** One row of `a2a_agents`: what a gateway needs to serve an agent. */
-export interface AgentRow {
-  readonly id: string;
-  /** The handler (bridge) name, e.g. `hermes-runs`, `demo`, `module`. */
-  readonly handler: string;
-  /** The agent's own handler settings (highest precedence layer). */
-  readonly settings: Record<string, unknown>;
-  /**
-   * Card fields (`name`, `description`, `skills`, `capabilities`, ...), as in a config file's
-   * `agents` entry. `{}` when {@link cardBytes} is over the `maxCardBytes` given to `list`: such
-   * a card is not read.
-   */
-  readonly card: Record<string, unknown>;
-  /** Size of the card as stored, in bytes of its JSON text (`octet_length(card::text)`). */
-  readonly cardBytes: number;
-  /** A disabled row is kept but not served. */
-  readonly enabled: boolean;
-  /** When the row last changed (ISO 8601): a changed row is served anew. */
-  readonly updatedAt: string;
-}
+export type { AgentRow, AgentRegistryWatch } from '../agent-registry.js';
 
 /** Options of {@link PostgresAgentRegistry}. */
 export interface AgentRegistryOptions {
   /** Schema holding `a2a_agents` (see `migratePostgres`). Default `public`. */
   readonly schema?: string;
   readonly logger?: Logger;
-}
-
-/** A running {@link PostgresAgentRegistry.watch}. */
-export interface AgentRegistryWatch {
-  /** Stops listening and resyncing; resolves once the listening connection is released. */
-  close(): Promise<void>;
+  /** Default `resyncMs` of {@link PostgresAgentRegistry.watch}: 30 s. */
+  readonly resyncMs?: number;
 }
 
 /** Longest wait between two attempts to re-open the listening connection. */
@@ -47,10 +25,11 @@ const MAX_RELISTEN_DELAY_MS = 10_000;
  * each, and also re-reads every `resyncMs` (a notification is lost when the listening
  * connection drops, or when a row is written with triggers off).
  */
-export class PostgresAgentRegistry {
+export class PostgresAgentRegistry implements AgentRegistrySource {
   private readonly table: string;
   private readonly channel: string;
   private readonly logger: Logger;
+  private readonly resyncMs: number;
 
   constructor(
     private readonly pool: Pool,
@@ -60,6 +39,7 @@ export class PostgresAgentRegistry {
     this.table = `${quoteSchema(schema)}.a2a_agents`;
     this.channel = agentChannel(schema);
     this.logger = options.logger ?? silentLogger;
+    this.resyncMs = options.resyncMs ?? 30_000;
   }
 
   /**
@@ -68,7 +48,7 @@ export class PostgresAgentRegistry {
    * `cardBytes`, so one oversize row cannot make every instance read and parse megabytes on
    * every resync. Unset: every card is read.
    */
-  async list(options: { readonly maxCardBytes?: number } = {}): Promise<AgentRow[]> {
+  async list(options: AgentRegistryListOptions = {}): Promise<AgentRow[]> {
     const { rows } = await this.pool.query<{
       id: string;
       handler: string;
@@ -96,10 +76,12 @@ export class PostgresAgentRegistry {
   /**
    * Calls `onChange` (with what prompted it) whenever the rows may have changed: on every
    * notification, each time the listening connection is (re)opened (changes made while it was
-   * down were not announced), and every `resyncMs` (0: never). `onChange` re-reads with
+   * down were not announced), and every `resyncMs` (0: never; default the constructor's
+   * `resyncMs`). `onChange` re-reads with
    * {@link list}; calls may come close together, so it should coalesce them.
    */
-  watch(onChange: (why: string) => void, options: { readonly resyncMs: number }): AgentRegistryWatch {
+  watch(onChange: (why: string) => void, options: { readonly resyncMs?: number } = {}): AgentRegistryWatch {
+    const resyncMs = options.resyncMs ?? this.resyncMs;
     let closed = false;
     let client: PoolClient | undefined;
     let retry: NodeJS.Timeout | undefined;
@@ -137,7 +119,7 @@ export class PostgresAgentRegistry {
       retry = setTimeout(() => void listen(), delay);
       retry.unref();
     };
-    const resync = options.resyncMs > 0 ? setInterval(() => onChange('resync'), options.resyncMs) : undefined;
+    const resync = resyncMs > 0 ? setInterval(() => onChange('resync'), resyncMs) : undefined;
     resync?.unref();
     void listen();
     return {

@@ -32,6 +32,12 @@ export function storeKind(config: ExecutorConfig): 'memory' | 'sqlite' | 'postgr
   return config.store.kind ?? (config.store.url ? 'postgres' : config.store.path ? 'sqlite' : config.store.table ? 'dynamodb' : 'memory');
 }
 
+/** The agent registry a configuration selects (see `agentRegistry.kind`), or undefined for none. */
+export function agentRegistryKind(config: ExecutorConfig): 'postgres' | 'dynamodb' | undefined {
+  const registry = config.agentRegistry;
+  return registry.kind ?? (registry.url ? 'postgres' : registry.table ? 'dynamodb' : undefined);
+}
+
 /** The event log a configuration selects (see {@link EventLogConfig.kind}). */
 export function eventLogKind(config: ExecutorConfig): 'memory' | 'redis' {
   return config.eventLog.kind ?? (config.eventLog.url ? 'redis' : 'memory');

@@ -3,7 +3,7 @@
  * ids, a default agent that does not exist, a store kind without its URL or table, a Redis
  * event log without a shared store).
  */
-import { eventLogKind, storeKind } from './derived.js';
+import { agentRegistryKind, eventLogKind, storeKind } from './derived.js';
 import { ConfigError, invalidValue as fail } from './errors.js';
 import type { AuthConfig, ExecutorConfig, SkillConfig } from './types.js';
 
@@ -33,7 +33,9 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
   }
   if (config.agentRegistry.kind === 'postgres' && !config.agentRegistry.url)
     throw new ConfigError('Invalid configuration: agentRegistry.kind is postgres but agentRegistry.url (A2A_AGENT_REGISTRY_URL) is not set');
-  if (config.agentRegistry.url && config.agents.length === 0) {
+  if (config.agentRegistry.kind === 'dynamodb' && !config.agentRegistry.table)
+    throw new ConfigError('Invalid configuration: agentRegistry.kind is dynamodb but agentRegistry.table (A2A_AGENT_REGISTRY_TABLE) is not set');
+  if (agentRegistryKind(config) !== undefined && config.agents.length === 0) {
     throw new ConfigError(
       'Invalid configuration: agentRegistry needs at least one entry in agents (the default agent, served at the root); registry agents are served under /agents/{id}',
     );

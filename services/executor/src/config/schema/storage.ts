@@ -7,6 +7,11 @@ import { settingMeta } from './setting.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** A DynamoDB table name (`store.table`, `agentRegistry.table`). */
+const dynamoTableName = matching(DYNAMO_TABLE_NAME, `a DynamoDB table name (${DYNAMO_TABLE_NAME_RULE})`);
+/** An AWS region (`store.region`, `agentRegistry.region`). */
+const awsRegion = matching(/^[a-z0-9-]{1,64}$/, 'an AWS region such as "eu-west-1"');
+
 /** `store`: where tasks and push configs live. */
 export const storeSchema = section({
   kind: oneOf(['memory', 'sqlite', 'postgres', 'dynamodb'])
@@ -22,7 +27,7 @@ export const storeSchema = section({
     .describe('PostgreSQL schema of the tables.')
     .register(settingMeta, { env: 'A2A_POSTGRES_SCHEMA' }),
   maxConnections: intIn(1, 1000).default(10).describe('PostgreSQL pool size.').register(settingMeta, { env: 'A2A_POSTGRES_MAX_CONNECTIONS' }),
-  table: matching(DYNAMO_TABLE_NAME, `a DynamoDB table name (${DYNAMO_TABLE_NAME_RULE})`)
+  table: dynamoTableName
     .optional()
     .describe('DynamoDB table of the tasks, created when missing.')
     .register(settingMeta, { env: 'A2A_DYNAMODB_TABLE', flag: '--dynamodb-table' }),
@@ -30,7 +35,7 @@ export const storeSchema = section({
     .optional()
     .describe("DynamoDB endpoint URL: DynamoDB Local, an emulator, a VPC endpoint. Unset: the region's.")
     .register(settingMeta, { env: 'A2A_DYNAMODB_ENDPOINT', flag: '--dynamodb-endpoint' }),
-  region: matching(/^[a-z0-9-]{1,64}$/, 'an AWS region such as "eu-west-1"')
+  region: awsRegion
     .optional()
     .describe("AWS region of the table. Unset: the SDK's (AWS_REGION, shared config).")
     .register(settingMeta, { env: 'A2A_DYNAMODB_REGION', flag: '--dynamodb-region' }),
@@ -80,9 +85,15 @@ export const leaseSchema = section({
     .register(settingMeta, { env: 'A2A_LEASE_SWEEP_MS' }),
 });
 
-/** `agentRegistry`: agents kept in a PostgreSQL table, changes applied without a restart (LISTEN/NOTIFY). */
+/**
+ * `agentRegistry`: agents kept in a PostgreSQL table (changes announced by LISTEN/NOTIFY) or in
+ * a DynamoDB table (changes found by polling), applied without a restart.
+ */
 export const agentRegistrySchema = section({
-  kind: oneOf(['postgres']).optional().describe('Only postgres; implied by url.'),
+  kind: oneOf(['postgres', 'dynamodb'])
+    .optional()
+    .describe('Where the registry lives: postgres or dynamodb. Unset: postgres with url, dynamodb with table, else no registry.')
+    .register(settingMeta, { env: 'A2A_AGENT_REGISTRY' }),
   url: connectionUrl('postgres:', 'postgresql:')
     .optional()
     .describe('PostgreSQL URL of the registry. Unset: no registry.')
@@ -93,8 +104,24 @@ export const agentRegistrySchema = section({
     .register(settingMeta, { env: 'A2A_AGENT_REGISTRY_SCHEMA' }),
   resyncMs: nonNegativeMs
     .default(30_000)
-    .describe('Full re-read interval, the fallback to notifications; 0 turns it off.')
+    .describe('PostgreSQL: full re-read interval, the fallback to notifications; 0 turns it off.')
     .register(settingMeta, { env: 'A2A_AGENT_REGISTRY_RESYNC_MS' }),
+  table: dynamoTableName
+    .optional()
+    .describe("DynamoDB table of the registry (may be the store's), created when missing. Unset: no DynamoDB registry.")
+    .register(settingMeta, { env: 'A2A_AGENT_REGISTRY_TABLE' }),
+  endpoint: absoluteUrl
+    .optional()
+    .describe("DynamoDB endpoint URL of the registry table. Unset: the region's.")
+    .register(settingMeta, { env: 'A2A_AGENT_REGISTRY_ENDPOINT' }),
+  region: awsRegion
+    .optional()
+    .describe("AWS region of the registry table. Unset: the SDK's (AWS_REGION, shared config).")
+    .register(settingMeta, { env: 'A2A_AGENT_REGISTRY_REGION' }),
+  pollMs: intIn(10, 24 * 60 * 60 * 1000)
+    .default(5000)
+    .describe('DynamoDB: how often the registry table is re-read (no notifications).')
+    .register(settingMeta, { env: 'A2A_AGENT_REGISTRY_POLL_MS' }),
   moduleDirs: z
     .array(nonEmpty, { error: 'an array of directories' })
     .default(() => [])
