@@ -39,6 +39,12 @@ export interface BenchConfig {
   readonly ttfePauseMs: number;
   /** Open idle streams in the memory scenario. `IDLE_STREAMS`, default 1000. */
   readonly idleStreams: number;
+  /**
+   * A second, larger count the memory scenario holds once (first repetition only: opening it
+   * takes ~40 s per target), on {@link LARGE_IDLE_TARGETS}. `IDLE_STREAMS_LARGE`, default
+   * 10000; 0 skips it.
+   */
+  readonly idleStreamsLarge: number;
   /** Tasks of the sustained run, its cap in time and its concurrency. */
   readonly sustainedTasks: number;
   readonly sustainedMaxMs: number;
@@ -153,6 +159,7 @@ export function loadConfig(env: Env = process.env): BenchConfig {
     ttfeK: num(env, 'TTFE_K', 10, { min: 1, max: 10_000, integer: true }),
     ttfePauseMs: num(env, 'TTFE_PAUSE_MS', 2, { min: 0, max: 1000 }),
     idleStreams: num(env, 'IDLE_STREAMS', 1000, { min: 1, max: 10_000, integer: true }),
+    idleStreamsLarge: num(env, 'IDLE_STREAMS_LARGE', 10_000, { min: 0, max: 10_000, integer: true }),
     sustainedTasks: num(env, 'SUSTAINED_TASKS', 100_000, { min: 1, max: 10_000_000, integer: true }),
     sustainedMaxMs: Math.round(num(env, 'SUSTAINED_MAX_S', 120, { min: 1, max: 3600 }) * 1000),
     sustainedConcurrency: num(env, 'SUSTAINED_CONC', 16, { min: 1, max: 1024, integer: true }),

@@ -14,7 +14,7 @@ import { renderReport } from './report/render.js';
 import type { BenchRun, CellResult, CoreBudgetResult, DurableResult, IdleMemoryResult, LongPollResult, SustainedResult } from './results.js';
 import { runCoreBudget } from './scenarios/core.js';
 import { runDurable } from './scenarios/durable.js';
-import { runIdleTarget } from './scenarios/idle.js';
+import { LARGE_IDLE_TARGETS, runIdleTarget } from './scenarios/idle.js';
 import { runLongPoll } from './scenarios/long-poll.js';
 import { estimateSeconds, planCells, scenarioTargets } from './scenarios/plan.js';
 import { runCells } from './scenarios/run-cells.js';
@@ -136,6 +136,8 @@ async function main(): Promise<void> {
     } else if (scenario === 'idle') {
       const targets = scenarioTargets(scenario, config).filter((t) => !t.pending);
       for (let rep = 0; rep < config.reps; rep++) for (const t of rep % 2 ? [...targets].reverse() : targets) idle.push(await runIdleTarget(ctx, t, rep));
+      if (config.idleStreamsLarge > 0 && config.idleStreamsLarge !== config.idleStreams)
+        for (const t of targets.filter((x) => LARGE_IDLE_TARGETS.includes(x.id))) idle.push(await runIdleTarget(ctx, t, 0, config.idleStreamsLarge));
       for (const r of idle) if (r.failure) ctx.notice(`idle ${r.targetId} rep ${r.rep + 1}: ${r.failure}`);
     } else if (scenario === 'durable') {
       durable = await runDurable(ctx).catch((error: Error) => {

@@ -10,6 +10,7 @@ import {
   bindingBudgetGoals,
   bindingBudgetRows,
   buildRequest,
+  evaluateGoals,
   classifyA2aFrame,
   durableUrls,
   encodeInteger,
@@ -36,11 +37,13 @@ import {
   startRawHttpServer,
   startOursServer,
   summarizeCells,
+  summarizeIdle,
   summarizeLatencies,
   targetById,
   TARGETS,
   type BenchRun,
   type CellResult,
+  type IdleMemoryResult,
   type OpOutcome,
   type Slot,
 } from '@a2a-polyglot/bench';
@@ -425,6 +428,46 @@ describe('report', () => {
     eventsMax: 1,
     check: 'ok',
     ...over,
+  });
+
+  it('summarises and judges each idle stream count apart, the large count against raw SSE at the same count', () => {
+    const row = (over: Partial<IdleMemoryResult>): IdleMemoryResult => ({
+      rep: 0,
+      targetId: 'raw-http',
+      family: 'ceiling',
+      binding: 'http',
+      streams: 1000,
+      opened: 1000,
+      failed: 0,
+      connections: 1000,
+      openMs: 10,
+      idleRssMB: 50,
+      idleHeapMB: 5,
+      openRssMB: 60,
+      openHeapMB: 10,
+      rssKBPerStream: 10,
+      heapKBPerStream: 5,
+      ...over,
+    });
+    const rows = [
+      ...[0, 1, 2].flatMap((rep) => [row({ rep }), row({ rep, targetId: 'ours-jsonrpc', family: 'ours', binding: 'jsonrpc', rssKBPerStream: 20 })]),
+      row({ streams: 10_000, opened: 10_000, rssKBPerStream: 8 }),
+      row({ streams: 10_000, opened: 10_000, targetId: 'ours-jsonrpc', family: 'ours', binding: 'jsonrpc', rssKBPerStream: 10 }),
+    ];
+    const idle = summarizeIdle(rows);
+    expect(idle.map((s) => [s.targetId, s.streams, s.reps, s.vsRawSse?.median])).toEqual([
+      ['raw-http', 1000, 3, undefined],
+      ['ours-jsonrpc', 1000, 3, 2],
+      ['raw-http', 10_000, 1, undefined],
+      ['ours-jsonrpc', 10_000, 1, 1.25],
+    ]);
+    const goals = evaluateGoals([], idle, undefined, 100).filter((g) => g.goal.startsWith('RSS per open idle stream'));
+    expect(goals.filter((g) => g.target === 'ours JSON-RPC').map((g) => [g.goal, g.pass])).toEqual([
+      ['RSS per open idle stream vs raw node:http SSE (1,000 streams)', false],
+      ['RSS per open idle stream vs raw node:http SSE (10,000 streams)', true],
+    ]);
+    // The large count covers fewer targets: those it left out get no second row.
+    expect(goals.filter((g) => g.target === 'ours REST')).toHaveLength(1);
   });
 
   it('judges each binding against echo + executor core + its allowance at c=16, and shows the parts', () => {

@@ -118,6 +118,8 @@ export function summarizeCells(cells: readonly CellResult[]): CellSummary[] {
 /** Idle-memory results over repetitions. */
 export interface IdleSummary extends Readonly<Record<(typeof IDLE_MEDIANS)[number], number>> {
   readonly targetId: string;
+  /** Streams held open (the rows of each count are summarised apart). */
+  readonly streams: number;
   readonly label: string;
   readonly binding: string;
   readonly reps: number;
@@ -127,18 +129,19 @@ export interface IdleSummary extends Readonly<Record<(typeof IDLE_MEDIANS)[numbe
   readonly failures: readonly string[];
 }
 
-/** Collapses idle-memory repetitions; ratios are against raw node:http SSE of the same repetition. */
+/** Collapses idle-memory repetitions per stream count; ratios are against raw node:http SSE of the same repetition and count. */
 export function summarizeIdle(rows: readonly IdleMemoryResult[]): IdleSummary[] {
-  return groupBy(rows, (r) => r.targetId).map((list) => {
-    const [{ targetId: id, binding }] = list;
+  return groupBy(rows, (r) => `${r.targetId}|${r.streams}`).map((list) => {
+    const [{ targetId: id, binding, streams }] = list;
     const ok = list.filter((r) => !r.failure && r.opened > 0);
     const ratios = ok.map((r) => {
-      const raw = rows.find((o) => o.targetId === 'raw-http' && o.rep === r.rep && !o.failure);
+      const raw = rows.find((o) => o.targetId === 'raw-http' && o.rep === r.rep && o.streams === r.streams && !o.failure);
       return raw ? r.rssKBPerStream / raw.rssKBPerStream : NaN;
     });
     const s = summarizeRatios(ratios);
     return {
       targetId: id,
+      streams,
       label: targetById(id)?.label ?? id,
       binding,
       reps: ok.length,

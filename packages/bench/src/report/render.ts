@@ -201,8 +201,10 @@ export function renderReport(run: BenchRun): string {
     out.push('');
   }
 
-  if (idle.length > 0) {
-    out.push(`## Memory: ${cfg.idleStreams} open idle streams (warmed-up server, after forced GC)`);
+  for (const streams of [...new Set(idle.map((s) => s.streams))].sort((x, y) => x - y)) {
+    const held = idle.filter((s) => s.streams === streams);
+    const once = streams === cfg.idleStreams ? '' : ', first repetition only';
+    out.push(`## Memory: ${streams.toLocaleString('en-US')} open idle streams (warmed-up server, after forced GC${once})`);
     out.push('');
     out.push('SSE and ws: one TCP connection per stream; gRPC: streams share HTTP/2 connections ("conns").');
     out.push('');
@@ -222,7 +224,7 @@ export function renderReport(run: BenchRun): string {
           'RSS/stream vs raw SSE',
           'notes',
         ],
-        idle.map((s) => [
+        held.map((s) => [
           s.label,
           fmtInt(s.opened),
           fmtInt(s.connections),

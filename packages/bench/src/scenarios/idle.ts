@@ -9,14 +9,18 @@ const MB = 1024 * 1024;
 /** Streams opened and closed before the baseline is read. */
 const WARMUP_STREAMS = 200;
 
+/** The targets held at the large idle count too: each ceiling and each of our streaming bindings once. */
+export const LARGE_IDLE_TARGETS: readonly string[] = ['raw-http', 'ours-jsonrpc', 'ours-grpc', 'raw-ws', 'ours-ws'];
+
 /**
  * Memory per open idle stream: a server's RSS and heap after a forced GC (fresh, then warmed
  * up by opening and closing 200 streams), then again with N streams open (each has received
  * its first event and then waits), both measured in the server process. Per-stream cost =
  * difference / N.
  */
-export async function runIdleTarget(ctx: RunContext, target: Target, rep: number): Promise<IdleMemoryResult> {
-  const n = ctx.config.idleStreams;
+export async function runIdleTarget(ctx: RunContext, target: Target, rep: number, n = ctx.config.idleStreams): Promise<IdleMemoryResult> {
+  // ~4 ms per stream to open on a loaded server; the default leaves room for 10,000.
+  const openTimeoutMs = Math.max(60_000, n * 10);
   const base = { rep, targetId: target.id, family: target.family, binding: target.binding, streams: n };
   const empty = {
     opened: 0,
@@ -53,8 +57,8 @@ export async function runIdleTarget(ctx: RunContext, target: Target, rep: number
     await load.ipc.call('idle-close', undefined, 30_000);
     await new Promise((r) => setTimeout(r, 300));
     const idle = await server.usage(true);
-    const job: IdleJob = { request: buildRequest(target, { mode: 'idle' }, port), streams: n, openConcurrency: 64, timeoutMs: 60_000 };
-    const opened = await load.ipc.call<IdleResult>('idle-open', job, 90_000);
+    const job: IdleJob = { request: buildRequest(target, { mode: 'idle' }, port), streams: n, openConcurrency: 64, timeoutMs: openTimeoutMs };
+    const opened = await load.ipc.call<IdleResult>('idle-open', job, openTimeoutMs + 30_000);
     await new Promise((r) => setTimeout(r, 500));
     const open = await server.usage(true);
     const count = Math.max(1, opened.opened);
@@ -76,7 +80,7 @@ export async function runIdleTarget(ctx: RunContext, target: Target, rep: number
       `  idle rep ${rep + 1} ${target.id.padEnd(18)} ${opened.opened}/${n} open in ${opened.ms} ms; RSS ${row.idleRssMB.toFixed(1)} → ${row.openRssMB.toFixed(1)} MB (${row.rssKBPerStream.toFixed(1)} KB/stream), heap ${row.heapKBPerStream.toFixed(1)} KB/stream`,
     );
     if (opened.failed > 0) ctx.notice(`idle ${target.id}: ${opened.failed} of ${n} streams did not open (first: ${opened.firstError})`);
-    await load.ipc.call('idle-close', undefined, 30_000).catch(() => undefined);
+    await load.ipc.call('idle-close', undefined, Math.max(30_000, n * 5)).catch(() => undefined);
     return row;
   } catch (error) {
     return { ...base, ...empty, failure: (error as Error).message };
