@@ -100,7 +100,8 @@ export function estimateSeconds(scenario: ScenarioName, config: BenchConfig): nu
       // ~6 windows of `coreCalls` calls at ~60 µs each per repetition, plus warm-ups.
       return (config.reps * 6 + 3) * config.coreCalls * 60e-6 + 2;
     case 'idle':
-      return targets.length * 4.5 * config.reps;
+      // ~4.5 s per target at 1,000 streams; the large count once, on five targets, in proportion.
+      return targets.length * 4.5 * config.reps + (config.idleStreamsLarge > 0 ? 5 * 4.5 * (config.idleStreamsLarge / 1000) : 0);
     case 'sustained':
       return Math.min(config.sustainedMaxMs / 1000, config.sustainedTasks / 2500) + 4;
     case 'longpoll':
