@@ -23,8 +23,22 @@ const handler = new RequestHandler({
     skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the message.', tags: ['example'], examples: ['hello'] }],
   }),
   executor: {
+    // Says the message back word by word, 20 ms apart: a streaming client sees the chunks
+    // arrive, and a cancel stops it midway (ctx.signal aborts; the task ends CANCELED).
     async execute(ctx) {
-      ctx.artifact({ name: 'answer', text: `You said: ${ctx.text}`, lastChunk: true });
+      const words = ctx.text.split(/\s+/).filter(Boolean);
+      ctx.working();
+      for (const [i, word] of words.entries()) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        if (ctx.signal.aborted) return;
+        ctx.artifact({
+          artifactId: 'answer',
+          name: 'answer',
+          text: i === 0 ? `You said: ${word}` : ` ${word}`,
+          append: i > 0,
+          lastChunk: i === words.length - 1,
+        });
+      }
       ctx.complete();
     },
   },

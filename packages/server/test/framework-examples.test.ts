@@ -67,7 +67,7 @@ describe.each(['express', 'fastify', 'hono'])('examples/%s/server.mjs', (framewo
     const sent = await rpc(iface(card, 'JSONRPC'), 'SendMessage', sendParams('hello example'));
     expect(sent.status).toBe(200);
     expect(sent.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(sent.body.result.task.artifacts[0].parts[0].text).toBe('You said: hello example');
+    expect(sent.body.result.task.artifacts[0].parts.map((p: any) => p.text).join('')).toBe('You said: hello example');
 
     const own = await fetch(`${base}/hello`);
     expect(own.status).toBe(200);
