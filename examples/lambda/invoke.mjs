@@ -77,5 +77,8 @@ await streamingHandler(
   }),
   stream,
 );
-const events = chunks.join('').split('\n').filter((l) => l.startsWith('data:')).length;
+const events = chunks
+  .join('')
+  .split('\n')
+  .filter((l) => l.startsWith('data:')).length;
 print('message:stream', { statusCode: stream.prelude.statusCode, contentType: stream.prelude.headers['content-type'], events });

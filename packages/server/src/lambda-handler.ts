@@ -252,7 +252,7 @@ export function lambdaRequest(event: LambdaHttpEvent, signal?: AbortSignal): { r
   } else {
     throw new TypeError('Not an API Gateway or Function URL event: expected `version: "2.0"` with `rawPath`, or `httpMethod`');
   }
-  const proto = (headers.get('x-forwarded-proto') ?? 'https').split(',')[0]!.trim() === 'http' ? 'http' : 'https';
+  const proto = (headers.get('x-forwarded-proto') ?? 'https').split(',')[0]?.trim() === 'http' ? 'http' : 'https';
   const host = headers.get('host') ?? domainName ?? 'localhost';
   let url: URL;
   try {
@@ -262,8 +262,8 @@ export function lambdaRequest(event: LambdaHttpEvent, signal?: AbortSignal): { r
   }
   const target = `${url.origin}${path.startsWith('/') ? path : `/${path}`}${query ? `?${query}` : ''}`;
   const upper = method.toUpperCase();
-  const hasBody = upper !== 'GET' && upper !== 'HEAD' && event.body !== undefined && event.body !== null;
-  const body = hasBody ? (event.isBase64Encoded ? Buffer.from(event.body!, 'base64') : event.body!) : undefined;
+  const raw = upper === 'GET' || upper === 'HEAD' ? undefined : (event.body ?? undefined);
+  const body = raw === undefined ? undefined : event.isBase64Encoded ? Buffer.from(raw, 'base64') : raw;
   return { request: new Request(target, { method: upper, headers, body, signal }), prefix };
 }
 
@@ -293,7 +293,7 @@ function validPrefix(prefix: string): string {
 /** Whether a body of this media type goes back as UTF-8 text (else base64). */
 function isTextual(contentType: string | null): boolean {
   if (!contentType) return true;
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   return type.startsWith('text/') || type.endsWith('json') || type.endsWith('+xml') || type === 'application/xml' || type === 'application/javascript';
 }
 

@@ -79,18 +79,19 @@ describe('createA2ALambdaHandler', () => {
   });
 
   it('serves a v1 REST event with a stage: the stage is in the card URLs; multi-value headers and REST message:send', async () => {
-    const restEvent = (method: string, path: string, body: string | null, headers: Record<string, string[]>): LambdaRestEventV1 => ({
-      httpMethod: method,
-      path,
-      resource: '/{proxy+}',
-      headers: { Host: 'api.example.com' },
-      multiValueHeaders: { Host: ['api.example.com'], 'X-Forwarded-Proto': ['https'], 'A2A-Version': ['1.0'], ...headers },
-      queryStringParameters: null,
-      multiValueQueryStringParameters: null,
-      body,
-      isBase64Encoded: false,
-      requestContext: { stage: 'prod', domainName: 'api.example.com', path: `/prod${path}`, identity: { sourceIp: '198.51.100.7' } },
-    } as LambdaRestEventV1);
+    const restEvent = (method: string, path: string, body: string | null, headers: Record<string, string[]>): LambdaRestEventV1 =>
+      ({
+        httpMethod: method,
+        path,
+        resource: '/{proxy+}',
+        headers: { Host: 'api.example.com' },
+        multiValueHeaders: { Host: ['api.example.com'], 'X-Forwarded-Proto': ['https'], 'A2A-Version': ['1.0'], ...headers },
+        queryStringParameters: null,
+        multiValueQueryStringParameters: null,
+        body,
+        isBase64Encoded: false,
+        requestContext: { stage: 'prod', domainName: 'api.example.com', path: `/prod${path}`, identity: { sourceIp: '198.51.100.7' } },
+      }) as LambdaRestEventV1;
 
     const card = await lambda(restEvent('GET', '/.well-known/agent-card.json', null, {}));
     expect(card.statusCode).toBe(200);
@@ -99,9 +100,7 @@ describe('createA2ALambdaHandler', () => {
     expect(urls).toContain('JSONRPC https://api.example.com/prod/a2a/rpc');
     expect(urls).toContain('HTTP+JSON https://api.example.com/prod/a2a');
 
-    const sent = await lambda(
-      restEvent('POST', '/a2a/message:send', JSON.stringify(sendParams('hello rest')), { 'Content-Type': ['application/a2a+json'] }),
-    );
+    const sent = await lambda(restEvent('POST', '/a2a/message:send', JSON.stringify(sendParams('hello rest')), { 'Content-Type': ['application/a2a+json'] }));
     expect(sent.statusCode).toBe(200);
     expect(sent.multiValueHeaders['content-type']).toEqual(['application/a2a+json']);
     const task = JSON.parse(sent.body).task;
@@ -179,7 +178,12 @@ describe('createA2AStreamingLambdaHandler', () => {
   const gates = new Gates();
   const handler = new RequestHandler({ card: testCard(), executor: scriptedAgent(gates) });
   const shutdown = new AbortController();
-  const streaming = createA2AStreamingLambdaHandler({ handler, sseHeartbeatMs: 0, shutdownSignal: shutdown.signal, awslambda: fakeAwsLambda }) as LambdaStreamingHandler;
+  const streaming = createA2AStreamingLambdaHandler({
+    handler,
+    sseHeartbeatMs: 0,
+    shutdownSignal: shutdown.signal,
+    awslambda: fakeAwsLambda,
+  }) as LambdaStreamingHandler;
   afterAll(async () => {
     gates.openAll();
     shutdown.abort();
@@ -215,7 +219,10 @@ describe('createA2AStreamingLambdaHandler', () => {
 
   it('streams a unary JSON-RPC answer whole', async () => {
     const stream = new CollectingStream();
-    await streaming(v2Event('POST', '/a2a/rpc', { headers: { 'content-type': 'application/json' }, body: rpcBody('SendMessage', sendParams('hi stream')) }), stream);
+    await streaming(
+      v2Event('POST', '/a2a/rpc', { headers: { 'content-type': 'application/json' }, body: rpcBody('SendMessage', sendParams('hi stream')) }),
+      stream,
+    );
     expect(stream.prelude?.statusCode).toBe(200);
     expect(stream.ended).toBe(true);
     expect(JSON.parse(stream.text()).result.task.artifacts[0].parts[0].text).toBe('echo: hi stream');
