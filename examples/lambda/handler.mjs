@@ -31,7 +31,8 @@ const requestHandler = new RequestHandler({
   },
 });
 
-// Heartbeats only lengthen a buffered answer; a streamed one keeps them (idle Function URL connections).
-export const handler = createA2ALambdaHandler({ handler: requestHandler, sseHeartbeatMs: 0 });
+// Buffered: an SSE answer ends when its task does, or 1 s (`timeoutMarginMs`) before the
+// invocation's deadline with the events so far.
+export const handler = createA2ALambdaHandler({ handler: requestHandler });
 
 export const streamingHandler = globalThis.awslambda ? createA2AStreamingLambdaHandler({ handler: requestHandler }) : undefined;

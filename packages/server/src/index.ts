@@ -10,10 +10,12 @@ export * from './listener.js';
 export { type A2AFetchHandler, type A2AFetchHandlerOptions, createA2AFetchHandler } from './fetch-handler.js';
 export {
   type A2ALambdaHandler,
+  type A2ALambdaHandlerOptions,
   type A2AStreamingLambdaHandlerOptions,
   type AwsLambdaStreaming,
   createA2ALambdaHandler,
   createA2AStreamingLambdaHandler,
+  type LambdaContextLike,
   type LambdaHttpEvent,
   type LambdaHttpEventV2,
   type LambdaResponseStream,

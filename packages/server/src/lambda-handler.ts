@@ -99,6 +99,21 @@ export interface AwsLambdaStreaming {
   readonly HttpResponseStream: { from(responseStream: LambdaResponseStream, prelude: LambdaStreamPrelude): LambdaResponseStream };
 }
 
+/** The part of the Lambda context the buffered handler reads. */
+export interface LambdaContextLike {
+  getRemainingTimeInMillis?(): number;
+}
+
+/** Settings of {@link createA2ALambdaHandler}. */
+export interface A2ALambdaHandlerOptions extends A2AFetchHandlerOptions {
+  /**
+   * How long before the invocation's deadline (`context.getRemainingTimeInMillis()`) an answer
+   * still being read (a buffered SSE stream) is ended and returned with what it has, instead of
+   * the function timing out with nothing; the task goes on. Default 1000; 0 disables.
+   */
+  readonly timeoutMarginMs?: number;
+}
+
 /** Settings of {@link createA2AStreamingLambdaHandler}. */
 export interface A2AStreamingLambdaHandlerOptions extends A2AFetchHandlerOptions {
   /** The runtime's `awslambda` global; default `globalThis.awslambda` (present only inside Lambda). */
@@ -117,15 +132,27 @@ export interface A2AStreamingLambdaHandlerOptions extends A2AFetchHandlerOptions
  * card's URLs include it.
  *
  * Buffered: an SSE response (`SendStreamingMessage`, `message:stream`, `tasks/…:subscribe`) is
- * read to its end and returned whole, and the stream ends only when the task does. Fine for
- * short tasks; for long ones use {@link createA2AStreamingLambdaHandler} on a Function URL.
+ * read to its end and returned whole, and the stream ends only when the task does (or
+ * `timeoutMarginMs` before the invocation's deadline, with the events so far). Fine for short
+ * tasks; for long ones use {@link createA2AStreamingLambdaHandler} on a Function URL.
  */
-export function createA2ALambdaHandler(options: A2AFetchHandlerOptions): A2ALambdaHandler {
-  const handlers = fetchHandlers(options);
-  const handle = async (event: LambdaHttpEvent): Promise<LambdaResultV2 | LambdaResultV1> => {
-    const { request, prefix } = lambdaRequest(event);
-    const response = await handlers(prefix)(request);
-    const body = request.method === 'HEAD' ? new Uint8Array() : new Uint8Array(await response.arrayBuffer());
+export function createA2ALambdaHandler(options: A2ALambdaHandlerOptions): A2ALambdaHandler {
+  // Heartbeats keep nothing alive in a buffered answer; they only lengthen it.
+  const handlers = fetchHandlers({ ...options, sseHeartbeatMs: options.sseHeartbeatMs ?? 0 });
+  const margin = options.timeoutMarginMs ?? 1000;
+  const handle = async (event: LambdaHttpEvent, context?: unknown): Promise<LambdaResultV2 | LambdaResultV1> => {
+    const abort = new AbortController();
+    const remaining = (context as LambdaContextLike | undefined)?.getRemainingTimeInMillis;
+    const deadline = margin > 0 && typeof remaining === 'function' ? setTimeout(() => abort.abort(), Math.max(0, remaining.call(context) - margin)) : undefined;
+    let body: Uint8Array;
+    let response: Response;
+    try {
+      const { request, prefix } = lambdaRequest(event, abort.signal);
+      response = await handlers(prefix)(request);
+      body = request.method === 'HEAD' ? new Uint8Array() : new Uint8Array(await response.arrayBuffer());
+    } finally {
+      if (deadline) clearTimeout(deadline);
+    }
     const text = isTextual(response.headers.get('content-type'));
     const encoded = text ? Buffer.from(body).toString('utf8') : Buffer.from(body).toString('base64');
     if (isV2(event)) {

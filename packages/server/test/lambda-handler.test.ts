@@ -130,6 +130,24 @@ describe('createA2ALambdaHandler', () => {
     expect(last.statusUpdate?.status.state ?? last.task?.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
+  it('ends a buffered stream before the invocation deadline with the events so far; the task goes on', async () => {
+    const short = createA2ALambdaHandler({ handler, timeoutMarginMs: 100 });
+    const res = await short(
+      v2Event('POST', '/a2a/message:stream', {
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify(sendParams('gate lambda-deadline')),
+      }),
+      { getRemainingTimeInMillis: () => 300 },
+    );
+    expect(res.statusCode).toBe(200);
+    const events = frames(res.body);
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    expect(res.body).not.toContain('TASK_STATE_COMPLETED');
+    const taskId = events[0].task.id as string;
+    gates.open('lambda-deadline');
+    await waitFor(async () => JSON.parse((await lambda(v2Event('GET', `/a2a/tasks/${taskId}`))).body).status?.state === 'TASK_STATE_COMPLETED');
+  });
+
   it('answers an unknown path with 404 and an oversized body with 413', async () => {
     const missing = await lambda(v2Event('GET', '/elsewhere'));
     expect(missing.statusCode).toBe(404);
