@@ -63,6 +63,14 @@ describe('createA2ALambdaHandler', () => {
     expect(urls).toContain(`HTTP+JSON https://${DOMAIN}/a2a`);
   });
 
+  it('serves a v2 event of a named HTTP API stage with the stage in the card URLs', async () => {
+    const event = v2Event('GET', '/dev/.well-known/agent-card.json', { headers: { host: 'api.example.com' } });
+    const res = await lambda({ ...event, requestContext: { ...event.requestContext, domainName: 'api.example.com', stage: 'dev' } });
+    expect(res.statusCode).toBe(200);
+    const urls = JSON.parse(res.body).supportedInterfaces.map((i: any) => i.url);
+    expect(urls).toContain('https://api.example.com/dev/a2a/rpc');
+  });
+
   it('answers a v2 JSON-RPC SendMessage, plain and base64-encoded', async () => {
     const plain = await lambda(
       v2Event('POST', '/a2a/rpc', { headers: { 'content-type': 'application/json' }, body: rpcBody('SendMessage', sendParams('hello lambda')) }),
