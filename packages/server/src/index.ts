@@ -8,6 +8,23 @@
 export * from './options.js';
 export * from './listener.js';
 export { type A2AFetchHandler, type A2AFetchHandlerOptions, createA2AFetchHandler } from './fetch-handler.js';
+export {
+  type A2ALambdaHandler,
+  type A2ALambdaHandlerOptions,
+  type A2AStreamingLambdaHandlerOptions,
+  type AwsLambdaStreaming,
+  createA2ALambdaHandler,
+  createA2AStreamingLambdaHandler,
+  type LambdaContextLike,
+  type LambdaHttpEvent,
+  type LambdaHttpEventV2,
+  type LambdaResponseStream,
+  type LambdaRestEventV1,
+  type LambdaResultV1,
+  type LambdaResultV2,
+  type LambdaStreamingHandler,
+  type LambdaStreamPrelude,
+} from './lambda-handler.js';
 export * from './mounts.js';
 export { type A2AFastifyPluginOptions, a2aFastifyPlugin, type FastifyInstanceLike } from './fastify-plugin.js';
 export { AgentMounts, type MountedAgent } from './agent-mounts.js';
