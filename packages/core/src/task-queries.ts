@@ -251,5 +251,11 @@ export class TaskQueries {
 
 /** Bytes of a task's ProtoJSON, as the JSON bindings put it on the wire (about its gRPC size too). */
 function encodedSize(task: Task): number {
-  return Buffer.byteLength(JSON.stringify(TaskCodec.toJSON(task)));
+  const json = JSON.stringify(TaskCodec.toJSON(task));
+  // Buffer where there is one (Node: counts without copying); the encoder elsewhere (Workers
+  // without nodejs_compat have no Buffer).
+  return nodeBuffer ? nodeBuffer.byteLength(json) : utf8.encode(json).byteLength;
 }
+
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
+const utf8 = new TextEncoder();

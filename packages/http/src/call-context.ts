@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { TLSSocket } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
 import {
   clientCertificateOf,
   requestLogger,
@@ -77,8 +77,11 @@ export function nodeCallContext(binding: BindingName, req: IncomingMessage, opti
  * CA (mutual TLS); undefined on plain sockets and unverified peers.
  */
 export function verifiedClientCertificate(socket: Socket): ClientCertificate | undefined {
-  if (!(socket instanceof TLSSocket) || !socket.authorized) return undefined;
-  return clientCertificateOf(socket.getPeerCertificate());
+  // `encrypted` marks a node:tls TLSSocket; checked instead of `instanceof TLSSocket` so this
+  // module has no runtime node:tls import (the fetch adapter shares it and must load in Workers).
+  const tls = socket as Partial<TLSSocket>;
+  if (tls.encrypted !== true || tls.authorized !== true || typeof tls.getPeerCertificate !== 'function') return undefined;
+  return clientCertificateOf(tls.getPeerCertificate());
 }
 
 function versionFromQuery(url: string | undefined): string | undefined {

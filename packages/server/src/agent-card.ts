@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { AgentCard, type AgentCardSignature, type AgentInterface } from '@a2a-polyglot/model';
 import {
   A2AError,
@@ -127,25 +126,35 @@ function namedVersion(raw: string): ProtocolVersion | undefined {
  * `Cache-Control: public, max-age=300`, a content-hash ETag and `Last-Modified` (when the
  * card last changed, see `CardClock`), with `If-None-Match` / `If-Modified-Since` → 304 so
  * polling clients revalidate cheaply (spec §8 caching). A HEAD gets the GET's headers, no body.
- * Runtime-free: `header` reads a request header (any runtime), the answer is written by its adapter.
+ * Runtime-free: `header` reads a request header (any runtime), the answer is written by its adapter;
+ * the ETag is hashed with Web Crypto (`crypto.subtle`, in Node and in Workers, where `node:crypto`
+ * needs the nodejs_compat flag), so it is async.
  */
-export function agentCardResult(
+export async function agentCardResult(
   method: string,
   header: (name: string) => string | undefined,
   card: AgentCard,
   headers: Readonly<Record<string, string>>,
   lastModified: Date,
   compat: CardCompat = 'merged',
-): HttpExchangeBody {
+): Promise<HttpExchangeBody> {
   const requested = header('a2a-version')?.trim();
   const body = JSON.stringify(cardForRequest(card, requested === '' ? undefined : requested, compat));
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  const bytes = new TextEncoder().encode(body);
+  const etag = `"${base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))).slice(0, 27)}"`;
   const cacheHeaders = { ...headers, etag, 'last-modified': lastModified.toUTCString(), 'cache-control': `public, max-age=${CARD_MAX_AGE_SECONDS}` };
   if (notModified(header, etag, lastModified)) return emptyResult(304, cacheHeaders);
   if (method === 'HEAD') {
-    return emptyResult(200, { ...cacheHeaders, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    return emptyResult(200, { ...cacheHeaders, 'content-type': 'application/json', 'content-length': String(bytes.byteLength) });
   }
   return { kind: 'body', status: 200, headers: cacheHeaders, body, contentType: 'application/json' };
+}
+
+/** Base64url without padding (as Node's `digest('base64url')`), without `Buffer`. */
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /** What {@link agentCardAnswer} serves: the handler's card with the interfaces of this server. */

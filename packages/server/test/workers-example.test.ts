@@ -1,0 +1,102 @@
+/**
+ * examples/workers in the real Workers runtime: the worker is bundled by the example's own
+ * build script (esbuild, browser platform, no nodejs_compat) and run in workerd through
+ * Miniflare; every request goes through `mf.dispatchFetch`. The card's URLs follow the
+ * request's origin; JSON-RPC and REST sends complete (REST also reads and lists the task); a JSON-RPC stream is read to its final
+ * SSE event; an unknown path is a 404.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Miniflare } from 'miniflare';
+import { readSse, sendParams, V } from './helpers.js';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const ORIGIN = 'http://worker.example';
+let nextId = 1;
+
+describe('examples/workers in workerd (Miniflare)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-worker-'));
+  let mf: Miniflare;
+
+  beforeAll(async () => {
+    const outfile = join(dir, 'worker.mjs');
+    await promisify(execFile)(process.execPath, [join(ROOT, 'examples', 'workers', 'build.mjs'), outfile], { cwd: ROOT });
+    const script = readFileSync(outfile, 'utf8');
+    expect(script).not.toMatch(/from\s*["']node:/);
+    // The flags of examples/workers/wrangler.toml: none, the bundle needs no nodejs_compat.
+    mf = new Miniflare({ modules: true, script, compatibilityDate: '2026-04-01' });
+    await mf.ready;
+  }, 60_000);
+
+  afterAll(async () => {
+    await mf?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Miniflare's Response is undici's; its body is a web ReadableStream like the global one's.
+  const call = async (path: string, init?: { method?: string; headers?: Record<string, string>; body?: string }) =>
+    (await mf.dispatchFetch(`${ORIGIN}${path}`, init)) as unknown as Response;
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...V, ...headers }, body: JSON.stringify(body) });
+  const rpcBody = (method: string, params: unknown) => ({ jsonrpc: '2.0', id: nextId++, method, params });
+
+  it('serves the card with URLs under the request origin, and revalidates it', async () => {
+    const res = await call('/.well-known/agent-card.json');
+    expect(res.status).toBe(200);
+    const card: any = await res.json();
+    expect(card.name).toBe('Workers echo');
+    const urls = card.supportedInterfaces.map((i: any) => `${i.protocolBinding} ${i.url}`);
+    expect(urls).toContain(`JSONRPC ${ORIGIN}/a2a/rpc`);
+    expect(urls).toContain(`HTTP+JSON ${ORIGIN}/a2a`);
+    const etag = res.headers.get('etag');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    const again = await call('/.well-known/agent-card.json', { headers: { 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    await again.arrayBuffer();
+  });
+
+  it('completes a task sent with JSON-RPC SendMessage', async () => {
+    const res = await post('/a2a/rpc', rpcBody('SendMessage', sendParams('hello worker')));
+    expect(res.status).toBe(200);
+    const body: any = await res.json();
+    expect(body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(body.result.task.artifacts[0].parts[0].text).toBe('You said: hello worker');
+  });
+
+  it('completes a task sent with REST message:send, then reads it back', async () => {
+    const res = await post('/a2a/message:send', sendParams('hello rest'), { 'content-type': 'application/a2a+json' });
+    expect(res.status).toBe(200);
+    const body: any = await res.json();
+    expect(body.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(body.task.artifacts[0].parts[0].text).toBe('You said: hello rest');
+    const got = await call(`/a2a/tasks/${body.task.id}`, { headers: V });
+    expect(got.status).toBe(200);
+    expect(((await got.json()) as any).id).toBe(body.task.id);
+    // ListTasks sizes its page in UTF-8 bytes (Buffer in Node, TextEncoder here).
+    const list = await call('/a2a/tasks', { headers: V });
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as any).tasks.map((t: any) => t.id)).toContain(body.task.id);
+  });
+
+  it('streams a JSON-RPC SendStreamingMessage as SSE to the final event', async () => {
+    const res = await post('/a2a/rpc', rpcBody('SendStreamingMessage', sendParams('hello stream')), { accept: 'text/event-stream' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const read = await readSse(res);
+    const frames = read.events.map((e) => JSON.parse(e.data));
+    expect(frames.every((f) => f.jsonrpc === '2.0' && f.result)).toBe(true);
+    const texts = frames.flatMap((f) => f.result.artifactUpdate?.artifact.parts.map((p: any) => p.text) ?? []);
+    expect(texts).toContain('You said: hello stream');
+    const last = frames.at(-1).result;
+    expect(last.statusUpdate?.status.state ?? last.task?.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('answers 404 for a path it does not serve', async () => {
+    const res = await call('/nothing/here', { headers: V });
+    expect(res.status).toBe(404);
+    await res.arrayBuffer();
+  });
+});
