@@ -5,7 +5,7 @@ import type { AgentInterface } from '@a2a-polyglot/model';
 import { createRestExchangeHandler, restError } from '@a2a-polyglot/rest';
 import { agentCardAnswer, type CardCompat, cardPaths, type CardSource } from './agent-card.js';
 import { CardClock } from './card-clock.js';
-import { DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
+import { bindingSettings, normalizeBasePath, normalizeMountPath } from './options.js';
 
 /** Settings of {@link createA2AFetchHandler}; only `handler` is required. */
 export interface A2AFetchHandlerOptions {
@@ -57,13 +57,7 @@ export function createA2AFetchHandler(options: A2AFetchHandlerOptions): A2AFetch
   const cards = cardPaths(mount, basePath);
   const apiPath = `${mount}${basePath}`;
   const rpcPath = `${apiPath}/rpc`;
-  const common = {
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
-    heartbeatMs: options.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
-    sseStallTimeoutMs: options.sseStallTimeoutMs ?? DEFAULTS.sseStallTimeoutMs,
-    shutdownSignal: options.shutdownSignal,
-    logger,
-  };
+  const common = bindingSettings(options, logger);
   const sse = { heartbeatMs: common.heartbeatMs, stallTimeoutMs: common.sseStallTimeoutMs, shutdownSignal: options.shutdownSignal };
   const jsonRpc = createJsonRpcExchangeHandler(options.handler, common);
   const rest = createRestExchangeHandler(options.handler, common);

@@ -9,7 +9,7 @@ import { CardClock } from './card-clock.js';
 import { applyCorsHeaders, sendPreflight } from './cors.js';
 import { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
 import { METRICS_PATH, serveMetrics } from './metrics-endpoint.js';
-import { type A2AHttpOptions, aliasRoutes, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
+import { type A2AHttpOptions, aliasRoutes, bindingSettings, normalizeBasePath, normalizeMountPath } from './options.js';
 import { publicBaseUrl, publicUrlVary } from './public-url.js';
 import { websocketCardInterfaces } from './websocket.js';
 
@@ -50,13 +50,7 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const apiPath = `${mount}${basePath}`;
   const rpcPath = `${apiPath}/rpc`;
   const isRpcPath = (path: string) => path === rpcPath || path === alias?.jsonRpc;
-  const common = {
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
-    heartbeatMs: options.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
-    sseStallTimeoutMs: options.sseStallTimeoutMs ?? DEFAULTS.sseStallTimeoutMs,
-    shutdownSignal: options.shutdownSignal,
-    logger,
-  };
+  const common = bindingSettings(options, logger);
   const readiness: ReadinessSource = options.readiness ?? (() => checkReadiness({ draining: () => options.handler.draining }));
   const jsonRpc = createJsonRpcHandler(options.handler, common);
   const rest = createRestHandler(options.handler, common);

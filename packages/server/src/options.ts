@@ -144,6 +144,23 @@ export const DEFAULTS = {
   sseStallTimeoutMs: 30_000,
 } as const;
 
+/**
+ * What the JSON-RPC and REST handlers take from a listener's options, defaults filled in: one
+ * place, so the node listener and the fetch handler cannot drift apart.
+ */
+export function bindingSettings(
+  options: Pick<A2AHttpOptions, 'maxBodyBytes' | 'sseHeartbeatMs' | 'sseStallTimeoutMs' | 'shutdownSignal'>,
+  logger: Logger,
+): { maxBodyBytes: number; heartbeatMs: number; sseStallTimeoutMs: number; shutdownSignal: AbortSignal | undefined; logger: Logger } {
+  return {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    heartbeatMs: options.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
+    sseStallTimeoutMs: options.sseStallTimeoutMs ?? DEFAULTS.sseStallTimeoutMs,
+    shutdownSignal: options.shutdownSignal,
+    logger,
+  };
+}
+
 /** `basePath` without trailing slashes, with a leading one; the root is `''`. */
 export function normalizeBasePath(basePath: string | undefined): string {
   const trimmed = (basePath ?? DEFAULTS.basePath).trim().replace(/\/+$/, '');
