@@ -3,8 +3,8 @@ import { grpcSessionBinding } from './drivers/grpc-session.js';
 import { grpcBinding, grpcV03Binding } from './drivers/grpc.js';
 import { inProcessBinding } from './drivers/in-process.js';
 import { jsonRpcV03Binding } from './drivers/jsonrpc-v03.js';
-import { jsonRpcBinding } from './drivers/jsonrpc.js';
-import { restBinding } from './drivers/rest.js';
+import { jsonRpcBinding, jsonRpcFetchBinding, jsonRpcLambdaBinding } from './drivers/jsonrpc.js';
+import { restBinding, restFetchBinding, restLambdaBinding } from './drivers/rest.js';
 import { restV03Binding } from './drivers/rest-v03.js';
 import { webSocketBinding } from './drivers/websocket.js';
 
@@ -22,4 +22,9 @@ export const BINDINGS: readonly Binding[] = [
   grpcBinding,
   grpcV03Binding,
   grpcSessionBinding,
+  // The HTTP bindings on the other runtimes: the same drivers, the handler called in process.
+  jsonRpcFetchBinding,
+  restFetchBinding,
+  jsonRpcLambdaBinding,
+  restLambdaBinding,
 ];

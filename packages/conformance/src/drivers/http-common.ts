@@ -136,9 +136,13 @@ export function parseData(event: SseEvent): unknown {
  * GETs the agent card the way every driver does. With `listing`, the card must also list the
  * binding under test at its address (a card that hides its own endpoint is a wire violation).
  */
-export async function fetchAgentCard(cardUrl: string, listing?: { readonly protocolBinding: string; readonly url: string }): Promise<CallResult> {
+export async function fetchAgentCard(
+  cardUrl: string,
+  listing?: { readonly protocolBinding: string; readonly url: string },
+  transport: typeof fetch = fetch,
+): Promise<CallResult> {
   try {
-    const res = await fetch(cardUrl, { headers: mergeHeaders({ ...DEFAULT_HEADERS }, undefined) });
+    const res = await transport(cardUrl, { headers: mergeHeaders({ ...DEFAULT_HEADERS }, undefined) });
     const body = await readJson(res);
     if ('invalid' in body) return wireViolation(body.invalid);
     if (!res.ok) return wireViolation(`agent card: HTTP ${res.status}`);

@@ -1,6 +1,7 @@
 import type { RequestHandler } from '@a2a-polyglot/core';
 import type { CallOptions, CallResult, Driver, OpenResult, ProbeKind } from '../driver.js';
-import { fetchAgentCard, startServerUnderTest } from './http-common.js';
+import { fetchAgentCard } from './http-common.js';
+import { type HttpHost, startHttpHost } from './runtime-hosts.js';
 
 /**
  * What the drivers of the HTTP bindings (JSON-RPC, REST, REST v0.3) share: the address they
@@ -9,6 +10,8 @@ import { fetchAgentCard, startServerUnderTest } from './http-common.js';
  */
 export abstract class HttpDriver implements Driver {
   abstract readonly binding: string;
+  /** How requests reach the server under test (see {@link HttpHost}); set by {@link startHttpDriver}. */
+  transport: typeof fetch = (input, init) => fetch(input, init);
 
   /**
    * @param baseUrl where requests go (the JSON-RPC endpoint, or the REST base URL)
@@ -26,7 +29,7 @@ export abstract class HttpDriver implements Driver {
   abstract probe(kind: ProbeKind): Promise<CallResult>;
 
   agentCard(): Promise<CallResult> {
-    return fetchAgentCard(this.cardUrl);
+    return fetchAgentCard(this.cardUrl, undefined, this.transport);
   }
 
   close(): Promise<void> {
@@ -35,14 +38,17 @@ export abstract class HttpDriver implements Driver {
 }
 
 /**
- * Starts a fresh `@a2a-polyglot/server` for `handler` and a driver on it, given the A2A base
- * URL (`${url}/a2a`) and the card URL; the driver's `close()` stops the server.
+ * Starts `handler` on `host` (default a fresh `@a2a-polyglot/server` on a socket) and a driver
+ * on it, given the A2A base URL (`…/a2a`) and the card URL; the driver's `close()` stops it.
  * @internal
  */
-export async function startHttpDriver<D extends Driver>(
+export async function startHttpDriver<D extends HttpDriver>(
   handler: RequestHandler,
   driver: (baseUrl: string, cardUrl: string, close: () => Promise<void>) => D,
+  host: HttpHost = 'node',
 ): Promise<D> {
-  const server = await startServerUnderTest(handler);
-  return driver(`${server.url}${server.basePath}`, `${server.url}/.well-known/agent-card.json`, () => server.close());
+  const started = await startHttpHost(handler, host);
+  const made = driver(started.baseUrl, started.cardUrl, () => started.close());
+  made.transport = started.transport;
+  return made;
 }

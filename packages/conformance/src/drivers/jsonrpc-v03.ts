@@ -36,9 +36,9 @@ export const V03_DIALECT: JsonRpcDialect = {
  * `preferredTransport` JSONRPC must be this endpoint. The v0.3 members are then set aside, so
  * the rest compares with the v1.0 card every other binding reads.
  */
-async function fetchV03AgentCard(cardUrl: string, endpoint: string): Promise<CallResult> {
+async function fetchV03AgentCard(cardUrl: string, endpoint: string, transport: typeof fetch): Promise<CallResult> {
   try {
-    const res = await fetch(cardUrl);
+    const res = await transport(cardUrl);
     const body = await readJson(res);
     if ('invalid' in body) return wireViolation(body.invalid);
     if (!res.ok) return wireViolation(`agent card: HTTP ${res.status}`);

@@ -26,7 +26,7 @@ export interface JsonRpcDialect {
    */
   readonly preStreamErrorsAsEvents: boolean;
   /** Agent card discovery as a client of this generation does it. */
-  agentCard(cardUrl: string, endpoint: string): Promise<CallResult>;
+  agentCard(cardUrl: string, endpoint: string, transport: typeof fetch): Promise<CallResult>;
 }
 
 /** A2A v1.0: PascalCase methods, params and results as ProtoJSON, `A2A-Version: 1.0`. */
@@ -37,7 +37,7 @@ export const V1_DIALECT: JsonRpcDialect = {
   result: (_operation, result) => result,
   headers: (overrides) => overrides,
   preStreamErrorsAsEvents: false,
-  agentCard: (cardUrl) => fetchAgentCard(cardUrl),
+  agentCard: (cardUrl, _endpoint, transport) => fetchAgentCard(cardUrl, undefined, transport),
 };
 
 /**
@@ -117,12 +117,12 @@ export class JsonRpcDriver extends HttpDriver {
   }
 
   override agentCard(): Promise<CallResult> {
-    return this.dialect.agentCard(this.cardUrl, this.baseUrl);
+    return this.dialect.agentCard(this.cardUrl, this.baseUrl, this.transport);
   }
 
   private post(body: string, options: CallOptions | undefined, signal?: AbortSignal): Promise<Response> {
     const headers = mergeHeaders({ ...this.dialect.defaultHeaders, 'Content-Type': 'application/json' }, this.dialect.headers(options?.headers));
-    return fetch(this.baseUrl, { method: 'POST', headers, body, signal });
+    return this.transport(this.baseUrl, { method: 'POST', headers, body, signal });
   }
 }
 
@@ -143,4 +143,16 @@ function streamItem(event: SseEvent, id: number): { seq: number | undefined; eve
 export const jsonRpcBinding: Binding = {
   name: 'jsonrpc',
   start: (handler) => startHttpDriver(handler, (baseUrl, cardUrl, close) => new JsonRpcDriver(`${baseUrl}/rpc`, cardUrl, close)),
+};
+
+/** The same driver against the fetch-standard handler (`createA2AFetchHandler`), in process. */
+export const jsonRpcFetchBinding: Binding = {
+  name: 'jsonrpc-fetch',
+  start: (handler) => startHttpDriver(handler, (baseUrl, cardUrl, close) => new JsonRpcDriver(`${baseUrl}/rpc`, cardUrl, close), 'fetch'),
+};
+
+/** The same driver against the AWS Lambda response-streaming handler, in process. */
+export const jsonRpcLambdaBinding: Binding = {
+  name: 'jsonrpc-lambda',
+  start: (handler) => startHttpDriver(handler, (baseUrl, cardUrl, close) => new JsonRpcDriver(`${baseUrl}/rpc`, cardUrl, close), 'lambda'),
 };

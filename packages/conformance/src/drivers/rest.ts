@@ -96,7 +96,7 @@ export class RestDriver extends HttpDriver {
   private fetch(verb: string, path: string, body: string | undefined, options: CallOptions | undefined, signal?: AbortSignal): Promise<Response> {
     const defaults: Record<string, string> = { ...DEFAULT_HEADERS };
     if (body !== undefined) defaults['Content-Type'] = 'application/a2a+json';
-    return fetch(`${this.baseUrl}${path}`, { method: verb, headers: mergeHeaders(defaults, options?.headers), body, signal });
+    return this.transport(`${this.baseUrl}${path}`, { method: verb, headers: mergeHeaders(defaults, options?.headers), body, signal });
   }
 }
 
@@ -127,4 +127,16 @@ function streamItem(event: SseEvent): { seq: number | undefined; event: unknown 
 export const restBinding: Binding = {
   name: 'rest',
   start: (handler) => startHttpDriver(handler, (baseUrl, cardUrl, close) => new RestDriver(baseUrl, cardUrl, close)),
+};
+
+/** The same driver against the fetch-standard handler (`createA2AFetchHandler`), in process. */
+export const restFetchBinding: Binding = {
+  name: 'rest-fetch',
+  start: (handler) => startHttpDriver(handler, (baseUrl, cardUrl, close) => new RestDriver(baseUrl, cardUrl, close), 'fetch'),
+};
+
+/** The same driver against the AWS Lambda response-streaming handler, in process. */
+export const restLambdaBinding: Binding = {
+  name: 'rest-lambda',
+  start: (handler) => startHttpDriver(handler, (baseUrl, cardUrl, close) => new RestDriver(baseUrl, cardUrl, close), 'lambda'),
 };
