@@ -63,7 +63,12 @@ export class RestV03Driver extends HttpDriver {
     const body = rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
     const defaults: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
     const qs = new URLSearchParams(req.query ?? {}).toString();
-    return this.transport(`${this.baseUrl}${req.path}${qs ? `?${qs}` : ''}`, { method: req.verb, headers: mergeHeaders(defaults, options?.headers), body, signal });
+    return this.transport(`${this.baseUrl}${req.path}${qs ? `?${qs}` : ''}`, {
+      method: req.verb,
+      headers: mergeHeaders(defaults, options?.headers),
+      body,
+      signal,
+    });
   }
 }
 

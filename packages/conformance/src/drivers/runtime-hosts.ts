@@ -1,6 +1,13 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { RequestHandler } from '@a2a-polyglot/core';
-import { type AwsLambdaStreaming, createA2AFetchHandler, createA2AStreamingLambdaHandler, type LambdaHttpEventV2, type LambdaStreamingHandler, type LambdaStreamPrelude } from '@a2a-polyglot/server';
+import {
+  type AwsLambdaStreaming,
+  createA2AFetchHandler,
+  createA2AStreamingLambdaHandler,
+  type LambdaHttpEventV2,
+  type LambdaStreamingHandler,
+  type LambdaStreamPrelude,
+} from '@a2a-polyglot/server';
 import { startServerUnderTest } from './http-common.js';
 
 /**
@@ -87,7 +94,8 @@ function lambdaAsFetch(handler: RequestHandler): (request: Request) => Promise<R
     const head = await Promise.race([prelude, done.then(() => undefined)]);
     if (!head) throw new TypeError('the Lambda handler ended without a response');
     request.signal.addEventListener('abort', () => stream.destroy(), { once: true });
-    const body = request.method === 'HEAD' || head.statusCode === 204 || head.statusCode === 304 ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>);
+    const body =
+      request.method === 'HEAD' || head.statusCode === 204 || head.statusCode === 304 ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>);
     return new Response(body, { status: head.statusCode, headers: head.headers });
   };
 }
