@@ -78,6 +78,30 @@ function headerReaders(headers: IncomingHttpHeaders, url: string | undefined): P
   };
 }
 
+/**
+ * A binding over the universal request (its extra arguments, such as REST's relative path,
+ * passed through) as a node:http handler: the request read by {@link nodeExchangeRequest}, the
+ * answer written by {@link writeNodeResult}. A failure after the answer started drops the
+ * connection; one before it is answered with `fallback()` (the binding's own 500). Never
+ * rejects. One adapter for every binding, so none of them imports node:http.
+ */
+export function nodeHttpHandler<A extends unknown[]>(
+  serve: (req: HttpExchangeRequest, ...args: A) => Promise<HttpExchangeResult>,
+  options: NodeSseOptions & { readonly logger: Logger; readonly what: string; readonly fallback: () => HttpExchangeResult },
+): (req: IncomingMessage, res: ServerResponse, ...args: A) => Promise<void> {
+  const sse: NodeSseOptions = { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.stallTimeoutMs, shutdownSignal: options.shutdownSignal };
+  return async (req, res, ...args) => {
+    try {
+      await writeNodeResult(res, await serve(nodeExchangeRequest(req, res), ...args), sse);
+    } catch (error) {
+      // Only a bug gets here; answer without internals if we still can.
+      options.logger.error({ err: error }, `${options.what} failed`);
+      if (!res.headersSent) writeNodeResult(res, options.fallback());
+      else res.destroy();
+    }
+  };
+}
+
 /** SSE settings of {@link writeNodeResult}. */
 export interface NodeSseOptions {
   readonly heartbeatMs?: number;

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, A2AErrorCode, type CallContext, type Logger, type ProtocolVersion, type ServedHandler, silentLogger } from '@a2a-polyglot/core';
 import {
   emptyResult,
@@ -8,12 +7,10 @@ import {
   type HttpExchangeResult,
   isJsonMediaType,
   jsonResult,
-  nodeExchangeRequest,
+  nodeHttpHandler,
   readExchangeJson,
   responseMediaTypeOf,
-  sendJson,
   sseFrame,
-  writeNodeResult,
 } from '@a2a-polyglot/http';
 import type { JsonRpcFailure, JsonRpcResponse } from './codec.js';
 import { JsonRpcDispatcher } from './dispatch.js';
@@ -43,8 +40,8 @@ export interface JsonRpcHandlerOptions {
   readonly logger?: Logger;
 }
 
-/** A node:http request handler for one endpoint. Never rejects. */
-export type NodeHttpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/** A node:http request handler for one endpoint (`(req, res)`). Never rejects. */
+export type NodeHttpHandler = ReturnType<typeof nodeHttpHandler<[]>>;
 
 /**
  * A binding over the universal request (`HttpExchangeRequest`): the answer as a result that a
@@ -160,19 +157,14 @@ export function createJsonRpcExchangeHandler(handler: ServedHandler, options: Js
  * heartbeats, the stall timeout, and an end on disconnect or shutdown).
  */
 export function createJsonRpcHandler(handler: ServedHandler, options: JsonRpcHandlerOptions = {}): NodeHttpHandler {
-  const logger = options.logger ?? silentLogger;
-  const serve = createJsonRpcExchangeHandler(handler, options);
-  const sse = { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, shutdownSignal: options.shutdownSignal };
-  return async (req, res) => {
-    try {
-      await writeNodeResult(res, await serve(nodeExchangeRequest(req, res)), sse);
-    } catch (error) {
-      // Only a bug gets here; answer without internals if we still can.
-      logger.error({ err: error }, 'JSON-RPC handler failed');
-      if (!res.headersSent) sendJson(res, 500, internalFailure(), 'application/json');
-      else res.destroy();
-    }
-  };
+  return nodeHttpHandler(createJsonRpcExchangeHandler(handler, options), {
+    heartbeatMs: options.heartbeatMs,
+    stallTimeoutMs: options.sseStallTimeoutMs,
+    shutdownSignal: options.shutdownSignal,
+    logger: options.logger ?? silentLogger,
+    what: 'JSON-RPC handler',
+    fallback: () => jsonResult(500, internalFailure(), 'application/json'),
+  });
 }
 
 function responseResult(response: JsonRpcResponse, type: string, headers: Record<string, string>): HttpExchangeResult {

@@ -1,18 +1,8 @@
-import type { IncomingMessage } from 'node:http';
-import { extensionsHeader, headerValue } from '@a2a-polyglot/http';
+import { extensionsHeader } from '@a2a-polyglot/http';
 import type { CallContext } from '@a2a-polyglot/core';
 
 /** Default content type of non-streaming JSON-RPC responses (spec §3.1); a client that sends `application/a2a+json` gets that back. */
 export const JSON_RPC_CONTENT_TYPE = 'application/json';
-
-/**
- * The SubscribeToTask resume point from `Last-Event-ID`, as sent: the dispatcher validates it
- * (core `resumeCursor`) so a malformed value is InvalidParams with the request's id, known
- * only after parsing.
- */
-export function resumeAfterSeq(req: IncomingMessage): string | undefined {
-  return headerValue(req, 'last-event-id');
-}
 
 /**
  * `A2A-Extensions` response header for all calls of one HTTP request (a batch may hold

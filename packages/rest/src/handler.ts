@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   A2AError,
   A2AErrorCode,
@@ -20,12 +19,10 @@ import {
   type HttpExchangeResult,
   isJsonMediaType,
   jsonResult,
-  nodeExchangeRequest,
+  nodeHttpHandler,
   readExchangeJson,
   responseMediaTypeOf,
-  sendJson,
   sseFrame,
-  writeNodeResult,
 } from '@a2a-polyglot/http';
 import { restError } from './errors.js';
 import { type RestDialect, V1_REST } from './rest-dialect.js';
@@ -52,7 +49,7 @@ export interface RestHandlerOptions {
  * relative to that base (`/message:send`, `/t1/tasks/abc:cancel`), so the host decides where
  * the binding is mounted. Never rejects.
  */
-export type RestHandler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
+export type RestHandler = ReturnType<typeof nodeHttpHandler<[path: string]>>;
 
 /**
  * The REST binding over the universal request (`HttpExchangeRequest`), `path` relative to the
@@ -202,18 +199,15 @@ export function createRestExchangeHandler(handler: ServedHandler, options: RestH
  * heartbeats, the stall timeout, and an end on disconnect or shutdown).
  */
 export function createRestHandler(handler: ServedHandler, options: RestHandlerOptions = {}): RestHandler {
-  const logger = options.logger ?? silentLogger;
-  const serve = createRestExchangeHandler(handler, options);
-  const sse = { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.sseStallTimeoutMs, shutdownSignal: options.shutdownSignal };
-  return async (req, res, path) => {
-    try {
-      await writeNodeResult(res, await serve(nodeExchangeRequest(req, res), path), sse);
-    } catch (error) {
-      logger.error({ err: error }, 'REST handler failed after the response started');
-      if (!res.headersSent) {
-        const error = restError(new A2AError(A2AErrorCode.Internal));
-        sendJson(res, error.status, error.body, 'application/json', error.headers);
-      } else res.destroy();
-    }
-  };
+  return nodeHttpHandler(createRestExchangeHandler(handler, options), {
+    heartbeatMs: options.heartbeatMs,
+    stallTimeoutMs: options.sseStallTimeoutMs,
+    shutdownSignal: options.shutdownSignal,
+    logger: options.logger ?? silentLogger,
+    what: 'REST handler',
+    fallback: () => {
+      const error = restError(new A2AError(A2AErrorCode.Internal));
+      return jsonResult(error.status, error.body, 'application/json', error.headers);
+    },
+  });
 }
