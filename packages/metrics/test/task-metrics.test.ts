@@ -83,11 +83,13 @@ describe('task metrics', () => {
     expect(count('TASK_STATE_FAILED')).toBe(1);
     expect(count('TASK_STATE_INPUT_REQUIRED')).toBe(1);
     expect(count('none')).toBe(1); // the reply
-    // The slow run waited 30 ms before anything: its run time and first event are in the 50 ms bucket, not below 25 ms.
-    expect(one(body, 'a2a_task_duration_seconds_bucket', { agent: 'echo', state: 'TASK_STATE_COMPLETED', le: '0.025' })).toBe(1);
+    // The slow run waited 30 ms before anything: its run time and first event are never below
+    // 25 ms (the other runs usually are, but a loaded machine may slow them past it: only the
+    // lower bound is the code's, so only it is asserted).
+    expect(one(body, 'a2a_task_duration_seconds_bucket', { agent: 'echo', state: 'TASK_STATE_COMPLETED', le: '0.025' })).toBeLessThanOrEqual(1);
     expect(one(body, 'a2a_task_duration_seconds_bucket', { agent: 'echo', state: 'TASK_STATE_COMPLETED', le: '600' })).toBe(2);
     expect(one(body, 'a2a_task_time_to_first_event_seconds_count', { agent: 'echo' })).toBe(5);
-    expect(one(body, 'a2a_task_time_to_first_event_seconds_bucket', { agent: 'echo', le: '0.01' })).toBe(4);
+    expect(one(body, 'a2a_task_time_to_first_event_seconds_bucket', { agent: 'echo', le: '0.025' })).toBeLessThanOrEqual(4);
     expect(one(body, 'a2a_task_time_to_first_event_seconds_sum', { agent: 'echo' })).toBeGreaterThanOrEqual(0.025);
   });
 
