@@ -59,3 +59,29 @@ export function useDynalite(): () => LocalDynamo {
     return dynamo;
   };
 }
+
+/** The dummy identity the SDK's default credential chain finds in the environment (no AWS config, no metadata service). */
+const DUMMY_AWS_ENV = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_EC2_METADATA_DISABLED: 'true' };
+
+/**
+ * {@link useDynalite} for code that makes its own client through the SDK's default credential
+ * chain (the executor): the dummy identity is in `process.env` for the suite (or the enclosing
+ * describe), and the variables are put back as they were after it.
+ */
+export function useDynaliteWithEnvCredentials(): () => LocalDynamo {
+  const saved: Record<string, string | undefined> = {};
+  beforeAll(() => {
+    for (const [name, value] of Object.entries(DUMMY_AWS_ENV)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+  });
+  const local = useDynalite();
+  afterAll(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+  return local;
+}

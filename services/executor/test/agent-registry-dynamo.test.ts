@@ -9,27 +9,13 @@
 import { silentLogger } from '@a2a-polyglot/core';
 import { DynamoAgentRegistry, migrateDynamo } from '@a2a-polyglot/stores/dynamodb';
 import { uniqueName } from '@a2a-polyglot/testing';
-import { useDynalite } from '../../../packages/stores/test/dynalite.js';
+import { useDynaliteWithEnvCredentials } from '../../../packages/stores/test/dynalite.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { json, partsText, postJson, rpc, userMessage, V1, waitFor } from './helpers.js';
 
 jest.setTimeout(30_000);
 
-const AWS_ENV = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_EC2_METADATA_DISABLED: 'true' };
-const saved: Record<string, string | undefined> = {};
-beforeAll(() => {
-  for (const [name, value] of Object.entries(AWS_ENV)) {
-    saved[name] = process.env[name];
-    process.env[name] = value;
-  }
-});
-const local = useDynalite();
-afterAll(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+const local = useDynaliteWithEnvCredentials();
 
 const started: RunningExecutor[] = [];
 afterEach(async () => {

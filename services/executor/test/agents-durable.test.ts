@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '@a2a-polyglot/core';
-import { useDynalite } from '../../../packages/stores/test/dynalite.js';
+import { useDynaliteWithEnvCredentials } from '../../../packages/stores/test/dynalite.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import type { ExecutorConfigInput } from '../src/config.js';
 import { json, postJson, rpc, userMessage, waitFor } from './helpers.js';
@@ -154,21 +154,7 @@ describeWithPostgresAndRedis('mounted agents on one PostgreSQL schema and one Re
 });
 
 describe('mounted agents on one DynamoDB table', () => {
-  const AWS_ENV = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_EC2_METADATA_DISABLED: 'true' };
-  const saved: Record<string, string | undefined> = {};
-  beforeAll(() => {
-    for (const [name, value] of Object.entries(AWS_ENV)) {
-      saved[name] = process.env[name];
-      process.env[name] = value;
-    }
-  });
-  const local = useDynalite();
-  afterAll(() => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
+  const local = useDynaliteWithEnvCredentials();
   let table: string;
   beforeEach(() => {
     table = `a2a-agents-${crypto.randomUUID()}`;

@@ -6,26 +6,12 @@
  */
 import { silentLogger } from '@a2a-polyglot/core';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { useDynalite } from '../../../packages/stores/test/dynalite.js';
+import { useDynaliteWithEnvCredentials } from '../../../packages/stores/test/dynalite.js';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { REDIS_URL } from './durable-services.js';
 import { json, postJson, readSse, userMessage, V1 } from './helpers.js';
 
-const AWS_ENV = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_EC2_METADATA_DISABLED: 'true' };
-const saved: Record<string, string | undefined> = {};
-beforeAll(() => {
-  for (const [name, value] of Object.entries(AWS_ENV)) {
-    saved[name] = process.env[name];
-    process.env[name] = value;
-  }
-});
-const local = useDynalite();
-afterAll(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+const local = useDynaliteWithEnvCredentials();
 
 const started: RunningExecutor[] = [];
 afterEach(async () => {
