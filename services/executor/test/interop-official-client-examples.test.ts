@@ -11,10 +11,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { waitFor } from '@a2a-polyglot/testing';
+import { sdkRequest, stateOf, textOf } from './interop-official-sdk.js';
 
 jest.mock('jose', () => ({}));
 const { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } = require('@a2a-js/sdk/client') as typeof SdkClient;
-const { Role, TaskState } = require('@a2a-js/sdk') as typeof Sdk;
+const { TaskState } = require('@a2a-js/sdk') as typeof Sdk;
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -40,27 +41,7 @@ async function startExample(name: string): Promise<{ base: string; child: ChildP
   return { base: stdout.split('\n')[0]!.trim(), child };
 }
 
-function request(text: string): Sdk.SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
 
-const textOf = (parts: ReadonlyArray<Sdk.Part> | undefined) => (parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
-const stateOf = (e: Sdk.StreamResponse) =>
-  e.payload?.$case === 'task' ? e.payload.value.status?.state : e.payload?.$case === 'statusUpdate' ? e.payload.value.status?.state : undefined;
 
 describe.each(['express', 'fastify', 'hono'])('the official @a2a-js/sdk client against examples/%s', (name) => {
   let example: { base: string; child: ChildProcess };
@@ -80,12 +61,12 @@ describe.each(['express', 'fastify', 'hono'])('the official @a2a-js/sdk client a
     const client = await factory.createFromUrl(`${example.base}/agent/.well-known/agent-card.json`, '');
     expect(client.transport.protocolName).toBe(binding);
 
-    const sent = (await client.sendMessage(request('hello from the official client'))) as Sdk.Task;
+    const sent = (await client.sendMessage(sdkRequest('hello from the official client'))) as Sdk.Task;
     expect(sent.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(sent.artifacts.map((a) => textOf(a.parts)).join('')).toBe('You said: hello from the official client');
 
     const events: Sdk.StreamResponse[] = [];
-    for await (const event of client.sendMessageStream(request('one two three'))) events.push(event);
+    for await (const event of client.sendMessageStream(sdkRequest('one two three'))) events.push(event);
     expect(events[0]?.payload?.$case).toBe('task');
     expect(stateOf(events.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
     const chunks = events.flatMap((e) => (e.payload?.$case === 'artifactUpdate' ? [textOf(e.payload.value.artifact?.parts)] : []));
@@ -96,7 +77,7 @@ describe.each(['express', 'fastify', 'hono'])('the official @a2a-js/sdk client a
     expect(textOf(read.history[0]?.parts)).toBe('hello from the official client');
 
     // A long message streams for seconds (20 ms a word): cancel it once its first chunk is in.
-    const long = client.sendMessageStream(request(Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ')));
+    const long = client.sendMessageStream(sdkRequest(Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ')));
     let taskId = '';
     const seen: Sdk.StreamResponse[] = [];
     for await (const event of long) {

@@ -14,13 +14,13 @@ import type * as Sdk from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { silentLogger } from '@a2a-polyglot/core';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { collectStream } from './helpers.js';
+import { sdkRequest, stateOf, textOf } from './interop-official-sdk.js';
 
 jest.mock('jose', () => ({}));
 const { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } = require('@a2a-js/sdk/client') as typeof SdkClient;
-const { Role, TaskState } = require('@a2a-js/sdk') as typeof Sdk;
+const { TaskState } = require('@a2a-js/sdk') as typeof Sdk;
 
 type Task = Sdk.Task;
-type StreamResponse = Sdk.StreamResponse;
 
 /** One HTTP exchange as the SDK made it: enough to report an incompatibility precisely. */
 interface Exchange {
@@ -67,35 +67,8 @@ async function traced<T>(log: Exchange[], what: string, fn: () => Promise<T>): P
   }
 }
 
-function message(text: string, taskId = ''): Sdk.Message {
-  return {
-    messageId: crypto.randomUUID(),
-    contextId: '',
-    taskId,
-    role: Role.ROLE_USER,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
-
-function request(text: string, options: { taskId?: string; returnImmediately?: boolean } = {}): Sdk.SendMessageRequest {
-  return {
-    tenant: '',
-    message: message(text, options.taskId),
-    configuration: options.returnImmediately
-      ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true }
-      : undefined,
-    metadata: undefined,
-  };
-}
-
 const isTask = (r: Sdk.SendMessageResult): r is Task => 'status' in r && 'id' in r;
-const textOf = (parts: ReadonlyArray<Sdk.Part> | undefined) => (parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
 const artifactText = (task: Task) => task.artifacts.map((a) => textOf(a.parts)).join('');
-const stateOf = (e: StreamResponse) =>
-  e.payload?.$case === 'task' ? e.payload.value.status?.state : e.payload?.$case === 'statusUpdate' ? e.payload.value.status?.state : undefined;
 
 let running: RunningExecutor;
 beforeAll(async () => {
@@ -128,7 +101,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   });
 
   it('sendMessage returns the completed task', async () => {
-    const result = await traced(log, 'sendMessage', () => client.sendMessage(request('hello from the official client')));
+    const result = await traced(log, 'sendMessage', () => client.sendMessage(sdkRequest('hello from the official client')));
     expect(isTask(result)).toBe(true);
     const task = result as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -136,7 +109,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   });
 
   it('sendMessageStream delivers task, working, ordered chunks, completed', async () => {
-    const events = await traced(log, 'sendMessageStream', () => collectStream(client.sendMessageStream(request('one two three four five six seven'))));
+    const events = await traced(log, 'sendMessageStream', () => collectStream(client.sendMessageStream(sdkRequest('one two three four five six seven'))));
     const kinds = events.map((e) => e.payload?.$case);
     expect(kinds[0]).toBe('task');
     expect(stateOf(events[1]!)).toBe(TaskState.TASK_STATE_WORKING);
@@ -153,7 +126,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   });
 
   it('getTask returns the stored task with history; historyLength limits it', async () => {
-    const sent = (await client.sendMessage(request('remember me'))) as Task;
+    const sent = (await client.sendMessage(sdkRequest('remember me'))) as Task;
     const task = await traced(log, 'getTask', () => client.getTask({ tenant: '', id: sent.id, historyLength: undefined }));
     expect(task.id).toBe(sent.id);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -163,7 +136,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   });
 
   it('listTasks lists tasks, newest first, with paging fields', async () => {
-    const sent = (await client.sendMessage(request('list me'))) as Task;
+    const sent = (await client.sendMessage(sdkRequest('list me'))) as Task;
     const page = await traced(log, 'listTasks', () =>
       client.listTasks({
         tenant: '',
@@ -198,16 +171,16 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   });
 
   it('input-required, then a follow-up on the same task completes it', async () => {
-    const asked = (await traced(log, 'sendMessage(ask)', () => client.sendMessage(request('ask')))) as Task;
+    const asked = (await traced(log, 'sendMessage(ask)', () => client.sendMessage(sdkRequest('ask')))) as Task;
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    const done = (await traced(log, 'sendMessage(follow-up)', () => client.sendMessage(request('green', { taskId: asked.id })))) as Task;
+    const done = (await traced(log, 'sendMessage(follow-up)', () => client.sendMessage(sdkRequest('green', { taskId: asked.id })))) as Task;
     expect(done.id).toBe(asked.id);
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactText(done)).toBe('Echo: green');
   });
 
   it('a failing task streams to FAILED with the reason', async () => {
-    const events = await traced(log, 'sendMessageStream(fail)', () => collectStream(client.sendMessageStream(request('fail'))));
+    const events = await traced(log, 'sendMessageStream(fail)', () => collectStream(client.sendMessageStream(sdkRequest('fail'))));
     const last = events[events.length - 1]!;
     expect(stateOf(last)).toBe(TaskState.TASK_STATE_FAILED);
     expect(last.payload?.$case === 'statusUpdate' && textOf(last.payload.value.status?.message?.parts)).toMatch(/failed on purpose/);
@@ -216,7 +189,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   it('cancelTask stops a slow streaming task; the stream ends CANCELED', async () => {
     let canceled: Task | undefined;
     const events = await traced(log, 'sendMessageStream(slow) + cancelTask', () =>
-      collectStream(client.sendMessageStream(request('slow')), async (e, all) => {
+      collectStream(client.sendMessageStream(sdkRequest('slow')), async (e, all) => {
         if (!canceled && all.filter((x) => x.payload?.$case === 'artifactUpdate').length === 2) {
           const id = (all[0]!.payload as { value: Task }).value.id;
           canceled = await client.cancelTask({ tenant: '', id, metadata: undefined });
@@ -228,7 +201,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   });
 
   it('resubscribeTask (SubscribeToTask) re-attaches to a running task: snapshot first, then live events', async () => {
-    const started = (await traced(log, 'sendMessage(slow, returnImmediately)', () => client.sendMessage(request('slow', { returnImmediately: true })))) as Task;
+    const started = (await traced(log, 'sendMessage(slow, returnImmediately)', () => client.sendMessage(sdkRequest('slow', { returnImmediately: true })))) as Task;
     expect([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]).toContain(started.status?.state);
     let canceled = false;
     const events = await traced(log, 'resubscribeTask', () =>
@@ -248,7 +221,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('official @a2a-js/sdk client ov
   it('maps errors to the SDK error types (TaskNotFound, TaskNotCancelable)', async () => {
     const missing = await client.getTask({ tenant: '', id: 'no-such-task', historyLength: undefined }).catch((e: unknown) => e);
     expect((missing as Error).constructor.name).toMatch(/TaskNotFoundError$/);
-    const done = (await client.sendMessage(request('finished'))) as Task;
+    const done = (await client.sendMessage(sdkRequest('finished'))) as Task;
     const notCancelable = await client.cancelTask({ tenant: '', id: done.id, metadata: undefined }).catch((e: unknown) => e);
     expect((notCancelable as Error).constructor.name).toMatch(/TaskNotCancelableError$/);
   });

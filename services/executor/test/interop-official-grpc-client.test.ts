@@ -13,31 +13,14 @@ import type * as Sdk from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { silentLogger } from '@a2a-polyglot/core';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { collectStream } from './helpers.js';
+import { sdkRequest, textOf } from './interop-official-sdk.js';
 
 jest.mock('jose', () => ({}));
 const { ClientFactory } = require('@a2a-js/sdk/client') as typeof SdkClient;
 const { GrpcTransportFactory } = require('@a2a-js/sdk/client/grpc') as typeof SdkGrpc;
-const { Role, TaskState } = require('@a2a-js/sdk') as typeof Sdk;
+const { TaskState } = require('@a2a-js/sdk') as typeof Sdk;
 
-function request(text: string): Sdk.SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
 
-const textOf = (parts: ReadonlyArray<Sdk.Part> | undefined) => (parts ?? []).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
 
 let running: RunningExecutor;
 let client: SdkClient.Client;
@@ -57,13 +40,13 @@ describe('official @a2a-js/sdk 1.3.0 client, gRPC transport only, pointed at our
   });
 
   it('sendMessage returns the completed task', async () => {
-    const result = (await client.sendMessage(request('hello over sdk grpc'))) as Sdk.Task;
+    const result = (await client.sendMessage(sdkRequest('hello over sdk grpc'))) as Sdk.Task;
     expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(result.artifacts.map((a) => textOf(a.parts)).join('')).toBe('Echo: hello over sdk grpc');
   });
 
   it('sendMessageStream delivers task, working, ordered chunks, completed', async () => {
-    const events = await collectStream(client.sendMessageStream(request('one two three four five')));
+    const events = await collectStream(client.sendMessageStream(sdkRequest('one two three four five')));
     expect(events[0]!.payload?.$case).toBe('task');
     const states = events.flatMap((e) => (e.payload?.$case === 'statusUpdate' ? [e.payload.value.status?.state] : []));
     expect(states).toEqual([TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_COMPLETED]);
