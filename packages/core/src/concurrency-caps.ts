@@ -15,6 +15,9 @@ export const CONCURRENCY_RETRY_AFTER_SECONDS = 1;
 /** Ends the hold of one slot; calling it again does nothing. */
 export type ReleaseSlot = () => void;
 
+/** The release of a send that holds no slot (no cap set): nothing to give back. */
+export const NO_SLOT: ReleaseSlot = () => undefined;
+
 /**
  * Counts the slots held by runs (and by sends setting one up) and refuses one past a cap.
  * Synchronous, so a check and its taking of the slot cannot interleave with another send's.
@@ -38,7 +41,7 @@ export class ConcurrencyCaps {
    * anonymous, who only the overall cap counts), or throws ResourceExhausted naming the cap.
    */
   acquire(identity: string | undefined): ReleaseSlot {
-    if (this.off) return () => undefined;
+    if (this.off) return NO_SLOT;
     if (this.maxTasks !== undefined && this.held >= this.maxTasks) throw capReached('agent', this.maxTasks);
     const counted = identity !== undefined && this.maxTasksPerIdentity !== undefined ? identity : undefined;
     const mine = counted === undefined ? 0 : (this.byIdentity.get(counted) ?? 0);

@@ -23,7 +23,7 @@ import { checkOutputModes, validateHistoryLength, validateMessage } from './requ
 import { refuseReturnImmediately } from './caller-bound-run.js';
 import { isThenable } from './serial-queue.js';
 import type { RunRegistry } from './run-registry.js';
-import type { ConcurrencyCaps, ReleaseSlot } from './concurrency-caps.js';
+import { type ConcurrencyCaps, NO_SLOT, type ReleaseSlot } from './concurrency-caps.js';
 import type { TaskQueries } from './task-queries.js';
 import { TaskRun, type RunDeps } from './task-run.js';
 import { generationField, generationMismatch } from './task-generation.js';
@@ -131,11 +131,14 @@ export class RunStarter {
       contextId = message.contextId || newId();
     }
 
+    const send: AdmittedSend = { message, taskId, contextId, existing, expected, inlinePush };
+    // Without caps there is no slot to give back: no second async layer on every send.
+    if (this.deps.caps.off) return this.startAdmitted(request, ctx, streaming, caller, send, NO_SLOT);
     // Past a concurrency cap the send is refused here, before anything is stored or executed;
     // the slot is held until the run's `execute` returns (or given back if it never starts).
     const releaseSlot = this.deps.caps.acquire(caller.owner);
     try {
-      return await this.startAdmitted(request, ctx, streaming, caller, { message, taskId, contextId, existing, expected, inlinePush }, releaseSlot);
+      return await this.startAdmitted(request, ctx, streaming, caller, send, releaseSlot);
     } catch (error) {
       releaseSlot();
       throw error;
