@@ -1,5 +1,5 @@
 /**
- * examples/workers in the real Workers runtime: the worker is bundled by the example's own
+ * examples/cloudflare-worker in the real Workers runtime: the worker is bundled by the example's own
  * build script (esbuild, browser platform, no nodejs_compat) and run in workerd through
  * Miniflare; every request goes through `mf.dispatchFetch`. The card's URLs follow the
  * request's origin; JSON-RPC and REST sends complete (REST also reads and lists the task); a JSON-RPC stream is read to its final
@@ -17,16 +17,16 @@ const ROOT = join(__dirname, '..', '..', '..');
 const ORIGIN = 'http://worker.example';
 let nextId = 1;
 
-describe('examples/workers in workerd (Miniflare)', () => {
+describe('examples/cloudflare-worker in workerd (Miniflare)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-worker-'));
   let mf: Miniflare;
 
   beforeAll(async () => {
     const outfile = join(dir, 'worker.mjs');
-    await promisify(execFile)(process.execPath, [join(ROOT, 'examples', 'workers', 'build.mjs'), outfile], { cwd: ROOT });
+    await promisify(execFile)(process.execPath, [join(ROOT, 'examples', 'cloudflare-worker', 'build.mjs'), outfile], { cwd: ROOT });
     const script = readFileSync(outfile, 'utf8');
     expect(script).not.toMatch(/from\s*["']node:/);
-    // The flags of examples/workers/wrangler.toml: none, the bundle needs no nodejs_compat.
+    // The flags of examples/cloudflare-worker/wrangler.toml: none, the bundle needs no nodejs_compat.
     mf = new Miniflare({ modules: true, script, compatibilityDate: '2026-04-01' });
     await mf.ready;
   }, 60_000);

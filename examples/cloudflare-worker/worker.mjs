@@ -3,7 +3,7 @@
  * `createA2AFetchHandler` (agent card, JSON-RPC, REST and SSE), with the in-memory task store.
  *
  *   npx wrangler dev                      # from this folder (wrangler.toml bundles this file)
- *   node examples/workers/run-local.mjs   # or: bundle with esbuild and run it in workerd via Miniflare
+ *   node examples/cloudflare-worker/run-local.mjs   # or: bundle with esbuild and run it in workerd via Miniflare
  *
  * The card is at `<origin>/.well-known/agent-card.json` and lists `<origin>/a2a/rpc` (JSON-RPC)
  * and `<origin>/a2a` (REST), built from the request's origin.
