@@ -139,6 +139,15 @@ export class RequestHandler implements ServedHandler {
     this.defaultPushSender?.offer(network);
   }
 
+  /**
+   * Resolves when every webhook delivery queued so far has finished (retries included). For
+   * runtimes that end a request's work with its response: a Worker hands it to
+   * `ctx.waitUntil`, so deliveries that outlive the response are not cut off.
+   */
+  pushIdle(): Promise<void> {
+    return this.push.idle();
+  }
+
   /** The public card (discovery is never authenticated). */
   getAgentCard(): AgentCard {
     return this.card;

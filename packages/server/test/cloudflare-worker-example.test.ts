@@ -3,7 +3,8 @@
  * build script (esbuild, browser platform, no nodejs_compat) and run in workerd through
  * Miniflare; every request goes through `mf.dispatchFetch`. The card's URLs follow the
  * request's origin; JSON-RPC and REST sends complete (REST also reads and lists the task); a JSON-RPC stream is read to its final
- * SSE event; an unknown path is a 404.
+ * SSE event; an unknown path is a 404; push notifications reach a receiver on this machine
+ * over workerd's `fetch` (the worker is given `A2A_ALLOW_PRIVATE_WEBHOOKS`, as local tests only may).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
+import { waitFor, webhookReceiver } from '@a2a-polyglot/testing';
 import { readSse, sendParams, V } from './helpers.js';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -27,7 +29,7 @@ describe('examples/cloudflare-worker in workerd (Miniflare)', () => {
     const script = readFileSync(outfile, 'utf8');
     expect(script).not.toMatch(/from\s*["']node:/);
     // The flags of examples/cloudflare-worker/wrangler.toml: none, the bundle needs no nodejs_compat.
-    mf = new Miniflare({ modules: true, script, compatibilityDate: '2026-04-01' });
+    mf = new Miniflare({ modules: true, script, compatibilityDate: '2026-04-01', bindings: { A2A_ALLOW_PRIVATE_WEBHOOKS: '1' } });
     await mf.ready;
   }, 60_000);
 
@@ -92,6 +94,30 @@ describe('examples/cloudflare-worker in workerd (Miniflare)', () => {
     expect(texts).toContain('You said: hello stream');
     const last = frames.at(-1).result;
     expect(last.statusUpdate?.status.state ?? last.task?.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('delivers push notifications from workerd over fetch to a receiver, up to the completed event', async () => {
+    const hook = await webhookReceiver();
+    try {
+      const push = { url: hook.url, token: 'worker-token', authentication: { scheme: 'Bearer', credentials: 'hook-secret' } };
+      const res = await post('/a2a/rpc', rpcBody('SendMessage', sendParams('hello push', {}, { taskPushNotificationConfig: push })));
+      const body: any = await res.json();
+      expect(body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+      const states = () =>
+        hook.received
+          .map((r) => JSON.parse(r.body))
+          .map((e) => e.task?.status.state ?? e.statusUpdate?.status.state ?? (e.artifactUpdate ? 'artifact' : undefined));
+      await waitFor(() => states().includes('TASK_STATE_COMPLETED'), { what: 'the completed event at the webhook', timeoutMs: 15_000 });
+      expect(states().at(-1)).toBe('TASK_STATE_COMPLETED');
+      expect(hook.received.every((r) => r.method === 'POST' && r.url === '/hook')).toBe(true);
+      expect(hook.received[0]?.headers).toMatchObject({
+        'content-type': 'application/a2a+json',
+        'x-a2a-notification-token': 'worker-token',
+        authorization: 'Bearer hook-secret',
+      });
+    } finally {
+      await hook.close();
+    }
   });
 
   it('answers 404 for a path it does not serve', async () => {
