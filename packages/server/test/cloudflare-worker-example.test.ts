@@ -5,12 +5,19 @@
  * request's origin; JSON-RPC and REST sends complete (REST also reads and lists the task); a JSON-RPC stream is read to its final
  * SSE event; an unknown path is a 404; push notifications reach a receiver on this machine
  * over workerd's `fetch` (the worker is given `A2A_ALLOW_PRIVATE_WEBHOOKS`, as local tests only may).
+ * And our own client (`@a2a-polyglot/client`) talks to the worker on the loopback port
+ * Miniflare listens on, over JSON-RPC and REST: it resolves the card (so the card's URLs
+ * work), sends, streams, reads the task back, is refused a cancel of the ended task, and
+ * manages a push config.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { type BindingKey, Client, textMessage } from '@a2a-polyglot/client';
+import { A2AErrorCode } from '@a2a-polyglot/core';
+import { TaskState } from '@a2a-polyglot/model';
 import { Miniflare } from 'miniflare';
 import { waitFor, webhookReceiver } from '@a2a-polyglot/testing';
 import { readSse, sendParams, V } from './helpers.js';
@@ -22,6 +29,8 @@ let nextId = 1;
 describe('examples/cloudflare-worker in workerd (Miniflare)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-worker-'));
   let mf: Miniflare;
+  /** Where workerd listens (loopback, a free port): what a real client is given. */
+  let baseUrl: string;
 
   beforeAll(async () => {
     const outfile = join(dir, 'worker.mjs');
@@ -29,8 +38,15 @@ describe('examples/cloudflare-worker in workerd (Miniflare)', () => {
     const script = readFileSync(outfile, 'utf8');
     expect(script).not.toMatch(/from\s*["']node:/);
     // The flags of examples/cloudflare-worker/wrangler.toml: none, the bundle needs no nodejs_compat.
-    mf = new Miniflare({ modules: true, script, compatibilityDate: '2026-04-01', bindings: { A2A_ALLOW_PRIVATE_WEBHOOKS: '1' } });
-    await mf.ready;
+    mf = new Miniflare({
+      modules: true,
+      script,
+      compatibilityDate: '2026-04-01',
+      bindings: { A2A_ALLOW_PRIVATE_WEBHOOKS: '1' },
+      host: '127.0.0.1',
+      port: 0,
+    });
+    baseUrl = (await mf.ready).href.replace(/\/$/, '');
   }, 60_000);
 
   afterAll(async () => {
@@ -124,5 +140,63 @@ describe('examples/cloudflare-worker in workerd (Miniflare)', () => {
     const res = await call('/nothing/here', { headers: V });
     expect(res.status).toBe(404);
     await res.arrayBuffer();
+  });
+
+  describe.each<BindingKey>(['jsonrpc', 'rest'])('our client over %s, on the port workerd listens on', (binding) => {
+    let client: Client;
+    beforeAll(async () => {
+      client = await Client.connect(baseUrl, { bindings: [binding], timeoutMs: 15_000 });
+    });
+    afterAll(() => client?.close());
+
+    it('resolves the card and picks the interface at the URL the card lists', () => {
+      expect(client.card.name).toBe('Workers echo');
+      expect(client.binding).toBe(binding);
+      expect(client.agentInterface.url).toBe(binding === 'jsonrpc' ? `${baseUrl}/a2a/rpc` : `${baseUrl}/a2a`);
+    });
+
+    it('sends a message and gets the completed task, then reads it back', async () => {
+      const sent = await client.sendMessage({ message: textMessage(`hello ${binding}`) });
+      expect(sent.payload?.$case).toBe('task');
+      const task = sent.payload?.$case === 'task' ? sent.payload.value : undefined;
+      expect(task?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(task?.artifacts[0]?.parts[0]?.content).toEqual({ $case: 'text', value: `You said: hello ${binding}` });
+      const got = await client.getTask({ id: task!.id });
+      expect(got.id).toBe(task!.id);
+      expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    });
+
+    it('streams a message to its terminal event', async () => {
+      const stream = client.sendStreamingMessage({ message: textMessage(`stream ${binding}`) });
+      const cases: string[] = [];
+      const texts: string[] = [];
+      for await (const { event } of stream) {
+        cases.push(event.payload?.$case ?? '');
+        if (event.payload?.$case === 'artifactUpdate') {
+          for (const part of event.payload.value.artifact?.parts ?? []) if (part.content?.$case === 'text') texts.push(part.content.value);
+        }
+      }
+      expect(stream.end).toBe('terminal');
+      expect(cases).toContain('artifactUpdate');
+      expect(texts).toEqual([`You said: stream ${binding}`]);
+    });
+
+    it('is refused a cancel of the ended task with TASK_NOT_CANCELABLE', async () => {
+      const sent = await client.sendMessage({ message: textMessage('cancel me') });
+      const id = sent.payload?.$case === 'task' ? sent.payload.value.id : '';
+      await expect(client.cancelTask({ id })).rejects.toMatchObject({ code: A2AErrorCode.TaskNotCancelable });
+    });
+
+    it('creates, reads, lists and deletes a push config of a task', async () => {
+      const sent = await client.sendMessage({ message: textMessage('push config') });
+      const taskId = sent.payload?.$case === 'task' ? sent.payload.value.id : '';
+      const created = await client.createTaskPushNotificationConfig({ taskId, url: 'https://hooks.example.com/a2a', token: 't' });
+      expect(created).toMatchObject({ taskId, url: 'https://hooks.example.com/a2a' });
+      await expect(client.getTaskPushNotificationConfig({ taskId, id: created.id })).resolves.toMatchObject({ id: created.id });
+      const listed = await client.listTaskPushNotificationConfigs({ taskId });
+      expect(listed.configs.map((c) => c.id)).toEqual([created.id]);
+      await client.deleteTaskPushNotificationConfig({ taskId, id: created.id });
+      expect((await client.listTaskPushNotificationConfigs({ taskId })).configs).toEqual([]);
+    });
   });
 });
