@@ -20,4 +20,5 @@ export { interceptOperation, type OperationCall, type OperationInterceptor, type
 export { HttpPushSender, type HttpPushSenderOptions, type PushSender } from './push/push-sender.js';
 export type { WebhookEncoding, WebhookEncodings } from './push/webhook-encoding.js';
 export type { ResolvedAddress, WebhookResolver, WebhookTarget } from './push/webhook-target.js';
-export type { WebhookPost, WebhookTransport } from './push/webhook-http-client.js';
+export type { WebhookNetwork, WebhookPost, WebhookTransport } from './push/webhook-transport.js';
+export { FETCH_WEBHOOK_NETWORK, fetchWebhookTransport } from './push/fetch-webhook-transport.js';

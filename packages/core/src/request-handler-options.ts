@@ -14,6 +14,7 @@ import type { OperationInterceptor } from './operation-interceptor.js';
 import type { PushConfigStore } from './push/push-config-store.js';
 import type { PushSender } from './push/push-sender.js';
 import type { WebhookEncodings } from './push/webhook-encoding.js';
+import type { WebhookNetwork } from './push/webhook-transport.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { TaskSignals } from './task-signals.js';
 import type { TaskStore } from './task-store.js';
@@ -39,6 +40,13 @@ export interface RequestHandlerOptions {
    * codec). Without it such a webhook gets v1.0 bodies, which a v0.3 receiver cannot parse.
    */
   readonly webhookEncodings?: WebhookEncodings;
+  /**
+   * How the default sender reaches webhooks. Default: the network offered by the entry point
+   * that serves the handler (`RequestHandler.useWebhookNetwork`: the node:http entry points of
+   * `@a2a-polyglot/server` offer `PINNED_WEBHOOK_NETWORK` of `@a2a-polyglot/http`, DNS-pinned),
+   * else `fetch` with the URL policy only and no DNS pinning (`FETCH_WEBHOOK_NETWORK`).
+   */
+  readonly webhookNetwork?: WebhookNetwork;
   /** Authentication for every operation but card discovery. Off when undefined. */
   readonly authenticator?: Authenticator;
   /**

@@ -21,7 +21,8 @@ import type { ServedHandler } from './served-handler.js';
 import { InMemoryPushConfigStore } from './push/push-config-store.js';
 import { PushConfigOperations } from './push/push-config-operations.js';
 import { PushDispatcher } from './push/push-dispatcher.js';
-import { HttpPushSender } from './push/push-sender.js';
+import { DefaultPushSender } from './push/default-push-sender.js';
+import type { WebhookNetwork } from './push/webhook-transport.js';
 import { waitOrAbort, type Caller } from './request-handler-helpers.js';
 import { DEFAULT_CANCEL_HOOK_TIMEOUT_MS, type RequestHandlerOptions } from './request-handler-options.js';
 import { RunRegistry } from './run-registry.js';
@@ -69,6 +70,8 @@ export class RequestHandler implements ServedHandler {
   private readonly store: TaskStore;
   private readonly log: EventLog;
   private readonly push: PushDispatcher;
+  /** The sender when the options name none (undefined when they do): see {@link useWebhookNetwork}. */
+  private readonly defaultPushSender: DefaultPushSender | undefined;
   private readonly logger: Logger;
   /** Metrics / traces seam (see CallObserver); the OPERATIONS table reports every call to it. */
   readonly observer: CallObserver | undefined;
@@ -99,7 +102,9 @@ export class RequestHandler implements ServedHandler {
     this.log = options.eventLog ?? new InMemoryEventLog();
     const pushConfigStore = options.pushConfigStore ?? new InMemoryPushConfigStore();
     const allowPrivateNetworks = options.allowPrivateWebhooks ?? false;
-    const pushSender = options.pushSender ?? new HttpPushSender({ logger: this.logger, allowPrivateNetworks, encodings: options.webhookEncodings });
+    const defaultSender = new DefaultPushSender({ logger: this.logger, allowPrivateNetworks, encodings: options.webhookEncodings }, options.webhookNetwork);
+    this.defaultPushSender = options.pushSender ? undefined : defaultSender;
+    const pushSender = options.pushSender ?? defaultSender;
     this.push = new PushDispatcher(pushConfigStore, pushSender, this.logger, this.observer);
     this.tasks = new TaskQueries(this.store, this.log, this.runs, options.listTasksMaxBytes, options.longPollMaxMs);
     this.pushConfigs = new PushConfigOperations(pushConfigStore, this.tasks, allowPrivateNetworks, this.push);
@@ -121,6 +126,26 @@ export class RequestHandler implements ServedHandler {
 
   private deps(): RunDeps {
     return { store: this.store, log: this.log, push: this.push, logger: this.logger, lease: this.cluster?.lease, observer: this.observer };
+  }
+
+  /**
+   * Offers the network the default push sender should use, when the options named neither
+   * `pushSender` nor `webhookNetwork` and no delivery has started; the first offer wins. Called
+   * by the entry point that serves the handler: the node:http ones of `@a2a-polyglot/server`
+   * offer the pinned node:http network (DNS pinning), so a handler served on Node keeps it
+   * while the core itself imports no node:http; unoffered, the default is `fetch` (no pinning).
+   */
+  useWebhookNetwork(network: WebhookNetwork): void {
+    this.defaultPushSender?.offer(network);
+  }
+
+  /**
+   * Resolves when every webhook delivery queued so far has finished (retries included). For
+   * runtimes that end a request's work with its response: a Worker hands it to
+   * `ctx.waitUntil`, so deliveries that outlive the response are not cut off.
+   */
+  pushIdle(): Promise<void> {
+    return this.push.idle();
   }
 
   /** The public card (discovery is never authenticated). */

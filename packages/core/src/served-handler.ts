@@ -9,6 +9,7 @@ import type { AgentCard } from '@a2a-polyglot/model';
 import type { BindingName } from './call-context.js';
 import type { OperationHandler } from './operation-handler.js';
 import type { InterceptedHandler } from './operation-interceptor.js';
+import type { WebhookNetwork } from './push/webhook-transport.js';
 
 export interface ServedHandler extends OperationHandler, InterceptedHandler {
   /** The public card the handler serves (its capabilities gate streaming, push and the extended card). */
@@ -23,4 +24,10 @@ export interface ServedHandler extends OperationHandler, InterceptedHandler {
   chargeArrival(binding: BindingName, remoteAddress: string | undefined): Promise<void> | undefined;
   /** True once shutdown began: bindings refuse new calls and health reports not ready. */
   readonly draining: boolean;
+  /**
+   * Offers the network the handler's default push sender should use (a handler without push,
+   * or with its own sender, ignores it): how a node:http entry point gives DNS pinning to a
+   * handler the runtime-neutral core built. Optional: a test double need not have it.
+   */
+  useWebhookNetwork?(network: WebhookNetwork): void;
 }

@@ -2,7 +2,8 @@
  * @a2a-polyglot/http — HTTP plumbing shared by the A2A HTTP bindings (JSON-RPC and
  * HTTP+JSON): the runtime-free request/result seam (`HttpExchangeRequest`, `HttpExchangeResult`)
  * with its node:http and fetch adapters, bounded JSON bodies, SSE with backpressure and
- * heartbeats, call contexts from requests, and small response helpers. No A2A semantics live here.
+ * heartbeats, call contexts from requests, and small response helpers; and the Node side of
+ * webhook delivery (`PINNED_WEBHOOK_NETWORK`: node:http with DNS pinning). No A2A semantics live here.
  */
 export * from './read-body.js';
 export * from './sse-writer.js';
@@ -19,3 +20,4 @@ export * from './error-headers.js';
 export * from './exchange.js';
 export * from './node-exchange.js';
 export * from './fetch-exchange.js';
+export * from './webhook-node-transport.js';

@@ -54,5 +54,6 @@ export {
   DEFAULT_FORWARDED_HEADER,
   type ForwardedHeader,
   invalidProxyEntries,
+  PINNED_WEBHOOK_NETWORK,
   type TrustedProxies,
 } from '@a2a-polyglot/http';

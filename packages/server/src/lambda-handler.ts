@@ -4,6 +4,7 @@
  * streaming (`awslambda.streamifyResponse`). The event and result types are declared here
  * structurally (no dependency on `@types/aws-lambda`).
  */
+import { PINNED_WEBHOOK_NETWORK } from '@a2a-polyglot/http';
 import { type A2AFetchHandler, type A2AFetchHandlerOptions, createA2AFetchHandler } from './fetch-handler.js';
 import { normalizeMountPath } from './options.js';
 
@@ -220,8 +221,13 @@ export function createA2AStreamingLambdaHandler(options: A2AStreamingLambdaHandl
   });
 }
 
-/** One fetch handler per public prefix (stages are few and set by API Gateway, not by clients). */
+/**
+ * One fetch handler per public prefix (stages are few and set by API Gateway, not by clients).
+ * Lambda runs Node, so the handler's webhooks get the pinned node:http network, as on the
+ * node listener, instead of the fetch one of the core.
+ */
 function fetchHandlers(options: A2AFetchHandlerOptions): (prefix: string) => A2AFetchHandler {
+  options.handler.useWebhookNetwork?.(PINNED_WEBHOOK_NETWORK);
   const mount = normalizeMountPath(options.mountPath);
   const byPrefix = new Map<string, A2AFetchHandler>();
   return (prefix) => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, A2AErrorCode, checkReadiness, silentLogger } from '@a2a-polyglot/core';
-import { responseMediaType, routingPath, sendJson, writeNodeResult } from '@a2a-polyglot/http';
+import { PINNED_WEBHOOK_NETWORK, responseMediaType, routingPath, sendJson, writeNodeResult } from '@a2a-polyglot/http';
 import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
 import { agentCardAnswer, cardPaths as cardPathsOf } from './agent-card.js';
@@ -51,6 +51,8 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const rpcPath = `${apiPath}/rpc`;
   const isRpcPath = (path: string) => path === rpcPath || path === alias?.jsonRpc;
   const common = bindingSettings(options, logger);
+  // On node:http, webhooks get DNS pinning unless the handler was given its own push network.
+  options.handler.useWebhookNetwork?.(PINNED_WEBHOOK_NETWORK);
   const readiness: ReadinessSource = options.readiness ?? (() => checkReadiness({ draining: () => options.handler.draining }));
   const jsonRpc = createJsonRpcHandler(options.handler, common);
   const rest = createRestHandler(options.handler, common);

@@ -42,3 +42,4 @@ export { TurnProbe } from './turn-probe.js';
 export { sdkCardSignature, type SdkCardAnswer, type SdkCardRequest } from './sdk-card-signature.js';
 export { failsAfterFirstEvent, type SourcedEvent } from './failing-stream.js';
 export { EndlessSource } from './endless-source.js';
+export { type ReceivedWebhook, webhookReceiver, type WebhookReceiverHandle } from './webhook-receiver.js';

@@ -6,7 +6,8 @@ import type { ProtocolVersion } from '../protocol-version.js';
 import { sleep } from '../util.js';
 import type { StoredPushConfig } from './push-config-store.js';
 import { V1_WEBHOOK_ENCODING, type WebhookEncoding, type WebhookEncodings } from './webhook-encoding.js';
-import { pinnedHttpTransport, systemResolver, type WebhookTransport } from './webhook-http-client.js';
+import { fetchWebhookTransport } from './fetch-webhook-transport.js';
+import type { WebhookTransport } from './webhook-transport.js';
 import { pinWebhookTarget, WebhookRefused, type WebhookResolver } from './webhook-target.js';
 
 /**
@@ -40,12 +41,21 @@ export interface HttpPushSenderOptions {
   readonly logger?: Logger;
   /**
    * Deliver to loopback, private and other non-public addresses (tests, single-host setups).
-   * Default false. Host names are still resolved once per attempt and the connection pinned.
+   * Default false. With a {@link resolve}r, host names are still resolved once per attempt
+   * and the connection pinned.
    */
   readonly allowPrivateNetworks?: boolean;
-  /** Injectable for tests; defaults to the system resolver. */
+  /**
+   * Resolves host names at each attempt so the transport connects to the checked address
+   * (DNS pinning): `systemResolver` of `@a2a-polyglot/http`, with its `pinnedHttpTransport`.
+   * None by default: only the URL policy is checked and the runtime resolves the name.
+   */
   readonly resolve?: WebhookResolver;
-  /** Injectable for tests; defaults to node:http(s) connecting to the pinned address. */
+  /**
+   * Sends the POST; default {@link fetchWebhookTransport} (global `fetch`, every runtime, no
+   * DNS pinning). On Node pass `PINNED_WEBHOOK_NETWORK` of `@a2a-polyglot/http` (both
+   * `resolve` and `transport`). Injectable for tests.
+   */
   readonly transport?: WebhookTransport;
   /**
    * Bodies for configs registered in a generation other than 1.0 (`{ '0.3': V03_WEBHOOK_ENCODING }`
@@ -62,8 +72,10 @@ export interface HttpPushSenderOptions {
  * the config's `authentication` and the token in `X-A2A-Notification-Token` (the header both
  * official SDKs use, v0.3 ones included), so receivers built for either SDK accept it.
  *
- * Each attempt re-checks the URL, resolves the host once and connects to the address it
- * checked (see {@link pinWebhookTarget}); a refusal is final and logged. Redirects are never
+ * Each attempt re-checks the URL and, given a resolver, resolves the host once and connects to
+ * the address it checked (see {@link pinWebhookTarget}); a refusal is final and logged.
+ * Without one (the default, for fetch runtimes) the name is the runtime's to resolve: no DNS
+ * pinning. The same delivery rules either way, over any {@link WebhookTransport}. Redirects are never
  * followed: a 3xx could send the POST to an address nobody checked, so it is a failed
  * delivery. Retries 5xx, 429, resolution and network failures with exponential backoff;
  * other 4xx are final.
@@ -74,7 +86,7 @@ export class HttpPushSender implements PushSender {
   private readonly backoffMs: number;
   private readonly logger: Logger;
   private readonly allowPrivateNetworks: boolean;
-  private readonly resolve: WebhookResolver;
+  private readonly resolve: WebhookResolver | undefined;
   private readonly transport: WebhookTransport;
   private readonly encodings: WebhookEncodings;
   /** Generations a config was found in without an encoding (warned about once each). */
@@ -86,8 +98,8 @@ export class HttpPushSender implements PushSender {
     this.backoffMs = options.backoffMs ?? 200;
     this.logger = options.logger ?? silentLogger;
     this.allowPrivateNetworks = options.allowPrivateNetworks ?? false;
-    this.resolve = options.resolve ?? systemResolver;
-    this.transport = options.transport ?? pinnedHttpTransport;
+    this.resolve = options.resolve;
+    this.transport = options.transport ?? fetchWebhookTransport;
     this.encodings = options.encodings ?? {};
   }
 

@@ -12,20 +12,22 @@ export interface ResolvedAddress {
 /**
  * Turns a webhook host name into its addresses. A seam so the delivery path can be tested
  * with answers no real DNS would give (loopback names, rebinding) without any lookup leaving
- * the machine; production uses the system resolver (`dns.lookup`, which honours /etc/hosts).
+ * the machine; on Node, production uses `systemResolver` of `@a2a-polyglot/http` (`dns.lookup`, which honours
+ * /etc/hosts).
  */
 export type WebhookResolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
 
 /**
  * Where one delivery attempt goes: the URL, and the one address it was checked against.
- * The HTTP client must connect to exactly {@link address}, never resolve {@link url} again,
- * or a name answering a public address to the check and a private one to the connection
- * (DNS rebinding) would walk around the policy.
+ * A pinning transport must connect to exactly {@link address}, never resolve {@link url}
+ * again, or a name answering a public address to the check and a private one to the
+ * connection (DNS rebinding) would walk around the policy. Without a resolver (a fetch
+ * runtime) a host name is not resolved, so {@link address} is set only for an IP literal.
  */
 export interface WebhookTarget {
   readonly url: URL;
-  readonly address: string;
-  readonly family: 4 | 6;
+  readonly address?: string;
+  readonly family?: 4 | 6;
 }
 
 /**
@@ -42,9 +44,11 @@ export class WebhookRefused extends Error {
  * {@link addressRefusal} unless private networks are allowed (one bad answer refuses the
  * name: a name mixing public and internal answers is an attack or a mistake). Either way the
  * first answer is pinned, so the allow-private path makes no second lookup either.
- * Resolver failures propagate as they are (the sender retries them).
+ * Resolver failures propagate as they are (the sender retries them). Without `resolve` (a
+ * runtime that cannot choose the address it connects to) only the URL is checked and a host
+ * name stays unresolved: no address, no pinning (see `WebhookNetwork`).
  */
-export async function pinWebhookTarget(rawUrl: string, allowPrivateNetworks: boolean, resolve: WebhookResolver): Promise<WebhookTarget> {
+export async function pinWebhookTarget(rawUrl: string, allowPrivateNetworks: boolean, resolve: WebhookResolver | undefined): Promise<WebhookTarget> {
   let checked: ReturnType<typeof checkWebhookUrl>;
   try {
     checked = checkWebhookUrl(rawUrl, allowPrivateNetworks);
@@ -52,7 +56,10 @@ export async function pinWebhookTarget(rawUrl: string, allowPrivateNetworks: boo
     throw error instanceof A2AError ? new WebhookRefused(error.message) : error;
   }
   const { url, host, literal } = checked;
-  const answers = literal ? [host] : (await resolve(host)).map((answer) => answer.address);
+  let answers: string[];
+  if (literal) answers = [host];
+  else if (resolve) answers = (await resolve(host)).map((answer) => answer.address);
+  else return { url };
   const address = answers[0];
   if (address === undefined) throw new WebhookRefused(`${host} resolves to no address`);
   for (const answer of answers) {

@@ -1,7 +1,7 @@
 /**
  * Bundles worker.mjs into one ES module for the Workers runtime, without the nodejs_compat flag:
  *
- *   node examples/workers/build.mjs [outfile]     # default examples/workers/dist/worker.mjs
+ *   node examples/cloudflare-worker/build.mjs [outfile]     # default examples/cloudflare-worker/dist/worker.mjs
  *
  * `@a2a-polyglot/server`'s entry also exports the node:http listener and the WebSocket binding;
  * their `node:*` imports (and `util` of a dependency of the forwarded-header parser) are marked

@@ -1,7 +1,7 @@
 /**
  * Runs the worker locally in workerd (the Workers runtime) through Miniflare, without wrangler:
  *
- *   node examples/workers/run-local.mjs      # PORT=8787 by default; PORT=0 picks a free port
+ *   node examples/cloudflare-worker/run-local.mjs      # PORT=8787 by default; PORT=0 picks a free port
  *
  * Bundles worker.mjs with build.mjs first. The first stdout line is the worker's base URL.
  */

@@ -3,7 +3,7 @@
  * documents for Function URL / HTTP API payload 2.0) and prints what they answer, one JSON
  * line per call:
  *
- *   node examples/lambda/invoke.mjs
+ *   node examples/aws-lambda/invoke.mjs
  *
  * For `streamingHandler` it installs a small stand-in for the runtime's `awslambda` global
  * (`streamifyResponse`, `HttpResponseStream.from`) that prints each chunk as it is written.

@@ -1,5 +1,5 @@
 /**
- * `examples/lambda/invoke.mjs`, run as its README says (`node examples/lambda/invoke.mjs`, on
+ * `examples/aws-lambda/invoke.mjs`, run as its README says (`node examples/aws-lambda/invoke.mjs`, on
  * the built packages): the buffered handler serves the card with the event's domain and a
  * JSON-RPC send, and the streaming handler writes a REST stream to the final event.
  */
@@ -10,10 +10,10 @@ import { promisify } from 'node:util';
 
 const ROOT = resolve(__dirname, '../../..');
 
-describe('examples/lambda/invoke.mjs', () => {
+describe('examples/aws-lambda/invoke.mjs', () => {
   it('prints the card, a completed SendMessage and a streamed message:stream', async () => {
     if (!existsSync(join(ROOT, 'packages/server/dist/index.js'))) throw new Error('the example runs on the built packages: run `npm run build` first');
-    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'examples/lambda/invoke.mjs')], {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'examples/aws-lambda/invoke.mjs')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '' },
       timeout: 15_000,

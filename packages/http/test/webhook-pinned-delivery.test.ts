@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import dns from 'node:dns';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import https from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recordingLogger, type RecordingLogger, testAgentCard, userSend } from '@a2a-polyglot/testing';
+import { recordingLogger, type RecordingLogger, testAgentCard, userSend, webhookReceiver as receiver } from '@a2a-polyglot/testing';
 import { TaskState, type StreamResponse, type TaskPushNotificationConfig } from '@a2a-polyglot/model';
 import {
   A2AErrorCode,
@@ -18,13 +17,14 @@ import {
   type Logger,
   type WebhookResolver,
   type WebhookTransport,
-} from '../src/index.js';
-import { pinnedHttpTransport, systemResolver } from '../src/push/webhook-http-client.js';
+} from '@a2a-polyglot/core';
+import { PINNED_WEBHOOK_NETWORK, pinnedHttpTransport, systemResolver } from '../src/webhook-node-transport.js';
 
 /**
- * Webhook delivery against real receivers on loopback. Every host name goes through an
- * injected resolver; `dns.lookup` is watched so a second, system lookup (what DNS rebinding
- * exploits) fails the test instead of leaving the machine.
+ * The core's push sender over the Node side's pinned node:http network, against real
+ * receivers on loopback. Every host name goes through an injected resolver; `dns.lookup` is
+ * watched so a second, system lookup (what DNS rebinding exploits) fails the test instead of
+ * leaving the machine.
  */
 
 const event: StreamResponse = {
@@ -35,25 +35,6 @@ const event: StreamResponse = {
 };
 const configFor = (url: string): TaskPushNotificationConfig => ({ tenant: '', id: 'c1', taskId: 't1', url, token: 'tok', authentication: undefined });
 
-interface Received {
-  readonly host: string | undefined;
-  readonly url: string | undefined;
-  readonly method: string | undefined;
-}
-
-/** A receiver on `address`, answering every request with `answer` and recording it. */
-async function receiver(answer: (res: http.ServerResponse) => void = (res) => res.writeHead(204).end(), address = '127.0.0.1', port = 0) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    received.push({ host: req.headers.host, url: req.url, method: req.method });
-    req.resume();
-    answer(res);
-  });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, address, resolve));
-  const bound = (server.address() as AddressInfo).port;
-  return { received, port: bound, url: `http://${address}:${bound}/hook`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 /** Records warnings so a test can see why a delivery was dropped. */
 function warningLogger(): Logger & { readonly warnings: Array<{ message: string; fields?: Record<string, unknown> }> } {
   const logger = recordingLogger();
@@ -62,8 +43,8 @@ function warningLogger(): Logger & { readonly warnings: Array<{ message: string;
 }
 
 /** The real transport, counting connections it is asked to make. */
-function countingTransport(): { transport: WebhookTransport; targets: string[] } {
-  const targets: string[] = [];
+function countingTransport(): { transport: WebhookTransport; targets: Array<string | undefined> } {
+  const targets: Array<string | undefined> = [];
   return { targets, transport: (target, post) => (targets.push(target.address), pinnedHttpTransport(target, post)) };
 }
 
@@ -95,7 +76,7 @@ describe('redirects are never followed', () => {
     const target = await receiver();
     const redirector = await receiver((res) => res.writeHead(status, { location: target.url }).end());
     const logger = warningLogger();
-    const sender = new HttpPushSender({ allowPrivateNetworks: true, attempts: 3, backoffMs: 1, logger });
+    const sender = new HttpPushSender({ ...PINNED_WEBHOOK_NETWORK, allowPrivateNetworks: true, attempts: 3, backoffMs: 1, logger });
     try {
       await sender.send(configFor(redirector.url), event);
       expect(redirector.received).toHaveLength(1); // not retried either
@@ -136,8 +117,11 @@ describe('host names are resolved at delivery, and the connection goes to the ch
     const hook = await receiver();
     const resolve: WebhookResolver = async () => [{ address: '127.0.0.1', family: 4 }];
     try {
-      await new HttpPushSender({ resolve, allowPrivateNetworks: true }).send(configFor(`http://hooks.example.test:${hook.port}/hook?x=1`), event);
-      expect(hook.received).toEqual([{ host: `hooks.example.test:${hook.port}`, url: '/hook?x=1', method: 'POST' }]);
+      await new HttpPushSender({ resolve, transport: pinnedHttpTransport, allowPrivateNetworks: true }).send(
+        configFor(`http://hooks.example.test:${hook.port}/hook?x=1`),
+        event,
+      );
+      expect(hook.received).toEqual([expect.objectContaining({ host: `hooks.example.test:${hook.port}`, url: '/hook?x=1', method: 'POST' })]);
     } finally {
       await hook.close();
     }
@@ -155,7 +139,10 @@ describe('host names are resolved at delivery, and the connection goes to the ch
     let calls = 0;
     const resolve: WebhookResolver = async () => [{ address: ++calls === 1 ? '127.0.0.1' : '127.0.0.2', family: 4 }];
     try {
-      await new HttpPushSender({ resolve, allowPrivateNetworks: true }).send(configFor(`http://rebind.example.test:${first.port}/hook`), event);
+      await new HttpPushSender({ resolve, transport: pinnedHttpTransport, allowPrivateNetworks: true }).send(
+        configFor(`http://rebind.example.test:${first.port}/hook`),
+        event,
+      );
       expect(calls).toBe(1);
       expect(first.received).toHaveLength(1);
       expect(second.received).toHaveLength(0);
@@ -167,7 +154,7 @@ describe('host names are resolved at delivery, and the connection goes to the ch
   it('rebinding under the policy: a public first answer is what the connection gets, a loopback second answer is never asked for', async () => {
     let calls = 0;
     const resolve: WebhookResolver = async () => [{ address: ++calls === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
-    const targets: string[] = [];
+    const targets: Array<string | undefined> = [];
     // Records instead of connecting: the checked address is public, and tests reach only this machine.
     const transport: WebhookTransport = async (target) => (targets.push(target.address), 204);
     await new HttpPushSender({ resolve, transport }).send(configFor('https://rebind.example.test/hook'), event);
@@ -178,7 +165,7 @@ describe('host names are resolved at delivery, and the connection goes to the ch
   it('resolves again on each attempt, and checks each answer', async () => {
     let calls = 0;
     const resolve: WebhookResolver = async () => [{ address: ++calls === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
-    const targets: string[] = [];
+    const targets: Array<string | undefined> = [];
     const transport: WebhookTransport = async (target) => (targets.push(target.address), 503);
     const logger = warningLogger();
     await new HttpPushSender({ resolve, transport, logger, attempts: 3, backoffMs: 1 }).send(configFor('http://flip.example.test/hook'), event);
@@ -235,10 +222,13 @@ describe('https webhooks keep TLS verification', () => {
     const { port } = server.address() as AddressInfo;
     const logger = warningLogger();
     try {
-      await new HttpPushSender({ resolve: async () => [{ address: '127.0.0.1' }], allowPrivateNetworks: true, attempts: 1, logger }).send(
-        configFor(`https://hooks.example.test:${port}/hook`),
-        event,
-      );
+      await new HttpPushSender({
+        resolve: async () => [{ address: '127.0.0.1' }],
+        transport: pinnedHttpTransport,
+        allowPrivateNetworks: true,
+        attempts: 1,
+        logger,
+      }).send(configFor(`https://hooks.example.test:${port}/hook`), event);
       expect(serverNames).toEqual(['hooks.example.test']);
       expect(requests).toBe(0);
       expect(logger.warnings).toEqual([
@@ -255,8 +245,9 @@ describe('https webhooks keep TLS verification', () => {
 
 describe('through the RequestHandler', () => {
   const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
-  const handler = (allowPrivateWebhooks: boolean) =>
-    new RequestHandler({
+  // Offered the pinned network as the node:http entry points of the server offer it.
+  const handler = (allowPrivateWebhooks: boolean) => {
+    const h = new RequestHandler({
       card: testAgentCard(),
       allowPrivateWebhooks,
       logger: silentLogger,
@@ -267,6 +258,9 @@ describe('through the RequestHandler', () => {
         },
       },
     });
+    h.useWebhookNetwork(PINNED_WEBHOOK_NETWORK);
+    return h;
+  };
 
   it('CreateTaskPushNotificationConfig refuses credentials in the url and private literals, with a field violation on url', async () => {
     const h = handler(false);
@@ -286,7 +280,7 @@ describe('through the RequestHandler', () => {
     });
   });
 
-  it('with allowPrivateWebhooks the default sender delivers to a loopback receiver', async () => {
+  it('with allowPrivateWebhooks the default sender, offered the pinned network, delivers to a loopback receiver', async () => {
     const hook = await receiver();
     const h = handler(true);
     try {
