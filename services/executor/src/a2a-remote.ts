@@ -65,14 +65,16 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
     return connecting;
   };
 
-  const cancelRemote = async (remote: RemoteTask): Promise<void> => {
-    if (remote.canceled) return;
+  /** Cancels the remote task (once); resolves to the remote's answer, undefined when there is none. */
+  const cancelRemote = async (remote: RemoteTask, metadata?: Record<string, unknown>): Promise<Task | undefined> => {
+    if (remote.canceled) return undefined;
     remote.canceled = true;
     try {
       const client = await connect();
-      await client.cancelTask({ id: remote.id }, { timeoutMs: settings.timeoutMs });
+      return await client.cancelTask({ id: remote.id, metadata }, { timeoutMs: settings.timeoutMs });
     } catch (error) {
       env.logger.warn({ remoteTaskId: remote.id, err: error }, `Could not cancel the remote task at ${where}`);
+      return undefined;
     }
   };
 
@@ -92,6 +94,8 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
       }
       const message = remoteMessage(ctx, remote?.id ?? '', remote?.contextId ?? contexts.get(ctx.contextId) ?? '');
       const configuration = remoteConfiguration(ctx.configuration);
+      // The request's metadata is the caller's word to the agent (extensions read it): passed on as it came.
+      const metadata = ctx.metadata;
       const publisher = new Publisher(ctx, Boolean(ctx.task));
       const learn = (task: { id: string; contextId: string }) => {
         if (!task.id || remote?.id === task.id) return;
@@ -103,7 +107,7 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
       };
       try {
         if (client.card.capabilities?.streaming === false) {
-          const response = await client.sendMessage({ message, configuration }, { signal: ctx.signal });
+          const response = await client.sendMessage({ message, configuration, metadata }, { signal: ctx.signal });
           const payload = response.payload;
           if (payload?.$case === 'task') {
             learn(payload.value);
@@ -114,7 +118,7 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
           }
           return;
         }
-        const stream = client.sendStreamingMessage({ message, configuration }, { signal: ctx.signal });
+        const stream = client.sendStreamingMessage({ message, configuration, metadata }, { signal: ctx.signal });
         for await (const { event } of stream) {
           const payload = event.payload;
           if (!payload) continue;
@@ -133,7 +137,10 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
 
     async cancel(ctx) {
       const remote = tasks.get(ctx.taskId);
-      if (remote) await cancelRemote(remote);
+      if (!remote) return;
+      // The remote agent's word on the cancel (its status message) is ours too.
+      const status = (await cancelRemote(remote, ctx.metadata))?.status;
+      if (status?.state === TaskState.TASK_STATE_CANCELED && status.message) ctx.setStatus(TaskState.TASK_STATE_CANCELED, ours(status.message));
     },
 
     async close() {
