@@ -3,7 +3,9 @@
  * with the demo agent), over real sockets. Sends to the gateway over JSON-RPC, gRPC and
  * WebSocket reach the remote agent; its events (status, artifact chunks, input-required) come
  * back on the gateway's task; a follow-up continues the remote task; a cancel reaches the
- * remote task; an unreachable remote fails the task with the reason.
+ * remote task; an unreachable remote fails the task with the reason. The same against the
+ * official SDK's v0.3 server (@a2a-js/sdk 0.3.14): send, stream, cancel and input-required
+ * through the gateway over gRPC and over WebSocket.
  */
 import { silentLogger } from '@a2a-polyglot/core';
 import {
@@ -17,7 +19,9 @@ import {
 } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { type Task, TaskState } from '@a2a-polyglot/model';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { WebSocket } from 'ws';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { type SdkV03Server, startSdkV03Server } from '../../../packages/client/test/sdk-v03-server.js';
@@ -274,7 +278,7 @@ describe('executor: the a2a-remote handler', () => {
   });
 });
 
-describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the official SDK 0.3)', () => {
+describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the official SDK 0.3.14)', () => {
   let sdk: SdkV03Server | undefined;
   afterEach(async () => {
     // Our clients and the gateway first (the outer afterEach runs after this one: close them here).
@@ -284,18 +288,55 @@ describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the offi
     sdk = undefined;
   });
 
-  it.each(['JSONRPC', 'HTTP+JSON', 'GRPC'] as const)(
-    "a task of the v0.3 agent (card preferring %s) completes through the gateway with the agent's artifacts",
-    async (preferred) => {
+  /** The bindings of the gateway every interop case runs over. */
+  const GATEWAY_BINDINGS = ['grpc', 'websocket'] as const;
+
+  it('the v0.3 server is the official SDK 0.3.14', () => {
+    const manifest = path.join(path.dirname(require.resolve('a2a-sdk-v03')), '..', 'package.json');
+    expect(JSON.parse(readFileSync(manifest, 'utf8'))).toMatchObject({ name: '@a2a-js/sdk', version: '0.3.14' });
+  });
+
+  it.each(GATEWAY_BINDINGS.flatMap((binding) => (['JSONRPC', 'HTTP+JSON', 'GRPC'] as const).map((preferred) => [binding, preferred] as const)))(
+    "a send to the gateway over %s: the task of the v0.3 agent (card preferring %s) completes with the agent's artifacts",
+    async (binding, preferred) => {
       sdk = await startSdkV03Server(preferred);
       const gateway = await startGateway(sdk);
-      const client = await connect(gateway, 'remote', 'grpc');
+      const client = await connect(gateway, 'remote', binding);
       const task = taskOf(await client.sendMessage({ message: textMessage('steps 2') }));
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(task.artifacts.map((a) => a.name)).toEqual(['chunk-0', 'chunk-1']);
       expect(artifactText(task)).toBe('chunk 0chunk 1');
     },
   );
+
+  it.each(GATEWAY_BINDINGS)("a streaming send to the gateway over %s yields the v0.3 agent's events in order, ending completed", async (binding) => {
+    sdk = await startSdkV03Server();
+    const gateway = await startGateway(sdk);
+    const client = await connect(gateway, 'remote', binding);
+    const stream = client.sendStreamingMessage({ message: textMessage('steps 2') });
+    const events = await collectStream(stream);
+    expect(stream.end).toBe('terminal');
+    const summary = events.map(({ event }) => {
+      const payload = event.payload;
+      if (payload?.$case === 'task') return ['task', payload.value.status?.state];
+      if (payload?.$case === 'statusUpdate') return ['status', payload.value.status?.state];
+      if (payload?.$case === 'artifactUpdate') return ['artifact', payload.value.artifact?.name];
+      return [payload?.$case];
+    });
+    expect(summary).toEqual([
+      ['task', TaskState.TASK_STATE_SUBMITTED],
+      ['status', TaskState.TASK_STATE_WORKING],
+      ['artifact', 'chunk-0'],
+      ['artifact', 'chunk-1'],
+      ['status', TaskState.TASK_STATE_COMPLETED],
+    ]);
+    // Every event is about the gateway's task.
+    for (const { event } of events) {
+      const payload = event.payload;
+      const taskId = payload?.$case === 'task' ? payload.value.id : payload?.$case === 'message' ? undefined : payload?.value.taskId;
+      expect(taskId).toBe(stream.taskId);
+    }
+  });
 
   it("the v0.3 agent's Message answer is the gateway's Message answer", async () => {
     sdk = await startSdkV03Server();
@@ -307,29 +348,35 @@ describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the offi
     expect(message?.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : ''))).toEqual(['echo over there']);
   });
 
-  it('input-required on the v0.3 agent, then the follow-up completes it', async () => {
+  it.each(GATEWAY_BINDINGS)('input-required on the v0.3 agent through the gateway over %s, then the follow-up completes it', async (binding) => {
     sdk = await startSdkV03Server();
     const gateway = await startGateway(sdk);
-    const client = await connect(gateway, 'remote', 'websocket');
+    const client = await connect(gateway, 'remote', binding);
     const first = taskOf(await client.sendMessage({ message: textMessage('ask') }));
     expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(statusText(first)).toBe('what next?');
     const second = taskOf(await client.sendMessage({ message: textMessage('more', { taskId: first.id }) }));
+    expect(second.id).toBe(first.id);
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(second.artifacts.map((a) => [a.name, artifactText({ ...second, artifacts: [a] })])).toEqual([['answer', 'got more']]);
   });
 
-  it('a cancel of our streaming task cancels the v0.3 task', async () => {
+  it.each(GATEWAY_BINDINGS)('a cancel over %s of our streaming task cancels the v0.3 task', async (binding) => {
     sdk = await startSdkV03Server();
     const gateway = await startGateway(sdk);
-    const client = await connect(gateway, 'remote', 'jsonrpc');
+    const client = await connect(gateway, 'remote', binding);
     const stream = client.sendStreamingMessage({ message: textMessage('hang') });
     let canceled: Task | undefined;
-    await collectStream(stream, async ({ event }) => {
+    const events = await collectStream(stream, async ({ event }) => {
       if (event.payload?.$case === 'statusUpdate' && event.payload.value.status?.state === TaskState.TASK_STATE_WORKING && !canceled) {
         canceled = await client.cancelTask({ id: stream.taskId! });
       }
     });
     expect(canceled?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const last = events.at(-1)?.event.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // The v0.3 agent was asked to cancel its task, once.
+    await waitFor(() => sdk!.canceledTaskIds.length > 0, { what: 'the v0.3 task canceled' });
+    expect(sdk.canceledTaskIds).toHaveLength(1);
   });
 });
