@@ -1,9 +1,10 @@
 import { type BindingKey, Client, clientFailureOf, GRPC_BINDING } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { type BridgeEnv, type BridgeExecutor, safeUrl } from '@a2a-polyglot/bridges';
-import type { ExecutionContext } from '@a2a-polyglot/core';
+import { type ExecutionContext, isInterrupted, isTerminal } from '@a2a-polyglot/core';
 import { type Artifact, type Message, Role, type SendMessageConfiguration, type StreamResponse, type Task, TaskState } from '@a2a-polyglot/model';
 import { LRUCache } from 'lru-cache';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** Settings of {@link createRemoteAgent} (the `a2a-remote` handler). */
 export interface RemoteAgentSettings {
@@ -30,7 +31,8 @@ const MAX_MAPPINGS = 10_000;
 /**
  * An agent that fronts another A2A server (v1.0 or v0.3), so it is reachable on every binding
  * this service serves. Each incoming message is sent to the remote agent (streaming unless its
- * card says `capabilities.streaming: false`) and every remote event is republished on our
+ * card says `capabilities.streaming: false`; then the send returns at once and the remote task
+ * is read with GetTask until it settles) and every remote event is republished on our
  * task: status updates with the remote's state, artifact updates, and a direct Message reply
  * as our reply. Our task id maps to the remote task (and our context to the remote context),
  * so a follow-up to an input-required task continues the remote task; a cancel of ours cancels
@@ -107,11 +109,15 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
       };
       try {
         if (client.card.capabilities?.streaming === false) {
-          const response = await client.sendMessage({ message, configuration, metadata }, { signal: ctx.signal });
+          // Answered at once, so our task shows the remote's progress (and can be canceled) while it runs.
+          const response = await client.sendMessage(
+            { message, configuration: { ...configuration, returnImmediately: true }, metadata },
+            { signal: ctx.signal },
+          );
           const payload = response.payload;
           if (payload?.$case === 'task') {
             learn(payload.value);
-            publisher.task(payload.value, true);
+            publisher.task(await followTask(client, payload.value, publisher, ctx.signal), true);
           } else if (payload?.$case === 'message') {
             if (payload.value.contextId) contexts.set(ctx.contextId, payload.value.contextId);
             publisher.message(payload.value);
@@ -151,6 +157,27 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
   };
 }
 
+/** The first and the longest wait between two reads of a remote task that cannot be streamed (doubling in between). */
+const POLL_FIRST_MS = 50;
+const POLL_MAX_MS = 1000;
+
+/**
+ * Reads a remote task again and again (GetTask, the only way to follow it on a remote without
+ * streams) until it settles (terminal or interrupted), publishing each new status on the way;
+ * resolves to the settled task. Stops with the signal (cancel, shutdown).
+ */
+async function followTask(client: Client, task: Task, publisher: Publisher, signal: AbortSignal): Promise<Task> {
+  let current = task;
+  let wait = POLL_FIRST_MS;
+  while (current.status && !isTerminal(current.status.state) && !isInterrupted(current.status.state)) {
+    publisher.progress(current);
+    await delay(wait, undefined, { signal });
+    wait = Math.min(wait * 2, POLL_MAX_MS);
+    current = await client.getTask({ id: current.id }, { signal });
+  }
+  return current;
+}
+
 /** The incoming message as the remote gets it: a fresh messageId, the remote's task and context ids. */
 function remoteMessage(ctx: ExecutionContext, taskId: string, contextId: string): Partial<Message> {
   return {
@@ -180,6 +207,8 @@ function ours(message: Message | undefined): Partial<Message> | undefined {
 class Publisher {
   private reported = false;
   private first = true;
+  /** The remote status published last (see {@link progress}). */
+  private last: { state: TaskState; messageId: string | undefined } | undefined;
 
   constructor(
     private readonly ctx: ExecutionContext,
@@ -236,8 +265,16 @@ class Publisher {
     this.reported = true;
   }
 
+  /** A remote task's status while it runs, when it is not the one published last. */
+  progress(task: Task): void {
+    const status = task.status;
+    if (!status || (status.state === this.last?.state && status.message?.messageId === this.last.messageId)) return;
+    this.status(status.state, status.message, undefined);
+  }
+
   private status(state: TaskState, message: Message | undefined, metadata: Record<string, unknown> | undefined): void {
     if (state === TaskState.TASK_STATE_UNSPECIFIED) return;
+    this.last = { state, messageId: message?.messageId };
     if (state === TaskState.TASK_STATE_SUBMITTED) {
       if (!this.reported && !this.followUp) this.ctx.submit();
       this.reported = true;

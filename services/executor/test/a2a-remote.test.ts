@@ -243,7 +243,7 @@ describe('executor: the a2a-remote handler', () => {
     expect((await remoteTasks(remote)).map((t) => t.status?.state)).toEqual([TaskState.TASK_STATE_CANCELED]);
   });
 
-  it('a remote without streaming gets a blocking send; a streaming caller of the gateway still gets the events', async () => {
+  it('a remote without streaming: a streaming caller of the gateway still gets the events', async () => {
     const remote = await startRemote({ agent: { capabilities: { streaming: false } } });
     const gateway = await startGateway(remote);
     const client = await connect(gateway, 'remote', 'jsonrpc');
@@ -257,6 +257,17 @@ describe('executor: the a2a-remote handler', () => {
     expect(text).toBe('Echo: no streams here');
     const last = events.at(-1)?.event.payload;
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('a remote without streaming: a send that returns at once shows the remote task working, and a cancel cancels it', async () => {
+    const remote = await startRemote({ agent: { capabilities: { streaming: false } } });
+    const gateway = await startGateway(remote);
+    const client = await connect(gateway, 'remote', 'jsonrpc');
+    const task = taskOf(await client.sendMessage({ message: textMessage('slow'), configuration: { returnImmediately: true } }));
+    await waitFor(async () => (await client.getTask({ id: task.id })).status?.state === TaskState.TASK_STATE_WORKING, { what: 'our task working' });
+    expect(statusText(await client.getTask({ id: task.id }))).toMatch(/cancel the task to stop me/);
+    expect((await client.cancelTask({ id: task.id })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((await remoteTasks(remote)).map((t) => t.status?.state)).toEqual([TaskState.TASK_STATE_CANCELED]);
   });
 
   it('refuses bad settings at startup, naming the setting', async () => {
