@@ -7,7 +7,7 @@
  * official SDK's v0.3 server (@a2a-js/sdk 0.3.14): send, stream, cancel and input-required
  * through the gateway over gRPC and over WebSocket.
  */
-import { silentLogger } from '@a2a-polyglot/core';
+import { RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import {
   type BindingKey,
   Client,
@@ -25,7 +25,10 @@ import path from 'node:path';
 import { WebSocket } from 'ws';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
 import { type SdkV03Server, startSdkV03Server } from '../../../packages/client/test/sdk-v03-server.js';
+import { testAgentCard } from '@a2a-polyglot/testing';
+import { createDemoAgent } from '../src/demo-agent.js';
 import { collectStream, waitFor } from './helpers.js';
+import { startV03OnlyServer, type V03OnlyServer } from './v03-only-server.js';
 
 const WS = WebSocket as unknown as WebSocketConstructor;
 
@@ -286,6 +289,34 @@ describe('executor: the a2a-remote handler', () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(statusText(task)).toMatch(new RegExp(`^The remote agent at ${remote.url.replace(/[.]/g, '\\.')} failed: .*`));
     expect(await remoteTasks(remote)).toEqual([]);
+  });
+});
+
+describe('executor: the a2a-remote handler fronting our server offering only A2A v0.3 JSON-RPC', () => {
+  let remote: V03OnlyServer | undefined;
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    for (const running of started.splice(0).reverse()) await running.close();
+    await remote?.close();
+    remote = undefined;
+  });
+
+  it('the gateway reaches it with v0.3 methods; a v1.0 call is refused there', async () => {
+    remote = await startV03OnlyServer(new RequestHandler({ card: testAgentCard(), executor: createDemoAgent({ chunkDelayMs: 0 }), logger: silentLogger }));
+    const gateway = await startGateway(remote);
+    const client = await connect(gateway, 'remote', 'grpc');
+    const stream = client.sendStreamingMessage({ message: textMessage('hello v0.3') });
+    const events = await collectStream(stream);
+    const last = events.at(-1)?.event.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(remote.methods).toEqual(['message/stream']);
+    // The front refuses a v1.0 client.
+    const v1 = await fetch(remote.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }),
+    });
+    expect(((await v1.json()) as { error?: { code: number } }).error?.code).toBe(-32601);
   });
 });
 

@@ -9,7 +9,8 @@
  *
  * The gateway's handler keeps the tasks, push configs and streams; the remote runs the agent.
  * Scenarios that are about what only the remote's own handler can know or be configured with
- * are skipped, each with its reason ({@link REMOTE_SKIPS}).
+ * are skipped, each with its reason ({@link REMOTE_SKIPS}); two are not compared with the
+ * reference ({@link NOT_COMPARED}).
  */
 import { type RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import {
@@ -38,6 +39,18 @@ const REMOTE_SKIPS: Readonly<Record<string, string>> = {
   'capabilities/required-extension': "the gateway's card is its configuration, which declares no extensions: only the remote refuses the call",
   'streaming/stream-fails-after-first-event':
     "the fault breaks the remote server's stream; the gateway's own stream does not break, it reports the task failed",
+};
+
+/**
+ * Scenarios that pass through the gateway but are left out of the comparison with the in-process
+ * reference, with the reason. A send that does not wait is answered with the task as of its
+ * first event: in process that is the agent's own first `working`, through the gateway it is
+ * the remote's task creation (SUBMITTED), which reaches the gateway before the remote's
+ * `working` does. The scenarios' own expectations still hold on every binding.
+ */
+const NOT_COMPARED: Readonly<Record<string, string>> = {
+  'generation/long-poll-wakes-on-next-event': "the non-waiting send's answer is the remote's task creation, one generation before the in-process answer",
+  'generation/long-poll-bound': "the non-waiting send's answer is the remote's task creation, one generation before the in-process answer",
 };
 
 /**
@@ -134,6 +147,6 @@ describe.each(BINDING_NAMES)('%s', (name) => {
 
 describe('cross-binding', () => {
   test('the remote v0.3 agent answers every scenario through the gateway on every binding as the in-process reference does', () => {
-    expect(crossBindingDiffs(runs)).toEqual([]);
+    expect(crossBindingDiffs(runs.filter((run) => NOT_COMPARED[run.scenario] === undefined))).toEqual([]);
   });
 });

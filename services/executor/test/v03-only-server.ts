@@ -21,6 +21,8 @@ export interface V03OnlyServer {
   readonly url: string;
   /** The JSON-RPC endpoint, the card's only interface. */
   readonly rpcUrl: string;
+  /** The JSON-RPC methods called so far, in order, refused ones included: what its clients spoke. */
+  readonly methods: readonly string[];
   close(): Promise<void>;
 }
 
@@ -30,11 +32,12 @@ const RPC_PATH = '/a2a/rpc';
 /** Serves `handler` on loopback as a v0.3 JSON-RPC agent only (see the module comment). */
 export async function startV03OnlyServer(handler: ServedHandler): Promise<V03OnlyServer> {
   const listener = createA2ARequestListener({ handler });
+  const methods: string[] = [];
   let base = '';
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (req.method === 'GET' && path === CARD_PATH) return send(res, 200, v03Card(handler, `${base}${RPC_PATH}`));
-    if (req.method === 'POST' && path === RPC_PATH) return void frontRpc(req, res, listener);
+    if (req.method === 'POST' && path === RPC_PATH) return void frontRpc(req, res, listener, methods);
     send(res, 404, { error: `${path} is not served: this agent speaks A2A v0.3 JSON-RPC at ${RPC_PATH} only` });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -42,6 +45,7 @@ export async function startV03OnlyServer(handler: ServedHandler): Promise<V03Onl
   return {
     url: base,
     rpcUrl: `${base}${RPC_PATH}`,
+    methods,
     async close() {
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
@@ -57,11 +61,13 @@ function v03Card(handler: ServedHandler, rpcUrl: string): unknown {
 }
 
 /** Passes a JSON-RPC body on to our listener unless it calls a v1.0 method. */
-async function frontRpc(req: IncomingMessage, res: ServerResponse, listener: ReturnType<typeof createA2ARequestListener>): Promise<void> {
+async function frontRpc(req: IncomingMessage, res: ServerResponse, listener: ReturnType<typeof createA2ARequestListener>, methods: string[]): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
-  const v1 = v1MethodOf(text);
+  const calls = callsOf(text);
+  methods.push(...calls.map((c) => c.method));
+  const v1 = calls.find((c) => !c.method.includes('/'));
   if (v1 !== undefined) {
     send(res, 200, { jsonrpc: '2.0', id: v1.id, error: { code: -32601, message: `Method not found: ${v1.method} (this agent speaks A2A v0.3 only)` } });
     return;
@@ -71,19 +77,18 @@ async function frontRpc(req: IncomingMessage, res: ServerResponse, listener: Ret
   listener(req, res);
 }
 
-/** The first call of a JSON-RPC body (or batch) whose method is spelled the v1.0 way (no `/`). */
-function v1MethodOf(text: string): { id: unknown; method: string } | undefined {
+/** The calls of a JSON-RPC body (or batch) that name a method; none when it is not JSON. */
+function callsOf(text: string): { id: unknown; method: string }[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return undefined; // malformed: our listener answers it as any server would
+    return []; // malformed: our listener answers it as any server would
   }
-  for (const entry of Array.isArray(parsed) ? parsed : [parsed]) {
+  return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((entry) => {
     const call = entry as { id?: unknown; method?: unknown } | null;
-    if (typeof call?.method === 'string' && !call.method.includes('/')) return { id: call.id ?? null, method: call.method };
-  }
-  return undefined;
+    return typeof call?.method === 'string' ? [{ id: call.id ?? null, method: call.method }] : [];
+  });
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
