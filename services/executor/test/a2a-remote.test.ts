@@ -24,21 +24,30 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocket } from 'ws';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
-import { type SdkV03Server, startSdkV03Server } from '../../../packages/client/test/sdk-v03-server.js';
+import { startSdkV03Server } from '../../../packages/client/test/sdk-v03-server.js';
 import { testAgentCard } from '@a2a-polyglot/testing';
 import { createDemoAgent } from '../src/demo-agent.js';
 import { collectStream, waitFor } from './helpers.js';
-import { startV03OnlyServer, type V03OnlyServer } from './v03-only-server.js';
+import { startV03OnlyServer } from './v03-only-server.js';
 
 const WS = WebSocket as unknown as WebSocketConstructor;
 
 const started: RunningExecutor[] = [];
 const clients: Client[] = [];
+/** Remote servers that are not executors (the v0.3 ones), closed after every executor. */
+const remotes: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   // The gateway first (it holds connections to the remote), then the remote.
   for (const running of started.splice(0).reverse()) await running.close();
+  for (const remote of remotes.splice(0)) await remote.close();
 });
+
+/** `server`, closed after the test. */
+function closedAfterwards<T extends { close(): Promise<void> }>(server: T): T {
+  remotes.push(server);
+  return server;
+}
 
 /** The API key the remote requires (the gateway's agents send it as a configured header). */
 const REMOTE_KEY = 'remote-secret-key';
@@ -293,16 +302,9 @@ describe('executor: the a2a-remote handler', () => {
 });
 
 describe('executor: the a2a-remote handler fronting our server offering only A2A v0.3 JSON-RPC', () => {
-  let remote: V03OnlyServer | undefined;
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-    for (const running of started.splice(0).reverse()) await running.close();
-    await remote?.close();
-    remote = undefined;
-  });
-
   it('the gateway reaches it with v0.3 methods; a v1.0 call is refused there', async () => {
-    remote = await startV03OnlyServer(new RequestHandler({ card: testAgentCard(), executor: createDemoAgent({ chunkDelayMs: 0 }), logger: silentLogger }));
+    const handler = new RequestHandler({ card: testAgentCard(), executor: createDemoAgent({ chunkDelayMs: 0 }), logger: silentLogger });
+    const remote = closedAfterwards(await startV03OnlyServer(handler));
     const gateway = await startGateway(remote);
     const client = await connect(gateway, 'remote', 'grpc');
     const stream = client.sendStreamingMessage({ message: textMessage('hello v0.3') });
@@ -321,15 +323,6 @@ describe('executor: the a2a-remote handler fronting our server offering only A2A
 });
 
 describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the official SDK 0.3.14)', () => {
-  let sdk: SdkV03Server | undefined;
-  afterEach(async () => {
-    // Our clients and the gateway first (the outer afterEach runs after this one: close them here).
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-    for (const running of started.splice(0).reverse()) await running.close();
-    await sdk?.close();
-    sdk = undefined;
-  });
-
   /** The bindings of the gateway every interop case runs over. */
   const GATEWAY_BINDINGS = ['grpc', 'websocket'] as const;
 
@@ -341,7 +334,7 @@ describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the offi
   it.each(GATEWAY_BINDINGS.flatMap((binding) => (['JSONRPC', 'HTTP+JSON', 'GRPC'] as const).map((preferred) => [binding, preferred] as const)))(
     "a send to the gateway over %s: the task of the v0.3 agent (card preferring %s) completes with the agent's artifacts",
     async (binding, preferred) => {
-      sdk = await startSdkV03Server(preferred);
+      const sdk = closedAfterwards(await startSdkV03Server(preferred));
       const gateway = await startGateway(sdk);
       const client = await connect(gateway, 'remote', binding);
       const task = taskOf(await client.sendMessage({ message: textMessage('steps 2') }));
@@ -352,7 +345,7 @@ describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the offi
   );
 
   it.each(GATEWAY_BINDINGS)("a streaming send to the gateway over %s yields the v0.3 agent's events in order, ending completed", async (binding) => {
-    sdk = await startSdkV03Server();
+    const sdk = closedAfterwards(await startSdkV03Server());
     const gateway = await startGateway(sdk);
     const client = await connect(gateway, 'remote', binding);
     const stream = client.sendStreamingMessage({ message: textMessage('steps 2') });
@@ -381,7 +374,7 @@ describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the offi
   });
 
   it("the v0.3 agent's Message answer is the gateway's Message answer", async () => {
-    sdk = await startSdkV03Server();
+    const sdk = closedAfterwards(await startSdkV03Server());
     const gateway = await startGateway(sdk);
     const client = await connect(gateway, 'remote', 'jsonrpc');
     const response = await client.sendMessage({ message: textMessage('echo over there') });
@@ -391,7 +384,7 @@ describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the offi
   });
 
   it.each(GATEWAY_BINDINGS)('input-required on the v0.3 agent through the gateway over %s, then the follow-up completes it', async (binding) => {
-    sdk = await startSdkV03Server();
+    const sdk = closedAfterwards(await startSdkV03Server());
     const gateway = await startGateway(sdk);
     const client = await connect(gateway, 'remote', binding);
     const first = taskOf(await client.sendMessage({ message: textMessage('ask') }));
@@ -404,7 +397,7 @@ describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the offi
   });
 
   it.each(GATEWAY_BINDINGS)('a cancel over %s of our streaming task cancels the v0.3 task', async (binding) => {
-    sdk = await startSdkV03Server();
+    const sdk = closedAfterwards(await startSdkV03Server());
     const gateway = await startGateway(sdk);
     const client = await connect(gateway, 'remote', binding);
     const stream = client.sendStreamingMessage({ message: textMessage('hang') });
@@ -418,7 +411,7 @@ describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the offi
     const last = events.at(-1)?.event.payload;
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     // The v0.3 agent was asked to cancel its task, once.
-    await waitFor(() => sdk!.canceledTaskIds.length > 0, { what: 'the v0.3 task canceled' });
+    await waitFor(() => sdk.canceledTaskIds.length > 0, { what: 'the v0.3 task canceled' });
     expect(sdk.canceledTaskIds).toHaveLength(1);
   });
 });

@@ -25,6 +25,9 @@ import type { RunningExecutor } from '../src/start-executor.js';
 /** The id of the agent under test on the gateway. */
 export const GATEWAY_AGENT = 'scenario';
 
+/** Where and how a gateway executor of these tests listens: loopback, any ports, a short shutdown, webhooks to the test's receiver allowed. */
+export const GATEWAY_LISTENERS = { host: '127.0.0.1', port: 0, grpcPort: 0, shutdownGraceMs: 200, push: { allowPrivateNetworks: true } } as const;
+
 /** An executor serving the scenario's agent as {@link GATEWAY_AGENT}; `close` stops it and whatever it fronts. */
 export interface StartedGateway {
   readonly running: RunningExecutor;

@@ -12,7 +12,7 @@
 import { silentLogger, type RequestHandler } from '@a2a-polyglot/core';
 import { crossBindingDiffs, inProcessBinding, loadScenarios, runScenario, scenarioSkipReason, type ScenarioRun } from '@a2a-polyglot/conformance';
 import { startExecutor } from '../src/start-executor.js';
-import { GATEWAY_AGENT, gatewayBindings, gatewaySkipReason, type StartedGateway } from './conformance-gateway.js';
+import { GATEWAY_AGENT, GATEWAY_LISTENERS, gatewayBindings, gatewaySkipReason, type StartedGateway } from './conformance-gateway.js';
 
 jest.setTimeout(30_000);
 
@@ -20,11 +20,7 @@ jest.setTimeout(30_000);
 async function gateway(handler: RequestHandler): Promise<StartedGateway> {
   const running = await startExecutor(
     {
-      host: '127.0.0.1',
-      port: 0,
-      grpcPort: 0,
-      shutdownGraceMs: 200,
-      push: { allowPrivateNetworks: true },
+      ...GATEWAY_LISTENERS,
       demo: { chunkDelayMs: 0 },
       agents: [
         { id: 'main', handler: 'demo' },

@@ -24,7 +24,7 @@ import {
 } from '@a2a-polyglot/conformance';
 import { AgentCard } from '@a2a-polyglot/model';
 import { startExecutor } from '../src/start-executor.js';
-import { GATEWAY_AGENT, gatewayBindings, gatewaySkipReason, type StartedGateway } from './conformance-gateway.js';
+import { GATEWAY_AGENT, GATEWAY_LISTENERS, gatewayBindings, gatewaySkipReason, type StartedGateway } from './conformance-gateway.js';
 import { startV03OnlyServer } from './v03-only-server.js';
 
 jest.setTimeout(30_000);
@@ -63,11 +63,7 @@ async function remoteGateway(handler: RequestHandler, scenario: Scenario): Promi
   try {
     const running = await startExecutor(
       {
-        host: '127.0.0.1',
-        port: 0,
-        grpcPort: 0,
-        shutdownGraceMs: 200,
-        push: { allowPrivateNetworks: true },
+        ...GATEWAY_LISTENERS,
         protocol: {
           experimental11: handler.experimental11,
           ...(scenario.handler?.longPollMaxMs !== undefined && { longPollMaxMs: scenario.handler.longPollMaxMs }),
