@@ -1,7 +1,7 @@
 import { type BindingKey, Client, clientFailureOf, GRPC_BINDING } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { type BridgeEnv, type BridgeExecutor, safeUrl } from '@a2a-polyglot/bridges';
-import { type ExecutionContext, isInterrupted, isTerminal } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type ExecutionContext, isInterrupted, isTerminal } from '@a2a-polyglot/core';
 import { type Artifact, type Message, Role, type SendMessageConfiguration, type StreamResponse, type Task, TaskState } from '@a2a-polyglot/model';
 import { LRUCache } from 'lru-cache';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -109,11 +109,14 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
       };
       try {
         if (client.card.capabilities?.streaming === false) {
-          // Answered at once, so our task shows the remote's progress (and can be canceled) while it runs.
-          const response = await client.sendMessage(
-            { message, configuration: { ...configuration, returnImmediately: true }, metadata },
-            { signal: ctx.signal },
-          );
+          const send = (returnImmediately: boolean) =>
+            client.sendMessage({ message, configuration: { ...configuration, returnImmediately }, metadata }, { signal: ctx.signal });
+          // Answered at once, so our task shows the remote's progress (and can be canceled) while it runs;
+          // a remote that runs tasks only while their caller waits refuses that, and gets a send that waits.
+          const response = await send(true).catch((error: unknown) => {
+            if (error instanceof A2AError && error.code === A2AErrorCode.UnsupportedOperation) return send(false);
+            throw error;
+          });
           const payload = response.payload;
           if (payload?.$case === 'task') {
             learn(payload.value);

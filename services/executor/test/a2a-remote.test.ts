@@ -282,6 +282,16 @@ describe('executor: the a2a-remote handler', () => {
     expect((await remoteTasks(remote)).map((t) => t.status?.state)).toEqual([TaskState.TASK_STATE_CANCELED]);
   });
 
+  it('a remote without streaming that refuses sends that do not wait gets a send that waits', async () => {
+    const agents = [{ id: 'waits', handler: 'demo', backgroundExecution: false, capabilities: { streaming: false } }];
+    const remote = await startRemote({ agents });
+    const gateway = await startGateway({ url: `${remote.url}/agents/waits` });
+    const client = await connect(gateway, 'remote', 'jsonrpc');
+    const task = taskOf(await client.sendMessage({ message: textMessage('waiting caller') }));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactText(task)).toBe('Echo: waiting caller');
+  });
+
   it('refuses bad settings at startup, naming the setting', async () => {
     const start = (settings: Record<string, unknown>) =>
       startExecutor({ host: '127.0.0.1', port: 0, grpcPort: false, agents: [{ id: 'r', handler: 'a2a-remote', settings }] }, { logger: silentLogger, env: {} });
