@@ -55,6 +55,8 @@ export interface SdkV03Server {
   readonly grpcProxy: TcpProxy;
   /** Opens gate `key` (see the `gate` command). */
   openGate(key: string): void;
+  /** The ids of the tasks the agent was asked to cancel, in order (what a proxy in front did shows here). */
+  readonly canceledTaskIds: readonly string[];
   close(): Promise<void>;
 }
 
@@ -75,7 +77,8 @@ export async function startSdkV03Server(preferred: V03Transport = 'JSONRPC'): Pr
     return gates.get(key)!;
   };
   const running = new Map<string, () => void>();
-  const agent = scriptedAgent(gate, running);
+  const canceledTaskIds: string[] = [];
+  const agent = scriptedAgent(gate, running, canceledTaskIds);
 
   let base = '';
   let grpcAddress = '';
@@ -113,6 +116,7 @@ export async function startSdkV03Server(preferred: V03Transport = 'JSONRPC'): Pr
     proxy: listeners.proxy,
     grpcProxy: listeners.grpcProxy,
     openGate: (key) => gate(key).open(),
+    canceledTaskIds,
     async close() {
       for (const release of running.values()) release();
       for (const g of gates.values()) g.open();
@@ -121,7 +125,11 @@ export async function startSdkV03Server(preferred: V03Transport = 'JSONRPC'): Pr
   };
 }
 
-function scriptedAgent(gate: (key: string) => { promise: Promise<void> }, running: Map<string, () => void>): SdkServerModule.AgentExecutor {
+function scriptedAgent(
+  gate: (key: string) => { promise: Promise<void> },
+  running: Map<string, () => void>,
+  canceledTaskIds: string[],
+): SdkServerModule.AgentExecutor {
   return {
     async execute(ctx: SdkContext, bus: SdkBus) {
       const text = ctx.userMessage.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
@@ -175,6 +183,7 @@ function scriptedAgent(gate: (key: string) => { promise: Promise<void> }, runnin
       bus.finished();
     },
     async cancelTask(taskId: string, bus: SdkBus) {
+      canceledTaskIds.push(taskId);
       running.get(taskId)?.();
       running.delete(taskId);
       bus.publish({ kind: 'status-update', taskId, contextId: '', final: true, status: { state: 'canceled', timestamp: now() } });

@@ -1,9 +1,10 @@
 import { type BindingKey, Client, clientFailureOf, GRPC_BINDING } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { type BridgeEnv, type BridgeExecutor, safeUrl } from '@a2a-polyglot/bridges';
-import type { ExecutionContext } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, type ExecutionContext, isInterrupted, isTerminal } from '@a2a-polyglot/core';
 import { type Artifact, type Message, Role, type SendMessageConfiguration, type StreamResponse, type Task, TaskState } from '@a2a-polyglot/model';
 import { LRUCache } from 'lru-cache';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** Settings of {@link createRemoteAgent} (the `a2a-remote` handler). */
 export interface RemoteAgentSettings {
@@ -30,7 +31,8 @@ const MAX_MAPPINGS = 10_000;
 /**
  * An agent that fronts another A2A server (v1.0 or v0.3), so it is reachable on every binding
  * this service serves. Each incoming message is sent to the remote agent (streaming unless its
- * card says `capabilities.streaming: false`) and every remote event is republished on our
+ * card says `capabilities.streaming: false`; then the send returns at once and the remote task
+ * is read with GetTask until it settles) and every remote event is republished on our
  * task: status updates with the remote's state, artifact updates, and a direct Message reply
  * as our reply. Our task id maps to the remote task (and our context to the remote context),
  * so a follow-up to an input-required task continues the remote task; a cancel of ours cancels
@@ -65,14 +67,16 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
     return connecting;
   };
 
-  const cancelRemote = async (remote: RemoteTask): Promise<void> => {
-    if (remote.canceled) return;
+  /** Cancels the remote task (once); resolves to the remote's answer, undefined when there is none. */
+  const cancelRemote = async (remote: RemoteTask, metadata?: Record<string, unknown>): Promise<Task | undefined> => {
+    if (remote.canceled) return undefined;
     remote.canceled = true;
     try {
       const client = await connect();
-      await client.cancelTask({ id: remote.id }, { timeoutMs: settings.timeoutMs });
+      return await client.cancelTask({ id: remote.id, metadata }, { timeoutMs: settings.timeoutMs });
     } catch (error) {
       env.logger.warn({ remoteTaskId: remote.id, err: error }, `Could not cancel the remote task at ${where}`);
+      return undefined;
     }
   };
 
@@ -92,6 +96,8 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
       }
       const message = remoteMessage(ctx, remote?.id ?? '', remote?.contextId ?? contexts.get(ctx.contextId) ?? '');
       const configuration = remoteConfiguration(ctx.configuration);
+      // The request's metadata is the caller's word to the agent (extensions read it): passed on as it came.
+      const metadata = ctx.metadata;
       const publisher = new Publisher(ctx, Boolean(ctx.task));
       const learn = (task: { id: string; contextId: string }) => {
         if (!task.id || remote?.id === task.id) return;
@@ -103,18 +109,25 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
       };
       try {
         if (client.card.capabilities?.streaming === false) {
-          const response = await client.sendMessage({ message, configuration }, { signal: ctx.signal });
+          const send = (returnImmediately: boolean) =>
+            client.sendMessage({ message, configuration: { ...configuration, returnImmediately }, metadata }, { signal: ctx.signal });
+          // Answered at once, so our task shows the remote's progress (and can be canceled) while it runs;
+          // a remote that runs tasks only while their caller waits refuses that, and gets a send that waits.
+          const response = await send(true).catch((error: unknown) => {
+            if (error instanceof A2AError && error.code === A2AErrorCode.UnsupportedOperation) return send(false);
+            throw error;
+          });
           const payload = response.payload;
           if (payload?.$case === 'task') {
             learn(payload.value);
-            publisher.task(payload.value, true);
+            publisher.task(await followTask(client, payload.value, publisher, ctx.signal), true);
           } else if (payload?.$case === 'message') {
             if (payload.value.contextId) contexts.set(ctx.contextId, payload.value.contextId);
             publisher.message(payload.value);
           }
           return;
         }
-        const stream = client.sendStreamingMessage({ message, configuration }, { signal: ctx.signal });
+        const stream = client.sendStreamingMessage({ message, configuration, metadata }, { signal: ctx.signal });
         for await (const { event } of stream) {
           const payload = event.payload;
           if (!payload) continue;
@@ -133,7 +146,10 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
 
     async cancel(ctx) {
       const remote = tasks.get(ctx.taskId);
-      if (remote) await cancelRemote(remote);
+      if (!remote) return;
+      // The remote agent's word on the cancel (its status message) is ours too.
+      const status = (await cancelRemote(remote, ctx.metadata))?.status;
+      if (status?.state === TaskState.TASK_STATE_CANCELED && status.message) ctx.setStatus(TaskState.TASK_STATE_CANCELED, ours(status.message));
     },
 
     async close() {
@@ -142,6 +158,27 @@ export function createRemoteAgent(settings: RemoteAgentSettings, env: BridgeEnv)
       if (pending) await pending.then((c) => c.close()).catch(() => undefined);
     },
   };
+}
+
+/** The first and the longest wait between two reads of a remote task that cannot be streamed (doubling in between). */
+const POLL_FIRST_MS = 50;
+const POLL_MAX_MS = 1000;
+
+/**
+ * Reads a remote task again and again (GetTask, the only way to follow it on a remote without
+ * streams) until it settles (terminal or interrupted), publishing each new status on the way;
+ * resolves to the settled task. Stops with the signal (cancel, shutdown).
+ */
+async function followTask(client: Client, task: Task, publisher: Publisher, signal: AbortSignal): Promise<Task> {
+  let current = task;
+  let wait = POLL_FIRST_MS;
+  while (current.status && !isTerminal(current.status.state) && !isInterrupted(current.status.state)) {
+    publisher.progress(current);
+    await delay(wait, undefined, { signal });
+    wait = Math.min(wait * 2, POLL_MAX_MS);
+    current = await client.getTask({ id: current.id }, { signal });
+  }
+  return current;
 }
 
 /** The incoming message as the remote gets it: a fresh messageId, the remote's task and context ids. */
@@ -173,6 +210,8 @@ function ours(message: Message | undefined): Partial<Message> | undefined {
 class Publisher {
   private reported = false;
   private first = true;
+  /** The remote status published last (see {@link progress}). */
+  private last: { state: TaskState; messageId: string | undefined } | undefined;
 
   constructor(
     private readonly ctx: ExecutionContext,
@@ -229,8 +268,16 @@ class Publisher {
     this.reported = true;
   }
 
+  /** A remote task's status while it runs, when it is not the one published last. */
+  progress(task: Task): void {
+    const status = task.status;
+    if (!status || (status.state === this.last?.state && status.message?.messageId === this.last.messageId)) return;
+    this.status(status.state, status.message, undefined);
+  }
+
   private status(state: TaskState, message: Message | undefined, metadata: Record<string, unknown> | undefined): void {
     if (state === TaskState.TASK_STATE_UNSPECIFIED) return;
+    this.last = { state, messageId: message?.messageId };
     if (state === TaskState.TASK_STATE_SUBMITTED) {
       if (!this.reported && !this.followUp) this.ctx.submit();
       this.reported = true;

@@ -3,9 +3,11 @@
  * with the demo agent), over real sockets. Sends to the gateway over JSON-RPC, gRPC and
  * WebSocket reach the remote agent; its events (status, artifact chunks, input-required) come
  * back on the gateway's task; a follow-up continues the remote task; a cancel reaches the
- * remote task; an unreachable remote fails the task with the reason.
+ * remote task; an unreachable remote fails the task with the reason. The same against the
+ * official SDK's v0.3 server (@a2a-js/sdk 0.3.14): send, stream, cancel and input-required
+ * through the gateway over gRPC and over WebSocket.
  */
-import { silentLogger } from '@a2a-polyglot/core';
+import { RequestHandler, silentLogger } from '@a2a-polyglot/core';
 import {
   type BindingKey,
   Client,
@@ -17,21 +19,35 @@ import {
 } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { type Task, TaskState } from '@a2a-polyglot/model';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { WebSocket } from 'ws';
 import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
-import { type SdkV03Server, startSdkV03Server } from '../../../packages/client/test/sdk-v03-server.js';
+import { startSdkV03Server } from '../../../packages/client/test/sdk-v03-server.js';
+import { testAgentCard } from '@a2a-polyglot/testing';
+import { createDemoAgent } from '../src/demo-agent.js';
 import { collectStream, waitFor } from './helpers.js';
+import { startV03OnlyServer } from './v03-only-server.js';
 
 const WS = WebSocket as unknown as WebSocketConstructor;
 
 const started: RunningExecutor[] = [];
 const clients: Client[] = [];
+/** Remote servers that are not executors (the v0.3 ones), closed after every executor. */
+const remotes: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   // The gateway first (it holds connections to the remote), then the remote.
   for (const running of started.splice(0).reverse()) await running.close();
+  for (const remote of remotes.splice(0)) await remote.close();
 });
+
+/** `server`, closed after the test. */
+function closedAfterwards<T extends { close(): Promise<void> }>(server: T): T {
+  remotes.push(server);
+  return server;
+}
 
 /** The API key the remote requires (the gateway's agents send it as a configured header). */
 const REMOTE_KEY = 'remote-secret-key';
@@ -239,7 +255,7 @@ describe('executor: the a2a-remote handler', () => {
     expect((await remoteTasks(remote)).map((t) => t.status?.state)).toEqual([TaskState.TASK_STATE_CANCELED]);
   });
 
-  it('a remote without streaming gets a blocking send; a streaming caller of the gateway still gets the events', async () => {
+  it('a remote without streaming: a streaming caller of the gateway still gets the events', async () => {
     const remote = await startRemote({ agent: { capabilities: { streaming: false } } });
     const gateway = await startGateway(remote);
     const client = await connect(gateway, 'remote', 'jsonrpc');
@@ -253,6 +269,27 @@ describe('executor: the a2a-remote handler', () => {
     expect(text).toBe('Echo: no streams here');
     const last = events.at(-1)?.event.payload;
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('a remote without streaming: a send that returns at once shows the remote task working, and a cancel cancels it', async () => {
+    const remote = await startRemote({ agent: { capabilities: { streaming: false } } });
+    const gateway = await startGateway(remote);
+    const client = await connect(gateway, 'remote', 'jsonrpc');
+    const task = taskOf(await client.sendMessage({ message: textMessage('slow'), configuration: { returnImmediately: true } }));
+    await waitFor(async () => (await client.getTask({ id: task.id })).status?.state === TaskState.TASK_STATE_WORKING, { what: 'our task working' });
+    expect(statusText(await client.getTask({ id: task.id }))).toMatch(/cancel the task to stop me/);
+    expect((await client.cancelTask({ id: task.id })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((await remoteTasks(remote)).map((t) => t.status?.state)).toEqual([TaskState.TASK_STATE_CANCELED]);
+  });
+
+  it('a remote without streaming that refuses sends that do not wait gets a send that waits', async () => {
+    const agents = [{ id: 'waits', handler: 'demo', backgroundExecution: false, capabilities: { streaming: false } }];
+    const remote = await startRemote({ agents });
+    const gateway = await startGateway({ url: `${remote.url}/agents/waits` });
+    const client = await connect(gateway, 'remote', 'jsonrpc');
+    const task = taskOf(await client.sendMessage({ message: textMessage('waiting caller') }));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactText(task)).toBe('Echo: waiting caller');
   });
 
   it('refuses bad settings at startup, naming the setting', async () => {
@@ -274,22 +311,42 @@ describe('executor: the a2a-remote handler', () => {
   });
 });
 
-describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the official SDK 0.3)', () => {
-  let sdk: SdkV03Server | undefined;
-  afterEach(async () => {
-    // Our clients and the gateway first (the outer afterEach runs after this one: close them here).
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-    for (const running of started.splice(0).reverse()) await running.close();
-    await sdk?.close();
-    sdk = undefined;
+describe('executor: the a2a-remote handler fronting our server offering only A2A v0.3 JSON-RPC', () => {
+  it('the gateway reaches it with v0.3 methods; a v1.0 call is refused there', async () => {
+    const handler = new RequestHandler({ card: testAgentCard(), executor: createDemoAgent({ chunkDelayMs: 0 }), logger: silentLogger });
+    const remote = closedAfterwards(await startV03OnlyServer(handler));
+    const gateway = await startGateway(remote);
+    const client = await connect(gateway, 'remote', 'grpc');
+    const stream = client.sendStreamingMessage({ message: textMessage('hello v0.3') });
+    const events = await collectStream(stream);
+    const last = events.at(-1)?.event.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(remote.methods).toEqual(['message/stream']);
+    // The front refuses a v1.0 client.
+    const v1 = await fetch(remote.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }),
+    });
+    expect(((await v1.json()) as { error?: { code: number } }).error?.code).toBe(-32601);
+  });
+});
+
+describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the official SDK 0.3.14)', () => {
+  /** The bindings of the gateway every interop case runs over. */
+  const GATEWAY_BINDINGS = ['grpc', 'websocket'] as const;
+
+  it('the v0.3 server is the official SDK 0.3.14', () => {
+    const manifest = path.join(path.dirname(require.resolve('a2a-sdk-v03')), '..', 'package.json');
+    expect(JSON.parse(readFileSync(manifest, 'utf8'))).toMatchObject({ name: '@a2a-js/sdk', version: '0.3.14' });
   });
 
-  it.each(['JSONRPC', 'HTTP+JSON', 'GRPC'] as const)(
-    "a task of the v0.3 agent (card preferring %s) completes through the gateway with the agent's artifacts",
-    async (preferred) => {
-      sdk = await startSdkV03Server(preferred);
+  it.each(GATEWAY_BINDINGS.flatMap((binding) => (['JSONRPC', 'HTTP+JSON', 'GRPC'] as const).map((preferred) => [binding, preferred] as const)))(
+    "a send to the gateway over %s: the task of the v0.3 agent (card preferring %s) completes with the agent's artifacts",
+    async (binding, preferred) => {
+      const sdk = closedAfterwards(await startSdkV03Server(preferred));
       const gateway = await startGateway(sdk);
-      const client = await connect(gateway, 'remote', 'grpc');
+      const client = await connect(gateway, 'remote', binding);
       const task = taskOf(await client.sendMessage({ message: textMessage('steps 2') }));
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(task.artifacts.map((a) => a.name)).toEqual(['chunk-0', 'chunk-1']);
@@ -297,8 +354,37 @@ describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the offi
     },
   );
 
+  it.each(GATEWAY_BINDINGS)("a streaming send to the gateway over %s yields the v0.3 agent's events in order, ending completed", async (binding) => {
+    const sdk = closedAfterwards(await startSdkV03Server());
+    const gateway = await startGateway(sdk);
+    const client = await connect(gateway, 'remote', binding);
+    const stream = client.sendStreamingMessage({ message: textMessage('steps 2') });
+    const events = await collectStream(stream);
+    expect(stream.end).toBe('terminal');
+    const summary = events.map(({ event }) => {
+      const payload = event.payload;
+      if (payload?.$case === 'task') return ['task', payload.value.status?.state];
+      if (payload?.$case === 'statusUpdate') return ['status', payload.value.status?.state];
+      if (payload?.$case === 'artifactUpdate') return ['artifact', payload.value.artifact?.name];
+      return [payload?.$case];
+    });
+    expect(summary).toEqual([
+      ['task', TaskState.TASK_STATE_SUBMITTED],
+      ['status', TaskState.TASK_STATE_WORKING],
+      ['artifact', 'chunk-0'],
+      ['artifact', 'chunk-1'],
+      ['status', TaskState.TASK_STATE_COMPLETED],
+    ]);
+    // Every event is about the gateway's task.
+    for (const { event } of events) {
+      const payload = event.payload;
+      const taskId = payload?.$case === 'task' ? payload.value.id : payload?.$case === 'message' ? undefined : payload?.value.taskId;
+      expect(taskId).toBe(stream.taskId);
+    }
+  });
+
   it("the v0.3 agent's Message answer is the gateway's Message answer", async () => {
-    sdk = await startSdkV03Server();
+    const sdk = closedAfterwards(await startSdkV03Server());
     const gateway = await startGateway(sdk);
     const client = await connect(gateway, 'remote', 'jsonrpc');
     const response = await client.sendMessage({ message: textMessage('echo over there') });
@@ -307,29 +393,35 @@ describe('executor: the a2a-remote handler fronting an A2A v0.3 server (the offi
     expect(message?.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : ''))).toEqual(['echo over there']);
   });
 
-  it('input-required on the v0.3 agent, then the follow-up completes it', async () => {
-    sdk = await startSdkV03Server();
+  it.each(GATEWAY_BINDINGS)('input-required on the v0.3 agent through the gateway over %s, then the follow-up completes it', async (binding) => {
+    const sdk = closedAfterwards(await startSdkV03Server());
     const gateway = await startGateway(sdk);
-    const client = await connect(gateway, 'remote', 'websocket');
+    const client = await connect(gateway, 'remote', binding);
     const first = taskOf(await client.sendMessage({ message: textMessage('ask') }));
     expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(statusText(first)).toBe('what next?');
     const second = taskOf(await client.sendMessage({ message: textMessage('more', { taskId: first.id }) }));
+    expect(second.id).toBe(first.id);
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(second.artifacts.map((a) => [a.name, artifactText({ ...second, artifacts: [a] })])).toEqual([['answer', 'got more']]);
   });
 
-  it('a cancel of our streaming task cancels the v0.3 task', async () => {
-    sdk = await startSdkV03Server();
+  it.each(GATEWAY_BINDINGS)('a cancel over %s of our streaming task cancels the v0.3 task', async (binding) => {
+    const sdk = closedAfterwards(await startSdkV03Server());
     const gateway = await startGateway(sdk);
-    const client = await connect(gateway, 'remote', 'jsonrpc');
+    const client = await connect(gateway, 'remote', binding);
     const stream = client.sendStreamingMessage({ message: textMessage('hang') });
     let canceled: Task | undefined;
-    await collectStream(stream, async ({ event }) => {
+    const events = await collectStream(stream, async ({ event }) => {
       if (event.payload?.$case === 'statusUpdate' && event.payload.value.status?.state === TaskState.TASK_STATE_WORKING && !canceled) {
         canceled = await client.cancelTask({ id: stream.taskId! });
       }
     });
     expect(canceled?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const last = events.at(-1)?.event.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // The v0.3 agent was asked to cancel its task, once.
+    await waitFor(() => sdk.canceledTaskIds.length > 0, { what: 'the v0.3 task canceled' });
+    expect(sdk.canceledTaskIds).toHaveLength(1);
   });
 });

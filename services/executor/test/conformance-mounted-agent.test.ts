@@ -10,96 +10,29 @@
  * Not covered: the experimental gRPC session service, which serves the default agent only.
  */
 import { silentLogger, type RequestHandler } from '@a2a-polyglot/core';
-import {
-  BINDINGS,
-  crossBindingDiffs,
-  GrpcDriver,
-  inProcessBinding,
-  JsonRpcDriver,
-  loadScenarios,
-  RestDriver,
-  RestV03Driver,
-  runScenario,
-  scenarioSkipReason,
-  V03_DIALECT,
-  V03_GRPC_WIRE,
-  V1_GRPC_WIRE,
-  WebSocketDriver,
-  type Binding,
-  type Driver,
-  type ScenarioRun,
-} from '@a2a-polyglot/conformance';
-import { startExecutor, type RunningExecutor } from '../src/start-executor.js';
+import { crossBindingDiffs, inProcessBinding, loadScenarios, runScenario, scenarioSkipReason, type ScenarioRun } from '@a2a-polyglot/conformance';
+import { startExecutor } from '../src/start-executor.js';
+import { GATEWAY_AGENT, GATEWAY_LISTENERS, gatewayBindings, gatewaySkipReason, type StartedGateway } from './conformance-gateway.js';
 
 jest.setTimeout(30_000);
 
-const AGENT = 'scenario';
-
-/** An executor serving `handler` as the non-default agent {@link AGENT}. */
-function gateway(handler: RequestHandler): Promise<RunningExecutor> {
-  return startExecutor(
+/** An executor serving `handler` as the non-default agent {@link GATEWAY_AGENT}. */
+async function gateway(handler: RequestHandler): Promise<StartedGateway> {
+  const running = await startExecutor(
     {
-      host: '127.0.0.1',
-      port: 0,
-      grpcPort: 0,
-      shutdownGraceMs: 200,
-      push: { allowPrivateNetworks: true },
+      ...GATEWAY_LISTENERS,
       demo: { chunkDelayMs: 0 },
       agents: [
         { id: 'main', handler: 'demo' },
-        { id: AGENT, handler: 'demo' },
+        { id: GATEWAY_AGENT, handler: 'demo' },
       ],
     },
-    { logger: silentLogger, env: {}, agentHandlers: { [AGENT]: handler } },
+    { logger: silentLogger, env: {}, agentHandlers: { [GATEWAY_AGENT]: handler } },
   );
+  return { running, close: () => running.close() };
 }
 
-/** A binding of the reference suite, started on the gateway and driven at the agent's address. */
-function onGateway(name: string, driver: (running: RunningExecutor, base: string, cardUrl: string) => Promise<Driver> | Driver): Binding {
-  const reference = BINDINGS.find((b) => b.name === name.replace(/-by-.*$/, ''))!;
-  return {
-    ...reference,
-    name,
-    async start(handler) {
-      const running = await gateway(handler);
-      const base = `${running.url}/agents/${AGENT}`;
-      try {
-        return await driver(running, base, `${base}/.well-known/agent-card.json`);
-      } catch (error) {
-        await running.close();
-        throw error;
-      }
-    },
-  };
-}
-
-/** v1.0 gRPC as a card-following client calls it: the interface's tenant copied into every request that has none. */
-const byTenant = {
-  ...V1_GRPC_WIRE,
-  toWire: (_op: string, request: unknown) => ({ ...(request as object), tenant: (request as { tenant?: string }).tenant || AGENT }),
-};
-const byMetadata = <W extends typeof V1_GRPC_WIRE>(wire: W): W => ({ ...wire, defaults: { ...wire.defaults, 'a2a-agent': AGENT } });
-
-const GATEWAY_BINDINGS: readonly Binding[] = [
-  onGateway('jsonrpc', (r, base, card) => new JsonRpcDriver(`${base}/a2a/rpc`, card, () => r.close())),
-  onGateway('jsonrpc-v03', (r, base, card) => new JsonRpcDriver(`${base}/a2a/rpc`, card, () => r.close(), V03_DIALECT)),
-  onGateway('rest', (r, base, card) => new RestDriver(`${base}/a2a`, card, () => r.close())),
-  onGateway('rest-v03', (r, base, card) => new RestV03Driver(`${base}/a2a`, card, () => r.close())),
-  onGateway('websocket', (r, base, card) => WebSocketDriver.connect(`${base.replace('http:', 'ws:')}/a2a/ws`, card, () => r.close())),
-  onGateway('grpc-by-tenant', (r, _base, card) => new GrpcDriver(r.grpc!.url, card, () => r.close(), byTenant)),
-  onGateway('grpc-by-metadata', (r, _base, card) => new GrpcDriver(r.grpc!.url, card, () => r.close(), byMetadata(V1_GRPC_WIRE))),
-  onGateway('grpc-v03-by-metadata', (r, _base, card) => new GrpcDriver(r.grpc!.url, card, () => r.close(), byMetadata(V03_GRPC_WIRE))),
-];
-
-/**
- * Scenarios a binding cannot run here, with the reason: a client that addresses the agent by
- * tenant cannot also use tenants of its own (the `tenant` scenario); the metadata form can.
- */
-function gatewaySkipReason(scenario: { name: string }, binding: Binding): string | undefined {
-  if (binding.name === 'grpc-by-tenant' && scenario.name.endsWith('/tenant'))
-    return 'the tenant addresses the agent here; use the a2a-agent metadata to keep tenants of your own';
-  return undefined;
-}
+const GATEWAY_BINDINGS = gatewayBindings(gateway);
 
 const scenarios = loadScenarios();
 const runs: ScenarioRun[] = [];
