@@ -1,6 +1,5 @@
-import { checkReadiness, type ReadinessReport } from '@a2a-polyglot/core';
+import { checkReadiness, type ReadinessReport, type ServedHandler } from '@a2a-polyglot/core';
 import { type HttpExchangeBody, jsonResult } from '@a2a-polyglot/http';
-import type { A2AHttpOptions } from './options.js';
 
 /** Liveness path: the process answers HTTP (Kubernetes `livenessProbe`). */
 export const LIVENESS_PATH = '/healthz';
@@ -11,7 +10,7 @@ export const READINESS_PATH = '/readyz';
 export type ReadinessSource = () => Promise<ReadinessReport>;
 
 /** The readiness an agent's options report: `readiness`, else ready unless the handler drains. */
-export function readinessOf(options: Pick<A2AHttpOptions, 'readiness' | 'handler'>): ReadinessSource {
+export function readinessOf(options: { readonly readiness?: ReadinessSource; readonly handler: Pick<ServedHandler, 'draining'> }): ReadinessSource {
   return options.readiness ?? (() => checkReadiness({ draining: () => options.handler.draining }));
 }
 
