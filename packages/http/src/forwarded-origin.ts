@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import parseForwarded from 'forwarded-parse';
 
 /** What the client-facing proxy says the client asked for: scheme, host and the path prefix it routes under. */
@@ -19,14 +18,16 @@ const PREFIX_PATTERN = /^(\/(?!\.\.?(\/|$))[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+\/?$/
  * be called for requests from a trusted proxy: any client can send these headers. Values are
  * returned as written (callers validate a host before echoing it); a `Forwarded` header that
  * does not parse is ignored as a whole. `forwarded-parse` reads RFC 7239 (quoted strings,
- * IPv6 nodes), which a split on `;` would get wrong.
+ * IPv6 nodes), which a split on `;` would get wrong. `header` reads a request header by its
+ * lower-case name, repeated values joined with `,` (as `HttpExchangeRequest.header`), so
+ * node:http and fetch requests are read by the same rules.
  */
-export function forwardedOrigin(req: IncomingMessage): ForwardedOrigin {
-  const rfc = firstForwardedElement(req.headers.forwarded);
-  const prefix = firstValue(req.headers['x-forwarded-prefix']);
+export function forwardedOrigin(header: (name: string) => string | undefined): ForwardedOrigin {
+  const rfc = firstForwardedElement(header('forwarded'));
+  const prefix = firstValue(header('x-forwarded-prefix'));
   return {
-    proto: (rfc?.proto ?? firstValue(req.headers['x-forwarded-proto']))?.toLowerCase(),
-    host: rfc?.host ?? firstValue(req.headers['x-forwarded-host']),
+    proto: (rfc?.proto ?? firstValue(header('x-forwarded-proto')))?.toLowerCase(),
+    host: rfc?.host ?? firstValue(header('x-forwarded-host')),
     prefix: prefix !== undefined && PREFIX_PATTERN.test(prefix) ? prefix.replace(/\/+$/, '') : undefined,
   };
 }

@@ -13,6 +13,7 @@ import { restError } from '@a2a-polyglot/rest';
 import { agentCardToV03, mergedAgentCard } from '@a2a-polyglot/v03/json';
 import type { CardClock } from './card-clock.js';
 import { notModified } from './conditional-get.js';
+import { publicUrlVary } from './public-url.js';
 
 /** Where the card is served (RFC 8615 well-known URI, spec §8), relative to the server root. */
 export const WELL_KNOWN_CARD_PATH = '/.well-known/agent-card.json';
@@ -186,4 +187,9 @@ export async function agentCardAnswer(
   // Signed as served: a signature over the configured card would not cover the interfaces.
   if (source.signCard) served.signatures = [...(await source.signCard(served))];
   return agentCardResult(request.method, (name) => request.header(name), served, { vary: at.vary }, lastModified, source.cardCompat);
+}
+
+/** The card's `Vary`: the headers its public URL is built from (see `publicUrlVary`), and `A2A-Version`. */
+export function cardVary(options: { readonly publicBaseUrl?: string; readonly trustProxy?: boolean }): string {
+  return [...publicUrlVary(options.publicBaseUrl, options.trustProxy ?? false), 'A2A-Version'].join(', ');
 }

@@ -1,6 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from '@a2a-polyglot/http';
+import { type HttpExchangeBody, jsonResult } from '@a2a-polyglot/http';
 import { WELL_KNOWN_CARD_PATH } from './agent-card.js';
+import type { ArrivingRequest } from './arriving-request.js';
 import { beginListing } from './listing.js';
 import { normalizeMountPath, type A2AHttpOptions } from './options.js';
 
@@ -17,23 +17,22 @@ export interface AgentIndexEntry {
 }
 
 /**
- * Answers `GET <path>` with the agents a server hosts: `{"agents": [{id, name, cardUrl,
+ * The answer to `GET <path>`: the agents a server hosts: `{"agents": [{id, name, cardUrl,
  * default}]}`, in the order of `index.mounts` (the mounted agents; a server without mounts
  * passes its root agent, mount path `''`, so the listing has one entry). Why: with several
  * agents behind one listener, an operator (or a client that knows only the host) otherwise has
  * to know every id to find the cards; and one listing in both modes means a tool need not know
  * which mode a server runs in. It lists what the cards already publish, so it is as public as
- * they are. Returns false for other paths.
+ * they are. Undefined for other paths. Runtime-free.
  */
-export function serveAgentIndex(
-  req: IncomingMessage,
-  res: ServerResponse,
+export function agentIndexAnswer(
+  req: ArrivingRequest,
   path: string,
-  index: { readonly path: string; readonly root: A2AHttpOptions; readonly mounts: readonly A2AHttpOptions[] },
-): boolean {
-  if (path !== index.path) return false;
-  const listing = beginListing(req, res, index.root, 'The agent list');
-  if (!listing) return true;
+  index: { readonly path: string; readonly root: A2AHttpOptions; readonly mounts: readonly A2AHttpOptions[]; readonly prefix?: string },
+): HttpExchangeBody | undefined {
+  if (path !== index.path) return undefined;
+  const listing = beginListing(req, index, 'The agent list');
+  if (listing.answer) return listing.answer;
   const agents: AgentIndexEntry[] = index.mounts.map((mount) => {
     const mountPath = normalizeMountPath(mount.mountPath);
     return {
@@ -43,6 +42,5 @@ export function serveAgentIndex(
       default: mount.handler === index.root.handler,
     };
   });
-  sendJson(res, 200, { agents }, 'application/json', listing.vary);
-  return true;
+  return jsonResult(200, { agents }, 'application/json', listing.headers);
 }

@@ -1,6 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from '@a2a-polyglot/http';
+import { type HttpExchangeBody, jsonResult } from '@a2a-polyglot/http';
 import { WELL_KNOWN_CARD_PATH } from './agent-card.js';
+import type { ArrivingRequest } from './arriving-request.js';
 import { beginListing, type ServedAgents } from './listing.js';
 import { normalizeBasePath, normalizeMountPath, type A2AHttpOptions } from './options.js';
 
@@ -19,7 +19,7 @@ interface LinkTarget {
 }
 
 /**
- * Answers `GET` and `HEAD /.well-known/api-catalog` (RFC 9727) with a linkset
+ * The answer to `GET` and `HEAD /.well-known/api-catalog` (RFC 9727): a linkset
  * (`application/linkset+json`, profile RFC 9727) of every agent API the server serves: the
  * agent at the root, then each mounted agent. Each API is an `anchor` (its HTTP base URL,
  * `{mount}{basePath}`, under which its JSON-RPC, REST and WebSocket endpoints live) whose
@@ -27,12 +27,12 @@ interface LinkTarget {
  * a first entry anchored at the catalog lists them all as `item`s (the RFC's bookmark form).
  * Both answers carry `Link: <catalog>; rel="api-catalog"`, which RFC 9727 §2 asks of HEAD.
  * Why: a generic API crawler knows this well-known URI and RFC 8631 relations, not A2A's
- * card paths nor our `/agents` listing. Returns false for other paths.
+ * card paths nor our `/agents` listing. Undefined for other paths. Runtime-free.
  */
-export function serveApiCatalog(req: IncomingMessage, res: ServerResponse, path: string, agents: ServedAgents): boolean {
-  if (path !== API_CATALOG_PATH) return false;
-  const listing = beginListing(req, res, agents.root, 'The API catalog');
-  if (!listing) return true;
+export function apiCatalogAnswer(req: ArrivingRequest, path: string, agents: ServedAgents): HttpExchangeBody | undefined {
+  if (path !== API_CATALOG_PATH) return undefined;
+  const listing = beginListing(req, agents, 'The API catalog');
+  if (listing.answer) return listing.answer;
   const catalogUrl = `${listing.base}${API_CATALOG_PATH}`;
   const apis = servedApis(agents).map((agent) => {
     const mountPath = normalizeMountPath(agent.mountPath);
@@ -44,8 +44,7 @@ export function serveApiCatalog(req: IncomingMessage, res: ServerResponse, path:
     { anchor: catalogUrl, item: items },
     ...apis.map(({ anchor, cardUrl, title }) => ({ anchor, 'service-desc': [{ href: cardUrl, type: 'application/json', title } satisfies LinkTarget] })),
   ];
-  sendJson(res, 200, { linkset }, API_CATALOG_MEDIA_TYPE, { ...listing.vary, link: `<${catalogUrl}>; rel="api-catalog"` });
-  return true;
+  return jsonResult(200, { linkset }, API_CATALOG_MEDIA_TYPE, { ...listing.headers, link: `<${catalogUrl}>; rel="api-catalog"` });
 }
 
 /** The root agent, then every listed agent with a mount of its own (the root is listed itself when nothing is mounted). */

@@ -1,10 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, A2AErrorCode, isIpAddress, isLoopbackAddress, type Logger } from '@a2a-polyglot/core';
-import { headerValue, sendJson } from '@a2a-polyglot/http';
+import { type HttpExchangeBody, jsonResult } from '@a2a-polyglot/http';
 import { jsonRpcFailure } from '@a2a-polyglot/jsonrpc';
 import { restError } from '@a2a-polyglot/rest';
+import type { ArrivingRequest } from './arriving-request.js';
 import type { A2AHttpOptions, CorsOptions } from './options.js';
-import { forwardedOrigin } from '@a2a-polyglot/http';
 import { HOST_PATTERN, publicBaseUrl } from './public-url.js';
 
 /** What {@link BrowserAccessCheck} decided for one request. */
@@ -18,7 +17,7 @@ export type BrowserAccess =
  * Decides whether a request may proceed. `publicRead` marks a path that serves what is
  * public anyway (the agent card, the agent index): any origin may read it.
  */
-export type BrowserAccessCheck = (req: IncomingMessage, publicRead?: boolean) => BrowserAccess;
+export type BrowserAccessCheck = (req: ArrivingRequest, publicRead?: boolean) => BrowserAccess;
 
 /**
  * The checks that keep web pages away from an agent they were not allowed to call, for HTTP
@@ -32,10 +31,14 @@ export type BrowserAccessCheck = (req: IncomingMessage, publicRead?: boolean) =>
  *    `localhost` or `*.localhost` (names a resolver cannot point elsewhere), the host of
  *    `publicBaseUrl`, or in `allowedHosts`; unless `allowedHosts` is unset and the request
  *    arrived on a non-loopback address (a service on the network is reached under names it
- *    cannot know, and rebinding aims at loopback services);
+ *    cannot know, and rebinding aims at loopback services), or on a runtime that does not
+ *    say where it arrived (fetch runtimes: set `allowedHosts` there to check the Host);
  * 2. an `Origin`, when present, must be the server's own (its host equals the `Host`, or it is
  *    the origin of the public base URL) or listed in `cors.origins`. Clients outside browsers
  *    send no `Origin` and are not affected.
+ *
+ * Runtime-free (over {@link ArrivingRequest}): the node listener, the WebSocket upgrade and the
+ * fetch handler run this one check.
  */
 export function browserAccessCheck(options: Pick<A2AHttpOptions, 'cors' | 'allowedHosts' | 'publicBaseUrl' | 'trustProxy'>): BrowserAccessCheck {
   const origins = new Set(corsOriginsOf(options.cors).map(normalizeOrigin));
@@ -48,9 +51,9 @@ export function browserAccessCheck(options: Pick<A2AHttpOptions, 'cors' | 'allow
   // (ipaddr.js ranges) costs more than the rest of the check together.
   const loopbackLocal = new Map<string, boolean>();
 
-  function arrivedOnLoopback(req: IncomingMessage): boolean {
-    const local = req.socket.localAddress;
-    if (local === undefined) return true; // a socket already gone: check as strictly as we can
+  function arrivedOnLoopback(req: ArrivingRequest): boolean {
+    const local = req.arrival().localAddress;
+    if (local === undefined) return false; // the runtime does not say (fetch): as on a network address
     const known = loopbackLocal.get(local);
     if (known !== undefined) return known;
     const loopback = isLoopbackAddress(local);
@@ -64,9 +67,9 @@ export function browserAccessCheck(options: Pick<A2AHttpOptions, 'cors' | 'allow
     return (allowedHosts ?? []).some((h) => h === name || (h.startsWith('.') && (name === h.slice(1) || name.endsWith(h))));
   }
 
-  function hostRefusal(req: IncomingMessage): string | undefined {
+  function hostRefusal(req: ArrivingRequest): string | undefined {
     if (anyHost || (allowedHosts === undefined && !arrivedOnLoopback(req))) return undefined;
-    const named = (trustProxy ? forwardedOrigin(req).host : undefined) ?? req.headers.host;
+    const named = (trustProxy ? req.forwarded?.().host : undefined) ?? req.header('host');
     if (named === undefined) return undefined; // HTTP/1.0 without a Host: no browser sends that
     const name = hostNameOf(named);
     if (name === undefined) return `The Host ${JSON.stringify(named.slice(0, 100))} is malformed`;
@@ -74,8 +77,8 @@ export function browserAccessCheck(options: Pick<A2AHttpOptions, 'cors' | 'allow
     return `Host ${name} is not served here (add it to the allowed hosts; DNS rebinding protection)`;
   }
 
-  function isOwnOrigin(req: IncomingMessage, origin: URL): boolean {
-    const host = req.headers.host;
+  function isOwnOrigin(req: ArrivingRequest, origin: URL): boolean {
+    const host = req.header('host');
     const own =
       host !== undefined && HOST_PATTERN.test(host) && URL.canParse(`${origin.protocol}//${host}`) ? new URL(`${origin.protocol}//${host}`) : undefined;
     if (own?.host === origin.host) return true;
@@ -86,7 +89,7 @@ export function browserAccessCheck(options: Pick<A2AHttpOptions, 'cors' | 'allow
     const refusal = hostRefusal(req);
     if (refusal !== undefined) return { ok: false, reason: refusal };
     if (publicRead) return { ok: true, allowOrigin: '*' };
-    const origin = headerValue(req, 'origin');
+    const origin = req.header('origin')?.trim() || undefined;
     if (origin === undefined) return { ok: true };
     if (anyOrigin) return { ok: true, allowOrigin: '*' };
     // Browsers send the origin serialized (lower case, no default port), as the list is kept.
@@ -98,14 +101,14 @@ export function browserAccessCheck(options: Pick<A2AHttpOptions, 'cors' | 'allow
 }
 
 /**
- * Answers a request {@link browserAccessCheck} refused: 403 PERMISSION_DENIED with the reason,
- * as a JSON-RPC error on the JSON-RPC path and a REST error elsewhere. Logged as a warning so
- * an operator sees which Host or Origin to allow.
+ * The answer to a request {@link browserAccessCheck} refused: 403 PERMISSION_DENIED with the
+ * reason, as a JSON-RPC error on the JSON-RPC path and a REST error elsewhere. Logged as a
+ * warning so an operator sees which Host or Origin to allow.
  */
-export function sendAccessRefusal(res: ServerResponse, reason: string, options: { readonly jsonRpc?: boolean; readonly logger?: Logger } = {}): void {
+export function accessRefusal(reason: string, options: { readonly jsonRpc?: boolean; readonly logger?: Logger } = {}): HttpExchangeBody {
   options.logger?.warn({ reason }, 'Request refused by the browser access check');
   const error = new A2AError(A2AErrorCode.PermissionDenied, reason);
-  sendJson(res, 403, options.jsonRpc ? jsonRpcFailure(null, error) : restError(error, undefined, 403).body);
+  return jsonResult(403, options.jsonRpc ? jsonRpcFailure(null, error) : restError(error, undefined, 403).body);
 }
 
 /** The listed origins of a `cors` option (`true`, `false` and `{}` list none). */

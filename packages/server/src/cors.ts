@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import { emptyResult, type HttpExchangeBody } from '@a2a-polyglot/http';
 
 /** Request headers browsers may send to A2A endpoints. */
 const ALLOWED_HEADERS = ['content-type', 'authorization', 'a2a-version', 'a2a-extensions', 'x-a2a-extensions', 'last-event-id', 'x-api-key'];
@@ -10,21 +10,23 @@ const EXPOSED_HEADERS = ['a2a-extensions', 'x-a2a-extensions'];
  * allowed (a listed origin, or `*` for public reads and `origins: ['*']`); none for the
  * server's own pages, which need no CORS. Never `Allow-Credentials`: A2A credentials travel in
  * headers (`Authorization`, API key), not in cookies. `Vary: Origin` because the answer
- * depends on it.
+ * depends on it. Runtime-free: the node listener sets them on its response, the fetch handler
+ * under the answer's own headers.
  */
-export function applyCorsHeaders(res: ServerResponse, allowOrigin: string | undefined): void {
-  if (allowOrigin !== '*') res.setHeader('vary', 'Origin');
-  if (allowOrigin === undefined) return;
-  res.setHeader('access-control-allow-origin', allowOrigin);
-  res.setHeader('access-control-expose-headers', EXPOSED_HEADERS.join(', '));
+export function corsHeaders(allowOrigin: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (allowOrigin !== '*') headers.vary = 'Origin';
+  if (allowOrigin === undefined) return headers;
+  headers['access-control-allow-origin'] = allowOrigin;
+  headers['access-control-expose-headers'] = EXPOSED_HEADERS.join(', ');
+  return headers;
 }
 
-/** Answers a CORS preflight (OPTIONS) with 204. */
-export function sendPreflight(res: ServerResponse): void {
-  res.writeHead(204, {
+/** The answer to a CORS preflight (OPTIONS): 204 with the methods and A2A headers allowed. */
+export function preflightResult(): HttpExchangeBody {
+  return emptyResult(204, {
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
     'access-control-allow-headers': ALLOWED_HEADERS.join(', '),
     'access-control-max-age': '600',
   });
-  res.end();
 }

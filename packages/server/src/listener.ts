@@ -1,16 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { A2AError, A2AErrorCode, checkReadiness, silentLogger } from '@a2a-polyglot/core';
+import { A2AError, A2AErrorCode, silentLogger } from '@a2a-polyglot/core';
 import { PINNED_WEBHOOK_NETWORK, responseMediaType, routingPath, sendJson, writeNodeResult } from '@a2a-polyglot/http';
 import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
-import { agentCardAnswer, cardPaths as cardPathsOf } from './agent-card.js';
-import { browserAccessCheck, sendAccessRefusal } from './browser-access.js';
+import { agentCardAnswer, cardPaths as cardPathsOf, cardVary } from './agent-card.js';
+import { type ArrivingRequest, nodeArrivingRequest } from './arriving-request.js';
 import { CardClock } from './card-clock.js';
-import { applyCorsHeaders, sendPreflight } from './cors.js';
-import { LIVENESS_PATH, READINESS_PATH, type ReadinessSource, serveHealth } from './health.js';
-import { METRICS_PATH, serveMetrics } from './metrics-endpoint.js';
 import { type A2AHttpOptions, aliasRoutes, bindingSettings, normalizeBasePath, normalizeMountPath } from './options.js';
-import { publicBaseUrl, publicUrlVary } from './public-url.js';
+import { probeRoutes } from './probes.js';
+import { publicBaseUrl } from './public-url.js';
+import { requestGate } from './request-gate.js';
 import { websocketCardInterfaces } from './websocket.js';
 
 /**
@@ -43,7 +42,6 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const logger = options.logger ?? silentLogger;
   const basePath = normalizeBasePath(options.basePath);
   const mount = normalizeMountPath(options.mountPath);
-  const cors = options.cors ?? true;
   const alias = aliasRoutes(options);
   const cardPaths = cardPathsOf(mount, basePath);
   if (alias) cardPaths.add(alias.card);
@@ -53,26 +51,26 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const common = bindingSettings(options, logger);
   // On node:http, webhooks get DNS pinning unless the handler was given its own push network.
   options.handler.useWebhookNetwork?.(PINNED_WEBHOOK_NETWORK);
-  const readiness: ReadinessSource = options.readiness ?? (() => checkReadiness({ draining: () => options.handler.draining }));
   const jsonRpc = createJsonRpcHandler(options.handler, common);
   const rest = createRestHandler(options.handler, common);
   const cardClock = new CardClock();
-  const checkAccess = browserAccessCheck(options);
+  const gate = requestGate(options);
+  const probes = mount === '' ? probeRoutes(options) : undefined;
+  const cardVaries = cardVary(options);
 
-  const healthPaths = new Set(mount === '' ? [LIVENESS_PATH, READINESS_PATH, ...(options.metrics ? [METRICS_PATH] : [])] : []);
   /** Whether a path is served by the listener's fixed routes (everything but `extraRoutes`). */
-  const owns = (path: string) => cardPaths.has(path) || isRpcPath(path) || path.startsWith(`${apiPath}/`) || healthPaths.has(path);
+  const owns = (path: string) => cardPaths.has(path) || isRpcPath(path) || path.startsWith(`${apiPath}/`) || probes?.paths.has(path) === true;
   const mayOwn = mount === '' && options.extraRoutes !== undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string, next: ((error?: unknown) => void) | undefined): Promise<void> {
-    res.setHeader('x-content-type-options', 'nosniff');
-    const access = checkAccess(req, cardPaths.has(path) && (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS'));
-    if (!access.ok) return sendAccessRefusal(res, access.reason, { jsonRpc: isRpcPath(path), logger });
-    if (cors) applyCorsHeaders(res, access.allowOrigin);
-    if (cors && req.method === 'OPTIONS') return sendPreflight(res);
-    if (cardPaths.has(path)) return serveCard(req, res);
-    if (mount === '' && (await serveHealth(req, res, path, readiness))) return;
-    if (mount === '' && options.metrics && (await serveMetrics(req, res, path, options.metrics))) return;
+    const view = nodeArrivingRequest(req);
+    const isCard = cardPaths.has(path);
+    const gated = gate(view, { card: isCard, jsonRpc: isRpcPath(path) });
+    for (const [name, value] of Object.entries(gated.headers)) res.setHeader(name, value);
+    if (gated.answer) return void writeNodeResult(res, gated.answer);
+    if (isCard) return serveCard(view, req, res);
+    const probed = probes?.paths.has(path) ? await probes.answer(view, path) : undefined;
+    if (probed) return void writeNodeResult(res, probed);
     if (mount === '' && options.extraRoutes && (await options.extraRoutes(req, res, path))) return;
     if (isRpcPath(path)) return jsonRpc(req, res);
     if (path.startsWith(`${apiPath}/`)) return rest(req, res, path.slice(apiPath.length));
@@ -85,13 +83,10 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     sendJson(res, 404, error.body, responseMediaType(req, 'application/json'));
   }
 
-  async function serveCard(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const base = `${publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? false)}${frameworkBasePath(req)}${mount}`;
+  async function serveCard(view: ArrivingRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const base = `${publicBaseUrl(view, options.publicBaseUrl, options.trustProxy ?? false)}${frameworkBasePath(req)}${mount}`;
     const extra = [...websocketCardInterfaces(options, base), ...(options.extraInterfaces?.(base) ?? [])];
-    const vary = [...publicUrlVary(options.publicBaseUrl, options.trustProxy ?? false), 'A2A-Version'];
-    const method = req.method ?? '';
-    const header = (name: string) => firstHeader(req.headers[name]);
-    writeNodeResult(res, await agentCardAnswer(options, cardClock, { method, header }, { base, basePath, extra, vary: vary.join(', ') }));
+    writeNodeResult(res, await agentCardAnswer(options, cardClock, view, { base, basePath, extra, vary: cardVaries }));
   }
 
   function onFailure(res: ServerResponse, error: unknown): void {
@@ -122,9 +117,4 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
 function frameworkBasePath(req: IncomingMessage): string {
   const baseUrl = (req as IncomingMessage & { baseUrl?: unknown }).baseUrl;
   return typeof baseUrl === 'string' ? baseUrl.replace(/\/+$/, '') : '';
-}
-
-/** A node:http header value as one string (the first of repeated values). */
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

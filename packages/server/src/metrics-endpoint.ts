@@ -1,5 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from '@a2a-polyglot/http';
+import { emptyResult, type HttpExchangeBody, jsonResult } from '@a2a-polyglot/http';
 
 /** Where Prometheus scrapes (its default `metrics_path`). */
 export const METRICS_PATH = '/metrics';
@@ -8,18 +7,19 @@ export const METRICS_PATH = '/metrics';
 export type MetricsSource = () => Promise<{ readonly contentType: string; readonly body: string }>;
 
 /**
- * Answers `GET /metrics` with the exposition and returns true, or returns false for any other
- * path. Like the health probes it needs no credentials and no `A2A-Version`: scrapers are
- * plain HTTP clients. The server knows no metrics library; the host hands it the source.
+ * The answer to `GET /metrics` (the exposition, `no-store`), or undefined for any other path.
+ * Like the health probes it needs no credentials and no `A2A-Version`: scrapers are plain HTTP
+ * clients. The server knows no metrics library; the host hands it the source. Runtime-free:
+ * the node listener and the fetch handler serve this one answer. A HEAD gets the GET's
+ * headers and no body.
  */
-export async function serveMetrics(req: IncomingMessage, res: ServerResponse, path: string, source: MetricsSource): Promise<boolean> {
-  if (path !== METRICS_PATH) return false;
+export async function metricsAnswer(req: { readonly method: string }, path: string, source: MetricsSource): Promise<HttpExchangeBody | undefined> {
+  if (path !== METRICS_PATH) return undefined;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    sendJson(res, 405, { status: 'method not allowed' }, 'application/json', { allow: 'GET, HEAD' });
-    return true;
+    return jsonResult(405, { status: 'method not allowed' }, 'application/json', { allow: 'GET, HEAD' });
   }
   const { contentType, body } = await source();
-  res.writeHead(200, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
-  res.end(req.method === 'HEAD' ? undefined : body);
-  return true;
+  const headers = { 'content-type': contentType, 'content-length': String(new TextEncoder().encode(body).byteLength), 'cache-control': 'no-store' };
+  if (req.method === 'HEAD' || body === '') return emptyResult(200, headers);
+  return { kind: 'body', status: 200, headers, body, contentType };
 }

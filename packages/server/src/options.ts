@@ -136,6 +136,25 @@ export interface A2AHttpOptions {
   readonly logger?: Logger;
 }
 
+/**
+ * The listings a host answers besides its agents' routes (`startA2AServer`, the fetch
+ * handler): for operators and generic API crawlers, as public as the cards they point at.
+ */
+export interface ServiceListingSettings {
+  /**
+   * Where `GET` lists the served agents for operators (`{"agents": [{id, name, cardUrl,
+   * default}]}`), e.g. `/agents`: the `mounts`, or without mounts the one agent of these
+   * options (id `""`). Default: no listing.
+   */
+  readonly agentIndexPath?: string;
+  /**
+   * Serve the RFC 9727 API catalog at `/.well-known/api-catalog` (GET and HEAD): a linkset
+   * naming the API of the root agent and of every mounted agent, each with its card as
+   * `service-desc`. Default false.
+   */
+  readonly apiCatalog?: boolean;
+}
+
 /** Defaults of {@link A2AHttpOptions}. */
 export const DEFAULTS = {
   basePath: '/a2a',

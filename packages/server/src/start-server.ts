@@ -7,12 +7,12 @@ import { refuse, type WebSocketBinding } from '@a2a-polyglot/websocket';
 import { AgentMounts } from './agent-mounts.js';
 import { createA2ARequestListener } from './listener.js';
 import { createMountedListener } from './mounts.js';
-import type { A2AHttpOptions } from './options.js';
-import { withServiceListings } from './service-listings.js';
+import type { A2AHttpOptions, ServiceListingSettings } from './options.js';
+import { listingOptionsOf, withServiceListings } from './service-listings.js';
 import { createA2AUpgradeHandler } from './websocket.js';
 
 /** Options of {@link startA2AServer}: the listener's, plus where to listen. */
-export interface StartA2AServerOptions extends A2AHttpOptions {
+export interface StartA2AServerOptions extends A2AHttpOptions, ServiceListingSettings {
   /** Interface to bind. Default `127.0.0.1` (pass `0.0.0.0` or `::` to serve the network). */
   readonly host?: string;
   /** Port; default 0 (an ephemeral port, see `url`). */
@@ -24,18 +24,6 @@ export interface StartA2AServerOptions extends A2AHttpOptions {
    * with `websocket` on takes upgrades at `${mountPath}${websocketPath}` (`/agents/x/a2a/ws`).
    */
   readonly mounts?: readonly A2AHttpOptions[] | AgentMounts;
-  /**
-   * Where `GET` lists the served agents for operators (`{"agents": [{id, name, cardUrl,
-   * default}]}`), e.g. `/agents`: the `mounts`, or without mounts the one agent of these
-   * options (id `""`). Default: no listing.
-   */
-  readonly agentIndexPath?: string;
-  /**
-   * Serve the RFC 9727 API catalog at `/.well-known/api-catalog` (GET and HEAD): a linkset
-   * naming the API of the root agent and of every mounted agent, each with its card as
-   * `service-desc`. Default false.
-   */
-  readonly apiCatalog?: boolean;
   /**
    * Serve HTTPS (and WSS for the WebSocket binding) with these `node:https` options: at least
    * `key` and `cert` (PEM). Add `ca` with `requestCert: true` to ask clients for certificates
@@ -85,7 +73,7 @@ export async function startA2AServer(options: StartA2AServerOptions): Promise<Ru
   const table = options.mounts instanceof AgentMounts ? options.mounts : options.mounts?.length ? new AgentMounts(options.mounts) : undefined;
   table?.useShutdownSignal(shutdownSignal);
   const root = { ...options, shutdownSignal };
-  const listings = { indexPath: options.agentIndexPath, apiCatalog: options.apiCatalog };
+  const listings = listingOptionsOf(options);
   const served = table
     ? createMountedListener(root, table, listings)
     : withServiceListings(createA2ARequestListener(root), { root, listed: () => [root] }, listings);

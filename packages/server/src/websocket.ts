@@ -9,6 +9,7 @@ import {
   type WebSocketBinding,
   websocketInterface,
 } from '@a2a-polyglot/websocket';
+import { nodeArrivingRequest } from './arriving-request.js';
 import { browserAccessCheck } from './browser-access.js';
 import { type A2AHttpOptions, type A2AWebSocketOptions, DEFAULTS, normalizeBasePath, normalizeMountPath } from './options.js';
 
@@ -68,7 +69,7 @@ export function createA2AUpgradeHandler(options: A2AHttpOptions): A2AUpgradeHand
   const logger = options.logger ?? silentLogger;
   const upgrade = createUpgradeListener(binding, path);
   const listener: UpgradeListener = (req, socket, head) => {
-    const access = checkAccess(req);
+    const access = checkAccess(nodeArrivingRequest(req));
     if (access.ok) return upgrade(req, socket, head);
     logger.warn({ reason: access.reason }, 'WebSocket upgrade refused by the browser access check');
     socket.on('error', () => undefined);

@@ -8,6 +8,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { WebSocket } from 'ws';
 import { SUBPROTOCOL } from '@a2a-polyglot/websocket';
+import { nodeArrivingRequest } from '../src/arriving-request.js';
 import { browserAccessCheck } from '../src/browser-access.js';
 import { sendParams, startTestServer, V, type TestServer } from './helpers.js';
 
@@ -106,7 +107,7 @@ describe('the Host check (DNS rebinding)', () => {
   });
 
   it('unless allowedHosts is set, accepts any host on a connection that arrived on a non-loopback address', () => {
-    const req = (localAddress: string, host: string) => ({ headers: { host }, socket: { localAddress } }) as unknown as IncomingMessage;
+    const req = (localAddress: string, host: string) => nodeArrivingRequest({ headers: { host }, socket: { localAddress } } as unknown as IncomingMessage);
     expect(browserAccessCheck({})(req('192.0.2.7', 'agents.lan:8080'))).toEqual({ ok: true });
     expect(browserAccessCheck({})(req('::ffff:127.0.0.1', 'agents.lan:8080'))).toMatchObject({ ok: false });
     expect(browserAccessCheck({})(req('::1', 'agents.lan:8080'))).toMatchObject({ ok: false });
