@@ -8,11 +8,6 @@ export interface RequestArrival {
   readonly secure: boolean;
   /** The `host:port` the request reached: the host of the public URL when the request names no valid one. */
   readonly localHost: string;
-  /**
-   * The local address the connection arrived on (node:http); undefined where the runtime does
-   * not tell (fetch runtimes), which the Host check treats as a network address.
-   */
-  readonly localAddress?: string;
 }
 
 /**
@@ -23,6 +18,11 @@ export interface RequestArrival {
  * and these checks run on every request before any binding; this one costs one object.
  */
 export interface ArrivingRequest extends Pick<HttpExchangeRequest, 'method' | 'header'> {
+  /**
+   * The local address the connection arrived on (node:http); undefined where the runtime does
+   * not tell (fetch runtimes), which the Host check treats as a network address.
+   */
+  readonly localAddress?: string;
   /** Read on demand: most requests never need it. */
   arrival(): RequestArrival;
   /**
@@ -35,24 +35,39 @@ export interface ArrivingRequest extends Pick<HttpExchangeRequest, 'method' | 'h
 
 /** The view of a node:http request: node lower-cases header names; repeated values are joined with `,`. */
 export function nodeArrivingRequest(req: IncomingMessage): ArrivingRequest {
-  const header = (name: string) => {
-    const value = req.headers[name];
+  return new NodeArrivingRequest(req);
+}
+
+/** {@link nodeArrivingRequest}: one object per request, its readers on the prototype. */
+class NodeArrivingRequest implements ArrivingRequest {
+  readonly method: string;
+
+  constructor(private readonly req: IncomingMessage) {
+    this.method = req.method ?? '';
+  }
+
+  get localAddress(): string {
+    // A socket already gone has no local address: checked as loopback, as strictly as we can.
+    return this.req.socket.localAddress ?? '127.0.0.1';
+  }
+
+  header(name: string): string | undefined {
+    const value = this.req.headers[name];
     return Array.isArray(value) ? value.join(',') : value;
-  };
-  return {
-    method: req.method ?? '',
-    header,
-    forwarded: () => forwardedOrigin(header),
-    arrival: () => {
-      // A socket already gone has no local address: checked as loopback, as strictly as we can.
-      const address = req.socket.localAddress ?? '127.0.0.1';
-      return {
-        secure: (req.socket as TLSSocket).encrypted === true,
-        localHost: `${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}`,
-        localAddress: address,
-      };
-    },
-  };
+  }
+
+  arrival(): RequestArrival {
+    const socket = this.req.socket;
+    const address = this.localAddress;
+    return {
+      secure: (socket as TLSSocket).encrypted === true,
+      localHost: `${address.includes(':') ? `[${address}]` : address}:${socket.localPort ?? 80}`,
+    };
+  }
+
+  forwarded(): ForwardedOrigin {
+    return forwardedOrigin((name) => this.header(name));
+  }
 }
 
 /**

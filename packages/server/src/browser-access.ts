@@ -52,7 +52,7 @@ export function browserAccessCheck(options: Pick<A2AHttpOptions, 'cors' | 'allow
   const loopbackLocal = new Map<string, boolean>();
 
   function arrivedOnLoopback(req: ArrivingRequest): boolean {
-    const local = req.arrival().localAddress;
+    const local = req.localAddress;
     if (local === undefined) return false; // the runtime does not say (fetch): as on a network address
     const known = loopbackLocal.get(local);
     if (known !== undefined) return known;

@@ -34,12 +34,22 @@ export function requestGate(
   const cors = options.cors ?? true;
   const checkAccess = browserAccessCheck(options);
   const logger = options.logger;
+  // One outcome per allowed origin (none, `*`, or one of the configured ones: a bounded set),
+  // so a request that passes costs no headers object of its own.
+  const passed = new Map<string | undefined, GateOutcome>();
+  const outcomeFor = (allowOrigin: string | undefined): GateOutcome => {
+    let outcome = passed.get(allowOrigin);
+    if (!outcome) {
+      outcome = { headers: cors ? { ...NOSNIFF, ...corsHeaders(allowOrigin) } : NOSNIFF };
+      passed.set(allowOrigin, outcome);
+    }
+    return outcome;
+  };
   return (req, route) => {
     const method = req.method;
     const access = checkAccess(req, route.card && (method === 'GET' || method === 'HEAD' || method === 'OPTIONS'));
     if (!access.ok) return { headers: NOSNIFF, answer: accessRefusal(access.reason, { jsonRpc: route.jsonRpc, logger }) };
-    if (!cors) return { headers: NOSNIFF };
-    const headers = { ...NOSNIFF, ...corsHeaders(access.allowOrigin) };
-    return method === 'OPTIONS' ? { headers, answer: preflightResult() } : { headers };
+    const outcome = outcomeFor(access.allowOrigin);
+    return cors && method === 'OPTIONS' ? { headers: outcome.headers, answer: preflightResult() } : outcome;
   };
 }
