@@ -19,7 +19,7 @@ export interface AgentDirectoryOptions {
 }
 
 /**
- * The agents a multi-agent executor serves right now, by id: one place that mounts an agent on
+ * The agents the executor serves right now, by id (the single agent too): one place that mounts an agent on
  * every binding (HTTP, WebSocket through the mount table; gRPC looks agents up here) and takes
  * it down again. Why a class: the agent registry adds and removes agents while requests run,
  * and every binding must agree on the set at every moment.
@@ -36,10 +36,13 @@ export class AgentDirectory {
 
   constructor(private readonly options: AgentDirectoryOptions) {}
 
-  /** Serves `agent` on every binding from now on. Throws when its id is already served. */
+  /**
+   * Serves `agent` on every binding from now on (the single agent, mount path `''`, is served at
+   * the root only: nothing to mount). Throws when its id is already served.
+   */
   add(agent: ServedAgent): void {
     if (this.agents.has(agent.id)) throw new Error(`Agent ${agent.id} is already served`);
-    this.options.mounts.add(this.options.mountOptions(agent));
+    if (agent.mountPath !== '') this.options.mounts.add(this.options.mountOptions(agent));
     this.agents.set(agent.id, agent);
   }
 

@@ -18,11 +18,13 @@ import { pushHandlerOptions } from './push-options.js';
 import { agentModuleCard } from './load-agent.js';
 import { AGENT_INDEX_PATH } from './listener-options.js';
 import { mergeModuleCard } from './module-card.js';
+import type { SingleAgent } from './single-agent.js';
 
 /** One served agent: its request handler (own task store), executor and where it is mounted. */
 export interface ServedAgent {
+  /** Its id; {@link SINGLE_AGENT_ID} for the single agent of a configuration without `agents`. */
   readonly id: string;
-  /** `/agents/{id}`; the default agent is also served at the root. */
+  /** `/agents/{id}`; the default agent is also served at the root. `''` for the single agent: the root only. */
   readonly mountPath: string;
   /**
    * `/{id}`: the agent also answers JSON-RPC at `POST /{id}/a2a` and serves its card at
@@ -31,8 +33,18 @@ export interface ServedAgent {
    */
   readonly aliasPath?: string;
   readonly handler: RequestHandler;
+  /** What the service closes when the agent stops: the executor it built (a caller's stays open: {@link IDLE_EXECUTOR}). */
   readonly executor: AgentExecutor;
 }
+
+/**
+ * The id of the single agent (a configuration without `agents`): no `/agents/{id}` mount, not
+ * in `RunningExecutor.agents`; the `/agents` listing shows it at the root with id `""`.
+ */
+export const SINGLE_AGENT_ID = '';
+
+/** An executor that does nothing: in place of one the service must not close (a caller's), or must not run. */
+const IDLE_EXECUTOR: AgentExecutor = { execute: async () => undefined };
 
 /** What {@link createAgents} needs besides the configuration. */
 export interface CreateAgentsOptions {
@@ -104,7 +116,7 @@ export async function createAgents(config: ExecutorConfig, options: CreateAgents
  */
 export async function createAgent(entry: AgentEntryConfig, settingsName: string, config: ExecutorConfig, options: CreateAgentsOptions): Promise<ServedAgent> {
   const given = options.agentHandlers?.[entry.id];
-  if (given) return { ...agentPaths(entry.id, config, options.logger), handler: given, executor: { execute: async () => undefined } };
+  if (given) return { ...agentPaths(entry.id, config, options.logger), handler: given, executor: IDLE_EXECUTOR };
   const registry = options.registry ?? defaultRegistry(config);
   let executor: AgentExecutor;
   try {
@@ -136,15 +148,30 @@ export async function createAgent(entry: AgentEntryConfig, settingsName: string,
  */
 export function unavailableAgent(entry: AgentEntryConfig, reason: string, config: ExecutorConfig, options: CreateAgentsOptions): ServedAgent {
   const description = `Unavailable: this agent could not be started (${entry.handler} handler); calls answer UNAVAILABLE with the reason.`;
-  return servedAgent({ ...entry, description, a2aLite: undefined }, { execute: async () => undefined }, config, options, reason);
+  return servedAgent({ ...entry, description, a2aLite: undefined }, IDLE_EXECUTOR, config, options, reason);
 }
+
+/**
+ * The single agent (see `loadSingleAgent`) as a served agent: the one-agent case of the
+ * gateway, built like an entry of `agents` from the `agent` card section and the service's
+ * auth and rate limits, on the default (unprefixed) partition, served at the root only.
+ */
+export function singleServedAgent(single: SingleAgent, options: CreateAgentsOptions): ServedAgent {
+  const { config } = single;
+  const entry: ServedEntry = { ...config.agent, id: SINGLE_AGENT_ID };
+  const agent = servedAgent(entry, single.executor, config, { ...options, defaultAgentId: SINGLE_AGENT_ID });
+  return single.owned ? agent : { ...agent, executor: IDLE_EXECUTOR };
+}
+
+/** What {@link servedAgent} reads of an agent entry: everything but how its executor is built (unset `backgroundExecution`: the core's default). */
+type ServedEntry = Omit<AgentEntryConfig, 'handler' | 'settings' | 'backgroundExecution'> & { readonly backgroundExecution?: boolean };
 
 /**
  * The RequestHandler of one agent around `executor`, on its partition of the shared backends
  * (or its own in-memory stores), watched by the service's metrics.
  */
 function servedAgent(
-  entry: AgentEntryConfig,
+  entry: ServedEntry,
   executor: AgentExecutor,
   config: ExecutorConfig,
   options: CreateAgentsOptions,
@@ -163,7 +190,8 @@ function servedAgent(
       acceptAnyInputMode: entry.acceptAnyInputMode,
       ...agentHandlerOptions(config, {
         ...options,
-        label: entry.id,
+        // Metrics and traces name an agent by its id; the single agent, which has none, by its card's name.
+        label: entry.id || card.name,
         backends: options.backends && scopedBackends(options.backends.handlerOptions, entry.id === options.defaultAgentId ? undefined : entry.id),
         rateLimiter: agentRateLimiter(entry, config, options.rateLimiter ?? sharedRateLimiter(config)),
       }),
@@ -183,11 +211,11 @@ function servedAgent(
 }
 
 /**
- * The RequestHandler options every agent shares, the single one and each mounted one: its
- * backends (or its own in-memory stores), timed and traced under `label`, authentication,
- * rate limits, push delivery and the request rules of the configuration.
+ * The RequestHandler options every agent shares: its backends (or its own in-memory stores),
+ * timed and traced under `label`, authentication, rate limits, push delivery and the request
+ * rules of the configuration.
  */
-export function agentHandlerOptions(
+function agentHandlerOptions(
   config: ExecutorConfig,
   options: {
     readonly logger: Logger;
@@ -215,6 +243,7 @@ export function agentHandlerOptions(
 
 /** Where agent `id` is served: its mount path and, unless reserved, its short alias (logged when not). */
 function agentPaths(id: string, config: ExecutorConfig, logger: Logger): Pick<ServedAgent, 'id' | 'mountPath' | 'aliasPath'> {
+  if (id === SINGLE_AGENT_ID) return { id, mountPath: '' };
   const aliasPath = aliasPathOf(id, config.basePath);
   if (!aliasPath)
     logger.warn({ agentId: id }, `Agent ${id} has no short paths /${id}/a2a and /${id}/.well-known/agent-card.json: /${id} is a root path of the service`);
@@ -255,7 +284,7 @@ function sharedRateLimiter(config: ExecutorConfig): RateLimiter | undefined {
  * The rate limiter of agent `entry`: the service-wide one (`shared`), and the agent's own budgets
  * (`rateLimit` of its entry) on top of it, so a request to that agent must fit both.
  */
-function agentRateLimiter(entry: AgentEntryConfig, config: ExecutorConfig, shared: RateLimiter | undefined): RateLimiter | undefined {
+function agentRateLimiter(entry: ServedEntry, config: ExecutorConfig, shared: RateLimiter | undefined): RateLimiter | undefined {
   const own = entry.rateLimit && rateLimiterFor({ rateLimit: entry.rateLimit, eventLog: config.eventLog }, undefined, `agent:${entry.id}`);
   if (!own || !shared) return own ?? shared;
   return {

@@ -21,8 +21,8 @@ export function serviceInstrumentation(tracingRequested: boolean | undefined, te
 /**
  * What one RequestHandler gets from the service's instrumentation: one observer reporting to
  * metrics (labelled with `agent`: its id under `/agents/{id}`, the card name of a single agent)
- * and traces, `store` timed and traced, and `log` counted. One function, so the single-agent
- * and the several-agents wiring instrument handlers the same way.
+ * and traces, `store` timed and traced, and `log` counted. One function, so every agent
+ * (the single one, each of `agents`, each of the registry) is instrumented the same way.
  */
 export function instrumentHandler(
   instrumentation: ServiceInstrumentation,

@@ -88,8 +88,7 @@ export type CloseStep = readonly [name: string, run: () => Promise<unknown>];
 /**
  * The service's `close`: runs `steps` in order once (later calls get the same promise), the
  * whole bounded by the shutdown deadline of `config.shutdownGraceMs`, so an unreachable
- * backend cannot hang it. One function, so the single-agent and the several-agents wiring
- * stop the same way.
+ * backend cannot hang it.
  */
 export function closeOnceInSteps(config: ExecutorConfig, logger: Logger, steps: readonly CloseStep[]): () => Promise<void> {
   let closing: Promise<void> | undefined;

@@ -1,8 +1,7 @@
 import { resolveConfig, type ExecutorConfig, type ExecutorConfigInput } from './config.js';
 import { createLogger } from './logger.js';
 import type { RunningExecutor, StartExecutorOptions } from './running-executor.js';
-import { startMountedAgents } from './start-mounted-agents.js';
-import { startSingleAgent } from './start-single-agent.js';
+import { startAgents } from './start-agents.js';
 import { startupWarnings } from './startup-warnings.js';
 import { startTelemetry } from './telemetry.js';
 
@@ -12,9 +11,9 @@ export { GrpcListenError, grpcCardInterfaces, grpcInterface } from './grpc-liste
 
 /**
  * Starts the service in-process: the same wiring `main` uses, minus argv/env and signals.
- * `config` is a full or partial configuration (validated like a config file). With `agents`
- * the several-agents wiring runs ({@link startMountedAgents}), otherwise the single agent's;
- * either way the OpenTelemetry SDK (when `OTEL_*` asks for it) stops after the service.
+ * `config` is a full or partial configuration (validated like a config file). One wiring for
+ * one agent or several ({@link startAgents}); the OpenTelemetry SDK (when `OTEL_*` asks for
+ * it) stops after the service.
  * Once listening, it warns about a listener beyond loopback without authentication or with a
  * card that would hand out loopback URLs ({@link startupWarnings}).
  */
@@ -23,8 +22,7 @@ export async function startExecutor(config: ExecutorConfigInput | ExecutorConfig
   const logger = options.logger ?? createLogger(resolved.logLevel, undefined, resolved.logFormat);
   const telemetry = startTelemetry(logger);
   try {
-    const start = resolved.agents.length > 0 ? startMountedAgents : startSingleAgent;
-    const running = await start(resolved, options, logger, telemetry);
+    const running = await startAgents(resolved, options, logger, telemetry);
     for (const warning of startupWarnings(resolved)) logger.warn(warning);
     // Replaced in place, not spread: `agents` is a live getter when an agent registry runs.
     if (telemetry) Object.defineProperty(running, 'close', { value: closeThen(running.close, () => telemetry.shutdown()) });

@@ -11,9 +11,9 @@ import { startExecutor } from '../src/start-executor.js';
 import { startupFailure } from '../src/startup-failure.js';
 import { startupWarnings } from '../src/startup-warnings.js';
 
-jest.mock('../src/start-single-agent.js', () => ({
+jest.mock('../src/start-agents.js', () => ({
   // The listeners are not the subject here: a started executor without sockets.
-  startSingleAgent: async (config: unknown) => ({ config, close: async () => undefined }),
+  startAgents: async (config: unknown) => ({ config, close: async () => undefined }),
 }));
 
 const warningsOf = (input: ExecutorConfigInput) => startupWarnings(resolveConfig(input));
