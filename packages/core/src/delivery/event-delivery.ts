@@ -100,6 +100,11 @@ export class EventDelivery<F> implements DeliveryResult {
     this.roomWaker?.(false);
   };
 
+  /** Counts frames the binding wrote itself before or between events (a start frame), for the pace. */
+  sentOwn(frames = 1): void {
+    this.pace.sent(frames);
+  }
+
   /** Delivers until the stream ends, fails or is stopped. Never rejects. */
   async run(): Promise<DeliveryResult> {
     const { signal, shutdownSignal } = this.options;
