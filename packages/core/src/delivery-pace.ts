@@ -62,6 +62,12 @@ export class DeliveryPace {
    */
   turn(): Promise<void> {
     this.sinceTurn = 0;
-    return new Promise((resolve) => setImmediate(resolve));
+    return new Promise(nextTurn);
   }
 }
+
+/**
+ * One turn of the event loop: `setImmediate` where the runtime has it (Node, Bun, Deno), a
+ * zero timeout elsewhere (Cloudflare Workers, browsers), which also runs after pending I/O.
+ */
+const nextTurn: (resolve: () => void) => void = typeof setImmediate === 'function' ? (resolve) => setImmediate(resolve) : (resolve) => setTimeout(resolve, 0);

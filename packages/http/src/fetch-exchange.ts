@@ -1,6 +1,7 @@
-import { A2AError, logFailure } from '@a2a-polyglot/core';
+import type { DeliverySink } from '@a2a-polyglot/core';
 import { type HttpExchangeRequest, type HttpExchangeResult, type HttpExchangeStream, readWebBody } from './exchange.js';
-import { SSE_HEADERS, sseFrame } from './sse-writer.js';
+import { deliverSse, type SseDeliveryOptions } from './sse-delivery.js';
+import { SSE_HEADERS } from './sse-frame.js';
 
 /**
  * The fetch-standard adapter of the universal request (Hono, Bun, Deno, Cloudflare Workers,
@@ -33,17 +34,7 @@ function webHeaderReaders(headers: Headers, url: string): Pick<HttpExchangeReque
 }
 
 /** SSE settings of {@link fetchResponse}. */
-export interface FetchSseOptions {
-  /** Idle time after which a `: ping` comment is sent. Default 15000; 0 disables. */
-  readonly heartbeatMs?: number;
-  /**
-   * How long a stream may hold an unread frame (the consumer does not pull) before it is ended
-   * (the event-log cursor released; the task goes on, the client may resume). Default 30000; 0 disables.
-   */
-  readonly stallTimeoutMs?: number;
-  /** Aborting it ends every open stream (server shutdown). */
-  readonly shutdownSignal?: AbortSignal;
-}
+export type FetchSseOptions = SseDeliveryOptions;
 
 /** Hop-by-hop headers a fetch runtime sets itself (and some refuse in a `Response`). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
@@ -71,110 +62,89 @@ export function fetchResponse(result: HttpExchangeResult, options: FetchSseOptio
 }
 
 /**
- * The SSE body of a fetch response. Backpressure by pull: the next batch of events is taken
- * from the event log only when the consumer asked for more (queue of one chunk), so a slow
- * reader costs a log cursor, not memory. Each event carries `id: <seq>` (none for seq 0).
- * A quiet stream gets a `: ping` comment every `heartbeatMs`; a chunk left unread for
- * `stallTimeoutMs` (no pull) ends the stream. The consumer cancelling, the request's signal
- * or the shutdown signal close the event stream. A failure after the start is sent as the
- * binding's error frame, then the body ends.
+ * The SSE body of a fetch response. Backpressure by pull: the body holds one chunk (a group of
+ * frames); the next is written, and the next batch taken from the event log, only once the
+ * consumer read it, so a slow reader costs a log cursor, not memory. Delivery, heartbeats and
+ * the stall timeout are {@link deliverSse}'s, as on node; a chunk left unread for
+ * `stallTimeoutMs` errors the body. The consumer cancelling, the request's signal or the
+ * shutdown signal close the event stream.
  */
 export function sseBody(result: HttpExchangeStream, options: FetchSseOptions = {}): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const stallTimeoutMs = options.stallTimeoutMs ?? 30_000;
-  const { stream, signal, logger } = result;
-  const shutdownSignal = options.shutdownSignal;
-  let closed = false;
-  let wroteSinceTick = false;
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
-  let stall: ReturnType<typeof setTimeout> | undefined;
-  let ctl: ReadableStreamDefaultController<Uint8Array> | undefined;
-
-  const disarmStall = () => {
-    if (stall) clearTimeout(stall);
-    stall = undefined;
-  };
-  const stop = () => {
-    if (closed) return;
-    closed = true;
-    disarmStall();
-    if (heartbeat) clearInterval(heartbeat);
-    signal.removeEventListener('abort', onAbort);
-    shutdownSignal?.removeEventListener('abort', onAbort);
-    stream.close();
-  };
-  const finish = () => {
-    stop();
-    try {
-      ctl?.close();
-    } catch {
-      // Already closed or cancelled.
-    }
-  };
-  const onAbort = () => finish();
-  const send = (text: string) => {
-    if (closed || !ctl) return;
-    ctl.enqueue(encoder.encode(text));
-    wroteSinceTick = true;
-    if (stallTimeoutMs > 0 && !stall && (ctl.desiredSize ?? 0) <= 0) {
-      stall = setTimeout(() => {
-        stall = undefined;
-        logger.warn({ stallTimeoutMs }, 'SSE stream ended: the client stopped reading');
-        stop();
-        ctl?.error(new Error('SSE stream stalled: the client stopped reading'));
-      }, stallTimeoutMs);
-      unref(stall);
-    }
-  };
-
+  let sink: PulledStreamSink | undefined;
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        ctl = controller;
-        signal.addEventListener('abort', onAbort, { once: true });
-        shutdownSignal?.addEventListener('abort', onAbort, { once: true });
-        if (signal.aborted || shutdownSignal?.aborted) return finish();
-        if (heartbeatMs > 0) {
-          heartbeat = setInterval(() => {
-            // Only while the consumer waits (queue empty): a ping never piles up behind unread frames.
-            if (!wroteSinceTick && (ctl?.desiredSize ?? 0) > 0) send(': ping\n\n');
-            wroteSinceTick = false;
-          }, heartbeatMs);
-          unref(heartbeat);
-        }
+        sink = new PulledStreamSink(controller);
+        const pulled = sink;
+        void deliverSse(pulled, result, { ...options, onStall: () => pulled.fail() });
       },
-      async pull() {
-        disarmStall();
-        if (closed) return;
-        try {
-          const batch = await stream.nextBatch();
-          if (closed) return;
-          if (batch === undefined) return finish();
-          let frames = '';
-          for (const { seq, event } of batch) frames += sseFrame(result.encode(event), seq > 0 ? seq : undefined);
-          if (frames !== '') send(frames);
-        } catch (thrown) {
-          const error = A2AError.from(thrown);
-          logFailure(logger, error, 'event stream');
-          if (!closed) {
-            try {
-              send(result.errorFrame(error));
-            } catch (writeError) {
-              logger.error({ err: writeError }, 'failed to write the stream error event');
-            }
-          }
-          finish();
-        }
+      pull() {
+        sink?.pulled();
       },
       cancel() {
-        stop();
+        sink?.cancelled();
       },
     },
     { highWaterMark: 1 },
   );
 }
 
-function unref(timer: unknown): void {
-  if (typeof timer === 'object' && timer !== null && 'unref' in timer && typeof timer.unref === 'function') timer.unref();
+/**
+ * A `ReadableStream`'s controller as the sink of an SSE stream: room while the consumer has
+ * asked for more (`desiredSize > 0`: the queue of one chunk is empty), a wake-up on every
+ * pull, closed once the consumer cancelled or the body ended.
+ */
+class PulledStreamSink implements DeliverySink<readonly string[]> {
+  private readonly encoder = new TextEncoder();
+  private done = false;
+  private wake: () => void = noop;
+  private closed: () => void = noop;
+
+  constructor(private readonly controller: ReadableStreamDefaultController<Uint8Array>) {}
+
+  attach(wake: () => void, closed: () => void): void {
+    this.wake = wake;
+    this.closed = closed;
+  }
+
+  write(chunk: readonly string[]): void {
+    this.controller.enqueue(this.encoder.encode(chunk.length === 1 ? (chunk[0] as string) : chunk.join('')));
+  }
+
+  hasRoom(): boolean {
+    return (this.controller.desiredSize ?? 0) > 0;
+  }
+
+  isOpen(): boolean {
+    return !this.done;
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    try {
+      this.controller.close();
+    } catch {
+      // Already closed or cancelled.
+    }
+  }
+
+  /** The consumer asked for more. */
+  pulled(): void {
+    this.wake();
+  }
+
+  /** The consumer went away. */
+  cancelled(): void {
+    this.done = true;
+    this.closed();
+  }
+
+  /** The stall reaction: the body errors (the consumer stopped reading). */
+  fail(): void {
+    this.done = true;
+    this.controller.error(new Error('SSE stream stalled: the client stopped reading'));
+  }
 }
+
+function noop(): void {}

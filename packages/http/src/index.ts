@@ -6,8 +6,9 @@
  * webhook delivery (`PINNED_WEBHOOK_NETWORK`: node:http with DNS pinning). No A2A semantics live here.
  */
 export * from './read-body.js';
-export * from './sse-writer.js';
-export * from './pipe-event-stream.js';
+export * from './sse-frame.js';
+export * from './sse-delivery.js';
+export * from './node-sse-sink.js';
 export * from './call-context.js';
 export * from './client-address.js';
 export * from './forwarded-origin.js';

@@ -1,13 +1,13 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ClientCertificate, Logger } from '@a2a-polyglot/core';
-import { type LazyRequestSignal, lazyRequestSignal } from './abort-signal.js';
+import { allowManyListeners, type LazyRequestSignal, lazyRequestSignal } from './abort-signal.js';
 import { verifiedClientCertificate } from './call-context.js';
 import { remoteAddressOf } from './client-address.js';
 import type { HttpExchangeRequest, HttpExchangeResult } from './exchange.js';
-import { pipeEventStream } from './pipe-event-stream.js';
 import { readBodyText, readJsonBody } from './read-body.js';
-import { SseWriter } from './sse-writer.js';
+import { NodeSseSink } from './node-sse-sink.js';
+import { deliverSse, type SseDeliveryOptions } from './sse-delivery.js';
 
 /**
  * The node:http adapter of the universal request: headers read from `req.headers` on demand
@@ -103,16 +103,12 @@ export function nodeHttpHandler<A extends unknown[]>(
 }
 
 /** SSE settings of {@link writeNodeResult}. */
-export interface NodeSseOptions {
-  readonly heartbeatMs?: number;
-  readonly stallTimeoutMs?: number;
-  readonly shutdownSignal?: AbortSignal;
-}
+export type NodeSseOptions = SseDeliveryOptions;
 
 /**
  * Writes a binding's answer to a node:http response: a body with `content-type` and
  * `content-length` (nothing when the client is gone or the headers are already sent), or an
- * SSE stream through `SseWriter` and `pipeEventStream` (backpressure, heartbeats, stall
+ * SSE stream through `NodeSseSink` and `deliverSse` (backpressure, heartbeats, stall
  * timeout, end on disconnect or shutdown). Resolves when the answer is written (a stream:
  * when it ended). Never rejects for a stream.
  */
@@ -136,19 +132,10 @@ export function writeNodeResult(res: ServerResponse, result: HttpExchangeResult,
     result.stream.close();
     return undefined;
   }
-  const logger: Logger = result.logger;
-  const sse = new SseWriter(res, {
-    heartbeatMs: options.heartbeatMs,
-    stallTimeoutMs: options.stallTimeoutMs,
-    onStall: () => logger.warn({ stallTimeoutMs: options.stallTimeoutMs }, 'SSE stream ended: the client stopped reading'),
-    headers: result.headers,
-  });
+  const { shutdownSignal } = options;
+  // A long-lived signal with one listener per open stream.
+  if (shutdownSignal) allowManyListeners(shutdownSignal);
+  const sink = new NodeSseSink(res, result.headers);
   // Returned, not awaited: an idle stream then keeps no suspended frame of its own here.
-  return pipeEventStream(result.stream, sse, {
-    encode: result.encode,
-    onError: (error, writer) => writer.raw(result.errorFrame(error)),
-    signal: result.signal,
-    shutdownSignal: options.shutdownSignal,
-    logger,
-  });
+  return deliverSse(sink, result, { ...options, onStall: () => sink.destroy() });
 }

@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { DELIVERY_TURN_FRAMES } from '@a2a-polyglot/core';
 import { ReadySource, TurnProbe, waitFor } from '@a2a-polyglot/testing';
-import { pipeEventStream, SseWriter } from '../src/index.js';
+import { pipeSse } from './fixtures/node-sse.js';
 
 /**
- * pipeEventStream against a source whose events are always ready, over a real socket whose
+ * The node SSE delivery against a source whose events are always ready, over a real socket whose
  * client reads: the socket takes every write at once, so only the loop can let the event
  * loop turn or stop. The source's fuse ends a loop that does neither (the test then fails
  * on the counts instead of hanging).
@@ -22,7 +22,7 @@ function stop(server: Server): Promise<void> {
   return new Promise((r) => server.close(() => r()));
 }
 
-describe('pipeEventStream: always-ready source', () => {
+describe('SSE delivery on node: always-ready source', () => {
   it.each([1, 500])('lets the event loop turn at least every DELIVERY_TURN_FRAMES frames (batches of %i)', async (batch) => {
     const fuse = 20 * DELIVERY_TURN_FRAMES;
     const source = new ReadySource({ batch, fuse });
@@ -31,7 +31,7 @@ describe('pipeEventStream: always-ready source', () => {
     let piping: Promise<void> | undefined;
     const { server, url } = await serve((_req, res) => {
       frames.start();
-      piping = pipeEventStream(source, new SseWriter(res, { heartbeatMs: 0 }), { encode: () => `{"n":${++encoded}}`, onError: () => undefined });
+      piping = pipeSse(source, res, { encode: () => `{"n":${++encoded}}` });
     });
     try {
       const body = await (await fetch(url)).text();
@@ -62,7 +62,7 @@ describe('pipeEventStream: always-ready source', () => {
     let piping: Promise<void> | undefined;
     const { server, url } = await serve((_req, res) => {
       response = res;
-      piping = pipeEventStream(source, new SseWriter(res, { heartbeatMs: 0 }), { encode: () => `{"n":${++encoded}}`, onError: () => undefined });
+      piping = pipeSse(source, res, { encode: () => `{"n":${++encoded}}` });
     });
     try {
       await fetch(url)

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { eventStreamFrom, type EventStream } from '@a2a-polyglot/core';
+import { BoundedWriter, eventStreamFrom, type EventStream, heartbeatClock } from '@a2a-polyglot/core';
 import type { StreamResponse } from '@a2a-polyglot/model';
 import { EndlessSource, waitFor, waitForSteady } from '@a2a-polyglot/testing';
-import { heartbeatClock, HeartbeatClock } from '../src/heartbeat-clock.js';
-import { pipeEventStream, SseWriter } from '../src/index.js';
+import { NodeSseSink, sseFrame } from '../src/index.js';
+import { pipeSse } from './fixtures/node-sse.js';
 
 const EVENT: StreamResponse = {
   payload: {
@@ -40,15 +40,18 @@ function endless(): { stream: EventStream; pulled: () => number; closed: () => b
   return { stream: eventStreamFrom(source), pulled: () => source.pulled, closed: () => source.closed };
 }
 
-describe('SseWriter', () => {
+/** A node SSE writer as `deliverSse` makes it, with heartbeats every `heartbeatMs` (0: none). */
+function sseWriter(res: ServerResponse, heartbeatMs: number, headers?: Record<string, string>): BoundedWriter<readonly string[]> {
+  return new BoundedWriter(new NodeSseSink(res, headers), { heartbeatMs, heartbeat: [': ping\n\n'] });
+}
+
+describe('NodeSseSink', () => {
   it('writes SSE headers, id/event/data lines and splits multi-line data', async () => {
     const { server, port } = await serve((_req, res) => {
-      const sse = new SseWriter(res, { heartbeatMs: 0, headers: { 'a2a-extensions': 'x' } });
-      void (async () => {
-        await sse.event('{"a":1}', { id: 3 });
-        await sse.event('one\ntwo', { event: 'error' });
-        sse.end();
-      })();
+      const sse = sseWriter(res, 0, { 'a2a-extensions': 'x' });
+      sse.write([sseFrame('{"a":1}', 3)]);
+      sse.write([sseFrame('one\ntwo', undefined, 'error')]);
+      sse.end();
     });
     try {
       const res = await fetch(`http://127.0.0.1:${port}/`);
@@ -63,28 +66,26 @@ describe('SseWriter', () => {
     }
   });
 
-  it('sends `: ping` heartbeat comments while idle', async () => {
-    let writer: SseWriter | undefined;
+  it('sends `: ping` heartbeat comments while idle, and closes the writer when the client goes', async () => {
+    let writer: BoundedWriter<readonly string[]> | undefined;
     const { server, port } = await serve((_req, res) => {
-      writer = new SseWriter(res, { heartbeatMs: 20 });
+      writer = sseWriter(res, 20);
     });
     try {
       const client = rawClient(port);
       await waitFor(() => client.text().includes(': ping\n\n'));
       client.socket.destroy();
-      await waitFor(() => writer?.closed === true);
+      await waitFor(() => writer?.open === false);
     } finally {
       await stop(server);
     }
   });
-});
 
-describe('SseWriter heartbeats on one shared clock', () => {
   it('puts every open stream of a period on one clock, and takes each off when it closes', async () => {
-    const writers: SseWriter[] = [];
+    const writers: BoundedWriter<readonly string[]>[] = [];
     const clock = heartbeatClock(25);
     const { server, port } = await serve((_req, res) => {
-      writers.push(new SseWriter(res, { heartbeatMs: 25 }));
+      writers.push(sseWriter(res, 25));
     });
     try {
       const clients = [rawClient(port), rawClient(port), rawClient(port)];
@@ -99,29 +100,9 @@ describe('SseWriter heartbeats on one shared clock', () => {
       await stop(server);
     }
   });
-
-  it('ticks every member once per period and stops its timer when empty', () => {
-    jest.useFakeTimers();
-    try {
-      const clock = new HeartbeatClock(1000);
-      const a = { heartbeatTick: jest.fn() };
-      const b = { heartbeatTick: jest.fn() };
-      clock.join(a);
-      clock.join(b);
-      expect(jest.getTimerCount()).toBe(1);
-      jest.advanceTimersByTime(2000);
-      expect(a.heartbeatTick).toHaveBeenCalledTimes(2);
-      expect(b.heartbeatTick).toHaveBeenCalledTimes(2);
-      clock.leave(a);
-      clock.leave(b);
-      expect(jest.getTimerCount()).toBe(0);
-    } finally {
-      jest.useRealTimers();
-    }
-  });
 });
 
-describe('pipeEventStream', () => {
+describe('SSE delivery on node (deliverSse)', () => {
   it('does not buffer without bound for a client that does not read (backpressure)', async () => {
     const source = endless();
     const frame = JSON.stringify({ pad: 'x'.repeat(16 * 1024) });
@@ -130,13 +111,11 @@ describe('pipeEventStream', () => {
     let piping: Promise<void> | undefined;
     const { server, port } = await serve((_req, res) => {
       highWaterMark = res.writableHighWaterMark;
-      const sse = new SseWriter(res, { heartbeatMs: 0 });
-      piping = pipeEventStream(source.stream, sse, {
+      piping = pipeSse(source.stream, res, {
         encode: () => {
           maxBuffered = Math.max(maxBuffered, res.writableLength);
           return frame;
         },
-        onError: () => undefined,
       });
     });
     try {
@@ -167,8 +146,7 @@ describe('pipeEventStream', () => {
     let piping: Promise<void> | undefined;
     const { server, port } = await serve((_req, res) => {
       response = res;
-      const sse = new SseWriter(res, { heartbeatMs: 0, stallTimeoutMs: 100, onStall: () => stalls++ });
-      piping = pipeEventStream(source.stream, sse, { encode: () => frame, onError: () => undefined });
+      piping = pipeSse(source.stream, res, { encode: () => frame, stallTimeoutMs: 100, onStall: () => stalls++ });
     });
     try {
       const client = rawClient(port);
@@ -188,8 +166,15 @@ describe('pipeEventStream', () => {
     let response: ServerResponse | undefined;
     const { server, port } = await serve((_req, res) => {
       response = res;
-      const sse = new SseWriter(res, { heartbeatMs: 0, stallTimeoutMs: 100, onStall: () => stalls++ });
-      void sse.raw(`data: ${'x'.repeat(32 * 1024 * 1024)}\n\n`);
+      const sink = new NodeSseSink(res);
+      const sse = new BoundedWriter(sink, {
+        stallTimeoutMs: 100,
+        onStall: () => {
+          stalls++;
+          sink.destroy();
+        },
+      });
+      sse.write([`data: ${'x'.repeat(32 * 1024 * 1024)}\n\n`]);
       sse.end();
     });
     try {
@@ -218,7 +203,7 @@ describe('pipeEventStream', () => {
     });
     let piping: Promise<void> | undefined;
     const { server, port } = await serve((_req, res) => {
-      piping = pipeEventStream(stream, new SseWriter(res, { heartbeatMs: 0 }), { encode: () => '{}', onError: () => undefined });
+      piping = pipeSse(stream, res, { encode: () => '{}' });
     });
     try {
       const client = rawClient(port);
@@ -231,14 +216,13 @@ describe('pipeEventStream', () => {
     }
   });
 
-  it('ends the response when the signal aborts, and reports mid-stream errors to onError', async () => {
+  it('ends the response when the signal aborts, and writes a mid-stream failure as the error frame', async () => {
     const controller = new AbortController();
     const held = endless();
     let firstWritten = false;
     const { server, port } = await serve((req, res) => {
-      const sse = new SseWriter(res, { heartbeatMs: 0 });
       if (req.url === '/abort') {
-        void pipeEventStream(
+        void pipeSse(
           eventStreamFrom({
             close: () => held.stream.close(),
             async *[Symbol.asyncIterator]() {
@@ -247,15 +231,11 @@ describe('pipeEventStream', () => {
               await new Promise(() => undefined);
             },
           }),
-          sse,
-          {
-            encode: () => '{}',
-            onError: () => undefined,
-            signal: controller.signal,
-          },
+          res,
+          { encode: () => '{}', signal: controller.signal },
         );
       } else {
-        void pipeEventStream(
+        void pipeSse(
           eventStreamFrom({
             close() {},
             async *[Symbol.asyncIterator]() {
@@ -263,8 +243,8 @@ describe('pipeEventStream', () => {
               throw new Error('boom');
             },
           }),
-          sse,
-          { encode: () => '{"ok":true}', onError: (error, w) => w.event(JSON.stringify({ code: error.code, message: error.message }), { event: 'error' }) },
+          res,
+          { encode: () => '{"ok":true}' },
         );
       }
     });

@@ -5,7 +5,7 @@ export interface HeartbeatMember {
 }
 
 /**
- * One timer per heartbeat period for every open SSE stream, instead of a timer per stream.
+ * One timer per heartbeat period for every open stream, instead of a timer per stream.
  * Why: an idle stream lives for minutes or hours; a `setTimeout` per stream is a Timeout
  * object and a bound callback each (about 180 bytes), and a server holding 10,000 idle
  * streams is mostly idle streams. A member costs a set entry here; the clock's timer runs only
@@ -13,7 +13,7 @@ export interface HeartbeatMember {
  *
  * The phase is the clock's, not the stream's: a member that joins just before a tick gets its
  * first tick at once, so members count "a period with no write" from the tick after joining
- * (see `SseWriter`), which keeps the promise of a ping after one to two quiet periods.
+ * (see `BoundedWriter`), which keeps the promise of a ping after one to two quiet periods.
  */
 export class HeartbeatClock {
   private readonly members = new Set<HeartbeatMember>();
@@ -25,7 +25,7 @@ export class HeartbeatClock {
     this.members.add(member);
     if (this.timer) return;
     this.timer = setInterval(() => this.tick(), this.periodMs);
-    this.timer.unref();
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   leave(member: HeartbeatMember): void {
