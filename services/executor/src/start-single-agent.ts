@@ -15,6 +15,7 @@ import { agentModuleCard, loadAgentModule } from './load-agent.js';
 import { mergeModuleCard } from './module-card.js';
 import type { Telemetry } from './telemetry.js';
 import { serveHandlers } from './serve-handlers.js';
+import { queueOptions } from './queue-options.js';
 import { runningExecutor, type RunningExecutor, type ServedAgentInfo, type StartExecutorOptions } from './running-executor.js';
 
 /** Single-agent mode lists no agents; one array, so every read of `agents` returns the same. */
@@ -64,6 +65,7 @@ export async function startSingleAgent(
       label: card.name,
       backends: backends.handlerOptions,
       rateLimiter: rateLimiterFor(resolved, backends.redis),
+      queue: queueOptions(resolved, backends.queue, '', resolved.agent.retryable),
     }),
     extendedCard: resolved.agent.capabilities.extendedAgentCard ? signedCards(resolved, () => extendedCardAt(card, resolved, '', grpcInterfaces)) : undefined,
   });
