@@ -7,6 +7,7 @@
 import { TaskState } from '@a2a-polyglot/model';
 import type { AgentExecutor } from './agent-executor.js';
 import { ABANDONED_TASK_MESSAGE } from './cluster-coordinator.js';
+import { taskLogKey, type EventLog, type LoggedEvent } from './event-log.js';
 import { lazyChild } from './lazy-logger.js';
 import type { Logger } from './logger.js';
 import type { RunRegistry } from './run-registry.js';
@@ -21,6 +22,7 @@ export interface ClaimedRunDeps {
   readonly agentName: string;
   readonly executor: AgentExecutor;
   readonly store: TaskStore;
+  readonly log: EventLog;
   readonly logger: Logger;
   readonly runs: RunRegistry;
   /** `QueueOptions.retryable`: a run whose worker stopped is resumed rather than failed. */
@@ -72,6 +74,7 @@ async function failAbandoned(deps: ClaimedRunDeps, stored: StoredTask, logger: L
 async function runClaimed(deps: ClaimedRunDeps, claimed: ClaimedRun, stored: StoredTask, logger: Logger): Promise<boolean> {
   const job = claimed.run;
   const resumed = claimed.attempt > 1;
+  if (resumed) await fillLog(deps.log, stored);
   const run = new TaskRun(
     { ...deps.runDeps(), logger },
     {
@@ -105,4 +108,26 @@ async function runClaimed(deps: ClaimedRunDeps, claimed: ClaimedRun, stored: Sto
     logTaskEnd(logger, deps.agentName, run.state, startedAt);
   }
   return true;
+}
+
+/** Most missing numbers {@link fillLog} writes; a longer hole (the log expired) gets one snapshot at the stored version. */
+const MAX_FILL = 64;
+
+/**
+ * Before a resumed run writes: the stopped worker may have stored events it never logged (it
+ * died between the save and the append, see `LeasedPersistence`), which would leave a hole in
+ * the log right before the resumed run's first event. Each missing number gets the task as
+ * stored (it folds in what those events did), so a follower reads one unbroken numbering and
+ * ends up with the stored task. A zombie's late append of the same numbers is dropped by the
+ * log (numbers not above the last one held).
+ */
+async function fillLog(log: EventLog, stored: StoredTask): Promise<void> {
+  const key = taskLogKey(stored.tenant, stored.task.id);
+  const last = await log.lastSeq(key);
+  if (last >= stored.version) return;
+  const events: LoggedEvent[] = [];
+  for (let seq = Math.max(last + 1, stored.version - MAX_FILL + 1); seq <= stored.version; seq++)
+    events.push({ seq, event: { payload: { $case: 'task', value: stored.task } } });
+  if (log.appendMany) await log.appendMany(key, events);
+  else for (const logged of events) await log.append(key, logged.event, logged.seq);
 }

@@ -151,7 +151,7 @@ export class RequestHandler implements ServedHandler {
     const { executor, store, logger, runs } = this;
     const runDeps = () => this.deps();
     const idleRunOf = (stored: StoredTask) => idleRun(runDeps(), stored, undefined, undefined, []);
-    const deps = { agentName: this.card.name, executor, store, logger, runs, retryable: queue.retryable ?? false, runDeps, idleRun: idleRunOf };
+    const deps = { agentName: this.card.name, executor, store, log: this.log, logger, runs, retryable: queue.retryable ?? false, runDeps, idleRun: idleRunOf };
     return new QueueWorker({ options: queue, worker: lease.owner, leaseMs: lease.ttlMs, logger, execute: (claimed) => executeClaimed(deps, claimed) });
   }
 
