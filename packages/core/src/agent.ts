@@ -12,6 +12,8 @@ export { A2AError, errors, type A2AErrorOptions, type FieldViolation } from './a
 export { A2AErrorCode } from './error-code.js';
 export { RequestHandler } from './request-handler.js';
 export { MAX_PAGE_SIZE, type ClusterOptions, type RequestHandlerOptions } from './request-handler-options.js';
+export { DEFAULT_QUEUE_CONCURRENCY, DEFAULT_QUEUE_POLL_MS, RESUMED_TASK_MESSAGE, type QueueOptions } from './run-queue.js';
+export { ABANDONED_TASK_MESSAGE } from './cluster-coordinator.js';
 export { ApiKeyAuthenticator, ClientCertificateAuthenticator, type ApiKeyAuthenticatorOptions, type Authenticator, type Principal } from './auth.js';
 export { principalId } from './principal-id.js';
 export { withPrincipalAliases } from './principal-aliases.js';

@@ -25,6 +25,8 @@ export interface ClusterCoordinatorDeps {
   readonly logger: Logger;
   /** A run with no agent over a stored task, through which an abandoned task is failed. */
   readonly idleRun: (stored: StoredTask) => TaskRun;
+  /** With a run queue: true while it holds an entry for the task, whose recovery is then the queue's (resume or fail). */
+  readonly queued?: (stored: StoredTask) => Promise<boolean>;
 }
 
 /**
@@ -111,6 +113,7 @@ export class ClusterCoordinator {
       let progressed = false;
       for (const stored of found) {
         if (runs.find(stored.tenant, stored.task.id)) continue;
+        if (this.deps.queued && (await this.deps.queued(stored))) continue;
         const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
         try {
           if (!isSettled(state)) {

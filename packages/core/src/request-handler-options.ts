@@ -16,6 +16,7 @@ import type { PushSender } from './push/push-sender.js';
 import type { WebhookEncodings } from './push/webhook-encoding.js';
 import type { WebhookNetwork } from './push/webhook-transport.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { QueueOptions } from './run-queue.js';
 import type { TaskSignals } from './task-signals.js';
 import type { TaskStore } from './task-store.js';
 
@@ -164,6 +165,13 @@ export interface RequestHandlerOptions {
    * (SQLite, PostgreSQL). Off when undefined: the in-process fast path.
    */
   readonly cluster?: ClusterOptions;
+  /**
+   * A work queue shared by the instances (needs {@link cluster}): sends received here are stored
+   * and enqueued, and a worker on any instance claims and runs them; a run whose worker stopped
+   * is resumed elsewhere when the agent is retryable. Off when undefined: a task runs on the
+   * instance that received it.
+   */
+  readonly queue?: QueueOptions;
 }
 
 /**

@@ -34,7 +34,11 @@ import { taskView } from './task-events.js';
 import { answerTask } from './task-generation.js';
 import { TaskQueries } from './task-queries.js';
 import type { RunDeps, TaskRun } from './task-run.js';
-import type { StoredTask, TaskStore } from './task-store.js';
+import type { StoredTask, TaskLease, TaskStore } from './task-store.js';
+import { QueueWorker } from './queue-worker.js';
+import { executeClaimed } from './queued-run.js';
+import { awaitTaskSettled } from './queued-send.js';
+import type { QueuedRun, QueueOptions } from './run-queue.js';
 import { sleep } from './util.js';
 
 export { ABANDONED_TASK_MESSAGE } from './cluster-coordinator.js';
@@ -88,6 +92,8 @@ export class RequestHandler implements ServedHandler {
   private readonly starter: RunStarter;
   /** Idempotent sends ({@link RequestHandlerOptions.idempotencyWindowMs}); undefined when off. */
   private readonly sends: IdempotentSends | undefined;
+  /** Claims and runs queued sends ({@link RequestHandlerOptions.queue} with `work`); undefined otherwise. */
+  private readonly worker: QueueWorker | undefined;
 
   constructor(private readonly options: RequestHandlerOptions) {
     this.card = options.card;
@@ -111,17 +117,55 @@ export class RequestHandler implements ServedHandler {
     const { executor, store, runs, logger } = this;
     const cancelHookTimeoutMs = options.cancelHookTimeoutMs ?? DEFAULT_CANCEL_HOOK_TIMEOUT_MS;
     const runDeps = () => this.deps();
+    const idleRunOf = (stored: StoredTask) => idleRun(runDeps(), stored, undefined, undefined, []);
+    const queue = options.queue;
+    if (queue && !options.cluster) throw new Error('RequestHandlerOptions.queue needs cluster: queued runs are claimed through the shared store');
     if (options.cluster) {
-      const idleRunOf = (stored: StoredTask) => idleRun(runDeps(), stored, undefined, undefined, []);
-      this.cluster = new ClusterCoordinator({ cluster: options.cluster, store, runs, executor, cancelHookTimeoutMs, logger, idleRun: idleRunOf });
+      // With a queue, a task whose entry it still holds is recovered by the queue, not failed by the sweep.
+      const queued = queue && ((stored: StoredTask) => queue.queue.holds(stored.tenant, stored.task.id));
+      this.cluster = new ClusterCoordinator({ cluster: options.cluster, store, runs, executor, cancelHookTimeoutMs, logger, idleRun: idleRunOf, queued });
     }
     this.canceler = new TaskCanceler({ runs, tasks: this.tasks, executor, cancelHookTimeoutMs, cluster: this.cluster, runDeps });
     const { card, log, backgroundExecution, tasks, pushConfigs } = this;
     const acceptAnyInputMode = options.acceptAnyInputMode ?? false;
     const caps = new ConcurrencyCaps(options.maxConcurrentTasks, options.maxConcurrentTasksPerIdentity);
-    this.starter = new RunStarter({ card, executor, store, log, logger, backgroundExecution, acceptAnyInputMode, runs, caps, tasks, pushConfigs, runDeps });
+    this.worker = queue && this.cluster && queue.work !== false ? this.startWorker(queue, this.cluster.lease) : undefined;
+    const enqueue = queue && queue.enqueue !== false ? this.enqueueOn(queue) : undefined;
+    this.starter = new RunStarter({
+      card,
+      executor,
+      store,
+      log,
+      logger,
+      backgroundExecution,
+      acceptAnyInputMode,
+      runs,
+      caps,
+      tasks,
+      pushConfigs,
+      runDeps,
+      enqueue,
+      idleRun: idleRunOf,
+    });
     const windowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
     if (windowMs > 0) this.sends = new IdempotentSends(options.idempotencyStore ?? new InMemoryIdempotencyStore(), windowMs, { tasks, runs, log }, logger);
+  }
+
+  /** The worker of {@link RequestHandlerOptions.queue}: claims the agent's queued runs and executes them here. */
+  private startWorker(queue: QueueOptions, lease: TaskLease): QueueWorker {
+    const { executor, store, logger, runs } = this;
+    const runDeps = () => this.deps();
+    const idleRunOf = (stored: StoredTask) => idleRun(runDeps(), stored, undefined, undefined, []);
+    const deps = { agentName: this.card.name, executor, store, log: this.log, logger, runs, retryable: queue.retryable ?? false, runDeps, idleRun: idleRunOf };
+    return new QueueWorker({ options: queue, worker: lease.owner, leaseMs: lease.ttlMs, logger, execute: (claimed) => executeClaimed(deps, claimed) });
+  }
+
+  /** How the run starter enqueues a send: under the queue's agent name, waking this instance's worker. */
+  private enqueueOn(queue: QueueOptions): (run: Omit<QueuedRun, 'agent'>) => Promise<void> {
+    return async (run) => {
+      await queue.queue.enqueue({ ...run, agent: queue.agent });
+      this.worker?.notify();
+    };
   }
 
   private deps(): RunDeps {
@@ -170,7 +214,8 @@ export class RequestHandler implements ServedHandler {
     const claiming = this.sends && this.claimSend(begun, request, ctx);
     const send = isThenable(claiming) ? await claiming : claiming;
     if (send && 'replay' in send) return send.replay.blocking(request, ctx);
-    const { run, caller } = await this.startRun(request, ctx, false, begun, send?.claimed);
+    const { run, caller, queued } = await this.startRun(request, ctx, false, begun, send?.claimed);
+    if (queued) return this.queuedAnswer(run, caller, request, ctx);
     // An agent that answers at once has settled by now: no waiting, no abort listener.
     const first = run.first.value ?? (await run.first.promise);
     if (first.kind === 'message') return { payload: { $case: 'message', value: first.message } };
@@ -178,6 +223,19 @@ export class RequestHandler implements ServedHandler {
     if (!request.configuration?.returnImmediately && !run.settled.settled) await waitOrAbort(run.settled.promise, ctx.signal);
     const { task, seq } = await this.runTask(run, request.configuration?.historyLength);
     return { payload: { $case: 'task', value: answerTask(caller, task, seq) } };
+  }
+
+  /**
+   * SendMessage of a queued run: waits (unless `returnImmediately`) for the task to settle
+   * wherever it runs, following its event log, and answers with the task as stored then.
+   */
+  private async queuedAnswer(run: TaskRun, caller: Caller, request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse> {
+    if (!this.backgroundExecution) this.followCaller(run, caller, ctx);
+    const load = () => this.tasks.loadStored(caller, run.taskId);
+    if (!request.configuration?.returnImmediately) await waitOrAbort(awaitTaskSettled(this.log, caller.tenant, run.taskId, run.lastSeq, load, ctx.signal), ctx.signal);
+    const stored = await load();
+    const task = taskView(stored.task, request.configuration?.historyLength);
+    return { payload: { $case: 'task', value: answerTask(caller, task, stored.version) } };
   }
 
   /** The task of a run: its live view, or, once the run lost the task, what the store holds; with the seq it reflects. */
@@ -313,6 +371,8 @@ export class RequestHandler implements ServedHandler {
    */
   async shutdown(graceMs = 10_000, reason = 'The server shut down before the task finished'): Promise<void> {
     this.shuttingDown = true;
+    // No new claims; runs claimed already end below like the others.
+    await this.worker?.stop();
     this.cluster?.stop();
     // Cancel the race timers once settled, so a host that waits for the event loop to drain
     // does not stay alive for the rest of the grace period.
@@ -322,6 +382,7 @@ export class RequestHandler implements ServedHandler {
       await Promise.race([Promise.all(this.runs.active().map((r) => r.ended.promise)), wait(graceMs)]);
       await Promise.all(this.runs.active().map((r) => r.abort(reason)));
       await Promise.race([this.push.idle(), wait(Math.min(graceMs, 5000))]);
+      await this.worker?.idle();
     } finally {
       timers.abort();
     }

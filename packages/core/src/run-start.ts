@@ -23,6 +23,7 @@ import { checkOutputModes, validateHistoryLength, validateMessage } from './requ
 import { refuseReturnImmediately } from './caller-bound-run.js';
 import { isThenable } from './serial-queue.js';
 import type { RunRegistry } from './run-registry.js';
+import type { QueuedRun } from './run-queue.js';
 import { type ConcurrencyCaps, NO_SLOT, type ReleaseSlot } from './concurrency-caps.js';
 import type { TaskQueries } from './task-queries.js';
 import { TaskRun, type RunDeps } from './task-run.js';
@@ -55,6 +56,13 @@ export interface RunStarterDeps {
   readonly pushConfigs: PushConfigOperations;
   /** The collaborators of a new run (the handler's store, log, push, lease, observer). */
   readonly runDeps: () => RunDeps;
+  /**
+   * Set when sends are queued (`RequestHandlerOptions.queue`): a run is handed to the queue
+   * once its task is stored, for a worker on any instance to execute.
+   */
+  readonly enqueue?: (run: Omit<QueuedRun, 'agent'>) => Promise<void>;
+  /** A run with no agent over a stored task: how a task that could not be enqueued is failed. */
+  readonly idleRun: (stored: StoredTask) => TaskRun;
 }
 
 /** What {@link RunStarter.start} settled before a send is admitted past the concurrency caps. */
@@ -67,11 +75,23 @@ interface AdmittedSend {
   readonly inlinePush: TaskPushNotificationConfig | undefined;
 }
 
+/** What {@link RunStarter.handOff} needs of the send beside its run. */
+interface HandOff {
+  readonly request: SendMessageRequest;
+  readonly streaming: boolean;
+  readonly caller: Caller;
+  readonly releaseSlot: ReleaseSlot;
+  readonly start: { task: Task; seq: number } | undefined;
+  readonly enqueue: (run: Omit<QueuedRun, 'agent'>) => Promise<void>;
+}
+
 /** A run that was started, the task as it found it (follow-ups) and the caller it serves. */
 export interface StartedRun {
   readonly run: TaskRun;
   readonly start: { task: Task; seq: number } | undefined;
   readonly caller: Caller;
+  /** The run was handed to the run queue: it ended here, a worker executes the task (read it from the store and the log). */
+  readonly queued?: boolean;
 }
 
 /** Starts the runs of SendMessage and SendStreamingMessage (see the module doc). */
@@ -201,6 +221,7 @@ export class RunStarter {
       }
     }
     const start = existing ? run.view() : undefined;
+    if (this.deps.enqueue) return this.handOff(run, { request, streaming, caller, releaseSlot, start, enqueue: this.deps.enqueue });
     // One reaction for both outcomes (catch + finally cost two more promises per request).
     const startedAt = performance.now();
     const forget = (): void => {
@@ -218,6 +239,53 @@ export class RunStarter {
       });
     }
     return { run, start, caller };
+  }
+
+  /**
+   * Queued sends: stores the task (a new one as SUBMITTED), lets its lease go and enqueues its
+   * run, then ends the run here. A task that could not be enqueued is failed visibly.
+   */
+  private async handOff(run: TaskRun, h: HandOff): Promise<StartedRun> {
+    const { request, caller } = h;
+    try {
+      await run.handOff();
+      try {
+        await h.enqueue({
+          tenant: caller.tenant,
+          taskId: run.taskId,
+          owner: caller.owner,
+          principal: caller.principal,
+          message: run.message,
+          configuration: request.configuration,
+          metadata: request.metadata,
+          extensions: caller.extensions,
+          streaming: h.streaming,
+          followUp: h.start !== undefined,
+          version: run.lastSeq,
+        });
+      } catch (error) {
+        await this.failUnqueued(run, error);
+        throw error;
+      }
+    } finally {
+      h.releaseSlot();
+      this.deps.runs.unregister(run);
+      run.finish();
+    }
+    return { run, start: h.start, caller, queued: true };
+  }
+
+  /** A task stored but never enqueued would stay SUBMITTED forever: it is failed, with the reason. */
+  private async failUnqueued(run: TaskRun, error: unknown): Promise<void> {
+    this.deps.logger.error({ taskId: run.taskId, err: error }, 'enqueuing a run failed');
+    const stored = await this.deps.store.get(run.tenant, run.taskId).catch(() => undefined);
+    if (!stored) return;
+    const failing = this.deps.idleRun(stored);
+    try {
+      await failing.abort('The task could not be queued for execution').catch(() => false);
+    } finally {
+      failing.finish();
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ export type { SaveOptions, StoredTask, TaskLease, TaskPage, TaskQuery, TaskRef, 
 export { DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES, InMemoryTaskStore, type InMemoryTaskStoreOptions } from './in-memory-task-store.js';
 export { taskLogKey, type EventLog, type LoggedEvent, type LogRead, type SealOptions } from './event-log.js';
 export { DEFAULT_EVENT_LOG_MAX_BYTES, InMemoryEventLog, type InMemoryEventLogOptions } from './in-memory-event-log.js';
+export type { ClaimedRun, QueuedRun, RunQueue } from './run-queue.js';
 export { isTaskSignalKind, LocalTaskSignals, type TaskSignal, type TaskSignalKind, type TaskSignals } from './task-signals.js';
 export { InMemoryPushConfigStore, type PushConfigStore, type StoredPushConfig } from './push/push-config-store.js';
 export { ANONYMOUS_SEND_PRINCIPAL, type IdempotencyStore, type SendClaim, type SendKey, type SendOutcome } from './idempotency-store.js';

@@ -39,6 +39,11 @@ export interface RunInit {
   readonly message: Message;
   /** The stored task for a follow-up (or an idle task being canceled); undefined for a new task. */
   readonly existing: { task: Task; version: number } | undefined;
+  /**
+   * A queued run of the message that created `existing`: the agent sees no prior task
+   * (`ExecutionContext.task` undefined), as it would have on the instance that received it.
+   */
+  readonly createdFor?: boolean;
   readonly configuration: SendMessageConfiguration | undefined;
   readonly metadata: Record<string, unknown> | undefined;
   readonly extensions: readonly string[];

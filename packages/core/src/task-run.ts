@@ -49,6 +49,8 @@ export class TaskRun implements ExecutionContext {
   readonly ended = new Deferred<void>();
 
   private created: boolean;
+  /** A queued run of the message that created its task (`RunInit.createdFor`). */
+  private readonly createdFor: boolean;
   private replied = false;
   /** Set while cancel() runs, so an executor that returns on abort does not settle the task first. */
   private canceling: Promise<void> | undefined;
@@ -75,8 +77,9 @@ export class TaskRun implements ExecutionContext {
     this.configuration = init.configuration;
     this.metadata = init.metadata;
     this.extensions = init.extensions;
-    this.task = init.existing && taskView(init.existing.task);
+    this.task = init.existing && !init.createdFor ? taskView(init.existing.task) : undefined;
     this.created = init.existing !== undefined;
+    this.createdFor = init.createdFor === true;
     if (this.created) this.first.resolve({ kind: 'task' });
   }
 
@@ -119,6 +122,43 @@ export class TaskRun implements ExecutionContext {
     const live = this.writer.current;
     if (!live) return Promise.resolve();
     live.history.push(this.message);
+    return this.claimTask(live);
+  }
+
+  /**
+   * A worker's first write to a task it claimed from the run queue: claims the task's lease
+   * (rejects with a version conflict while another instance still holds it). A resumed run
+   * (`resumedNote`: its previous worker stopped) claims it with a WORKING event carrying the
+   * note, so followers see the resumption in the task's own numbering, right after the last
+   * event the stopped worker stored.
+   */
+  async claimQueued(resumedNote: string | undefined): Promise<void> {
+    const live = this.writer.current;
+    if (!live) return;
+    if (resumedNote === undefined) return this.claimTask(live);
+    this.working(resumedNote);
+    const pending = this.writer.drain();
+    if (pending) await pending;
+    if (this.writer.failure) throw this.writer.failure;
+  }
+
+  /**
+   * The receiving instance's part of a queued send: creates the task (SUBMITTED) for a new
+   * message, lets the lease go so a worker on any instance can claim it, and ends this run
+   * without executing anything. Rejects when the store refused the task.
+   */
+  async handOff(): Promise<void> {
+    this.ensureCreated();
+    const pending = this.writer.drain();
+    if (pending) await pending;
+    if (this.writer.failure) throw this.writer.failure;
+    const released = this.writer.endExecution();
+    if (released) await released;
+    this.finish();
+  }
+
+  /** Saves the live task as it is under the run's lease: its first write (see {@link recordFollowUp}). */
+  private claimTask(live: Task): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.writer.enqueue(async () => {
         try {
@@ -281,6 +321,9 @@ export class TaskRun implements ExecutionContext {
   // ---- ExecutionContext: what the agent calls ----
 
   reply(message: StatusMessage): void {
+    // A queued run's task exists before the agent runs (the receiving instance answered with
+    // it): a reply completes it with the message instead.
+    if (this.createdFor && !this.replied) return this.complete(message);
     if (this.created || this.replied) {
       throw new A2AError(A2AErrorCode.InvalidAgentResponse, 'reply() is only valid as the first and only answer to a new task; use complete(message)');
     }

@@ -1,5 +1,5 @@
 /**
- * `@a2a-polyglot/stores/postgres`: tasks, push configs and leases in PostgreSQL, shared by
+ * `@a2a-polyglot/stores/postgres`: tasks, push configs, leases and the run queue in PostgreSQL, shared by
  * every instance of a service. Needs the `pg` package.
  *
  * @example
@@ -14,3 +14,4 @@ export * from './postgres/task-store.js';
 export * from './postgres/push-config-store.js';
 export * from './postgres/idempotency-store.js';
 export * from './postgres/agent-registry.js';
+export * from './postgres/run-queue.js';

@@ -1,4 +1,4 @@
-import type { AgentExecutor, Authenticator, Logger, RateLimiter, RequestHandler, RequestHandlerOptions } from '@a2a-polyglot/core';
+import type { AgentExecutor, Authenticator, Logger, QueueOptions, RateLimiter, RequestHandler, RequestHandlerOptions } from '@a2a-polyglot/core';
 import { BridgeRegistry, BUILTIN_BRIDGES, closeExecutor, SettingsError } from '@a2a-polyglot/bridges';
 import { INSPECTOR_PATH } from '@a2a-polyglot/inspector';
 import type { AgentInterface } from '@a2a-polyglot/model';
@@ -19,6 +19,7 @@ import { agentModuleCard } from './load-agent.js';
 import { AGENT_INDEX_PATH } from './listener-options.js';
 import { mergeModuleCard } from './module-card.js';
 import type { SingleAgent } from './single-agent.js';
+import { queueOptions } from './queue-options.js';
 
 /** One served agent: its request handler (own task store), executor and where it is mounted. */
 export interface ServedAgent {
@@ -194,6 +195,7 @@ function servedAgent(
         label: entry.id || card.name,
         backends: options.backends && scopedBackends(options.backends.handlerOptions, entry.id === options.defaultAgentId ? undefined : entry.id),
         rateLimiter: agentRateLimiter(entry, config, options.rateLimiter ?? sharedRateLimiter(config)),
+        queue: queueOptions(config, options.backends?.queue, entry.id, entry.retryable),
       }),
       // An agent's own auth replaces the service's (agentHandlerOptions sets the shared one).
       ...(entry.auth ? { authenticator: authenticationFor(entry.auth, config.tls.clientCertIdentity).authenticator } : {}),
@@ -223,12 +225,15 @@ function agentHandlerOptions(
     readonly label: string;
     readonly backends: HandlerBackends | undefined;
     readonly rateLimiter: RateLimiter | undefined;
+    /** The agent's run-queue options ({@link queueOptions}); undefined: its tasks run where received. */
+    readonly queue?: QueueOptions;
   },
 ): Omit<RequestHandlerOptions, 'card' | 'executor'> {
   const backends = options.backends ?? {};
   return {
     logger: options.logger,
     ...backends,
+    ...(options.queue && { queue: options.queue }),
     ...instrumentHandler(options.instrumentation, options.label, backends.taskStore ?? memoryTaskStore(config), backends.eventLog ?? memoryEventLog(config)),
     authenticator: sharedAuthenticator(config),
     rateLimiter: options.rateLimiter,

@@ -1,7 +1,15 @@
-import { InMemoryEventLog, InMemoryTaskStore, LocalTaskSignals, type Logger, type ReadinessCheck, type RequestHandlerOptions } from '@a2a-polyglot/core';
+import {
+  InMemoryEventLog,
+  InMemoryTaskStore,
+  LocalTaskSignals,
+  type Logger,
+  type ReadinessCheck,
+  type RequestHandlerOptions,
+  type RunQueue,
+} from '@a2a-polyglot/core';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { eventLogKind, storeKind, type ExecutorConfig } from './config.js';
+import { ConfigError, eventLogKind, storeKind, type ExecutorConfig } from './config.js';
 import { requiredSetting } from './config/derived.js';
 import { loadBackend } from './load-backend.js';
 import { pushSecretsFor, sealStoredPushSecrets } from './push-secrets-at-rest.js';
@@ -15,6 +23,8 @@ export interface Backends {
   readonly checks: readonly ReadinessCheck[];
   /** One line for the startup log, e.g. `PostgreSQL (schema public) + Redis event log`. */
   readonly description: string;
+  /** The run queue (`queue.enabled`): every agent's handler enqueues and claims there under its own name. */
+  readonly queue?: RunQueue;
   /** The Redis command connection (ioredis) when Redis is configured: rate limits share budgets through it. */
   readonly redis?: unknown;
   /** Closes connections and files (after the handler has shut down). */
@@ -51,6 +61,9 @@ export function memoryEventLog(config: ExecutorConfig): InMemoryEventLog {
 export async function openBackends(config: ExecutorConfig, logger: Logger): Promise<Backends> {
   const store = storeKind(config);
   const log = eventLogKind(config);
+  // The queue hands runs between instances: the shared store claims them, the Redis log and signals follow them.
+  if (config.queue.enabled && (store !== 'postgres' || log !== 'redis'))
+    throw new ConfigError('Invalid configuration: queue.enabled needs store.kind postgres and the Redis event log (eventLog.url)');
   const lease = { leaseMs: config.lease.ttlMs, sweepIntervalMs: config.lease.sweepIntervalMs };
   if (store === 'memory') {
     if (config.push.secretKey) logger.warn('push.secretKey has no effect on the in-memory store: it keeps nothing at rest');
@@ -122,7 +135,8 @@ export async function openBackends(config: ExecutorConfig, logger: Logger): Prom
     handlerOptions: { ...shared.stores, eventLog, cluster: { instanceId, signals: new redis.RedisTaskSignals(connections, { prefix, logger }), ...lease } },
     checks: [shared.check, { name: 'event-log', probe: async () => void (await connections.commands.ping()) }],
     redis: connections.commands,
-    description: `${shared.description} + Redis event log (prefix ${prefix}), instance ${instanceId}`,
+    ...(config.queue.enabled && shared.runQueue && { queue: shared.runQueue }),
+    description: `${shared.description} + Redis event log (prefix ${prefix})${config.queue.enabled ? `, run queue (role ${config.role})` : ''}, instance ${instanceId}`,
     close: async () => {
       eventLog.close();
       await Promise.all([connections.close(), shared.close()]);

@@ -1,4 +1,5 @@
 import type { Logger, ReadinessCheck, RequestHandlerOptions } from '@a2a-polyglot/core';
+import type { RunQueue } from '@a2a-polyglot/core';
 import type { PushSecrets } from '@a2a-polyglot/stores';
 import type { ExecutorConfig } from './config.js';
 import { requiredSetting } from './config/derived.js';
@@ -12,6 +13,8 @@ export interface SharedStore {
   readonly check: ReadinessCheck;
   /** For the startup log, e.g. `PostgreSQL task store (schema public)`. */
   readonly description: string;
+  /** The run queue on the same database (`queue.enabled`), where the store has one: PostgreSQL. */
+  readonly runQueue?: RunQueue;
   close(): Promise<void>;
 }
 
@@ -41,6 +44,7 @@ export async function openPostgresStore(config: ExecutorConfig, logger: Logger, 
     },
     check: { name: 'store', probe: async () => void (await pool.query('SELECT 1')) },
     description: `PostgreSQL task store (schema ${schema})`,
+    runQueue: new postgres.PostgresRunQueue(pool, { schema }),
     close: () => pool.end(),
   };
 }

@@ -83,6 +83,27 @@ export function postgresMigrations(schema: string): Migration[] {
         `CREATE INDEX a2a_sends_expiry ON ${s}.a2a_sends (expires_at)`,
       ],
     },
+    {
+      version: 4,
+      name: 'run queue',
+      statements: [
+        // One row per queued run, from its enqueue to the ack of its worker. `claimed_by` and
+        // `lease_expires_at` are the claim; an expired claim is claimed again (`attempts` + 1).
+        `CREATE TABLE ${s}.a2a_run_queue (
+          id text COLLATE "C" PRIMARY KEY,
+          agent text COLLATE "C" NOT NULL,
+          tenant text COLLATE "C" NOT NULL,
+          task_id text COLLATE "C" NOT NULL,
+          run jsonb NOT NULL,
+          attempts integer NOT NULL DEFAULT 0,
+          claimed_by text,
+          lease_expires_at timestamptz,
+          enqueued_at timestamptz NOT NULL DEFAULT clock_timestamp()
+        )`,
+        `CREATE INDEX a2a_run_queue_claimable ON ${s}.a2a_run_queue (agent, enqueued_at)`,
+        `CREATE INDEX a2a_run_queue_task ON ${s}.a2a_run_queue (tenant, task_id)`,
+      ],
+    },
   ];
 }
 

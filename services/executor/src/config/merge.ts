@@ -33,6 +33,7 @@ export function withAgentDefaults(entry: NonNullable<ConfigLayer['agents']>[numb
     handler: entry.handler,
     settings: entry.settings ?? {},
     backgroundExecution: entry.backgroundExecution ?? true,
+    retryable: entry.retryable ?? false,
     ...(entry.a2aLite && { a2aLite: entry.a2aLite === true ? {} : entry.a2aLite }),
     ...(entry.auth && { auth: entry.auth }),
     ...(entry.rateLimit && { rateLimit: entry.rateLimit }),

@@ -85,6 +85,8 @@ export interface AgentEntryConfig extends AgentCardConfig {
   readonly settings: Readonly<Record<string, unknown>>;
   /** false: a task follows the call that started it (a caller that leaves cancels it). */
   readonly backgroundExecution: boolean;
+  /** With the run queue: a task whose worker stopped is run again on another worker instead of failed. */
+  readonly retryable: boolean;
   /** Read A2A-Lite tags in incoming text and tag the answers for chat-channel peers. */
   readonly a2aLite?: A2ALiteConfig;
   /** This agent's own authentication, instead of the service-level `auth`. */

@@ -37,6 +37,11 @@ export const cardShape = {
   acceptAnyInputMode: bool.optional().describe('Let parts of any media type reach the agent, whatever its input modes say. Default false.'),
 };
 
+/** `retryable` of an agent (the single one, an entry of `agents`): what the run queue does when its worker stops. */
+const retryable = bool.describe(
+  'With queue.enabled: a task whose worker stopped is run again from its message on another worker instead of failed. Default false, bridges included.',
+);
+
 /** `agent`: the single agent's card, with the demo agent's card as its defaults. */
 export const agentSchema = section({
   ...cardShape,
@@ -63,6 +68,7 @@ export const agentSchema = section({
     .unwrap()
     .default(false)
     .register(settingMeta, { env: 'A2A_ACCEPT_ANY_INPUT_MODE', flag: '--accept-any-input-mode' }),
+  retryable: retryable.default(false).register(settingMeta, { env: 'A2A_AGENT_RETRYABLE' }),
 }).describe('The card of the single agent (without "agents").');
 
 /** An agent's A2A-Lite options (`agents[i].a2aLite` as an object). */
@@ -101,6 +107,7 @@ export const agentEntrySchema = section({
   rateLimit: rateLimitSchema
     .optional()
     .describe("This agent's own request budgets, counted on top of the service-level rateLimit (same keys). Unset: only the service-level budgets."),
+  retryable: retryable.optional(),
   maxConcurrentTasks: intIn(1, 1_000_000)
     .optional()
     .describe('Most tasks this agent runs at once (per instance); one more send is refused with RESOURCE_EXHAUSTED (HTTP 429 + Retry-After). Unset: no cap.'),

@@ -17,7 +17,7 @@ import { authSchema, pushSchema } from './auth.js';
 import { allowedHostsSchema, corsSchema } from './browser.js';
 import { forwardedHeaderSchema, trustedProxiesSchema } from './proxies.js';
 import { cardSigningSchema, protocolSchema, rateLimitSchema, tlsSchema, websocketSchema } from './listener.js';
-import { agentRegistrySchema, eventLogSchema, leaseSchema, storeSchema } from './storage.js';
+import { agentRegistrySchema, eventLogSchema, leaseSchema, queueSchema, storeSchema } from './storage.js';
 import { settingMeta, withoutDefaults } from './setting.js';
 import { absoluteUrl, agentId, basePath, bool, grpcPublicUrl, nonEmpty, nonNegativeMs, oneOf, port, portOrOff, positiveBytes, section, str } from './values.js';
 
@@ -138,6 +138,11 @@ export const configFileSchema = section({
     .describe("This instance's id (lease owner). Unset: the host name for SQLite, host name + pid + random for PostgreSQL and DynamoDB.")
     .register(settingMeta, { env: 'A2A_INSTANCE_ID' }),
   lease: leaseSchema.prefault({}),
+  queue: queueSchema.prefault({}),
+  role: oneOf(['all', 'frontend', 'worker'])
+    .default('all')
+    .describe('With queue.enabled: frontend serves calls and only queues runs, worker only runs queued runs (no listener), all does both.')
+    .register(settingMeta, { env: 'A2A_ROLE', flag: '--role' }),
   agentRegistry: agentRegistrySchema.prefault({}),
   rateLimit: rateLimitSchema.prefault({}),
   tls: tlsSchema.prefault({}),

@@ -1,7 +1,7 @@
 /** The durability sections: `store` (tasks, push configs), `eventLog` (streams, resumes), `lease`, and the `agentRegistry` table. */
 import { DEFAULT_EVENT_LOG_MAX_BYTES, DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES } from '@a2a-polyglot/core';
 import { DEFAULT_REDIS_LOG_MAX_BYTES_PER_TASK, DYNAMO_TABLE_NAME, DYNAMO_TABLE_NAME_RULE } from '@a2a-polyglot/stores';
-import { absoluteUrl, connectionUrl, intIn, matching, nonEmpty, nonNegativeMs, oneOf, section } from './values.js';
+import { absoluteUrl, bool, connectionUrl, intIn, matching, nonEmpty, nonNegativeMs, oneOf, section } from './values.js';
 import { z } from 'zod';
 import { settingMeta } from './setting.js';
 
@@ -83,6 +83,19 @@ export const leaseSchema = section({
     .default(10_000)
     .describe('How often expired leases are swept.')
     .register(settingMeta, { env: 'A2A_LEASE_SWEEP_MS' }),
+});
+
+/** `queue`: the run queue shared by the instances (PostgreSQL store with the Redis event log). */
+export const queueSchema = section({
+  enabled: bool
+    .default(false)
+    .describe('Sends are stored and queued; a worker on any instance runs them (needs store postgres and the Redis event log).')
+    .register(settingMeta, { env: 'A2A_QUEUE', flag: '--queue' }),
+  pollMs: intIn(10, 60_000).default(100).describe('How often an idle worker looks for queued runs.').register(settingMeta, { env: 'A2A_QUEUE_POLL_MS' }),
+  concurrency: intIn(1, 100_000)
+    .default(16)
+    .describe('Most queued runs of one agent this instance executes at once.')
+    .register(settingMeta, { env: 'A2A_QUEUE_CONCURRENCY' }),
 });
 
 /**
