@@ -232,7 +232,8 @@ export class RequestHandler implements ServedHandler {
   private async queuedAnswer(run: TaskRun, caller: Caller, request: SendMessageRequest, ctx: CallContext): Promise<SendMessageResponse> {
     if (!this.backgroundExecution) this.followCaller(run, caller, ctx);
     const load = () => this.tasks.loadStored(caller, run.taskId);
-    if (!request.configuration?.returnImmediately) await waitOrAbort(awaitTaskSettled(this.log, caller.tenant, run.taskId, run.lastSeq, load, ctx.signal), ctx.signal);
+    if (!request.configuration?.returnImmediately)
+      await waitOrAbort(awaitTaskSettled(this.log, caller.tenant, run.taskId, run.lastSeq, load, ctx.signal), ctx.signal);
     const stored = await load();
     const task = taskView(stored.task, request.configuration?.historyLength);
     return { payload: { $case: 'task', value: answerTask(caller, task, stored.version) } };

@@ -323,7 +323,10 @@ export class TaskRun implements ExecutionContext {
   reply(message: StatusMessage): void {
     // A queued run's task exists before the agent runs (the receiving instance answered with
     // it): a reply completes it with the message instead.
-    if (this.createdFor && !this.replied) return this.complete(message);
+    if (this.createdFor && !this.replied) {
+      this.complete(message);
+      return;
+    }
     if (this.created || this.replied) {
       throw new A2AError(A2AErrorCode.InvalidAgentResponse, 'reply() is only valid as the first and only answer to a new task; use complete(message)');
     }

@@ -171,13 +171,7 @@ type ServedEntry = Omit<AgentEntryConfig, 'handler' | 'settings' | 'backgroundEx
  * The RequestHandler of one agent around `executor`, on its partition of the shared backends
  * (or its own in-memory stores), watched by the service's metrics.
  */
-function servedAgent(
-  entry: ServedEntry,
-  executor: AgentExecutor,
-  config: ExecutorConfig,
-  options: CreateAgentsOptions,
-  unavailable?: string,
-): ServedAgent {
+function servedAgent(entry: ServedEntry, executor: AgentExecutor, config: ExecutorConfig, options: CreateAgentsOptions, unavailable?: string): ServedAgent {
   const paths = agentPaths(entry.id, config, options.logger);
   const { mountPath } = paths;
   // The card declares the schemes of the auth that admits callers of this agent.

@@ -61,8 +61,7 @@ export interface QueueClusterOptions {
   readonly prefix: string;
 }
 
-const statusText = (e: SseEvent): string =>
-  (e.data?.statusUpdate?.status?.message?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('');
+const statusText = (e: SseEvent): string => (e.data?.statusUpdate?.status?.message?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('');
 
 /** Starts the frontend and two workers and waits until each listens. */
 export async function startQueueCluster(options: QueueClusterOptions): Promise<QueueCluster> {

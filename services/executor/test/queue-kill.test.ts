@@ -44,7 +44,9 @@ describeWithPostgresAndRedis('run queue: kill -9 of a worker (PostgreSQL + Redis
     expect(outcome.ranOn).toHaveLength(2);
     expect(outcome.ranOn[1]).not.toBe(outcome.ranOn[0]);
     expect(outcome.gapFree).toBe(true);
-    const task = await json(await fetch(`${cluster.frontendUrl}/agents/retry/a2a/tasks/${outcome.taskId}?historyLength=0`, { headers: { 'A2A-Version': '1.0' } }));
+    const task = await json(
+      await fetch(`${cluster.frontendUrl}/agents/retry/a2a/tasks/${outcome.taskId}?historyLength=0`, { headers: { 'A2A-Version': '1.0' } }),
+    );
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     // The resumed run said so, then ran the agent again from the message: one whole artifact.
     expect(JSON.stringify(task)).not.toContain('TASK_STATE_FAILED');
