@@ -1,36 +1,19 @@
-import type { AgentCard, StreamResponse, TaskPushNotificationConfig } from '@a2a-polyglot/model';
-import { Gates, scriptedAgent, testAgentCard } from '@a2a-polyglot/testing';
-import { ApiKeyAuthenticator, type PushSender, RequestHandler } from '@a2a-polyglot/core';
-import * as sse from '@a2a-polyglot/sse';
+import type { AgentCard } from '@a2a-polyglot/model';
+import { bindingHandlerOptions, bindingTestCard, Gates, type JsonAnswer, readJsonAnswer, TEST_EXTENSION } from '@a2a-polyglot/testing';
+import { ApiKeyAuthenticator, RequestHandler } from '@a2a-polyglot/core';
 import { type RunningA2AServer, startA2AServer, type StartA2AServerOptions } from '../src/index.js';
 
-export const EXT = 'https://example.com/ext/echo';
+/** The optional extension of the test card (shared with the binding packages' tests). */
+export const EXT = TEST_EXTENSION;
 
 /** The shared test card with every capability on and one optional extension. */
-export function testCard(overrides: Partial<AgentCard> = {}): AgentCard {
-  return testAgentCard({
-    name: 'test agent',
-    description: 'scripted agent for binding tests',
-    capabilities: {
-      streaming: true,
-      pushNotifications: true,
-      extendedAgentCard: true,
-      extensions: [{ uri: EXT, description: 'echo', required: false, params: undefined }],
-    },
-    ...overrides,
-  });
-}
+export const testCard = bindingTestCard;
 
 /** The gates and the one scripted agent of the tests (its commands: see `scriptedAgent` in @a2a-polyglot/testing). */
 export { Gates, scriptedAgent } from '@a2a-polyglot/testing';
 
 /** Records push deliveries instead of calling webhooks. */
-export class RecordingPushSender implements PushSender {
-  readonly sent: Array<{ config: TaskPushNotificationConfig; event: StreamResponse }> = [];
-  async send(config: TaskPushNotificationConfig, event: StreamResponse): Promise<void> {
-    this.sent.push({ config, event });
-  }
-}
+export { RecordingPushSender } from '@a2a-polyglot/testing';
 
 export interface TestServer {
   readonly url: string;
@@ -55,15 +38,10 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const gates = new Gates();
-  const card = testCard(options.card);
   const handler =
     options.handler ??
     new RequestHandler({
-      card,
-      executor: scriptedAgent(gates),
-      pushSender: new RecordingPushSender(),
-      allowPrivateWebhooks: true,
-      extendedCard: () => ({ ...card, name: 'extended test agent' }),
+      ...bindingHandlerOptions(gates, testCard(options.card)),
       authenticator: options.apiKeys ? new ApiKeyAuthenticator({ keys: options.apiKeys }) : undefined,
       strictRequests: options.strictRequests,
     });
@@ -87,100 +65,37 @@ export async function startTestServer(
 export const V = { 'a2a-version': '1.0' };
 
 /** A SendMessageRequest JSON. */
-export function sendParams(text: string, extra: Record<string, unknown> = {}, configuration?: Record<string, unknown>): Record<string, unknown> {
-  return {
-    message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
-    ...(configuration ? { configuration } : {}),
-  };
-}
+export { sendMessageJson as sendParams } from '@a2a-polyglot/testing';
 
 let nextId = 1;
 
 /** One JSON-RPC call over HTTP; returns status, headers and parsed body. */
-export async function rpc(
-  url: string,
-  method: string,
-  params?: unknown,
-  headers: Record<string, string> = V,
-): Promise<{ status: number; headers: Headers; body: any }> {
+export async function rpc(url: string, method: string, params?: unknown, headers: Record<string, string> = V): Promise<JsonAnswer> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) }),
   });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  return readJsonAnswer(res);
 }
 
 /** POSTs a raw body to a URL (bad-input tests). */
-export async function postRaw(
-  url: string,
-  body: string,
-  headers: Record<string, string> = { 'content-type': 'application/json', ...V },
-): Promise<{ status: number; headers: Headers; text: string; body: any }> {
-  const res = await fetch(url, { method: 'POST', headers, body });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
+export async function postRaw(url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json', ...V }): Promise<JsonAnswer> {
+  return readJsonAnswer(await fetch(url, { method: 'POST', headers, body }));
 }
 
 /** One REST call; `body` is JSON-encoded when given. */
-export async function rest(
-  base: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = V,
-): Promise<{ status: number; headers: Headers; text: string; body: any }> {
+export async function rest(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = V): Promise<JsonAnswer> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/a2a+json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+  return readJsonAnswer(res);
 }
 
-export interface SseEvent {
-  id?: string;
-  event?: string;
-  data: string;
-}
-
-/** Parsed SSE: events in order, plus the comment lines seen. */
-export interface SseRead {
-  events: SseEvent[];
-  comments: string[];
-}
-
-/**
- * Reads an SSE response (parsed by `@a2a-polyglot/sse`, the reader the client uses) to its
- * end, or until `until` says stop (then cancels the body). Bounded by `timeoutMs`: then it
- * returns what it read so far.
- */
-export async function readSse(res: Response, until?: (read: SseRead) => boolean, timeoutMs = 10_000): Promise<SseRead> {
-  const read: SseRead = { events: [], comments: [] };
-  const stop = new AbortController();
-  const deadline = setTimeout(() => stop.abort(new Error(`SSE read timed out after ${timeoutMs} ms`)), timeoutMs);
-  const check = () => until?.(read) && stop.abort(new Error('read enough'));
-  try {
-    const comments = (text: string) => (read.comments.push(text.trim()), check());
-    for await (const e of sse.readSse(res.body!, { signal: stop.signal, onComment: comments })) {
-      read.events.push({ data: e.data, ...(e.ownId !== undefined && { id: e.ownId }), ...(e.event !== undefined && { event: e.event }) });
-      check();
-    }
-  } catch (error) {
-    if (!stop.signal.aborted) throw error;
-  } finally {
-    clearTimeout(deadline);
-  }
-  return read;
-}
+/** Reads an SSE response to its end or until told to stop (see `readSseEvents` in @a2a-polyglot/testing). */
+export { readSseEvents as readSse, type SseEvent, type SseRead } from '@a2a-polyglot/testing';
 
 /** Opens a streaming JSON-RPC call; returns the raw response (SSE or JSON). */
 export function rpcStream(url: string, method: string, params: unknown, headers: Record<string, string> = {}): Promise<Response> {

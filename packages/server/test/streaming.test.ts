@@ -1,3 +1,9 @@
+/**
+ * SSE behaviour that the node:http listener's sink owns, not the bindings: heartbeats come from
+ * the `sseHeartbeatMs` the listener hands its writer, and backpressure needs a real socket whose
+ * client stops reading (a raw `node:net` connection, paused) to show the producer is not drained.
+ * The bindings' own SSE frames are tested in-process in packages/jsonrpc/test and packages/rest/test.
+ */
 import { connect, type Socket } from 'node:net';
 import { eventStreamFrom, interceptOperation, RequestHandler } from '@a2a-polyglot/core';
 import { EndlessSource } from '@a2a-polyglot/testing';

@@ -43,3 +43,7 @@ export { sdkCardSignature, type SdkCardAnswer, type SdkCardRequest } from './sdk
 export { failsAfterFirstEvent, type SourcedEvent } from './failing-stream.js';
 export { EndlessSource } from './endless-source.js';
 export { type ReceivedWebhook, webhookReceiver, type WebhookReceiverHandle } from './webhook-receiver.js';
+export { bindingHandlerOptions, type BindingHandlerOptions, bindingTestCard, RecordingPushSender, sendMessageJson, TEST_EXTENSION } from './binding-agent.js';
+export { readSseEvents, type SseEvent, type SseRead } from './read-sse-events.js';
+export { type JsonAnswer, readJsonAnswer } from './json-answer.js';
+export { clientRequest } from './client-request.js';

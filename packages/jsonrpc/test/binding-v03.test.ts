@@ -1,4 +1,9 @@
-import { EXT, readSse, rpc, startTestServer, type TestServer } from './helpers.js';
+/**
+ * The A2A v0.3 method names of the JSON-RPC binding as a v0.3 client sees them, called
+ * in-process through `createJsonRpcExchangeHandler` (see `jsonRpcEndpoint`): no socket.
+ */
+import { readSseEvents as readSse, TEST_EXTENSION } from '@a2a-polyglot/testing';
+import { type JsonRpcEndpoint, jsonRpcEndpoint } from './helpers.js';
 
 /** No A2A-Version header: what every v0.3 client sends. */
 const NONE: Record<string, string> = {};
@@ -12,14 +17,13 @@ function v03Send(text: string, configuration?: Record<string, unknown>, extra: R
 }
 
 async function stream(
-  url: string,
+  s: JsonRpcEndpoint,
   method: string,
   params: unknown,
   headers: Record<string, string> = NONE,
 ): Promise<{ res: Response; id: number; frames: any[] }> {
   const id = nextId++;
-  const res = await fetch(url, {
-    method: 'POST',
+  const res = await s.post({
     headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
   });
@@ -27,15 +31,15 @@ async function stream(
   return { res, id, frames: read.events.map((e) => JSON.parse(e.data)) };
 }
 
-describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer();
+describe('JSON-RPC binding: A2A v0.3 method names on the same URL, in-process', () => {
+  let s: JsonRpcEndpoint;
+  beforeAll(() => {
+    s = jsonRpcEndpoint();
   });
   afterAll(() => s.close());
 
   it('message/send without A2A-Version returns the completed task in v0.3 form (absent blocking = blocking)', async () => {
-    const res = await rpc(s.rpcUrl, 'message/send', v03Send('hello'), NONE);
+    const res = await s.rpc('message/send', v03Send('hello'), NONE);
     expect(res.status).toBe(200);
     const task = res.body.result;
     expect(task).toMatchObject({ kind: 'task', status: { state: 'completed' } });
@@ -44,30 +48,30 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
   });
 
   it('message/send with blocking:false returns at once; a direct reply is a kind:message', async () => {
-    const early = await rpc(s.rpcUrl, 'message/send', v03Send('gate g2', { blocking: false }), NONE);
+    const early = await s.rpc('message/send', v03Send('gate g2', { blocking: false }), NONE);
     expect(early.body.result).toMatchObject({ kind: 'task', status: { state: expect.stringMatching(/^(submitted|working)$/) } });
-    const canceled = await rpc(s.rpcUrl, 'tasks/cancel', { id: early.body.result.id }, NONE);
+    const canceled = await s.rpc('tasks/cancel', { id: early.body.result.id }, NONE);
     expect(canceled.body.result).toMatchObject({ kind: 'task', status: { state: 'canceled' } });
-    const reply = await rpc(s.rpcUrl, 'message/send', v03Send('echo x'), NONE);
+    const reply = await s.rpc('message/send', v03Send('echo x'), NONE);
     expect(reply.body.result).toMatchObject({ kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'echo x' }] });
   });
 
   it('tasks/get, multi-turn input-required, tasks/cancel of a finished task (v0.3 error codes)', async () => {
-    const first = (await rpc(s.rpcUrl, 'message/send', v03Send('input'), NONE)).body.result;
+    const first = (await s.rpc('message/send', v03Send('input'), NONE)).body.result;
     expect(first.status.state).toBe('input-required');
-    const next = (await rpc(s.rpcUrl, 'message/send', v03Send('Paris', undefined, { taskId: first.id, contextId: first.contextId }), NONE)).body.result;
+    const next = (await s.rpc('message/send', v03Send('Paris', undefined, { taskId: first.id, contextId: first.contextId }), NONE)).body.result;
     expect(next).toMatchObject({ id: first.id, status: { state: 'completed' } });
-    const got = await rpc(s.rpcUrl, 'tasks/get', { id: first.id, historyLength: 1 }, NONE);
+    const got = await s.rpc('tasks/get', { id: first.id, historyLength: 1 }, NONE);
     expect(got.body.result).toMatchObject({ kind: 'task', id: first.id });
     expect(got.body.result.history).toHaveLength(1);
-    const cancel = await rpc(s.rpcUrl, 'tasks/cancel', { id: first.id }, NONE);
+    const cancel = await s.rpc('tasks/cancel', { id: first.id }, NONE);
     expect(cancel.body.error).toMatchObject({ code: -32002 });
-    const missing = await rpc(s.rpcUrl, 'tasks/get', { id: 'nope' }, NONE);
+    const missing = await s.rpc('tasks/get', { id: 'nope' }, NONE);
     expect(missing.body.error).toMatchObject({ code: -32001, data: [expect.objectContaining({ reason: 'TASK_NOT_FOUND' })] });
   });
 
   it('message/stream: every SSE data is a JSON-RPC response with the request id and a v0.3 event', async () => {
-    const { res, id, frames } = await stream(s.rpcUrl, 'message/stream', v03Send('steps 2'));
+    const { res, id, frames } = await stream(s, 'message/stream', v03Send('steps 2'));
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(frames.every((f) => f.jsonrpc === '2.0' && f.id === id)).toBe(true);
     const kinds = frames.map((f) => f.result.kind);
@@ -79,10 +83,10 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
   });
 
   it('streaming methods answer failures as SSE too (v0.3 clients accept only text/event-stream)', async () => {
-    const resub = await stream(s.rpcUrl, 'tasks/resubscribe', { id: 'nope' });
+    const resub = await stream(s, 'tasks/resubscribe', { id: 'nope' });
     expect(resub.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(resub.frames).toEqual([{ jsonrpc: '2.0', id: resub.id, error: expect.objectContaining({ code: -32001 }) }]);
-    const bad = await stream(s.rpcUrl, 'message/stream', { message: { kind: 'message', role: 'user', messageId: 'x', parts: [{ kind: 'video' }] } });
+    const bad = await stream(s, 'message/stream', { message: { kind: 'message', role: 'user', messageId: 'x', parts: [{ kind: 'video' }] } });
     expect(bad.frames[0].error).toMatchObject({
       code: -32602,
       data: expect.arrayContaining([expect.objectContaining({ fieldViolations: [expect.objectContaining({ field: 'message.parts[0].kind' })] })]),
@@ -90,10 +94,9 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
   });
 
   it('tasks/resubscribe follows a running task in v0.3 form', async () => {
-    const task = (await rpc(s.rpcUrl, 'message/send', v03Send('gate g6', { blocking: false }), NONE)).body.result;
+    const task = (await s.rpc('message/send', v03Send('gate g6', { blocking: false }), NONE)).body.result;
     const id = nextId++;
-    const res = await fetch(s.rpcUrl, {
-      method: 'POST',
+    const res = await s.post({
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tasks/resubscribe', params: { id: task.id } }),
     });
@@ -106,29 +109,24 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
   });
 
   it('push config set/get/list/delete in v0.3 shapes', async () => {
-    const task = (await rpc(s.rpcUrl, 'message/send', v03Send('input'), NONE)).body.result;
+    const task = (await s.rpc('message/send', v03Send('input'), NONE)).body.result;
     const config = { url: 'https://hooks.example.com/a2a', token: 'tok', authentication: { schemes: ['Bearer'], credentials: 'secret' } };
-    const set = await rpc(s.rpcUrl, 'tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: config }, NONE);
+    const set = await s.rpc('tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: config }, NONE);
     expect(set.body.result).toEqual({ taskId: task.id, pushNotificationConfig: { id: task.id, ...config } });
-    const byTask = await rpc(s.rpcUrl, 'tasks/pushNotificationConfig/get', { id: task.id }, NONE);
+    const byTask = await s.rpc('tasks/pushNotificationConfig/get', { id: task.id }, NONE);
     const redacted = { ...config, id: task.id, token: '********', authentication: { schemes: ['Bearer'], credentials: '********' } };
     expect(byTask.body.result).toEqual({ taskId: task.id, pushNotificationConfig: redacted });
-    await rpc(
-      s.rpcUrl,
-      'tasks/pushNotificationConfig/set',
-      { taskId: task.id, pushNotificationConfig: { id: 'second', url: 'https://hooks.example.com/b' } },
-      NONE,
-    );
-    const list = await rpc(s.rpcUrl, 'tasks/pushNotificationConfig/list', { id: task.id }, NONE);
+    await s.rpc('tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: { id: 'second', url: 'https://hooks.example.com/b' } }, NONE);
+    const list = await s.rpc('tasks/pushNotificationConfig/list', { id: task.id }, NONE);
     expect(list.body.result.map((c: any) => c.pushNotificationConfig.id).sort()).toEqual(['second', task.id].sort());
-    const del = await rpc(s.rpcUrl, 'tasks/pushNotificationConfig/delete', { id: task.id, pushNotificationConfigId: 'second' }, NONE);
+    const del = await s.rpc('tasks/pushNotificationConfig/delete', { id: task.id, pushNotificationConfigId: 'second' }, NONE);
     expect(del.body).toEqual({ jsonrpc: '2.0', id: expect.anything(), result: null });
-    const gone = await rpc(s.rpcUrl, 'tasks/pushNotificationConfig/get', { id: task.id, pushNotificationConfigId: 'second' }, NONE);
+    const gone = await s.rpc('tasks/pushNotificationConfig/get', { id: task.id, pushNotificationConfigId: 'second' }, NONE);
     expect(gone.body.error.code).toBe(-32001);
   });
 
   it('agent/getAuthenticatedExtendedCard answers a v0.3 card', async () => {
-    const res = await rpc(s.rpcUrl, 'agent/getAuthenticatedExtendedCard', undefined, NONE);
+    const res = await s.rpc('agent/getAuthenticatedExtendedCard', undefined, NONE);
     expect(res.body.result).toMatchObject({
       name: 'extended test agent',
       protocolVersion: '0.3.0',
@@ -139,28 +137,27 @@ describe('JSON-RPC binding: A2A v0.3 method names on the same URL', () => {
   });
 
   it('accepts X-A2A-Extensions and echoes it under the v0.3 name', async () => {
-    const res = await rpc(s.rpcUrl, 'message/send', v03Send('hi'), { 'x-a2a-extensions': EXT });
+    const res = await s.rpc('message/send', v03Send('hi'), { 'x-a2a-extensions': TEST_EXTENSION });
     expect(res.body.result.kind).toBe('task');
-    expect(res.headers.get('x-a2a-extensions')).toBe(EXT);
+    expect(res.headers.get('x-a2a-extensions')).toBe(TEST_EXTENSION);
     expect(res.headers.get('a2a-extensions')).toBeNull();
   });
 
   it('gives clear errors for a mixed generation: v0.3 method with A2A-Version 1.0, v1.0 method without it', async () => {
-    const v03With10 = await rpc(s.rpcUrl, 'message/send', v03Send('hi'), { 'a2a-version': '1.0' });
+    const v03With10 = await s.rpc('message/send', v03Send('hi'), { 'a2a-version': '1.0' });
     expect(v03With10.body.error).toMatchObject({
       code: -32600,
       message: expect.stringContaining('v0.3 call'),
       data: [expect.objectContaining({ reason: 'VERSION_NOT_SUPPORTED' })],
     });
-    const v10Without = await rpc(s.rpcUrl, 'SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, NONE);
+    const v10Without = await s.rpc('SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, NONE);
     expect(v10Without.body.error).toMatchObject({ code: -32009, message: expect.stringContaining('send A2A-Version: 1.0') });
-    const explicit03 = await rpc(s.rpcUrl, 'tasks/get', { id: 'nope' }, { 'a2a-version': '0.3' });
+    const explicit03 = await s.rpc('tasks/get', { id: 'nope' }, { 'a2a-version': '0.3' });
     expect(explicit03.body.error.code).toBe(-32001);
   });
 
   it('serves v0.3 unary methods inside a batch, and still rejects streaming ones there', async () => {
-    const res = await fetch(s.rpcUrl, {
-      method: 'POST',
+    const res = await s.post({
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify([
         { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'nope' } },
