@@ -4,6 +4,7 @@ import {
   decodePageToken,
   pageTokenAfter,
   versionConflict,
+  type AbandonedQuery,
   type SaveOptions,
   type StoredTask,
   type TaskLease,
@@ -13,6 +14,7 @@ import {
   type TaskStore,
 } from './task-store.js';
 import { isInterrupted, isTerminal } from './task-state.js';
+import { inTenantPartition } from './tenant-partition.js';
 import { deepCopy } from './deep-copy.js';
 import { estimateBytes } from './estimate-size.js';
 import { SaveOrder } from './save-order.js';
@@ -186,13 +188,14 @@ export class InMemoryTaskStore implements TaskStore {
     return lost;
   }
 
-  async abandoned(options: { readonly owner?: string; readonly limit: number }): Promise<StoredTask[]> {
+  async abandoned(query: AbandonedQuery): Promise<StoredTask[]> {
     const now = this.now();
     const out: StoredTask[] = [];
     for (const [key, held] of this.leases) {
-      if (out.length >= options.limit) break;
+      if (out.length >= query.limit) break;
       const entry = this.entries.get(key);
-      if (entry && (held.expiresAt < now || held.owner === options.owner)) out.push(deepCopy(entry.stored));
+      if (!entry || !inTenantPartition(entry.stored.tenant, query.tenants)) continue;
+      if (held.expiresAt < now || held.owner === query.owner) out.push(deepCopy(entry.stored));
     }
     return out;
   }

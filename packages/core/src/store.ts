@@ -5,7 +5,8 @@
  * implementation must agree on (version conflicts, page tokens, log keys).
  */
 export { decodePageToken, isVersionConflict, pageTokenAfter, versionConflict } from './task-store.js';
-export type { SaveOptions, StoredTask, TaskLease, TaskPage, TaskQuery, TaskRef, TaskStore } from './task-store.js';
+export type { AbandonedQuery, SaveOptions, StoredTask, TaskLease, TaskPage, TaskQuery, TaskRef, TaskStore } from './task-store.js';
+export { inTenantPartition, type TenantPartition } from './tenant-partition.js';
 export { DEFAULT_INTERRUPTED_IDLE_MS, DEFAULT_MEMORY_STORE_MAX_BYTES, InMemoryTaskStore, type InMemoryTaskStoreOptions } from './in-memory-task-store.js';
 export { taskLogKey, type EventLog, type LoggedEvent, type LogRead, type SealOptions } from './event-log.js';
 export { DEFAULT_EVENT_LOG_MAX_BYTES, InMemoryEventLog, type InMemoryEventLogOptions } from './in-memory-event-log.js';

@@ -1,6 +1,7 @@
 import type { Task, TaskState } from '@a2a-polyglot/model';
 import { A2AError } from './a2a-error.js';
 import { A2AErrorCode } from './error-code.js';
+import type { TenantPartition } from './tenant-partition.js';
 
 /** A task as stored: the A2A task plus who may see it. */
 export interface StoredTask {
@@ -67,6 +68,21 @@ export interface SaveOptions {
   readonly final?: boolean;
 }
 
+/** What a sweep asks {@link TaskStore.abandoned} for. */
+export interface AbandonedQuery {
+  /** Also every task still leased by this owner (the startup sweep). */
+  readonly owner?: string;
+  /** At most this many tasks, oldest lease expiry first. */
+  readonly limit: number;
+  /**
+   * Only tasks whose stored tenant is in this partition, applied by the store before `limit`
+   * (see {@link TenantPartition}): the sweep of one party of a shared store (an executor
+   * agent) then never starves behind more than `limit` abandoned tasks of the others, and
+   * never reads them. Unset: every tenant.
+   */
+  readonly tenants?: TenantPartition;
+}
+
 /**
  * Where tasks live. The core is the only writer; it serialises writes per task. Durable
  * implementations (SQLite, PostgreSQL) implement the same contract, and every read and write
@@ -93,9 +109,10 @@ export interface TaskStore {
   renewLeases?(owner: string, tasks: readonly TaskRef[], ttlMs: number): Promise<TaskRef[]>;
   /**
    * Optional: tasks holding a lease that has run out, plus (when `owner` is given: the startup
-   * sweep) every task still leased by `owner`, i.e. by this instance before it restarted.
+   * sweep) every task still leased by `owner`, i.e. by this instance before it restarted; with
+   * `tenants`, only those whose tenant is in that partition (see {@link AbandonedQuery}).
    */
-  abandoned?(options: { readonly owner?: string; readonly limit: number }): Promise<StoredTask[]>;
+  abandoned?(query: AbandonedQuery): Promise<StoredTask[]>;
   /**
    * Optional (bounded stores): throws an {@link A2AError} (RESOURCE_EXHAUSTED) when the store
    * has no room for a new task whose first message is about `bytes`. The core calls it before

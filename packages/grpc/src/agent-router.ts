@@ -13,10 +13,19 @@ export interface RoutedCall {
 
 /**
  * Picks the handler of one gRPC call from its metadata and the (decoded, v1.0) request's
- * `tenant`, so one gRPC port serves several agents (gRPC URLs carry no path to route on).
- * Throws an A2AError for a call that names no agent served here.
+ * `tenant`, so one gRPC port serves several agents (gRPC URLs carry no path to route on). In
+ * two steps, so a call that names its agent in metadata is routed (and its address point
+ * charged on that agent) before its request is decoded.
  */
-export type CallRouter = (metadata: Metadata, requestTenant: string) => RoutedCall;
+export interface CallRouter {
+  /**
+   * The agent the call's metadata names, read before the request is decoded; undefined when
+   * the metadata names none. Throws an A2AError when it names an agent not served here.
+   */
+  byMetadata(metadata: Metadata): RoutedCall | undefined;
+  /** The agent of a call whose metadata names none, from its decoded request's tenant. */
+  byTenant(requestTenant: string): RoutedCall;
+}
 
 /**
  * The router of a multi-agent gateway. In order:
@@ -37,9 +46,10 @@ export function agentRouter(
   root: ServedHandler,
   lookup: { byMetadata(id: string): ServedHandler | undefined; byTenant(id: string): ServedHandler | undefined },
 ): CallRouter {
-  return (metadata, requestTenant) => {
-    const named = metadata.get(GRPC_METADATA.agent)[0];
-    if (named !== undefined) {
+  return {
+    byMetadata: (metadata) => {
+      const named = metadata.get(GRPC_METADATA.agent)[0];
+      if (named === undefined) return undefined;
       const id = typeof named === 'string' ? named.trim() : '';
       const handler = id === '' ? undefined : lookup.byMetadata(id);
       if (!handler) {
@@ -48,8 +58,10 @@ export function agentRouter(
         });
       }
       return { handler };
-    }
-    const byTenant = requestTenant === '' ? undefined : lookup.byTenant(requestTenant);
-    return byTenant ? { handler: byTenant, tenant: '' } : { handler: root };
+    },
+    byTenant: (requestTenant) => {
+      const byTenant = requestTenant === '' ? undefined : lookup.byTenant(requestTenant);
+      return byTenant ? { handler: byTenant, tenant: '' } : { handler: root };
+    },
   };
 }

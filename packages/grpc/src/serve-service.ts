@@ -1,9 +1,9 @@
 import { A2AError, A2AErrorCode, type Logger, type ServedHandler, silentLogger } from '@a2a-polyglot/core';
 import type { Server, ServerWritableStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { CallRouter } from './agent-router.js';
-import { peerAddress } from './peer.js';
 import { type EncodedRequest, withDeferredDeserializers } from './safe-decode.js';
-import { callTarget, type ServedRpc } from './served-rpc.js';
+import type { ServedRpc } from './served-rpc.js';
+import { callAdmission } from './call-admission.js';
 import type { GrpcDialect } from './grpc-dialect.js';
 import { type OpenStreams, serveStream, type StreamLimits } from './stream-pump.js';
 import { unaryHandler } from './unary-call.js';
@@ -73,11 +73,9 @@ export function serveService(
   };
   const open: OpenStreams = new Set();
   const implementation: UntypedServiceImplementation = {};
-  const target = callTarget(handler, options.router);
-  const chargeArrival: ServedRpc['chargeArrival'] = (call) => handler.chargeArrival('GRPC', peerAddress(call));
   for (const [key, method] of Object.entries(service)) {
     const route = dialect.route(rpcName(method.path));
-    const rpc: ServedRpc = { route, target, chargeArrival, dialect, logger };
+    const rpc: ServedRpc = { route, admit: callAdmission(handler, options.router, route), dialect, logger };
     const op = route.op;
     implementation[key] =
       op.kind === 'unary'

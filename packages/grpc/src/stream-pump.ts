@@ -37,7 +37,7 @@ export async function serveStream(
   open: OpenStreams,
   call: ServerWritableStream<EncodedRequest, unknown>,
 ): Promise<void> {
-  const { route, target, chargeArrival, dialect, logger } = rpc;
+  const { route, admit, dialect, logger } = rpc;
   const controller = new AbortController();
   let stream: EventStream | undefined;
   let writer: BackpressureWriter<unknown> | undefined;
@@ -61,13 +61,10 @@ export async function serveStream(
   call.on('cancelled', onCancelled);
   open.add(stop);
   try {
-    // The address point first, before the request is decoded (see EncodedRequest).
-    const charged = chargeArrival(call);
-    if (charged) await charged;
+    // The address point first, before the request is decoded where the agent is known (see callAdmission).
+    const { handler, tenant, coreRequest, addressCharged } = await admit(call);
     const resumeAfterSeq = op.name === 'SubscribeToTask' ? parseLastEventId(call.metadata) : undefined;
-    const coreRequest = route.toCore(call.request.decode());
-    const { handler, tenant } = target(call.metadata, coreRequest);
-    ctx = streamCallContext(call, controller.signal, dialect, tenant, logger, charged !== undefined);
+    ctx = streamCallContext(call, controller.signal, dialect, tenant, logger, addressCharged);
     stream = await op.open(handler, coreRequest, ctx, resumeAfterSeq);
     if (controller.signal.aborted || stopError) stream.close();
     writer = new BackpressureWriter(call, limits.highWater, {

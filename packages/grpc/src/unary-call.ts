@@ -8,22 +8,20 @@ import type { ServedRpc } from './served-rpc.js';
 
 /**
  * The grpc-js handler of a unary RPC: spend the caller's address point, decode and convert
- * the request, pick the agent, call the core's operation, answer with the converted response
+ * the request and pick the agent (in the order of `callAdmission`), call the core's operation, answer with the converted response
  * (initial metadata echoing the activated extensions) or with the failure's status.
  */
 export function unaryHandler(op: UnaryOperation, rpc: ServedRpc) {
-  const { route, target, chargeArrival, dialect, logger } = rpc;
+  const { route, admit, dialect, logger } = rpc;
   return (call: ServerUnaryCall<EncodedRequest, unknown>, callback: sendUnaryData<unknown>): void => {
     let ctx: CallContext | undefined;
     let release: () => void = () => undefined;
-    const charged = chargeArrival(call);
-    // Decoding (malformed protobuf), converting (bad v0.3 resource name) and routing (unknown
-    // agent) may throw: answered like any failed call.
-    (charged ?? Promise.resolve())
-      .then(() => {
-        const coreRequest = route.toCore(call.request.decode());
-        const { handler, tenant } = target(call.metadata, coreRequest);
-        ({ ctx, release } = unaryCallContext(call, dialect, tenant, logger, charged !== undefined));
+    // Charging (over budget), decoding (malformed protobuf), converting (bad v0.3 resource
+    // name) and routing (unknown agent) may throw: answered like any failed call.
+    Promise.resolve()
+      .then(() => admit(call))
+      .then(({ handler, tenant, coreRequest, addressCharged }) => {
+        ({ ctx, release } = unaryCallContext(call, dialect, tenant, logger, addressCharged));
         return op.invoke(handler, coreRequest, ctx);
       })
       .then(

@@ -17,7 +17,9 @@ describe('agentRouter: one gRPC port, several agents', () => {
     ['root', root],
     ['alpha', alpha],
   ]);
-  const route = agentRouter(root, { byMetadata: (id) => agents.get(id), byTenant: (id) => (id === 'root' ? undefined : agents.get(id)) });
+  const router = agentRouter(root, { byMetadata: (id) => agents.get(id), byTenant: (id) => (id === 'root' ? undefined : agents.get(id)) });
+  /** Where a call goes: by its metadata when that names an agent, else by its request's tenant. */
+  const route = (metadata: Metadata, tenant: string) => router.byMetadata(metadata) ?? router.byTenant(tenant);
   const md = (agent?: string) => {
     const m = new Metadata();
     if (agent !== undefined) m.set('a2a-agent', agent);

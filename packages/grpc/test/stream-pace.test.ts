@@ -80,8 +80,7 @@ function serve(source: ReadySource, call: FakeCall, open: OpenStreams = new Set(
   const op = { kind: 'stream', name: 'SendStreamingMessage', open: async () => source as EventStream } as unknown as StreamOperation;
   const rpc = {
     route: { op, toCore: (request: unknown) => request, fromCore: (event: unknown) => event },
-    target: () => ({ handler: handler() }),
-    chargeArrival: () => undefined,
+    admit: (call: { request: EncodedRequest }) => ({ handler: handler(), coreRequest: call.request.decode(), addressCharged: false }),
     dialect: { route: () => undefined },
     logger: silentLogger,
   } as unknown as ServedRpc;

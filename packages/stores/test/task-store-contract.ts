@@ -160,6 +160,38 @@ export function storeContract(open: () => Promise<StoreUnderTest>): void {
     expect(await tasks.abandoned!({ limit: 10 })).toEqual([]);
   });
 
+  it('sweeps one tenant partition, limited after the partition (a shared store: no starvation)', async () => {
+    const tasks = store.tasks;
+    const working = (id: string, tenant: string) => stored(id, '2026-01-01T00:00:00.000Z', { tenant, state: TaskState.TASK_STATE_WORKING });
+    // Oldest first: the other agent's expired leases come before the default agent's.
+    const expiring: Array<[string, string]> = [
+      ['a1', '@a/1'],
+      ['a2', '@a/2'],
+      ['a3', '@a/'],
+      ['b1', '@b/t'],
+      ['d1', ''],
+      ['d2', '@@x'],
+      ['d3', 'plain'],
+    ];
+    for (const [id, tenant] of expiring) await tasks.save(working(id, tenant), 0, { owner: 'A', ttlMs: 1 });
+    await tasks.save(working('held', '@a/1'), 0, { owner: 'A', ttlMs: 60_000 });
+    await waitFor(async () => (await tasks.abandoned!({ limit: 100 })).length === expiring.length, { what: 'the leases to expire' });
+    const ids = async (query: Parameters<NonNullable<TaskStore['abandoned']>>[0]) => (await tasks.abandoned!(query)).map((t) => t.task.id).sort();
+    const defaultAgent = { exceptPrefix: '@', keepPrefix: '@@' };
+    expect(await ids({ limit: 100, tenants: { prefix: '@a/' } })).toEqual(['a1', 'a2', 'a3']);
+    expect(await ids({ limit: 1, tenants: { prefix: '@b/' } })).toEqual(['b1']);
+    expect(await ids({ limit: 100, tenants: defaultAgent })).toEqual(['d1', 'd2', 'd3']);
+    // The limit counts the partition's tasks only: four older ones of other agents do not hide them.
+    const one = await tasks.abandoned!({ limit: 1, tenants: defaultAgent });
+    expect(one.map((t) => t.tenant)).toEqual([expect.stringMatching(/^(?!@(?!@))/)]);
+    expect(await ids({ limit: 100, tenants: { exceptPrefix: '@' } })).toEqual(['d1', 'd3']);
+    expect(await ids({ limit: 100, tenants: { prefix: '@', exceptPrefix: '@@' } })).toEqual(['a1', 'a2', 'a3', 'b1']);
+    // The startup sweep (its own leases too) keeps to the partition as well.
+    expect(await ids({ owner: 'A', limit: 100, tenants: { prefix: '@a/' } })).toEqual(['a1', 'a2', 'a3', 'held']);
+    expect(await ids({ owner: 'A', limit: 100, tenants: { prefix: '@b/' } })).toEqual(['b1']);
+    expect(await ids({ owner: 'A', limit: 100, tenants: defaultAgent })).toEqual(['d1', 'd2', 'd3']);
+  });
+
   it('keeps push configs per tenant and task, in registration order', async () => {
     const configs = store.pushConfigs;
     const reference = new InMemoryPushConfigStore();

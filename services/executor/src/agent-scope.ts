@@ -1,4 +1,5 @@
 import type {
+  AbandonedQuery,
   ClusterOptions,
   EventLog,
   IdempotencyStore,
@@ -12,6 +13,7 @@ import type {
   TaskSignal,
   TaskSignals,
   TaskStore,
+  TenantPartition,
 } from '@a2a-polyglot/core';
 
 /** The backends one request handler is given (see `Backends.handlerOptions`). */
@@ -50,6 +52,15 @@ export class AgentScope {
     if (this.prefix !== undefined) return stored.startsWith(this.prefix) ? stored.slice(this.prefix.length) : undefined;
     if (!stored.startsWith(AGENT_MARK)) return stored;
     return stored.startsWith(AGENT_MARK + AGENT_MARK) ? stored.slice(AGENT_MARK.length) : undefined;
+  }
+
+  /**
+   * The stored tenants of this agent as a store query takes them (the sweep's `abandoned`), so
+   * the store returns this agent's rows only: `@b/…` for agent `b`; for the default agent every
+   * tenant but those of another agent, i.e. not starting with `@` unless with the escape `@@`.
+   */
+  partition(): TenantPartition {
+    return this.prefix !== undefined ? { prefix: this.prefix } : { exceptPrefix: AGENT_MARK, keepPrefix: AGENT_MARK + AGENT_MARK };
   }
 
   /** The event-log key of this agent's `key` (a `taskLogKey`, whose first segment is an encoded tenant). */
@@ -106,8 +117,11 @@ function scopedTaskStore(store: TaskStore, scope: AgentScope): TaskStore {
           },
         }
       : {}),
-    // Every agent's sweep reads the shared store and keeps its own tasks; the others' sweeps take theirs.
-    ...(abandoned ? { abandoned: async (options: Parameters<typeof abandoned>[0]) => (await abandoned(options)).flatMap((t) => out(t) ?? []) } : {}),
+    // The store reads this agent's partition only: a limited read filtered afterwards would
+    // starve an agent behind more than `limit` abandoned tasks of the others.
+    ...(abandoned
+      ? { abandoned: async (query: AbandonedQuery) => (await abandoned({ ...query, tenants: scope.partition() })).flatMap((t) => out(t) ?? []) }
+      : {}),
     ...(admitNewTask ? { admitNewTask: (tenant: string, bytes: number) => admitNewTask(scope.inner(tenant), bytes) } : {}),
   };
 }

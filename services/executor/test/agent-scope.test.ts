@@ -3,6 +3,7 @@
  * tenants as they are, another agent's are prefixed, and no tenant of one agent names a
  * partition of another (the mapping is injective and each agent reads back only its own).
  */
+import { inTenantPartition } from '@a2a-polyglot/core';
 import { AgentScope } from '../src/agent-scope.js';
 
 const TENANTS = ['', 't', 'a/b', '@', '@b', '@b/', '@b/t', '@@b/t', 'b', 'b/t', '%40b', '\u001f'];
@@ -25,6 +26,16 @@ describe('AgentScope', () => {
         expect(seen.get(stored)).toBeUndefined();
         seen.set(stored, who);
         for (const other of SCOPES) expect(other.outer(stored)).toBe(other === scope ? tenant : undefined);
+      }
+    }
+  });
+
+  it("names each agent's stored tenants as a store partition, and no other agent's", () => {
+    for (const scope of SCOPES) {
+      for (const tenant of TENANTS) {
+        const stored = scope.inner(tenant);
+        for (const other of SCOPES)
+          expect([other.agentId, stored, inTenantPartition(stored, other.partition())]).toEqual([other.agentId, stored, other === scope]);
       }
     }
   });

@@ -66,6 +66,16 @@ export function taskPk(tenant: string, taskId: string): string {
   return JSON.stringify([tenant, taskId]);
 }
 
+/**
+ * The start of the partition key of every task whose tenant starts with `tenantPrefix`: JSON
+ * escapes each character on its own, so the key of such a tenant starts with this (for a
+ * prefix that does not end halfway through a surrogate pair), and a `begins_with` on the key
+ * tests the tenant's prefix in an index that projects only keys.
+ */
+export function taskPkPrefix(tenantPrefix: string): string {
+  return `[${JSON.stringify(tenantPrefix).slice(0, -1)}`;
+}
+
 /** The partition of `by_tenant`. */
 export function tenantKey(tenant: string): string {
   return JSON.stringify([tenant]);

@@ -1,4 +1,15 @@
-import { isTerminal, versionConflict, type StoredTask, type TaskLease, type TaskPage, type TaskQuery, type TaskRef, type TaskStore } from '@a2a-polyglot/core';
+import {
+  isTerminal,
+  versionConflict,
+  type AbandonedQuery,
+  type StoredTask,
+  type TaskLease,
+  type TaskPage,
+  type TaskQuery,
+  type TaskRef,
+  type TaskStore,
+  type TenantPartition,
+} from '@a2a-polyglot/core';
 import {
   DeleteItemCommand,
   GetItemCommand,
@@ -12,7 +23,7 @@ import {
 import { dynamoError, guardedDynamo, isConditionFailed } from './errors.js';
 import { pageRows, taskPage } from '../task-page.js';
 import { listPlan } from './list-plan.js';
-import { ATTR, INDEX, LEASED, storedFromItem, TASK_SK, taskItem, taskPk } from './schema.js';
+import { ATTR, INDEX, LEASED, storedFromItem, TASK_SK, taskItem, taskPk, taskPkPrefix } from './schema.js';
 
 /** Options of {@link DynamoTaskStore}. */
 export interface DynamoTaskStoreOptions {
@@ -154,46 +165,53 @@ export class DynamoTaskStore implements TaskStore {
   }
 
   /**
-   * Reads the lease index (expired leases, plus at startup the ones `owner` holds), then
-   * re-reads each task consistently and keeps those whose lease is still expired or owned:
-   * the index is eventually consistent and projects keys only.
+   * Reads the lease index (expired leases, plus at startup the ones `owner` holds; only the
+   * `tenants` partition, filtered on the key by DynamoDB before the limit), then re-reads each
+   * task consistently and keeps those whose lease is still expired or owned: the index is
+   * eventually consistent and projects keys only.
    */
-  async abandoned(options: { readonly owner?: string; readonly limit: number }): Promise<StoredTask[]> {
+  async abandoned(query: AbandonedQuery): Promise<StoredTask[]> {
     const now = Date.now();
-    const base: QueryCommandInput = {
-      TableName: this.table,
-      IndexName: INDEX.lease,
-      ExpressionAttributeNames: { '#p': ATTR.leasePartition, '#le': ATTR.leaseExpiresAt },
+    const partition = partitionFilter(query.tenants);
+    const filtered = (condition: string | undefined) => {
+      const all = [condition, partition?.expression].filter((c) => c !== undefined);
+      return all.length > 0 ? { FilterExpression: all.join(' AND ') } : {};
     };
+    const names = { '#p': ATTR.leasePartition, '#le': ATTR.leaseExpiresAt, '#lo': ATTR.leaseOwner, '#pk': ATTR.pk };
+    const base: QueryCommandInput = { TableName: this.table, IndexName: INDEX.lease, ExpressionAttributeNames: names };
     const expired = this.collect(
-      { ...base, KeyConditionExpression: '#p = :p AND #le < :now', ExpressionAttributeValues: { ':p': { S: LEASED }, ':now': { N: String(now) } } },
-      options.limit,
+      {
+        ...base,
+        KeyConditionExpression: '#p = :p AND #le < :now',
+        ...filtered(undefined),
+        ExpressionAttributeValues: { ':p': { S: LEASED }, ':now': { N: String(now) }, ...partition?.values },
+      },
+      query.limit,
     );
     const own =
-      options.owner === undefined
+      query.owner === undefined
         ? Promise.resolve([])
         : this.collect(
             {
               ...base,
               KeyConditionExpression: '#p = :p',
-              FilterExpression: '#lo = :owner',
-              ExpressionAttributeNames: { ...base.ExpressionAttributeNames, '#lo': ATTR.leaseOwner },
-              ExpressionAttributeValues: { ':p': { S: LEASED }, ':owner': { S: options.owner } },
+              ...filtered('#lo = :owner'),
+              ExpressionAttributeValues: { ':p': { S: LEASED }, ':owner': { S: query.owner }, ...partition?.values },
             },
-            options.limit,
+            query.limit,
           );
     const found = [...(await expired), ...(await own)].sort((a, b) => Number(a[ATTR.leaseExpiresAt]?.N) - Number(b[ATTR.leaseExpiresAt]?.N));
     const keys = [...new Map(found.map((i) => [i[ATTR.pk]?.S ?? '', i])).keys()];
     const out: StoredTask[] = [];
     for (const pk of keys) {
-      if (out.length >= options.limit) break;
+      if (out.length >= query.limit) break;
       const read = await guardedDynamo(() =>
         this.client.send(new GetItemCommand({ TableName: this.table, Key: { [ATTR.pk]: { S: pk }, [ATTR.sk]: { S: TASK_SK } }, ConsistentRead: true })),
       );
       const item = read.Item;
       const leaseOwner = item?.[ATTR.leaseOwner]?.S;
       if (!item || leaseOwner === undefined) continue;
-      if (Number(item[ATTR.leaseExpiresAt]?.N) < now || leaseOwner === options.owner) out.push(storedFromItem(item));
+      if (Number(item[ATTR.leaseExpiresAt]?.N) < now || leaseOwner === query.owner) out.push(storedFromItem(item));
     }
     return out;
   }
@@ -221,6 +239,29 @@ export class DynamoTaskStore implements TaskStore {
     } while (start && items.length < limit);
     return items.slice(0, limit);
   }
+}
+
+/**
+ * Core's `inTenantPartition` as a filter on the task key (`#pk`), which the lease index
+ * projects: the prefix tests of the tenant are prefix tests of the key (see `taskPkPrefix`).
+ */
+function partitionFilter(partition: TenantPartition | undefined): { expression: string; values: Record<string, AttributeValue> } | undefined {
+  const conditions: string[] = [];
+  const values: Record<string, AttributeValue> = {};
+  if (partition?.prefix) {
+    conditions.push('begins_with(#pk, :tp)');
+    values[':tp'] = { S: taskPkPrefix(partition.prefix) };
+  }
+  if (partition?.exceptPrefix) {
+    values[':te'] = { S: taskPkPrefix(partition.exceptPrefix) };
+    if (partition.keepPrefix) {
+      conditions.push('(NOT begins_with(#pk, :te) OR begins_with(#pk, :tk))');
+      values[':tk'] = { S: taskPkPrefix(partition.keepPrefix) };
+    } else {
+      conditions.push('NOT begins_with(#pk, :te)');
+    }
+  }
+  return conditions.length > 0 ? { expression: conditions.join(' AND '), values } : undefined;
 }
 
 function key(tenant: string, taskId: string): Record<string, AttributeValue> {

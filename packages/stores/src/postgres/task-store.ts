@@ -1,8 +1,18 @@
-import { versionConflict, type StoredTask, type TaskLease, type TaskPage, type TaskQuery, type TaskRef, type TaskStore } from '@a2a-polyglot/core';
+import {
+  versionConflict,
+  type AbandonedQuery,
+  type StoredTask,
+  type TaskLease,
+  type TaskPage,
+  type TaskQuery,
+  type TaskRef,
+  type TaskStore,
+} from '@a2a-polyglot/core';
 import type { Pool } from 'pg';
 import { listFilter } from '../list-query.js';
 import { storedFromRow, TASK_COLUMNS, taskColumns, type SqlTaskRow } from '../task-columns.js';
 import { pageRows, taskPage } from '../task-page.js';
+import { partitionCondition, partitionParams } from '../tenant-partition-sql.js';
 import { pgError } from './errors.js';
 import { quoteSchema } from './pool.js';
 
@@ -79,12 +89,13 @@ export class PostgresTaskStore implements TaskStore {
     return tasks.filter((r) => !renewed.has(`${r.tenant}\u0000${r.taskId}`));
   }
 
-  async abandoned(options: { readonly owner?: string; readonly limit: number }): Promise<StoredTask[]> {
+  async abandoned(query: AbandonedQuery): Promise<StoredTask[]> {
     const rows = await this.query<SqlTaskRow>(
       `SELECT ${TASK_COLUMNS} FROM ${this.table}
         WHERE lease_owner IS NOT NULL AND (lease_expires_at < now() OR lease_owner = $1)
+          AND ${partitionCondition(['$3::text', '$4::text', '$5::text'], (p) => `starts_with(tenant, ${p})`)}
         ORDER BY lease_expires_at LIMIT $2`,
-      [options.owner ?? null, options.limit],
+      [query.owner ?? null, query.limit, ...partitionParams(query.tenants)],
     );
     return rows.map(storedFromRow);
   }

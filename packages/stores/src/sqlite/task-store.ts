@@ -1,7 +1,17 @@
-import { versionConflict, type StoredTask, type TaskLease, type TaskPage, type TaskQuery, type TaskRef, type TaskStore } from '@a2a-polyglot/core';
+import {
+  versionConflict,
+  type AbandonedQuery,
+  type StoredTask,
+  type TaskLease,
+  type TaskPage,
+  type TaskQuery,
+  type TaskRef,
+  type TaskStore,
+} from '@a2a-polyglot/core';
 import { listFilter } from '../list-query.js';
 import { storedFromRow, TASK_COLUMNS, taskColumns, type SqlTaskRow } from '../task-columns.js';
 import { pageRows, taskPage } from '../task-page.js';
+import { partitionCondition, partitionParams } from '../tenant-partition-sql.js';
 import { guarded, type SqliteDatabase } from './database.js';
 const LEASE_FREE = '(@leaseOwner IS NULL OR lease_owner IS NULL OR lease_owner = @leaseOwner OR lease_expires_at < @now)';
 const SET = `context_id = @contextId, owner = @owner, state = @state, status_ts = @statusTs, version = @version, task = @task,
@@ -32,7 +42,9 @@ export class SqliteTaskStore implements TaskStore {
     this.deleteOne = db.prepare('DELETE FROM a2a_tasks WHERE tenant = ? AND id = ?');
     this.renewOne = db.prepare('UPDATE a2a_tasks SET lease_expires_at = ? WHERE tenant = ? AND id = ? AND lease_owner = ?');
     this.abandonedRows = db.prepare(
-      `SELECT ${TASK_COLUMNS} FROM a2a_tasks WHERE lease_owner IS NOT NULL AND (lease_expires_at < ? OR lease_owner = ?) ORDER BY lease_expires_at LIMIT ?`,
+      `SELECT ${TASK_COLUMNS} FROM a2a_tasks WHERE lease_owner IS NOT NULL AND (lease_expires_at < @now OR lease_owner = @owner)
+        AND ${partitionCondition(['@prefix', '@except', '@keep'], (p) => `substr(tenant, 1, length(${p})) = ${p}`)}
+        ORDER BY lease_expires_at LIMIT @limit`,
     );
   }
 
@@ -81,8 +93,10 @@ export class SqliteTaskStore implements TaskStore {
     return guarded(() => renew());
   }
 
-  async abandoned(options: { readonly owner?: string; readonly limit: number }): Promise<StoredTask[]> {
-    const rows = guarded(() => this.abandonedRows.all(Date.now(), options.owner ?? null, options.limit) as SqlTaskRow[]);
+  async abandoned(query: AbandonedQuery): Promise<StoredTask[]> {
+    const [prefix, except, keep] = partitionParams(query.tenants);
+    const params = { now: Date.now(), owner: query.owner ?? null, limit: query.limit, prefix, except, keep };
+    const rows = guarded(() => this.abandonedRows.all(params) as SqlTaskRow[]);
     return rows.map(storedFromRow);
   }
 }
