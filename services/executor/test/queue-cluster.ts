@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postJson, readSse, userMessage, type SseEvent } from './helpers.js';
-import { killHard, listeningUrl, spawnExecutor, type ExecutorProcess } from './spawn-executor.js';
+import { killHard, listeningUrl, spawnExecutor, workerStarted, type ExecutorProcess } from './spawn-executor.js';
 
 /** The agent of both entries: says which process runs it, then ticks, then completes. */
 const TICKING_AGENT = `'use strict';
@@ -63,7 +63,7 @@ export interface QueueClusterOptions {
 
 const statusText = (e: SseEvent): string => (e.data?.statusUpdate?.status?.message?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('');
 
-/** Starts the frontend and two workers and waits until each listens. */
+/** Starts the frontend and two workers and waits until the frontend listens and each worker started (workers bind no port). */
 export async function startQueueCluster(options: QueueClusterOptions): Promise<QueueCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-queue-'));
   const agentPath = join(dir, 'ticking-agent.js');
@@ -104,7 +104,7 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
   const workers = [spawnRole('worker'), spawnRole('worker')];
   let frontendUrl: string;
   try {
-    [frontendUrl] = await Promise.all([listeningUrl(frontend), ...workers.map((w) => listeningUrl(w))]);
+    [frontendUrl] = await Promise.all([listeningUrl(frontend), ...workers.map((w) => workerStarted(w))]);
   } catch (error) {
     await Promise.all([frontend, ...workers].map(killHard));
     rmSync(dir, { recursive: true, force: true });
@@ -143,7 +143,7 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
     await killHard(workers[index]!);
     const fresh = spawnRole('worker');
     workers[index] = fresh;
-    await listeningUrl(fresh);
+    await workerStarted(fresh);
   }
 
   return {

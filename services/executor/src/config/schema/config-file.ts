@@ -141,7 +141,9 @@ export const configFileSchema = section({
   queue: queueSchema.prefault({}),
   role: oneOf(['all', 'frontend', 'worker'])
     .default('all')
-    .describe('With queue.enabled: frontend serves calls and only queues runs, worker only runs queued runs (no listener), all does both.')
+    .describe(
+      'Needs queue.enabled unless all: frontend serves calls and only queues runs, worker only runs queued runs and binds no port (no HTTP, gRPC or health listener), all does both.',
+    )
     .register(settingMeta, { env: 'A2A_ROLE', flag: '--role' }),
   agentRegistry: agentRegistrySchema.prefault({}),
   rateLimit: rateLimitSchema.prefault({}),
