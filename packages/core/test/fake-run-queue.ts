@@ -37,6 +37,7 @@ export class FakeRunQueue implements RunQueue {
   readonly claims: string[] = [];
   readonly heartbeats: Array<{ worker: string; ids: string[]; leaseMs: number }> = [];
   readonly acks: string[] = [];
+  readonly releases: string[] = [];
   /** Set to make the next claims reject (then cleared) or wait on a promise of the test's. */
   failNextClaim: Error | undefined;
   claimGate: Promise<void> | undefined;
@@ -70,6 +71,12 @@ export class FakeRunQueue implements RunQueue {
     this.acks.push(id);
     const i = this.entries.findIndex((e) => e.id === id && e.claimedBy === worker);
     if (i >= 0) this.entries.splice(i, 1);
+  }
+
+  async release(id: string, worker: string): Promise<void> {
+    this.releases.push(id);
+    const entry = this.entries.find((e) => e.id === id && e.claimedBy === worker);
+    if (entry) entry.claimedBy = undefined;
   }
 
   async holds(tenant: string, taskId: string): Promise<boolean> {

@@ -1,18 +1,19 @@
 /**
  * The worker side of the run queue ({@link QueueWorker}) over an in-memory fake queue: it never
  * runs more than `concurrency` claims at once, renews the leases it holds, reports a run that
- * throws (and acks it), leaves an entry whose run said "not done" to its lease, wakes at once
- * on `notify`, and on `stop` claims nothing more while the runs it holds go on to their end.
+ * throws (and acks it), leaves an entry whose run said "keep" to its lease, releases one handed
+ * back, wakes at once on `notify`, and on `stop` claims nothing more while the runs it holds go
+ * on to their end.
  */
 import { recordingLogger, waitFor } from '@a2a-polyglot/testing';
 import { QueueWorker } from '../src/queue-worker.js';
-import type { ClaimedRun, QueueOptions } from '../src/run-queue.js';
+import type { ClaimedRun, ClaimEnd, QueueOptions } from '../src/run-queue.js';
 import { FakeRunQueue, queuedRun } from './fake-run-queue.js';
 
-/** A run the test ends: `finish(true)` acks it, `finish(false)` leaves it to its lease, `fail` throws. */
+/** A run the test ends: `finish('ack')` acks it, `'keep'` leaves it to its lease, `'release'` hands it back, `fail` throws. */
 interface HeldRun {
   readonly claimed: ClaimedRun;
-  finish(done: boolean): void;
+  finish(end: ClaimEnd): void;
   fail(error: Error): void;
 }
 
@@ -28,11 +29,11 @@ function startWorker(queue: FakeRunQueue, options: Partial<QueueOptions> = {}, l
     leaseMs,
     logger,
     execute: (claimed) =>
-      new Promise<boolean>((resolve, reject) => {
+      new Promise<ClaimEnd>((resolve, reject) => {
         running++;
         mostAtOnce = Math.max(mostAtOnce, running);
         const end = () => void running--;
-        held.push({ claimed, finish: (done) => (end(), resolve(done)), fail: (error) => (end(), reject(error)) });
+        held.push({ claimed, finish: (claimEnd) => (end(), resolve(claimEnd)), fail: (error) => (end(), reject(error)) });
       }),
   });
   return { worker, logger, held, running: () => running, mostAtOnce: () => mostAtOnce };
@@ -47,7 +48,7 @@ describe('QueueWorker', () => {
   const started = (w: ReturnType<typeof startWorker>) => {
     stopLater.push(async () => {
       await w.worker.stop();
-      for (const h of w.held) h.finish(true);
+      for (const h of w.held) h.finish('ack');
       await w.worker.idle();
     });
     return w;
@@ -60,7 +61,7 @@ describe('QueueWorker', () => {
     await waitFor(() => w.held.length === 2, { what: 'two runs' });
     expect(w.running()).toBe(2);
     for (let i = 0; i < 5; i++) {
-      w.held[i]!.finish(true);
+      w.held[i]!.finish('ack');
       await waitFor(() => w.held.length === Math.min(5, i + 3), { what: 'the next run once one ended' });
     }
     await waitFor(() => w.running() === 0 && queue.entries.length === 0, { what: 'every run acked' });
@@ -85,14 +86,14 @@ describe('QueueWorker', () => {
     expect(w.logger.lines.find((l) => l.msg.includes('claims were lost'))?.fields.entries).toEqual([ids[0]]);
   });
 
-  it('a run that throws is logged with its task and acked; a run that says "not done" is left to its lease', async () => {
+  it('a run that throws is logged with its task and acked; a run that says "keep" is left to its lease', async () => {
     const queue = new FakeRunQueue();
     await queue.enqueue(queuedRun('boom'));
     await queue.enqueue(queuedRun('later'));
     const w = started(startWorker(queue));
     await waitFor(() => w.held.length === 2, { what: 'two runs' });
     w.held[0]!.fail(new Error('agent exploded'));
-    w.held[1]!.finish(false);
+    w.held[1]!.finish('keep');
     await waitFor(() => w.logger.messages('error').includes('a queued run failed') && w.running() === 0, { what: 'both ended' });
     const line = w.logger.lines.find((l) => l.msg === 'a queued run failed');
     expect(line?.fields).toMatchObject({ taskId: 'boom', err: expect.objectContaining({ message: 'agent exploded' }) });
@@ -100,6 +101,19 @@ describe('QueueWorker', () => {
     expect(queue.acks).toEqual([w.held[0]!.claimed.id]);
     // Not acked: still in the queue, held until its lease runs out.
     expect(queue.entries.map((e) => [e.run.taskId, e.claimedBy])).toEqual([['later', 'w1']]);
+  });
+
+  it('a run handed back is released: claimable again at once, its attempt counted', async () => {
+    const queue = new FakeRunQueue();
+    await queue.enqueue(queuedRun('back'));
+    const w = started(startWorker(queue, { concurrency: 1 }));
+    await waitFor(() => w.held.length === 1, { what: 'the run' });
+    w.held[0]!.finish('release');
+    // Released, then claimed again by the same (still running) worker: attempt 2, a resumption.
+    await waitFor(() => w.held.length === 2, { what: 'the claim after the release' });
+    expect(queue.releases).toEqual([w.held[0]!.claimed.id]);
+    expect(queue.acks).toEqual([]);
+    expect(w.held[1]!.claimed).toMatchObject({ id: w.held[0]!.claimed.id, attempt: 2 });
   });
 
   it('a failed claim is logged and the worker keeps looking', async () => {
@@ -132,7 +146,7 @@ describe('QueueWorker', () => {
     let idle = false;
     const idling = w.worker.idle().then(() => (idle = true));
     expect(w.running()).toBe(1);
-    w.held[0]!.finish(true);
+    w.held[0]!.finish('ack');
     await idling;
     expect(idle).toBe(true);
     expect(queue.acks).toEqual([w.held[0]!.claimed.id]);

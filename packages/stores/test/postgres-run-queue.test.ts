@@ -2,7 +2,8 @@
  * The PostgreSQL run queue against a real database (A2A_TEST_POSTGRES_URL; skipped loudly
  * without it, failing under CI): what it stores comes back whole, a claim goes to exactly one
  * of two racing workers (`FOR UPDATE SKIP LOCKED`), a heartbeat keeps a lease, a lease that
- * ran out is claimed again by another worker, and an ack removes only its holder's entry.
+ * ran out is claimed again by another worker, a release hands an entry back at once, and an
+ * ack removes only its holder's entry.
  * A lease "that ran out" is one granted with a negative duration: already expired by the
  * database clock, so no test waits for time to pass.
  */
@@ -114,6 +115,16 @@ describeWithPostgres('PostgreSQL run queue', () => {
     await two.ack(first.id, 'w2');
     expect(await one.holds('', 'exp')).toBe(false);
     expect(await one.claim('echo', 'w1', LEASE_MS)).toBeUndefined();
+  });
+
+  it('release hands an entry back: claimable at once by another worker, its attempts kept; only by its holder', async () => {
+    await one.enqueue(run('back'));
+    const first = (await one.claim('echo', 'w1', LEASE_MS))!;
+    await two.release(first.id, 'w2');
+    expect(await two.claim('echo', 'w2', LEASE_MS)).toBeUndefined();
+    await one.release(first.id, 'w1');
+    expect(await one.holds('', 'back')).toBe(true);
+    expect(await two.claim('echo', 'w2', LEASE_MS)).toEqual({ id: first.id, run: first.run, attempt: 2 });
   });
 
   it('heartbeat reports the ids its worker does not hold; none for no ids', async () => {

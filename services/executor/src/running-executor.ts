@@ -71,8 +71,9 @@ export interface RunningExecutor {
   readonly server: Server | undefined;
   /**
    * Graceful stop: new calls are refused, running tasks get `shutdownGraceMs` to finish and
-   * are then failed with a status message subscribers can see, push deliveries are flushed,
-   * and the listener closes. Idempotent.
+   * are then failed with a status message subscribers can see (a queued task of a `retryable`
+   * agent is handed back to the run queue instead, for another worker to resume), push
+   * deliveries are flushed, and the listener closes. Idempotent.
    */
   close(): Promise<void>;
 }

@@ -61,3 +61,9 @@ export async function killHard(c: ExecutorProcess): Promise<void> {
   if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGKILL');
   await c.exited;
 }
+
+/** Sends SIGTERM (the graceful shutdown) and resolves with the exit code. */
+export async function terminate(c: ExecutorProcess): Promise<number | null> {
+  if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGTERM');
+  return c.exited;
+}
