@@ -1,5 +1,5 @@
 import type { Logger } from './logger.js';
-import { DEFAULT_QUEUE_CONCURRENCY, DEFAULT_QUEUE_POLL_MS, type ClaimedRun, type QueueOptions } from './run-queue.js';
+import { DEFAULT_QUEUE_CONCURRENCY, DEFAULT_QUEUE_POLL_MS, type ClaimedRun, type ClaimEnd, type QueueOptions } from './run-queue.js';
 
 /** What a {@link QueueWorker} works with. */
 export interface QueueWorkerDeps {
@@ -9,17 +9,14 @@ export interface QueueWorkerDeps {
   /** How long a claim lasts without a heartbeat; renewed every third of it. */
   readonly leaseMs: number;
   readonly logger: Logger;
-  /**
-   * Runs one claimed entry to its end. Resolves true when the entry is done (acked), false to
-   * leave it to its lease (claimed again once it runs out, e.g. the task was still leased).
-   */
-  readonly execute: (claimed: ClaimedRun) => Promise<boolean>;
+  /** Runs one claimed entry to its end here, and says what becomes of the entry (see {@link ClaimEnd}). */
+  readonly execute: (claimed: ClaimedRun) => Promise<ClaimEnd>;
 }
 
 /**
  * The worker side of the run queue for one agent: claims entries while it has room
  * ({@link QueueOptions.concurrency}), heartbeats the claims it holds, and acks each when its
- * run ends. Idle, it looks again every `pollMs`, or at once when this process enqueued.
+ * run ends (or hands it back, see {@link ClaimEnd}). Idle, it looks again every `pollMs`, or at once when this process enqueued.
  * @internal
  */
 export class QueueWorker {
@@ -82,14 +79,17 @@ export class QueueWorker {
     this.held.add(claimed.id);
     const done = this.deps
       .execute(claimed)
-      .catch((error: unknown) => {
+      .catch((error: unknown): ClaimEnd => {
         logger.error({ err: error, taskId: claimed.run.taskId }, 'a queued run failed');
-        return true;
+        return 'ack';
       })
-      .then(async (finished) => {
-        if (finished) await options.queue.ack(claimed.id, worker);
+      .then(async (end) => {
+        if (end === 'ack') await options.queue.ack(claimed.id, worker);
+        else if (end === 'release') await options.queue.release(claimed.id, worker);
       })
-      .catch((error: unknown) => logger.warn({ err: error, taskId: claimed.run.taskId }, 'acking a queued run failed; it will be claimed again'))
+      .catch((error: unknown) =>
+        logger.warn({ err: error, taskId: claimed.run.taskId }, 'acking or releasing a queued run failed; it will be claimed again once its lease runs out'),
+      )
       .finally(() => {
         this.held.delete(claimed.id);
         this.running.delete(done);

@@ -1,7 +1,8 @@
 /**
  * A worker's run of one entry it claimed from the run queue: the task the receiving instance
  * stored is loaded, and either executed (first claim), resumed (a retryable agent whose worker
- * stopped), failed visibly (the same, not retryable), or left alone (already ended).
+ * stopped), failed visibly (the same, not retryable), or left alone (already ended). A run of
+ * a retryable agent that this worker's shutdown interrupts is handed back to the queue.
  * @internal
  */
 import { TaskState } from '@a2a-polyglot/model';
@@ -11,7 +12,7 @@ import { taskLogKey, type EventLog, type LoggedEvent } from './event-log.js';
 import { lazyChild } from './lazy-logger.js';
 import type { Logger } from './logger.js';
 import type { RunRegistry } from './run-registry.js';
-import { RESUMED_TASK_MESSAGE, type ClaimedRun } from './run-queue.js';
+import { RESUMED_TASK_MESSAGE, type ClaimedRun, type ClaimEnd } from './run-queue.js';
 import { logTaskEnd } from './task-end-log.js';
 import { TaskRun, type RunDeps } from './task-run.js';
 import { isInterrupted, isTerminal } from './task-state.js';
@@ -30,48 +31,54 @@ export interface ClaimedRunDeps {
   readonly runDeps: () => RunDeps;
   /** A run with no agent over a stored task, through which a task is failed. */
   readonly idleRun: (stored: StoredTask) => TaskRun;
+  /**
+   * The runs of claimed entries executing here now, when the agent is retryable: what a
+   * shutdown hands back to the queue ({@link TaskRun.handBack}) instead of failing.
+   */
+  readonly retryableRuns: Set<TaskRun>;
 }
 
 /**
- * Runs a claimed entry to its end. Resolves true when the entry is done (ack it), false when the
- * task is still leased by another instance (the worker that stopped, until its lease runs out):
- * the entry is then left to its own lease and claimed again later.
+ * Runs a claimed entry to its end and says what becomes of the entry: `ack` when it is done;
+ * `keep` when the task is still leased by another instance (the worker that stopped, until its
+ * lease runs out), so the entry is left to its own lease and claimed again later; `release`
+ * when this instance's shutdown handed the run back (retryable agents).
  */
-export async function executeClaimed(deps: ClaimedRunDeps, claimed: ClaimedRun): Promise<boolean> {
+export async function executeClaimed(deps: ClaimedRunDeps, claimed: ClaimedRun): Promise<ClaimEnd> {
   const job = claimed.run;
   const stored = await deps.store.get(job.tenant, job.taskId);
-  if (!stored) return true;
+  if (!stored) return 'ack';
   const state = stored.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
   // Canceled while queued, or ended by an earlier claim that lost only its ack.
-  if (isTerminal(state) || (isInterrupted(state) && stored.version !== job.version)) return true;
-  if (deps.runs.find(job.tenant, job.taskId)) return false;
+  if (isTerminal(state) || (isInterrupted(state) && stored.version !== job.version)) return 'ack';
+  if (deps.runs.find(job.tenant, job.taskId)) return 'keep';
   const resumed = claimed.attempt > 1;
   const logger = lazyChild(deps.logger, { taskId: job.taskId });
   try {
     if (resumed && !deps.retryable) return await failAbandoned(deps, stored, logger);
     return await runClaimed(deps, claimed, stored, logger);
   } catch (error) {
-    if (isVersionConflict(error)) return false;
+    if (isVersionConflict(error)) return 'keep';
     throw error;
   }
 }
 
 /** Not retryable: the task ends FAILED with the reason, as the lease sweep fails it without a queue. */
-async function failAbandoned(deps: ClaimedRunDeps, stored: StoredTask, logger: Logger): Promise<boolean> {
+async function failAbandoned(deps: ClaimedRunDeps, stored: StoredTask, logger: Logger): Promise<ClaimEnd> {
   const run = deps.idleRun(stored);
   try {
     if (await run.abort(ABANDONED_TASK_MESSAGE)) {
       logger.warn({ tenant: stored.tenant }, 'failed a queued task whose worker stopped (the agent is not retryable)');
-      return true;
+      return 'ack';
     }
     if (run.failure) throw run.failure;
-    return true;
+    return 'ack';
   } finally {
     run.finish();
   }
 }
 
-async function runClaimed(deps: ClaimedRunDeps, claimed: ClaimedRun, stored: StoredTask, logger: Logger): Promise<boolean> {
+async function runClaimed(deps: ClaimedRunDeps, claimed: ClaimedRun, stored: StoredTask, logger: Logger): Promise<ClaimEnd> {
   const job = claimed.run;
   const resumed = claimed.attempt > 1;
   if (resumed) await fillLog(deps.log, stored);
@@ -100,14 +107,16 @@ async function runClaimed(deps: ClaimedRunDeps, claimed: ClaimedRun, stored: Sto
   }
   if (resumed) logger.warn({ attempt: claimed.attempt }, 'resumed a queued task whose worker stopped');
   deps.runs.register(run);
+  if (deps.retryable) deps.retryableRuns.add(run);
   const startedAt = performance.now();
   try {
     await run.execute(deps.executor);
   } finally {
     deps.runs.unregister(run);
-    logTaskEnd(logger, deps.agentName, run.state, startedAt);
+    deps.retryableRuns.delete(run);
+    if (!run.handedBack) logTaskEnd(logger, deps.agentName, run.state, startedAt);
   }
-  return true;
+  return run.handedBack ? 'release' : 'ack';
 }
 
 /** Most missing numbers {@link fillLog} writes; a longer hole (the log expired) gets one snapshot at the stored version. */

@@ -94,6 +94,8 @@ export class RequestHandler implements ServedHandler {
   private readonly sends: IdempotentSends | undefined;
   /** Claims and runs queued sends ({@link RequestHandlerOptions.queue} with `work`); undefined otherwise. */
   private readonly worker: QueueWorker | undefined;
+  /** Runs of claimed entries of a retryable agent executing here: a shutdown hands them back to the queue. */
+  private readonly retryableRuns = new Set<TaskRun>();
 
   constructor(private readonly options: RequestHandlerOptions) {
     this.card = options.card;
@@ -156,7 +158,19 @@ export class RequestHandler implements ServedHandler {
     const { executor, store, logger, runs } = this;
     const runDeps = () => this.deps();
     const idleRunOf = (stored: StoredTask) => idleRun(runDeps(), stored, undefined, undefined, []);
-    const deps = { agentName: this.card.name, executor, store, log: this.log, logger, runs, retryable: queue.retryable ?? false, runDeps, idleRun: idleRunOf };
+    const retryable = queue.retryable ?? false;
+    const deps = {
+      agentName: this.card.name,
+      executor,
+      store,
+      log: this.log,
+      logger,
+      runs,
+      retryable,
+      runDeps,
+      idleRun: idleRunOf,
+      retryableRuns: this.retryableRuns,
+    };
     return new QueueWorker({ options: queue, worker: lease.owner, leaseMs: lease.ttlMs, logger, execute: (claimed) => executeClaimed(deps, claimed) });
   }
 
@@ -368,7 +382,9 @@ export class RequestHandler implements ServedHandler {
   /**
    * Stops accepting work (new calls get Unavailable), gives running tasks `graceMs` to
    * finish, then fails the rest visibly with a status message (`reason`: a host that removes one
-   * agent says so instead of "the server shut down"), and flushes push deliveries.
+   * agent says so instead of "the server shut down"), and flushes push deliveries. A queued run
+   * of a retryable agent ({@link QueueOptions.retryable}) still running then is not failed but
+   * handed back to the queue, where another worker resumes it.
    */
   async shutdown(graceMs = 10_000, reason = 'The server shut down before the task finished'): Promise<void> {
     this.shuttingDown = true;
@@ -381,12 +397,18 @@ export class RequestHandler implements ServedHandler {
     const wait = (ms: number) => sleep(ms, timers.signal).catch(() => undefined);
     try {
       await Promise.race([Promise.all(this.runs.active().map((r) => r.ended.promise)), wait(graceMs)]);
-      await Promise.all(this.runs.active().map((r) => r.abort(reason)));
+      await Promise.all(this.runs.active().map((r) => (this.retryableRuns.has(r) ? this.handBack(r, reason) : r.abort(reason))));
       await Promise.race([this.push.idle(), wait(Math.min(graceMs, 5000))]);
       await this.worker?.idle();
     } finally {
       timers.abort();
     }
+  }
+
+  /** Shutdown's part for a queued run of a retryable agent: the task goes back to the queue as it is. */
+  private async handBack(run: TaskRun, reason: string): Promise<void> {
+    if (await run.handBack(reason))
+      this.logger.warn({ taskId: run.taskId }, 'shutting down: handed a running queued task back to the run queue (the agent is retryable)');
   }
 
   /** True once {@link shutdown} began: new calls are refused; health probes report not ready. */

@@ -40,6 +40,13 @@ export interface ClaimedRun {
 }
 
 /**
+ * What becomes of a claimed entry once its run is over here: `ack` (done: removed), `keep`
+ * (left to its lease, claimed again once that runs out: e.g. the task was still leased by the
+ * worker that stopped), `release` (handed back by a worker shutting down: claimable at once).
+ */
+export type ClaimEnd = 'ack' | 'keep' | 'release';
+
+/**
  * The work queue of an executor whose instances share their stores: the instance that receives
  * a send stores the task and enqueues its run; a worker on any instance claims it under a lease
  * it renews while the run lasts and acks when the run ends. A claim whose lease runs out (its
@@ -57,6 +64,11 @@ export interface RunQueue {
   heartbeat(worker: string, ids: readonly string[], leaseMs: number): Promise<string[]>;
   /** The run ended (or needs no run): the entry is removed, if `worker` still holds it. */
   ack(id: string, worker: string): Promise<void>;
+  /**
+   * `worker` hands the entry back (it is shutting down mid-run): claimable at once by any
+   * worker, its attempts kept, so the next claim is a resumption. No-op unless `worker` holds it.
+   */
+  release(id: string, worker: string): Promise<void>;
   /** True while an entry for this task waits or is claimed: its recovery belongs to the queue, not the lease sweep. */
   holds(tenant: string, taskId: string): Promise<boolean>;
 }
@@ -76,8 +88,10 @@ export interface QueueOptions {
   readonly work?: boolean;
   /**
    * The agent may be run again from the start when its worker stopped mid-run: the task is
-   * resumed on another worker ({@link RESUMED_TASK_MESSAGE}) instead of failed. Right for an
-   * agent whose effects are idempotent. Default false: such a task is FAILED, as without a queue.
+   * resumed on another worker ({@link RESUMED_TASK_MESSAGE}) instead of failed. A worker killed
+   * outright leaves its claim to run out; one shutting down gracefully hands its unfinished
+   * runs back at once. Right for an agent whose effects are idempotent. Default false: such a
+   * task is FAILED, as without a queue.
    */
   readonly retryable?: boolean;
   /** How often an idle worker looks for work; an enqueue in this process wakes it at once. Default 100 ms. */

@@ -82,7 +82,6 @@ interface HandOff {
   readonly caller: Caller;
   readonly releaseSlot: ReleaseSlot;
   readonly start: { task: Task; seq: number } | undefined;
-  readonly enqueue: (run: Omit<QueuedRun, 'agent'>) => Promise<void>;
 }
 
 /** A run that was started, the task as it found it (follow-ups) and the caller it serves. */
@@ -221,7 +220,7 @@ export class RunStarter {
       }
     }
     const start = existing ? run.view() : undefined;
-    if (this.deps.enqueue) return this.handOff(run, { request, streaming, caller, releaseSlot, start, enqueue: this.deps.enqueue });
+    if (this.deps.enqueue) return this.handOff(run, { request, streaming, caller, releaseSlot, start });
     // One reaction for both outcomes (catch + finally cost two more promises per request).
     const startedAt = performance.now();
     const forget = (): void => {
@@ -247,10 +246,13 @@ export class RunStarter {
    */
   private async handOff(run: TaskRun, h: HandOff): Promise<StartedRun> {
     const { request, caller } = h;
+    const { enqueue } = this.deps;
     try {
+      // Called only when sends are queued; the check narrows the optional dependency.
+      if (!enqueue) throw new Error('RunStarter.handOff needs RunStarterDeps.enqueue');
       await run.handOff();
       try {
-        await h.enqueue({
+        await enqueue({
           tenant: caller.tenant,
           taskId: run.taskId,
           owner: caller.owner,

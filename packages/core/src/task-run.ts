@@ -52,8 +52,10 @@ export class TaskRun implements ExecutionContext {
   /** A queued run of the message that created its task (`RunInit.createdFor`). */
   private readonly createdFor: boolean;
   private replied = false;
-  /** Set while cancel() runs, so an executor that returns on abort does not settle the task first. */
+  /** Set while cancel() or handBack() runs, so an executor that returns on abort does not settle the task first. */
   private canceling: Promise<void> | undefined;
+  /** {@link handBack} let the task go unsettled: the queue entry is released, not acked. */
+  private handed = false;
 
   /** The run's write path: every report and every write of the task goes through it. */
   private readonly writer: TaskWriter;
@@ -304,6 +306,29 @@ export class TaskRun implements ExecutionContext {
     await callCancelHook(executor, this, hookTimeoutMs, this.deps.logger);
   }
 
+  /** True once {@link handBack} let the task go: another worker resumes it. */
+  get handedBack(): boolean {
+    return this.handed;
+  }
+
+  /**
+   * A worker shutting down hands a queued run of a retryable agent back to the queue instead of
+   * failing it ({@link abort}): the agent is aborted, what it reported so far is saved, the
+   * task's lease is let go with the task left as it is (not settled), and whatever the agent
+   * reports or returns afterwards writes nothing. Resolves false when the run had lost its task.
+   */
+  async handBack(reason: string): Promise<boolean> {
+    if (this.writer.failure || this.ended.settled) return false;
+    const done = new Deferred<void>();
+    this.canceling = done.promise;
+    try {
+      this.handed = await this.writer.letGo(new A2AError(A2AErrorCode.Unavailable, reason));
+      return this.handed;
+    } finally {
+      done.resolve();
+    }
+  }
+
   /** Aborts the agent and fails the task visibly (server shutdown). */
   async abort(reason: string): Promise<boolean> {
     this.writer.controller().abort(new A2AError(A2AErrorCode.Unavailable, reason));
@@ -347,7 +372,7 @@ export class TaskRun implements ExecutionContext {
   artifact(chunk: ArtifactChunk): string {
     this.ensureCreated();
     const event = artifactEvent({ id: this.taskId, contextId: this.contextId } as Task, chunk);
-    this.writer.enqueue(() => this.writer.apply(event));
+    this.writer.report(event);
     return event.payload?.$case === 'artifactUpdate' ? (event.payload.value.artifact?.artifactId ?? '') : '';
   }
 
@@ -381,7 +406,7 @@ export class TaskRun implements ExecutionContext {
     this.ensureCreated();
     const msg = message === undefined ? undefined : agentMessage(message, this.taskId, this.contextId);
     const event = statusEvent({ id: this.taskId, contextId: this.contextId } as Task, state, msg, metadata);
-    this.writer.enqueue(() => this.writer.apply(event));
+    this.writer.report(event);
   }
 
   private ensureCreated(): void {
@@ -391,6 +416,6 @@ export class TaskRun implements ExecutionContext {
     if (this.created) return;
     this.created = true;
     const task = newTask(this.taskId, this.contextId, this.message, undefined);
-    this.writer.enqueue(() => this.writer.apply({ payload: { $case: 'task', value: task } }));
+    this.writer.report({ payload: { $case: 'task', value: task } });
   }
 }

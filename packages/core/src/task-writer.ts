@@ -57,6 +57,8 @@ export class TaskWriter implements PersistedRun {
   private readonly logKey: string;
   /** Why the run lost its task (fenced), if it did. */
   private lostBy: A2AError | undefined;
+  /** {@link letGo} began: what the agent reports from now on is dropped. */
+  private reportsClosed = false;
   /** The observed run's observation until its first event is announced (then cleared); the run sets it. */
   awaitingFirstEvent: TaskRunObservation | undefined;
 
@@ -137,6 +139,12 @@ export class TaskWriter implements PersistedRun {
 
   enqueue(step: () => unknown): void {
     this.queue.push(step);
+  }
+
+  /** An event the agent reported: applied in order, unless {@link letGo} closed the run to reports. */
+  report(event: StreamResponse): void {
+    if (this.reportsClosed) return;
+    this.queue.push(() => this.apply(event));
   }
 
   /**
@@ -253,6 +261,25 @@ export class TaskWriter implements PersistedRun {
     if (isVersionConflict(error)) this.deps.logger.info('task changed elsewhere; this run stops');
     else this.deps.logger.error({ err: error }, 'saving the task failed; this run stops (the lease sweep fails the task if it stays unfinished)');
     this.fence(A2AError.from(error));
+  }
+
+  /**
+   * Lets the task go unsettled ({@link TaskRun.handBack}): aborts the agent, saves what it
+   * reported so far, releases the lease, then fences the run so nothing later is written.
+   * Resolves false when the run had already lost its task.
+   */
+  async letGo(reason: A2AError): Promise<boolean> {
+    if (this.lostBy) return false;
+    // Reports made before this are saved; none after (the agent may report as it stops).
+    this.reportsClosed = true;
+    this.controller().abort(reason);
+    const pending = this.drain();
+    if (pending) await pending;
+    if (this.lostBy) return false;
+    const released = this.persistence.endExecution();
+    if (released) await released;
+    this.fence(reason);
+    return true;
   }
 
   fence(reason: A2AError): void {

@@ -11,6 +11,7 @@ import { startExecutor, type RunningExecutor } from './start-executor.js';
 import { shutdownDeadlineMs } from './shutdown-deadline.js';
 import { startupFailure } from './startup-failure.js';
 import { usageText } from './usage.js';
+import { opensListeners } from './worker-role.js';
 
 /** How long past the shutdown deadline the process waits for close() before exiting 1 anyway. */
 const BACKSTOP_SLACK_MS = 1000;
@@ -71,6 +72,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
+  if (!opensListeners(config)) {
+    // A worker binds no port: the line names what it runs, never a URL.
+    const agents = config.agents.length > 0 ? config.agents.map((a) => a.id) : [config.agentModule ?? 'built-in demo agent'];
+    logger.info(
+      { role: config.role, agents, ...(loaded.configFile && { configFile: loaded.configFile }) },
+      `A2A worker started: runs queued tasks of ${agents.join(', ')}; no listener (role worker)`,
+    );
+    return;
+  }
   const { url, endpoints, grpc } = running;
   const publicBase = config.publicBaseUrl;
   const rootEntry = config.agents.find((a) => a.id === config.defaultAgent) ?? config.agents[0];

@@ -47,7 +47,10 @@ export interface ServedAgentInfo {
 
 /** A running executor service. */
 export interface RunningExecutor {
-  /** Where the listener is bound, e.g. `http://127.0.0.1:8080` (not the public URL). */
+  /**
+   * Where the listener is bound, e.g. `http://127.0.0.1:8080` (not the public URL); '' for a
+   * worker (`role: "worker"`), which binds no port.
+   */
   readonly url: string;
   /** The agent card URL, JSON-RPC endpoint and REST base of the root agent, relative to {@link url}. */
   readonly endpoints: AgentEndpoints;
@@ -64,11 +67,13 @@ export interface RunningExecutor {
    * those of `agents`, then those of the agent registry, which come and go while it runs.
    */
   readonly agents: ReadonlyArray<ServedAgentInfo>;
-  readonly server: Server;
+  /** The HTTP server; undefined for a worker (`role: "worker"`), which binds no port. */
+  readonly server: Server | undefined;
   /**
    * Graceful stop: new calls are refused, running tasks get `shutdownGraceMs` to finish and
-   * are then failed with a status message subscribers can see, push deliveries are flushed,
-   * and the listener closes. Idempotent.
+   * are then failed with a status message subscribers can see (a queued task of a `retryable`
+   * agent is handed back to the run queue instead, for another worker to resume), push
+   * deliveries are flushed, and the listener closes. Idempotent.
    */
   close(): Promise<void>;
 }
@@ -98,7 +103,8 @@ export function closeOnceInSteps(config: ExecutorConfig, logger: Logger, steps: 
 /** What a started wiring hands to {@link runningExecutor}. */
 export interface RunningParts {
   readonly config: ExecutorConfig;
-  readonly listener: RunningA2AServer;
+  /** Undefined for a worker, which opens no listener. */
+  readonly listener: RunningA2AServer | undefined;
   readonly grpc: RunningGrpcServer | undefined;
   /** The root agent's handler. */
   readonly handler: RequestHandler;
@@ -115,7 +121,7 @@ export interface RunningParts {
 export function runningExecutor(parts: RunningParts): RunningExecutor {
   const { config, listener, grpc } = parts;
   return {
-    url: listener.url,
+    url: listener?.url ?? '',
     endpoints: endpointsAt('', config.basePath),
     grpc: grpc && { host: grpc.host, port: grpc.port, url: grpc.url },
     config,
@@ -123,7 +129,7 @@ export function runningExecutor(parts: RunningParts): RunningExecutor {
     get agents() {
       return parts.agents();
     },
-    server: listener.server,
+    server: listener?.server,
     close: parts.close,
   };
 }

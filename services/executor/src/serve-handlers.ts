@@ -9,6 +9,7 @@ import { GRPC_CLOSE_GRACE_MS, startGrpc } from './grpc-listener.js';
 import type { ListenerTls } from './listener-security.js';
 import { rootListenerOptions } from './listener-options.js';
 import { closeOnceInSteps, type CloseStep } from './running-executor.js';
+import { opensListeners } from './worker-role.js';
 
 /** What {@link serveHandlers} serves: the request handlers built on `backends`, the root one first. */
 export interface ServedHandlers {
@@ -35,9 +36,9 @@ export interface ServedHandlers {
   readonly closeAfterHandlers?: readonly CloseStep[];
 }
 
-/** The started listeners and the service's `close`. */
+/** The started listeners (none for a worker, see {@link opensListeners}) and the service's `close`. */
 export interface ServingHandlers {
-  readonly listener: RunningA2AServer;
+  readonly listener: RunningA2AServer | undefined;
   readonly grpc: RunningGrpcServer | undefined;
   readonly close: () => Promise<void>;
 }
@@ -48,27 +49,30 @@ export interface ServingHandlers {
  * over the backends' probes, and the shutdown in order: handlers (refuse new calls, let tasks
  * finish or fail them, flush pushes, so streams on every binding see the final events), then
  * the listeners, then the shared stores, once. On a failed start everything opened is closed.
+ * A worker (`role: "worker"`) opens no listener at all: the same sweep and shutdown, no port.
  */
 export async function serveHandlers(s: ServedHandlers): Promise<ServingHandlers> {
   const { config, logger, backends } = s;
   const stopHandlers = (graceMs: number) => Promise.all(s.handlers().map((h) => h.shutdown(graceMs)));
   let grpc: RunningGrpcServer | undefined;
-  let listener: RunningA2AServer;
+  let listener: RunningA2AServer | undefined;
   try {
     if (backends.handlerOptions.cluster) {
       // The startup sweep, each handler on its partition: fail at once what this instance (same id) ran when it last stopped.
       const failed = (await Promise.all(s.handlers().map((h) => h.recoverAbandoned({ includeOwn: true })))).reduce((n, f) => n + f, 0);
       logger.info(failed > 0 ? { recoveredTasks: failed } : {}, `Storage: ${backends.description}`);
     }
-    // Draining is service-wide: every handler shuts down together.
-    const readiness = () => checkReadiness({ draining: () => s.handlers().some((h) => h.draining), checks: backends.checks });
-    grpc = await startGrpc(s.root, config, logger, readiness, s.tls?.grpc, s.router);
-    s.onGrpc?.(grpc);
-    listener = await startA2AServer({
-      handler: s.root,
-      ...rootListenerOptions(config, logger, { readiness, metrics: s.metrics, grpcInterfaces: s.grpcInterfaces, tls: s.tls }),
-      ...(s.mounts ? { mounts: s.mounts } : {}),
-    });
+    if (opensListeners(config)) {
+      // Draining is service-wide: every handler shuts down together.
+      const readiness = () => checkReadiness({ draining: () => s.handlers().some((h) => h.draining), checks: backends.checks });
+      grpc = await startGrpc(s.root, config, logger, readiness, s.tls?.grpc, s.router);
+      s.onGrpc?.(grpc);
+      listener = await startA2AServer({
+        handler: s.root,
+        ...rootListenerOptions(config, logger, { readiness, metrics: s.metrics, grpcInterfaces: s.grpcInterfaces, tls: s.tls }),
+        ...(s.mounts ? { mounts: s.mounts } : {}),
+      });
+    }
   } catch (error) {
     await grpc?.close(0);
     for (const [, run] of s.closeFirst ?? []) await run().catch(() => undefined);
@@ -81,7 +85,7 @@ export async function serveHandlers(s: ServedHandlers): Promise<ServingHandlers>
     ...(s.closeFirst ?? []),
     ['the request handlers', () => stopHandlers(config.shutdownGraceMs)],
     ...(s.closeAfterHandlers ?? []),
-    ['the listeners', () => Promise.all([listener.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
+    ['the listeners', () => Promise.all([listener?.close(), grpc?.close(GRPC_CLOSE_GRACE_MS)])],
     // Once, after every handler: they all share these.
     ['the stores', () => backends.close()],
   ]);

@@ -5,9 +5,11 @@
  */
 import { authenticationConfigured } from './authentication.js';
 import { grpcListenAddress, isLoopbackHost, type ExecutorConfig } from './config.js';
+import { opensListeners } from './worker-role.js';
 
-/** The warnings of `config`, one line each, empty when there is nothing to say. */
+/** The warnings of `config`, one line each, empty when there is nothing to say (always for a worker: it listens nowhere). */
 export function startupWarnings(config: ExecutorConfig): string[] {
+  if (!opensListeners(config)) return [];
   const grpc = grpcListenAddress(config);
   const exposed = [config.host, ...(grpc ? [grpc.host] : [])].filter((host) => !isLoopbackHost(host));
   if (exposed.length === 0) return [];

@@ -385,6 +385,16 @@ describe('loadConfig', () => {
       expect(configError({ argv: [], env, cwd })).toBe(message);
     });
 
+    it('refuses a role without the run queue (a frontend would run its sends, a worker would have none)', () => {
+      expect(configError({ argv: ['--role', 'worker'], env: {}, cwd })).toBe(
+        'Invalid configuration: role worker needs queue.enabled (A2A_QUEUE): roles split the work of the run queue',
+      );
+      expect(configError({ argv: [], env: { A2A_ROLE: 'frontend' }, cwd })).toBe(
+        'Invalid configuration: role frontend needs queue.enabled (A2A_QUEUE): roles split the work of the run queue',
+      );
+      expect(loadConfig({ argv: ['--role', 'worker', '--queue', 'true'], env: {}, cwd }).config.role).toBe('worker');
+    });
+
     it('names the flag for bad flag values', () => {
       expect(configError({ argv: ['--port', 'eighty'], env: {}, cwd })).toBe('Invalid configuration: --port must be an integer (got "eighty")');
       expect(configError({ argv: ['--host', '   '], env: {}, cwd })).toBe('Invalid configuration: --host must be a non-empty string (got "   ")');

@@ -62,7 +62,7 @@ describeWithChromium('inspector in headless Chromium', () => {
       { host: '127.0.0.1', port: 0, grpcPort: false, demo: { chunkDelayMs: 120 }, push: { allowPrivateNetworks: true }, shutdownGraceMs: 200 },
       { logger: silentLogger },
     );
-    running.server.on('upgrade', (_req, socket: Socket) => {
+    running.server?.on('upgrade', (_req, socket: Socket) => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
     });

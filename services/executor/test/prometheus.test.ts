@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -26,6 +26,7 @@ import {
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { startExecutor, type RunningExecutor } from '../src/index.js';
 import { waitFor } from './helpers.js';
+import { freePort } from './sockets.js';
 
 /** The example dashboard the second half of the suite checks against this Prometheus. */
 const DASHBOARD = join(__dirname, '..', '..', '..', 'examples', 'observability', 'grafana-dashboard.json');
@@ -40,15 +41,6 @@ if (!available) {
   console.warn(`\n!!!!!!!!\n!!! SKIPPED: ${message}\n!!!!!!!!\n`);
 }
 const describeWithPrometheus = available ? describe : describe.skip;
-
-/** A port nobody listens on right now (Prometheus takes a fixed listen address). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Series {
   readonly metric: Record<string, string>;

@@ -4,14 +4,14 @@
  * (`--role worker`) on one PostgreSQL schema and one Redis prefix, serving two agent modules —
  * `retry` (retryable) and `once` (not) — that report which process runs them and then tick
  * slowly. {@link QueueCluster.trial} streams one task from the frontend, kills the worker that
- * runs it with SIGKILL, starts a fresh worker in its place, and says how the task ended and
- * whether the stream's event numbers had a gap.
+ * runs it with SIGKILL (or stops it gracefully with SIGTERM), starts a fresh worker in its
+ * place, and says how the task ended and whether the stream's event numbers had a gap.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postJson, readSse, userMessage, type SseEvent } from './helpers.js';
-import { killHard, listeningUrl, spawnExecutor, type ExecutorProcess } from './spawn-executor.js';
+import { killHard, listeningUrl, spawnExecutor, terminate, workerStarted, type ExecutorProcess } from './spawn-executor.js';
 
 /** The agent of both entries: says which process runs it, then ticks, then completes. */
 const TICKING_AGENT = `'use strict';
@@ -44,12 +44,17 @@ export interface TrialOutcome {
   readonly seqs: readonly number[];
   /** True when each seq is the one before plus one. */
   readonly gapFree: boolean;
+  /** The stopped worker's exit code (null when killed). */
+  readonly exitCode: number | null;
 }
+
+/** How a trial stops the worker running its task: kill -9, or the graceful SIGTERM. */
+export type WorkerStop = 'kill' | 'term';
 
 /** The running deployment. */
 export interface QueueCluster {
   readonly frontendUrl: string;
-  trial(agent: 'retry' | 'once'): Promise<TrialOutcome>;
+  trial(agent: 'retry' | 'once', stop?: WorkerStop): Promise<TrialOutcome>;
   close(): Promise<void>;
 }
 
@@ -63,7 +68,7 @@ export interface QueueClusterOptions {
 
 const statusText = (e: SseEvent): string => (e.data?.statusUpdate?.status?.message?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('');
 
-/** Starts the frontend and two workers and waits until each listens. */
+/** Starts the frontend and two workers and waits until the frontend listens and each worker started (workers bind no port). */
 export async function startQueueCluster(options: QueueClusterOptions): Promise<QueueCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-queue-'));
   const agentPath = join(dir, 'ticking-agent.js');
@@ -104,18 +109,18 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
   const workers = [spawnRole('worker'), spawnRole('worker')];
   let frontendUrl: string;
   try {
-    [frontendUrl] = await Promise.all([listeningUrl(frontend), ...workers.map((w) => listeningUrl(w))]);
+    [frontendUrl] = await Promise.all([listeningUrl(frontend), ...workers.map((w) => workerStarted(w))]);
   } catch (error) {
     await Promise.all([frontend, ...workers].map(killHard));
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
 
-  async function trial(agent: 'retry' | 'once'): Promise<TrialOutcome> {
+  async function trial(agent: 'retry' | 'once', stop: WorkerStop = 'kill'): Promise<TrialOutcome> {
     const res = await postJson(`${frontendUrl}/agents/${agent}/a2a/message:stream`, { message: userMessage('tick') }, { Accept: 'text/event-stream' });
     if (res.status !== 200) throw new Error(`message:stream answered ${res.status}: ${await res.text()}`);
     const ranOn: number[] = [];
-    let killing: Promise<void> | undefined;
+    let killing: Promise<number | null> | undefined;
     const events = await readSse(res, {
       timeoutMs: 30_000,
       until: (e) => {
@@ -123,27 +128,30 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
         if (ran) {
           const pid = Number(ran[1]);
           ranOn.push(pid);
-          // The first worker to run it dies at once; a fresh one takes its place.
-          if (ranOn.length === 1) killing = killWorker(pid);
+          // The first worker to run it stops at once; a fresh one takes its place.
+          if (ranOn.length === 1) killing = stopWorker(pid, stop);
         }
         return false;
       },
     });
-    await killing;
+    const exitCode = (await killing) ?? null;
     const last = events[events.length - 1];
     const status = last?.data?.statusUpdate?.status ?? last?.data?.task?.status;
     const seqs = events.map((e) => Number(e.id));
     const gapFree = seqs.every((seq, i) => i === 0 || seq === seqs[i - 1]! + 1);
-    return { taskId: events[0]?.data?.task?.id ?? '', state: status?.state ?? 'none', reason: last ? statusText(last) : '', ranOn, seqs, gapFree };
+    return { taskId: events[0]?.data?.task?.id ?? '', state: status?.state ?? 'none', reason: last ? statusText(last) : '', ranOn, seqs, gapFree, exitCode };
   }
 
-  async function killWorker(pid: number): Promise<void> {
+  async function stopWorker(pid: number, stop: WorkerStop): Promise<number | null> {
     const index = workers.findIndex((w) => w.process.pid === pid);
     if (index < 0) throw new Error(`no worker has pid ${pid}`);
-    await killHard(workers[index]!);
+    const worker = workers[index]!;
+    if (stop === 'kill') await killHard(worker);
+    else await terminate(worker);
     const fresh = spawnRole('worker');
     workers[index] = fresh;
-    await listeningUrl(fresh);
+    await workerStarted(fresh);
+    return worker.process.exitCode;
   }
 
   return {

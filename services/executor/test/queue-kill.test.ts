@@ -3,8 +3,9 @@
  * on another process runs it. kill -9 of the worker running a task of the retryable agent
  * resumes the task on the other worker: it completes, and the client streaming it from the
  * frontend sees every event numbered without a gap. The same kill under the non-retryable
- * agent ends the task FAILED with the reason. `scripts/queue-kill-loop.ts` runs the kill many
- * times.
+ * agent ends the task FAILED with the reason. A graceful stop (SIGTERM) hands the retryable
+ * agent's task back to the queue, where another worker resumes it; the non-retryable one's is
+ * failed with the shutdown reason. `scripts/queue-kill-loop.ts` runs the kill many times.
  */
 import { ABANDONED_TASK_MESSAGE, RESUMED_TASK_MESSAGE } from '@a2a-polyglot/core';
 import { json, partsText } from './helpers.js';
@@ -13,7 +14,10 @@ import { startQueueCluster, type QueueCluster } from './queue-cluster.js';
 
 jest.setTimeout(90_000);
 
-describeWithPostgresAndRedis('run queue: kill -9 of a worker (PostgreSQL + Redis)', () => {
+/** The status message of a task a shutdown fails (`RequestHandler.shutdown`'s default reason). */
+const SHUTDOWN_REASON = 'The server shut down before the task finished';
+
+describeWithPostgresAndRedis('run queue: kill -9 and SIGTERM of a worker (PostgreSQL + Redis)', () => {
   const schema = uniqueName('a2a_queue');
   const prefix = schema;
   let cluster: QueueCluster;
@@ -38,8 +42,13 @@ describeWithPostgresAndRedis('run queue: kill -9 of a worker (PostgreSQL + Redis
     expect(partsText(body.task.artifacts[0].parts)).toMatch(/^tick 0 tick 1 .*tick 39 $/);
   });
 
-  it('retryable: the task killed with its worker is resumed on another worker and completes; the stream has no gap', async () => {
-    const outcome = await cluster.trial('retry');
+  // kill -9: the entry's lease runs out; SIGTERM: the stopping worker hands the task back at once.
+  it.each([
+    ['killed (kill -9)', 'kill'],
+    ['stopped gracefully (SIGTERM), which hands it back,', 'term'],
+  ] as const)('retryable: the task whose worker was %s is resumed on another worker and completes; the stream has no gap', async (_how, stop) => {
+    const outcome = await cluster.trial('retry', stop);
+    if (stop === 'term') expect(outcome.exitCode).toBe(0);
     expect(outcome.state).toBe('TASK_STATE_COMPLETED');
     expect(outcome.ranOn).toHaveLength(2);
     expect(outcome.ranOn[1]).not.toBe(outcome.ranOn[0]);
@@ -52,6 +61,15 @@ describeWithPostgresAndRedis('run queue: kill -9 of a worker (PostgreSQL + Redis
     expect(JSON.stringify(task)).not.toContain('TASK_STATE_FAILED');
     expect(partsText(task.artifacts[0].parts)).toMatch(/^tick 0 tick 1 .*tick 39 $/);
     expect(RESUMED_TASK_MESSAGE).toMatch(/resumed/);
+  });
+
+  it('not retryable, graceful stop (SIGTERM): the task ends FAILED with the shutdown reason, as without a queue', async () => {
+    const outcome = await cluster.trial('once', 'term');
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.state).toBe('TASK_STATE_FAILED');
+    expect(outcome.reason).toBe(SHUTDOWN_REASON);
+    expect(outcome.ranOn).toHaveLength(1);
+    expect(outcome.gapFree).toBe(true);
   });
 
   it('not retryable: the task killed with its worker ends FAILED with the reason', async () => {

@@ -31,7 +31,17 @@ export function spawnExecutor(env: Record<string, string>, args: readonly string
 
 /** Waits for the startup line and returns the listener URL from it. */
 export async function listeningUrl(c: ExecutorProcess, timeoutMs = 20_000): Promise<string> {
-  const line = () => c.stdout.split('\n').find((l) => l.includes('listening on'));
+  return JSON.parse(await startupLine(c, 'listening on', timeoutMs)).url;
+}
+
+/** Waits for the startup line of a worker (`role: "worker"`, no listener) and returns it. */
+export function workerStarted(c: ExecutorProcess, timeoutMs = 20_000): Promise<string> {
+  return startupLine(c, 'A2A worker started', timeoutMs);
+}
+
+/** Waits for the first stdout line containing `marker` (failing at once when the process exits first). */
+async function startupLine(c: ExecutorProcess, marker: string, timeoutMs: number): Promise<string> {
+  const line = () => c.stdout.split('\n').find((l) => l.includes(marker));
   try {
     await waitFor(
       () => {
@@ -43,11 +53,17 @@ export async function listeningUrl(c: ExecutorProcess, timeoutMs = 20_000): Prom
   } catch (error) {
     throw new Error(`${(error as Error).message}; stdout: ${c.stdout} stderr: ${c.stderr}`);
   }
-  return JSON.parse(line()!).url;
+  return line()!;
 }
 
 /** Kills with SIGKILL (no shutdown at all) and waits for the exit. */
 export async function killHard(c: ExecutorProcess): Promise<void> {
   if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGKILL');
   await c.exited;
+}
+
+/** Sends SIGTERM (the graceful shutdown) and resolves with the exit code. */
+export async function terminate(c: ExecutorProcess): Promise<number | null> {
+  if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGTERM');
+  return c.exited;
 }

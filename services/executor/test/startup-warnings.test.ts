@@ -29,6 +29,14 @@ describe('startupWarnings', () => {
     expect(warningsOf({ host: '127.0.0.1', publicBaseUrl: 'http://127.0.0.1:8080' })).toEqual([]);
   });
 
+  it('says nothing for a worker: it binds no port, whatever host it is given', () => {
+    expect(warningsOf({ host: '0.0.0.0', queue: { enabled: true }, role: 'worker' })).toEqual([]);
+    expect(warningsOf({ host: '0.0.0.0', queue: { enabled: true }, role: 'frontend' })).toEqual([
+      expect.stringMatching(NO_AUTH),
+      expect.stringMatching(HOST_URLS),
+    ]);
+  });
+
   it('warns about no authentication beyond loopback: 0.0.0.0, ::, a non-loopback address, a gRPC host of its own', () => {
     for (const host of ['0.0.0.0', '::', '10.1.2.3', 'agents.example.com']) {
       const warnings = warningsOf({ host, publicBaseUrl: 'https://agents.example.com' });

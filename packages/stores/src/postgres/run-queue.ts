@@ -65,6 +65,10 @@ export class PostgresRunQueue implements RunQueue {
     await this.query(`DELETE FROM ${this.table} WHERE id = $1 AND claimed_by = $2`, [id, worker]);
   }
 
+  async release(id: string, worker: string): Promise<void> {
+    await this.query(`UPDATE ${this.table} SET claimed_by = NULL, lease_expires_at = NULL WHERE id = $1 AND claimed_by = $2`, [id, worker]);
+  }
+
   async holds(tenant: string, taskId: string): Promise<boolean> {
     const rows = await this.query(`SELECT 1 FROM ${this.table} WHERE tenant = $1 AND task_id = $2 LIMIT 1`, [tenant, taskId]);
     return rows.length > 0;

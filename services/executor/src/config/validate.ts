@@ -1,7 +1,7 @@
 /**
  * Cross-field checks on a merged configuration, which no single layer can make (duplicate
  * ids, a default agent that does not exist, a store kind without its URL or table, a Redis
- * event log without a shared store).
+ * event log without a shared store, a role without the run queue).
  */
 import { agentRegistryKind, eventLogKind, storeKind } from './derived.js';
 import { ConfigError, invalidValue as fail } from './errors.js';
@@ -64,6 +64,9 @@ export function validateConfig(config: ExecutorConfig): ExecutorConfig {
       `Invalid configuration: the Redis event log serves several instances, which need a shared store: use store.kind postgres or dynamodb (got ${store})`,
     );
   }
+  // A frontend without a queue would run what it receives; a worker without one would have nothing to run.
+  if (config.role !== 'all' && !config.queue.enabled)
+    throw new ConfigError(`Invalid configuration: role ${config.role} needs queue.enabled (A2A_QUEUE): roles split the work of the run queue`);
   return config;
 }
 

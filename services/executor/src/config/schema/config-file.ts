@@ -106,7 +106,9 @@ export const configFileSchema = section({
     .register(settingMeta, { env: 'A2A_IDEMPOTENCY_WINDOW_MS', flag: '--idempotency-window-ms' }),
   shutdownGraceMs: nonNegativeMs
     .default(10_000)
-    .describe('How long running tasks may finish on SIGINT/SIGTERM before they are failed.')
+    .describe(
+      'How long running tasks may finish on SIGINT/SIGTERM before they are failed (a queued task of a retryable agent is handed back to the queue instead).',
+    )
     .register(settingMeta, { env: 'A2A_SHUTDOWN_GRACE_MS' }),
   logLevel: oneOf(LOG_LEVELS).default('info').describe('Lowest level logged.').register(settingMeta, { env: 'LOG_LEVEL', flag: '--log-level' }),
   logFormat: oneOf(['pretty', 'json'])
@@ -141,7 +143,9 @@ export const configFileSchema = section({
   queue: queueSchema.prefault({}),
   role: oneOf(['all', 'frontend', 'worker'])
     .default('all')
-    .describe('With queue.enabled: frontend serves calls and only queues runs, worker only runs queued runs (no listener), all does both.')
+    .describe(
+      'Needs queue.enabled unless all: frontend serves calls and only queues runs, worker only runs queued runs and binds no port (no HTTP, gRPC or health listener), all does both.',
+    )
     .register(settingMeta, { env: 'A2A_ROLE', flag: '--role' }),
   agentRegistry: agentRegistrySchema.prefault({}),
   rateLimit: rateLimitSchema.prefault({}),
