@@ -14,7 +14,7 @@ export interface A2AServiceOptions {
   readonly logger?: Logger;
   /**
    * Unflushed messages a server stream may have before it stops pulling events (see
-   * BackpressureWriter). Default 16.
+   * GrpcCallSink). Default 16.
    */
   readonly maxBufferedMessages?: number;
   /**

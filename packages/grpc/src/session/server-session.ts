@@ -1,17 +1,18 @@
 import {
   A2AError,
   A2AErrorCode,
+  BoundedWriter,
   callContext,
-  DeliveryPace,
-  eventState,
+  EventDelivery,
   type CallContext,
   type EventStream,
+  type LoggedEvent,
   type Logger,
   type ServedHandler,
 } from '@a2a-polyglot/core';
 import { SessionResponse, type SessionRequest } from '@a2a-polyglot/model/session';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
-import { BackpressureWriter } from '../backpressure-writer.js';
+import { GrpcCallSink } from '../call-sink.js';
 import { asA2AError } from '../failure.js';
 import { toGrpcError } from '../grpc-error.js';
 import { extensionsMetadata, metadataHeaders } from '../metadata.js';
@@ -43,7 +44,9 @@ export type SessionCall = ServerDuplexStream<SessionRequest | UndecodableRequest
  * memory.
  *
  * Bounds, all per session: at most `maxOperations` open operations; outbound frames go
- * through one {@link BackpressureWriter}, so while the client does not read, event streams
+ * through one {@link BoundedWriter} over the call ({@link GrpcCallSink}: at most
+ * `maxBufferedFrames` unflushed), which every operation's {@link EventDelivery} (the core's one
+ * delivery loop) writes into, so while the client does not read, event streams
  * stop pulling from the event log (a paused stream costs a cursor), unary answers wait for
  * their turn holding their operation slot, and client frames stop being read (HTTP/2 flow
  * control then stops the client).
@@ -54,7 +57,8 @@ export type SessionCall = ServerDuplexStream<SessionRequest | UndecodableRequest
  */
 export class ServerSession {
   private readonly ops = new Map<string, OpenOperation>();
-  private readonly writer: BackpressureWriter<Buffer>;
+  private readonly sink: GrpcCallSink<Buffer>;
+  private readonly writer: BoundedWriter<readonly Buffer[]>;
   private readonly headers: Record<string, string>;
   /** Header lookup shared by the contexts of every operation (they carry the same service parameters). */
   private readonly headerOf: CallContext['header'];
@@ -74,7 +78,8 @@ export class ServerSession {
     this.headers = metadataHeaders(call.metadata);
     this.headerOf = callContext('SESSION', this.headers).header;
     this.peer = grpcPeer(call);
-    this.writer = new BackpressureWriter(call, limits.maxBufferedFrames);
+    this.sink = new GrpcCallSink(call, limits.maxBufferedFrames);
+    this.writer = new BoundedWriter(this.sink);
     call.on('data', (frame: SessionRequest | UndecodableRequest) => this.onFrame(frame));
     call.on('end', () => this.onHalfClose());
     call.on('cancelled', () => this.onPeerGone());
@@ -87,17 +92,17 @@ export class ServerSession {
 
   /** Outbound frames handed to grpc-js and not flushed yet. */
   get pendingFrames(): number {
-    return this.writer.pendingFrames;
+    return this.sink.pendingMessages;
   }
 
   /** Highest {@link pendingFrames} seen over the session's life. */
   get maxPendingFrames(): number {
-    return this.writer.maxPending;
+    return this.sink.maxPending;
   }
 
   /** Frames written over the session's life. */
   get framesWritten(): number {
-    return this.writer.written;
+    return this.sink.written;
   }
 
   /** Server shutdown: an UNAVAILABLE error frame for every open operation, then the call ends UNAVAILABLE. */
@@ -152,10 +157,10 @@ export class ServerSession {
 
   /** While the client is not reading our frames, stop reading its frames too. */
   private throttleReading(): void {
-    if (this.readingPaused || this.writer.writable || this.phase !== 'open') return;
+    if (this.readingPaused || this.writer.hasRoom() || this.phase !== 'open') return;
     this.readingPaused = true;
     this.call.pause();
-    this.writer.onWritable(() => {
+    this.writer.whenRoom(() => {
       this.readingPaused = false;
       if (this.phase === 'open') this.call.resume();
     });
@@ -213,34 +218,34 @@ export class ServerSession {
   }
 
   /**
-   * Streams events while the client keeps up, then the `end` frame. Paced by a
-   * {@link DeliveryPace}: stops at once when the operation finished (session gone, shutdown),
-   * and lets the event loop turn at least every `DELIVERY_TURN_FRAMES` frames.
+   * Streams events while the client keeps up, then the `end` frame: the core's
+   * {@link EventDelivery} into the session's writer, stopped at once when the operation
+   * finished (session gone, shutdown). An event frame over the size limit fails only this
+   * operation ({@link failTooLarge}); a failing stream, with an error frame ({@link run}).
    */
   private async pump(op: OpenOperation, opening: Promise<EventStream>, ctx: CallContext): Promise<void> {
     const stream = await opening;
     op.stream = stream;
     if (op.finished || op.unsubscribed) stream.close();
-    const pace = new DeliveryPace(() => !op.finished);
-    for (;;) {
-      await this.writer.ready();
-      if (pace.due) await pace.turn();
-      if (!pace.open) return;
-      // Every ready event at once; each still waits for room in the writer.
-      const batch = await stream.nextBatch();
-      if (!batch || !pace.open) break;
-      for (const { seq, event } of batch) {
-        if (!this.writer.writable) await this.writer.ready();
-        if (pace.due) await pace.turn();
-        if (!pace.open) return;
-        op.lastSeq = seq;
-        op.lastState = eventState(event) ?? op.lastState;
-        this.sendMetadataOnce(ctx);
-        if (!this.writeFor(op, eventFrame(op.id, event, seq))) return;
-        pace.sent();
-      }
-    }
-    await this.finish(op, endFrame(op.id, op.lastState, op.lastSeq), ctx);
+    let tooLarge: A2AError | undefined;
+    const delivery = new EventDelivery(stream, this.writer, {
+      encode: ({ seq, event }: LoggedEvent) => {
+        const bytes = this.encode(eventFrame(op.id, event, seq));
+        if (bytes instanceof A2AError) {
+          tooLarge = bytes;
+          throw bytes;
+        }
+        return bytes;
+      },
+      onFirst: () => this.sendMetadataOnce(ctx),
+      isOpen: () => !op.finished,
+    });
+    const { end, error, lastSeq, lastState } = await delivery.run();
+    op.lastSeq = lastSeq ?? op.lastSeq;
+    op.lastState = lastState ?? op.lastState;
+    if (error !== undefined && error === tooLarge) this.failTooLarge(op, error);
+    else if (error !== undefined) throw error;
+    else if (end === 'done') await this.finish(op, endFrame(op.id, op.lastState, op.lastSeq), ctx);
   }
 
   /** Writes an operation's last frame when the writer allows (unless the session went away). */
@@ -254,33 +259,42 @@ export class ServerSession {
 
   /** Encodes and writes a frame that needs no size check (error frames are small). */
   private write(frame: SessionResponse): void {
-    this.writer.write(Buffer.from(SessionResponse.encode(frame).finish()));
+    this.writer.write([Buffer.from(SessionResponse.encode(frame).finish())]);
   }
 
   /**
-   * Encodes and writes one frame of an operation. A frame over the size limit would make
-   * grpc-js end the whole call (every operation of the session); instead only this
-   * operation fails, with PayloadTooLarge. Returns false when that happened.
+   * Encodes and writes one frame of an operation. Returns false when the frame was over the
+   * size limit and only this operation failed ({@link failTooLarge}).
    */
   private writeFor(op: OpenOperation, frame: SessionResponse): boolean {
-    const bytes = Buffer.from(SessionResponse.encode(frame).finish());
-    if (bytes.length <= this.limits.maxFrameBytes) {
-      this.writer.write(bytes);
-      return true;
+    const bytes = this.encode(frame);
+    if (bytes instanceof A2AError) {
+      this.failTooLarge(op, bytes);
+      return false;
     }
+    this.writer.write([bytes]);
+    return true;
+  }
+
+  /**
+   * One frame of an operation encoded, or the PayloadTooLarge error when it is over the size
+   * limit: grpc-js would end the whole call (every operation of the session) on it.
+   */
+  private encode(frame: SessionResponse): Buffer | A2AError {
+    const bytes = Buffer.from(SessionResponse.encode(frame).finish());
+    if (bytes.length <= this.limits.maxFrameBytes) return bytes;
+    const what = frame.frame?.$case ?? 'frame';
+    return new A2AError(
+      A2AErrorCode.PayloadTooLarge,
+      `The ${what} frame (${bytes.length} bytes) exceeds the maximum message size of ${this.limits.maxFrameBytes} bytes`,
+    );
+  }
+
+  /** Only this operation fails: its stream is released and its error frame written at once. */
+  private failTooLarge(op: OpenOperation, error: A2AError): void {
     op.finished = true;
     this.release(op);
-    const what = frame.frame?.$case ?? 'frame';
-    this.write(
-      errorFrame(
-        op.id,
-        new A2AError(
-          A2AErrorCode.PayloadTooLarge,
-          `The ${what} frame (${bytes.length} bytes) exceeds the maximum message size of ${this.limits.maxFrameBytes} bytes`,
-        ),
-      ),
-    );
-    return false;
+    this.write(errorFrame(op.id, error));
   }
 
   /**
