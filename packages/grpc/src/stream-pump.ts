@@ -1,4 +1,13 @@
-import { A2AError, A2AErrorCode, BoundedWriter, type CallContext, EventDelivery, GRPC_METADATA, type LoggedEvent, type StreamOperation } from '@a2a-polyglot/core';
+import {
+  A2AError,
+  A2AErrorCode,
+  BoundedWriter,
+  type CallContext,
+  EventDelivery,
+  GRPC_METADATA,
+  type LoggedEvent,
+  type StreamOperation,
+} from '@a2a-polyglot/core';
 import { Metadata, type ServerWritableStream } from '@grpc/grpc-js';
 import { streamCallContext } from './call-context.js';
 import { GrpcCallSink } from './call-sink.js';
