@@ -7,7 +7,8 @@
  * `a2a-agent` metadata; v0.3, which has no tenant, by the metadata). Every run must pass and
  * match the in-process reference.
  *
- * Not covered: the experimental gRPC session service, which serves the default agent only.
+ * Not covered here: the experimental gRPC session service (its routing to a non-default agent,
+ * by metadata and by tenant, is tested in agents-grpc-session.test.ts).
  */
 import { silentLogger, type RequestHandler } from '@a2a-polyglot/core';
 import { crossBindingDiffs, inProcessBinding, loadScenarios, runScenario, scenarioSkipReason, type ScenarioRun } from '@a2a-polyglot/conformance';
