@@ -26,6 +26,7 @@ export * from './drivers/rest.js';
 export { RestV03Driver } from './drivers/rest-v03.js';
 export { WebSocketDriver } from './drivers/websocket.js';
 export { GrpcDriver } from './drivers/grpc.js';
+export { GrpcSessionDriver, type SessionAddressing } from './drivers/grpc-session.js';
 export { V03_GRPC_WIRE, V1_GRPC_WIRE, type GrpcWire } from './drivers/grpc-wire.js';
 export { startServerUnderTest, WIRE_VIOLATION, type HttpServerUnderTest } from './drivers/http-common.js';
 export * from './bindings.js';

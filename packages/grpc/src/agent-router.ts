@@ -65,3 +65,12 @@ export function agentRouter(
     },
   };
 }
+
+/**
+ * The `tenant` field of a (decoded) core request, `''` when it has none: what
+ * {@link CallRouter.byTenant} routes on, for the standard service and the session alike.
+ */
+export function requestTenant(coreRequest: unknown): string {
+  if (typeof coreRequest !== 'object' || coreRequest === null || !('tenant' in coreRequest)) return '';
+  return typeof coreRequest.tenant === 'string' ? coreRequest.tenant : '';
+}

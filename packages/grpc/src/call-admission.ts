@@ -1,6 +1,6 @@
 import type { ServedHandler } from '@a2a-polyglot/core';
 import type { ServerUnaryCall } from '@grpc/grpc-js';
-import type { CallRouter, RoutedCall } from './agent-router.js';
+import { type CallRouter, type RoutedCall, requestTenant } from './agent-router.js';
 import type { RpcRoute } from './grpc-dialect.js';
 import { peerAddress } from './peer.js';
 import type { EncodedRequest } from './safe-decode.js';
@@ -55,7 +55,7 @@ export function callAdmission(handler: ServedHandler, router: CallRouter | undef
     } catch (error) {
       return failCharged(charge(handler), error);
     }
-    const routed = (router as CallRouter).byTenant(tenantOf(coreRequest));
+    const routed = (router as CallRouter).byTenant(requestTenant(coreRequest));
     const charged = charge(routed.handler);
     return after(charged, () => ({ ...routed, coreRequest, addressCharged: charged !== undefined }));
   };
@@ -72,10 +72,4 @@ function failCharged(charged: Promise<void> | undefined, error: unknown): never 
   return charged.then(() => {
     throw error;
   });
-}
-
-/** The `tenant` field of a core request ('' when it has none: the default agent). */
-function tenantOf(coreRequest: unknown): string {
-  if (typeof coreRequest !== 'object' || coreRequest === null || !('tenant' in coreRequest)) return '';
-  return typeof coreRequest.tenant === 'string' ? coreRequest.tenant : '';
 }

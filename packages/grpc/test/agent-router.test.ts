@@ -1,30 +1,11 @@
-import { A2AError, A2AErrorCode, RequestHandler, silentLogger } from '@a2a-polyglot/core';
-import { testAgentCard } from '@a2a-polyglot/testing';
-import { Metadata } from '@grpc/grpc-js';
-import { agentRouter } from '../src/index.js';
-
-const handler = (name: string) =>
-  new RequestHandler({
-    card: testAgentCard({ name, capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] } }),
-    executor: { execute: async () => undefined },
-    logger: silentLogger,
-  });
+import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
+import type { Metadata } from '@grpc/grpc-js';
+import { agentMetadata as md, twoAgents } from './two-agents.js';
 
 describe('agentRouter: one gRPC port, several agents', () => {
-  const root = handler('root');
-  const alpha = handler('alpha');
-  const agents = new Map([
-    ['root', root],
-    ['alpha', alpha],
-  ]);
-  const router = agentRouter(root, { byMetadata: (id) => agents.get(id), byTenant: (id) => (id === 'root' ? undefined : agents.get(id)) });
+  const { root, alpha, router } = twoAgents();
   /** Where a call goes: by its metadata when that names an agent, else by its request's tenant. */
   const route = (metadata: Metadata, tenant: string) => router.byMetadata(metadata) ?? router.byTenant(tenant);
-  const md = (agent?: string) => {
-    const m = new Metadata();
-    if (agent !== undefined) m.set('a2a-agent', agent);
-    return m;
-  };
 
   it('routes by the a2a-agent metadata first, keeping the request tenant for the agent', () => {
     expect(route(md('alpha'), 'acme')).toEqual({ handler: alpha });

@@ -143,7 +143,7 @@ function readyHandler(onPull?: (pulled: number) => void): { h: RequestHandler; s
 function startSession(call: FakeCall, h: RequestHandler): ServerSession {
   return new ServerSession(
     call as unknown as SessionCall,
-    h,
+    () => ({ handler: h }),
     { maxOperations: 8, maxBufferedFrames: 32, maxFrameBytes: 4 * 1024 * 1024 },
     silentLogger,
     () => undefined,

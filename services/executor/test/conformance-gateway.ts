@@ -2,7 +2,8 @@
  * The conformance suite's bindings as an executor serves a non-default agent over them: JSON-RPC
  * and REST of both generations at `/agents/{agent}/...`, WebSocket at `/agents/{agent}/a2a/ws`
  * and the shared gRPC port (v1.0 addressed by the request's `tenant`, as the agent's card
- * advertises it, or by the `a2a-agent` metadata; v0.3, which has no tenant, by the metadata).
+ * advertises it, or by the `a2a-agent` metadata; v0.3, which has no tenant, by the metadata;
+ * the experimental session service both ways).
  * What the executor serves there is up to the test (`StartGateway`): the scenario's handler
  * itself, or an agent that fronts it on another server.
  */
@@ -10,6 +11,7 @@ import type { RequestHandler } from '@a2a-polyglot/core';
 import {
   BINDINGS,
   GrpcDriver,
+  GrpcSessionDriver,
   JsonRpcDriver,
   RestDriver,
   RestV03Driver,
@@ -76,6 +78,17 @@ export function gatewayBindings(start: StartGateway): Binding[] {
     onGateway('grpc-by-tenant', start, (r, _base, card, close) => new GrpcDriver(r.grpc!.url, card, close, byTenant)),
     onGateway('grpc-by-metadata', start, (r, _base, card, close) => new GrpcDriver(r.grpc!.url, card, close, byMetadata(V1_GRPC_WIRE))),
     onGateway('grpc-v03-by-metadata', start, (r, _base, card, close) => new GrpcDriver(r.grpc!.url, card, close, byMetadata(V03_GRPC_WIRE))),
+    onGateway(
+      'grpc-session-by-tenant',
+      start,
+      (r, _base, card, close) => new GrpcSessionDriver(new GrpcDriver(r.grpc!.url, card, close, byTenant), { tenant: GATEWAY_AGENT }),
+    ),
+    onGateway(
+      'grpc-session-by-metadata',
+      start,
+      (r, _base, card, close) =>
+        new GrpcSessionDriver(new GrpcDriver(r.grpc!.url, card, close, byMetadata(V1_GRPC_WIRE)), { metadata: { 'a2a-agent': GATEWAY_AGENT } }),
+    ),
   ];
 }
 
@@ -84,7 +97,7 @@ export function gatewayBindings(start: StartGateway): Binding[] {
  * by tenant cannot also use tenants of its own (the `tenant` scenario); the metadata form can.
  */
 export function gatewaySkipReason(scenario: { name: string }, binding: Binding): string | undefined {
-  if (binding.name === 'grpc-by-tenant' && scenario.name.endsWith('/tenant'))
+  if ((binding.name === 'grpc-by-tenant' || binding.name === 'grpc-session-by-tenant') && scenario.name.endsWith('/tenant'))
     return 'the tenant addresses the agent here; use the a2a-agent metadata to keep tenants of your own';
   return undefined;
 }

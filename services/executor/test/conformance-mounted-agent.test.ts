@@ -4,10 +4,9 @@
  * beside a default demo agent (`agentHandlers`), and driven at `/agents/scenario/...` (JSON-RPC
  * and REST of both generations), `/agents/scenario/a2a/ws` (WebSocket) and the shared gRPC port
  * (v1.0 addressed by the request's `tenant`, as the agent's card advertises it, and by the
- * `a2a-agent` metadata; v0.3, which has no tenant, by the metadata). Every run must pass and
+ * `a2a-agent` metadata; v0.3, which has no tenant, by the metadata; the experimental session
+ * service by the session's metadata and by each request's tenant). Every run must pass and
  * match the in-process reference.
- *
- * Not covered: the experimental gRPC session service, which serves the default agent only.
  */
 import { silentLogger, type RequestHandler } from '@a2a-polyglot/core';
 import { crossBindingDiffs, inProcessBinding, loadScenarios, runScenario, scenarioSkipReason, type ScenarioRun } from '@a2a-polyglot/conformance';

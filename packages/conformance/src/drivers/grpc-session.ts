@@ -4,6 +4,7 @@ import type { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRe
 import { A2ASessionServiceService, type SessionRequest, type SessionResponse } from '@a2a-polyglot/model/session';
 import { Client, credentials, type ClientDuplexStream, type ServiceError } from '@grpc/grpc-js';
 import {
+  DEFAULT_HEADERS,
   DriverFailure,
   failed,
   opened,
@@ -25,6 +26,18 @@ import { unaryResultJson } from './unary-result.js';
 
 type SessionOperation = NonNullable<SessionRequest['operation']>;
 type Frame = NonNullable<SessionResponse['frame']>;
+
+/**
+ * How a driven session addresses one agent of a server that serves several (a gateway): the
+ * session metadata (`a2a-agent`), or the `tenant` a card-following client copies into every
+ * request that names none. Default: neither (the server's own handler).
+ */
+export interface SessionAddressing {
+  /** Metadata of every session the driver opens, under each step's own service parameters. */
+  readonly metadata?: Readonly<Record<string, string>>;
+  /** Set as the request's `tenant` when the scenario's request has none. */
+  readonly tenant?: string;
+}
 
 /**
  * The driver of the EXPERIMENTAL gRPC session service (`lf.a2a.v1.A2ASessionService`): every
@@ -60,16 +73,20 @@ export class GrpcSessionDriver implements Driver {
 
   /**
    * @param standard the standard-service driver of the same server (operations the session does not carry, card)
+   * @param addressing how the sessions address the agent under test (see {@link SessionAddressing})
    */
-  constructor(private readonly standard: GrpcDriver) {
-    this.session = new GrpcSessionClient({ url: standard.target });
+  constructor(
+    private readonly standard: GrpcDriver,
+    private readonly addressing: SessionAddressing = {},
+  ) {
+    this.session = new GrpcSessionClient({ url: standard.target, headers: addressing.metadata });
     this.raw = new Client(standard.target, credentials.createInsecure());
   }
 
   async call(operation: string, request: unknown, options?: CallOptions): Promise<CallResult> {
     try {
       const op = operationByName(operation);
-      const decoded = op.request.fromJSON(request ?? {});
+      const decoded = this.addressed(op.request.fromJSON(request ?? {}));
       const session = sessionOperation(operation, decoded, options);
       if (!session) return await this.standard.call(operation, request, options);
       const response = hasOverrides(options) ? await this.oneShotUnary(session, options) : await this.sessionUnary(session);
@@ -82,7 +99,7 @@ export class GrpcSessionDriver implements Driver {
   async open(operation: string, request: unknown, options?: CallOptions): Promise<OpenResult> {
     try {
       const op = operationByName(operation);
-      const session = sessionOperation(operation, op.request.fromJSON(request ?? {}), options);
+      const session = sessionOperation(operation, this.addressed(op.request.fromJSON(request ?? {})), options);
       if (!session || op.kind !== 'stream') throw new Error(`the session driver has no stream operation ${operation}`);
       const stream = hasOverrides(options) ? this.oneShotStream(session, options) : this.sessionStream(session);
       return options?.resumeAfterSeq === undefined ? await opened(stream) : { ok: true, stream };
@@ -99,14 +116,14 @@ export class GrpcSessionDriver implements Driver {
           rawBytes,
           rawBytes,
           Buffer.alloc(0),
-          metadataOf(undefined),
+          this.sessionMetadata(undefined),
           (error: ServiceError | null) =>
             resolve(error ? failed(fromGrpcError(error)) : wireViolation('probe unknown-method: the server answered with a result')),
         );
       });
     }
     const method = A2ASessionServiceService.session;
-    const call = this.raw.makeBidiStreamRequest(method.path, rawBytes, method.responseDeserialize, metadataOf(undefined));
+    const call = this.raw.makeBidiStreamRequest(method.path, rawBytes, method.responseDeserialize, this.sessionMetadata(undefined));
     call.write(MALFORMED_PROTOBUF);
     call.end();
     const frames = collectFrames(call);
@@ -126,6 +143,20 @@ export class GrpcSessionDriver implements Driver {
     this.session.destroy();
     this.raw.close();
     await this.standard.close();
+  }
+
+  // ---------------------------------------------------------------- addressing
+
+  /** The decoded request with the addressing's tenant when it names none. */
+  private addressed(request: unknown): unknown {
+    const tenant = this.addressing.tenant;
+    if (tenant === undefined || typeof request !== 'object' || request === null) return request;
+    return 'tenant' in request && request.tenant ? request : { ...request, tenant };
+  }
+
+  /** The metadata of a session of its own: the addressing's, the default service parameters, the step's overrides. */
+  private sessionMetadata(headers: CallOptions['headers']) {
+    return metadataOf(headers, { ...DEFAULT_HEADERS, ...this.addressing.metadata });
   }
 
   // ---------------------------------------------------------------- the shared session
@@ -165,7 +196,7 @@ export class GrpcSessionDriver implements Driver {
   /** Opens a session with the step's metadata, sends its one operation and half-closes. */
   private oneShot(operation: SessionOperation, options: CallOptions | undefined): ClientDuplexStream<SessionRequest, SessionResponse> {
     const method = A2ASessionServiceService.session;
-    const call = this.raw.makeBidiStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, metadataOf(options?.headers));
+    const call = this.raw.makeBidiStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, this.sessionMetadata(options?.headers));
     call.write({ correlationId: '1', operation });
     call.end();
     return call;

@@ -28,12 +28,14 @@ export function openOperation(id: string): OpenOperation {
 /**
  * The CallContext of one session operation. Every operation of a session shares the header
  * lookup and the peer (they carry the same service parameters); the signal is the
- * operation's own, made only when the core reads it.
+ * operation's own, made only when the core reads it. `tenant`: the tenant the routed agent
+ * sees when the router consumed the request's (see `RoutedCall.tenant`).
  */
-export function operationContext(op: OpenOperation, header: CallContext['header'], peer: GrpcPeer): CallContext {
+export function operationContext(op: OpenOperation, header: CallContext['header'], peer: GrpcPeer, tenant: string | undefined): CallContext {
   return {
     binding: 'SESSION',
     header,
+    ...(tenant === undefined ? {} : { pathTenant: tenant }),
     ...peer,
     get signal(): AbortSignal {
       op.controller ??= new AbortController();

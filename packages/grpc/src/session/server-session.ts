@@ -8,7 +8,6 @@ import {
   type EventStream,
   type LoggedEvent,
   type Logger,
-  type ServedHandler,
 } from '@a2a-polyglot/core';
 import { SessionResponse, type SessionRequest } from '@a2a-polyglot/model/session';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
@@ -21,6 +20,7 @@ import { UndecodableRequest } from '../safe-decode.js';
 import { dispatchOperation, type SessionOperation } from './dispatch.js';
 import { endFrame, errorFrame, eventFrame, resultFrame } from './frames.js';
 import { type OpenOperation, openOperation, operationContext, releaseOperation } from './open-operation.js';
+import type { RouteOperation } from './session-route.js';
 
 /** Per-session bounds. */
 export interface SessionLimits {
@@ -70,7 +70,8 @@ export class ServerSession {
 
   constructor(
     private readonly call: SessionCall,
-    private readonly handler: ServedHandler,
+    /** The agent of each operation (see `sessionRoute`). */
+    private readonly route: RouteOperation,
     private readonly limits: SessionLimits,
     private readonly logger: Logger,
     private readonly onGone: (session: ServerSession) => void,
@@ -202,9 +203,10 @@ export class ServerSession {
   private async run(id: string, operation: SessionOperation): Promise<void> {
     const op = openOperation(id);
     this.ops.set(id, op);
-    const ctx = operationContext(op, this.headerOf, this.peer);
+    const { handler, tenant } = this.route(operation);
+    const ctx = operationContext(op, this.headerOf, this.peer, tenant);
     try {
-      await dispatchOperation(this.handler, operation, ctx, {
+      await dispatchOperation(handler, operation, ctx, {
         stream: (opening) => this.pump(op, opening, ctx),
         result: (result) => this.finish(op, resultFrame(id, result), ctx),
       });

@@ -1,12 +1,18 @@
 import { A2AError, A2AErrorCode, silentLogger, type Logger, type ServedHandler } from '@a2a-polyglot/core';
 import { A2ASessionServiceService, SessionResponse } from '@a2a-polyglot/model/session';
 import type { Server, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { A2AServiceOptions } from '../serve-service.js';
+import { asA2AError } from '../failure.js';
 import { toGrpcError } from '../grpc-error.js';
 import { withSafeDeserializers } from '../safe-decode.js';
 import { ServerSession, type SessionCall } from './server-session.js';
+import { type RouteOperation, sessionRoute } from './session-route.js';
 
-/** Options of {@link addA2ASessionService}. */
-export interface SessionServiceOptions {
+/**
+ * Options of {@link addA2ASessionService}. `router`: several agents on one port, routed as the
+ * standard service routes (the same router, see `sessionRoute`).
+ */
+export interface SessionServiceOptions extends Pick<A2AServiceOptions, 'router'> {
   /** Sessions open at once on this server; one more is refused with RESOURCE_EXHAUSTED. Default 1000. */
   readonly maxSessions?: number;
   /** Operations open at once per session. Default 100. */
@@ -44,7 +50,7 @@ export interface A2ASessionBinding {
 /**
  * Registers the EXPERIMENTAL `lf.a2a.v1.A2ASessionService` (one bidirectional call
  * multiplexing many operations, see README) on a grpc-js server, backed by the same
- * RequestHandler as the standard service.
+ * RequestHandler as the standard service (with `options.router`, by the same agents).
  */
 export function addA2ASessionService(server: Server, handler: ServedHandler, options: SessionServiceOptions = {}): A2ASessionBinding {
   const logger = options.logger ?? silentLogger;
@@ -66,7 +72,15 @@ export function addA2ASessionService(server: Server, handler: ServedHandler, opt
         call.emit('error', toGrpcError(error));
         return;
       }
-      sessions.add(new ServerSession(call, handler, limits, logger, (s) => sessions.delete(s)));
+      let route: RouteOperation;
+      try {
+        route = sessionRoute(handler, options.router, call.metadata);
+      } catch (error) {
+        // An a2a-agent naming no agent served here: refused before any operation, as the standard service refuses the call.
+        call.emit('error', toGrpcError(asA2AError(logger, error, 'session routing')));
+        return;
+      }
+      sessions.add(new ServerSession(call, route, limits, logger, (s) => sessions.delete(s)));
     },
   };
   const safe = withSafeDeserializers(A2ASessionServiceService);
