@@ -23,14 +23,24 @@ export function estimateBytes(value: unknown): number {
   return sizeOf(value, 0);
 }
 
-const OBJECT_HEADER = 32;
-const ARRAY_HEADER = 32;
-const STRING_HEADER = 16;
-const SLOT = 8;
+/** @internal V8's object header, as the walk counts it (shared with {@link estimateEventBytes}). */
+export const OBJECT_HEADER = 32;
+/** @internal */
+export const ARRAY_HEADER = 32;
+/** @internal */
+export const STRING_HEADER = 16;
+/** @internal One field or element slot. */
+export const SLOT = 8;
 /** Levels walked by recursion (protocol data is shallow); deeper subtrees go to {@link deepSizeOf}. */
 const RECURSION_DEPTH = 64;
 
-function sizeOf(value: unknown, depth: number): number {
+/**
+ * The walk of {@link estimateBytes} from a value found `depth` levels down, exported so a
+ * walk written out for one hot shape ({@link estimateEventBytes}) counts its subtrees exactly
+ * as the generic walk would.
+ * @internal
+ */
+export function sizeOf(value: unknown, depth: number): number {
   if (typeof value === 'string') return STRING_HEADER + value.length;
   if (typeof value !== 'object' || value === null) return SLOT;
   if (depth > RECURSION_DEPTH) return deepSizeOf(value);

@@ -3,7 +3,7 @@
  * on its own (like `TaskStore` and `InMemoryTaskStore`).
  */
 import type { StreamResponse } from '@a2a-polyglot/model';
-import { estimateBytes } from './estimate-size.js';
+import { estimateEventBytes } from './event-size.js';
 import type { LoggedEvent, LogRead, EventLog, SealOptions } from './event-log.js';
 
 /** Default of {@link InMemoryEventLogOptions.maxBytes}: 64 MiB of estimated event bytes. */
@@ -30,7 +30,7 @@ export interface InMemoryEventLogOptions {
    */
   readonly maxSealedEvents?: number;
   /**
-   * At most this many estimated bytes of events ({@link estimateBytes}) are held in all logs
+   * At most this many estimated bytes of events ({@link estimateEventBytes}) are held in all logs
    * together, sealed or not. Counts alone let large events pile up: 150 streamed sends of
    * 3 MB held 0.9 GB for the retention time. Past it, the oldest sealed logs are dropped
    * first, then the oldest events of live logs (oldest task first); a reader behind a dropped
@@ -106,7 +106,7 @@ export class InMemoryEventLog implements EventLog {
       }
     }
     const seq = ++log.lastSeq;
-    const size = ENTRY_BYTES + estimateBytes(event);
+    const size = ENTRY_BYTES + estimateEventBytes(event);
     log.events.push({ seq, event });
     log.sizes.push(size);
     log.bytes += size;

@@ -15,7 +15,9 @@ export class SerialQueue {
   private tail: Promise<void> | undefined;
   /** A step is running synchronously; steps queued meanwhile wait in {@link backlog}, in order. */
   private running = false;
-  private readonly backlog: Array<() => unknown> = [];
+  private readonly backlog: Array<(arg: unknown) => unknown> = [];
+  /** The argument of each step in {@link backlog}, index for index. */
+  private readonly backlogArgs: unknown[] = [];
 
   /** @param onError where a failing step's error goes (steps never reject the queue). */
   constructor(private readonly onError: (error: unknown) => void) {}
@@ -25,34 +27,49 @@ export class SerialQueue {
     return this.tail !== undefined;
   }
 
-  /** Queues a step: runs it now when the queue is idle, else after the pending ones. */
-  push(step: () => unknown): void {
+  /**
+   * Queues a step: runs it now when the queue is idle, else after the pending ones. The step
+   * is called with `arg`, so a caller queueing the same work for many values (a run applies
+   * every event through here) passes one long-lived function and the value instead of a new
+   * closure per value.
+   */
+  push(step: () => unknown): void;
+  push<A>(step: (arg: A) => unknown, arg: A): void;
+  push(step: (arg: unknown) => unknown, arg?: unknown): void {
     if (this.tail) {
-      this.track(this.tail.then(step));
+      this.track(this.tail.then(() => step(arg)));
       return;
     }
     if (this.running) {
       // Queued from inside a running step: it runs right after that step.
       this.backlog.push(step);
+      this.backlogArgs.push(arg);
       return;
     }
     this.running = true;
     try {
-      let next: (() => unknown) | undefined = step;
+      let next: ((arg: unknown) => unknown) | undefined = step;
+      let nextArg = arg;
       while (next) {
         let result: unknown;
         try {
-          result = next();
+          result = next(nextArg);
         } catch (error) {
           this.onError(error);
         }
         if (isThenable(result)) {
           let tail = this.track(Promise.resolve(result));
-          for (const later of this.backlog) tail = this.track(tail.then(later));
+          for (let i = 0; i < this.backlog.length; i++) {
+            const later = this.backlog[i] as (arg: unknown) => unknown;
+            const laterArg = this.backlogArgs[i];
+            tail = this.track(tail.then(() => later(laterArg)));
+          }
           this.backlog.length = 0;
+          this.backlogArgs.length = 0;
           return;
         }
         next = this.backlog.shift();
+        nextArg = this.backlogArgs.shift();
       }
     } finally {
       this.running = false;

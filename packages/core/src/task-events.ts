@@ -54,21 +54,18 @@ export function newTask(taskId: string, contextId: string, userMessage: Message,
 }
 
 /** A status-update event. */
-export function statusEvent(task: Task, state: TaskState, message?: Message, metadata?: Record<string, unknown>): StreamResponse {
+export function statusEvent(task: Pick<Task, 'id' | 'contextId'>, state: TaskState, message?: Message, metadata?: Record<string, unknown>): StreamResponse {
   const status: TaskStatus = { state, message, timestamp: nowTimestamp() };
   return { payload: { $case: 'statusUpdate', value: { taskId: task.id, contextId: task.contextId, status, metadata } } };
 }
 
 /** An artifact-update event from an agent's chunk. */
-export function artifactEvent(task: Task, chunk: ArtifactChunk): StreamResponse {
-  const parts: Part[] = chunk.parts ? [...chunk.parts] : [];
-  if (chunk.text !== undefined) parts.push(textPart(chunk.text));
-  if (chunk.data !== undefined) parts.push(dataPart(chunk.data));
+export function artifactEvent(task: Pick<Task, 'id' | 'contextId'>, chunk: ArtifactChunk): StreamResponse {
   const artifact: Artifact = {
     artifactId: chunk.artifactId || newId(),
     name: chunk.name ?? '',
     description: chunk.description ?? '',
-    parts,
+    parts: chunkParts(chunk),
     metadata: chunk.metadata,
     extensions: [],
   };
@@ -78,6 +75,25 @@ export function artifactEvent(task: Task, chunk: ArtifactChunk): StreamResponse 
       value: { taskId: task.id, contextId: task.contextId, artifact, append: chunk.append ?? false, lastChunk: chunk.lastChunk ?? false, metadata: undefined },
     },
   };
+}
+
+/**
+ * A chunk's parts (its `parts`, then `text`, then `data`) in a new array made at its final
+ * length: this runs for every streamed chunk, and an array grown by push from empty gets a
+ * larger backing store than the one or two parts a chunk has.
+ */
+function chunkParts(chunk: ArtifactChunk): Part[] {
+  const text = chunk.text === undefined ? undefined : textPart(chunk.text);
+  const data = chunk.data === undefined ? undefined : dataPart(chunk.data);
+  const given = chunk.parts;
+  if (!given || given.length === 0) {
+    if (text) return data ? [text, data] : [text];
+    return data ? [data] : [];
+  }
+  const parts = given.slice();
+  if (text) parts.push(text);
+  if (data) parts.push(data);
+  return parts;
 }
 
 /**

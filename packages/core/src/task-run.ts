@@ -59,6 +59,8 @@ export class TaskRun implements ExecutionContext {
 
   /** The run's write path: every report and every write of the task goes through it. */
   private readonly writer: TaskWriter;
+  /** The task's ids, as the event builders read them: made once, not per reported event. */
+  private readonly ids: Pick<Task, 'id' | 'contextId'>;
 
   constructor(
     private readonly deps: RunDeps,
@@ -68,6 +70,7 @@ export class TaskRun implements ExecutionContext {
     this.writer = writer;
     this.taskId = writer.taskId;
     this.contextId = writer.contextId;
+    this.ids = { id: writer.taskId, contextId: writer.contextId };
     this.tenant = writer.tenant;
     this.streaming = writer.streaming;
     this.first = writer.first;
@@ -371,7 +374,7 @@ export class TaskRun implements ExecutionContext {
 
   artifact(chunk: ArtifactChunk): string {
     this.ensureCreated();
-    const event = artifactEvent({ id: this.taskId, contextId: this.contextId } as Task, chunk);
+    const event = artifactEvent(this.ids, chunk);
     this.writer.report(event);
     return event.payload?.$case === 'artifactUpdate' ? (event.payload.value.artifact?.artifactId ?? '') : '';
   }
@@ -405,7 +408,7 @@ export class TaskRun implements ExecutionContext {
   private emitStatus(state: TaskState, message?: StatusMessage, metadata?: Record<string, unknown>): void {
     this.ensureCreated();
     const msg = message === undefined ? undefined : agentMessage(message, this.taskId, this.contextId);
-    const event = statusEvent({ id: this.taskId, contextId: this.contextId } as Task, state, msg, metadata);
+    const event = statusEvent(this.ids, state, msg, metadata);
     this.writer.report(event);
   }
 

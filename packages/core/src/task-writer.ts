@@ -137,6 +137,9 @@ export class TaskWriter implements PersistedRun {
     return { taskId: this.taskId, contextId: this.contextId, tenant: this.tenant };
   }
 
+  /** {@link apply} as a queue step, made once: a report queues it with its event, no closure per event. */
+  private readonly applyStep = (event: StreamResponse): unknown => this.apply(event);
+
   enqueue(step: () => unknown): void {
     this.queue.push(step);
   }
@@ -144,7 +147,7 @@ export class TaskWriter implements PersistedRun {
   /** An event the agent reported: applied in order, unless {@link letGo} closed the run to reports. */
   report(event: StreamResponse): void {
     if (this.reportsClosed) return;
-    this.queue.push(() => this.apply(event));
+    this.queue.push(this.applyStep, event);
   }
 
   /**

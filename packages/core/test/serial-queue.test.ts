@@ -52,4 +52,27 @@ describe('SerialQueue', () => {
     expect(errors.map((e) => (e as Error).message)).toEqual(['sync boom', 'async boom']);
     expect(seen).toEqual(['still running']);
   });
+
+  it('calls a step with the argument it was queued with, on every path (at once, backlog, behind an async step)', async () => {
+    const queue = new SerialQueue(() => undefined);
+    const seen: number[] = [];
+    const record = (n: number) => {
+      seen.push(n);
+    };
+    queue.push(record, 1);
+    queue.push(() => {
+      queue.push(record, 2); // backlog: runs right after this step
+      seen.push(0);
+    });
+    let release!: () => void;
+    queue.push(() => {
+      queue.push(record, 3); // backlog of a step that turns asynchronous
+      return new Promise<void>((r) => (release = r));
+    });
+    queue.push(record, 4); // behind the pending step
+    expect(seen).toEqual([1, 0, 2]);
+    release();
+    await queue.idle();
+    expect(seen).toEqual([1, 0, 2, 3, 4]);
+  });
 });
