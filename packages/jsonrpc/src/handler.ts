@@ -14,6 +14,7 @@ import {
 } from '@a2a-polyglot/http';
 import type { JsonRpcFailure, JsonRpcResponse } from './codec.js';
 import { JsonRpcDispatcher } from './dispatch.js';
+import type { JsonRpcStreamOutcome } from './outcome.js';
 import { failureHeaders, httpStatusFor, jsonRpcFailure } from './errors.js';
 import { activatedExtensionsHeader, JSON_RPC_CONTENT_TYPE } from './headers.js';
 
@@ -116,15 +117,7 @@ export function createJsonRpcExchangeHandler(handler: ServedHandler, options: Js
       const streamSignal = signal();
       req.release?.();
       // A stream is one request: its lines carry that call's fields.
-      return {
-        kind: 'sse',
-        headers: activatedExtensionsHeader(contexts),
-        stream: outcome.stream,
-        encode: (event) => outcome.encodeEventText(event),
-        errorFrame: (error) => sseFrame(JSON.stringify(outcome.encodeError(error))),
-        signal: streamSignal,
-        logger: contexts[0]?.logger ?? logger,
-      };
+      return sseResult(outcome, activatedExtensionsHeader(contexts), streamSignal, contexts[0]?.logger ?? logger);
     }
     req.release?.();
     const extensions = activatedExtensionsHeader(contexts);
@@ -165,6 +158,24 @@ export function createJsonRpcHandler(handler: ServedHandler, options: JsonRpcHan
     what: 'JSON-RPC handler',
     fallback: () => jsonResult(500, internalFailure(), 'application/json'),
   });
+}
+
+/**
+ * The SSE answer of an opened stream, built in a scope of its own: its encoders are closures,
+ * and closures of one scope share what they capture, so made inside `serve` they would keep
+ * the request, its call contexts and their readers alive for as long as the stream stays open
+ * (about 1 KB of heap per idle stream: `SCENARIOS=idle` read 23.7–24.0 KB before, 22.8–22.9 after).
+ */
+function sseResult(outcome: JsonRpcStreamOutcome, headers: Record<string, string>, signal: AbortSignal, logger: Logger): HttpExchangeResult {
+  return {
+    kind: 'sse',
+    headers,
+    stream: outcome.stream,
+    encode: (event) => outcome.encodeEventText(event),
+    errorFrame: (error) => sseFrame(JSON.stringify(outcome.encodeError(error))),
+    signal,
+    logger,
+  };
 }
 
 function responseResult(response: JsonRpcResponse, type: string, headers: Record<string, string>): HttpExchangeResult {
