@@ -25,6 +25,7 @@ import {
 } from '@a2a-polyglot/client';
 import { grpcTransportFactory } from '@a2a-polyglot/client/grpc';
 import { startExecutor, type RunningExecutor } from '../src/index.js';
+import { eventually } from '@a2a-polyglot/testing';
 import { waitFor } from './helpers.js';
 import { freePort } from './sockets.js';
 
@@ -136,11 +137,18 @@ describeWithPrometheus('Prometheus scrapes the executor', () => {
     }
     const promql = 'sum by (binding) (a2a_requests_total{job="a2a",operation="SendMessage",outcome="ok"})';
     await waitFor(async () => (await query(promql)).length === 4, { timeoutMs: 30_000 });
-    const byBinding = Object.fromEntries((await query(promql)).map((s) => [s.metric.binding, Number(s.value[1])]));
-    expect(byBinding).toEqual({ JSONRPC: 1, 'HTTP+JSON': 1, GRPC: 1, WEBSOCKET: 1 });
-    expect((await query('up{job="a2a"}'))[0]?.value[1]).toBe('1');
-    expect((await query('a2a_task_state_transitions_total{job="a2a",state="TASK_STATE_COMPLETED"}'))[0]?.value[1]).toBe('4');
-    expect((await query('process_resident_memory_bytes{job="a2a"}')).length).toBe(1);
+    // Read as one block, again if a scrape in between timed out: a missed scrape makes every
+    // series of the target stale until the next one, so a single read could see none.
+    await eventually(
+      async () => {
+        const byBinding = Object.fromEntries((await query(promql)).map((s) => [s.metric.binding, Number(s.value[1])]));
+        expect(byBinding).toEqual({ JSONRPC: 1, 'HTTP+JSON': 1, GRPC: 1, WEBSOCKET: 1 });
+        expect((await query('up{job="a2a"}'))[0]?.value[1]).toBe('1');
+        expect((await query('a2a_task_state_transitions_total{job="a2a",state="TASK_STATE_COMPLETED"}'))[0]?.value[1]).toBe('4');
+        expect((await query('process_resident_memory_bytes{job="a2a"}')).length).toBe(1);
+      },
+      { timeoutMs: 10_000 },
+    );
   });
 
   it('measures task run time by final state and agent, time to first event, push deliveries and the event log', async () => {
@@ -162,26 +170,32 @@ describeWithPrometheus('Prometheus scrapes the executor', () => {
     const failed = `sum(a2a_task_duration_seconds_count{job="a2a",state="TASK_STATE_FAILED"})`;
     await waitFor(async () => (await value(failed)) === 1 && (await value(delivered)) === pushed.length, { timeoutMs: 30_000 });
 
-    const byState = await query('sum by (agent, state) (a2a_task_duration_seconds_count{job="a2a"})');
-    const runs = Object.fromEntries(byState.map((s) => [`${s.metric.agent} ${s.metric.state}`, Number(s.value[1])]));
-    // Four SendMessage runs before, the stream and the webhook's now: all completed; one failed.
-    expect(runs).toEqual({ [`${DEMO_AGENT} TASK_STATE_COMPLETED`]: 6, [`${DEMO_AGENT} TASK_STATE_FAILED`]: 1 });
-    const p95 = await query('histogram_quantile(0.95, sum by (le, state) (a2a_task_duration_seconds_bucket{job="a2a"}))');
-    for (const series of p95) expect(Number(series.value[1])).toBeLessThan(10); // demo runs end at once: not in the 10 min bucket
-    expect(p95.map((s) => s.metric.state).sort()).toEqual(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']);
+    // One block, read again if a scrape in between timed out (see the test above).
+    await eventually(
+      async () => {
+        const byState = await query('sum by (agent, state) (a2a_task_duration_seconds_count{job="a2a"})');
+        const runs = Object.fromEntries(byState.map((s) => [`${s.metric.agent} ${s.metric.state}`, Number(s.value[1])]));
+        // Four SendMessage runs before, the stream and the webhook's now: all completed; one failed.
+        expect(runs).toEqual({ [`${DEMO_AGENT} TASK_STATE_COMPLETED`]: 6, [`${DEMO_AGENT} TASK_STATE_FAILED`]: 1 });
+        const p95 = await query('histogram_quantile(0.95, sum by (le, state) (a2a_task_duration_seconds_bucket{job="a2a"}))');
+        for (const series of p95) expect(Number(series.value[1])).toBeLessThan(10); // demo runs end at once: not in the 10 min bucket
+        expect(p95.map((s) => s.metric.state).sort()).toEqual(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']);
 
-    expect(await value(`sum(a2a_task_time_to_first_event_seconds_count{job="a2a",agent="${DEMO_AGENT}"})`)).toBe(7);
-    expect(await value(`histogram_quantile(0.5, sum by (le) (a2a_task_time_to_first_event_seconds_bucket{job="a2a"}))`)).toBeLessThan(1);
+        expect(await value(`sum(a2a_task_time_to_first_event_seconds_count{job="a2a",agent="${DEMO_AGENT}"})`)).toBe(7);
+        expect(await value(`histogram_quantile(0.5, sum by (le) (a2a_task_time_to_first_event_seconds_bucket{job="a2a"}))`)).toBeLessThan(1);
 
-    expect(await value(delivered)).toBe(pushed.length);
-    expect(await value(`sum(a2a_push_deliveries_total{job="a2a",outcome!="delivered"})`)).toBeUndefined();
+        expect(await value(delivered)).toBe(pushed.length);
+        expect(await value(`sum(a2a_push_deliveries_total{job="a2a",outcome!="delivered"})`)).toBeUndefined();
 
-    // The stream's events went into the log and back out to the stream; the unstreamed runs were not logged.
-    const published = (await value(`sum(a2a_event_log_published_total{job="a2a",agent="${DEMO_AGENT}"})`)) ?? 0;
-    const replayed = (await value(`sum(a2a_event_log_replayed_total{job="a2a",agent="${DEMO_AGENT}"})`)) ?? 0;
-    expect(published).toBe(streamed);
-    expect(replayed).toBeGreaterThanOrEqual(streamed);
-    expect(await value('sum(a2a_event_log_gaps_total{job="a2a"})')).toBe(0);
+        // The stream's events went into the log and back out to the stream; the unstreamed runs were not logged.
+        const published = (await value(`sum(a2a_event_log_published_total{job="a2a",agent="${DEMO_AGENT}"})`)) ?? 0;
+        const replayed = (await value(`sum(a2a_event_log_replayed_total{job="a2a",agent="${DEMO_AGENT}"})`)) ?? 0;
+        expect(published).toBe(streamed);
+        expect(replayed).toBeGreaterThanOrEqual(streamed);
+        expect(await value('sum(a2a_event_log_gaps_total{job="a2a"})')).toBe(0);
+      },
+      { timeoutMs: 10_000 },
+    );
   });
 
   it('answers every query of the example Grafana dashboard with series', async () => {
