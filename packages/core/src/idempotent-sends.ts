@@ -95,7 +95,11 @@ export class IdempotentSends {
     const messageId = request.message?.messageId;
     if (!messageId) return undefined;
     const key: SendKey = { principal: caller.owner ?? ANONYMOUS_SEND_PRINCIPAL, tenant: caller.tenant, messageId };
-    const body = new SendBody(request);
+    const body = SendBody.of(request);
+    return isThenable(body) ? body.then((b) => this.claimBody(caller, key, b, signal)) : this.claimBody(caller, key, body, signal);
+  }
+
+  private claimBody(caller: Caller, key: SendKey, body: SendBody, signal: AbortSignal | undefined): SendDecision | Promise<SendDecision> {
     const now = Date.now();
     const found = this.store.claim(key, body.fingerprint, now, now + PENDING_MS);
     if (!isThenable(found)) {

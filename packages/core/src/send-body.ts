@@ -22,35 +22,51 @@ const HASH_FINGERPRINT = /^[0-9a-f]{64}$/;
  * between retries.
  *
  * Its {@link fingerprint} is what the idempotency stores keep: the body's ProtoJSON text when
- * at most {@link INLINE_BODY_MAX} characters, else the SHA-256 hex (`@noble/hashes`: audited,
- * no Node APIs, so the core stays runnable in browsers; synchronous, unlike Web Crypto's
- * `subtle.digest`, whose trip through the thread pool would delay every send's start) of its
- * RFC 8785 canonical JSON (JCS, the `canonicalize` package). Two fingerprints that differ may
- * still be one body: ProtoJSON member order follows the client's JSON for `Struct` metadata,
- * so {@link matches} compares canonical forms before it calls them different; the same send
- * thus matches on every binding and version (v0.3 and v1.0 decode to the same proto).
+ * at most {@link INLINE_BODY_MAX} characters, else the SHA-256 hex of its RFC 8785 canonical
+ * JSON (JCS, the `canonicalize` package). Two fingerprints that differ may still be one body:
+ * ProtoJSON member order follows the client's JSON for `Struct` metadata, so {@link matches}
+ * compares canonical forms before it calls them different; the same send thus matches on every
+ * binding and version (v0.3 and v1.0 decode to the same proto).
+ *
+ * Two SHA-256 implementations, each where it is cheap: a long body is hashed by Web Crypto's
+ * `subtle.digest` (native, off the event loop, in Node, Workers, Deno and browsers alike),
+ * which is why {@link SendBody.of} may answer a promise; `@noble/hashes` (audited, no Node
+ * APIs, synchronous) hashes only short bodies, whose hash is asked for when a store holds a
+ * row written before inline fingerprints. Why not one: a 3 MB send spent 55–111 ms of the event
+ * loop on its fingerprint with `@noble/hashes` and 16–45 ms with Web Crypto (the rest is its
+ * JSON and canonical form; measured in process on a loaded 2-core machine), so every large send
+ * blocked the server; and Web Crypto's trip through the thread pool would delay every short
+ * send's start for nothing.
  */
 export class SendBody {
-  /** What the stores keep and compare first. */
-  readonly fingerprint: string;
-  private readonly json: object;
-  private canonicalText: string | undefined;
-
-  constructor(request: SendMessageRequest) {
+  /**
+   * The body of `request`: at once when it is short, after its hash when it is long.
+   * Hand-written on purpose: the choice between the two hashes is this rule's own.
+   */
+  static of(request: SendMessageRequest): SendBody | Promise<SendBody> {
     const config = request.configuration;
-    this.json = {
+    const json = {
       message: request.message ? Message.toJSON({ ...request.message, messageId: '' }) : null,
       metadata: request.metadata ?? null,
       acceptedOutputModes: config?.acceptedOutputModes ?? [],
       push: config?.taskPushNotificationConfig ? TaskPushNotificationConfig.toJSON(config.taskPushNotificationConfig) : null,
     };
-    const text = JSON.stringify(this.json);
-    this.fingerprint = text.length <= INLINE_BODY_MAX ? text : hashOf(this.canonical());
+    const text = JSON.stringify(json);
+    if (text.length <= INLINE_BODY_MAX) return new SendBody(json, text, undefined);
+    const canonical = canonicalize(json) ?? '';
+    return digestHex(canonical).then((hash) => new SendBody(json, hash, canonical));
   }
+
+  private constructor(
+    private readonly json: object,
+    /** What the stores keep and compare first. */
+    readonly fingerprint: string,
+    private canonicalText: string | undefined,
+  ) {}
 
   /** The SHA-256 hex of the canonical JSON: the fingerprint of a long body, and of every body before inline fingerprints. */
   get hash(): string {
-    return HASH_FINGERPRINT.test(this.fingerprint) ? this.fingerprint : hashOf(this.canonical());
+    return HASH_FINGERPRINT.test(this.fingerprint) ? this.fingerprint : bytesToHex(sha256(utf8ToBytes(this.canonical())));
   }
 
   /** Whether a stored fingerprint is this body's: the same text, the same canonical JSON, or (a hash) the same canonical hash. */
@@ -71,6 +87,7 @@ export class SendBody {
   }
 }
 
-function hashOf(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
+/** SHA-256 hex of `text` by Web Crypto (every runtime the core runs on has `globalThis.crypto.subtle`). */
+async function digestHex(text: string): Promise<string> {
+  return bytesToHex(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', utf8ToBytes(text))));
 }

@@ -1,4 +1,6 @@
-import { SendMessageConfiguration, TaskState, type Message, type SendMessageRequest } from '@a2a-polyglot/model';
+import { createHash } from 'node:crypto';
+import { Message, SendMessageConfiguration, TaskState, type SendMessageRequest } from '@a2a-polyglot/model';
+import canonicalize from 'canonicalize';
 import { testAgentCard, userSend, waitFor } from '@a2a-polyglot/testing';
 import {
   A2AError,
@@ -177,7 +179,12 @@ describe('idempotent sends', () => {
 });
 
 describe('SendBody', () => {
-  const body = (request: SendMessageRequest) => new SendBody(request);
+  /** A short body's, which is made at once. */
+  const body = (request: SendMessageRequest) => {
+    const made = SendBody.of(request);
+    if (made instanceof Promise) throw new Error('a short body is made at once');
+    return made;
+  };
 
   it('matches a retry whatever its messageId, metadata member order and answer-shaping options, not other content', () => {
     const base = withId('hi', 'a');
@@ -193,10 +200,14 @@ describe('SendBody', () => {
     expect(body({ ...base, metadata: { a: 1, b: 3 } }).matches(first.fingerprint)).toBe(false);
   });
 
-  it('fingerprints a long body by its SHA-256, and matches the hashes stores kept before inline fingerprints', () => {
-    const long = body({ ...withId('x'.repeat(INLINE_BODY_MAX), 'a'), metadata: { a: 1, b: 2 } });
+  it('fingerprints a long body by its SHA-256, and matches the hashes stores kept before inline fingerprints', async () => {
+    const long = await SendBody.of({ ...withId('x'.repeat(INLINE_BODY_MAX), 'a'), metadata: { a: 1, b: 2 } });
     expect(long.fingerprint).toMatch(/^[0-9a-f]{64}$/);
-    expect(body({ ...withId('x'.repeat(INLINE_BODY_MAX), 'b'), metadata: { b: 2, a: 1 } }).fingerprint).toBe(long.fingerprint);
+    expect((await SendBody.of({ ...withId('x'.repeat(INLINE_BODY_MAX), 'b'), metadata: { b: 2, a: 1 } })).fingerprint).toBe(long.fingerprint);
+    // The stored form rows already hold: SHA-256 of the canonical JSON of what the send asks for.
+    const request = { ...withId('x'.repeat(INLINE_BODY_MAX), 'a'), metadata: { a: 1, b: 2 } };
+    const asked = { message: Message.toJSON({ ...request.message!, messageId: '' }), metadata: { a: 1, b: 2 }, acceptedOutputModes: [], push: null };
+    expect(long.fingerprint).toBe(createHash('sha256').update(canonicalize(asked)!).digest('hex'));
     const short = body({ ...withId('hi', 'a'), metadata: { a: 1, b: 2 } });
     expect(short.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(body({ ...withId('hi', 'c'), metadata: { b: 2, a: 1 } }).matches(short.hash)).toBe(true);
