@@ -89,5 +89,5 @@ export class SendBody {
 
 /** SHA-256 hex of `text` by Web Crypto (every runtime the core runs on has `globalThis.crypto.subtle`). */
 async function digestHex(text: string): Promise<string> {
-  return bytesToHex(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', utf8ToBytes(text))));
+  return bytesToHex(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
 }
