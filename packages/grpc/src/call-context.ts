@@ -51,17 +51,24 @@ export function unaryCallContext(
   // Dropped once the call is answered: a context that outlives its call until the next full
   // GC must not keep the call (request, metadata, stream) alive with it.
   let source: ServerUnaryCall<unknown, unknown> | undefined = call;
+  const onCancelled = () => controller?.abort();
   Object.defineProperty(ctx, 'signal', {
     enumerable: true,
     get(): AbortSignal {
       if (!controller) {
-        const made = new AbortController();
-        controller = made;
-        if (source?.cancelled) made.abort();
-        else source?.once('cancelled', () => made.abort());
+        controller = new AbortController();
+        if (source?.cancelled) controller.abort();
+        else source?.once('cancelled', onCancelled);
       }
       return controller.signal;
     },
   });
-  return { ctx, release: () => (source = undefined) };
+  // grpc-js emits `cancelled` after every call's status, answered ones too: once answered,
+  // the call is not listened to any more, so an answered call's signal is not aborted (an
+  // abort without a reason builds a DOMException: 3 % of a gRPC server's CPU, profiled).
+  const release = () => {
+    source?.off('cancelled', onCancelled);
+    source = undefined;
+  };
+  return { ctx, release };
 }
