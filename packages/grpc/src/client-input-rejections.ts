@@ -1,5 +1,5 @@
 import { A2AError, A2AErrorCode } from '@a2a-polyglot/core';
-import { ServerInterceptingCall, status as GrpcCode, type ServerInterceptingCallInterface, type ServerInterceptor } from '@grpc/grpc-js';
+import { status as GrpcCode, type ServerInterceptingCall, type ServerInterceptingCallInterface, type ServerInterceptor } from '@grpc/grpc-js';
 import { toGrpcError } from './grpc-error.js';
 
 type Status = Parameters<ServerInterceptingCallInterface['sendStatus']>[0];
@@ -43,7 +43,9 @@ const CLIENT_INPUT_REJECTIONS: ReadonlyArray<{ readonly text: RegExp; readonly e
  * handler sees the request, and ends the call itself through that call's own `sendStatus`
  * (the interceptor API's responder only sees statuses the handler sends on the way down).
  * Interceptors receive that base call, so this one (registered first, so it gets the base
- * call) wraps the call object's `sendStatus` and rewrites exactly those statuses.
+ * call) wraps the call object's `sendStatus` and rewrites exactly those statuses. It returns
+ * that base call itself, not a `ServerInterceptingCall` around it: the wrapper would only
+ * forward, through listener layers every call pays for.
  */
 export const clientInputRejectionsAsInvalidArgument: ServerInterceptor = (method, call) => {
   const send = call.sendStatus.bind(call);
@@ -53,5 +55,6 @@ export const clientInputRejectionsAsInvalidArgument: ServerInterceptor = (method
     const { code, details, metadata } = toGrpcError(rejection.error(method.path.slice(method.path.lastIndexOf('/') + 1)));
     send({ code, details, metadata });
   };
-  return new ServerInterceptingCall(call);
+  // (grpc-js types an interceptor's result as its class, but only calls the interface on it.)
+  return call as ServerInterceptingCall;
 };
