@@ -77,8 +77,10 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     const probed = probes?.paths.has(path) ? await probes.answer(view, path) : undefined;
     if (probed) return void writeNodeResult(res, probed);
     if (mount === '' && options.extraRoutes && (await options.extraRoutes(req, res, path))) return;
-    if (isRpcPath(path)) return jsonRpc(req, res);
-    if (path.startsWith(`${apiPath}/`)) return rest(req, res, path.slice(apiPath.length));
+    // Not awaited (the binding handlers never reject): a stream's route then keeps no promise
+    // chain of its own, with the response in its reaction, for as long as it stays open.
+    if (isRpcPath(path)) return void jsonRpc(req, res);
+    if (path.startsWith(`${apiPath}/`)) return void rest(req, res, path.slice(apiPath.length));
     if (next) {
       // Reached only with `extraRoutes` that did not serve the path: hand it on as it came.
       for (const header of ['x-content-type-options', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']) res.removeHeader(header);
