@@ -202,12 +202,26 @@ export class TaskRun implements ExecutionContext {
    * Runs the executor and settles the task; resolves with what the agent threw, if it did. An
    * observed run reports its end to `observation` (what the agent threw, or what failed here).
    */
-  private async executeToEnd(executor: AgentExecutor, observation: TaskRunObservation | undefined): Promise<unknown> {
+  private executeToEnd(executor: AgentExecutor, observation: TaskRunObservation | undefined): Promise<unknown> {
+    // Reactions on the agent's promise, not a frame awaiting it: an idle task's agent may take
+    // hours, and a suspended frame (with its registers and promise) lived that long.
+    let returned: unknown;
+    try {
+      returned = executor.execute(this);
+    } catch (error) {
+      return this.afterExecution(error, true, observation);
+    }
+    return Promise.resolve(returned).then(
+      () => this.afterExecution(undefined, false, observation),
+      (error: unknown) => this.afterExecution(error, true, observation),
+    );
+  }
+
+  /** {@link executeToEnd} once the agent returned (or threw `error`: `threw`). */
+  private async afterExecution(error: unknown, threw: boolean, observation: TaskRunObservation | undefined): Promise<unknown> {
     let failure: unknown;
     try {
-      try {
-        await executor.execute(this);
-      } catch (error) {
+      if (threw) {
         failure = error;
         if (!this.signal.aborted) this.deps.logger.error({ err: error }, 'agent execution failed');
       }

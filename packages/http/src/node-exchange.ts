@@ -7,6 +7,7 @@ import { remoteAddressOf } from './client-address.js';
 import type { HttpExchangeRequest, HttpExchangeResult } from './exchange.js';
 import { readBodyText, readJsonBody } from './read-body.js';
 import { NodeSseSink } from './node-sse-sink.js';
+import { withPresetHeaders } from './preset-headers.js';
 import { deliverSse, type SseDeliveryOptions } from './sse-delivery.js';
 
 /**
@@ -133,11 +134,11 @@ export function writeNodeResult(res: ServerResponse, result: HttpExchangeResult,
     if (res.headersSent || res.destroyed) return undefined;
     const { body } = result;
     if (body === '') {
-      res.writeHead(result.status, result.headers);
+      res.writeHead(result.status, withPresetHeaders(res, result.headers));
       res.end();
       return undefined;
     }
-    const all: Record<string, string | number> = { ...result.headers };
+    const all: Record<string, string | number> = { ...withPresetHeaders(res, result.headers) };
     all['content-type'] = result.contentType ?? 'application/json';
     all['content-length'] = Buffer.byteLength(body);
     res.writeHead(result.status, all);
