@@ -220,6 +220,8 @@ class TaskFollower extends BatchedStream {
   private waitAbort: AbortController | undefined;
   /** Resolves the pending wait of a log with {@link EventLog.addWaiter}. */
   private resolveWait: (() => void) | undefined;
+  /** Wakes a pending {@link waitForNext} (woken by the log, or closed); made for the first such wait (a polled stream never makes it). */
+  private onWake: (() => void) | undefined;
   /** The `wake` of a {@link poll} that answered WAIT, while it may still be registered with the log. */
   private pollWake: (() => void) | undefined;
   /** The caller's signal has our abort listener (added on the first wait). */
@@ -369,16 +371,14 @@ class TaskFollower extends BatchedStream {
     const log = this.log;
     if (!log.addWaiter || !log.removeWaiter) return log.waitFor(this.taskId, this.cursor, this.waitSignal());
     this.listenToOuterSignal();
+    this.onWake ??= () => {
+      const resolve = this.resolveWait;
+      this.resolveWait = undefined;
+      resolve?.();
+    };
     if (this.ended || !log.addWaiter(this.taskId, this.cursor, this.onWake)) return Promise.resolve();
     return new Promise<void>((resolve) => (this.resolveWait = resolve));
   }
-
-  /** Wakes a pending {@link waitForNext} (woken by the log, or closed). */
-  private readonly onWake = (): void => {
-    const resolve = this.resolveWait;
-    this.resolveWait = undefined;
-    resolve?.();
-  };
 
   private stopWaiting(): void {
     const pollWake = this.pollWake;
@@ -387,9 +387,10 @@ class TaskFollower extends BatchedStream {
       this.log.removeWaiter?.(this.taskId, pollWake);
       pollWake();
     }
-    if (!this.resolveWait) return;
-    this.log.removeWaiter?.(this.taskId, this.onWake);
-    this.onWake();
+    const onWake = this.onWake;
+    if (!this.resolveWait || !onWake) return;
+    this.log.removeWaiter?.(this.taskId, onWake);
+    onWake();
   }
 
   private finish(): void {
