@@ -35,7 +35,7 @@ export { GRPC_METADATA, GRPC_STATUS_DETAILS_KEY } from './grpc-metadata.js';
 export { ALL_ERROR_CODES } from './error-code.js';
 export { logFailure } from './server-fault.js';
 export { retryAfterSeconds } from './rate-limit.js';
-export { eventStreamFrom, failedEventStream, singleEventStream, type EventStream } from './event-stream.js';
+export { eventStreamFrom, failedEventStream, singleEventStream, type EventStream, type PollResult, WAIT } from './event-stream.js';
 export { DELIVERY_TURN_FRAMES, DeliveryPace } from './delivery-pace.js';
 export { BoundedWriter, type BoundedWriterOptions, type DeliverySink } from './delivery/bounded-writer.js';
 export { DELIVERY_GROUP_SIZE, EventDelivery, type DeliveryResult, type EventDeliveryOptions } from './delivery/event-delivery.js';

@@ -2,6 +2,7 @@ import { lazyChild } from './lazy-logger.js';
 import { silentLogger, type Logger } from './logger.js';
 import { distinguishedName } from './distinguished-name.js';
 import type { ProtocolVersion } from './protocol-version.js';
+import { newId } from './util.js';
 
 /** The bindings the core knows by name (spec identifiers, plus our WebSocket binding URI). */
 export type BindingName = 'JSONRPC' | 'HTTP+JSON' | 'GRPC' | 'WEBSOCKET' | 'SESSION' | 'IN-PROCESS';
@@ -112,7 +113,9 @@ const REQUEST_ID_SHAPE = /^[\w.:/+=@-]+$/;
 export function requestLogger(logger: Logger, binding: BindingName, header: (name: string) => string | undefined): Logger | undefined {
   if (logger === silentLogger) return undefined;
   const sent = header(REQUEST_ID_HEADER);
-  const reqId = sent && sent.length <= MAX_REQUEST_ID_LENGTH && REQUEST_ID_SHAPE.test(sent) ? sent : globalThis.crypto.randomUUID();
+  // A fresh id is flattened (`newId`): the logger keeps it for as long as the call lives (an
+  // idle stream's whole life), and the rope Node builds a UUID as costs ~480 bytes, not ~60.
+  const reqId = sent && sent.length <= MAX_REQUEST_ID_LENGTH && REQUEST_ID_SHAPE.test(sent) ? sent : newId();
   return lazyChild(logger, { binding, reqId });
 }
 

@@ -67,7 +67,8 @@ export class DeliveryPace {
 }
 
 /**
- * One turn of the event loop: `setImmediate` where the runtime has it (Node, Bun, Deno), a
+ * @internal One turn of the event loop: `setImmediate` where the runtime has it (Node, Bun, Deno), a
  * zero timeout elsewhere (Cloudflare Workers, browsers), which also runs after pending I/O.
  */
-const nextTurn: (resolve: () => void) => void = typeof setImmediate === 'function' ? (resolve) => setImmediate(resolve) : (resolve) => setTimeout(resolve, 0);
+export const nextTurn: (resolve: () => void) => void =
+  typeof setImmediate === 'function' ? (resolve) => setImmediate(resolve) : (resolve) => setTimeout(resolve, 0);

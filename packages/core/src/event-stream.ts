@@ -17,8 +17,23 @@ export interface EventStream extends AsyncIterable<LoggedEvent> {
    * per event spends a fraction of the system calls. Do not mix with the iterator.
    */
   nextBatch(): Promise<readonly LoggedEvent[] | undefined>;
+  /**
+   * Optional, the callback form of {@link nextBatch} for a delivery loop that keeps no pending
+   * promise while a stream is idle (an idle stream waits for its whole life): the events ready
+   * now, undefined once the stream has ended, or {@link WAIT} when none is ready, after which
+   * `wake` is called (once, never during this call) when a poll may make progress: an event
+   * came, or the stream was closed. Where it cannot answer now (a log read that is not
+   * synchronous), a promise as {@link nextBatch} returns. Do not mix with the iterator.
+   */
+  poll?(wake: () => void): PollResult;
   close(): void;
 }
+
+/** What {@link EventStream.poll} answers: a batch, the end (undefined), {@link WAIT}, or a pending batch. */
+export type PollResult = readonly LoggedEvent[] | undefined | typeof WAIT | Promise<readonly LoggedEvent[] | undefined>;
+
+/** {@link EventStream.poll}'s "nothing yet: you will be woken". */
+export const WAIT: unique symbol = Symbol('EventStream.WAIT');
 
 /** Provides a fresh snapshot of a task and the seq it reflects (resync after eviction). */
 export type SnapshotSource = () => Promise<{ task: Task; seq: number } | undefined>;
@@ -33,6 +48,8 @@ export interface FollowStart {
 
 /** Shared reason of streams closed normally (an abort without a reason would build a DOMException with a stack each time). */
 const CLOSED = Object.freeze({ reason: 'event stream closed' });
+
+function ignore(): void {}
 
 /** Base of the event streams: the per-event iterator over {@link EventStream.nextBatch}. */
 abstract class BatchedStream implements EventStream {
@@ -167,6 +184,17 @@ class MappedEventStream extends BatchedStream {
     return batch?.map(this.map);
   }
 
+  poll(wake: () => void): PollResult {
+    const source = this.source;
+    if (!source.poll) return this.nextBatch();
+    const next = source.poll(wake);
+    if (next === WAIT || next === undefined) return next;
+    if (isThenable(next)) return next.then(this.mapBatch);
+    return next.map(this.map);
+  }
+
+  private readonly mapBatch = (batch: readonly LoggedEvent[] | undefined): readonly LoggedEvent[] | undefined => batch?.map(this.map);
+
   close(): void {
     this.source.close();
   }
@@ -192,6 +220,10 @@ class TaskFollower extends BatchedStream {
   private waitAbort: AbortController | undefined;
   /** Resolves the pending wait of a log with {@link EventLog.addWaiter}. */
   private resolveWait: (() => void) | undefined;
+  /** Wakes a pending {@link waitForNext} (woken by the log, or closed); made for the first such wait (a polled stream never makes it). */
+  private onWake: (() => void) | undefined;
+  /** The `wake` of a {@link poll} that answered WAIT, while it may still be registered with the log. */
+  private pollWake: (() => void) | undefined;
   /** The caller's signal has our abort listener (added on the first wait). */
   private listening = false;
 
@@ -268,6 +300,55 @@ class TaskFollower extends BatchedStream {
     return out.length > 0 ? this.emit(out) : undefined;
   }
 
+  /**
+   * {@link nextBatch} without a promise, for a log that answers reads at once and calls its
+   * waiters back ({@link EventLog.addWaiter}, the in-memory one): an idle stream then waits
+   * with nothing but the log's reference to `wake`. The first read (the snapshot goes first),
+   * a gap, a failing or asynchronous read, and other logs take the {@link nextBatch} path.
+   */
+  poll(wake: () => void): PollResult {
+    const log = this.log;
+    if (this.first || !log.addWaiter || !log.removeWaiter) return this.nextBatch();
+    this.pollWake = undefined;
+    if (this.signal?.aborted) this.close();
+    for (;;) {
+      if (this.ended) return undefined;
+      let read: LogRead | Promise<LogRead>;
+      try {
+        read = log.readAfter(this.taskId, this.cursor);
+      } catch {
+        // The promise path reads again and reports the failure as it does.
+        return this.nextBatch();
+      }
+      if (isThenable(read)) {
+        read.then(undefined, ignore);
+        return this.nextBatch();
+      }
+      if (read.gap) return this.nextBatch();
+      if (read.events.length > 0) {
+        const out: LoggedEvent[] = [];
+        for (const logged of read.events) {
+          this.cursor = logged.seq;
+          out.push(logged);
+          const payload = logged.event.payload;
+          const state = payload?.$case === 'statusUpdate' ? payload.value.status?.state : undefined;
+          if (state !== undefined && isSettled(state)) {
+            this.finish();
+            break;
+          }
+        }
+        return this.emit(out);
+      }
+      this.listenToOuterSignal();
+      if (this.ended) return undefined;
+      if (log.addWaiter(this.taskId, this.cursor, wake)) {
+        this.pollWake = wake;
+        return WAIT;
+      }
+      // An event came between the read and the wait: read again.
+    }
+  }
+
   /** Notes that events went out (a failing log is then reported as is) and passes them on. */
   private emit(out: LoggedEvent[]): LoggedEvent[] {
     this.emitted = true;
@@ -290,21 +371,26 @@ class TaskFollower extends BatchedStream {
     const log = this.log;
     if (!log.addWaiter || !log.removeWaiter) return log.waitFor(this.taskId, this.cursor, this.waitSignal());
     this.listenToOuterSignal();
+    this.onWake ??= () => {
+      const resolve = this.resolveWait;
+      this.resolveWait = undefined;
+      resolve?.();
+    };
     if (this.ended || !log.addWaiter(this.taskId, this.cursor, this.onWake)) return Promise.resolve();
     return new Promise<void>((resolve) => (this.resolveWait = resolve));
   }
 
-  /** Wakes a pending {@link waitForNext} (woken by the log, or closed). */
-  private readonly onWake = (): void => {
-    const resolve = this.resolveWait;
-    this.resolveWait = undefined;
-    resolve?.();
-  };
-
   private stopWaiting(): void {
-    if (!this.resolveWait) return;
-    this.log.removeWaiter?.(this.taskId, this.onWake);
-    this.onWake();
+    const pollWake = this.pollWake;
+    if (pollWake) {
+      this.pollWake = undefined;
+      this.log.removeWaiter?.(this.taskId, pollWake);
+      pollWake();
+    }
+    const onWake = this.onWake;
+    if (!this.resolveWait || !onWake) return;
+    this.log.removeWaiter?.(this.taskId, onWake);
+    onWake();
   }
 
   private finish(): void {

@@ -53,8 +53,33 @@ interface TaskLog {
   sealedEvents: number;
   /** Some stream has read it (or waited on it): a client may hold a cursor into it. */
   read: boolean;
-  /** Readers waiting for the next event; made when the first one waits. */
-  waiters: Set<() => void> | undefined;
+  /**
+   * Readers waiting for the next event: the one reader itself while it is the only one (the
+   * usual case: an idle stream waits for its whole life, and a Set costs ~120 bytes), a Set
+   * once a second one waits.
+   */
+  waiters: (() => void) | Set<() => void> | undefined;
+}
+
+/** Adds a waiting reader (once, as a Set would). */
+function addWaiterTo(log: TaskLog, wake: () => void): void {
+  const waiters = log.waiters;
+  if (waiters === undefined) log.waiters = wake;
+  else if (typeof waiters === 'function') {
+    if (waiters !== wake) log.waiters = new Set([waiters, wake]);
+  } else waiters.add(wake);
+}
+
+function removeWaiterFrom(log: TaskLog, wake: () => void): void {
+  const waiters = log.waiters;
+  if (waiters === wake) log.waiters = undefined;
+  else if (waiters !== undefined && typeof waiters !== 'function') waiters.delete(wake);
+}
+
+/** True when some reader waits on `log`. */
+function hasWaiters(log: TaskLog | undefined): boolean {
+  const waiters = log?.waiters;
+  return waiters !== undefined && (typeof waiters === 'function' || waiters.size > 0);
 }
 
 /** The single-process event log: an array per task, bounded, with timed retention. */
@@ -114,10 +139,14 @@ export class InMemoryEventLog implements EventLog {
     // Evict in blocks of a quarter so appends stay amortised O(1).
     if (log.events.length > this.maxEvents) this.dropFront(log, Math.max(1, this.maxEvents >> 2));
     if (this.heldBytes > this.maxBytes) this.trimBytes();
-    if (log.waiters && log.waiters.size > 0) {
-      const waiters = [...log.waiters];
-      log.waiters.clear();
-      for (const wake of waiters) wake();
+    const waiters = log.waiters;
+    if (typeof waiters === 'function') {
+      log.waiters = undefined;
+      waiters();
+    } else if (waiters && waiters.size > 0) {
+      const woken = [...waiters];
+      waiters.clear();
+      for (const wake of woken) wake();
     }
     return seq;
   }
@@ -150,12 +179,11 @@ export class InMemoryEventLog implements EventLog {
     if (log.lastSeq > afterSeq || signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
-        log.waiters?.delete(done);
+        removeWaiterFrom(log, done);
         signal.removeEventListener('abort', done);
         resolve();
       };
-      log.waiters ??= new Set();
-      log.waiters.add(done);
+      addWaiterTo(log, done);
       signal.addEventListener('abort', done, { once: true });
     });
   }
@@ -164,13 +192,13 @@ export class InMemoryEventLog implements EventLog {
     const log = this.log(taskId);
     log.read = true;
     if (log.lastSeq > afterSeq) return false;
-    log.waiters ??= new Set();
-    log.waiters.add(wake);
+    addWaiterTo(log, wake);
     return true;
   }
 
   removeWaiter(taskId: string, wake: () => void): void {
-    this.logs.get(taskId)?.waiters?.delete(wake);
+    const log = this.logs.get(taskId);
+    if (log) removeWaiterFrom(log, wake);
   }
 
   seal(taskId: string, options: SealOptions = {}): void {
@@ -205,7 +233,7 @@ export class InMemoryEventLog implements EventLog {
     for (const [taskId, sealedAt] of this.sealed) {
       if (sealedAt + this.retentionMs > now) break;
       const log = this.logs.get(taskId);
-      if (log?.waiters && log.waiters.size > 0) watched.push(taskId);
+      if (hasWaiters(log)) watched.push(taskId);
       else if (log) this.drop(taskId);
       else this.sealed.delete(taskId);
     }
@@ -221,7 +249,7 @@ export class InMemoryEventLog implements EventLog {
     for (const taskId of this.sealed.keys()) {
       if (this.sealed.size <= this.maxSealed && this.sealedEvents <= this.maxSealedEvents) return;
       const log = this.logs.get(taskId);
-      if (log?.waiters && log.waiters.size > 0) continue; // someone is still reading it
+      if (hasWaiters(log)) continue; // someone is still reading it
       if (log) this.drop(taskId);
       else this.sealed.delete(taskId);
     }
@@ -238,7 +266,7 @@ export class InMemoryEventLog implements EventLog {
     for (const taskId of this.sealed.keys()) {
       if (this.heldBytes <= this.maxBytes) return;
       const log = this.logs.get(taskId);
-      if (log?.waiters && log.waiters.size > 0) continue;
+      if (hasWaiters(log)) continue;
       this.drop(taskId);
     }
     for (const [taskId, log] of this.logs) {

@@ -2,7 +2,8 @@ import type { TaskState } from '@a2a-polyglot/model';
 import { A2AError } from './a2a-error.js';
 import type { BindingName, CallContext } from './call-context.js';
 import { A2AErrorCode } from './error-code.js';
-import type { EventStream } from './event-stream.js';
+import { type EventStream, type PollResult, WAIT } from './event-stream.js';
+import { isThenable } from './serial-queue.js';
 import type { LoggedEvent } from './event-log.js';
 import type { OperationName } from './operation-types.js';
 import type { PushOutcome } from './push/push-sender.js';
@@ -137,6 +138,16 @@ class ObservedStream implements EventStream {
   /** (A `then`, not an async frame: an idle stream keeps its pending read for its whole life.) */
   nextBatch(): Promise<readonly LoggedEvent[] | undefined> {
     return this.inner.nextBatch().then(this.onBatch);
+  }
+
+  /** {@link EventStream.poll} through to the observed stream. */
+  poll(wake: () => void): PollResult {
+    const inner = this.inner;
+    if (!inner.poll) return this.nextBatch();
+    const next = inner.poll(wake);
+    if (next === WAIT) return WAIT;
+    if (isThenable(next)) return next.then(this.onBatch);
+    return this.onBatch(next);
   }
 
   private readonly onBatch = (batch: readonly LoggedEvent[] | undefined): readonly LoggedEvent[] | undefined => {

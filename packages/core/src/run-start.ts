@@ -221,6 +221,21 @@ export class RunStarter {
     }
     const start = existing ? run.view() : undefined;
     if (this.deps.enqueue) return this.handOff(run, { request, streaming, caller, releaseSlot, start });
+    this.execute(run, runLogger, releaseSlot);
+    if (inlinePush) {
+      void run.first.promise.then((first) => {
+        if (first.kind === 'message') void this.deps.pushConfigs.deleteAll(caller.tenant, taskId);
+      });
+    }
+    return { run, start, caller };
+  }
+
+  /**
+   * Executes `run` and forgets it when it ends. Its own scope: the reactions live as long as
+   * the run (an idle task's whole life), and closures made in {@link startAdmitted} would share
+   * that scope's context, keeping the request, the message and the call's objects alive with them.
+   */
+  private execute(run: TaskRun, runLogger: Logger, releaseSlot: ReleaseSlot): void {
     // One reaction for both outcomes (catch + finally cost two more promises per request).
     const startedAt = performance.now();
     const forget = (): void => {
@@ -232,12 +247,6 @@ export class RunStarter {
       runLogger.error({ err: error }, 'run failed');
       forget();
     });
-    if (inlinePush) {
-      void run.first.promise.then((first) => {
-        if (first.kind === 'message') void this.deps.pushConfigs.deleteAll(caller.tenant, taskId);
-      });
-    }
-    return { run, start, caller };
   }
 
   /**

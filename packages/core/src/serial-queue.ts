@@ -15,12 +15,20 @@ export class SerialQueue {
   private tail: Promise<void> | undefined;
   /** A step is running synchronously; steps queued meanwhile wait in {@link backlog}, in order. */
   private running = false;
-  private readonly backlog: Array<(arg: unknown) => unknown> = [];
+  /** Made when a step is first queued behind a running one (most queues never need it): a run lives as long as its task. */
+  private backlog: Array<(arg: unknown) => unknown> | undefined;
   /** The argument of each step in {@link backlog}, index for index. */
-  private readonly backlogArgs: unknown[] = [];
+  private backlogArgs: unknown[] | undefined;
 
-  /** @param onError where a failing step's error goes (steps never reject the queue). */
-  constructor(private readonly onError: (error: unknown) => void) {}
+  /**
+   * @param onError where a failing step's error goes (steps never reject the queue), called
+   * with `errorArg` too: a long-lived owner passes a shared function and its own value (a
+   * logger) instead of a closure of its own.
+   */
+  constructor(
+    private readonly onError: (error: unknown, errorArg: never) => void,
+    private readonly errorArg?: unknown,
+  ) {}
 
   /** True while an asynchronous step is pending (new steps will wait). */
   get busy(): boolean {
@@ -42,6 +50,8 @@ export class SerialQueue {
     }
     if (this.running) {
       // Queued from inside a running step: it runs right after that step.
+      this.backlog ??= [];
+      this.backlogArgs ??= [];
       this.backlog.push(step);
       this.backlogArgs.push(arg);
       return;
@@ -55,21 +65,25 @@ export class SerialQueue {
         try {
           result = next(nextArg);
         } catch (error) {
-          this.onError(error);
+          this.fail(error);
         }
+        const backlog = this.backlog;
+        const backlogArgs = this.backlogArgs;
         if (isThenable(result)) {
           let tail = this.track(Promise.resolve(result));
-          for (let i = 0; i < this.backlog.length; i++) {
-            const later = this.backlog[i] as (arg: unknown) => unknown;
-            const laterArg = this.backlogArgs[i];
-            tail = this.track(tail.then(() => later(laterArg)));
+          if (backlog && backlogArgs) {
+            for (let i = 0; i < backlog.length; i++) {
+              const later = backlog[i] as (arg: unknown) => unknown;
+              const laterArg = backlogArgs[i];
+              tail = this.track(tail.then(() => later(laterArg)));
+            }
+            backlog.length = 0;
+            backlogArgs.length = 0;
           }
-          this.backlog.length = 0;
-          this.backlogArgs.length = 0;
           return;
         }
-        next = this.backlog.shift();
-        nextArg = this.backlogArgs.shift();
+        next = backlog?.shift();
+        nextArg = backlogArgs?.shift();
       }
     } finally {
       this.running = false;
@@ -86,12 +100,16 @@ export class SerialQueue {
     const tail: Promise<void> = pending.then(
       () => this.release(tail),
       (error: unknown) => {
-        this.onError(error);
+        this.fail(error);
         this.release(tail);
       },
     );
     this.tail = tail;
     return tail;
+  }
+
+  private fail(error: unknown): void {
+    this.onError(error, this.errorArg as never);
   }
 
   private release(tail: Promise<void>): void {

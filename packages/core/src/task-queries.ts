@@ -200,10 +200,12 @@ export class TaskQueries {
         ? { afterSeq: from }
         : { first: { seq: from.seq, event: { payload: { $case: 'task' as const, value: from.task } } }, afterSeq: from.seq };
     const key = taskLogKey(caller.tenant, taskId);
-    return answerStream(
-      caller,
-      followTask(this.log, key, start, () => this.snapshot(caller.tenant, taskId), signal),
-    );
+    return answerStream(caller, followTask(this.log, key, start, this.snapshotSource(caller.tenant, taskId), signal));
+  }
+
+  /** {@link snapshot} of one task as a stream's resync source; in its own scope, so the stream keeps two strings, not the caller. */
+  private snapshotSource(tenant: string, taskId: string): () => Promise<{ task: Task; seq: number } | undefined> {
+    return () => this.snapshot(tenant, taskId);
   }
 
   /** The run executing the task in this process, if any. */

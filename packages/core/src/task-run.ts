@@ -6,6 +6,7 @@ import { Deferred } from './deferred.js';
 import { A2AErrorCode } from './error-code.js';
 import { agentMessage, artifactEvent, messageText, newTask, statusEvent, taskView } from './task-events.js';
 import type { FirstAnswer, RunDeps, RunInit } from './task-run-types.js';
+import type { TaskRunObservation } from './observer.js';
 import { TaskWriter } from './task-writer.js';
 import { isInterrupted, isTerminal } from './task-state.js';
 import { isVersionConflict } from './task-store.js';
@@ -184,17 +185,12 @@ export class TaskRun implements ExecutionContext {
    */
   execute(executor: AgentExecutor): Promise<unknown> {
     const observation = this.deps.observer?.taskRunStarted?.(this.writer.ref());
-    if (!observation) return this.executeToEnd(executor);
+    if (!observation) return this.executeToEnd(executor, undefined);
     if (observation.firstEvent) this.writer.awaitingFirstEvent = observation;
-    const run = () =>
-      this.executeToEnd(executor).then(
-        (failure) => observation.ended(failure, this.endState()),
-        (error: unknown) => {
-          observation.ended(error, this.endState());
-          throw error;
-        },
-      );
-    return observation.run ? observation.run(run) : run();
+    // The end is reported from inside the run's own frame: a `then` here would keep two more
+    // closures, a promise and this scope for as long as the run lives (an idle task's whole life).
+    if (!observation.run) return this.executeToEnd(executor, observation);
+    return observation.run(() => this.executeToEnd(executor, observation));
   }
 
   /** The state this run left its task in, for observers: undefined after a reply or once the task was lost. */
@@ -202,29 +198,52 @@ export class TaskRun implements ExecutionContext {
     return this.replied || this.writer.failure ? undefined : this.state;
   }
 
-  /** Runs the executor and settles the task; resolves with what the agent threw, if it did. */
-  private async executeToEnd(executor: AgentExecutor): Promise<unknown> {
+  /**
+   * Runs the executor and settles the task; resolves with what the agent threw, if it did. An
+   * observed run reports its end to `observation` (what the agent threw, or what failed here).
+   */
+  private executeToEnd(executor: AgentExecutor, observation: TaskRunObservation | undefined): Promise<unknown> {
+    // Reactions on the agent's promise, not a frame awaiting it: an idle task's agent may take
+    // hours, and a suspended frame (with its registers and promise) lived that long.
+    let returned: unknown;
+    try {
+      returned = executor.execute(this);
+    } catch (error) {
+      return this.afterExecution(error, true, observation);
+    }
+    return Promise.resolve(returned).then(
+      () => this.afterExecution(undefined, false, observation),
+      (error: unknown) => this.afterExecution(error, true, observation),
+    );
+  }
+
+  /** {@link executeToEnd} once the agent returned (or threw `error`: `threw`). */
+  private async afterExecution(error: unknown, threw: boolean, observation: TaskRunObservation | undefined): Promise<unknown> {
     let failure: unknown;
     try {
-      await executor.execute(this);
+      if (threw) {
+        failure = error;
+        if (!this.signal.aborted) this.deps.logger.error({ err: error }, 'agent execution failed');
+      }
+      // An agent that stops on abort returns while its cancel hook may still be stopping
+      // upstream work; the task must end CANCELED, not COMPLETED or FAILED by that return.
+      if (this.canceling) await this.canceling;
+      // Awaited only when something is pending: a run whose reports all applied at once (or
+      // that replied with a message) ends in this turn, with no promise per step.
+      let pending = this.writer.drain();
+      if (pending) await pending;
+      this.settleAfterExecution(failure);
+      pending = this.writer.drain();
+      if (pending) await pending;
+      // Durable mode: an interrupted task kept the lease until now; it is let go.
+      const released = this.writer.endExecution();
+      if (released) await released;
+      this.finish();
     } catch (error) {
-      failure = error;
-      if (!this.signal.aborted) this.deps.logger.error({ err: error }, 'agent execution failed');
+      observation?.ended(error, this.endState());
+      throw error;
     }
-    // An agent that stops on abort returns while its cancel hook may still be stopping
-    // upstream work; the task must end CANCELED, not COMPLETED or FAILED by that return.
-    if (this.canceling) await this.canceling;
-    // Awaited only when something is pending: a run whose reports all applied at once (or
-    // that replied with a message) ends in this turn, with no promise per step.
-    let pending = this.writer.drain();
-    if (pending) await pending;
-    this.settleAfterExecution(failure);
-    pending = this.writer.drain();
-    if (pending) await pending;
-    // Durable mode: an interrupted task kept the lease until now; it is let go.
-    const released = this.writer.endExecution();
-    if (released) await released;
-    this.finish();
+    observation?.ended(failure, this.endState());
     return failure;
   }
 

@@ -3,6 +3,7 @@ import { A2AError } from './a2a-error.js';
 import { Deferred } from './deferred.js';
 import { A2AErrorCode } from './error-code.js';
 import { taskLogKey } from './event-log.js';
+import type { Logger } from './logger.js';
 import type { ObservedTask, TaskRunObservation } from './observer.js';
 import { eventState, foldEvent, taskView } from './task-events.js';
 import type { FirstAnswer, RunDeps, RunInit } from './task-run-types.js';
@@ -74,7 +75,7 @@ export class TaskWriter implements PersistedRun {
     this.version = init.existing?.version ?? 0;
     this.startSeq = this.version;
     this.logKey = taskLogKey(init.tenant, init.taskId);
-    this.queue = new SerialQueue((error) => this.deps.logger.error({ err: error }, 'applying a task event failed'));
+    this.queue = new SerialQueue(logApplyFailure, deps.logger);
     this.persistence = deps.lease
       ? new LeasedPersistence(this, deps, deps.lease, init.tenant, init.owner, this.logKey)
       : new LocalPersistence(this, deps, init.tenant, init.owner, this.logKey);
@@ -292,6 +293,11 @@ export class TaskWriter implements PersistedRun {
     this.first.resolve({ kind: 'task' });
     this.settled.resolve();
   }
+}
+
+/** Where a failing step of a run's queue goes (one function for every run: see `SerialQueue`). */
+function logApplyFailure(error: unknown, logger: Logger): void {
+  logger.error({ err: error }, 'applying a task event failed');
 }
 
 /**

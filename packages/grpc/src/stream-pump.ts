@@ -3,6 +3,7 @@ import {
   A2AErrorCode,
   BoundedWriter,
   type CallContext,
+  type DeliveryResult,
   EventDelivery,
   GRPC_METADATA,
   type LoggedEvent,
@@ -65,8 +66,34 @@ export async function serveStream(
     delivery?.stop();
     writer?.close();
   };
+  const cleanUp = () => {
+    delivery?.stop();
+    writer?.close();
+    open.delete(stop);
+    call.off('cancelled', onCancelled);
+  };
+  const failed = (error: unknown) => {
+    if (!call.cancelled) call.emit('error', failure(logger, error, ctx, op.name, dialect.status));
+  };
+  /** The end of a delivery: the trailers, or the error it ended with. */
+  const ended = ({ error, lastSeq }: DeliveryResult) => {
+    try {
+      if (stopError) throw stopError;
+      if (error) throw error;
+      if (!controller.signal.aborted) {
+        const trailers = new Metadata();
+        if (lastSeq !== undefined) trailers.set(GRPC_METADATA.streamLastSeq, String(lastSeq));
+        call.end(trailers);
+      }
+    } catch (thrown) {
+      failed(thrown);
+    } finally {
+      cleanUp();
+    }
+  };
   call.on('cancelled', onCancelled);
   open.add(stop);
+  let delivering = false;
   try {
     // The address point first, before the request is decoded where the agent is known (see callAdmission).
     const { handler, tenant, coreRequest, addressCharged } = await admit(call);
@@ -97,20 +124,13 @@ export async function serveStream(
       signal: controller.signal,
     });
     if (stopError) delivery.stop();
-    const { error, lastSeq } = await delivery.run();
-    if (stopError) throw stopError;
-    if (error) throw error;
-    if (!controller.signal.aborted) {
-      const trailers = new Metadata();
-      if (lastSeq !== undefined) trailers.set(GRPC_METADATA.streamLastSeq, String(lastSeq));
-      call.end(trailers);
-    }
+    // A reaction, not an awaited frame: an idle stream keeps no suspended frame of its own here.
+    const delivered = delivery.run().then(ended);
+    delivering = true;
+    return delivered;
   } catch (error) {
-    if (!call.cancelled) call.emit('error', failure(logger, error, ctx, op.name, dialect.status));
+    failed(error);
   } finally {
-    delivery?.stop();
-    writer?.close();
-    open.delete(stop);
-    call.off('cancelled', onCancelled);
+    if (!delivering) cleanUp();
   }
 }

@@ -14,6 +14,7 @@ export * from './client-address.js';
 export * from './forwarded-origin.js';
 export * from './abort-signal.js';
 export * from './send-json.js';
+export * from './preset-headers.js';
 export * from './headers.js';
 export * from './request-path.js';
 export * from './response-media-type.js';

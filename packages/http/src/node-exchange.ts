@@ -7,6 +7,7 @@ import { remoteAddressOf } from './client-address.js';
 import type { HttpExchangeRequest, HttpExchangeResult } from './exchange.js';
 import { readBodyText, readJsonBody } from './read-body.js';
 import { NodeSseSink } from './node-sse-sink.js';
+import { withPresetHeaders } from './preset-headers.js';
 import { deliverSse, type SseDeliveryOptions } from './sse-delivery.js';
 
 /**
@@ -90,16 +91,32 @@ export function nodeHttpHandler<A extends unknown[]>(
   options: NodeSseOptions & { readonly logger: Logger; readonly what: string; readonly fallback: () => HttpExchangeResult },
 ): (req: IncomingMessage, res: ServerResponse, ...args: A) => Promise<void> {
   const sse: NodeSseOptions = { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.stallTimeoutMs, shutdownSignal: options.shutdownSignal };
-  return async (req, res, ...args) => {
+  // Never throws, so the handler never rejects (listeners call it without a catch).
+  const failed = (res: ServerResponse, error: unknown): void => {
     try {
-      await writeNodeResult(res, await serve(nodeExchangeRequest(req, res), ...args), sse);
-    } catch (error) {
       // Only a bug gets here; answer without internals if we still can.
       options.logger.error({ err: error }, `${options.what} failed`);
       if (!res.headersSent) writeNodeResult(res, options.fallback());
       else res.destroy();
+    } catch {
+      res.destroy();
     }
   };
+  return async (req, res, ...args) => {
+    try {
+      const written = writeNodeResult(res, await serve(nodeExchangeRequest(req, res), ...args), sse);
+      // A stream is returned, not awaited: an idle stream then keeps no suspended frame (with
+      // the request and response in it) here, only the reaction that reports a failure.
+      if (written) return streamEnd(written, res, failed);
+    } catch (error) {
+      failed(res, error);
+    }
+  };
+}
+
+/** `written` with its failure handed to `failed` (in a scope of its own: the reaction lives as long as the stream). */
+function streamEnd(written: Promise<void>, res: ServerResponse, failed: (res: ServerResponse, error: unknown) => void): Promise<void> {
+  return written.then(undefined, (error: unknown) => failed(res, error));
 }
 
 /** SSE settings of {@link writeNodeResult}. */
@@ -117,11 +134,11 @@ export function writeNodeResult(res: ServerResponse, result: HttpExchangeResult,
     if (res.headersSent || res.destroyed) return undefined;
     const { body } = result;
     if (body === '') {
-      res.writeHead(result.status, result.headers);
+      res.writeHead(result.status, withPresetHeaders(res, result.headers));
       res.end();
       return undefined;
     }
-    const all: Record<string, string | number> = { ...result.headers };
+    const all: Record<string, string | number> = { ...withPresetHeaders(res, result.headers) };
     all['content-type'] = result.contentType ?? 'application/json';
     all['content-length'] = Buffer.byteLength(body);
     res.writeHead(result.status, all);

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { DeliverySink } from '@a2a-polyglot/core';
+import { withPresetHeaders } from './preset-headers.js';
 import { SSE_HEADERS } from './sse-frame.js';
 
 /**
@@ -21,7 +22,12 @@ export class NodeSseSink implements DeliverySink<readonly string[]> {
     private readonly res: ServerResponse,
     headers: Readonly<Record<string, string>> = {},
   ) {
-    res.writeHead(200, { ...SSE_HEADERS, ...headers });
+    res.writeHead(200, { ...withPresetHeaders(res, SSE_HEADERS), ...headers });
+    // Node keeps the head it built (`_header`, read by `headersSent`) for the response's life
+    // as a rope of one cons string per piece, about 1 KB for our dozen headers: reading one
+    // character flattens it in place, to one string of its length.
+    const head = (res as { _header?: unknown })._header;
+    if (typeof head === 'string') head.charCodeAt(0);
     // The headers leave with the first event (one packet, one wake-up of the client instead
     // of two), or on the next turn when no event is ready by then.
     setImmediate(() => {

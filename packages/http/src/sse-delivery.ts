@@ -1,4 +1,4 @@
-import { BoundedWriter, type DeliverySink, EventDelivery, logFailure } from '@a2a-polyglot/core';
+import { type A2AError, BoundedWriter, type DeliverySink, EventDelivery, logFailure } from '@a2a-polyglot/core';
 import type { HttpExchangeStream } from './exchange.js';
 import { DEFAULT_SSE_HEARTBEAT_MS, DEFAULT_SSE_STALL_TIMEOUT_MS, sseFrame } from './sse-frame.js';
 
@@ -33,7 +33,7 @@ const PING: readonly string[] = [': ping\n\n'];
  * runtime's reaction to a reader that stopped reading (destroy the response, error the body).
  * Never rejects.
  */
-export async function deliverSse(
+export function deliverSse(
   sink: DeliverySink<readonly string[]>,
   result: HttpExchangeStream,
   options: SseDeliveryOptions & { readonly onStall: () => void },
@@ -57,8 +57,14 @@ export async function deliverSse(
     signal: result.signal,
     shutdownSignal: options.shutdownSignal,
   });
-  const { error } = await delivery.run();
+  // A reaction, not an async frame: an idle stream keeps no suspended frame of its own here.
+  return delivery.run().then(({ error }) => endSse(writer, result, error));
+}
+
+/** The end of an SSE stream: the binding's error frame if the delivery failed, then the end of the sink. */
+function endSse(writer: BoundedWriter<readonly string[]>, result: HttpExchangeStream, error: A2AError | undefined): void {
   if (error) {
+    const { logger } = result;
     logFailure(logger, error, 'event stream');
     try {
       writer.write([result.errorFrame(error)]);

@@ -103,6 +103,8 @@ export function encodeStreamEvent(id: JsonRpcId, event: StreamResponse): JsonRpc
  */
 export function streamEventTextEncoder(id: JsonRpcId): (event: StreamResponse, seq?: number) => string {
   const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+  // Flattened (reading a character does it): the encoder lives as long as its stream.
+  head.charCodeAt(0);
   return (event, seq) =>
     seq !== undefined && seq > 0 ? `${head}${encodeStreamResponseJson(event)},"seq":${JSON.stringify(seq)}}` : `${head}${encodeStreamResponseJson(event)}}`;
 }

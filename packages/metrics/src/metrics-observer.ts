@@ -32,6 +32,18 @@ export function metricsObserver(instruments: Instruments, agent: string): CallOb
     }
     return labels;
   };
+  // One label object per (operation, binding), made once: an open stream keeps its labels for
+  // its whole life (the gauge's decrement), and a bounded set of them serves every stream.
+  const openLabels = new Map<string, { operation: OperationName; binding: BindingName }>();
+  const streamLabels = (operation: OperationName, binding: BindingName) => {
+    const key = `${operation} ${binding}`;
+    let labels = openLabels.get(key);
+    if (!labels) {
+      labels = { operation, binding };
+      openLabels.set(key, labels);
+    }
+    return labels;
+  };
   return {
     operationStarted(operation: OperationName, ctx: CallContext) {
       const version = ctx.wireVersion ?? '1.0';
@@ -43,7 +55,7 @@ export function metricsObserver(instruments: Instruments, agent: string): CallOb
           if (outcome === A2AErrorCode.RateLimited) refusals.inc({ operation, binding: ctx.binding });
         },
         streamOpened() {
-          const labels = { operation, binding: ctx.binding };
+          const labels = streamLabels(operation, ctx.binding);
           streamsOpened.inc(labels);
           openStreams.inc(labels);
           return gaugeDecrement(openStreams, labels);

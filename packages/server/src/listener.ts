@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, A2AErrorCode, silentLogger } from '@a2a-polyglot/core';
-import { PINNED_WEBHOOK_NETWORK, responseMediaType, routingPath, sendJson, writeNodeResult } from '@a2a-polyglot/http';
+import { PINNED_WEBHOOK_NETWORK, presetHeaders, responseMediaType, routingPath, sendJson, writeNodeResult } from '@a2a-polyglot/http';
 import { createJsonRpcHandler } from '@a2a-polyglot/jsonrpc';
 import { createRestHandler, restError } from '@a2a-polyglot/rest';
 import { agentCardAnswer, cardPaths as cardPathsOf, cardVary } from './agent-card.js';
@@ -58,6 +58,13 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
   const probes = mount === '' ? probeRoutes(options) : undefined;
   const cardVaries = cardVary(options);
 
+  /**
+   * A JSON-RPC or REST path that nothing before the bindings may serve (no card, probe or
+   * `extraRoutes` in front of it): its response is written by a binding only.
+   */
+  const isBindingPath = (path: string) =>
+    (isRpcPath(path) || path.startsWith(`${apiPath}/`)) && !cardPaths.has(path) && probes?.paths.has(path) !== true && !(mount === '' && options.extraRoutes);
+
   /** Whether a path is served by the listener's fixed routes (everything but `extraRoutes`). */
   const owns = (path: string) => cardPaths.has(path) || isRpcPath(path) || path.startsWith(`${apiPath}/`) || probes?.paths.has(path) === true;
   const mayOwn = mount === '' && options.extraRoutes !== undefined;
@@ -67,6 +74,13 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     const isCard = cardPaths.has(path);
     const gated = gate(view, { card: isCard, jsonRpc: isRpcPath(path) });
     const headers = gated.headers;
+    if (!gated.answer && isBindingPath(path)) {
+      // Only a binding writes this response: its answer carries the gate's headers (no header
+      // store kept for the response's life, see presetHeaders).
+      presetHeaders(res, headers);
+      if (isRpcPath(path)) return void jsonRpc(req, res);
+      return void rest(req, res, path.slice(apiPath.length));
+    }
     // for…in, not Object.entries: no array per request on the hot path.
     for (const name in headers) {
       const value = headers[name];
@@ -77,8 +91,10 @@ export function createA2ARequestListener(options: A2AHttpOptions): A2ARequestLis
     const probed = probes?.paths.has(path) ? await probes.answer(view, path) : undefined;
     if (probed) return void writeNodeResult(res, probed);
     if (mount === '' && options.extraRoutes && (await options.extraRoutes(req, res, path))) return;
-    if (isRpcPath(path)) return jsonRpc(req, res);
-    if (path.startsWith(`${apiPath}/`)) return rest(req, res, path.slice(apiPath.length));
+    // Not awaited (the binding handlers never reject): a stream's route then keeps no promise
+    // chain of its own, with the response in its reaction, for as long as it stays open.
+    if (isRpcPath(path)) return void jsonRpc(req, res);
+    if (path.startsWith(`${apiPath}/`)) return void rest(req, res, path.slice(apiPath.length));
     if (next) {
       // Reached only with `extraRoutes` that did not serve the path: hand it on as it came.
       for (const header of ['x-content-type-options', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']) res.removeHeader(header);

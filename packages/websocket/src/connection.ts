@@ -248,13 +248,7 @@ export class Connection {
         }
         const pumped = pumpStream(outcome, this.outbox, this.logger, serviceParams);
         this.streams.set(key, pumped);
-        this.track(
-          pumped.done.then(() => {
-            this.streams.delete(key);
-            this.signals.forget(key);
-            this.inFlight--;
-          }),
-        );
+        this.trackStream(key, pumped);
       }
     }
   }
@@ -268,6 +262,21 @@ export class Connection {
     this.signals.socketClosed();
     this.outbox.shutdown();
     for (const stream of this.streams.values()) stream.stop('canceled');
+  }
+
+  /**
+   * {@link track} of an open stream, with one reaction: a stream may stay open for hours, and
+   * a `then` plus a `finally` kept three promises and their closures alive for it. (`done`
+   * never rejects, and the cleanup does not throw.)
+   */
+  private trackStream(key: string, pumped: PumpedStream): void {
+    const work: Promise<void> = pumped.done.then(() => {
+      this.streams.delete(key);
+      this.signals.forget(key);
+      this.inFlight--;
+      this.running.delete(work);
+    });
+    this.running.add(work);
   }
 
   private track(work: Promise<void>): void {

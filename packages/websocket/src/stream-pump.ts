@@ -1,5 +1,5 @@
 import { taskStateToJSON } from '@a2a-polyglot/model';
-import { EventDelivery, type LoggedEvent, type Logger, logFailure } from '@a2a-polyglot/core';
+import { type DeliveryResult, EventDelivery, type LoggedEvent, type Logger, logFailure } from '@a2a-polyglot/core';
 import type { JsonRpcStreamOutcome } from '@a2a-polyglot/jsonrpc';
 import { streamEndFrame, streamStartFrame } from './frames.js';
 import type { Outbox } from './outbox.js';
@@ -37,10 +37,7 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
     delivery.stop();
   };
 
-  async function run(): Promise<void> {
-    outbox.send(streamStartFrame(outcome.id, serviceParams));
-    delivery.sentOwn();
-    const { error, lastState, lastSeq } = await delivery.run();
+  const end = ({ error, lastState, lastSeq }: DeliveryResult): void => {
     if (error) {
       logFailure(logger, error, 'WebSocket stream', { method: outcome.method });
       outbox.send(outcome.encodeError(error));
@@ -48,9 +45,18 @@ export function pumpStream(outcome: JsonRpcStreamOutcome, outbox: Outbox, logger
     }
     const state = lastState === undefined ? undefined : taskStateToJSON(lastState);
     outbox.send(streamEndFrame(outcome.id, stopped ?? 'done', state, lastSeq !== undefined && lastSeq > 0 ? lastSeq : undefined));
-  }
+  };
 
-  return { stop, done: run().catch((error: unknown) => logger.error({ err: error }, 'WebSocket stream pump failed')) };
+  // Reactions, not an async frame: an idle stream keeps no suspended frame of its own here.
+  let done: Promise<void>;
+  try {
+    outbox.send(streamStartFrame(outcome.id, serviceParams));
+    delivery.sentOwn();
+    done = delivery.run().then(end);
+  } catch (error) {
+    done = Promise.reject(error);
+  }
+  return { stop, done: done.catch((error: unknown) => logger.error({ err: error }, 'WebSocket stream pump failed')) };
 }
 
 function textLength(text: string): number {

@@ -80,7 +80,8 @@ const NO_ROOM: Promise<boolean> = Promise.resolve(false);
  */
 export class BoundedWriter<C> implements HeartbeatMember {
   private state = OPEN;
-  private waiters: Array<(room: boolean) => void> = [];
+  /** Made when a producer first waits (an idle stream never does). */
+  private waiters: Array<(room: boolean) => void> | undefined;
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
   private pollTimer: ReturnType<typeof setInterval> | undefined;
   private clock: HeartbeatClock | undefined;
@@ -175,6 +176,7 @@ export class BoundedWriter<C> implements HeartbeatMember {
   }
 
   private wait(resolve: (room: boolean) => void): void {
+    this.waiters ??= [];
     this.waiters.push(resolve);
     this.armStall();
     const pollMs = this.sink.pollMs ?? 0;
@@ -191,7 +193,7 @@ export class BoundedWriter<C> implements HeartbeatMember {
     if (!this.sink.hasRoom()) return;
     this.disarmStall();
     if (this.state === ENDING) this.finish();
-    else if (this.waiters.length > 0) this.release(true);
+    else if (this.waiters !== undefined && this.waiters.length > 0) this.release(true);
   };
 
   private readonly sinkClosed = (): void => {
@@ -241,9 +243,9 @@ export class BoundedWriter<C> implements HeartbeatMember {
   private release(room: boolean): void {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = undefined;
-    if (this.waiters.length === 0) return;
     const waiters = this.waiters;
-    this.waiters = [];
+    if (waiters === undefined || waiters.length === 0) return;
+    this.waiters = undefined;
     for (const resolve of waiters) resolve(room);
   }
 }
