@@ -92,7 +92,9 @@ export function nodeHttpHandler<A extends unknown[]>(
   const sse: NodeSseOptions = { heartbeatMs: options.heartbeatMs, stallTimeoutMs: options.stallTimeoutMs, shutdownSignal: options.shutdownSignal };
   return async (req, res, ...args) => {
     try {
-      await writeNodeResult(res, await serve(nodeExchangeRequest(req, res), ...args), sse);
+      // A body answer is written at once (undefined): only a stream is waited for.
+      const written = writeNodeResult(res, await serve(nodeExchangeRequest(req, res), ...args), sse);
+      if (written) await written;
     } catch (error) {
       // Only a bug gets here; answer without internals if we still can.
       options.logger.error({ err: error }, `${options.what} failed`);
@@ -121,10 +123,14 @@ export function writeNodeResult(res: ServerResponse, result: HttpExchangeResult,
       res.end();
       return undefined;
     }
-    const all: Record<string, string | number> = { ...result.headers };
-    all['content-type'] = result.contentType ?? 'application/json';
-    all['content-length'] = Buffer.byteLength(body);
-    res.writeHead(result.status, all);
+    // Set one by one, not merged into a copy: writeHead sets each member of an object it is
+    // given with setHeader anyway once a header is set (the listener's nosniff always is).
+    const headers = result.headers;
+    for (const name in headers) res.setHeader(name, headers[name] as string);
+    res.setHeader('content-type', result.contentType ?? 'application/json');
+    res.setHeader('content-length', Buffer.byteLength(body));
+    res.writeHead(result.status);
+    // One write of head and body (node joins a string body to the head it has not sent yet).
     res.end(body);
     return undefined;
   }
