@@ -19,6 +19,7 @@ import {
   type HttpExchangeResult,
   isJsonMediaType,
   jsonResult,
+  jsonTextResult,
   nodeHttpHandler,
   readExchangeJson,
   responseMediaTypeOf,
@@ -178,6 +179,8 @@ export function createRestExchangeHandler(handler: ServedHandler, options: RestH
         req.release?.();
         const headers = extensionsHeader(ctx.activatedExtensions);
         if (route.status === 204) return emptyResult(204, headers);
+        const text = dialect.encodeText?.(route, result, request);
+        if (text !== undefined) return jsonTextResult(route.status, text, type, headers);
         return jsonResult(route.status, dialect.encode(route, result, request), type, headers);
       } catch (error) {
         // Answered (with an error): the context needs the request no more, as on success.
