@@ -89,24 +89,26 @@ export class IdempotentSends {
   /**
    * Claims the send's key; undefined for a send without a `messageId` (validation refuses it
    * later). Synchronous when the store answers synchronously (the in-memory one): the usual
-   * send, whose key is new, then costs no promise here.
+   * send, whose key is new, then costs no promise here. The call's signal is read only when
+   * the claim has to wait: on the HTTP bindings, reading it makes the request's
+   * AbortController and `close` listener (see the http package's `lazyRequestSignal`).
    */
-  claim(caller: Caller, request: SendMessageRequest, signal: AbortSignal | undefined): SendDecision | Promise<SendDecision> {
+  claim(caller: Caller, request: SendMessageRequest, ctx: Pick<CallContext, 'signal'>): SendDecision | Promise<SendDecision> {
     const messageId = request.message?.messageId;
     if (!messageId) return undefined;
     const key: SendKey = { principal: caller.owner ?? ANONYMOUS_SEND_PRINCIPAL, tenant: caller.tenant, messageId };
     const body = SendBody.of(request);
-    return isThenable(body) ? body.then((b) => this.claimBody(caller, key, b, signal)) : this.claimBody(caller, key, body, signal);
+    return isThenable(body) ? body.then((b) => this.claimBody(caller, key, b, ctx)) : this.claimBody(caller, key, body, ctx);
   }
 
-  private claimBody(caller: Caller, key: SendKey, body: SendBody, signal: AbortSignal | undefined): SendDecision | Promise<SendDecision> {
+  private claimBody(caller: Caller, key: SendKey, body: SendBody, ctx: Pick<CallContext, 'signal'>): SendDecision | Promise<SendDecision> {
     const now = Date.now();
     const found = this.store.claim(key, body.fingerprint, now, now + PENDING_MS);
     if (!isThenable(found)) {
       const decision = this.decide(caller, key, body, found);
       if (decision !== PENDING) return decision;
     }
-    return this.claimWhenStarted(caller, key, body, found, now + PENDING_MS, signal);
+    return this.claimWhenStarted(caller, key, body, found, now + PENDING_MS, ctx);
   }
 
   /** Waits for a claim's answer, and while the first copy of the send is still being started, asks again. */
@@ -116,14 +118,14 @@ export class IdempotentSends {
     body: SendBody,
     first: SendClaim | Promise<SendClaim>,
     deadline: number,
-    signal: AbortSignal | undefined,
+    ctx: Pick<CallContext, 'signal'>,
   ): Promise<SendDecision> {
     let found = first;
     for (;;) {
       const decision = this.decide(caller, key, body, await found);
       if (decision !== PENDING) return decision;
       if (Date.now() > deadline) throw new A2AError(A2AErrorCode.Unavailable, `A send with messageId ${key.messageId} is still being started; retry later`);
-      await sleep(PENDING_POLL_MS, signal).catch(() => {
+      await sleep(PENDING_POLL_MS, ctx.signal).catch(() => {
         throw new A2AError(A2AErrorCode.DeadlineExceeded, 'The caller went away');
       });
       const now = Date.now();

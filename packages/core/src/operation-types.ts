@@ -16,6 +16,7 @@ import {
   AgentCard,
   CancelTaskRequest,
   DeleteTaskPushNotificationConfigRequest,
+  encodeSendMessageResponseJson,
   GetExtendedAgentCardRequest,
   GetTaskPushNotificationConfigRequest,
   GetTaskRequest,
@@ -54,6 +55,13 @@ export interface UnarySpec<Req, Res> extends SpecBase<Req> {
    * of `UnarySpec<unknown, unknown>` (method parameters are compared bivariantly).
    */
   encodeJson(response: Res, request: Req): unknown;
+  /**
+   * `JSON.stringify` of {@link encodeJson}'s value, written in one walk of the response by the
+   * model's direct encoder; present for the hot answers only (SendMessage). Bindings that send
+   * the JSON text as it is (REST) use it instead of building the object tree first. A method,
+   * as `encodeJson` is.
+   */
+  encodeJsonText?(response: Res, request: Req): string;
 }
 
 /** A request → stream of StreamResponse operation. */
@@ -72,11 +80,12 @@ interface Facts<Req, Res> {
   readonly readOnly?: boolean;
   readonly requestType?: string;
   readonly encodeJson?: (response: Res, request: Req) => unknown;
+  readonly encodeJsonText?: (response: Res, request: Req) => string;
 }
 
 function unary<Req, Res>(name: string, request: MessageFns<Req>, response: MessageFns<Res>, facts: Facts<Req, Res> = {}): UnarySpec<Req, Res> {
-  const { readOnly = false, requestType = `${name}Request`, encodeJson = jsonOf(response) } = facts;
-  return { kind: 'unary', request, response, requestType, readOnly, encodeJson };
+  const { readOnly = false, requestType = `${name}Request`, encodeJson = jsonOf(response), encodeJsonText } = facts;
+  return { kind: 'unary', request, response, requestType, readOnly, encodeJson, ...(encodeJsonText && { encodeJsonText }) };
 }
 
 /** An operation that answers `google.protobuf.Empty`. */
@@ -92,7 +101,7 @@ const read = { readOnly: true } as const;
 
 /** The operations, by their JSON-RPC / gRPC method name (spec §4). */
 export const OPERATION_TYPES = {
-  SendMessage: unary('SendMessage', SendMessageRequest, SendMessageResponse),
+  SendMessage: unary('SendMessage', SendMessageRequest, SendMessageResponse, { encodeJsonText: (res) => encodeSendMessageResponseJson(res) }),
   SendStreamingMessage: stream(SendMessageRequest, 'SendMessageRequest', false),
   GetTask: unary('GetTask', GetTaskRequest, Task, read),
   ListTasks: unary('ListTasks', ListTasksRequest, ListTasksResponse, {

@@ -286,7 +286,7 @@ export class RequestHandler implements ServedHandler {
   /** The send's idempotency decision; no promise when the caller and the store answer at once (see {@link IdempotentSends.claim}). */
   private claimSend(begun: Caller | Promise<Caller>, request: SendMessageRequest, ctx: CallContext): ReturnType<IdempotentSends['claim']> {
     const sends = this.sends as IdempotentSends;
-    return isThenable(begun) ? begun.then((caller) => sends.claim(caller, request, ctx.signal)) : sends.claim(begun, request, ctx.signal);
+    return isThenable(begun) ? begun.then((caller) => sends.claim(caller, request, ctx)) : sends.claim(begun, request, ctx);
   }
 
   /** Background execution off: the run's task is canceled, as by CancelTask, when the caller leaves first. */

@@ -100,28 +100,52 @@ function versionFromParams(params: URLSearchParams): string | undefined {
  * request), so a context that outlives its call keeps no runtime request alive.
  */
 export function exchangeCallContext(binding: BindingName, req: HttpExchangeRequest, options: NodeCallContextOptions = {}): CallContext {
-  const { header, query } = req;
-  const signal = options.signal;
-  const ctx: CallContext = {
-    binding,
-    pathTenant: options.pathTenant,
-    wireVersion: options.wireVersion,
-    remoteAddress: req.remoteAddress,
-    addressCharged: options.addressCharged,
-    clientCertificate: req.clientCertificate?.(),
-    get signal(): AbortSignal | undefined {
-      return signal?.();
-    },
-    header(name: string): string | undefined {
-      const key = name.toLowerCase();
-      const value = header(key);
-      if (value !== undefined) return value;
-      return key === 'a2a-version' ? versionFromParams(query()) : undefined;
-    },
-  };
-  const callLogger = options.logger && requestLogger(options.logger, binding, (name) => ctx.header(name));
-  if (callLogger) ctx.logger = callLogger;
-  return ctx;
+  return new ExchangeCallContext(binding, req, options);
+}
+
+/**
+ * {@link exchangeCallContext}: its readers on the prototype, so a call's context is one object
+ * (an object literal would make its `header` and `signal` closures anew on every call).
+ */
+class ExchangeCallContext implements CallContext {
+  readonly binding: BindingName;
+  readonly pathTenant: string | undefined;
+  readonly wireVersion: ProtocolVersion | undefined;
+  readonly remoteAddress: string | undefined;
+  readonly addressCharged: boolean | undefined;
+  readonly clientCertificate: ClientCertificate | undefined;
+  activatedExtensions?: readonly string[];
+  logger?: Logger;
+  // The exchange's readers, not the exchange: the context keeps no runtime request alive.
+  private readonly readHeader: HttpExchangeRequest['header'];
+  private readonly readQuery: HttpExchangeRequest['query'];
+  private readonly readSignal: (() => AbortSignal) | undefined;
+
+  constructor(binding: BindingName, req: HttpExchangeRequest, options: NodeCallContextOptions) {
+    this.binding = binding;
+    this.pathTenant = options.pathTenant;
+    this.wireVersion = options.wireVersion;
+    this.remoteAddress = req.remoteAddress;
+    this.addressCharged = options.addressCharged;
+    this.clientCertificate = req.clientCertificate?.();
+    this.readHeader = req.header;
+    this.readQuery = req.query;
+    this.readSignal = options.signal;
+    // The request id is a plain header (never the query's A2A-Version): read directly.
+    const callLogger = options.logger && requestLogger(options.logger, binding, req.header);
+    if (callLogger) this.logger = callLogger;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.readSignal?.();
+  }
+
+  header(name: string): string | undefined {
+    const key = name.toLowerCase();
+    const value = this.readHeader(key);
+    if (value !== undefined) return value;
+    return key === 'a2a-version' ? versionFromParams(this.readQuery()) : undefined;
+  }
 }
 
 /** The `A2A-Version` of a request: its header, else its query parameter (see {@link VERSION_QUERY_PARAM}). */

@@ -79,6 +79,16 @@ export function jsonResult(status: number, body: unknown, contentType = 'applica
   return { kind: 'body', status, headers, body: body === undefined ? '' : JSON.stringify(body), contentType };
 }
 
+/** A JSON answer whose text is already written (a direct encoder's): {@link jsonResult} without the `JSON.stringify`. */
+export function jsonTextResult(
+  status: number,
+  text: string,
+  contentType = 'application/json',
+  headers: Readonly<Record<string, string>> = {},
+): HttpExchangeBody {
+  return { kind: 'body', status, headers, body: text, contentType };
+}
+
 /** An answer without a body (204, 304). */
 export function emptyResult(status: number, headers: Readonly<Record<string, string>> = {}): HttpExchangeBody {
   return { kind: 'body', status, headers, body: '' };

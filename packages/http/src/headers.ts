@@ -6,7 +6,8 @@ export const JSON_MEDIA_TYPES: readonly string[] = ['application/json', 'applica
 /** The media type of an HTTP header value, lower-cased, without parameters (`charset=...`). */
 export function mediaType(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const type = value.split(';', 1).join('').trim().toLowerCase();
+  const semicolon = value.indexOf(';');
+  const type = (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
   return type === '' ? undefined : type;
 }
 

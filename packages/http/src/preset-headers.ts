@@ -18,5 +18,5 @@ export function presetHeaders(res: ServerResponse, headers: Readonly<Record<stri
 /** `headers` under what {@link presetHeaders} gave `res` (the same object when nothing was). */
 export function withPresetHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   const preset = presets.get(res);
-  return preset ? { ...preset, ...headers } : headers;
+  return preset ? Object.assign({}, preset, headers) : headers;
 }

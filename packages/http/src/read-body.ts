@@ -65,21 +65,29 @@ export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<st
  *
  * @throws A2AError(PayloadTooLarge | ParseError | InvalidRequest)
  */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const parsed = frameworkBody(req);
-  if (parsed !== undefined && parsed.kind === 'value') {
-    const declared = Number(req.headers['content-length']);
-    // The parser saw bytes we did not: the declared length bounds them when present (a cheap
-    // check); a chunked body is measured as its JSON text, which is about as long.
-    if (Number.isFinite(declared) && req.headers['content-length'] !== undefined) {
-      if (declared > maxBytes) throw tooLarge(maxBytes);
-      // body-parser reads an empty JSON body as `{}`; an empty body is `undefined` here.
-      return declared === 0 ? undefined : parsed.value;
-    }
-    if (Buffer.byteLength(JSON.stringify(parsed.value) ?? '', 'utf8') > maxBytes) throw tooLarge(maxBytes);
-    return parsed.value;
+  // Not async: the usual body (a stream of ours) then costs one promise and one reaction.
+  if (parsed === undefined || parsed.kind !== 'value') return readBodyText(req, maxBytes).then(parseJsonText);
+  try {
+    return Promise.resolve(parsedJson(req, parsed.value, maxBytes));
+  } catch (error) {
+    return Promise.reject(error);
   }
-  return parseJsonText(await readBodyText(req, maxBytes));
+}
+
+/** {@link readJsonBody} of a body a framework already parsed. */
+function parsedJson(req: IncomingMessage, value: unknown, maxBytes: number): unknown {
+  const declared = Number(req.headers['content-length']);
+  // The parser saw bytes we did not: the declared length bounds them when present (a cheap
+  // check); a chunked body is measured as its JSON text, which is about as long.
+  if (Number.isFinite(declared) && req.headers['content-length'] !== undefined) {
+    if (declared > maxBytes) throw tooLarge(maxBytes);
+    // body-parser reads an empty JSON body as `{}`; an empty body is `undefined` here.
+    return declared === 0 ? undefined : value;
+  }
+  if (Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8') > maxBytes) throw tooLarge(maxBytes);
+  return value;
 }
 
 /** A body a framework already read from the request: its text, or the value it parsed. */

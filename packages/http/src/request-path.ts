@@ -5,7 +5,10 @@
  */
 export function requestPath(url: string | undefined): string {
   const target = url ?? '/';
-  if (target.startsWith('/')) return target.split('?', 1).join('');
+  if (target.startsWith('/')) {
+    const query = target.indexOf('?');
+    return query < 0 ? target : target.slice(0, query);
+  }
   try {
     return new URL(target).pathname;
   } catch {

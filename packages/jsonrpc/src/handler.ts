@@ -75,73 +75,73 @@ export function createJsonRpcExchangeHandler(handler: ServedHandler, options: Js
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const dispatcher = new JsonRpcDispatcher(handler, { logger, maxBatchSize: options.maxBatchSize, v03Methods: options.v03Methods ?? true });
 
-  async function serve(req: HttpExchangeRequest, type: string): Promise<HttpExchangeResult> {
-    const charged = handler.chargeArrival('JSONRPC', req.remoteAddress);
-    if (charged) {
+  // One async function per request: the guard against bugs wraps the work in place (a
+  // wrapper awaiting it would cost a promise and a turn more).
+  async function serve(req: HttpExchangeRequest): Promise<HttpExchangeResult> {
+    const type = responseMediaTypeOf(req.header('content-type'), req.header('accept'), JSON_RPC_CONTENT_TYPE);
+    try {
+      const charged = handler.chargeArrival('JSONRPC', req.remoteAddress);
+      if (charged) {
+        try {
+          await charged;
+        } catch (error) {
+          return responseResult(jsonRpcFailure(null, error, logger), type, {});
+        }
+      }
+      if (req.method !== 'POST') {
+        const error = new A2AError(A2AErrorCode.InvalidRequest, `HTTP method ${req.method || '?'} is not allowed; JSON-RPC requests use POST`);
+        return jsonResult(405, jsonRpcFailure(null, error), type, { allow: 'POST' });
+      }
+      const contentType = req.header('content-type');
+      if (!isJsonMediaType(contentType)) {
+        const error = new A2AError(A2AErrorCode.ContentTypeNotSupported, `Content-Type ${contentType} is not supported; send application/json`);
+        return jsonResult(415, jsonRpcFailure(null, error), type);
+      }
+      let body: unknown;
       try {
-        await charged;
+        body = await readExchangeJson(req, maxBodyBytes);
+        if (body === undefined) throw new A2AError(A2AErrorCode.ParseError, 'The request body is empty');
       } catch (error) {
         return responseResult(jsonRpcFailure(null, error, logger), type, {});
       }
-    }
-    if (req.method !== 'POST') {
-      const error = new A2AError(A2AErrorCode.InvalidRequest, `HTTP method ${req.method || '?'} is not allowed; JSON-RPC requests use POST`);
-      return jsonResult(405, jsonRpcFailure(null, error), type, { allow: 'POST' });
-    }
-    const contentType = req.header('content-type');
-    if (!isJsonMediaType(contentType)) {
-      const error = new A2AError(A2AErrorCode.ContentTypeNotSupported, `Content-Type ${contentType} is not supported; send application/json`);
-      return jsonResult(415, jsonRpcFailure(null, error), type);
-    }
-    let body: unknown;
-    try {
-      body = await readExchangeJson(req, maxBodyBytes);
-      if (body === undefined) throw new A2AError(A2AErrorCode.ParseError, 'The request body is empty');
-    } catch (error) {
-      return responseResult(jsonRpcFailure(null, error, logger), type, {});
-    }
 
-    const signal = req.signal;
-    const contexts: CallContext[] = [];
-    const contextFor = (_request: unknown, wireVersion?: ProtocolVersion): CallContext => {
-      // The arrival point pays for the first call; a batch's later entries spend their own.
-      const addressCharged = charged !== undefined && contexts.length === 0;
-      const ctx = exchangeCallContext('JSONRPC', req, { signal, wireVersion, logger, addressCharged });
-      contexts.push(ctx);
-      return ctx;
-    };
-    // (The dispatcher validates `Last-Event-ID` itself: a malformed one is InvalidParams with the request's id.)
-    const outcome = await dispatcher.dispatch(body, contextFor, { resumeAfterSeq: exchangeHeaderValue(req, 'last-event-id') });
-    if (outcome.kind === 'stream') {
-      // A stream keeps its signal; after that the contexts need the request no more.
-      const streamSignal = signal();
+      const signal = req.signal;
+      const contexts: CallContext[] = [];
+      const contextFor = (_request: unknown, wireVersion?: ProtocolVersion): CallContext => {
+        // The arrival point pays for the first call; a batch's later entries spend their own.
+        const addressCharged = charged !== undefined && contexts.length === 0;
+        const ctx = exchangeCallContext('JSONRPC', req, { signal, wireVersion, logger, addressCharged });
+        contexts.push(ctx);
+        return ctx;
+      };
+      // (The dispatcher validates `Last-Event-ID` itself: a malformed one is InvalidParams with the request's id.)
+      const outcome = await dispatcher.dispatch(body, contextFor, { resumeAfterSeq: exchangeHeaderValue(req, 'last-event-id') });
+      if (outcome.kind === 'stream') {
+        // A stream keeps its signal; after that the contexts need the request no more.
+        const streamSignal = signal();
+        req.release?.();
+        // A stream is one request: its lines carry that call's fields.
+        return sseResult(outcome, activatedExtensionsHeader(contexts), streamSignal, contexts[0]?.logger ?? logger);
+      }
       req.release?.();
-      // A stream is one request: its lines carry that call's fields.
-      return sseResult(outcome, activatedExtensionsHeader(contexts), streamSignal, contexts[0]?.logger ?? logger);
-    }
-    req.release?.();
-    const extensions = activatedExtensionsHeader(contexts);
-    switch (outcome.kind) {
-      case 'none':
-        return emptyResult(204, extensions);
-      case 'batch':
-        if (outcome.responses.length === 0) return emptyResult(204, extensions);
-        return jsonResult(200, outcome.responses, type, extensions);
-      case 'response':
-        return responseResult(outcome.response, type, extensions);
-    }
-  }
-
-  return async (req) => {
-    const type = responseMediaTypeOf(req.header('content-type'), req.header('accept'), JSON_RPC_CONTENT_TYPE);
-    try {
-      return await serve(req, type);
+      const extensions = activatedExtensionsHeader(contexts);
+      switch (outcome.kind) {
+        case 'none':
+          return emptyResult(204, extensions);
+        case 'batch':
+          if (outcome.responses.length === 0) return emptyResult(204, extensions);
+          return jsonResult(200, outcome.responses, type, extensions);
+        case 'response':
+          return responseResult(outcome.response, type, extensions);
+      }
     } catch (error) {
       // Only a bug gets here; answer without internals.
       logger.error({ err: error }, 'JSON-RPC handler failed');
       return jsonResult(500, internalFailure(), type);
     }
-  };
+  }
+
+  return serve;
 }
 
 /**
@@ -179,6 +179,8 @@ function sseResult(outcome: JsonRpcStreamOutcome, headers: Record<string, string
 }
 
 function responseResult(response: JsonRpcResponse, type: string, headers: Record<string, string>): HttpExchangeResult {
+  // A success travels with 200 and no headers of its own: no merged copy then.
+  if (!('error' in response)) return jsonResult(200, response, type, headers);
   const status = httpStatusFor(response);
   return jsonResult(status, response, type, { ...headers, ...failureHeaders(status, response) });
 }

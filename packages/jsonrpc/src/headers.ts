@@ -10,6 +10,8 @@ export const JSON_RPC_CONTENT_TYPE = 'application/json';
  * get theirs echoed as `X-A2A-Extensions`, the name v0.3 clients read.
  */
 export function activatedExtensionsHeader(contexts: readonly CallContext[]): Record<string, string> {
+  // The usual request: one call that activated nothing.
+  if (contexts.length === 1 && !contexts[0]?.activatedExtensions?.length) return {};
   const v1 = new Set<string>();
   const v03 = new Set<string>();
   for (const ctx of contexts) for (const uri of ctx.activatedExtensions ?? []) (ctx.wireVersion === '0.3' ? v03 : v1).add(uri);

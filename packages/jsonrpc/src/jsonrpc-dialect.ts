@@ -89,8 +89,11 @@ export class V1JsonRpcDialect implements JsonRpcDialect {
     if (request.id === undefined) return this.server.receive(request, { ctx });
     const id = request.id;
     if (!op) return jsonRpcFailure(id, methodNotFound(request.method), this.logger);
+    // invokeUnary's steps in place (one async layer less on the path every unary call takes).
     try {
-      return jsonRpcSuccess(id, await this.invokeUnary(op, request.params, ctx));
+      const decoded: unknown = decodeJsonRequest(op, request.params, { strict: this.handler.strictRequests });
+      const result: unknown = await op.invoke(this.handler, decoded, ctx);
+      return jsonRpcSuccess(id, op.encodeJson(result, decoded));
     } catch (error) {
       return jsonRpcFailure(id, error, ctx.logger ?? this.logger);
     }

@@ -11,6 +11,18 @@ const A2A_PACKAGE = 'lf.a2a.v1';
  * short names everywhere. Throws for an unknown name: that is a programming error, not bad input.
  */
 export function resolveMessageType(typeName: string, schema: ProtoSchema = PROTO_SCHEMA): string {
+  // The bindings resolve the short name of a request type on every request: remembered (a
+  // bounded set: the schema's own names).
+  const known = schema === PROTO_SCHEMA ? resolvedNames.get(typeName) : undefined;
+  if (known !== undefined) return known;
+  const resolved = resolveIn(schema, typeName);
+  if (schema === PROTO_SCHEMA) resolvedNames.set(typeName, resolved);
+  return resolved;
+}
+
+const resolvedNames = new Map<string, string>();
+
+function resolveIn(schema: ProtoSchema, typeName: string): string {
   if (schema.messages[typeName] || WELL_KNOWN.has(typeName)) return typeName;
   const qualified = `${A2A_PACKAGE}.${typeName}`;
   if (schema.messages[qualified]) return qualified;

@@ -80,8 +80,13 @@ function validateMessage(ctx: ValidationContext, typeName: string, value: unknow
     return;
   }
   const fields = messageFields(typeName);
-  const seen = new Map<FieldSchema, string>();
-  const oneofs = new Map<string, string>();
+  // Made when first needed (most messages need neither; this runs for every message of every
+  // request): a field is set twice only under both its names, which differ for some fields
+  // only (JSON.parse keeps one member per key); and most messages set one oneof at most.
+  let seen: Map<FieldSchema, string> | undefined;
+  let firstOneof: string | undefined;
+  let firstOneofKey: string | undefined;
+  let oneofs: Map<string, string> | undefined;
   for (const key of Object.keys(value)) {
     const keyPath = joinPath(path, key);
     const field = fieldByKey(typeName, key);
@@ -89,23 +94,33 @@ function validateMessage(ctx: ValidationContext, typeName: string, value: unknow
       if (!ctx.ignoreUnknownFields) ctx.add(keyPath, `unknown field (not part of ${typeName})`);
       continue;
     }
-    const earlier = seen.get(field);
-    if (earlier !== undefined) {
-      ctx.add(keyPath, `field "${field.json}" is set twice (as "${earlier}" and "${key}")`);
-      continue;
+    if (field.json !== field.name) {
+      const earlier = seen?.get(field);
+      if (earlier !== undefined) {
+        ctx.add(keyPath, `field "${field.json}" is set twice (as "${earlier}" and "${key}")`);
+        continue;
+      }
+      seen ??= new Map();
+      seen.set(field, key);
     }
-    seen.set(field, key);
     const fieldValue = value[key];
     const isValue = field.kind === 'message' && field.type === 'google.protobuf.Value';
     if (fieldValue === null && !isValue) continue; // null = default value
-    if (field.oneof !== undefined) {
-      const other = oneofs.get(field.oneof);
+    const oneof = field.oneof;
+    if (oneof !== undefined) {
+      const other = oneof === firstOneof ? firstOneofKey : oneofs?.get(oneof);
       if (other !== undefined) {
-        const members = fields.filter((f) => f.oneof === field.oneof).map((f) => f.json);
-        ctx.add(keyPath, `only one of ${members.join(', ')} may be set (oneof "${field.oneof}"), but "${other}" is set too`);
+        const members = fields.filter((f) => f.oneof === oneof).map((f) => f.json);
+        ctx.add(keyPath, `only one of ${members.join(', ')} may be set (oneof "${oneof}"), but "${other}" is set too`);
         continue;
       }
-      oneofs.set(field.oneof, key);
+      if (firstOneof === undefined) {
+        firstOneof = oneof;
+        firstOneofKey = key;
+      } else {
+        oneofs ??= new Map();
+        oneofs.set(oneof, key);
+      }
     }
     validateField(ctx, field, fieldValue, keyPath, depth);
   }

@@ -30,7 +30,8 @@ export function buildRequestJson(
   const strict = options.strict ?? false;
   const json = fromQuery ? queryToJson(fields, query, params, strict) : bodyToJson(fields, body, query, strict);
   const violations: FieldViolation[] = [];
-  for (const [name, value] of Object.entries(params)) {
+  for (const name in params) {
+    const value = params[name] as string;
     const field = fields.find((f) => f.json === name);
     if (!field) throw new A2AError(A2AErrorCode.Internal, `Path parameter ${name} is no field of ${requestType}`);
     for (const key of [field.json, field.name]) {
@@ -49,7 +50,8 @@ export function encodeStreamData(event: StreamResponse): string {
 }
 
 function bodyToJson(fields: readonly FieldSchema[], body: unknown, query: URLSearchParams, strict: boolean): Record<string, unknown> {
-  const extra = [...query.keys()].filter((k) => !isVersionParam(k) && (strict || fieldOf(fields, k)));
+  // Most POSTs carry no query at all.
+  const extra = query.size === 0 ? [] : [...query.keys()].filter((k) => !isVersionParam(k) && (strict || fieldOf(fields, k)));
   if (extra.length > 0) throw invalidParams(extra.map((k) => ({ field: k, description: 'unknown query parameter (send request fields in the body)' })));
   if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

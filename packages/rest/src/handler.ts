@@ -19,6 +19,7 @@ import {
   type HttpExchangeResult,
   isJsonMediaType,
   jsonResult,
+  jsonTextResult,
   nodeHttpHandler,
   readExchangeJson,
   responseMediaTypeOf,
@@ -117,80 +118,82 @@ export function createRestExchangeHandler(handler: ServedHandler, options: RestH
     return jsonResult(error.status, error.body, type, { ...extensionsHeader(ctx?.activatedExtensions), ...headers, ...error.headers });
   }
 
-  async function serve(req: HttpExchangeRequest, path: string, dialect: RestDialect, type: string): Promise<HttpExchangeResult> {
-    // The address point is spent first, before routing and the body (see chargeArrival).
-    const charged = handler.chargeArrival('HTTP+JSON', req.remoteAddress);
-    if (charged) await charged;
-    const verb = req.method;
-    const match = dialect.match(verb, pathWithoutQuery(path));
-    if (match.kind === 'not-found') {
-      return fail(dialect, type, new A2AError(A2AErrorCode.MethodNotFound, `No A2A operation at ${verb} ${path}`));
-    }
-    if (match.kind === 'wrong-verb') {
-      const error = new A2AError(A2AErrorCode.MethodNotFound, `${verb} is not allowed on ${path}; use ${match.allow.join(' or ')}`);
-      return fail(dialect, type, error, undefined, 405, { allow: match.allow.join(', ') });
-    }
-    const { route, params, tenant } = match;
-    const op = OPERATIONS[route.operation];
-    let body: unknown;
-    if (route.verb === 'POST') {
-      const contentType = req.header('content-type');
-      if (!isJsonMediaType(contentType)) {
-        const error = new A2AError(
-          A2AErrorCode.ContentTypeNotSupported,
-          `Content-Type ${contentType} is not supported; send application/a2a+json or application/json`,
-        );
-        return fail(dialect, type, error, undefined, 415);
-      }
-      body = await readExchangeJson(req, maxBodyBytes);
-    }
-    const request = dialect.decode(route, params, req.query(), body, { strict: handler.strictRequests });
-    const signal = req.signal;
-    const ctx = exchangeCallContext('HTTP+JSON', req, {
-      pathTenant: tenant,
-      signal,
-      wireVersion: dialect.wireVersion,
-      logger,
-      addressCharged: charged !== undefined,
-    });
-    try {
-      if (op.kind === 'stream') {
-        const resume = op.name === 'SubscribeToTask' ? resumeCursor(exchangeHeaderValue(req, 'last-event-id'), 'Last-Event-ID') : undefined;
-        const stream = await op.open(handler, request, ctx, resume);
-        const streamSignal = signal();
-        req.release?.();
-        return {
-          kind: 'sse',
-          headers: extensionsHeader(ctx.activatedExtensions),
-          stream,
-          encode: dialect.encodeEvent,
-          errorFrame: (error) => sseFrame(JSON.stringify(dialect.error(error).body), undefined, 'error'),
-          signal: streamSignal,
-          logger: ctx.logger ?? logger,
-        };
-      }
-      const result = await op.invoke(handler, request, ctx);
-      req.release?.();
-      const headers = extensionsHeader(ctx.activatedExtensions);
-      if (route.status === 204) return emptyResult(204, headers);
-      return jsonResult(route.status, dialect.encode(route, result, request), type, headers);
-    } catch (error) {
-      // Answered (with an error): the context needs the request no more, as on success.
-      req.release?.();
-      return fail(dialect, type, error, ctx);
-    }
-  }
-
-  return async (req, path) => {
+  // One async function per request: the guard for decoding failures and bugs wraps the work
+  // in place (a wrapper awaiting it would cost a promise and a turn more).
+  async function serve(req: HttpExchangeRequest, path: string): Promise<HttpExchangeResult> {
     const dialect = dialectOf(req, path);
     const type = responseMediaTypeOf(req.header('content-type'), req.header('accept'), dialect.contentType);
     try {
-      return await serve(req, path, dialect, type);
+      // The address point is spent first, before routing and the body (see chargeArrival).
+      const charged = handler.chargeArrival('HTTP+JSON', req.remoteAddress);
+      if (charged) await charged;
+      const verb = req.method;
+      const match = dialect.match(verb, pathWithoutQuery(path));
+      if (match.kind === 'not-found') {
+        return fail(dialect, type, new A2AError(A2AErrorCode.MethodNotFound, `No A2A operation at ${verb} ${path}`));
+      }
+      if (match.kind === 'wrong-verb') {
+        const error = new A2AError(A2AErrorCode.MethodNotFound, `${verb} is not allowed on ${path}; use ${match.allow.join(' or ')}`);
+        return fail(dialect, type, error, undefined, 405, { allow: match.allow.join(', ') });
+      }
+      const { route, params, tenant } = match;
+      const op = OPERATIONS[route.operation];
+      let body: unknown;
+      if (route.verb === 'POST') {
+        const contentType = req.header('content-type');
+        if (!isJsonMediaType(contentType)) {
+          const error = new A2AError(
+            A2AErrorCode.ContentTypeNotSupported,
+            `Content-Type ${contentType} is not supported; send application/a2a+json or application/json`,
+          );
+          return fail(dialect, type, error, undefined, 415);
+        }
+        body = await readExchangeJson(req, maxBodyBytes);
+      }
+      const request = dialect.decode(route, params, req.query(), body, { strict: handler.strictRequests });
+      const signal = req.signal;
+      const ctx = exchangeCallContext('HTTP+JSON', req, {
+        pathTenant: tenant,
+        signal,
+        wireVersion: dialect.wireVersion,
+        logger,
+        addressCharged: charged !== undefined,
+      });
+      try {
+        if (op.kind === 'stream') {
+          const resume = op.name === 'SubscribeToTask' ? resumeCursor(exchangeHeaderValue(req, 'last-event-id'), 'Last-Event-ID') : undefined;
+          const stream = await op.open(handler, request, ctx, resume);
+          const streamSignal = signal();
+          req.release?.();
+          return {
+            kind: 'sse',
+            headers: extensionsHeader(ctx.activatedExtensions),
+            stream,
+            encode: dialect.encodeEvent,
+            errorFrame: (error) => sseFrame(JSON.stringify(dialect.error(error).body), undefined, 'error'),
+            signal: streamSignal,
+            logger: ctx.logger ?? logger,
+          };
+        }
+        const result = await op.invoke(handler, request, ctx);
+        req.release?.();
+        const headers = extensionsHeader(ctx.activatedExtensions);
+        if (route.status === 204) return emptyResult(204, headers);
+        const text = dialect.encodeText?.(route, result, request);
+        if (text !== undefined) return jsonTextResult(route.status, text, type, headers);
+        return jsonResult(route.status, dialect.encode(route, result, request), type, headers);
+      } catch (error) {
+        // Answered (with an error): the context needs the request no more, as on success.
+        req.release?.();
+        return fail(dialect, type, error, ctx);
+      }
     } catch (error) {
       // Decoding failures land here (before a call context exists), and bugs.
       return fail(dialect, type, error);
     }
-  };
+  }
+
+  return serve;
 }
 
 /**

@@ -21,6 +21,11 @@ export interface RestDialect<R extends RestRoute = RestRoute> {
   decode(route: R, params: Readonly<Record<string, string>>, query: URLSearchParams, body: unknown, options: DecodeRequestOptions): unknown;
   /** The response body of a unary answer. */
   encode(route: R, response: unknown, request: unknown): unknown;
+  /**
+   * `JSON.stringify` of {@link encode}'s value, when the dialect writes it directly (the
+   * operation's `encodeJsonText`: SendMessage); undefined: the handler stringifies `encode`'s.
+   */
+  encodeText?(route: R, response: unknown, request: unknown): string | undefined;
   /** One SSE `data:` of a stream. */
   encodeEvent(event: StreamResponse): string;
   /** An error answer (status, body, headers); `status` overrides the table (405, 415). */
@@ -41,6 +46,10 @@ export const V1_REST: RestDialect = {
   encode(route, response, request) {
     const op = OPERATIONS[route.operation];
     return op.kind === 'unary' ? op.encodeJson(response, request) : undefined;
+  },
+  encodeText(route, response, request) {
+    const op = OPERATIONS[route.operation];
+    return op.kind === 'unary' ? op.encodeJsonText?.(response, request) : undefined;
   },
   encodeEvent: encodeStreamData,
   error: restError,

@@ -65,7 +65,12 @@ interface CompiledPattern<R extends RestRoute> {
  */
 export function routeMatcher<R extends RestRoute>(routes: readonly R[], options: { readonly tenant: boolean }): (verb: string, path: string) => RouteMatch<R> {
   const compiled = compile(routes, options.tenant);
+  // The matches of routes without parameters (`POST /message:send`), remembered per verb and
+  // path: a set bounded by the table, and the path most requests take.
+  const fixed = new Map<string, Map<string, RouteMatch<R>>>();
   return (verb, path) => {
+    const known = fixed.get(verb)?.get(path);
+    if (known) return known;
     if (!path.startsWith('/')) return { kind: 'not-found' };
     const raw = path.slice(1).split('/');
     for (const pattern of compiled) {
@@ -74,6 +79,13 @@ export function routeMatcher<R extends RestRoute>(routes: readonly R[], options:
       const route = pattern.routes.find((r) => r.verb === verb);
       if (!route) return { kind: 'wrong-verb', allow: pattern.routes.map((r) => r.verb) };
       const { tenant, ...params } = captured;
+      if (tenant === undefined && pattern.segments.every((segment) => 'literal' in segment)) {
+        const match: RouteMatch<R> = Object.freeze({ kind: 'route', route, params: Object.freeze(params) });
+        const byPath = fixed.get(verb) ?? new Map<string, RouteMatch<R>>();
+        fixed.set(verb, byPath);
+        byPath.set(path, match);
+        return match;
+      }
       return { kind: 'route', route, params, ...(tenant === undefined ? {} : { tenant }) };
     }
     return { kind: 'not-found' };
