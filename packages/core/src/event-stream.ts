@@ -284,20 +284,29 @@ class TaskFollower extends BatchedStream {
         if (state !== undefined && isSettled(state)) this.finish();
         return this.emit(out);
       }
-      for (const logged of read.events) {
-        this.cursor = logged.seq;
-        out.push(logged);
-        const payload = logged.event.payload;
-        const state = payload?.$case === 'statusUpdate' ? payload.value.status?.state : undefined;
-        if (state !== undefined && isSettled(state)) {
-          this.finish();
-          return this.emit(out);
-        }
-      }
+      if (this.take(read.events, out)) return this.emit(out);
       if (out.length > 0) return this.emit(out);
       await this.waitForNext();
     }
     return out.length > 0 ? this.emit(out) : undefined;
+  }
+
+  /**
+   * Moves `events` into `out` (and the cursor past them) up to and with the first that settles
+   * the task, which finishes the stream: true then. One rule for both read paths.
+   */
+  private take(events: readonly LoggedEvent[], out: LoggedEvent[]): boolean {
+    for (const logged of events) {
+      this.cursor = logged.seq;
+      out.push(logged);
+      const payload = logged.event.payload;
+      const state = payload?.$case === 'statusUpdate' ? payload.value.status?.state : undefined;
+      if (state !== undefined && isSettled(state)) {
+        this.finish();
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -327,16 +336,7 @@ class TaskFollower extends BatchedStream {
       if (read.gap) return this.nextBatch();
       if (read.events.length > 0) {
         const out: LoggedEvent[] = [];
-        for (const logged of read.events) {
-          this.cursor = logged.seq;
-          out.push(logged);
-          const payload = logged.event.payload;
-          const state = payload?.$case === 'statusUpdate' ? payload.value.status?.state : undefined;
-          if (state !== undefined && isSettled(state)) {
-            this.finish();
-            break;
-          }
-        }
+        this.take(read.events, out);
         return this.emit(out);
       }
       this.listenToOuterSignal();
