@@ -36,7 +36,7 @@ export { ALL_ERROR_CODES } from './error-code.js';
 export { logFailure } from './server-fault.js';
 export { retryAfterSeconds } from './rate-limit.js';
 export { eventStreamFrom, failedEventStream, singleEventStream, type EventStream, type PollResult, WAIT } from './event-stream.js';
-export { DELIVERY_TURN_FRAMES, DeliveryPace } from './delivery-pace.js';
+export { DELIVERY_TURN_FRAMES } from './delivery-pace.js';
 export { BoundedWriter, type BoundedWriterOptions, type DeliverySink } from './delivery/bounded-writer.js';
 export { DELIVERY_GROUP_SIZE, EventDelivery, type DeliveryResult, type EventDeliveryOptions } from './delivery/event-delivery.js';
 export { HeartbeatClock, heartbeatClock, type HeartbeatMember } from './delivery/heartbeat-clock.js';

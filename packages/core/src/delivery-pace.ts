@@ -1,6 +1,18 @@
 /**
- * Frames a streaming delivery loop hands to its sink before it lets the event loop turn once
- * (see {@link DeliveryPace}).
+ * Frames a streaming delivery loop hands to its sink before it lets the event loop turn once.
+ * The pacing rule every streaming binding follows (WebSocket, SSE, gRPC stream and session),
+ * applied in one place, the core's one delivery loop (`EventDelivery`):
+ *
+ * 1. Stop at once on a closing sink: the loop checks that the sink is open before each pull
+ *    and before each frame. A sink that is closing (a WebSocket in CLOSING, a destroyed
+ *    response, a cancelled call) drops writes without blocking, so a loop that kept going
+ *    would never wait on anything again.
+ * 2. Let the event loop turn at least every `DELIVERY_TURN_FRAMES` frames. A source whose
+ *    events are all ready (a long replay, a fast agent) and a sink that takes every write at
+ *    once never wait on I/O, so without this the loop runs in microtasks only: no timer,
+ *    socket event or other client of the process runs until it ends, and together with rule 1
+ *    broken, never (one such stream froze a whole test process at 100 % CPU, with its timers
+ *    and inspector dead).
  *
  * Why 256: a turn (one `setImmediate`, the I/O poll in between) costs a few microseconds,
  * and a frame costs a few microseconds to encode and write, so a stream that never waits
@@ -12,59 +24,6 @@
  * (16, 32) pause a stream more often anyway; the rule matters there with larger bounds.
  */
 export const DELIVERY_TURN_FRAMES = 256;
-
-/**
- * The pacing rule every streaming delivery loop follows (WebSocket, SSE, gRPC stream and
- * session), kept here so that there is one rule and one number:
- *
- * 1. Stop at once on a closing sink: the loop checks {@link open} before each pull and before
- *    each frame. A sink that is closing (a WebSocket in CLOSING, a destroyed response, a
- *    cancelled call) drops writes without blocking, so a loop that kept going would never wait
- *    on anything again.
- * 2. Let the event loop turn at least every {@link DELIVERY_TURN_FRAMES} frames
- *    ({@link due} → {@link turn}). A source whose events are all ready (a long replay, a fast
- *    agent) and a sink that takes every write at once never wait on I/O, so without this the
- *    loop runs in microtasks only: no timer, socket event or other client of the process runs
- *    until it ends, and together with rule 1 broken, never (one such stream froze a whole test
- *    process at 100 % CPU, with its timers and inspector dead).
- *
- * Pure control flow: the binding says what "open" means for its sink. Usage:
- * `if (pace.due) await pace.turn(); if (!pace.open) break;` before a pull and inside a batch,
- * and {@link sent} for every frame handed to the sink.
- */
-export class DeliveryPace {
-  private sinceTurn = 0;
-
-  constructor(
-    /** True while the sink takes frames; false once it is closing or closed. Cheap: called per frame. */
-    private readonly sinkOpen: () => boolean,
-    private readonly turnEvery: number = DELIVERY_TURN_FRAMES,
-  ) {}
-
-  /** The sink still takes frames. False: the loop must stop now (its last frames would be dropped). */
-  get open(): boolean {
-    return this.sinkOpen();
-  }
-
-  /** True when the loop handed `turnEvery` frames to the sink since the event loop last turned. */
-  get due(): boolean {
-    return this.sinceTurn >= this.turnEvery;
-  }
-
-  /** Counts frames handed to the sink. */
-  sent(frames = 1): void {
-    this.sinceTurn += frames;
-  }
-
-  /**
-   * Resolves after one turn of the event loop (`setImmediate`: pending I/O callbacks, such as
-   * the sink's close event, and due timers run first) and starts a new count.
-   */
-  turn(): Promise<void> {
-    this.sinceTurn = 0;
-    return new Promise(nextTurn);
-  }
-}
 
 /**
  * @internal One turn of the event loop: `setImmediate` where the runtime has it (Node, Bun, Deno), a

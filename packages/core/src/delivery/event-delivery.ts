@@ -72,7 +72,7 @@ const FINISHED = 4;
  * again only when the writer has room, so backpressure reaches the event log (a slow reader
  * costs a cursor, not memory). The rest of a batch that met a full writer is carried over.
  *
- * Pacing ({@link DeliveryPace}'s rule): no frame is encoded once the writer is closing or the
+ * Pacing (the rule of {@link DELIVERY_TURN_FRAMES}): no frame is encoded once the writer is closing or the
  * delivery stopped, and the event loop turns at least every `DELIVERY_TURN_FRAMES` frames.
  * {@link stop} cuts a pending pull short at once, so a stream that is slow to honour close()
  * cannot keep the delivery alive.
