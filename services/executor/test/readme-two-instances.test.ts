@@ -10,7 +10,6 @@
  * resolve to (HTTP and gRPC) must all differ, which is what made the second instance exit 1
  * when the block set only PORT.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -18,7 +17,7 @@ import { waitFor } from '@a2a-polyglot/testing';
 import { grpcListenAddress, loadConfig } from '../src/config.js';
 import { cleanUp, describeWithPostgresAndRedis, POSTGRES_URL, REDIS_URL, uniqueName } from './durable-services.js';
 import { json, readSse, V1 } from './helpers.js';
-import { killHard, listeningUrl, type ExecutorProcess } from './spawn-executor.js';
+import { buildExecutor, killHard, listeningUrl, spawnBuiltExecutor, type ExecutorProcess } from './spawn-executor.js';
 
 jest.setTimeout(180_000);
 
@@ -69,19 +68,6 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `node services/executor/dist/main.js` from the repository root with exactly `env` (plus PATH). */
-function startBuilt(env: Record<string, string>): ExecutorProcess {
-  const child = spawn(process.execPath, ['services/executor/dist/main.js'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const c: ExecutorProcess = { process: child, stdout: '', stderr: '', exited: new Promise((r) => child.once('exit', (code) => r(code))) };
-  child.stdout!.on('data', (d: Buffer) => (c.stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (c.stderr += d.toString()));
-  return c;
-}
-
 const RECIPES = [
   ['services/executor/README.md', '**Two instances on PostgreSQL and Redis:**'],
   ['packages/stores/README.md', '## Running several instances on PostgreSQL and Redis'],
@@ -112,7 +98,7 @@ describeWithPostgresAndRedis('the two-instance recipe, run on two built dist/mai
 
   beforeAll(() => {
     // The README's "after `npm run build`", for this package and what it imports (cached by turbo).
-    execFileSync('npx', ['turbo', 'run', 'build', '--filter=@a2a-polyglot/executor...', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'ignore' });
+    buildExecutor();
   });
 
   afterAll(async () => {
@@ -142,7 +128,7 @@ describeWithPostgresAndRedis('the two-instance recipe, run on two built dist/mai
         A2A_REDIS_PREFIX: prefix,
       };
       for (const [name, value] of Object.entries(own)) env[name] = isPortVariable(name) ? ports.get(value)! : value;
-      const c = startBuilt(env);
+      const c = spawnBuiltExecutor(env);
       processes.push(c);
       return c;
     });
