@@ -1,5 +1,6 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { EventLogCounts } from './counted-event-log.js';
+import { SeriesCounter, SeriesHistogram } from './series.js';
 
 /** Request latency buckets in seconds: 0.5 ms … 10 s. */
 export const DEFAULT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -22,13 +23,13 @@ export interface InstrumentBuckets {
 export function createInstruments(registry: Registry, buckets: InstrumentBuckets, logCounts: ReadonlyMap<string, EventLogCounts>) {
   const registers = [registry];
   return {
-    requests: new Counter({
+    requests: new SeriesCounter({
       name: 'a2a_requests_total',
       help: 'A2A operations handled, by operation, binding, protocol version and outcome (ok or the A2A error reason).',
       labelNames: ['operation', 'binding', 'version', 'outcome'] as const,
       registers,
     }),
-    latency: new Histogram({
+    latency: new SeriesHistogram({
       name: 'a2a_request_duration_seconds',
       help: 'Time to answer a unary A2A operation, or to open the stream of a streaming one.',
       labelNames: ['operation', 'binding', 'version'] as const,
@@ -41,46 +42,46 @@ export function createInstruments(registry: Registry, buckets: InstrumentBuckets
       labelNames: ['operation', 'binding'] as const,
       registers,
     }),
-    streamsOpened: new Counter({
+    streamsOpened: new SeriesCounter({
       name: 'a2a_streams_opened_total',
       help: 'Event streams opened, by operation and binding.',
       labelNames: ['operation', 'binding'] as const,
       registers,
     }),
-    states: new Counter({
+    states: new SeriesCounter({
       name: 'a2a_task_state_transitions_total',
       help: 'Task state changes, by the state entered (TASK_STATE_*).',
       labelNames: ['state'] as const,
       registers,
     }),
-    refusals: new Counter({
+    refusals: new SeriesCounter({
       name: 'a2a_rate_limit_refusals_total',
       help: 'Requests refused by a rate limit, by operation (empty for a request refused on arrival, before it was read) and binding.',
       labelNames: ['operation', 'binding'] as const,
       registers,
     }),
-    storeLatency: new Histogram({
+    storeLatency: new SeriesHistogram({
       name: 'a2a_store_operation_duration_seconds',
       help: 'Task store calls, by operation (get, save, list, delete) and outcome (ok, error).',
       labelNames: ['operation', 'outcome'] as const,
       buckets: [...buckets.latency],
       registers,
     }),
-    taskDuration: new Histogram({
+    taskDuration: new SeriesHistogram({
       name: 'a2a_task_duration_seconds',
       help: 'Run time of a task: from the agent being handed the message until the run ends, by agent and the state it left the task in (TASK_STATE_*; none: answered with a message, or the task was lost to another writer).',
       labelNames: ['agent', 'state'] as const,
       buckets: [...buckets.taskDuration],
       registers,
     }),
-    firstEvent: new Histogram({
+    firstEvent: new SeriesHistogram({
       name: 'a2a_task_time_to_first_event_seconds',
       help: "Time from the agent being handed the message to the run's first event (the task, a status or an artifact) or reply reaching its readers, by agent.",
       labelNames: ['agent'] as const,
       buckets: [...buckets.firstEvent],
       registers,
     }),
-    pushDeliveries: new Counter({
+    pushDeliveries: new SeriesCounter({
       name: 'a2a_push_deliveries_total',
       help: 'Deliveries of one task event to one webhook, by agent and outcome (delivered, rejected: a final non-2xx answer, refused: the address is not allowed, failed: every attempt failed, dropped: the configs could not be read).',
       labelNames: ['agent', 'outcome'] as const,

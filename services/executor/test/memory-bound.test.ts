@@ -83,7 +83,10 @@ describe('[memory-bound] executor memory under large nested and large streamed s
 
   beforeAll(async () => {
     buildExecutor();
-    child = spawnBuiltExecutor({ PORT: '0', GRPC_PORT: 'off', LOG_LEVEL: 'info', A2A_DEMO_CHUNK_DELAY_MS: '0' }, ['--max-old-space-size=512', '--inspect=127.0.0.1:0']);
+    child = spawnBuiltExecutor({ PORT: '0', GRPC_PORT: 'off', LOG_LEVEL: 'info', A2A_DEMO_CHUNK_DELAY_MS: '0' }, [
+      '--max-old-space-size=512',
+      '--inspect=127.0.0.1:0',
+    ]);
     url = await listeningUrl(child, 60_000);
     await waitFor(() => /ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/.test(child.stderr), { what: 'the inspector URL' });
     inspector = await Inspector.connect(/ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/.exec(child.stderr)![0]);
