@@ -1,4 +1,4 @@
-import { Message, type SendMessageRequest, TaskPushNotificationConfig } from '@a2a-polyglot/model';
+import { encodeMessageJson, type SendMessageRequest, TaskPushNotificationConfig } from '@a2a-polyglot/model';
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import canonicalize from 'canonicalize';
@@ -44,21 +44,15 @@ export class SendBody {
    * Hand-written on purpose: the choice between the two hashes is this rule's own.
    */
   static of(request: SendMessageRequest): SendBody | Promise<SendBody> {
-    const config = request.configuration;
-    const json = {
-      message: request.message ? Message.toJSON({ ...request.message, messageId: '' }) : null,
-      metadata: request.metadata ?? null,
-      acceptedOutputModes: config?.acceptedOutputModes ?? [],
-      push: config?.taskPushNotificationConfig ? TaskPushNotificationConfig.toJSON(config.taskPushNotificationConfig) : null,
-    };
-    const text = JSON.stringify(json);
-    if (text.length <= INLINE_BODY_MAX) return new SendBody(json, text, undefined);
-    const canonical = canonicalize(json) ?? '';
-    return digestHex(canonical).then((hash) => new SendBody(json, hash, canonical));
+    const text = bodyText(request);
+    if (text.length <= INLINE_BODY_MAX) return new SendBody(text, text, undefined);
+    const canonical = canonicalize(JSON.parse(text)) ?? '';
+    return digestHex(canonical).then((hash) => new SendBody(text, hash, canonical));
   }
 
   private constructor(
-    private readonly json: object,
+    /** The body's ProtoJSON text ({@link bodyText}), read again only for its canonical form. */
+    private readonly text: string,
     /** What the stores keep and compare first. */
     readonly fingerprint: string,
     private canonicalText: string | undefined,
@@ -82,9 +76,24 @@ export class SendBody {
   }
 
   private canonical(): string {
-    this.canonicalText ??= canonicalize(this.json) ?? '';
+    this.canonicalText ??= canonicalize(JSON.parse(this.text)) ?? '';
     return this.canonicalText;
   }
+}
+
+/**
+ * The JSON text of what a send asks for: `JSON.stringify` of `{ message, metadata,
+ * acceptedOutputModes, push }` (the message's ProtoJSON without its `messageId`, the rest as
+ * ProtoJSON, absent ones `null`), written directly: the model's direct encoder writes the
+ * message in one walk, where `Message.toJSON` built a tree for `JSON.stringify` to walk again
+ * (every send with a messageId pays this). A test holds it equal to the generated path.
+ */
+export function bodyText(request: SendMessageRequest): string {
+  const config = request.configuration;
+  const message = request.message ? encodeMessageJson({ ...request.message, messageId: '' }) : 'null';
+  const metadata = request.metadata === undefined ? 'null' : JSON.stringify(request.metadata);
+  const push = config?.taskPushNotificationConfig ? JSON.stringify(TaskPushNotificationConfig.toJSON(config.taskPushNotificationConfig)) : 'null';
+  return `{"message":${message},"metadata":${metadata},"acceptedOutputModes":${JSON.stringify(config?.acceptedOutputModes ?? [])},"push":${push}}`;
 }
 
 /** SHA-256 hex of `text` by Web Crypto (every runtime the core runs on has `globalThis.crypto.subtle`). */

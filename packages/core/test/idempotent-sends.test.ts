@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Message, SendMessageConfiguration, TaskState, type SendMessageRequest } from '@a2a-polyglot/model';
+import { Message, Role, SendMessageConfiguration, SendMessageRequest, TaskPushNotificationConfig, TaskState } from '@a2a-polyglot/model';
 import canonicalize from 'canonicalize';
 import { testAgentCard, userSend, waitFor } from '@a2a-polyglot/testing';
 import {
@@ -14,7 +14,7 @@ import {
   type AgentExecutor,
   type LoggedEvent,
 } from '../src/index.js';
-import { INLINE_BODY_MAX, SendBody } from '../src/send-body.js';
+import { bodyText, INLINE_BODY_MAX, SendBody } from '../src/send-body.js';
 
 const ctx = () => callContext('IN-PROCESS', { 'a2a-version': '1.0' });
 const as = (key: string) => callContext('IN-PROCESS', { 'a2a-version': '1.0', 'x-api-key': key });
@@ -198,6 +198,43 @@ describe('SendBody', () => {
     ).toBe(true);
     expect(body({ ...withId('ho', 'a'), metadata: { a: 1, b: 2 } }).matches(first.fingerprint)).toBe(false);
     expect(body({ ...base, metadata: { a: 1, b: 3 } }).matches(first.fingerprint)).toBe(false);
+  });
+
+  it('keeps the inline fingerprint stores already hold: the generated ProtoJSON path, written directly', () => {
+    const generated = (request: SendMessageRequest) =>
+      JSON.stringify({
+        message: request.message ? Message.toJSON({ ...request.message, messageId: '' }) : null,
+        metadata: request.metadata ?? null,
+        acceptedOutputModes: request.configuration?.acceptedOutputModes ?? [],
+        push: request.configuration?.taskPushNotificationConfig ? TaskPushNotificationConfig.toJSON(request.configuration.taskPushNotificationConfig) : null,
+      });
+    const shapes: SendMessageRequest[] = [
+      withId('hi', 'a'),
+      { ...withId('h\u00e9 "quoted" \n', 'a'), metadata: { b: [1, { c: null }], a: 'x' } },
+      SendMessageRequest.fromPartial({
+        message: {
+          messageId: 'm',
+          contextId: 'c-1',
+          taskId: 't-1',
+          role: Role.ROLE_USER,
+          parts: [
+            { content: { $case: 'data', value: { k: [true, 2.5] } }, mediaType: 'application/json', filename: 'f.json' },
+            { content: { $case: 'url', value: 'https://example.com/a' } },
+            { content: { $case: 'raw', value: new Uint8Array([0, 255, 7]) }, metadata: { n: 1 } },
+          ],
+          metadata: { m: 'v' },
+          extensions: ['https://example.com/ext'],
+          referenceTaskIds: ['t-0'],
+        },
+        configuration: {
+          acceptedOutputModes: ['text/plain', 'application/json'],
+          taskPushNotificationConfig: { id: 'p', url: 'https://hooks.example.com/a2a', token: 'tok' },
+        },
+      }),
+      SendMessageRequest.fromPartial({}),
+    ];
+    for (const request of shapes) expect(bodyText(request)).toBe(generated(request));
+    expect(body(shapes[1] as SendMessageRequest).fingerprint).toBe(generated(shapes[1] as SendMessageRequest));
   });
 
   it('fingerprints a long body by its SHA-256, and matches the hashes stores kept before inline fingerprints', async () => {
