@@ -47,6 +47,9 @@ class HistogramValue implements HistogramSeries {
     this.counts = bounds.map(() => 0);
   }
   observe(value: number): void {
+    // prom-client throws on a value that is not a finite number; a timing of ours never is one,
+    // and a metric must not fail the request it measures: such a value is not counted.
+    if (!Number.isFinite(value)) return;
     const bounds = this.bounds;
     for (let i = 0; i < bounds.length; i++) {
       if (value <= (bounds[i] as number)) {

@@ -85,4 +85,15 @@ describe('series instruments', () => {
     p.counter.plain.inc(labels, 2);
     expect(await p.ours.metrics()).toBe(await p.plain.metrics());
   });
+
+  it('leaves a value that is not a finite number uncounted, where prom-client throws', async () => {
+    const p = pair();
+    const series = p.histogram.ours.series({ operation: 'SendMessage', binding: 'JSONRPC' });
+    series.observe(Number.NaN);
+    series.observe(Number.POSITIVE_INFINITY);
+    series.observe(0.05);
+    expect(() => p.histogram.plain.observe({ operation: 'SendMessage', binding: 'JSONRPC' }, Number.NaN)).toThrow(TypeError);
+    p.histogram.plain.observe({ operation: 'SendMessage', binding: 'JSONRPC' }, 0.05);
+    expect(await p.ours.metrics()).toBe(await p.plain.metrics());
+  });
 });
