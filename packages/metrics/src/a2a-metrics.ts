@@ -3,7 +3,6 @@ import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { countedEventLog, eventLogCounts, type EventLogCounts } from './counted-event-log.js';
 import { createInstruments, DEFAULT_BUCKETS, FIRST_EVENT_BUCKETS, type Instruments, TASK_DURATION_BUCKETS } from './instruments.js';
 import { metricsObserver } from './metrics-observer.js';
-import type { HistogramSeries } from './series.js';
 import { timedTaskStore } from './timed-task-store.js';
 
 /** Options of {@link A2AMetrics}. */
@@ -93,17 +92,8 @@ export class A2AMetrics {
   /** `store`, with each call timed into `a2a_store_operation_duration_seconds`. */
   taskStore(store: TaskStore): TaskStore {
     const latency = this.instruments.storeLatency;
-    const series = new Map<string, HistogramSeries>();
-    return timedTaskStore(store, (operation, seconds, ok) => {
-      const outcome = ok ? 'ok' : 'error';
-      const key = `${operation} ${outcome}`;
-      let found = series.get(key);
-      if (!found) {
-        found = latency.series({ operation, outcome });
-        series.set(key, found);
-      }
-      found.observe(seconds);
-    });
+    // series() finds the label set's series in its own map: no cache of one's own here.
+    return timedTaskStore(store, (operation, seconds, ok) => latency.series({ operation, outcome: ok ? 'ok' : 'error' }).observe(seconds));
   }
 
   /**

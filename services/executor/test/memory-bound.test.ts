@@ -12,7 +12,7 @@
  * figure is the resident memory of the live process after a forced GC, as the issue's
  * "RSS under 450 MB after a forced GC" asks, without a test-only hook in the product. The
  * child is the built `dist/main.js`, as `npm start` runs it: run from sources (SWC on load)
- * it started at 157 MB instead of 69 and read 403–446 MB after the nested sends, with the
+ * it started at 157 MB instead of 74 and read 403–446 MB after the nested sends, with the
  * bound at 472 MB, and once went over on a loaded machine.
  *
  * 100 sends of each kind by default (run time about 15 s on an idle 2-core box);
